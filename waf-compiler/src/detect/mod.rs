@@ -1,0 +1,6 @@
+//! libinjection-compatible detectors for the `detector_sqli` and `detector_xss` operators.
+//!
+//! Interface only for now: the implementation lands with the detector work.
+
+pub mod sqli;
+pub mod xss;
