@@ -28,6 +28,8 @@ pub mod collection;
 pub mod compile;
 pub mod detect;
 pub mod evaluate;
+pub mod explain;
+pub mod ftw;
 pub mod load;
 pub mod operator;
 pub mod request;
