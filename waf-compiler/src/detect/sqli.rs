@@ -528,9 +528,12 @@ impl Folder<'_> {
                 };
                 Some((left, pos))
             }
-            (T::Operator, T::LeftParens) if a.value_is(b"LIKE") || a.value_is(b"NOT LIKE") => {
-                // `LIKE(` is the function.
-                self.v[left].kind = T::Function;
+            (T::Operator, _) if a.value_is(b"LIKE") || a.value_is(b"NOT LIKE") => {
+                // `LIKE(` is the function. A `LIKE` operator also shields the token after it
+                // from the rules below (as in libinjection, where this is one branch of a chain).
+                if b.kind == T::LeftParens {
+                    self.v[left].kind = T::Function;
+                }
                 None
             }
             (

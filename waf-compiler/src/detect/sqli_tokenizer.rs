@@ -639,7 +639,11 @@ impl<'a> Tokenizer<'a> {
         let start = pos + tag + 2;
         let delim = &s[pos..start];
         tok.str_open = b'$';
-        match find_slice(s, start, delim) {
+        // C libinjection 3.9.2 searches for the closing tag in a window shifted back by `pos`
+        // (`s[tag + 2 .. len - pos]`) and treats a match before the opening as no match; we
+        // reproduce it so verdicts agree with the C library deployed in ModSecurity.
+        let closing = find_slice(&s[..s.len() - pos], tag + 2, delim).filter(|&e| e >= start);
+        match closing {
             None => {
                 tok.assign(TokenType::String, start, &s[start..]);
                 tok.str_close = 0;
