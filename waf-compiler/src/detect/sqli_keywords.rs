@@ -12,7 +12,11 @@
 //! `tests/derive_sqli_keywords.py`; `tests/detect_differential.rs` checks the outcome against
 //! the C library on every sample payload.
 //!
-//! Entries are upper case and sorted by bytes so lookups are a binary search.
+//! Entries are upper case, sorted by bytes (as the script prints them).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::LazyLock;
 
 use super::sqli_tokenizer::{TOKEN_VALUE_MAX, TokenType};
 use TokenType::*;
@@ -27,10 +31,35 @@ pub fn lookup_word(word: &[u8]) -> Option<TokenType> {
     let upper = &mut upper[..word.len()];
     upper.copy_from_slice(word);
     upper.make_ascii_uppercase();
-    WORDS
-        .binary_search_by(|(entry, _)| (*entry).cmp(&*upper))
-        .ok()
-        .map(|i| WORDS[i].1)
+    TABLE.get(&*upper).copied()
+}
+
+/// The table as a hash map: every word of a request value is looked up, and hashing a short
+/// word is several times cheaper than a binary search's string comparisons.
+static TABLE: LazyLock<HashMap<&'static [u8], TokenType, BuildHasherDefault<Fnv1a>>> =
+    LazyLock::new(|| WORDS.iter().copied().collect());
+
+/// FNV-1a: fast on short keys. The key set is fixed at build time and requests only look keys
+/// up, so there is nothing for hash flooding to degrade.
+struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Hasher for Fnv1a {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 ^= u64::from(b);
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
 }
 
 static WORDS: &[(&[u8], TokenType)] = &[
