@@ -19,6 +19,8 @@ import urllib.parse
 
 import libinjection
 
+from libinjection_oracle import RawBytes
+
 SQL_WORDS = """
 ABORT ABS ACCESSIBLE ACOS ACTION ADD ADDDATE ADDTIME AES_DECRYPT AES_ENCRYPT AFTER AGAINST
 AGGREGATE ALGORITHM ALL ALL_TABLES ALL_USERS ALTER ANALYSE ANALYZE AND ANY APP_NAME ARRAY
@@ -117,18 +119,6 @@ NAMES = {"k": "Keyword", "U": "Union", "B": "Group", "E": "Expression", "t": "Sq
          "X": "Evil"}
 # Bytes that end a word for libinjection's tokenizer.
 DELIMS = set(b" []{}<>:\\?=@!#~+-*/&|^%(),';\t\n\v\f\r\"\xa0\x00")
-
-
-class RawBytes(str):
-    """Hands the binding the exact bytes (it calls `.encode()` on its argument)."""
-
-    def __new__(cls, raw):
-        obj = str.__new__(cls, raw.decode("latin-1"))
-        obj.raw = raw
-        return obj
-
-    def encode(self, *args, **kwargs):
-        return self.raw
 
 
 def tokens(data):
