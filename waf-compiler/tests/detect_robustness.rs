@@ -34,7 +34,8 @@ fn exercise(input: &[u8]) {
     ] {
         for dialect in [Dialect::Ansi, Dialect::Mysql] {
             let flags = Flags { quote, dialect };
-            assert!(fold(input, flags).len() <= sqli::MAX_TOKENS);
+            // Folding may end on an unparseable token just past the fingerprint.
+            assert!(fold(input, flags).len() <= sqli::MAX_TOKENS + 1);
             let mut tokenizer = Tokenizer::new(input, flags);
             let mut count = 0;
             while let Some(token) = tokenizer.next_token() {

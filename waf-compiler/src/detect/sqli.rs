@@ -172,8 +172,9 @@ impl<'a> Attempt<'a> {
             }
         }
         let mut fingerprint = Fingerprint::from_tokens(&folded.tokens[..len]);
-        // An unparseable construct anywhere makes the whole fingerprint `X`.
-        if fingerprint.as_bytes().contains(&(T::Evil as u8)) {
+        // An unparseable construct anywhere makes the whole fingerprint `X` (folding may stop
+        // on one just past the fifth token).
+        if folded.tokens[..len].iter().any(|t| t.kind == T::Evil) {
             let mut evil = Token::default();
             evil.kind = T::Evil;
             folded.tokens[0] = evil;
@@ -237,7 +238,9 @@ impl<'a> Attempt<'a> {
             // input, as libinjection does (past the end reads as NUL).
             let at = |i: usize| self.input.get(i).copied().unwrap_or(0);
             let next = at(first.len);
+            // C compares a signed `char`: bytes above 127 are negative, so "whitespace" too.
             return !(next <= b' '
+                || next >= 0x80
                 || (next == b'/' && at(first.len + 1) == b'*')
                 || (next == b'-' && at(first.len + 1) == b'-'));
         }
