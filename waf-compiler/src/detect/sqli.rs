@@ -90,14 +90,13 @@ pub fn analyze(input: &[u8]) -> Analysis {
             fingerprint: last,
         };
     }
-    let mut contexts = vec![QuoteContext::None];
-    if input.contains(&b'\'') {
-        contexts.push(QuoteContext::Single);
-    }
-    if input.contains(&b'"') {
-        contexts.push(QuoteContext::Double);
-    }
-    for quote in contexts {
+    // A quote context is only worth trying when the input holds that quote.
+    let contexts = [
+        (QuoteContext::None, true),
+        (QuoteContext::Single, input.contains(&b'\'')),
+        (QuoteContext::Double, input.contains(&b'"')),
+    ];
+    for (quote, _) in contexts.into_iter().filter(|&(_, applies)| applies) {
         // The double-quote context is only tried with MySQL comments: `"` strings are MySQL's.
         let first = if quote == QuoteContext::Double {
             Dialect::Mysql
