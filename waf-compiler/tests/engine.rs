@@ -445,3 +445,19 @@ fn detector_xss_operator_flags_scripts() {
     );
     assert!(got.contains(&100200), "got {got:?}");
 }
+
+#[test]
+fn a_rule_set_can_be_shared_across_threads() {
+    fn shareable<T: Send + Sync + 'static>(_: &T) {}
+    let rules = std::sync::Arc::new(shipped(1));
+    shareable(&rules);
+    let workers: Vec<_> = (0..4)
+        .map(|_| {
+            let rules = std::sync::Arc::clone(&rules);
+            std::thread::spawn(move || ids(&rules, "GET", "/.env", &[], b""))
+        })
+        .collect();
+    for worker in workers {
+        assert_eq!(worker.join().unwrap(), [100401]);
+    }
+}
