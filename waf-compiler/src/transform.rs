@@ -5,8 +5,8 @@
 //! input: an invalid `%` escape is kept as is, an unterminated `/*` comment still becomes one space, and so on. All
 //! of them work on bytes (ModSecurity does not assume UTF-8) and none can fail.
 //!
-//! A rule's transform list is normalised ([`effective_chain`]) and interned once at compile time; evaluation then computes
-//! each distinct chain once per value (see [`crate::evaluate`]).
+//! A rule's transform list is normalised ([`effective_chain`]) and interned once at compile time; evaluation
+//! then computes each distinct chain once per value (see [`crate::evaluate`]).
 
 use crate::rule::Transform;
 
