@@ -8,7 +8,7 @@ so the class of any word can be read off by tokenizing it. Candidates: SQL keywo
 of the major dialects (SQL_WORDS, from their manuals, plus the word lists of pygments' MySQL,
 PostgreSQL, T-SQL, SQL and VBScript lexers), every word of the upstream corpus and
 sample payloads (and the parts of those words around `.` and `` ` ``), every string of up to
-four letters, every pair and longer run
+five letters, every pair and longer run
 of known words and every multi-word token the C library forms on the samples (phrases such as
 `UNION ALL`; a phrase is kept whatever its class, since its entry is what merges words), and every run of two ASCII punctuation bytes
 (operators). Output: the Rust entries, upper case, sorted by bytes.
@@ -218,8 +218,9 @@ def main():
             for part in [word] + re.split(rb"[.`]", word):
                 if part:
                     candidates.add(part.upper().decode("latin-1"))
-    # Every letter string of up to four letters: short keywords are easy to miss otherwise.
-    for n in range(1, 5):
+    # Every letter string of up to five letters: short keywords are easy to miss otherwise
+    # (five letters make this script take minutes; it runs once per table change).
+    for n in range(1, 6):
         for letters in itertools.product("ABCDEFGHIJKLMNOPQRSTUVWXYZ", repeat=n):
             candidates.add("".join(letters))
     # Only what the tokenizer reads as a word (not numbers, `$` money, `.` or backquotes).

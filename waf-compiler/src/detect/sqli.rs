@@ -376,10 +376,11 @@ impl Folder<'_> {
         let mut pos = 1;
         let mut left = 0;
         // Every pass either reads a token, drops one, or reclassifies one in a way no rule
-        // undoes; this cap only guards against a hang should that ever not hold.
-        let mut budget = 64 * (self.lexer_len() + 8);
+        // undoes, so passes are a small multiple of the tokens read (at most one per input
+        // byte). This cap, far above that, only guards against a hang should it ever not hold.
+        let mut budget = self.lexer.input_len().saturating_add(8).saturating_mul(64);
         loop {
-            budget -= 1;
+            budget = budget.saturating_sub(1);
             if budget == 0 {
                 left = pos;
                 break;
@@ -432,10 +433,6 @@ impl Folder<'_> {
             left += 1;
         }
         left.min(MAX_TOKENS)
-    }
-
-    fn lexer_len(&self) -> usize {
-        self.lexer.input_len()
     }
 
     fn is_collapsible_prefix(&self) -> bool {
@@ -563,6 +560,7 @@ impl Folder<'_> {
                 }
             }
             (T::LeftParens, T::LeftParens) | (T::RightParens, T::RightParens) => Some((0, pos - 1)),
+            // `{` + empty word is the evil case, decided by the caller.
             (T::LeftBrace, T::Bareword) if b.len == 0 => None,
             // ODBC `{fn expr}`: drop the `{ fn` part.
             (T::LeftBrace, T::Bareword) => Some((0, pos - 2)),

@@ -3,7 +3,7 @@
 //!
 //! How this table was made (no code was copied): candidate words were every word of the
 //! upstream test corpus and sample payloads and their parts around `.` and `` ` ``, every string
-//! of up to four letters, a list of keywords and functions of MySQL, PostgreSQL, MSSQL, Oracle,
+//! of up to five letters, a list of keywords and functions of MySQL, PostgreSQL, MSSQL, Oracle,
 //! SQLite and MS Access written from their manuals, and the word lists of pygments' SQL lexers;
 //! multi-word phrases were every pair (then longer run) of known words; operators every pair of
 //! ASCII punctuation bytes. Each candidate was classified by asking C libinjection 3.9.2 (PyPI
@@ -169,6 +169,7 @@ static WORDS: &[(&[u8], TokenType)] = &[
     (b"CHARINDEX", Function),
     (b"CHARSET", Function),
     (b"CHAR_LENGTH", Function),
+    (b"CHDIR", Function),
     (b"CHECKSUM_AGG", Function),
     (b"CHOOSE", Function),
     (b"CHR", Function),
@@ -509,6 +510,7 @@ static WORDS: &[(&[u8], TokenType)] = &[
     (b"MINUTE", Function),
     (b"MINUTE_MICROSECOND", Keyword),
     (b"MINUTE_SECOND", Keyword),
+    (b"MKDIR", Function),
     (b"MOD", Operator),
     (b"MODIFIES", Keyword),
     (b"MONEY", SqlType),
@@ -778,6 +780,7 @@ static WORDS: &[(&[u8], TokenType)] = &[
     (b"TRIGGER", Keyword),
     (b"TRIM", Function),
     (b"TRUE", Number),
+    (b"TRUNC", Function),
     (b"TRUNCATE", Function),
     (b"TRY", Tsql),
     (b"TRY_CAST", Function),
