@@ -403,9 +403,51 @@ fn transforms(rule: &SecRule, warnings: &mut Vec<String>) -> Vec<&'static str> {
     out
 }
 
+/// CRS's default inbound anomaly threshold (`tx.inbound_anomaly_score_threshold` in crs-setup.conf).
+const CRS_INBOUND_THRESHOLD: u32 = 5;
+
+/// The score CRS adds per severity macro (`tx.critical_anomaly_score` etc., crs-setup.conf defaults).
+fn anomaly_score(macro_name: &str) -> Option<u32> {
+    Some(match macro_name {
+        "critical_anomaly_score" => 5,
+        "error_anomaly_score" => 4,
+        "warning_anomaly_score" => 3,
+        "notice_anomaly_score" => 2,
+        _ => return None,
+    })
+}
+
+/// The inbound anomaly score the rule (or a rule of its chain) adds, from
+/// `setvar:'tx.inbound_anomaly_score_plN=+%{tx.<severity>_anomaly_score}'`.
+fn own_anomaly_score(rule: &SecRule) -> Option<u32> {
+    let mut link = Some(rule);
+    while let Some(current) = link {
+        for setvar in current.values("setvar") {
+            let lower = setvar.to_ascii_lowercase();
+            if let Some((name, value)) = lower.split_once("=+")
+                && name.starts_with("tx.inbound_anomaly_score")
+            {
+                let macro_name = value.strip_prefix("%{tx.")?.strip_suffix('}')?;
+                return anomaly_score(macro_name);
+            }
+        }
+        link = current.chained.as_deref();
+    }
+    None
+}
+
+/// `block` defers to CRS's anomaly scoring: a request is blocked once the scores of its matches reach
+/// the threshold (5). A rule whose own score reaches it blocks alone, so it is a `deny`; a rule
+/// scoring less (WARNING: 3) never blocks alone in CRS, so it is a `log` here, where rules do not
+/// add up.
 fn disruptive_action(rule: &SecRule, warnings: &mut Vec<String>) -> &'static str {
-    if rule.has("block") || rule.has("deny") || rule.has("drop") {
+    if rule.has("deny") || rule.has("drop") {
         "deny"
+    } else if rule.has("block") {
+        match own_anomaly_score(rule) {
+            Some(score) if score < CRS_INBOUND_THRESHOLD => "log",
+            _ => "deny",
+        }
     } else if rule.has("pass") {
         "log"
     } else {
@@ -618,6 +660,20 @@ mod tests {
         assert_eq!(rule.severity, Some("MEDIUM"));
         // A later `none` clears what came before it, as in ModSecurity.
         assert_eq!(rule.transforms, ["remove_nulls"]);
+    }
+
+    #[test]
+    fn block_is_deny_only_when_the_rules_own_score_reaches_the_threshold() {
+        let converted = convert_text(concat!(
+            "SecRule ARGS \"@rx a\" \"id:1,msg:'m',block,setvar:'tx.inbound_anomaly_score_pl1=+%{tx.critical_anomaly_score}'\"\n",
+            "SecRule ARGS \"@rx a\" \"id:2,msg:'m',block,setvar:'tx.inbound_anomaly_score_pl2=+%{tx.warning_anomaly_score}'\"\n",
+            "SecRule ARGS \"@rx a\" \"id:3,msg:'m',block,chain\"\n",
+            "  SecRule MATCHED_VARS \"@rx b\" \"setvar:'tx.inbound_anomaly_score_pl1=+%{tx.notice_anomaly_score}'\"\n",
+            "SecRule ARGS \"@rx a\" \"id:4,msg:'m',block\"\n",
+            "SecRule ARGS \"@rx a\" \"id:5,msg:'m',deny,setvar:'tx.inbound_anomaly_score_pl1=+%{tx.warning_anomaly_score}'\"\n",
+        ));
+        let actions: Vec<_> = converted.rules.iter().map(|r| r.action).collect();
+        assert_eq!(actions, ["deny", "log", "log", "deny", "deny"]);
     }
 
     #[test]
