@@ -1,0 +1,386 @@
+//! The variables of one request, each parsed on first use and then kept for the rest of the evaluation.
+//!
+//! A request that no rule inspects by cookie never has its cookies parsed; a body is parsed once however many
+//! rules read `ARGS_POST`, `ARGS_POST_NAMES` or `XML`. Values borrow from the request wherever the bytes are
+//! already there, so most variables cost no allocation.
+
+use crate::body::{Item, ParsedBody, parse_body, parse_cookies, parse_urlencoded};
+use crate::request::HttpRequest;
+use crate::rule::Variable;
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
+/// A request's variables, lazily computed.
+pub struct RequestView<'r> {
+    request: HttpRequest<'r>,
+    path: &'r str,
+    query: &'r str,
+    cells: [OnceCell<Vec<Item<'r>>>; Variable::COUNT],
+    body: OnceCell<ParsedBody<'r>>,
+}
+
+/// The values of one variable: items of a collection, either their values or (for `*_NAMES`) their names.
+#[derive(Clone, Copy)]
+pub struct Values<'a, 'r> {
+    items: &'a [Item<'r>],
+    names_only: bool,
+}
+
+impl<'a, 'r> Values<'a, 'r> {
+    /// `(index, key, value)` of each value; the index identifies the value within its variable for the
+    /// lifetime of the view (the transform cache keys on it). Nameless raw-fallback items are not names.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, &'a [u8], &'a [u8])> + use<'a, 'r> {
+        let names_only = self.names_only;
+        self.items
+            .iter()
+            .enumerate()
+            .filter(move |(_, item)| !names_only || !item.name.is_empty())
+            .map(move |(i, item)| {
+                let value: &'a [u8] = if names_only { &item.name } else { &item.value };
+                (i, &*item.name, value)
+            })
+    }
+}
+
+impl<'r> RequestView<'r> {
+    pub fn new(request: &HttpRequest<'r>) -> Self {
+        let uri = request.uri;
+        let (path, query) = uri.split_once('?').unwrap_or((uri, ""));
+        RequestView {
+            request: *request,
+            path,
+            query,
+            cells: std::array::from_fn(|_| OnceCell::new()),
+            body: OnceCell::new(),
+        }
+    }
+
+    /// The values of `variable`.
+    pub fn values(&self, variable: Variable) -> Values<'_, 'r> {
+        use Variable::*;
+        let (items, names_only): (&[Item<'r>], bool) = match variable {
+            ArgsPost => (&self.parsed_body().args, false),
+            ArgsPostNames => (&self.parsed_body().args, true),
+            Xml => (&self.parsed_body().xml, false),
+            ArgsNames | ArgsGetNames => (self.cell(ArgsGet), true),
+            CookieNames | RequestCookiesNames => (self.cell(RequestCookies), true),
+            RequestHeadersNames => (self.cell(RequestHeaders), true),
+            other => (self.cell(other), false),
+        };
+        Values { items, names_only }
+    }
+
+    fn parsed_body(&self) -> &ParsedBody<'r> {
+        self.body.get_or_init(|| {
+            let content_type = self.header("content-type").next();
+            parse_body(self.request.body, content_type)
+        })
+    }
+
+    /// Values of the headers named `name` (case-insensitive), in order.
+    fn header<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'r [u8]> + 's {
+        self.request
+            .headers
+            .iter()
+            .filter(move |(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| *v)
+    }
+
+    fn cell(&self, variable: Variable) -> &[Item<'r>] {
+        self.cells[variable.index()].get_or_init(|| self.compute(variable))
+    }
+
+    fn single(value: impl Into<Cow<'r, [u8]>>) -> Vec<Item<'r>> {
+        vec![Item {
+            name: Cow::Borrowed(&b""[..]),
+            value: value.into(),
+        }]
+    }
+
+    fn compute(&self, variable: Variable) -> Vec<Item<'r>> {
+        use Variable::*;
+        let r = &self.request;
+        match variable {
+            RequestLine => {
+                let line = if r.version.is_empty() {
+                    format!("{} {}", r.method, r.uri)
+                } else {
+                    format!("{} {} {}", r.method, r.uri, r.version)
+                };
+                Self::single(line.into_bytes())
+            }
+            RequestFilename => Self::single(self.path.as_bytes()),
+            RequestBasename => {
+                let base = self.path.rsplit('/').next().unwrap_or(self.path);
+                Self::single(base.as_bytes())
+            }
+            Args => self
+                .cell(ArgsGet)
+                .iter()
+                .map(|item| {
+                    let mut kv = item.name.to_vec();
+                    kv.push(b'=');
+                    kv.extend_from_slice(&item.value);
+                    Item {
+                        name: item.name.clone(),
+                        value: Cow::Owned(kv),
+                    }
+                })
+                .collect(),
+            ArgsGet => parse_urlencoded(self.query.as_bytes(), b'&'),
+            Headers => r
+                .headers
+                .iter()
+                .map(|(name, value)| {
+                    let mut line = Vec::with_capacity(name.len() + 2 + value.len());
+                    line.extend_from_slice(name.as_bytes());
+                    line.extend_from_slice(b": ");
+                    line.extend_from_slice(value);
+                    Item {
+                        name: Cow::Borrowed(name.as_bytes()),
+                        value: Cow::Owned(line),
+                    }
+                })
+                .collect(),
+            RequestHeaders => r
+                .headers
+                .iter()
+                .map(|(name, value)| Item::borrowed(name.as_bytes(), value))
+                .collect(),
+            Body => Self::single(r.body),
+            Cookie => self
+                .header("cookie")
+                .map(|v| Item::borrowed(b"Cookie", v))
+                .collect(),
+            RequestCookies => self.header("cookie").flat_map(parse_cookies).collect(),
+            RequestMethod => Self::single(r.method.as_bytes()),
+            RequestProtocol => Self::single(r.version.as_bytes()),
+            RequestUri => Self::single(r.uri.as_bytes()),
+            QueryString => Self::single(self.query.as_bytes()),
+            // Served by `values` from other collections; never stored under their own index.
+            ArgsNames | CookieNames | ArgsGetNames | ArgsPost | ArgsPostNames
+            | RequestCookiesNames | RequestHeadersNames | Xml => Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(view: &RequestView<'_>, v: Variable) -> Vec<(String, String)> {
+        view.values(v)
+            .iter()
+            .map(|(_, k, v)| {
+                (
+                    String::from_utf8_lossy(k).into_owned(),
+                    String::from_utf8_lossy(v).into_owned(),
+                )
+            })
+            .collect()
+    }
+
+    fn values(view: &RequestView<'_>, v: Variable) -> Vec<String> {
+        collect(view, v).into_iter().map(|(_, v)| v).collect()
+    }
+
+    fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    }
+
+    fn with_request<R>(
+        method: &str,
+        uri: &str,
+        headers: &[(&str, &[u8])],
+        body: &[u8],
+        f: impl FnOnce(&RequestView<'_>) -> R,
+    ) -> R {
+        let request = HttpRequest {
+            method,
+            uri,
+            version: "HTTP/1.1",
+            headers,
+            body,
+        };
+        f(&RequestView::new(&request))
+    }
+
+    #[test]
+    fn the_nine_specified_variables() {
+        let headers: &[(&str, &[u8])] = &[
+            ("Host", b"example.com"),
+            ("Cookie", b"sid=abc; theme=dark"),
+            ("User-Agent", b"curl/8"),
+        ];
+        with_request(
+            "GET",
+            "/shop/item.php?id=1%27&q=a+b&flag",
+            headers,
+            b"",
+            |v| {
+                use Variable::*;
+                assert_eq!(
+                    values(v, RequestLine),
+                    ["GET /shop/item.php?id=1%27&q=a+b&flag HTTP/1.1"]
+                );
+                assert_eq!(values(v, RequestFilename), ["/shop/item.php"]);
+                assert_eq!(values(v, RequestBasename), ["item.php"]);
+                assert_eq!(values(v, Args), ["id=1'", "q=a b", "flag="]);
+                assert_eq!(values(v, ArgsNames), ["id", "q", "flag"]);
+                assert_eq!(
+                    values(v, Headers),
+                    [
+                        "Host: example.com",
+                        "Cookie: sid=abc; theme=dark",
+                        "User-Agent: curl/8"
+                    ]
+                );
+                assert_eq!(values(v, Body), [""]);
+                assert_eq!(values(v, Cookie), ["sid=abc; theme=dark"]);
+                assert_eq!(values(v, CookieNames), ["sid", "theme"]);
+            },
+        );
+    }
+
+    #[test]
+    fn modsecurity_collections() {
+        let headers: &[(&str, &[u8])] = &[
+            ("Cookie", b"a=1;b"),
+            ("Cookie", b" c=x=y"),
+            ("Content-Type", b"application/x-www-form-urlencoded"),
+        ];
+        with_request(
+            "POST",
+            "/p?x=1&y=%3Cb%3E",
+            headers,
+            b"user=bob&pw=%27or",
+            |v| {
+                use Variable::*;
+                assert_eq!(collect(v, ArgsGet), pairs(&[("x", "1"), ("y", "<b>")]));
+                assert_eq!(values(v, ArgsGetNames), ["x", "y"]);
+                assert_eq!(
+                    collect(v, ArgsPost),
+                    pairs(&[("user", "bob"), ("pw", "'or")])
+                );
+                assert_eq!(values(v, ArgsPostNames), ["user", "pw"]);
+                assert_eq!(
+                    collect(v, RequestCookies),
+                    pairs(&[("a", "1"), ("b", ""), ("c", "x=y")])
+                );
+                assert_eq!(values(v, RequestCookiesNames), ["a", "b", "c"]);
+                assert_eq!(values(v, Cookie), ["a=1;b", " c=x=y"]);
+                assert_eq!(
+                    values(v, RequestHeadersNames),
+                    ["Cookie", "Cookie", "Content-Type"]
+                );
+                assert_eq!(
+                    collect(v, RequestHeaders)[2],
+                    (
+                        "Content-Type".into(),
+                        "application/x-www-form-urlencoded".into()
+                    )
+                );
+                assert_eq!(values(v, RequestMethod), ["POST"]);
+                assert_eq!(values(v, RequestProtocol), ["HTTP/1.1"]);
+                assert_eq!(values(v, RequestUri), ["/p?x=1&y=%3Cb%3E"]);
+                assert_eq!(values(v, QueryString), ["x=1&y=%3Cb%3E"]);
+                assert!(values(v, Xml).is_empty());
+            },
+        );
+    }
+
+    #[test]
+    fn json_body_leaves_with_dotted_names() {
+        let headers: &[(&str, &[u8])] = &[("content-type", b"application/json; charset=utf-8")];
+        let body = br#"{"user":{"name":"x' or 1=1","ids":[1,true,null]},"k\"":"v"}"#;
+        with_request("POST", "/", headers, body, |v| {
+            let mut got = collect(v, Variable::ArgsPost);
+            got.sort();
+            assert_eq!(
+                got,
+                pairs(&[
+                    ("json.k\"", "v"),
+                    ("json.user.ids.0", "1"),
+                    ("json.user.ids.1", "true"),
+                    ("json.user.ids.2", ""),
+                    ("json.user.name", "x' or 1=1"),
+                ])
+            );
+        });
+    }
+
+    #[test]
+    fn multipart_fields_not_files() {
+        let headers: &[(&str, &[u8])] = &[("Content-Type", b"multipart/form-data; boundary=XyZ")];
+        let body = b"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1' or 1=1\r\n--XyZ\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.txt\"\r\nContent-Type: text/plain\r\n\r\nfile body\r\n--XyZ--\r\n";
+        with_request("POST", "/", headers, body, |v| {
+            assert_eq!(collect(v, Variable::ArgsPost), pairs(&[("a", "1' or 1=1")]));
+        });
+    }
+
+    #[test]
+    fn xml_text_and_attributes() {
+        let headers: &[(&str, &[u8])] = &[("Content-Type", b"text/xml")];
+        let body = b"<?xml version=\"1.0\"?><a x=\"1 &amp; 2\"><b>one</b><c y='z'/>t&lt;wo<![CDATA[<3>]]></a>";
+        with_request("POST", "/", headers, body, |v| {
+            assert_eq!(
+                collect(v, Variable::Xml),
+                pairs(&[("/*", "onet<wo<3>"), ("@*", "1 & 2"), ("@*", "z")])
+            );
+            assert!(values(v, Variable::ArgsPost).is_empty());
+        });
+    }
+
+    #[test]
+    fn malformed_bodies_are_inspected_raw() {
+        let cases: &[(&[u8], &[u8], &str)] = &[
+            (b"application/json", b"{\"a\": 1' or 1=1", "ARGS_POST"),
+            (
+                b"multipart/form-data; boundary=b",
+                b"no delimiter' or 1=1",
+                "ARGS_POST",
+            ),
+            (b"multipart/form-data", b"--b\r\n' or 1=1", "ARGS_POST"),
+            (b"text/plain", b"' or 1=1", "ARGS_POST"),
+            (b"application/xml", b"<a>' or 1=1</b>", "XML"),
+        ];
+        for (ct, body, var) in cases {
+            let headers: &[(&str, &[u8])] = &[("Content-Type", ct)];
+            with_request("POST", "/", headers, body, |v| {
+                let variable = if *var == "XML" {
+                    Variable::Xml
+                } else {
+                    Variable::ArgsPost
+                };
+                let got = values(v, variable);
+                assert!(
+                    got.iter().any(|g| g.as_bytes() == *body),
+                    "{:?}: raw body missing from {var}: {got:?}",
+                    String::from_utf8_lossy(ct)
+                );
+                // Raw fallback values are not argument names.
+                assert!(values(v, Variable::ArgsPostNames).is_empty());
+            });
+        }
+    }
+
+    #[test]
+    fn limits_fall_back_to_raw() {
+        let query: String = (0..crate::body::MAX_ARGS + 5)
+            .map(|i| format!("a{i}=1&"))
+            .collect();
+        let uri = format!("/?{query}tail=' or 1=1");
+        with_request("GET", &uri, &[], b"", |v| {
+            let got = values(v, Variable::ArgsGet);
+            assert_eq!(got.len(), crate::body::MAX_ARGS + 1);
+            assert!(got.last().unwrap().ends_with("tail=' or 1=1"));
+        });
+        let deep = format!("{}1{}", "[".repeat(100), "]".repeat(100));
+        let headers: &[(&str, &[u8])] = &[("Content-Type", b"application/json")];
+        with_request("POST", "/", headers, deep.as_bytes(), |v| {
+            assert_eq!(values(v, Variable::ArgsPost), vec![deep.to_owned()]);
+        });
+    }
+}

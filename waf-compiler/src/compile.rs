@@ -1,0 +1,204 @@
+//! Compilation: validated [`Rule`]s become [`CompiledRule`]s, ready to evaluate.
+//!
+//! Everything that can fail about a rule beyond its YAML shape fails here, at load time, with the field named:
+//! a regex that does not compile, a chain that reads a capture group the regex lacks, a key selector regex.
+//! Transform lists are normalised and interned, so rules with the same chain share one id, and evaluation
+//! computes each chain once per value.
+//!
+//! Issue 3's ahead-of-time work (dense DFAs, literal prefilters, the artifact) belongs here: the model
+//! (`rule.rs`) and evaluation (`evaluate.rs`) only see [`Matcher`] and the chain ids.
+
+use crate::operator::{Condition, Matcher, build_regex};
+use crate::rule::{MAX_PARANOIA_LEVEL, Rule, Transform, Variable, VariableSpec};
+use crate::transform::effective_chain;
+use regex_automata::meta::Regex;
+
+/// How a rule set is compiled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// Rules with a higher `paranoia_level` are loaded and validated but do not run. Default 1.
+    pub paranoia_level: u8,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { paranoia_level: 1 }
+    }
+}
+
+/// A compile error in one field of a rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+impl FieldError {
+    fn new(field: impl Into<String>, message: impl Into<String>) -> Self {
+        FieldError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// A key filter of a variable (`names` / `exclude` entry).
+#[derive(Debug)]
+enum KeyMatcher {
+    Exact(Vec<u8>),
+    Regex(Regex),
+}
+
+/// A variable with its key filters.
+#[derive(Debug)]
+pub struct Selector {
+    pub variable: Variable,
+    names: Vec<KeyMatcher>,
+    exclude: Vec<KeyMatcher>,
+}
+
+impl Selector {
+    fn new(spec: &VariableSpec) -> Result<Selector, String> {
+        let compile = |entries: &[String]| -> Result<Vec<KeyMatcher>, String> {
+            entries
+                .iter()
+                .map(
+                    |e| match e.strip_prefix('/').and_then(|r| r.strip_suffix('/')) {
+                        Some(re) if e.len() >= 2 => build_regex(re).map(KeyMatcher::Regex),
+                        _ => Ok(KeyMatcher::Exact(e.as_bytes().to_vec())),
+                    },
+                )
+                .collect()
+        };
+        let mut names = compile(&spec.names)?;
+        if spec.variable == Variable::Xml && names.is_empty() {
+            // `XML` alone means the document text (`XML:/*`); attributes need `names: ["@*"]`.
+            names.push(KeyMatcher::Exact(b"/*".to_vec()));
+        }
+        Ok(Selector {
+            variable: spec.variable,
+            names,
+            exclude: compile(&spec.exclude)?,
+        })
+    }
+
+    /// Whether the value with this key is selected.
+    pub fn accepts(&self, key: &[u8]) -> bool {
+        let fold = self.variable.case_insensitive_keys();
+        let hit = |m: &KeyMatcher| match m {
+            KeyMatcher::Exact(k) if fold => k.eq_ignore_ascii_case(key),
+            KeyMatcher::Exact(k) => k == key,
+            KeyMatcher::Regex(re) => re.is_match(key),
+        };
+        (self.names.is_empty() || self.names.iter().any(hit)) && !self.exclude.iter().any(hit)
+    }
+}
+
+/// A rule ready to evaluate.
+#[derive(Debug)]
+pub struct CompiledRule {
+    pub rule: Rule,
+    pub selectors: Vec<Selector>,
+    /// Index of the rule's effective transform chain in [`Chains`].
+    pub chain: usize,
+    pub matcher: Matcher,
+    pub conditions: Vec<Condition>,
+    /// Whether the matcher must resolve capture groups (some condition reads them).
+    pub needs_captures: bool,
+}
+
+/// The distinct transform chains of a rule set; index 0 is the empty chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Chains(Vec<Vec<Transform>>);
+
+impl Default for Chains {
+    fn default() -> Self {
+        Chains(vec![Vec::new()])
+    }
+}
+
+impl Chains {
+    fn intern(&mut self, chain: Vec<Transform>) -> usize {
+        match self.0.iter().position(|c| *c == chain) {
+            Some(i) => i,
+            None => {
+                self.0.push(chain);
+                self.0.len() - 1
+            }
+        }
+    }
+
+    pub fn get(&self, id: usize) -> &[Transform] {
+        self.0.get(id).map_or(&[], Vec::as_slice)
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+/// Compiles one rule, interning its transform chain into `chains`. Errors name the field.
+pub fn compile_rule(rule: &Rule, chains: &mut Chains) -> Result<CompiledRule, Vec<FieldError>> {
+    let mut errors = Vec::new();
+    if rule.paranoia_level == 0 || rule.paranoia_level > MAX_PARANOIA_LEVEL {
+        errors.push(FieldError::new(
+            "paranoia_level",
+            format!(
+                "must be 1 to {MAX_PARANOIA_LEVEL}, not {}",
+                rule.paranoia_level
+            ),
+        ));
+    }
+    if rule.variables.is_empty() {
+        errors.push(FieldError::new(
+            "variables",
+            "must list at least one variable",
+        ));
+    }
+    let mut selectors = Vec::new();
+    for (i, spec) in rule.variables.iter().enumerate() {
+        match Selector::new(spec) {
+            Ok(s) => selectors.push(s),
+            Err(e) => errors.push(FieldError::new(format!("variables[{i}]"), e)),
+        }
+    }
+    let matcher = Matcher::new(rule.operator, rule.pattern.as_deref())
+        .map_err(|e| errors.push(FieldError::new("pattern", e)))
+        .ok();
+    let groups = match &matcher {
+        Some(m @ Matcher::Regex(_)) => m.group_count(),
+        _ => 0,
+    };
+    let mut conditions = Vec::new();
+    for (i, c) in rule.chain.iter().enumerate() {
+        match Condition::new(
+            c.target,
+            c.operator,
+            &c.pattern,
+            &c.transforms,
+            c.negate,
+            groups,
+        ) {
+            Ok(cond) => conditions.push(cond),
+            Err(e) => errors.push(FieldError::new(
+                format!("chain[{i}].{}", e.field),
+                e.message,
+            )),
+        }
+    }
+    match matcher {
+        Some(matcher) if errors.is_empty() => Ok(CompiledRule {
+            needs_captures: conditions.iter().any(Condition::needs_captures),
+            rule: rule.clone(),
+            selectors,
+            chain: chains.intern(effective_chain(&rule.transforms)),
+            matcher,
+            conditions,
+        }),
+        _ => Err(errors),
+    }
+}

@@ -1,0 +1,97 @@
+//! `rulec explain`: everything the engine sees and decides for one request, as text.
+//!
+//! It runs the same evaluation as the proxy (through an [`Observer`]), so what it shows is what happens.
+
+use crate::collection::RequestView;
+use crate::compile::CompiledRule;
+use crate::evaluate::{Observer, variable_label};
+use crate::request::HttpRequest;
+use crate::rule::{Transform, Variable};
+use crate::ruleset::CompiledRuleSet;
+use crate::verdict::excerpt;
+use std::fmt::Write;
+
+struct Trace {
+    out: String,
+}
+
+impl Observer for Trace {
+    fn inspected(
+        &mut self,
+        rule: &CompiledRule,
+        variable: Variable,
+        key: &[u8],
+        value: &[u8],
+        matched: bool,
+    ) {
+        let _ = writeln!(
+            self.out,
+            "  rule {}: {} -> \"{}\": {}",
+            rule.rule.id,
+            variable_label(variable, key),
+            excerpt(value),
+            if matched { "MATCH" } else { "no match" }
+        );
+    }
+}
+
+fn chain_names(chain: &[Transform]) -> String {
+    if chain.is_empty() {
+        return "(none)".into();
+    }
+    chain.iter().map(|t| t.name()).collect::<Vec<_>>().join(",")
+}
+
+/// The report for `request`: variables, per-rule inspection with transformed values, and the verdict.
+pub fn explain(rules: &CompiledRuleSet, request: &HttpRequest<'_>) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "== variables");
+    let view = RequestView::new(request);
+    for variable in Variable::ALL {
+        for (_, key, value) in view.values(variable).iter() {
+            let _ = writeln!(
+                out,
+                "  {} = \"{}\"",
+                variable_label(variable, key),
+                excerpt(value)
+            );
+        }
+    }
+    let _ = writeln!(out, "== rules (paranoia level {})", rules.paranoia_level());
+    for rule in rules.rules() {
+        let r = &rule.rule;
+        let _ = writeln!(
+            out,
+            "rule {} [PL{}, {}, transforms {}]: {}",
+            r.id,
+            r.paranoia_level,
+            r.action,
+            chain_names(rules.chains().get(rule.chain)),
+            r.msg
+        );
+        if r.paranoia_level > rules.paranoia_level() {
+            let _ = writeln!(out, "  skipped: above the configured paranoia level");
+        }
+    }
+    let _ = writeln!(out, "== inspected values (after each rule's transforms)");
+    let mut trace = Trace { out: String::new() };
+    let verdict = rules.evaluate_observed(request, &mut trace);
+    out.push_str(&trace.out);
+    let _ = writeln!(out, "== verdict");
+    for m in &verdict.matches {
+        let _ = writeln!(
+            out,
+            "  matched rule {} ({}) at {}: \"{}\" - {}",
+            m.rule_id, m.action, m.variable, m.value_excerpt, m.msg
+        );
+    }
+    match verdict.blocking() {
+        Some(m) => {
+            let _ = writeln!(out, "  BLOCK (rule {})", m.rule_id);
+        }
+        None => {
+            let _ = writeln!(out, "  PASS");
+        }
+    }
+    out
+}

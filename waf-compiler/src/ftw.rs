@@ -1,0 +1,382 @@
+//! go-ftw regression tests, run in process against the engine (`rulec test`).
+//!
+//! The CRS ships its tests in go-ftw's YAML format. To give the same verdicts as go-ftw against a real server,
+//! each stage's request is built the way go-ftw builds it on the wire, then parsed back like a server would:
+//! - `encoded_request` is a base64 raw request, sent as is;
+//! - otherwise the request line is `method uri version` (defaults `GET`, `/`, `HTTP/1.1`) and the headers are
+//!   written sorted by name; with `data` and `autocomplete_headers` (default true), a missing `Content-Type`
+//!   becomes `application/x-www-form-urlencoded`, and then, if the data does not look already escaped (URL-
+//!   unescaping it changes nothing), each key and value is URL-encoded (`var=1234 OR 1=1` is sent as
+//!   `var=1234+OR+1%3D1`); a `multipart/form-data;` body gets its LF line ends turned into CRLF; `Connection:
+//!   close` and `Content-Length` are added when absent (the latter when there is data or the method is
+//!   POST/PUT/PATCH/DELETE-like, with go-ftw's own loose method check).
+//!
+//! A test passes when every stage's `expect_ids` matched and none of its `no_expect_ids` did.
+
+use crate::request::OwnedRequest;
+use crate::ruleset::CompiledRuleSet;
+use crate::verdict::RuleMatch;
+use base64::Engine;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(Debug, Deserialize)]
+pub struct TestFile {
+    #[serde(default)]
+    pub rule_id: Option<u32>,
+    pub tests: Vec<Test>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Test {
+    pub test_id: u32,
+    #[serde(default)]
+    pub desc: Option<String>,
+    pub stages: Vec<Stage>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Stage {
+    pub input: Input,
+    #[serde(default)]
+    pub output: Output,
+}
+
+/// A YAML scalar where go-ftw takes a string (a header value may be written as a number).
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Scalar {
+    Text(String),
+    Int(i64),
+    Float(f64),
+    Bool(bool),
+}
+
+impl Scalar {
+    fn text(&self) -> String {
+        match self {
+            Scalar::Text(s) => s.clone(),
+            Scalar::Int(n) => n.to_string(),
+            Scalar::Float(n) => n.to_string(),
+            Scalar::Bool(b) => b.to_string(),
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct Input {
+    #[serde(default)]
+    pub method: Option<String>,
+    #[serde(default)]
+    pub uri: Option<String>,
+    #[serde(default)]
+    pub version: Option<String>,
+    #[serde(default)]
+    pub headers: BTreeMap<String, Scalar>,
+    #[serde(default)]
+    pub data: Option<String>,
+    #[serde(default)]
+    pub encoded_request: Option<String>,
+    #[serde(default)]
+    pub autocomplete_headers: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct Output {
+    #[serde(default)]
+    pub log: Log,
+}
+
+#[derive(Debug, Default, Deserialize)]
+pub struct Log {
+    #[serde(default)]
+    pub expect_ids: Vec<u32>,
+    #[serde(default)]
+    pub no_expect_ids: Vec<u32>,
+}
+
+/// Reads a go-ftw test file.
+pub fn read_file(path: &Path) -> Result<TestFile, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    serde_saphyr::from_str(&text)
+        .map_err(|e| format!("{}: not a go-ftw test file: {e}", path.display()))
+}
+
+/// The raw request go-ftw would send for `input`.
+pub fn raw_request(input: &Input) -> Result<Vec<u8>, String> {
+    if let Some(encoded) = &input.encoded_request {
+        let compact: String = encoded.split_whitespace().collect();
+        return base64::engine::general_purpose::STANDARD
+            .decode(compact)
+            .map_err(|e| format!("encoded_request is not base64: {e}"));
+    }
+    let method = input.method.as_deref().unwrap_or("GET");
+    let mut headers: BTreeMap<String, String> = input
+        .headers
+        .iter()
+        .map(|(k, v)| (k.clone(), v.text()))
+        .collect();
+    let mut data = input.data.clone().unwrap_or_default().into_bytes();
+    let autocomplete = input.autocomplete_headers.unwrap_or(true);
+    const CONTENT_TYPE: &str = "Content-Type";
+    if !data.is_empty() && autocomplete {
+        headers
+            .entry(CONTENT_TYPE.to_owned())
+            .or_insert_with(|| "application/x-www-form-urlencoded".to_owned());
+        if headers.get(CONTENT_TYPE).map(String::as_str)
+            == Some("application/x-www-form-urlencoded")
+        {
+            data = encode_data(&data);
+        }
+    }
+    if headers
+        .get(CONTENT_TYPE)
+        .is_some_and(|ct| ct.starts_with("multipart/form-data;"))
+    {
+        // go-ftw replaces every LF, so an existing CRLF becomes CR CR LF; we send what it sends.
+        let mut crlf = Vec::with_capacity(data.len() + 16);
+        for &b in &data {
+            if b == b'\n' {
+                crlf.push(b'\r');
+            }
+            crlf.push(b);
+        }
+        data = crlf;
+    }
+    if autocomplete {
+        headers
+            .entry("Connection".to_owned())
+            .or_insert_with(|| "close".to_owned());
+        // go-ftw's check is the regex `^POST|PUT|PATCH|DELETE$`, alternation and all.
+        let body_method = method.starts_with("POST")
+            || method.contains("PUT")
+            || method.contains("PATCH")
+            || method.ends_with("DELETE");
+        if !data.is_empty() || body_method {
+            headers
+                .entry("Content-Length".to_owned())
+                .or_insert_with(|| data.len().to_string());
+        }
+    }
+    let mut raw = format!(
+        "{} {} {}\r\n",
+        method,
+        input.uri.as_deref().unwrap_or("/"),
+        input.version.as_deref().unwrap_or("HTTP/1.1")
+    )
+    .into_bytes();
+    for (name, value) in &headers {
+        raw.extend_from_slice(format!("{name}: {value}\r\n").as_bytes());
+    }
+    raw.extend_from_slice(b"\r\n");
+    raw.extend_from_slice(&data);
+    Ok(raw)
+}
+
+/// go-ftw's `encodeDataParameters` for urlencoded data: already-escaped data (unescaping changes it, or fails)
+/// is sent as is; otherwise each `&`-separated key and value is query-escaped.
+fn encode_data(data: &[u8]) -> Vec<u8> {
+    if go_query_unescape(data).as_deref() != Some(data) {
+        return data.to_vec();
+    }
+    let mut out = Vec::with_capacity(data.len() * 3 / 2);
+    for (i, token) in data.split(|b| *b == b'&').enumerate() {
+        if i > 0 {
+            out.push(b'&');
+        }
+        match memchr::memchr(b'=', token) {
+            Some(eq) => {
+                go_query_escape(&token[..eq], &mut out);
+                out.push(b'=');
+                go_query_escape(&token[eq + 1..], &mut out);
+            }
+            None => go_query_escape(token, &mut out),
+        }
+    }
+    out
+}
+
+/// Go's `url.QueryUnescape`: `+` is a space, `%XX` a byte, and a bad escape an error.
+fn go_query_unescape(input: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut i = 0;
+    while i < input.len() {
+        match input[i] {
+            b'%' => {
+                let hex = input.get(i + 1..i + 3)?;
+                let text = std::str::from_utf8(hex).ok()?;
+                out.push(u8::from_str_radix(text, 16).ok()?);
+                i += 3;
+            }
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    Some(out)
+}
+
+/// Go's `url.QueryEscape`: unreserved bytes as is, space as `+`, everything else `%XX` (upper-case hex).
+fn go_query_escape(input: &[u8], out: &mut Vec<u8>) {
+    for &b in input {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => out.push(b),
+            b' ' => out.push(b'+'),
+            _ => out.extend_from_slice(format!("%{b:02X}").as_bytes()),
+        }
+    }
+}
+
+/// The result of one test.
+#[derive(Debug)]
+pub struct Outcome {
+    /// `<rule_id>-<test_id>` as the CRS names tests (the file name stands in when `rule_id` is absent).
+    pub name: String,
+    /// Why it failed, if it did.
+    pub failure: Option<String>,
+}
+
+/// Runs every test of a file.
+pub fn run_file(rules: &CompiledRuleSet, file_label: &str, file: &TestFile) -> Vec<Outcome> {
+    file.tests
+        .iter()
+        .map(|test| {
+            let prefix = file
+                .rule_id
+                .map_or_else(|| file_label.to_owned(), |id| id.to_string());
+            Outcome {
+                name: format!("{prefix}-{}", test.test_id),
+                failure: run_test(rules, test).err(),
+            }
+        })
+        .collect()
+}
+
+fn run_test(rules: &CompiledRuleSet, test: &Test) -> Result<(), String> {
+    for (n, stage) in test.stages.iter().enumerate() {
+        let raw = raw_request(&stage.input).map_err(|e| format!("stage {n}: {e}"))?;
+        let request = OwnedRequest::parse(&raw)
+            .map_err(|e| format!("stage {n}: request does not parse: {e}"))?;
+        let headers = request.headers();
+        let verdict = rules.evaluate(&request.as_request(&headers));
+        let matched = |id: u32| verdict.matches.iter().any(|m| m.rule_id == id);
+        let missing: Vec<u32> = stage
+            .output
+            .log
+            .expect_ids
+            .iter()
+            .copied()
+            .filter(|id| !matched(*id))
+            .collect();
+        let unwanted: Vec<u32> = stage
+            .output
+            .log
+            .no_expect_ids
+            .iter()
+            .copied()
+            .filter(|id| matched(*id))
+            .collect();
+        if !missing.is_empty() || !unwanted.is_empty() {
+            return Err(format!(
+                "stage {n}: expected {missing:?} not matched, unexpected {unwanted:?} matched; matched: [{}]",
+                describe(&verdict.matches)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn describe(matches: &[RuleMatch]) -> String {
+    matches
+        .iter()
+        .map(|m| format!("{} at {} \"{}\"", m.rule_id, m.variable, m.value_excerpt))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(method: &str, headers: &[(&str, &str)], data: Option<&str>) -> Input {
+        Input {
+            method: Some(method.into()),
+            uri: Some("/post".into()),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.to_string(), Scalar::Text(v.to_string())))
+                .collect(),
+            data: data.map(str::to_owned),
+            ..Input::default()
+        }
+    }
+
+    fn text(input: &Input) -> String {
+        String::from_utf8(raw_request(input).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn data_is_encoded_like_go_ftw() {
+        let raw = text(&input(
+            "POST",
+            &[("Host", "localhost")],
+            Some("var=1234 OR 1=1&b"),
+        ));
+        assert_eq!(
+            raw,
+            "POST /post HTTP/1.1\r\nConnection: close\r\nContent-Length: 19\r\n\
+             Content-Type: application/x-www-form-urlencoded\r\nHost: localhost\r\n\r\nvar=1234+OR+1%3D1&b"
+        );
+        // Already escaped (unescaping changes it): sent as is.
+        assert!(text(&input("POST", &[], Some("a=1+2"))).ends_with("\r\n\r\na=1+2"));
+        assert!(text(&input("POST", &[], Some("a=%27"))).ends_with("\r\n\r\na=%27"));
+        // A bad escape makes unescaping fail: sent as is.
+        assert!(text(&input("POST", &[], Some("a=100%"))).ends_with("\r\n\r\na=100%"));
+        // Another content type: not encoded, not replaced.
+        let json = text(&input(
+            "POST",
+            &[("Content-Type", "application/json")],
+            Some("{\"a\": 1}"),
+        ));
+        assert!(
+            json.contains("Content-Type: application/json\r\n") && json.ends_with("{\"a\": 1}")
+        );
+    }
+
+    #[test]
+    fn standard_headers_and_multipart() {
+        let get = text(&input("GET", &[], None));
+        assert_eq!(get, "GET /post HTTP/1.1\r\nConnection: close\r\n\r\n");
+        let put = text(&input("PUT", &[], None));
+        assert!(put.contains("Content-Length: 0\r\n"));
+        let mp = text(&input(
+            "POST",
+            &[("Content-Type", "multipart/form-data; boundary=x")],
+            Some("--x\na"),
+        ));
+        assert!(mp.ends_with("\r\n\r\n--x\r\na"));
+        let mut raw_off = input("POST", &[], Some("a b"));
+        raw_off.autocomplete_headers = Some(false);
+        assert_eq!(text(&raw_off), "POST /post HTTP/1.1\r\n\r\na b");
+    }
+
+    #[test]
+    fn encoded_request_is_sent_as_is() {
+        let mut i = Input {
+            encoded_request: Some(
+                base64::engine::general_purpose::STANDARD.encode("GET /x HTTP/1.0\r\n\r\n"),
+            ),
+            ..Input::default()
+        };
+        assert_eq!(text(&i), "GET /x HTTP/1.0\r\n\r\n");
+        i.encoded_request = Some("***".into());
+        assert!(raw_request(&i).is_err());
+    }
+}

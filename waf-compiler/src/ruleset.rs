@@ -1,0 +1,214 @@
+//! [`CompiledRuleSet`]: the one type the proxy holds. Built from rule directories, immutable afterwards,
+//! `Send + Sync`, so it is shared behind an `Arc` and swapped whole on reload.
+
+use crate::compile::{Chains, CompileOptions, CompiledRule, compile_rule};
+use crate::evaluate::{self, Observer, Silent, TransformCache};
+use crate::load::{LoadError, parse_rules, scan_dir};
+use crate::request::HttpRequest;
+use crate::rule::Rule;
+use crate::verdict::Verdict;
+use sha2::{Digest, Sha256};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// A compiled, ready-to-evaluate rule set.
+#[derive(Debug)]
+pub struct CompiledRuleSet {
+    /// Every valid rule, sorted by id; those above the paranoia level are kept (for `rulec explain`) but skipped.
+    rules: Vec<CompiledRule>,
+    chains: Chains,
+    paranoia_level: u8,
+    source_hash: String,
+}
+
+/// What loading produced: the rules that loaded, and an error for each problem (broken files are skipped).
+#[derive(Debug)]
+pub struct LoadOutcome {
+    pub ruleset: CompiledRuleSet,
+    pub errors: Vec<LoadError>,
+}
+
+/// One rule file's contents (or why it could not be read), under the name errors should use.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    pub path: PathBuf,
+    /// The path relative to its rule directory: what the source hash covers, so it is the same on every machine.
+    pub relative: PathBuf,
+    pub text: Result<String, String>,
+}
+
+impl CompiledRuleSet {
+    /// Loads every `.yaml`/`.yml` file below `dirs` (recursively). A broken file is skipped and reported; the rest
+    /// loads.
+    pub fn load_dirs<P: AsRef<Path>>(dirs: &[P], opts: &CompileOptions) -> LoadOutcome {
+        let mut sources = Vec::new();
+        let mut errors = Vec::new();
+        for dir in dirs {
+            let dir = dir.as_ref();
+            let (files, mut scan_errors) = scan_dir(dir);
+            errors.append(&mut scan_errors);
+            for path in files {
+                let text = std::fs::read(&path)
+                    .map_err(|e| format!("cannot read file: {e}"))
+                    .and_then(|bytes| {
+                        String::from_utf8(bytes).map_err(|_| "file is not UTF-8".to_owned())
+                    });
+                let relative = path.strip_prefix(dir).unwrap_or(&path).to_owned();
+                sources.push(SourceFile {
+                    path,
+                    relative,
+                    text,
+                });
+            }
+        }
+        let mut outcome = Self::from_sources(&sources, opts);
+        errors.append(&mut outcome.errors);
+        outcome.errors = errors;
+        outcome
+    }
+
+    /// Compiles rule files already in memory (the loader's core; also used by tests and the fuzzer).
+    pub fn from_sources(sources: &[SourceFile], opts: &CompileOptions) -> LoadOutcome {
+        let mut hasher = Sha256::new();
+        let mut errors = Vec::new();
+        let mut chains = Chains::default();
+        let mut rules: Vec<CompiledRule> = Vec::new();
+        let mut owner: HashMap<u32, PathBuf> = HashMap::new();
+        for source in sources {
+            hash_source(&mut hasher, source);
+            let text = match &source.text {
+                Ok(text) => text,
+                Err(message) => {
+                    errors.push(LoadError::file(&source.path, message.clone()));
+                    continue;
+                }
+            };
+            match compile_file(&source.path, text, &mut chains, &owner) {
+                Ok(compiled) => {
+                    for rule in &compiled {
+                        owner.insert(rule.rule.id, source.path.clone());
+                    }
+                    rules.extend(compiled);
+                }
+                Err(mut file_errors) => errors.append(&mut file_errors),
+            }
+        }
+        hasher.update(b"paranoia_level\0");
+        hasher.update([opts.paranoia_level]);
+        rules.sort_by_key(|r| r.rule.id);
+        LoadOutcome {
+            ruleset: CompiledRuleSet {
+                rules,
+                chains,
+                paranoia_level: opts.paranoia_level,
+                source_hash: hex::encode(hasher.finalize()),
+            },
+            errors,
+        }
+    }
+
+    /// Evaluates a request: every matching rule at or below the paranoia level.
+    pub fn evaluate(&self, request: &HttpRequest<'_>) -> Verdict {
+        self.evaluate_observed(request, &mut Silent)
+    }
+
+    /// [`CompiledRuleSet::evaluate`], reporting every inspected value to `observer`.
+    pub fn evaluate_observed<O: Observer>(
+        &self,
+        request: &HttpRequest<'_>,
+        observer: &mut O,
+    ) -> Verdict {
+        let mut cache = TransformCache::default();
+        evaluate::evaluate(
+            &self.rules,
+            &self.chains,
+            self.paranoia_level,
+            request,
+            &mut cache,
+            observer,
+        )
+    }
+
+    /// Number of rules that run (at or below the paranoia level).
+    pub fn rule_count(&self) -> usize {
+        self.active_rules().count()
+    }
+
+    /// Every loaded rule, including those above the paranoia level, by id.
+    pub fn rules(&self) -> impl Iterator<Item = &CompiledRule> {
+        self.rules.iter()
+    }
+
+    fn active_rules(&self) -> impl Iterator<Item = &CompiledRule> {
+        self.rules
+            .iter()
+            .filter(|r| r.rule.paranoia_level <= self.paranoia_level)
+    }
+
+    pub fn paranoia_level(&self) -> u8 {
+        self.paranoia_level
+    }
+
+    /// The distinct transform chains (index = chain id of [`CompiledRule::chain`]).
+    pub fn chains(&self) -> &Chains {
+        &self.chains
+    }
+
+    /// Hex SHA-256 of the source files (relative path and contents, in load order) and the paranoia level.
+    pub fn source_hash(&self) -> &str {
+        &self.source_hash
+    }
+}
+
+fn hash_source(hasher: &mut Sha256, source: &SourceFile) {
+    let path = source.relative.to_string_lossy();
+    let text = source.text.as_deref().unwrap_or("");
+    // Length-prefixed fields, so no two different inputs hash the same byte stream.
+    for field in [path.as_bytes(), text.as_bytes()] {
+        hasher.update((field.len() as u64).to_le_bytes());
+        hasher.update(field);
+    }
+}
+
+/// Parses and compiles one file; any error rejects the whole file.
+fn compile_file(
+    path: &Path,
+    text: &str,
+    chains: &mut Chains,
+    owner: &HashMap<u32, PathBuf>,
+) -> Result<Vec<CompiledRule>, Vec<LoadError>> {
+    let parsed: Vec<Rule> = parse_rules(path, text)?;
+    let mut errors = Vec::new();
+    let mut compiled = Vec::new();
+    let mut seen_here: HashSet<u32> = HashSet::new();
+    for rule in &parsed {
+        let error = |field: &str, message: String| LoadError {
+            file: path.to_owned(),
+            rule_id: Some(rule.id),
+            field: Some(field.to_owned()),
+            message,
+        };
+        if let Some(other) = owner.get(&rule.id) {
+            errors.push(error(
+                "id",
+                format!("duplicate id: already defined in {}", other.display()),
+            ));
+        } else if !seen_here.insert(rule.id) {
+            errors.push(error(
+                "id",
+                format!("duplicate id: defined twice in {}", path.display()),
+            ));
+        }
+        match compile_rule(rule, chains) {
+            Ok(c) => compiled.push(c),
+            Err(field_errors) => {
+                errors.extend(field_errors.into_iter().map(|e| error(&e.field, e.message)))
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(compiled)
+    } else {
+        Err(errors)
+    }
+}

@@ -1,0 +1,503 @@
+//! Transforms, byte for byte as ModSecurity does them.
+//!
+//! CRS patterns are written against ModSecurity's output, so an "improved" decoder would make them miss (or
+//! over-match). Every function here follows ModSecurity's documented behaviour, including its handling of broken
+//! input: an invalid `%` escape is kept as is, an unterminated `/*` comment still becomes one space, and so on. All
+//! of them work on bytes (ModSecurity does not assume UTF-8) and none can fail.
+//!
+//! A rule's transform list is normalised into a [`TransformChain`] once at compile time; evaluation then computes
+//! each distinct chain once per value (see [`crate::evaluate`]).
+
+use crate::rule::Transform;
+
+/// The transforms that actually run for a rule: the list after its last `none` (which clears what came before,
+/// as in ModSecurity).
+pub fn effective_chain(transforms: &[Transform]) -> Vec<Transform> {
+    let start = transforms
+        .iter()
+        .rposition(|t| *t == Transform::None)
+        .map_or(0, |i| i + 1);
+    transforms[start..].to_vec()
+}
+
+/// Applies `chain` in order.
+pub fn apply_chain(chain: &[Transform], input: &[u8]) -> Vec<u8> {
+    let mut value = input.to_vec();
+    for t in chain {
+        value = apply(*t, &value);
+    }
+    value
+}
+
+/// Applies one transform.
+pub fn apply(transform: Transform, input: &[u8]) -> Vec<u8> {
+    match transform {
+        Transform::None => input.to_vec(),
+        Transform::UrlDecode => url_decode(input),
+        Transform::UrlDecodeUni => url_decode_uni(input),
+        Transform::Lowercase => input.to_ascii_lowercase(),
+        Transform::Utf8ToUnicode => utf8_to_unicode(input),
+        Transform::RemoveNulls => input.iter().copied().filter(|&b| b != 0).collect(),
+        Transform::ReplaceComments => replace_comments(input),
+        Transform::RemoveCommentsChar => remove_comments_char(input),
+        Transform::RemoveWhitespace => input.iter().copied().filter(|&b| !is_space(b)).collect(),
+        Transform::CompressWhitespace => compress_whitespace(input),
+        Transform::HtmlEntityDecode => html_entity_decode(input),
+        Transform::Trim => trim(input).to_vec(),
+    }
+}
+
+fn hex_value(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Two hex digits at `input[i..i + 2]`, if both are there and valid.
+fn hex_pair(input: &[u8], i: usize) -> Option<u8> {
+    let hi = hex_value(*input.get(i)?)?;
+    let lo = hex_value(*input.get(i + 1)?)?;
+    Some(hi << 4 | lo)
+}
+
+/// ModSecurity's whitespace: C `isspace` plus the non-breaking space byte 0xA0.
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0xa0)
+}
+
+/// `urlDecode`: `%XX` becomes the byte, `+` a space; an invalid or truncated escape is kept as is.
+pub fn url_decode(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut i = 0;
+    while i < input.len() {
+        match input[i] {
+            b'%' => match hex_pair(input, i + 1) {
+                Some(b) => {
+                    out.push(b);
+                    i += 3;
+                }
+                None => {
+                    out.push(b'%');
+                    i += 1;
+                }
+            },
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// `urlDecodeUni`: `urlDecode` plus IIS-style `%uXXXX`.
+///
+/// Without a Unicode map (the CRS sets none) ModSecurity keeps the low byte of the code point and maps the
+/// full-width ASCII range (`%uFF01`..`%uFF5E`) to ASCII by adding 0x20 to it. An invalid `%u` escape keeps both
+/// `%` and `u`.
+pub fn url_decode_uni(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut i = 0;
+    while i < input.len() {
+        match input[i] {
+            b'%' if matches!(input.get(i + 1), Some(b'u' | b'U')) => {
+                let digits = input.get(i + 2..i + 6);
+                match digits.filter(|d| d.iter().all(|b| hex_value(*b).is_some())) {
+                    Some(d) => {
+                        // All four are hex digits, so the low pair decodes.
+                        let mut b = hex_pair(d, 2).unwrap_or(0);
+                        let full_width = matches!(d[0], b'f' | b'F') && matches!(d[1], b'f' | b'F');
+                        if full_width && b > 0x00 && b < 0x5f {
+                            b += 0x20;
+                        }
+                        out.push(b);
+                        i += 6;
+                    }
+                    None => {
+                        out.extend_from_slice(&input[i..i + 2]);
+                        i += 2;
+                    }
+                }
+            }
+            b'%' => match hex_pair(input, i + 1) {
+                Some(b) => {
+                    out.push(b);
+                    i += 3;
+                }
+                None => {
+                    out.push(b'%');
+                    i += 1;
+                }
+            },
+            b'+' => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// `utf8toUnicode`: every valid multi-byte UTF-8 sequence becomes `%u` and its code point in lowercase hex
+/// (at least four digits); ASCII and bytes that do not start a valid sequence are copied unchanged.
+pub fn utf8_to_unicode(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut i = 0;
+    while i < input.len() {
+        let c = input[i];
+        let (len, lead_bits) = match c {
+            0xc0..=0xdf => (2, u32::from(c & 0x1f)),
+            0xe0..=0xef => (3, u32::from(c & 0x0f)),
+            0xf0..=0xf7 => (4, u32::from(c & 0x07)),
+            _ => (1, 0),
+        };
+        let continuation = input.get(i + 1..i + len);
+        match continuation {
+            Some(rest) if len > 1 && rest.iter().all(|b| b & 0xc0 == 0x80) => {
+                let code = rest
+                    .iter()
+                    .fold(lead_bits, |acc, b| acc << 6 | u32::from(b & 0x3f));
+                out.extend_from_slice(format!("%u{code:04x}").as_bytes());
+                i += len;
+            }
+            _ => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// `replaceComments`: each C-style `/* ... */` comment becomes one space; an unterminated one is replaced
+/// up to the end (and still becomes one space). A lone `*/` is kept.
+pub fn replace_comments(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut in_comment = false;
+    let mut i = 0;
+    while i < input.len() {
+        let pair = input.get(i..i + 2);
+        if in_comment {
+            if pair == Some(b"*/") {
+                in_comment = false;
+                out.push(b' ');
+                i += 2;
+            } else {
+                i += 1;
+            }
+        } else if pair == Some(b"/*") {
+            in_comment = true;
+            i += 2;
+        } else {
+            out.push(input[i]);
+            i += 1;
+        }
+    }
+    if in_comment {
+        out.push(b' ');
+    }
+    out
+}
+
+/// `removeCommentsChar`: deletes the comment markers `/*`, `*/`, `<!--`, `-->`, `--` and `#`, keeping the text.
+pub fn remove_comments_char(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut i = 0;
+    while i < input.len() {
+        let rest = &input[i..];
+        let skip = if rest.starts_with(b"/*") || rest.starts_with(b"*/") {
+            2
+        } else if rest.starts_with(b"<!--") {
+            4
+        } else if rest.starts_with(b"-->") {
+            3
+        } else if rest.starts_with(b"--") {
+            2
+        } else if rest[0] == b'#' {
+            1
+        } else {
+            0
+        };
+        if skip == 0 {
+            out.push(rest[0]);
+            i += 1;
+        } else {
+            i += skip;
+        }
+    }
+    out
+}
+
+/// `compressWhitespace`: each run of whitespace becomes one space.
+pub fn compress_whitespace(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut in_space = false;
+    for &b in input {
+        if is_space(b) {
+            if !in_space {
+                out.push(b' ');
+            }
+            in_space = true;
+        } else {
+            out.push(b);
+            in_space = false;
+        }
+    }
+    out
+}
+
+/// `trim`: removes leading and trailing whitespace.
+pub fn trim(input: &[u8]) -> &[u8] {
+    let start = input
+        .iter()
+        .position(|&b| !is_space(b))
+        .unwrap_or(input.len());
+    let end = input
+        .iter()
+        .rposition(|&b| !is_space(b))
+        .map_or(start, |e| e + 1);
+    &input[start..end]
+}
+
+/// `htmlEntityDecode`: `&#DD;`, `&#xHH;`, `&quot;`, `&amp;`, `&lt;`, `&gt;`, `&nbsp;` (and `&apos;`), with the
+/// `;` optional as in ModSecurity. A numeric entity yields one byte (its low byte); anything else is kept.
+pub fn html_entity_decode(input: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    let mut i = 0;
+    while i < input.len() {
+        match decode_entity(&input[i..]) {
+            Some((byte, consumed)) => {
+                out.push(byte);
+                i += consumed;
+            }
+            None => {
+                out.push(input[i]);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Decodes one entity at the start of `s` (which begins with `&` if it is one): the byte and the length used.
+fn decode_entity(s: &[u8]) -> Option<(u8, usize)> {
+    let rest = s.strip_prefix(b"&")?;
+    let (byte, used) = if let Some(num) = rest.strip_prefix(b"#") {
+        let (radix, digits_at) = match num.first() {
+            Some(b'x' | b'X') => (16, 1),
+            _ => (10, 0),
+        };
+        let digits = &num[digits_at..];
+        let n = digits
+            .iter()
+            .take_while(|b| (**b as char).is_digit(radix))
+            .count();
+        if n == 0 {
+            return None;
+        }
+        // Large numbers saturate instead of overflowing; only the low byte is kept, as ModSecurity does.
+        let value = digits[..n].iter().fold(0u32, |acc, b| {
+            acc.saturating_mul(radix)
+                .saturating_add((*b as char).to_digit(radix).unwrap_or(0))
+        });
+        (value as u8, 1 + digits_at + n)
+    } else {
+        let n = rest
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        let byte = match rest[..n].to_ascii_lowercase().as_slice() {
+            b"quot" => b'"',
+            b"amp" => b'&',
+            b"lt" => b'<',
+            b"gt" => b'>',
+            b"nbsp" => 0xa0,
+            b"apos" => b'\'',
+            _ => return None,
+        };
+        (byte, n)
+    };
+    let semicolon = usize::from(rest.get(used) == Some(&b';'));
+    Some((byte, 1 + used + semicolon))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(transform: Transform, input: &[u8]) -> Vec<u8> {
+        apply(transform, input)
+    }
+
+    #[test]
+    fn none_clears_earlier_transforms() {
+        use Transform::*;
+        assert_eq!(
+            effective_chain(&[Lowercase, None, UrlDecodeUni]),
+            vec![UrlDecodeUni]
+        );
+        assert_eq!(effective_chain(&[None]), Vec::<Transform>::new());
+        assert_eq!(
+            effective_chain(&[UrlDecode, Lowercase]),
+            vec![UrlDecode, Lowercase]
+        );
+    }
+
+    #[test]
+    fn url_decode_table() {
+        let cases: &[(&[u8], &[u8])] = &[
+            (b"a%20b", b"a b"),
+            (b"a+b", b"a b"),
+            (b"%27%2f%2F", b"'//"),
+            (b"100%", b"100%"),
+            (b"%zz", b"%zz"),
+            (b"%2", b"%2"),
+            (b"%%41", b"%A"),
+            (b"%00", b"\0"),
+            (b"%u0027", b"%u0027"),
+            (b"", b""),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                t(Transform::UrlDecode, input),
+                *want,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+
+    #[test]
+    fn url_decode_uni_table() {
+        let cases: &[(&[u8], &[u8])] = &[
+            (b"%u0027", b"'"),
+            (b"%U0027", b"'"),
+            (b"%uff07", b"'"),    // full-width apostrophe
+            (b"%uFF1C", b"<"),    // full-width less-than
+            (b"%u2027", b"'"),    // low byte kept
+            (b"%uff5f", b"\x5f"), // outside the full-width ASCII range: low byte as is
+            (b"%u002", b"%u002"), // truncated
+            (b"%uzzzz", b"%uzzzz"),
+            (b"%u", b"%u"),
+            (b"%41+%42", b"A B"),
+            (b"%4", b"%4"),
+            (b"a%u0020b", b"a b"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                t(Transform::UrlDecodeUni, input),
+                *want,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+
+    #[test]
+    fn utf8_to_unicode_table() {
+        let cases: &[(&[u8], &[u8])] = &[
+            (b"abc", b"abc"),
+            ("é".as_bytes(), b"%u00e9"),
+            ("\u{2018}".as_bytes(), b"%u2018"),
+            ("\u{ff07}".as_bytes(), b"%uff07"),
+            ("\u{1f600}".as_bytes(), b"%u1f600"),
+            (b"a\xc3", b"a\xc3"),     // truncated sequence kept
+            (b"\xc3(", b"\xc3("),     // bad continuation kept
+            (b"\x80x", b"\x80x"),     // stray continuation kept
+            (b"\xc0\xa7", b"%u0027"), // overlong forms are converted, not rejected
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                t(Transform::Utf8ToUnicode, input),
+                *want,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+
+    #[test]
+    fn comment_transforms_table() {
+        let replace: &[(&[u8], &[u8])] = &[
+            (b"1/*x*/or/**/1", b"1 or 1"),
+            (b"select/*", b"select "),
+            (b"a*/b", b"a*/b"),
+            (b"/*/a", b" "),
+            (b"no comment", b"no comment"),
+        ];
+        for (input, want) in replace {
+            assert_eq!(t(Transform::ReplaceComments, input), *want);
+        }
+        let remove: &[(&[u8], &[u8])] = &[
+            (b"1/*x*/or 1", b"1xor 1"),
+            (b"a--b#c", b"abc"),
+            (b"<!--x-->", b"x"),
+            (b"-a-", b"-a-"),
+        ];
+        for (input, want) in remove {
+            assert_eq!(t(Transform::RemoveCommentsChar, input), *want);
+        }
+    }
+
+    #[test]
+    fn whitespace_and_case_table() {
+        assert_eq!(
+            t(Transform::RemoveWhitespace, b" a\tb\r\n\x0bc\x0c\xa0d "),
+            b"abcd"
+        );
+        assert_eq!(t(Transform::CompressWhitespace, b"a \t\n b  c"), b"a b c");
+        assert_eq!(t(Transform::Trim, b" \t a b \r\n"), b"a b");
+        assert_eq!(t(Transform::Trim, b"   "), b"");
+        assert_eq!(
+            t(Transform::Lowercase, b"SeLeCt \xc3\x89"),
+            b"select \xc3\x89"
+        );
+        assert_eq!(t(Transform::RemoveNulls, b"a\0b\0\0c"), b"abc");
+    }
+
+    #[test]
+    fn html_entity_decode_table() {
+        let cases: &[(&[u8], &[u8])] = &[
+            (b"&lt;script&gt;", b"<script>"),
+            (b"&#60;&#x3C;&#X3c;", b"<<<"),
+            (b"&#60&#x3cZ", b"<<Z"),
+            (b"&#x3cb", b"\xcb"), // every hex digit counts; the low byte is kept
+            (b"&quot;&amp;&apos;", b"\"&'"),
+            (b"&nbsp;", b"\xa0"),
+            (b"&LT;", b"<"),
+            (b"&unknown;", b"&unknown;"),
+            (b"&#;&#x;&", b"&#;&#x;&"),
+            (b"&#99999999999;", b"\xff"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                t(Transform::HtmlEntityDecode, input),
+                *want,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+    }
+
+    #[test]
+    fn chain_applies_in_order() {
+        use Transform::*;
+        assert_eq!(
+            apply_chain(&[UrlDecodeUni, Lowercase], b"%53ELECT"),
+            b"select"
+        );
+        assert_eq!(apply_chain(&[Lowercase, UrlDecodeUni], b"%u0053"), b"S");
+        assert_eq!(apply_chain(&[], b"x"), b"x");
+    }
+}
