@@ -13,6 +13,7 @@
 //! - **Anomaly scoring** (`setvar:tx.*_score=+...`) is dropped on purpose: our engine blocks on a
 //!   single matching `deny` rule (see "Blocking" in the rule format), so a CRS `block` is a `deny`.
 
+use super::regex_dialect;
 use super::secrule::{Directive, SecRule, Selector, Variable};
 
 /// A converted rule, in the shape of the YAML it becomes.
@@ -207,7 +208,7 @@ fn main_operator(rule: &SecRule, warnings: &mut Vec<String>) -> (&'static str, O
     }
     let argument = Some(op.argument.clone());
     match op.name.as_str() {
-        "rx" => ("regex", argument),
+        "rx" => ("regex", Some(regex_dialect::translate(&op.argument))),
         "detectSQLi" => ("detector_sqli", None),
         "detectXSS" => ("detector_xss", None),
         "contains" => ("contains", argument),
@@ -532,6 +533,7 @@ fn chain_condition(rule: &SecRule, warnings: &mut Vec<String>) -> Option<Conditi
         }
     };
     let pattern = match op.argument.strip_prefix("%{") {
+        None if operator == "regex" => regex_dialect::translate(&op.argument),
         None => op.argument.clone(),
         Some(macro_body) => match macro_body
             .strip_suffix('}')
