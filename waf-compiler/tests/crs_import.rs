@@ -1,6 +1,8 @@
 //! The committed `crs-942/` must be exactly what `rulec import-crs` makes of the CRS file, so that a
 //! new CRS release converts with one command and nobody edits the converted rules by hand.
 
+mod detect_support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -10,20 +12,16 @@ fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-/// The CRS checkout (`../shared/crs` beside the repository, or `$CRS_DIR`). Missing, the test is
-/// skipped loudly, unless `REQUIRE_EXTERNAL_TESTS=1` makes that a failure.
+/// The CRS checkout, or `None` after a loud skip (a failure under REQUIRE_EXTERNAL_TESTS=1).
 fn crs_dir() -> Option<PathBuf> {
-    let dir = std::env::var_os("CRS_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo_root().join("../shared/crs"));
+    let dir = detect_support::shared_dir().join("crs");
     if dir.join(CRS_FILE).is_file() {
         return Some(dir);
     }
-    let why = format!("no CRS checkout at {} (set CRS_DIR)", dir.display());
-    if std::env::var("REQUIRE_EXTERNAL_TESTS").as_deref() == Ok("1") {
-        panic!("{why}");
-    }
-    eprintln!("SKIPPED: {why}");
+    detect_support::skip(&format!(
+        "no CRS checkout at {} (set WAF_SHARED_DIR)",
+        dir.display()
+    ));
     None
 }
 
