@@ -93,3 +93,15 @@ fn import_reports_unreadable_and_invalid_input() {
         assert!(stderr.contains(expected), "{stderr}");
     }
 }
+
+#[test]
+fn the_yaml_reads_back_as_exactly_the_converted_rules() {
+    let Some(crs) = crs_dir() else { return };
+    let text = std::fs::read_to_string(crs.join(CRS_FILE)).unwrap();
+    let converted =
+        waf_compiler::crs::convert::convert(&waf_compiler::crs::secrule::parse(&text).unwrap());
+    let import = waf_compiler::crs::import(&text, "942.conf").unwrap();
+    let loaded = waf_compiler::load::parse_rules(Path::new("942.yaml"), &import.yaml).unwrap();
+    let expected: Vec<_> = converted.rules.into_iter().map(|c| c.rule).collect();
+    assert_eq!(loaded, expected);
+}

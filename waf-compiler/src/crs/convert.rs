@@ -1,4 +1,4 @@
-//! Maps parsed ModSecurity rules onto our rule format (`docs/rule-format.md`).
+//! Maps parsed ModSecurity rules onto our rule model ([`crate::rule`], `docs/rule-format.md`).
 //!
 //! The mapping is a table, not heuristics: every collection, transform, operator and action the
 //! converter knows is listed below with what it becomes. Whatever is not in a table becomes a
@@ -14,59 +14,31 @@
 //!   single matching `deny` rule (see "Blocking" in the rule format), so a CRS `block` is a `deny`.
 
 use super::regex_dialect;
-use super::secrule::{Directive, SecRule, Selector, Variable};
+use super::secrule::{Directive, SecRule, Selector, Variable as SecVariable};
+use crate::rule::{
+    Action, ChainCondition, ChainOperator, ChainTarget, OperatorKind, Rule, Severity, Transform,
+    Variable, VariableSpec,
+};
 
-/// A converted rule, in the shape of the YAML it becomes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Rule {
-    pub id: u64,
-    pub msg: String,
-    /// From the CRS `attack-*` tag (`attack-sqli` gives `sqli`).
-    pub category: Option<String>,
-    pub severity: Option<&'static str>,
-    pub paranoia_level: u8,
-    pub tags: Vec<String>,
-    pub operator: &'static str,
-    /// `None` for the `detector_*` operators.
-    pub pattern: Option<String>,
-    pub variables: Vec<VariableEntry>,
-    pub transforms: Vec<&'static str>,
-    pub action: &'static str,
-    pub chain: Vec<Condition>,
-    /// What the converter could not express for this rule.
+/// A rule in our model (the engine's serde types), with what the converter could not express for it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConvertedRule {
+    pub rule: Rule,
     pub warnings: Vec<String>,
-}
-
-/// One element of `variables`: a bare name when `names` and `exclude` are empty.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VariableEntry {
-    pub kind: &'static str,
-    pub names: Vec<String>,
-    pub exclude: Vec<String>,
-}
-
-/// One element of `chain`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Condition {
-    pub target: String,
-    pub operator: &'static str,
-    pub pattern: String,
-    pub transforms: Vec<&'static str>,
-    pub negate: bool,
 }
 
 /// A problem that concerns the file rather than one converted rule.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
     pub line: usize,
-    pub rule_id: Option<u64>,
+    pub rule_id: Option<u32>,
     pub message: String,
 }
 
 /// The converted rules of one file, in file order, and the file-level warnings.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Converted {
-    pub rules: Vec<Rule>,
+    pub rules: Vec<ConvertedRule>,
     /// The CRS release the rules carry in their `ver` action, e.g. `OWASP_CRS/4.29.0-dev`.
     pub version: Option<String>,
     pub warnings: Vec<Warning>,
@@ -92,7 +64,7 @@ pub fn convert(directives: &[Directive]) -> Converted {
             paranoia_level = level;
             continue;
         }
-        let id = rule.value("id").and_then(|v| v.parse::<u64>().ok());
+        let id = rule.value("id").and_then(|v| v.parse::<u32>().ok());
         let (Some(id), Some(msg)) = (id, rule.value("msg")) else {
             out.warnings.push(Warning {
                 line: rule.line,
@@ -135,7 +107,7 @@ fn paranoia_gate(rule: &SecRule) -> Option<u8> {
     is_gate.then(|| rule.operator.argument.trim().parse().ok())?
 }
 
-fn convert_rule(rule: &SecRule, id: u64, msg: String, paranoia_level: u8) -> Rule {
+fn convert_rule(rule: &SecRule, id: u32, msg: String, paranoia_level: u8) -> ConvertedRule {
     let mut warnings = Vec::new();
     let tags: Vec<String> = rule.values("tag").map(str::to_string).collect();
     for tag in &tags {
@@ -162,17 +134,17 @@ fn convert_rule(rule: &SecRule, id: u64, msg: String, paranoia_level: u8) -> Rul
     let mut converted = Rule {
         id,
         msg,
+        name: None,
         category,
         severity,
-        paranoia_level,
         tags,
+        paranoia_level,
         operator,
         pattern,
         variables: variables(&rule.variables, &mut warnings),
         transforms: transforms(rule, &mut warnings),
         action: disruptive_action(rule, &mut warnings),
         chain: Vec::new(),
-        warnings: Vec::new(),
     };
     check_actions(rule, true, &mut warnings);
     let mut link = rule.chained.as_deref();
@@ -183,22 +155,24 @@ fn convert_rule(rule: &SecRule, id: u64, msg: String, paranoia_level: u8) -> Rul
         check_actions(next, false, &mut warnings);
         link = next.chained.as_deref();
     }
-    converted.warnings = warnings;
-    converted
+    ConvertedRule {
+        rule: converted,
+        warnings,
+    }
 }
 
 /// CRS severities onto ours. ModSecurity's scale has eight levels; CRS uses the four below.
-fn severity(name: &str) -> Option<&'static str> {
+fn severity(name: &str) -> Option<Severity> {
     Some(match name.to_ascii_uppercase().as_str() {
-        "EMERGENCY" | "ALERT" | "CRITICAL" | "0" | "1" | "2" => "CRITICAL",
-        "ERROR" | "3" => "HIGH",
-        "WARNING" | "4" => "MEDIUM",
-        "NOTICE" | "5" => "LOW",
+        "EMERGENCY" | "ALERT" | "CRITICAL" | "0" | "1" | "2" => Severity::Critical,
+        "ERROR" | "3" => Severity::High,
+        "WARNING" | "4" => Severity::Medium,
+        "NOTICE" | "5" => Severity::Low,
         _ => return None,
     })
 }
 
-fn main_operator(rule: &SecRule, warnings: &mut Vec<String>) -> (&'static str, Option<String>) {
+fn main_operator(rule: &SecRule, warnings: &mut Vec<String>) -> (OperatorKind, Option<String>) {
     let op = &rule.operator;
     if op.negated {
         warnings.push(format!(
@@ -208,59 +182,62 @@ fn main_operator(rule: &SecRule, warnings: &mut Vec<String>) -> (&'static str, O
     }
     let argument = Some(op.argument.clone());
     match op.name.as_str() {
-        "rx" => ("regex", Some(regex_dialect::translate(&op.argument))),
-        "detectSQLi" => ("detector_sqli", None),
-        "detectXSS" => ("detector_xss", None),
-        "contains" => ("contains", argument),
-        "beginsWith" => ("starts_with", argument),
+        "rx" => (
+            OperatorKind::Regex,
+            Some(regex_dialect::translate(&op.argument)),
+        ),
+        "detectSQLi" => (OperatorKind::DetectorSqli, None),
+        "detectXSS" => (OperatorKind::DetectorXss, None),
+        "contains" => (OperatorKind::Contains, argument),
+        "beginsWith" => (OperatorKind::StartsWith, argument),
         other => {
             warnings.push(format!(
                 "operator `@{other}` cannot be expressed: converted as a regex on its argument"
             ));
-            ("regex", argument)
+            (OperatorKind::Regex, argument)
         }
     }
 }
 
 /// ModSecurity collections onto ours (`docs/rule-format.md`, "ModSecurity-style collections").
 /// ModSecurity's `ARGS` reads the query and the body, which our format keeps apart.
-fn collection(name: &str) -> Option<&'static [&'static str]> {
+fn collection(name: &str) -> Option<&'static [Variable]> {
     Some(match name {
-        "ARGS" => &["ARGS_GET", "ARGS_POST"],
-        "ARGS_NAMES" => &["ARGS_GET_NAMES", "ARGS_POST_NAMES"],
-        "ARGS_GET" => &["ARGS_GET"],
-        "ARGS_GET_NAMES" => &["ARGS_GET_NAMES"],
-        "ARGS_POST" => &["ARGS_POST"],
-        "ARGS_POST_NAMES" => &["ARGS_POST_NAMES"],
-        "REQUEST_COOKIES" => &["REQUEST_COOKIES"],
-        "REQUEST_COOKIES_NAMES" => &["REQUEST_COOKIES_NAMES"],
-        "REQUEST_HEADERS" => &["REQUEST_HEADERS"],
-        "REQUEST_HEADERS_NAMES" => &["REQUEST_HEADERS_NAMES"],
-        "REQUEST_FILENAME" => &["REQUEST_FILENAME"],
-        "REQUEST_BASENAME" => &["REQUEST_BASENAME"],
-        "REQUEST_LINE" => &["REQUEST_LINE"],
-        "REQUEST_METHOD" => &["REQUEST_METHOD"],
-        "REQUEST_PROTOCOL" => &["REQUEST_PROTOCOL"],
-        "REQUEST_URI" => &["REQUEST_URI"],
-        "QUERY_STRING" => &["QUERY_STRING"],
-        "REQUEST_BODY" => &["BODY"],
-        "XML" => &["XML"],
+        "ARGS" => &[Variable::ArgsGet, Variable::ArgsPost],
+        "ARGS_NAMES" => &[Variable::ArgsGetNames, Variable::ArgsPostNames],
+        "ARGS_GET" => &[Variable::ArgsGet],
+        "ARGS_GET_NAMES" => &[Variable::ArgsGetNames],
+        "ARGS_POST" => &[Variable::ArgsPost],
+        "ARGS_POST_NAMES" => &[Variable::ArgsPostNames],
+        "REQUEST_COOKIES" => &[Variable::RequestCookies],
+        "REQUEST_COOKIES_NAMES" => &[Variable::RequestCookiesNames],
+        "REQUEST_HEADERS" => &[Variable::RequestHeaders],
+        "REQUEST_HEADERS_NAMES" => &[Variable::RequestHeadersNames],
+        "REQUEST_FILENAME" => &[Variable::RequestFilename],
+        "REQUEST_BASENAME" => &[Variable::RequestBasename],
+        "REQUEST_LINE" => &[Variable::RequestLine],
+        "REQUEST_METHOD" => &[Variable::RequestMethod],
+        "REQUEST_PROTOCOL" => &[Variable::RequestProtocol],
+        "REQUEST_URI" => &[Variable::RequestUri],
+        "QUERY_STRING" => &[Variable::QueryString],
+        "REQUEST_BODY" => &[Variable::Body],
+        "XML" => &[Variable::Xml],
         _ => return None,
     })
 }
 
 /// Collections whose elements have keys that `names` / `exclude` can select.
-fn is_keyed(kind: &str) -> bool {
+fn is_keyed(kind: Variable) -> bool {
     !matches!(
         kind,
-        "REQUEST_FILENAME"
-            | "REQUEST_BASENAME"
-            | "REQUEST_LINE"
-            | "REQUEST_METHOD"
-            | "REQUEST_PROTOCOL"
-            | "REQUEST_URI"
-            | "QUERY_STRING"
-            | "BODY"
+        Variable::RequestFilename
+            | Variable::RequestBasename
+            | Variable::RequestLine
+            | Variable::RequestMethod
+            | Variable::RequestProtocol
+            | Variable::RequestUri
+            | Variable::QueryString
+            | Variable::Body
     )
 }
 
@@ -277,9 +254,9 @@ fn xml_names(xpath: &str) -> Option<Vec<String>> {
 /// REQUEST_HEADERS:B` is `{type: REQUEST_HEADERS, names: [A, B]}`), a whole collection absorbs its
 /// selections, and every `!COLLECTION:key` becomes an `exclude` of that collection's entries.
 /// `XML` entries never merge: `XML` alone and `XML` with `names: ["@*"]` read different things.
-fn variables(list: &[Variable], warnings: &mut Vec<String>) -> Vec<VariableEntry> {
-    let mut entries: Vec<VariableEntry> = Vec::new();
-    let spell = |v: &Variable| {
+fn variables(list: &[SecVariable], warnings: &mut Vec<String>) -> Vec<VariableSpec> {
+    let mut entries: Vec<VariableSpec> = Vec::new();
+    let spell = |v: &SecVariable| {
         let prefix = if v.exclude { "!" } else { "" };
         match &v.selector {
             None => format!("{prefix}{}", v.collection),
@@ -298,12 +275,12 @@ fn variables(list: &[Variable], warnings: &mut Vec<String>) -> Vec<VariableEntry
         };
         for &kind in kinds {
             let names = match (&variable.selector, kind) {
-                (None, "XML") => {
+                (None, Variable::Xml) => {
                     warnings.push("variable `XML` without an XPath: read as `XML:/*`".to_string());
                     Vec::new()
                 }
                 (None, _) => Vec::new(),
-                (Some(Selector::Key(xpath)), "XML") => match xml_names(xpath) {
+                (Some(Selector::Key(xpath)), Variable::Xml) => match xml_names(xpath) {
                     Some(names) => names,
                     None => {
                         warnings.push(format!(
@@ -324,14 +301,14 @@ fn variables(list: &[Variable], warnings: &mut Vec<String>) -> Vec<VariableEntry
             };
             let existing = entries
                 .iter_mut()
-                .find(|e| e.kind == kind && (kind != "XML" || e.names == names));
+                .find(|e| e.variable == kind && (kind != Variable::Xml || e.names == names));
             match existing {
                 // The same XML selection twice reads the same values once.
-                Some(_) if kind == "XML" => {}
+                Some(_) if kind == Variable::Xml => {}
                 Some(entry) if entry.names.is_empty() || names.is_empty() => entry.names.clear(),
                 Some(entry) => entry.names.extend(names),
-                None => entries.push(VariableEntry {
-                    kind,
+                None => entries.push(VariableSpec {
+                    variable: kind,
                     names,
                     exclude: Vec::new(),
                 }),
@@ -348,7 +325,7 @@ fn variables(list: &[Variable], warnings: &mut Vec<String>) -> Vec<VariableEntry
             continue;
         };
         let mut applied = false;
-        for entry in entries.iter_mut().filter(|e| kinds.contains(&e.kind)) {
+        for entry in entries.iter_mut().filter(|e| kinds.contains(&e.variable)) {
             entry.exclude.push(selector_text(selector));
             applied = true;
         }
@@ -372,22 +349,22 @@ fn selector_text(selector: &Selector) -> String {
 
 /// ModSecurity transform names onto ours. `none` is applied rather than copied: a leading one clears
 /// ModSecurity's default transforms, and our format has no default transforms.
-fn transforms(rule: &SecRule, warnings: &mut Vec<String>) -> Vec<&'static str> {
+fn transforms(rule: &SecRule, warnings: &mut Vec<String>) -> Vec<Transform> {
     let mut out = Vec::new();
     for name in rule.values("t") {
         let mapped = match name {
-            "none" => "none",
-            "urlDecode" => "url_decode",
-            "urlDecodeUni" => "url_decode_uni",
-            "lowercase" => "lowercase",
-            "utf8toUnicode" => "utf8_to_unicode",
-            "removeNulls" => "remove_nulls",
-            "replaceComments" => "replace_comments",
-            "removeCommentsChar" => "remove_comments_char",
-            "removeWhitespace" => "remove_whitespace",
-            "compressWhitespace" => "compress_whitespace",
-            "htmlEntityDecode" => "html_entity_decode",
-            "trim" => "trim",
+            "none" => Transform::None,
+            "urlDecode" => Transform::UrlDecode,
+            "urlDecodeUni" => Transform::UrlDecodeUni,
+            "lowercase" => Transform::Lowercase,
+            "utf8toUnicode" => Transform::Utf8ToUnicode,
+            "removeNulls" => Transform::RemoveNulls,
+            "replaceComments" => Transform::ReplaceComments,
+            "removeCommentsChar" => Transform::RemoveCommentsChar,
+            "removeWhitespace" => Transform::RemoveWhitespace,
+            "compressWhitespace" => Transform::CompressWhitespace,
+            "htmlEntityDecode" => Transform::HtmlEntityDecode,
+            "trim" => Transform::Trim,
             other => {
                 warnings.push(format!("transform `t:{other}` has no equivalent: dropped"));
                 continue;
@@ -395,7 +372,7 @@ fn transforms(rule: &SecRule, warnings: &mut Vec<String>) -> Vec<&'static str> {
         };
         // `none` clears what came before it in both formats; applying it here keeps the output
         // minimal and equivalent.
-        if mapped == "none" {
+        if mapped == Transform::None {
             out.clear();
         } else {
             out.push(mapped);
@@ -441,22 +418,22 @@ fn own_anomaly_score(rule: &SecRule) -> Option<u32> {
 /// the threshold (5). A rule whose own score reaches it blocks alone, so it is a `deny`; a rule
 /// scoring less (WARNING: 3) never blocks alone in CRS, so it is a `log` here, where rules do not
 /// add up.
-fn disruptive_action(rule: &SecRule, warnings: &mut Vec<String>) -> &'static str {
+fn disruptive_action(rule: &SecRule, warnings: &mut Vec<String>) -> Action {
     if rule.has("deny") || rule.has("drop") {
-        "deny"
+        Action::Deny
     } else if rule.has("block") {
         match own_anomaly_score(rule) {
-            Some(score) if score < CRS_INBOUND_THRESHOLD => "log",
-            _ => "deny",
+            Some(score) if score < CRS_INBOUND_THRESHOLD => Action::Log,
+            _ => Action::Deny,
         }
     } else if rule.has("pass") {
-        "log"
+        Action::Log
     } else {
         warnings.push(
             "no disruptive action: ModSecurity would use SecDefaultAction; converted as `deny`"
                 .to_string(),
         );
-        "deny"
+        Action::Deny
     }
 }
 
@@ -498,7 +475,7 @@ fn check_actions(rule: &SecRule, head: bool, warnings: &mut Vec<String>) {
 }
 
 /// A chained rule as a condition on the head rule's match.
-fn chain_condition(rule: &SecRule, warnings: &mut Vec<String>) -> Option<Condition> {
+fn chain_condition(rule: &SecRule, warnings: &mut Vec<String>) -> Option<ChainCondition> {
     let line = rule.line;
     let [variable] = rule.variables.as_slice() else {
         warnings.push(format!(
@@ -507,9 +484,9 @@ fn chain_condition(rule: &SecRule, warnings: &mut Vec<String>) -> Option<Conditi
         return None;
     };
     let target = match (variable.collection.as_str(), &variable.selector) {
-        ("MATCHED_VARS" | "MATCHED_VAR", None) => "matched_value".to_string(),
+        ("MATCHED_VARS" | "MATCHED_VAR", None) => ChainTarget::MatchedValue,
         ("TX", Some(Selector::Key(n))) if n.len() == 1 && n.as_bytes()[0].is_ascii_digit() => {
-            format!("capture:{n}")
+            ChainTarget::Capture(u16::from(n.as_bytes()[0] - b'0'))
         }
         _ => {
             warnings.push(format!(
@@ -521,10 +498,10 @@ fn chain_condition(rule: &SecRule, warnings: &mut Vec<String>) -> Option<Conditi
     };
     let op = &rule.operator;
     let operator = match op.name.as_str() {
-        "rx" => "regex",
-        "streq" => "equals",
-        "contains" => "contains",
-        "beginsWith" => "starts_with",
+        "rx" => ChainOperator::Regex,
+        "streq" => ChainOperator::Equals,
+        "contains" => ChainOperator::Contains,
+        "beginsWith" => ChainOperator::StartsWith,
         other => {
             warnings.push(format!(
                 "chained rule at line {line}: operator `@{other}` has no equivalent: dropped"
@@ -533,13 +510,16 @@ fn chain_condition(rule: &SecRule, warnings: &mut Vec<String>) -> Option<Conditi
         }
     };
     let pattern = match op.argument.strip_prefix("%{") {
-        None if operator == "regex" => regex_dialect::translate(&op.argument),
+        None if operator == ChainOperator::Regex => regex_dialect::translate(&op.argument),
         None => op.argument.clone(),
         Some(macro_body) => match macro_body
             .strip_suffix('}')
             .and_then(|m| m.strip_prefix("TX.").or_else(|| m.strip_prefix("tx.")))
-            .filter(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit() && operator == "equals")
-        {
+            .filter(|n| {
+                n.len() == 1
+                    && n.as_bytes()[0].is_ascii_digit()
+                    && operator == ChainOperator::Equals
+            }) {
             Some(n) => format!("${{capture:{n}}}"),
             None => {
                 warnings.push(format!(
@@ -555,7 +535,7 @@ fn chain_condition(rule: &SecRule, warnings: &mut Vec<String>) -> Option<Conditi
             "chained rule at line {line}: macro inside `{pattern}` is matched literally"
         ));
     }
-    Some(Condition {
+    Some(ChainCondition {
         target,
         operator,
         pattern,
@@ -584,7 +564,7 @@ mod tests {
         let levels: Vec<_> = converted
             .rules
             .iter()
-            .map(|r| (r.id, r.paranoia_level))
+            .map(|r| (r.rule.id, r.rule.paranoia_level))
             .collect();
         assert_eq!(levels, [(1, 1), (2, 3)]);
         assert!(converted.rules[0].warnings.is_empty());
@@ -599,27 +579,27 @@ mod tests {
             "!ARGS_NAMES:/^x\\[/|XML:/*|XML://@* \"@rx a\" \"id:1,msg:'m',block\"\n",
             "SecRule REQUEST_HEADERS|!REQUEST_HEADERS:Cookie|REQUEST_HEADERS:Referer \"@rx a\" \"id:2,msg:'m',block\"\n",
         ));
-        let entry = |kind, names: &[&str], exclude: &[&str]| VariableEntry {
-            kind,
+        let entry = |variable, names: &[&str], exclude: &[&str]| VariableSpec {
+            variable,
             names: names.iter().map(|s| s.to_string()).collect(),
             exclude: exclude.iter().map(|s| s.to_string()).collect(),
         };
         assert_eq!(
-            converted.rules[0].variables,
+            converted.rules[0].rule.variables,
             [
-                entry("REQUEST_COOKIES", &[], &[]),
-                entry("REQUEST_HEADERS", &["User-Agent", "Referer"], &[]),
-                entry("ARGS_GET_NAMES", &[], &["/^x\\[/"]),
-                entry("ARGS_POST_NAMES", &[], &["/^x\\[/"]),
-                entry("ARGS_GET", &[], &[]),
-                entry("ARGS_POST", &[], &[]),
-                entry("XML", &[], &[]),
-                entry("XML", &["@*"], &[]),
+                entry(Variable::RequestCookies, &[], &[]),
+                entry(Variable::RequestHeaders, &["User-Agent", "Referer"], &[]),
+                entry(Variable::ArgsGetNames, &[], &["/^x\\[/"]),
+                entry(Variable::ArgsPostNames, &[], &["/^x\\[/"]),
+                entry(Variable::ArgsGet, &[], &[]),
+                entry(Variable::ArgsPost, &[], &[]),
+                entry(Variable::Xml, &[], &[]),
+                entry(Variable::Xml, &["@*"], &[]),
             ]
         );
         assert_eq!(
-            converted.rules[1].variables,
-            [entry("REQUEST_HEADERS", &[], &["Cookie"])]
+            converted.rules[1].rule.variables,
+            [entry(Variable::RequestHeaders, &[], &["Cookie"])]
         );
         assert!(converted.rules.iter().all(|r| r.warnings.is_empty()));
     }
@@ -655,13 +635,13 @@ mod tests {
         let converted = convert_text(
             "SecRule ARGS \"@detectSQLi\" \"id:5,msg:'m',pass,severity:'WARNING',t:none,t:utf8toUnicode,t:urlDecodeUni,t:none,t:removeNulls\"\n",
         );
-        let rule = &converted.rules[0];
-        assert_eq!(rule.operator, "detector_sqli");
+        let rule = &converted.rules[0].rule;
+        assert_eq!(rule.operator, OperatorKind::DetectorSqli);
         assert_eq!(rule.pattern, None);
-        assert_eq!(rule.action, "log");
-        assert_eq!(rule.severity, Some("MEDIUM"));
+        assert_eq!(rule.action, Action::Log);
+        assert_eq!(rule.severity, Some(Severity::Medium));
         // A later `none` clears what came before it, as in ModSecurity.
-        assert_eq!(rule.transforms, ["remove_nulls"]);
+        assert_eq!(rule.transforms, [Transform::RemoveNulls]);
     }
 
     #[test]
@@ -674,8 +654,9 @@ mod tests {
             "SecRule ARGS \"@rx a\" \"id:4,msg:'m',block\"\n",
             "SecRule ARGS \"@rx a\" \"id:5,msg:'m',deny,setvar:'tx.inbound_anomaly_score_pl1=+%{tx.warning_anomaly_score}'\"\n",
         ));
-        let actions: Vec<_> = converted.rules.iter().map(|r| r.action).collect();
-        assert_eq!(actions, ["deny", "log", "log", "deny", "deny"]);
+        let actions: Vec<_> = converted.rules.iter().map(|r| r.rule.action).collect();
+        use Action::{Deny, Log};
+        assert_eq!(actions, [Deny, Log, Log, Deny, Deny]);
     }
 
     #[test]
@@ -687,20 +668,20 @@ mod tests {
         ));
         let rule = &converted.rules[0];
         assert_eq!(
-            rule.chain,
+            rule.rule.chain,
             [
-                Condition {
-                    target: "capture:1".into(),
-                    operator: "equals",
+                ChainCondition {
+                    target: ChainTarget::Capture(1),
+                    operator: ChainOperator::Equals,
                     pattern: "${capture:2}".into(),
                     transforms: vec![],
                     negate: true,
                 },
-                Condition {
-                    target: "matched_value".into(),
-                    operator: "regex",
+                ChainCondition {
+                    target: ChainTarget::MatchedValue,
+                    operator: ChainOperator::Regex,
                     pattern: "^[a-z]+$".into(),
-                    transforms: vec!["lowercase"],
+                    transforms: vec![Transform::Lowercase],
                     negate: true,
                 },
             ]

@@ -46,7 +46,7 @@ pub fn import(source: &str, source_name: &str) -> Result<Import, secrule::ParseE
         warnings.extend(
             rule.warnings
                 .iter()
-                .map(|w| format!("{source_name}: rule {}: {w}", rule.id)),
+                .map(|w| format!("{source_name}: rule {}: {w}", rule.rule.id)),
         );
     }
     let stem = source_name.strip_suffix(".conf").unwrap_or(source_name);

@@ -6,7 +6,9 @@
 //! literal, so regexes appear exactly as in the CRS file), and the converter's warnings as comments
 //! above the rule they concern.
 
-use super::convert::{Condition, Converted, Rule, VariableEntry};
+use super::convert::{Converted, ConvertedRule};
+use crate::rule::{ChainCondition, VariableSpec};
+use serde::Serialize;
 use std::fmt::Write;
 
 /// The YAML file for one converted CRS file. `notice` is the source's copyright header (kept, as
@@ -37,12 +39,16 @@ pub fn write(converted: &Converted, source_name: &str, notice: &str) -> String {
     out
 }
 
-fn write_rule(out: &mut String, rule: &Rule) {
-    for warning in &rule.warnings {
+fn write_rule(out: &mut String, converted: &ConvertedRule) {
+    for warning in &converted.warnings {
         let _ = writeln!(out, "  # converter: {}", one_line(warning));
     }
+    let rule = &converted.rule;
     let _ = writeln!(out, "  - id: {}", rule.id);
     let _ = writeln!(out, "    msg: {}", quote(&rule.msg));
+    if let Some(name) = &rule.name {
+        let _ = writeln!(out, "    name: {}", quote(name));
+    }
     if let Some(category) = &rule.category {
         let _ = writeln!(out, "    category: {}", quote(category));
     }
@@ -53,7 +59,7 @@ fn write_rule(out: &mut String, rule: &Rule) {
     if !rule.tags.is_empty() {
         let _ = writeln!(out, "    tags: {}", flow_list(&rule.tags));
     }
-    let _ = writeln!(out, "    operator: {}", rule.operator);
+    let _ = writeln!(out, "    operator: {}", yaml_name(&rule.operator));
     match &rule.pattern {
         Some(pattern) => {
             let _ = writeln!(out, "    pattern: {}", quote(pattern));
@@ -62,10 +68,10 @@ fn write_rule(out: &mut String, rule: &Rule) {
     }
     out.push_str("    variables:\n");
     for variable in &rule.variables {
-        let _ = writeln!(out, "      - {}", variable_entry(variable));
+        let _ = writeln!(out, "      - {}", variable_spec(variable));
     }
     if !rule.transforms.is_empty() {
-        let _ = writeln!(out, "    transforms: [{}]", rule.transforms.join(", "));
+        let _ = writeln!(out, "    transforms: {}", name_list(&rule.transforms));
     }
     let _ = writeln!(out, "    action: {}", rule.action);
     if !rule.chain.is_empty() {
@@ -76,30 +82,44 @@ fn write_rule(out: &mut String, rule: &Rule) {
     }
 }
 
-fn variable_entry(entry: &VariableEntry) -> String {
-    if entry.names.is_empty() && entry.exclude.is_empty() {
-        return entry.kind.to_string();
+/// The name serde gives a unit enum value, which is the name the YAML uses.
+fn yaml_name<T: Serialize>(value: &T) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        other => unreachable!("a rule enum serializes as a string, got {other:?}"),
     }
-    let mut text = format!("{{type: {}", entry.kind);
-    if !entry.names.is_empty() {
-        let _ = write!(text, ", names: {}", flow_list(&entry.names));
+}
+
+fn name_list<T: Serialize>(items: &[T]) -> String {
+    let names: Vec<String> = items.iter().map(yaml_name).collect();
+    format!("[{}]", names.join(", "))
+}
+
+fn variable_spec(spec: &VariableSpec) -> String {
+    let kind = spec.variable.name();
+    if spec.names.is_empty() && spec.exclude.is_empty() {
+        return kind.to_string();
     }
-    if !entry.exclude.is_empty() {
-        let _ = write!(text, ", exclude: {}", flow_list(&entry.exclude));
+    let mut text = format!("{{type: {kind}");
+    if !spec.names.is_empty() {
+        let _ = write!(text, ", names: {}", flow_list(&spec.names));
+    }
+    if !spec.exclude.is_empty() {
+        let _ = write!(text, ", exclude: {}", flow_list(&spec.exclude));
     }
     text.push('}');
     text
 }
 
-fn chain_condition(condition: &Condition) -> String {
+fn chain_condition(condition: &ChainCondition) -> String {
     let mut text = format!(
         "{{target: {}, operator: {}, pattern: {}",
-        quote(&condition.target),
-        condition.operator,
+        quote(&yaml_name(&condition.target)),
+        yaml_name(&condition.operator),
         quote(&condition.pattern)
     );
     if !condition.transforms.is_empty() {
-        let _ = write!(text, ", transforms: [{}]", condition.transforms.join(", "));
+        let _ = write!(text, ", transforms: {}", name_list(&condition.transforms));
     }
     if condition.negate {
         text.push_str(", negate: true");
@@ -142,6 +162,9 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rule::{
+        Action, ChainOperator, ChainTarget, OperatorKind, Rule, Severity, Transform, Variable,
+    };
 
     #[test]
     fn quoting_keeps_backslashes_and_escapes_quotes() {
@@ -151,37 +174,37 @@ mod tests {
 
     #[test]
     fn writes_a_rule_in_field_order() {
+        let rule = Rule {
+            id: 942130,
+            msg: "it's".into(),
+            name: None,
+            category: Some("sqli".into()),
+            severity: Some(Severity::Critical),
+            tags: vec!["attack-sqli".into()],
+            paranoia_level: 2,
+            operator: OperatorKind::Regex,
+            pattern: Some(r"(\w+)=(\w+)".into()),
+            variables: vec![
+                VariableSpec::all(Variable::ArgsGet),
+                VariableSpec {
+                    variable: Variable::RequestHeaders,
+                    names: vec![],
+                    exclude: vec!["Cookie".into()],
+                },
+            ],
+            transforms: vec![Transform::UrlDecodeUni],
+            action: Action::Deny,
+            chain: vec![ChainCondition {
+                target: ChainTarget::Capture(1),
+                operator: ChainOperator::Equals,
+                pattern: "${capture:2}".into(),
+                transforms: vec![],
+                negate: true,
+            }],
+        };
         let converted = Converted {
-            rules: vec![Rule {
-                id: 942130,
-                msg: "it's".into(),
-                category: Some("sqli".into()),
-                severity: Some("CRITICAL"),
-                paranoia_level: 2,
-                tags: vec!["attack-sqli".into()],
-                operator: "regex",
-                pattern: Some(r"(\w+)=(\w+)".into()),
-                variables: vec![
-                    VariableEntry {
-                        kind: "ARGS_GET",
-                        names: vec![],
-                        exclude: vec![],
-                    },
-                    VariableEntry {
-                        kind: "REQUEST_HEADERS",
-                        names: vec![],
-                        exclude: vec!["Cookie".into()],
-                    },
-                ],
-                transforms: vec!["url_decode_uni"],
-                action: "deny",
-                chain: vec![Condition {
-                    target: "capture:1".into(),
-                    operator: "equals",
-                    pattern: "${capture:2}".into(),
-                    transforms: vec![],
-                    negate: true,
-                }],
+            rules: vec![ConvertedRule {
+                rule,
                 warnings: vec!["w".into()],
             }],
             version: Some("OWASP_CRS/4.0".into()),
