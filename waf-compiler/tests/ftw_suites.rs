@@ -8,7 +8,7 @@ mod detect_support;
 
 use std::path::{Path, PathBuf};
 use waf_compiler::ftw::{self, TestFile};
-use waf_compiler::{CompileOptions, CompiledRuleSet};
+use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest};
 
 /// The CRS 942 tests, or `None` after a loud skip (a failure under REQUIRE_EXTERNAL_TESTS=1).
 fn crs_tests_dir() -> Option<PathBuf> {
@@ -28,9 +28,10 @@ fn repo(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
 }
 
-fn load(dir: &str, paranoia_level: u8) -> CompiledRuleSet {
-    let outcome = CompiledRuleSet::load_dirs(&[repo(dir)], &CompileOptions { paranoia_level });
-    assert!(outcome.errors.is_empty(), "{dir}: {:#?}", outcome.errors);
+fn load(dirs: &[&str], paranoia_level: u8) -> CompiledRuleSet {
+    let paths: Vec<PathBuf> = dirs.iter().map(|d| repo(d)).collect();
+    let outcome = CompiledRuleSet::load_dirs(&paths, &CompileOptions { paranoia_level });
+    assert!(outcome.errors.is_empty(), "{dirs:?}: {:#?}", outcome.errors);
     outcome.ruleset
 }
 
@@ -90,7 +91,7 @@ fn assert_rate(what: &str, passed: usize, failures: &[String], min_percent: usiz
 fn crs_942_at_paranoia_4_passes_99_percent_and_every_false_positive_check() {
     let Some(dir) = crs_tests_dir() else { return };
     let files = test_files(&dir);
-    let (passed, failures, false_positives) = run(&load("crs-942", 4), &files);
+    let (passed, failures, false_positives) = run(&load(&["crs-942"], 4), &files);
     assert_eq!(
         passed + failures.len(),
         1030,
@@ -107,7 +108,7 @@ fn crs_942_at_paranoia_4_passes_99_percent_and_every_false_positive_check() {
 #[test]
 fn crs_942_level_1_rules_pass_their_tests_at_paranoia_1() {
     let Some(dir) = crs_tests_dir() else { return };
-    let level_1 = load("crs-942", 1);
+    let level_1 = load(&["crs-942"], 1);
     let ids: Vec<u32> = level_1
         .rules()
         .filter(|r| r.rule.paranoia_level == 1)
@@ -127,7 +128,36 @@ fn crs_942_level_1_rules_pass_their_tests_at_paranoia_1() {
 fn default_rules_block_their_attacks_and_no_benign_request() {
     let files = test_files(&repo("waf-compiler/tests/default-rules"));
     assert!(files.iter().any(|(label, _)| label == "benign"));
-    let (passed, failures, _) = run(&load("rules", 1), &files);
+    let (passed, failures, _) = run(&load(&["rules"], 1), &files);
     assert!(passed > 40);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// What production runs by default (the shipped rules and CRS 942 at paranoia level 1) reports
+/// nothing at all, not even a `log` match, on the benign corpus.
+#[test]
+fn benign_corpus_passes_the_default_production_rule_set_untouched() {
+    let rules = load(&["rules", "crs-942"], 1);
+    let path = repo("waf-compiler/tests/default-rules/benign.yaml");
+    let file = ftw::read_file(&path).unwrap();
+    assert!(file.tests.len() >= 15);
+    for test in &file.tests {
+        for stage in &test.stages {
+            let raw = ftw::raw_request(&stage.input).unwrap();
+            let request = OwnedRequest::parse(&raw).unwrap();
+            let headers = request.headers();
+            let verdict = rules.evaluate(&request.as_request(&headers));
+            let hits: Vec<_> = verdict
+                .matches
+                .iter()
+                .map(|m| format!("{} at {} {:?}", m.rule_id, m.variable, m.value_excerpt))
+                .collect();
+            assert!(
+                hits.is_empty(),
+                "benign test {} ({:?}) matched: {hits:?}",
+                test.test_id,
+                test.desc
+            );
+        }
+    }
 }
