@@ -411,13 +411,27 @@ fn detector_sqli_operator_flags_injections_in_every_variable() {
     let cases: &[(&str, &str, Headers, &[u8])] = &[
         ("GET", "/?id=1%27%20or%20%271%27%3D%271", &[], b""),
         ("POST", "/", &[FORM], b"user=admin%27--&pw=x"),
-        ("POST", "/", &[json], br#"{"q":"1 union select password from users"}"#),
+        (
+            "POST",
+            "/",
+            &[json],
+            br#"{"q":"1 union select password from users"}"#,
+        ),
         ("GET", "/", &[("Cookie", b"id=1' or 1=1-- ")], b""),
-        ("POST", "/", &[("Content-Type", b"text/xml")], b"<q>1' or '1'='1</q>"),
+        (
+            "POST",
+            "/",
+            &[("Content-Type", b"text/xml")],
+            b"<q>1' or '1'='1</q>",
+        ),
     ];
     for (method, uri, headers, body) in cases {
         let got = ids(&rules, method, uri, headers, body);
-        assert!(got.contains(&100100), "{method} {uri} {:?}: got {got:?}", String::from_utf8_lossy(body));
+        assert!(
+            got.contains(&100100),
+            "{method} {uri} {:?}: got {got:?}",
+            String::from_utf8_lossy(body)
+        );
     }
     assert!(!ids(&rules, "GET", "/?q=hello%20world&page=2", &[], b"").contains(&100100));
 }
@@ -426,8 +440,20 @@ fn detector_sqli_operator_flags_injections_in_every_variable() {
 #[ignore = "waits for the XSS detector (branch detect); is_xss is still a stub that returns false"]
 fn detector_xss_operator_flags_scripts() {
     let rules = shipped(1);
-    let got = ids(&rules, "GET", "/?q=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E", &[], b"");
+    let got = ids(
+        &rules,
+        "GET",
+        "/?q=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+        &[],
+        b"",
+    );
     assert!(got.contains(&100200), "got {got:?}");
-    let got = ids(&rules, "GET", "/", &[("Referer", b"javascript:alert(1)")], b"");
+    let got = ids(
+        &rules,
+        "GET",
+        "/",
+        &[("Referer", b"javascript:alert(1)")],
+        b"",
+    );
     assert!(got.contains(&100200), "got {got:?}");
 }

@@ -13,7 +13,6 @@
 //! - **Anomaly scoring** (`setvar:tx.*_score=+...`) is dropped on purpose: our engine blocks on a
 //!   single matching `deny` rule (see "Blocking" in the rule format), so a CRS `block` is a `deny`.
 
-use super::regex_dialect;
 use super::secrule::{Directive, SecRule, Selector, Variable as SecVariable};
 use crate::rule::{
     Action, ChainCondition, ChainOperator, ChainTarget, OperatorKind, Rule, Severity, Transform,
@@ -182,10 +181,7 @@ fn main_operator(rule: &SecRule, warnings: &mut Vec<String>) -> (OperatorKind, O
     }
     let argument = Some(op.argument.clone());
     match op.name.as_str() {
-        "rx" => (
-            OperatorKind::Regex,
-            Some(regex_dialect::translate(&op.argument)),
-        ),
+        "rx" => (OperatorKind::Regex, argument),
         "detectSQLi" => (OperatorKind::DetectorSqli, None),
         "detectXSS" => (OperatorKind::DetectorXss, None),
         "contains" => (OperatorKind::Contains, argument),
@@ -510,7 +506,6 @@ fn chain_condition(rule: &SecRule, warnings: &mut Vec<String>) -> Option<ChainCo
         }
     };
     let pattern = match op.argument.strip_prefix("%{") {
-        None if operator == ChainOperator::Regex => regex_dialect::translate(&op.argument),
         None => op.argument.clone(),
         Some(macro_body) => match macro_body
             .strip_suffix('}')

@@ -3,16 +3,15 @@
 //! CRS releases keep coming, so the converted rules in `crs-942/` are not maintained by hand: they
 //! are this converter's output (`rulec import-crs FILE -o DIR`), and a test keeps them in sync.
 //! The work is split in three steps, each testable alone:
-//! [`secrule`] parses the ModSecurity syntax, [`convert`] maps it onto our format (with
-//! [`regex_dialect`] for PCRE's syntax) and records what it cannot express, and [`yaml`] writes the
-//! result.
+//! [`secrule`] parses the ModSecurity syntax, [`convert`] maps it onto our format and records what
+//! it cannot express, and [`yaml`] writes the result. Patterns are copied verbatim: the engine reads
+//! them with PCRE's semantics (see `operator.rs`).
 //!
 //! One CRS file becomes one YAML file with a `rules:` list: operators enable, disable and diff CRS
 //! by file, a new CRS release then shows up as one reviewable diff, and the upstream copyright
 //! notice is carried once, at the top.
 
 pub mod convert;
-pub mod regex_dialect;
 pub mod secrule;
 pub mod yaml;
 
