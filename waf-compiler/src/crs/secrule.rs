@@ -527,4 +527,24 @@ mod tests {
         let err = parse("SecRule ARGS:/abc \"@rx a\"").unwrap_err();
         assert!(err.message.contains("regex"), "{err}");
     }
+
+    /// Every prefix and suffix of a file using every construct converts or fails with an error, never a panic
+    /// (a truncated download or a half-edited file is normal input for a command-line tool).
+    #[test]
+    fn every_truncation_is_an_error_or_a_parse_never_a_panic() {
+        let text = concat!(
+            "# comment\n",
+            "SecRule TX:DETECTION_PARANOIA_LEVEL \"@lt 2\" \"id:1,pass,nolog,skipAfter:END\"\n",
+            "SecRule REQUEST_HEADERS|!REQUEST_HEADERS:Cookie|ARGS_NAMES|!ARGS_NAMES:/^a\\[é/|XML://@* \\\n",
+            "    \"@rx (?i)[\\\"'`]\\x{e2}\\x80\" \\\n",
+            "    \"id:2,msg:'it\\'s ´',t:none,t:urlDecodeUni,capture,chain\"\n",
+            "    SecRule TX:1 \"!@streq %{TX.2}\" \"t:none\"\n",
+            "SecMarker \"END\"\n",
+        );
+        assert!(parse(text).is_ok());
+        for (end, _) in text.char_indices() {
+            let _ = crate::crs::import(&text[..end], "cut.conf");
+            let _ = crate::crs::import(&text[end..], "cut.conf");
+        }
+    }
 }
