@@ -15,6 +15,8 @@ import urllib.parse
 
 import libinjection
 
+from libinjection_oracle import RawBytes
+
 EVENTS = """
 abort activate afterprint afterscriptexecute afterupdate animationcancel animationend
 animationiteration animationstart ariarequest audioend audioprocess audiostart autocomplete
@@ -53,18 +55,6 @@ vrdisplaypresentchange waiting waitingforkey webglcontextcreationerror webglcont
 webglcontextrestored webkitanimationend webkitanimationiteration webkitanimationstart
 webkitfullscreenchange webkitfullscreenerror webkittransitionend wheel zoom
 """.upper().split()
-
-
-class RawBytes(str):
-    """Hands the binding the exact bytes (it calls `.encode()` on its argument)."""
-
-    def __new__(cls, raw):
-        obj = str.__new__(cls, raw.decode("latin-1"))
-        obj.raw = raw
-        return obj
-
-    def encode(self, *args, **kwargs):
-        return self.raw
 
 
 def main():

@@ -156,6 +156,20 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
+    /// Steps over the current byte and goes on in `state`.
+    fn skip_to(&mut self, state: State) -> Step {
+        self.pos += 1;
+        Step::Goto(state)
+    }
+
+    /// The `>` at the current position ends the tag (unlike the tag-name-close state, this keeps
+    /// `is_close` as libinjection does).
+    fn tag_end_here(&mut self) -> Step {
+        let at = self.pos;
+        self.pos += 1;
+        self.emit(TokenType::TagNameClose, at, 1, State::Data)
+    }
+
     /// Emits a token and sets the state the next call starts in.
     fn emit(&mut self, kind: TokenType, start: usize, len: usize, then: State) -> Step {
         self.state = then;
@@ -193,24 +207,15 @@ impl<'a> Tokenizer<'a> {
                     return Step::Stop;
                 };
                 match c {
-                    b'!' => {
-                        self.pos += 1;
-                        Step::Goto(State::MarkupDeclarationOpen)
-                    }
+                    b'!' => self.skip_to(State::MarkupDeclarationOpen),
                     b'/' => {
                         self.pos += 1;
                         self.is_close = true;
                         Step::Goto(State::EndTagOpen)
                     }
-                    b'?' => {
-                        self.pos += 1;
-                        Step::Goto(State::BogusComment)
-                    }
+                    b'?' => self.skip_to(State::BogusComment),
                     // `<% ... %>`: not HTML5, but IE <= 9 and old Safari read it as a comment.
-                    b'%' => {
-                        self.pos += 1;
-                        Step::Goto(State::PercentComment)
-                    }
+                    b'%' => self.skip_to(State::PercentComment),
                     // NUL is ignored by IE: a tag name may start with it.
                     c if c.is_ascii_alphabetic() || c == 0 => Step::Goto(State::TagName),
                     _ if self.pos == 0 => Step::Goto(State::Data),
@@ -246,55 +251,32 @@ impl<'a> Tokenizer<'a> {
                 let mut pos = start;
                 while pos < len {
                     let c = self.s[pos];
-                    if c == 0 {
+                    let (kind, skip, then) = if c == 0 {
                         // Old browsers ignore NUL inside tag names.
                         pos += 1;
+                        continue;
                     } else if is_white(c) {
-                        self.pos = pos + 1;
-                        return self.emit(
-                            TokenType::TagNameOpen,
-                            start,
-                            pos - start,
-                            State::BeforeAttributeName,
-                        );
+                        (TokenType::TagNameOpen, 1, State::BeforeAttributeName)
                     } else if c == b'/' {
-                        self.pos = pos + 1;
-                        return self.emit(
-                            TokenType::TagNameOpen,
-                            start,
-                            pos - start,
-                            State::SelfClosingStartTag,
-                        );
+                        (TokenType::TagNameOpen, 1, State::SelfClosingStartTag)
+                    } else if c == b'>' && self.is_close {
+                        self.is_close = false;
+                        (TokenType::TagClose, 1, State::Data)
                     } else if c == b'>' {
-                        if self.is_close {
-                            self.pos = pos + 1;
-                            self.is_close = false;
-                            return self.emit(TokenType::TagClose, start, pos - start, State::Data);
-                        }
-                        self.pos = pos;
-                        return self.emit(
-                            TokenType::TagNameOpen,
-                            start,
-                            pos - start,
-                            State::TagNameClose,
-                        );
+                        (TokenType::TagNameOpen, 0, State::TagNameClose)
                     } else {
                         pos += 1;
-                    }
+                        continue;
+                    };
+                    self.pos = pos + skip;
+                    return self.emit(kind, start, pos - start, then);
                 }
                 self.emit(TokenType::TagNameOpen, start, len - start, State::Eof)
             }
             State::BeforeAttributeName => match self.skip_white() {
                 None => Step::Stop,
-                Some(b'/') => {
-                    self.pos += 1;
-                    Step::Goto(State::SelfClosingStartTag)
-                }
-                Some(b'>') => {
-                    let at = self.pos;
-                    self.pos += 1;
-                    self.emit(TokenType::TagNameClose, at, 1, State::Data)
-                }
+                Some(b'/') => self.skip_to(State::SelfClosingStartTag),
+                Some(b'>') => self.tag_end_here(),
                 Some(_) => Step::Goto(State::AttributeName),
             },
             State::AttributeName => {
@@ -328,14 +310,8 @@ impl<'a> Tokenizer<'a> {
             }
             State::AfterAttributeName => match self.skip_white() {
                 None => Step::Stop,
-                Some(b'/') => {
-                    self.pos += 1;
-                    Step::Goto(State::SelfClosingStartTag)
-                }
-                Some(b'=') => {
-                    self.pos += 1;
-                    Step::Goto(State::BeforeAttributeValue)
-                }
+                Some(b'/') => self.skip_to(State::SelfClosingStartTag),
+                Some(b'=') => self.skip_to(State::BeforeAttributeValue),
                 Some(b'>') => Step::Goto(State::TagNameClose),
                 Some(_) => Step::Goto(State::AttributeName),
             },
@@ -369,44 +345,34 @@ impl<'a> Tokenizer<'a> {
             }
             State::ValueNoQuote => {
                 let start = self.pos;
-                let mut pos = start;
-                while pos < len {
-                    let c = self.s[pos];
-                    if is_white(c) {
-                        self.pos = pos + 1;
-                        return self.emit(
-                            TokenType::AttrValue,
-                            start,
-                            pos - start,
-                            State::BeforeAttributeName,
-                        );
-                    } else if c == b'>' {
-                        self.pos = pos;
-                        return self.emit(
-                            TokenType::AttrValue,
-                            start,
-                            pos - start,
-                            State::TagNameClose,
-                        );
+                let end = self.s[start..]
+                    .iter()
+                    .position(|&c| is_white(c) || c == b'>')
+                    .map(|i| start + i);
+                match end {
+                    None => self.emit(TokenType::AttrValue, start, len - start, State::Eof),
+                    Some(end) => {
+                        // `>` ends the tag (and is its own token); whitespace is skipped.
+                        let (skip, then) = if self.s[end] == b'>' {
+                            (0, State::TagNameClose)
+                        } else {
+                            (1, State::BeforeAttributeName)
+                        };
+                        self.pos = end + skip;
+                        self.emit(TokenType::AttrValue, start, end - start, then)
                     }
-                    pos += 1;
                 }
-                self.emit(TokenType::AttrValue, start, len - start, State::Eof)
             }
             State::AfterValueQuoted => {
                 let Some(&c) = self.s.get(self.pos) else {
                     return Step::Stop;
                 };
                 if is_white(c) {
-                    self.pos += 1;
-                    Step::Goto(State::BeforeAttributeName)
+                    self.skip_to(State::BeforeAttributeName)
                 } else if c == b'/' {
-                    self.pos += 1;
-                    Step::Goto(State::SelfClosingStartTag)
+                    self.skip_to(State::SelfClosingStartTag)
                 } else if c == b'>' {
-                    let at = self.pos;
-                    self.pos += 1;
-                    self.emit(TokenType::TagNameClose, at, 1, State::Data)
+                    self.tag_end_here()
                 } else {
                     Step::Goto(State::BeforeAttributeName)
                 }
@@ -424,48 +390,8 @@ impl<'a> Tokenizer<'a> {
                     Step::Goto(State::BeforeAttributeName)
                 }
             }
-            State::BogusComment => {
-                let start = self.pos.min(len);
-                match self.find(start, b'>') {
-                    None => {
-                        self.pos = len;
-                        self.emit(TokenType::TagComment, start, len - start, State::Eof)
-                    }
-                    Some(gt) => {
-                        self.pos = gt + 1;
-                        self.emit(TokenType::TagComment, start, gt - start, State::Data)
-                    }
-                }
-            }
-            State::PercentComment => {
-                let start = self.pos.min(len);
-                let mut from = start;
-                loop {
-                    match self.find(from, b'%') {
-                        Some(p) if p + 1 < len => {
-                            if self.s[p + 1] == b'>' {
-                                self.pos = p + 2;
-                                return self.emit(
-                                    TokenType::TagComment,
-                                    start,
-                                    p - start,
-                                    State::Data,
-                                );
-                            }
-                            from = p + 1;
-                        }
-                        _ => {
-                            self.pos = len;
-                            return self.emit(
-                                TokenType::TagComment,
-                                start,
-                                len - start,
-                                State::Eof,
-                            );
-                        }
-                    }
-                }
-            }
+            State::BogusComment => self.until(b">", TokenType::TagComment),
+            State::PercentComment => self.until(b"%>", TokenType::TagComment),
             State::MarkupDeclarationOpen => {
                 let rest = self.s.get(self.pos..).unwrap_or_default();
                 if rest.len() >= 7 && rest[..7].eq_ignore_ascii_case(b"DOCTYPE") {
@@ -481,36 +407,24 @@ impl<'a> Tokenizer<'a> {
                 }
             }
             State::Comment => self.comment(),
-            State::Cdata => {
-                let start = self.pos.min(len);
-                let mut from = start;
-                loop {
-                    match self.find(from, b']') {
-                        Some(p) if p + 3 <= len => {
-                            if self.s[p + 1] == b']' && self.s[p + 2] == b'>' {
-                                self.pos = p + 3;
-                                return self.emit(
-                                    TokenType::DataText,
-                                    start,
-                                    p - start,
-                                    State::Data,
-                                );
-                            }
-                            from = p + 1;
-                        }
-                        _ => return self.emit(TokenType::DataText, start, len - start, State::Eof),
-                    }
-                }
-            }
-            State::Doctype => {
-                let start = self.pos.min(len);
-                match self.find(start, b'>') {
-                    None => self.emit(TokenType::Doctype, start, len - start, State::Eof),
-                    Some(gt) => {
-                        self.pos = gt + 1;
-                        self.emit(TokenType::Doctype, start, gt - start, State::Data)
-                    }
-                }
+            State::Cdata => self.until(b"]]>", TokenType::DataText),
+            State::Doctype => self.until(b">", TokenType::Doctype),
+        }
+    }
+
+    /// A token from the current position to `marker` (which is skipped), or to the end of input.
+    fn until(&mut self, marker: &[u8], kind: TokenType) -> Step {
+        let len = self.s.len();
+        let start = self.pos.min(len);
+        let end = self.s[start..]
+            .windows(marker.len())
+            .position(|w| w == marker)
+            .map(|i| start + i);
+        match end {
+            None => self.emit(kind, start, len - start, State::Eof),
+            Some(end) => {
+                self.pos = end + marker.len();
+                self.emit(kind, start, end - start, State::Data)
             }
         }
     }
