@@ -21,11 +21,13 @@
 //! [`load`] (scan, parse, errors) → [`compile`] (regexes, transform chains) → [`ruleset`] (the shared
 //! [`CompiledRuleSet`]); per request, [`request`] → [`collection`] (lazily parsed variables, with [`body`]
 //! parsers) → [`transform`] → [`operator`] → [`evaluate`] → [`verdict`]. [`ftw`] runs go-ftw regression tests
-//! and [`explain`] shows every decision for one request; both back the `rulec` command.
+//! and [`explain`] shows every decision for one request; both back the `rulec` command, as does [`crs`], the
+//! converter of OWASP CRS rule files.
 
 pub mod body;
 pub mod collection;
 pub mod compile;
+pub mod crs;
 pub mod detect;
 pub mod evaluate;
 pub mod explain;

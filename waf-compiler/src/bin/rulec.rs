@@ -1,4 +1,5 @@
-//! `rulec`: check rule directories, run go-ftw regression tests against them, and explain a request.
+//! `rulec`: check rule directories, run go-ftw regression tests against them, explain a request, and convert
+//! OWASP CRS rule files.
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -51,6 +52,17 @@ enum Command {
         #[arg(long)]
         request: PathBuf,
     },
+    /// Convert an OWASP CRS (ModSecurity SecRule) rule file into our YAML rule format.
+    ///
+    /// Writes one YAML file named after FILE into DIR and prints, on stderr, everything it could
+    /// not express (rule id and construct).
+    ImportCrs {
+        /// The CRS `.conf` file.
+        file: PathBuf,
+        /// The directory to write the YAML file into.
+        #[arg(short, long, value_name = "DIR")]
+        out: PathBuf,
+    },
 }
 
 fn parse_rate(s: &str) -> Result<f64, String> {
@@ -74,6 +86,28 @@ fn main() -> ExitCode {
             paranoia,
             request,
         } => explain_request(&rules, paranoia, &request),
+        Command::ImportCrs { file, out } => import_crs(&file, &out),
+    }
+}
+
+fn import_crs(file: &std::path::Path, out: &std::path::Path) -> ExitCode {
+    match waf_compiler::crs::import_file(file, out) {
+        Ok((import, path)) => {
+            for warning in &import.warnings {
+                eprintln!("warning: {warning}");
+            }
+            eprintln!(
+                "converted {} rules into {} ({} warnings)",
+                import.rule_count,
+                path.display(),
+                import.warnings.len()
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
     }
 }
 

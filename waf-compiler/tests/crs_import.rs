@@ -1,0 +1,107 @@
+//! The committed `crs-942/` must be exactly what `rulec import-crs` makes of the CRS file, so that a
+//! new CRS release converts with one command and nobody edits the converted rules by hand.
+
+mod detect_support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const CRS_FILE: &str = "rules/REQUEST-942-APPLICATION-ATTACK-SQLI.conf";
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The CRS checkout, or `None` after a loud skip (a failure under REQUIRE_EXTERNAL_TESTS=1).
+fn crs_dir() -> Option<PathBuf> {
+    let dir = detect_support::shared_dir().join("crs");
+    if dir.join(CRS_FILE).is_file() {
+        return Some(dir);
+    }
+    detect_support::skip(&format!(
+        "no CRS checkout at {} (set WAF_SHARED_DIR)",
+        dir.display()
+    ));
+    None
+}
+
+#[test]
+fn committed_crs_942_is_the_converters_output() {
+    let Some(crs) = crs_dir() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_rulec"))
+        .arg("import-crs")
+        .arg(crs.join(CRS_FILE))
+        .arg("-o")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "rulec import-crs failed:\n{stderr}");
+    assert!(stderr.contains("converted 60 rules"), "{stderr}");
+    let name = "REQUEST-942-APPLICATION-ATTACK-SQLI.yaml";
+    let fresh = std::fs::read_to_string(out.path().join(name)).unwrap();
+    let committed = std::fs::read_to_string(repo_root().join("crs-942").join(name)).unwrap();
+    assert!(
+        fresh == committed,
+        "crs-942/{name} is out of date: run `rulec import-crs {} -o crs-942`",
+        CRS_FILE
+    );
+}
+
+#[test]
+fn every_warning_names_its_rule_and_construct() {
+    let Some(crs) = crs_dir() else { return };
+    let text = std::fs::read_to_string(crs.join(CRS_FILE)).unwrap();
+    let import = waf_compiler::crs::import(&text, "942.conf").unwrap();
+    assert_eq!(import.rule_count, 60);
+    // multiMatch is the one construct of the 942 file our format lacks (rules 942100, 942131, 942500).
+    assert_eq!(import.warnings.len(), 3, "{:#?}", import.warnings);
+    for id in ["942100", "942131", "942500"] {
+        assert!(
+            import
+                .warnings
+                .iter()
+                .any(|w| w.contains(&format!("rule {id}")) && w.contains("multiMatch")),
+            "{:#?}",
+            import.warnings
+        );
+    }
+}
+
+#[test]
+fn import_reports_unreadable_and_invalid_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.conf");
+    std::fs::write(&bad, "SecRule ARGS \"@rx a\" \"id:1,msg:'x',chain\"\n").unwrap();
+    for (input, expected) in [
+        (
+            bad,
+            "bad.conf: line 1: the last rule of the file ends in `chain`",
+        ),
+        (dir.path().join("missing.conf"), "cannot read"),
+    ] {
+        let run = Command::new(env!("CARGO_BIN_EXE_rulec"))
+            .arg("import-crs")
+            .arg(&input)
+            .arg("-o")
+            .arg(dir.path().join("out"))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success());
+        assert!(stderr.contains(expected), "{stderr}");
+    }
+}
+
+#[test]
+fn the_yaml_reads_back_as_exactly_the_converted_rules() {
+    let Some(crs) = crs_dir() else { return };
+    let text = std::fs::read_to_string(crs.join(CRS_FILE)).unwrap();
+    let converted =
+        waf_compiler::crs::convert::convert(&waf_compiler::crs::secrule::parse(&text).unwrap());
+    let import = waf_compiler::crs::import(&text, "942.conf").unwrap();
+    let loaded = waf_compiler::load::parse_rules(Path::new("942.yaml"), &import.yaml).unwrap();
+    let expected: Vec<_> = converted.rules.into_iter().map(|c| c.rule).collect();
+    assert_eq!(loaded, expected);
+}
