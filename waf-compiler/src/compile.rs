@@ -59,16 +59,21 @@ pub struct Selector {
 
 impl Selector {
     fn new(spec: &VariableSpec) -> Result<Selector, String> {
-        let compile = |entries: &[String]| -> Result<Vec<KeyMatcher>, String> {
+        // Header names are case-insensitive in HTTP, so a key regex on a header variable is too.
+        let flags = if spec.variable.case_insensitive_keys() {
+            "(?i)"
+        } else {
+            ""
+        };
+        let entry = |e: &String| match e.strip_prefix('/').and_then(|r| r.strip_suffix('/')) {
+            Some(re) if e.len() >= 2 => build_regex(&format!("{flags}{re}")).map(KeyMatcher::Regex),
+            _ => Ok(KeyMatcher::Exact(e.as_bytes().to_vec())),
+        };
+        let compile = |entries: &[String]| {
             entries
                 .iter()
-                .map(
-                    |e| match e.strip_prefix('/').and_then(|r| r.strip_suffix('/')) {
-                        Some(re) if e.len() >= 2 => build_regex(re).map(KeyMatcher::Regex),
-                        _ => Ok(KeyMatcher::Exact(e.as_bytes().to_vec())),
-                    },
-                )
-                .collect()
+                .map(entry)
+                .collect::<Result<Vec<_>, String>>()
         };
         let mut names = compile(&spec.names)?;
         if spec.variable == Variable::Xml && names.is_empty() {

@@ -118,13 +118,23 @@ impl CompiledRuleSet {
         request: &HttpRequest<'_>,
         observer: &mut O,
     ) -> Verdict {
-        let mut cache = TransformCache::default();
+        self.evaluate_with(request, &mut TransformCache::default(), observer)
+    }
+
+    /// [`CompiledRuleSet::evaluate_observed`] with a caller-provided cache of transformed values (which must be
+    /// fresh for each request); tests use it to see what was computed.
+    pub fn evaluate_with<O: Observer>(
+        &self,
+        request: &HttpRequest<'_>,
+        cache: &mut TransformCache,
+        observer: &mut O,
+    ) -> Verdict {
         evaluate::evaluate(
             &self.rules,
             &self.chains,
             self.paranoia_level,
             request,
-            &mut cache,
+            cache,
             observer,
         )
     }

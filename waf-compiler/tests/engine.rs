@@ -1,0 +1,405 @@
+//! Evaluation end to end: the shipped rules against real attack and benign requests, chains, paranoia levels,
+//! key filters, and the sharing of transformed values.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use waf_compiler::compile::CompileOptions;
+use waf_compiler::evaluate::{Silent, TransformCache};
+use waf_compiler::rule::{OperatorKind, Transform, Variable};
+use waf_compiler::ruleset::SourceFile;
+use waf_compiler::{Action, CompiledRuleSet, HttpRequest};
+
+fn shipped_rules_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules")
+}
+
+fn shipped(paranoia_level: u8) -> CompiledRuleSet {
+    let outcome =
+        CompiledRuleSet::load_dirs(&[shipped_rules_dir()], &CompileOptions { paranoia_level });
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+    outcome.ruleset
+}
+
+fn from_yaml(yaml: &str, paranoia_level: u8) -> CompiledRuleSet {
+    let sources = [SourceFile {
+        path: "test.yaml".into(),
+        relative: "test.yaml".into(),
+        text: Ok(yaml.to_owned()),
+    }];
+    let outcome = CompiledRuleSet::from_sources(&sources, &CompileOptions { paranoia_level });
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+    outcome.ruleset
+}
+
+fn ids(
+    rules: &CompiledRuleSet,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &[u8])],
+    body: &[u8],
+) -> Vec<u32> {
+    let request = HttpRequest {
+        method,
+        uri,
+        version: "HTTP/1.1",
+        headers,
+        body,
+    };
+    rules
+        .evaluate(&request)
+        .matches
+        .iter()
+        .map(|m| m.rule_id)
+        .collect()
+}
+
+/// Header list of a test request.
+type Headers<'a> = &'a [(&'a str, &'a [u8])];
+
+const FORM: (&str, &[u8]) = ("Content-Type", b"application/x-www-form-urlencoded");
+
+#[test]
+fn shipped_rules_catch_their_attacks() {
+    let rules = shipped(2);
+    let xml = ("Content-Type", &b"application/xml"[..]);
+    let cases: &[(&str, &str, Headers, &[u8], u32)] = &[
+        ("GET", "/?q=1'%20or%20'x'%3D'x", &[], b"", 100101),
+        (
+            "GET",
+            "/?id=1%20UNION/**/SELECT%20password%20FROM%20users",
+            &[],
+            b"",
+            100102,
+        ),
+        (
+            "POST",
+            "/",
+            &[("Content-Type", b"text/plain")],
+            b"x UNION\n\t ALL select 1",
+            100102,
+        ),
+        ("GET", "/?x;/**/DROP%20table=1", &[], b"", 100103),
+        ("GET", "/", &[("Cookie", b"x%3Bdrop=1")], b"", 100103),
+        (
+            "GET",
+            "/?q=%3Cscript%3Ealert(1)%3C/script%3E",
+            &[],
+            b"",
+            100201,
+        ),
+        (
+            "GET",
+            "/",
+            &[("Cookie", b"c=<SCRIPT src=//x>")],
+            b"",
+            100201,
+        ),
+        ("POST", "/", &[xml], b"<a>&lt;script&gt;</a>", 100201),
+        (
+            "POST",
+            "/",
+            &[xml],
+            b"<a b=\"&#60;script src=x&#62;\"/>",
+            100201,
+        ),
+        ("POST", "/", &[FORM], b"q=%26lt%3Bscript%26gt%3B", 100201),
+        ("GET", "/static/..%2f..%2fetc/passwd", &[], b"", 100400),
+        ("GET", "/?f=..%2500/etc/passwd", &[], b"", 100400),
+        ("POST", "/", &[FORM], b"file=..%u002f..%u002fetc", 100400),
+        ("GET", "/app/.env", &[], b"", 100401),
+        ("GET", "/dump/DB.SQL", &[], b"", 100401),
+        ("GET", "/.git/config", &[], b"", 100402),
+        ("TRACE", "/", &[], b"", 100300),
+        ("GET", "/?a=%00", &[], b"", 100302),
+        ("GET", "/a%00b", &[], b"", 100302),
+        ("POST", "/", &[("Content-Length", b"12x")], b"", 100304),
+        (
+            "GET",
+            "/",
+            &[("User-Agent", b" () { :; }; /bin/cat /etc/passwd")],
+            b"",
+            100305,
+        ),
+    ];
+    for (method, uri, headers, body, want) in cases {
+        let got = ids(&rules, method, uri, headers, body);
+        assert!(
+            got.contains(want),
+            "{method} {uri}: want {want}, got {got:?}"
+        );
+    }
+}
+
+#[test]
+fn benign_traffic_matches_nothing() {
+    let rules = shipped(2);
+    let browser: &[(&str, &[u8])] = &[
+        ("Host", b"shop.example"),
+        (
+            "User-Agent",
+            b"Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0",
+        ),
+        (
+            "Accept",
+            b"text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+        ),
+        ("Accept-Language", b"en-US,en;q=0.5"),
+        ("Cookie", b"session=3f2a9c; theme=dark; consent=yes"),
+        ("Referer", b"https://shop.example/search?q=shoes"),
+        ("X-Forwarded-For", b"() { not a function"),
+    ];
+    let cases: &[(&str, &str, Headers, &[u8])] = &[
+        (
+            "GET",
+            "/products/shoes.html?color=red&size=42&sort=price-asc",
+            browser,
+            b"",
+        ),
+        (
+            "POST",
+            "/login",
+            &[FORM],
+            b"user=alice&password=s3cr%21t&remember=on",
+        ),
+        (
+            "POST",
+            "/api/orders",
+            &[("Content-Type", b"application/json")],
+            br#"{"items":[{"id":12,"qty":2}],"note":"leave at the door"}"#,
+        ),
+        ("GET", "/search?q=select+a+union+leader&id=5", &[], b""),
+        ("GET", "/docs/v1.2/index.html", &[], b""),
+    ];
+    for (method, uri, headers, body) in cases {
+        assert_eq!(
+            ids(&rules, method, uri, headers, body),
+            Vec::<u32>::new(),
+            "{method} {uri}"
+        );
+    }
+}
+
+#[test]
+fn log_rules_report_without_blocking() {
+    let rules = shipped(1);
+    let request = HttpRequest {
+        method: "GET",
+        uri: "/",
+        version: "http/1.1",
+        headers: &[("Bad Header", b"x")],
+        body: b"",
+    };
+    let verdict = rules.evaluate(&request);
+    let got: Vec<u32> = verdict.matches.iter().map(|m| m.rule_id).collect();
+    assert_eq!(got, [100301, 100303]);
+    assert!(verdict.matches.iter().all(|m| m.action == Action::Log));
+    assert!(!verdict.is_blocked());
+}
+
+#[test]
+fn shipped_rules_exercise_every_operator_variable_and_transform() {
+    let rules = shipped(4);
+    let mut operators = BTreeSet::new();
+    let mut variables = BTreeSet::new();
+    let mut transforms = BTreeSet::new();
+    let mut chained = false;
+    for r in rules.rules() {
+        operators.insert(format!("{:?}", r.rule.operator));
+        variables.extend(r.rule.variables.iter().map(|v| v.variable));
+        transforms.extend(r.rule.transforms.iter().copied());
+        chained |= !r.rule.chain.is_empty();
+    }
+    let all_ops = [
+        OperatorKind::Regex,
+        OperatorKind::Contains,
+        OperatorKind::StartsWith,
+        OperatorKind::DetectorSqli,
+        OperatorKind::DetectorXss,
+    ];
+    assert_eq!(
+        operators,
+        all_ops.iter().map(|o| format!("{o:?}")).collect()
+    );
+    assert_eq!(variables, Variable::ALL.into_iter().collect());
+    assert_eq!(transforms, Transform::ALL.into_iter().collect());
+    assert!(chained);
+}
+
+#[test]
+fn paranoia_level_decides_which_rules_run() {
+    let yaml = "rules:\n\
+        - {id: 1, msg: pl1, pattern: a, variables: [ARGS_GET], action: deny}\n\
+        - {id: 2, msg: pl2, pattern: a, variables: [ARGS_GET], action: deny, paranoia_level: 2}\n\
+        - {id: 3, msg: pl4, pattern: a, variables: [ARGS_GET], action: deny, paranoia_level: 4}\n";
+    for (pl, want, count) in [
+        (1, vec![1], 1),
+        (2, vec![1, 2], 2),
+        (3, vec![1, 2], 2),
+        (4, vec![1, 2, 3], 3),
+    ] {
+        let rules = from_yaml(yaml, pl);
+        assert_eq!(ids(&rules, "GET", "/?x=a", &[], b""), want, "PL{pl}");
+        assert_eq!(rules.rule_count(), count);
+    }
+    // A single deny match blocks; the match reports the rule's paranoia level.
+    let rules = from_yaml(yaml, 4);
+    let request = HttpRequest {
+        method: "GET",
+        uri: "/?x=a",
+        version: "HTTP/1.1",
+        headers: &[],
+        body: b"",
+    };
+    let verdict = rules.evaluate(&request);
+    assert_eq!(
+        verdict.blocking().map(|m| (m.rule_id, m.paranoia_level)),
+        Some((1, 1))
+    );
+    assert_eq!(verdict.matches[2].paranoia_level, 4);
+}
+
+/// The five chained CRS 942 rules, in the shapes `docs/rule-format.md` gives for them.
+#[test]
+fn chains_express_the_crs_942_chained_rules() {
+    let yaml = r#"
+rules:
+  - id: 942130
+    msg: tautology, equal operands
+    pattern: '(?i)[\s\x0b"''-\)`]*?\b([0-9A-Z_a-z]+)\b[\s\x0b"''-\)`]*?(?:=|<=>|(?:sounds[\s\x0b]+)?like|glob|r(?:like|egexp))[\s\x0b"''-\)`]*?\b([0-9A-Z_a-z]+)\b'
+    transforms: [none, url_decode_uni, replace_comments]
+    variables: [ARGS_GET]
+    chain: [{target: "capture:1", operator: equals, pattern: "${capture:2}"}]
+    action: deny
+  - id: 942131
+    msg: tautology, different operands
+    pattern: '(?i)[\s\x0b"''-\)`]*?\b([0-9A-Z_a-z]+)\b[\s\x0b"''-\)`]*?(?:!=|<=|>=|<>|<|>|\^|is[\s\x0b]+not|not[\s\x0b]+like|not[\s\x0b]+regexp)[\s\x0b"''-\)`]*?\b([0-9A-Z_a-z]+)\b'
+    transforms: [url_decode_uni, replace_comments]
+    variables: [ARGS_GET]
+    chain: [{target: "capture:1", operator: equals, pattern: "${capture:2}", negate: true}]
+    action: deny
+  - id: 942200
+    msg: comment obfuscation, not a plain token
+    pattern: ',.*?[)\da-f"''`]["''`](?:["''`].*?["''`]|(?:\r?\n)?\z|[^"''`]+)|(?i:\wselect.+\w*?from)|(?i:select.*?\w*?from)'
+    transforms: [url_decode_uni]
+    variables: [ARGS_GET]
+    chain: [{target: matched_value, operator: regex, pattern: '^[,\-0-9=A-Z_a-z]+$', negate: true}]
+    action: deny
+  - id: 942521
+    msg: captured boolean operator
+    pattern: '(?i)^(?:[^''"`]*?["''`])?[\s\x0b]*(and|or)\b'
+    transforms: [url_decode_uni]
+    variables: [ARGS_GET]
+    chain: [{target: "capture:1", operator: regex, pattern: '(?i)^(?:and|or)$'}]
+    action: deny
+"#;
+    let rules = from_yaml(yaml, 1);
+    let hit = |uri: &str| ids(&rules, "GET", uri, &[], b"");
+    assert!(hit("/?a=1%27%20or%20%27x%27%3D%27x").contains(&942130));
+    assert_eq!(
+        hit("/?a=x%3Dy"),
+        Vec::<u32>::new(),
+        "different operands are not an equal tautology"
+    );
+    assert_eq!(hit("/?a=1%20or%202%3C3"), [942131]);
+    assert_eq!(
+        hit("/?a=3%3C3"),
+        Vec::<u32>::new(),
+        "equal operands are not a 942131 match"
+    );
+    assert_eq!(hit("/?a=a,b%27%22"), [942200]);
+    assert_eq!(
+        hit("/?a=select-from"),
+        Vec::<u32>::new(),
+        "a plain token is excluded by the negated chain"
+    );
+    assert_eq!(hit("/?a=admin%27%20or%201"), [942521]);
+    assert_eq!(hit("/?a=android"), Vec::<u32>::new());
+}
+
+#[test]
+fn key_filters_names_exclude_and_regex() {
+    let yaml = r#"
+rules:
+  - id: 1
+    msg: only the id argument
+    pattern: x
+    variables: [{type: ARGS_GET, names: [id]}]
+    action: deny
+  - id: 2
+    msg: all arguments but those starting with safe_
+    pattern: x
+    variables: [{type: ARGS_GET, exclude: ['/^safe_/']}]
+    action: deny
+  - id: 3
+    msg: headers by name, case-insensitive
+    pattern: x
+    variables: [{type: REQUEST_HEADERS, names: [user-agent], exclude: ['/^X-SKIP/']}]
+    action: deny
+"#;
+    let rules = from_yaml(yaml, 1);
+    assert_eq!(ids(&rules, "GET", "/?id=x", &[], b""), [1, 2]);
+    assert_eq!(
+        ids(&rules, "GET", "/?ID=x", &[], b""),
+        [2],
+        "argument names are exact"
+    );
+    assert_eq!(
+        ids(&rules, "GET", "/?safe_q=x", &[], b""),
+        Vec::<u32>::new()
+    );
+    assert_eq!(ids(&rules, "GET", "/", &[("User-Agent", b"x")], b""), [3]);
+    assert_eq!(
+        ids(
+            &rules,
+            "GET",
+            "/",
+            &[("x-skip-me", b"x"), ("Accept", b"x")],
+            b""
+        ),
+        Vec::<u32>::new()
+    );
+}
+
+#[test]
+fn match_reports_variable_and_excerpt() {
+    let rules = shipped(1);
+    let request = HttpRequest {
+        method: "GET",
+        uri: "/?name=ok&q=%3Cscript%3E%0d%0a",
+        version: "HTTP/1.1",
+        headers: &[],
+        body: b"",
+    };
+    let verdict = rules.evaluate(&request);
+    let m = &verdict.matches[0];
+    assert_eq!(
+        (m.rule_id, m.variable.as_str(), m.value_excerpt.as_str()),
+        (100201, "ARGS:q", "<script>")
+    );
+    assert_eq!(m.tags, ["attack-xss"]);
+    assert_eq!(m.severity, Some(waf_compiler::Severity::Critical));
+}
+
+#[test]
+fn each_transform_chain_is_computed_once_per_value() {
+    let yaml = "rules:\n\
+        - {id: 1, msg: a, pattern: zzz1, variables: [ARGS_GET], transforms: [url_decode_uni, lowercase], action: deny}\n\
+        - {id: 2, msg: b, pattern: zzz2, variables: [ARGS_GET], transforms: [lowercase, none, url_decode_uni, lowercase], action: deny}\n\
+        - {id: 3, msg: c, pattern: zzz3, variables: [ARGS_GET], transforms: [url_decode_uni], action: deny}\n\
+        - {id: 4, msg: d, pattern: zzz4, variables: [ARGS_GET], action: deny}\n";
+    let rules = from_yaml(yaml, 1);
+    // Rules 1 and 2 have the same effective chain; 4 has none (no copy at all).
+    assert_eq!(rules.chains().len(), 3);
+    let request = HttpRequest {
+        method: "GET",
+        uri: "/?a=1&b=2&c=3",
+        version: "HTTP/1.1",
+        headers: &[],
+        body: b"",
+    };
+    let mut cache = TransformCache::default();
+    let verdict = rules.evaluate_with(&request, &mut cache, &mut Silent);
+    assert!(verdict.matches.is_empty());
+    // 3 values x 2 distinct non-empty chains, though 3 rules transform them.
+    assert_eq!(cache.len(), 6);
+}
