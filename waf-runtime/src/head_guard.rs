@@ -201,7 +201,7 @@ fn after_head(head: &[u8], notes: &HeadNotes) -> Phase {
         let Some(colon) = line.iter().position(|b| *b == b':') else {
             continue;
         };
-        let (name, value) = (&line[..colon], trim(&line[colon + 1..]));
+        let (name, value) = (&line[..colon], line[colon + 1..].trim_ascii());
         if name.eq_ignore_ascii_case(b"content-length") {
             lengths.push(value);
         } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
@@ -239,18 +239,6 @@ fn after_head(head: &[u8], notes: &HeadNotes) -> Phase {
             None => Phase::Off,
         },
     }
-}
-
-fn trim(v: &[u8]) -> &[u8] {
-    let start = v
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(v.len());
-    let end = v
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(start, |e| e + 1);
-    &v[start..end]
 }
 
 fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {

@@ -80,7 +80,9 @@ pub fn rule_match(f: &Finding, ctx: &MatchContext) {
         .test_id
         .map(|t| format!(" [test \"{}\"]", clean(t)))
         .unwrap_or_default();
+    // `id` as a field too: in JSON logs the line then carries `"id":942100`, the other shape CRS tooling reads.
     tracing::warn!(
+        id = f.rule_id,
         "{prefix}rule match [id \"{}\"] [msg \"{}\"] [severity \"{}\"] [variable \"{}\"] [data \"{}\"] \
          [action \"{action}\"] [client \"{}\"] [method \"{}\"] [uri \"{}\"]{test}",
         f.rule_id,
