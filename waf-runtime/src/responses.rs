@@ -26,16 +26,22 @@ pub fn blocked(rule_id: u64, message: &str) -> Response<ProxyBody> {
     )
 }
 
+/// A request refused before inspection. The connection is closed after the answer: once a client's framing
+/// is in doubt, so is where its next request would start.
 pub fn refused(refusal: Refusal) -> Response<ProxyBody> {
     let error = refusal
         .status
         .canonical_reason()
         .unwrap_or("refused")
         .to_ascii_lowercase();
-    json(
+    let mut response = json(
         refusal.status,
         &json!({"error": error, "message": refusal.reason}),
-    )
+    );
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 pub fn body_too_large(limit: usize) -> Response<ProxyBody> {
