@@ -176,53 +176,64 @@ fn parse_json(body: &[u8]) -> Vec<Item<'_>> {
     let Ok(doc) = serde_json::from_slice::<serde_json::Value>(body) else {
         return vec![Item::raw(body)];
     };
-    let mut items = Vec::new();
-    let complete = flatten_json(&doc, &mut b"json".to_vec(), 0, &mut items);
-    if !complete {
-        items.push(Item::raw(body));
+    let mut walk = JsonWalk {
+        // Leaf names repeat their parents' keys, so a long key over many leaves could make the names far larger
+        // than the body (memory amplification). Names and values together get at most this many bytes; past
+        // that the walk stops and the raw body is inspected instead.
+        budget: body.len().saturating_mul(2).saturating_add(4096),
+        items: Vec::new(),
+    };
+    if !walk.flatten(&doc, &mut b"json".to_vec(), 0) {
+        walk.items.push(Item::raw(body));
     }
-    items
+    walk.items
 }
 
-/// Appends the leaves of `value`; false when a limit stopped the walk (the caller then adds the raw body).
-fn flatten_json(
-    value: &serde_json::Value,
-    path: &mut Vec<u8>,
-    depth: usize,
-    out: &mut Vec<Item<'_>>,
-) -> bool {
-    use serde_json::Value;
-    if depth > MAX_JSON_DEPTH {
-        return false;
-    }
-    let child = |key: &[u8], v: &Value, path: &mut Vec<u8>, out: &mut Vec<Item<'_>>| {
-        let len = path.len();
-        path.push(b'.');
-        path.extend_from_slice(key);
-        let ok = flatten_json(v, path, depth + 1, out);
-        path.truncate(len);
-        ok
-    };
-    match value {
-        Value::Object(map) => map.iter().all(|(k, v)| child(k.as_bytes(), v, path, out)),
-        Value::Array(list) => list
-            .iter()
-            .enumerate()
-            .all(|(i, v)| child(i.to_string().as_bytes(), v, path, out)),
-        leaf => {
-            if out.len() >= MAX_ARGS {
-                return false;
+struct JsonWalk<'r> {
+    budget: usize,
+    items: Vec<Item<'r>>,
+}
+
+impl JsonWalk<'_> {
+    /// Appends the leaves of `value`; false when a limit stopped the walk (the caller then adds the raw body).
+    fn flatten(&mut self, value: &serde_json::Value, path: &mut Vec<u8>, depth: usize) -> bool {
+        use serde_json::Value;
+        if depth > MAX_JSON_DEPTH {
+            return false;
+        }
+        let mut child = |walk: &mut Self, key: &[u8], v: &Value| {
+            let len = path.len();
+            path.push(b'.');
+            path.extend_from_slice(key);
+            let ok = walk.flatten(v, path, depth + 1);
+            path.truncate(len);
+            ok
+        };
+        match value {
+            Value::Object(map) => map.iter().all(|(k, v)| child(self, k.as_bytes(), v)),
+            Value::Array(list) => list
+                .iter()
+                .enumerate()
+                .all(|(i, v)| child(self, i.to_string().as_bytes(), v)),
+            leaf => {
+                if self.items.len() >= MAX_ARGS {
+                    return false;
+                }
+                let text = match leaf {
+                    Value::String(s) => s.clone().into_bytes(),
+                    Value::Null => Vec::new(),
+                    other => other.to_string().into_bytes(),
+                };
+                match self.budget.checked_sub(path.len() + text.len()) {
+                    Some(left) => self.budget = left,
+                    None => return false,
+                }
+                self.items.push(Item {
+                    name: Cow::Owned(path.clone()),
+                    value: Cow::Owned(text),
+                });
+                true
             }
-            let text = match leaf {
-                Value::String(s) => s.clone().into_bytes(),
-                Value::Null => Vec::new(),
-                other => other.to_string().into_bytes(),
-            };
-            out.push(Item {
-                name: Cow::Owned(path.clone()),
-                value: Cow::Owned(text),
-            });
-            true
         }
     }
 }

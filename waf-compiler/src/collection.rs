@@ -377,6 +377,25 @@ mod tests {
             assert_eq!(got.len(), crate::body::MAX_ARGS + 1);
             assert!(got.last().unwrap().ends_with("tail=' or 1=1"));
         });
+        let key = "k".repeat(10_000);
+        let wide = format!("{{\"{key}\": [{}1]}}", "1,".repeat(500));
+        let json: &[(&str, &[u8])] = &[("Content-Type", b"application/json")];
+        with_request("POST", "/", json, wide.as_bytes(), |v| {
+            let names: usize = v
+                .values(Variable::ArgsPostNames)
+                .iter()
+                .map(|(_, k, _)| k.len())
+                .sum();
+            assert!(
+                names <= 2 * wide.len() + 4096,
+                "leaf names are bounded by the body size"
+            );
+            assert_eq!(
+                values(v, Variable::ArgsPost).last(),
+                Some(&wide),
+                "the rest is inspected raw"
+            );
+        });
         let deep = format!("{}1{}", "[".repeat(100), "]".repeat(100));
         let headers: &[(&str, &[u8])] = &[("Content-Type", b"application/json")];
         with_request("POST", "/", headers, deep.as_bytes(), |v| {

@@ -198,29 +198,15 @@ fn encode_data(data: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Go's `url.QueryUnescape`: `+` is a space, `%XX` a byte, and a bad escape an error.
+/// Go's `url.QueryUnescape`: like `urlDecode`, except that an invalid `%` escape is an error.
 fn go_query_unescape(input: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(input.len());
-    let mut i = 0;
-    while i < input.len() {
-        match input[i] {
-            b'%' => {
-                let hex = input.get(i + 1..i + 3)?;
-                let text = std::str::from_utf8(hex).ok()?;
-                out.push(u8::from_str_radix(text, 16).ok()?);
-                i += 3;
-            }
-            b'+' => {
-                out.push(b' ');
-                i += 1;
-            }
-            b => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    Some(out)
+    let escapes_valid = input.iter().enumerate().all(|(i, &b)| {
+        b != b'%'
+            || input
+                .get(i + 1..i + 3)
+                .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
+    });
+    escapes_valid.then(|| crate::transform::url_decode(input))
 }
 
 /// Go's `url.QueryEscape`: unreserved bytes as is, space as `+`, everything else `%XX` (upper-case hex).

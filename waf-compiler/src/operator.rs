@@ -19,6 +19,7 @@ const NFA_SIZE_LIMIT: usize = 64 << 20;
 
 /// Compiles a pattern with ModSecurity's semantics; the error is one line, fit for a load error.
 pub fn build_regex(pattern: &str) -> Result<Regex, String> {
+    let pattern = pcre_byte_escapes(pattern);
     Regex::builder()
         .syntax(
             syntax::Config::new()
@@ -32,7 +33,7 @@ pub fn build_regex(pattern: &str) -> Result<Regex, String> {
                 .nfa_size_limit(Some(NFA_SIZE_LIMIT))
                 .utf8_empty(false),
         )
-        .build(pattern)
+        .build(&pattern)
         .map_err(|e| match e.syntax_error() {
             Some(regex_syntax::Error::Parse(p)) => {
                 format!(
@@ -50,6 +51,39 @@ pub fn build_regex(pattern: &str) -> Result<Regex, String> {
             }
             _ => format!("regex does not compile: {e}"),
         })
+}
+
+/// Rewrites `\x{HH}` (one or two hex digits) as `\xHH`.
+///
+/// In PCRE without UTF mode (ModSecurity's), `\x{e2}` is the byte 0xE2; regex-syntax reads the braced form as
+/// the code point U+00E2 (two bytes in UTF-8) even with Unicode off. CRS patterns use the braced form to match
+/// UTF-8 sequences byte by byte (`\x{e2}\x80\x99` is a right single quote), so it must mean a byte here too.
+fn pcre_byte_escapes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let escape = &rest[at..];
+        let digits = escape
+            .strip_prefix("\\x{")
+            .and_then(|d| d.split_once('}'))
+            .map(|(d, _)| d)
+            .filter(|d| (1..=2).contains(&d.len()) && d.bytes().all(|b| b.is_ascii_hexdigit()));
+        match digits {
+            Some(d) => {
+                out.push_str(&format!("\\x{d:0>2}"));
+                rest = &escape[4 + d.len()..];
+            }
+            None => {
+                // Copy the backslash and the character it escapes, so `\\x{e2}` (a literal backslash) is kept.
+                let len = escape[1..].chars().next().map_or(1, |c| 1 + c.len_utf8());
+                out.push_str(&escape[..len]);
+                rest = &escape[len..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A rule's main operator, ready to run.

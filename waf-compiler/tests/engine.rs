@@ -31,26 +31,32 @@ fn from_yaml(yaml: &str, paranoia_level: u8) -> CompiledRuleSet {
     outcome.ruleset
 }
 
-fn ids(
-    rules: &CompiledRuleSet,
-    method: &str,
-    uri: &str,
-    headers: &[(&str, &[u8])],
-    body: &[u8],
-) -> Vec<u32> {
-    let request = HttpRequest {
+/// An HTTP/1.1 request.
+fn request<'a>(
+    method: &'a str,
+    uri: &'a str,
+    headers: Headers<'a>,
+    body: &'a [u8],
+) -> HttpRequest<'a> {
+    HttpRequest {
         method,
         uri,
         version: "HTTP/1.1",
         headers,
         body,
-    };
-    rules
-        .evaluate(&request)
-        .matches
-        .iter()
-        .map(|m| m.rule_id)
-        .collect()
+    }
+}
+
+/// Ids of the rules that match the request.
+fn ids(
+    rules: &CompiledRuleSet,
+    method: &str,
+    uri: &str,
+    headers: Headers,
+    body: &[u8],
+) -> Vec<u32> {
+    let verdict = rules.evaluate(&request(method, uri, headers, body));
+    verdict.matches.iter().map(|m| m.rule_id).collect()
 }
 
 /// Header list of a test request.
@@ -182,14 +188,11 @@ fn benign_traffic_matches_nothing() {
 #[test]
 fn log_rules_report_without_blocking() {
     let rules = shipped(1);
-    let request = HttpRequest {
-        method: "GET",
-        uri: "/",
+    let req = HttpRequest {
         version: "http/1.1",
-        headers: &[("Bad Header", b"x")],
-        body: b"",
+        ..request("GET", "/", &[("Bad Header", b"x")], b"")
     };
-    let verdict = rules.evaluate(&request);
+    let verdict = rules.evaluate(&req);
     let got: Vec<u32> = verdict.matches.iter().map(|m| m.rule_id).collect();
     assert_eq!(got, [100301, 100303]);
     assert!(verdict.matches.iter().all(|m| m.action == Action::Log));
@@ -243,14 +246,8 @@ fn paranoia_level_decides_which_rules_run() {
     }
     // A single deny match blocks; the match reports the rule's paranoia level.
     let rules = from_yaml(yaml, 4);
-    let request = HttpRequest {
-        method: "GET",
-        uri: "/?x=a",
-        version: "HTTP/1.1",
-        headers: &[],
-        body: b"",
-    };
-    let verdict = rules.evaluate(&request);
+    let req = request("GET", "/?x=a", &[], b"");
+    let verdict = rules.evaluate(&req);
     assert_eq!(
         verdict.blocking().map(|m| (m.rule_id, m.paranoia_level)),
         Some((1, 1))
@@ -363,14 +360,8 @@ rules:
 #[test]
 fn match_reports_variable_and_excerpt() {
     let rules = shipped(1);
-    let request = HttpRequest {
-        method: "GET",
-        uri: "/?name=ok&q=%3Cscript%3E%0d%0a",
-        version: "HTTP/1.1",
-        headers: &[],
-        body: b"",
-    };
-    let verdict = rules.evaluate(&request);
+    let req = request("GET", "/?name=ok&q=%3Cscript%3E%0d%0a", &[], b"");
+    let verdict = rules.evaluate(&req);
     let m = &verdict.matches[0];
     assert_eq!(
         (m.rule_id, m.variable.as_str(), m.value_excerpt.as_str()),
@@ -390,16 +381,64 @@ fn each_transform_chain_is_computed_once_per_value() {
     let rules = from_yaml(yaml, 1);
     // Rules 1 and 2 have the same effective chain; 4 has none (no copy at all).
     assert_eq!(rules.chains().len(), 3);
-    let request = HttpRequest {
-        method: "GET",
-        uri: "/?a=1&b=2&c=3",
-        version: "HTTP/1.1",
-        headers: &[],
-        body: b"",
-    };
+    let req = request("GET", "/?a=1&b=2&c=3", &[], b"");
     let mut cache = TransformCache::default();
-    let verdict = rules.evaluate_with(&request, &mut cache, &mut Silent);
+    let verdict = rules.evaluate_with(&req, &mut cache, &mut Silent);
     assert!(verdict.matches.is_empty());
     // 3 values x 2 distinct non-empty chains, though 3 rules transform them.
     assert_eq!(cache.len(), 6);
+}
+
+#[test]
+fn detector_sqli_operator_flags_injections_in_every_variable() {
+    let rules = shipped(1);
+    let json = ("Content-Type", &b"application/json"[..]);
+    let cases: &[(&str, &str, Headers, &[u8])] = &[
+        ("GET", "/?id=1%27%20or%20%271%27%3D%271", &[], b""),
+        ("POST", "/", &[FORM], b"user=admin%27--&pw=x"),
+        (
+            "POST",
+            "/",
+            &[json],
+            br#"{"q":"1 union select password from users"}"#,
+        ),
+        ("GET", "/", &[("Cookie", b"id=1' or 1=1-- ")], b""),
+        (
+            "POST",
+            "/",
+            &[("Content-Type", b"text/xml")],
+            b"<q>1' or '1'='1</q>",
+        ),
+    ];
+    for (method, uri, headers, body) in cases {
+        let got = ids(&rules, method, uri, headers, body);
+        assert!(
+            got.contains(&100100),
+            "{method} {uri} {:?}: got {got:?}",
+            String::from_utf8_lossy(body)
+        );
+    }
+    assert!(!ids(&rules, "GET", "/?q=hello%20world&page=2", &[], b"").contains(&100100));
+}
+
+#[test]
+#[ignore = "waits for the XSS detector (branch detect); is_xss is still a stub that returns false"]
+fn detector_xss_operator_flags_scripts() {
+    let rules = shipped(1);
+    let got = ids(
+        &rules,
+        "GET",
+        "/?q=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+        &[],
+        b"",
+    );
+    assert!(got.contains(&100200), "got {got:?}");
+    let got = ids(
+        &rules,
+        "GET",
+        "/",
+        &[("Referer", b"javascript:alert(1)")],
+        b"",
+    );
+    assert!(got.contains(&100200), "got {got:?}");
 }
