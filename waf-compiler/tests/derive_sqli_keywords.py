@@ -1,11 +1,14 @@
 """Regenerates the word table of `src/detect/sqli_keywords.rs` by asking C libinjection.
 
-Usage: python derive_sqli_keywords.py SHARED_LIBINJECTION_DIR > table.rs  (needs libinjection-python)
+Usage: python derive_sqli_keywords.py SHARED_LIBINJECTION_DIR > table.rs
+Needs libinjection-python; uses pygments (2.21 made the committed table) when installed.
 
 C libinjection's keyword table is not exposed, but its result includes the folded token vector,
 so the class of any word can be read off by tokenizing it. Candidates: SQL keywords and functions
-of the major dialects (SQL_WORDS, from their manuals), every word of the upstream corpus and
-sample payloads (and the parts of those words around `.` and `` ` ``), every pair and longer run
+of the major dialects (SQL_WORDS, from their manuals, plus the word lists of pygments' MySQL,
+PostgreSQL, T-SQL, SQL and VBScript lexers), every word of the upstream corpus and
+sample payloads (and the parts of those words around `.` and `` ` ``), every string of up to
+four letters, every pair and longer run
 of known words and every multi-word token the C library forms on the samples (phrases such as
 `UNION ALL`; a phrase is kept whatever its class, since its entry is what merges words), and every run of two ASCII punctuation bytes
 (operators). Output: the Rust entries, upper case, sorted by bytes.
@@ -18,6 +21,8 @@ import sys
 import urllib.parse
 
 import libinjection
+
+from libinjection_oracle import RawBytes
 
 SQL_WORDS = """
 ABORT ABS ACCESSIBLE ACOS ACTION ADD ADDDATE ADDTIME AES_DECRYPT AES_ENCRYPT AFTER AGAINST
@@ -49,7 +54,7 @@ FROM_TZ FROM_UNIXTIME FULL FULLTEXT FULLTEXTCATALOGPROPERTY FULLTEXTSERVICEPROPE
 GENERATE_SERIES GET GETANSINULL GETDATE GETUTCDATE GET_FORMAT GET_LOCK GLOB GOTO GRANT GREATEST
 GROUP GROUP_CONCAT HAS_DATABASE_PRIVILEGE HAS_DBACCESS HAS_PERMS_BY_NAME HAS_TABLE_PRIVILEGE
 HAVING HEX HEXTORAW HIGH_PRIORITY HOLDLOCK HOST_ID HOST_NAME HOUR HOUR_MICROSECOND HOUR_MINUTE
-HOUR_SECOND IDENTITY IDENTITYCOL IDENT_CURRENT IDENT_INCR IDENT_SEED IF IFNULL IGNORE IIF ILIKE
+HOUR_SECOND IDENTITY IDENTITYCOL IDENT_CURRENT IDENT_INCR IDENT_SEED IF IFF IFNULL IGNORE IIF ILIKE
 IN INDEX INDEXKEY_PROPERTY INDEXPROPERTY INDEX_COL INET_ATON INET_CLIENT_ADDR INET_CLIENT_PORT
 INET_NTOA INET_SERVER_ADDR INET_SERVER_PORT INFILE INFORMATION_SCHEMA INITCAP INNER INOUT
 INSENSITIVE INSERT INSTR INSTRB INT INT1 INT2 INT3 INT4 INT8 INTEGER INTERSECT INTERVAL INTO IS
@@ -109,6 +114,30 @@ XMLSEQUENCE XMLTRANSFORM XMLTYPE XOR XPATH XP_AVAILABLEMEDIA XP_CMDSHELL XP_DIRT
 XP_DISPLAYPARAMLSTR XP_ENUMGROUPS XP_EXECRESULTSET XP_FILEEXIST XP_FIXEDDRIVES XP_GETNETNAME
 XP_LOGINCONFIG XP_MAKECAB XP_NTSEC XP_REGREAD XP_REGWRITE XP_SERVICECONTROL XP_TERMINATE_PROCESS
 YEAR YEARWEEK YEAR_MONTH ZEROBLOB ZEROFILL
+
+CBOOL CBYTE CCUR CDATE CDBL CDEC CINT CLNG CSNG CSTR CVAR CVDATE CVERR DAVG DCOUNT DFIRST DLAST
+DLOOKUP DMAX DMIN DSTDEV DSTDEVP DSUM DVAR DVARP STDEV STDEVP VARP INSTRREV STRCONV STRREVERSE
+ASCW CHRW MIDB LEFTB RIGHTB LENB NZ IIF SWITCH CHOOSE PARTITION DATESERIAL TIMESERIAL DATEVALUE
+TIMEVALUE WEEKDAYNAME FORMATCURRENCY FORMATNUMBER FORMATPERCENT FORMATDATETIME ISEMPTY ISERROR
+ISMISSING ISOBJECT ISARRAY TYPENAME VARTYPE CURRENTUSER ENVIRON SHELL EVAL DDB FV IPMT IRR MIRR
+NPER NPV PMT PPMT PV RATE SLN SYD AGE CBRT CLOCK_TIMESTAMP DIV EXP FACTORIAL GCD LCM LOG10 MIN_SCALE
+SCALE TRIM_SCALE WIDTH_BUCKET ISFINITE JUSTIFY_DAYS JUSTIFY_HOURS MAKE_DATE MAKE_INTERVAL
+MAKE_TIME MAKE_TIMESTAMP MAKE_TIMESTAMPTZ TRANSACTION_TIMESTAMP BTRIM INITCAP LPAD MD5
+OVERLAY PARSE_IDENT PG_CLIENT_ENCODING REGEXP_SPLIT_TO_ARRAY REGEXP_SPLIT_TO_TABLE REPEAT
+STARTS_WITH TO_ASCII CONVERT_FROM CONVERT_TO GET_BIT GET_BYTE SET_BIT SET_BYTE SHA224 SHA256
+SHA384 SHA512 ENCODE DECODE ARRAY_APPEND ARRAY_CAT ARRAY_DIMS ARRAY_FILL ARRAY_LOWER ARRAY_NDIMS
+ARRAY_POSITION ARRAY_PREPEND ARRAY_REMOVE ARRAY_REPLACE ARRAY_UPPER UNNEST JSON_AGG JSONB_AGG
+JSON_BUILD_OBJECT ROW_TO_JSON TO_JSON TO_JSONB PG_BACKEND_PID PG_POSTMASTER_START_TIME
+PG_SLEEP_FOR PG_SLEEP_UNTIL PG_READ_BINARY_FILE PG_LS_DIR CURRENT_CATALOG SESSION_USER
+INET_ATON INET6_ATON INET6_NTOA IS_IPV4_COMPAT IS_IPV4_MAPPED BIT_COUNT CRC32 ELT EXPORT_SET
+FIELD FORMAT HEX INSERT LOCATE LOAD_FILE MAKE_SET MID OCT ORD POSITION QUOTE REPEAT REVERSE
+SOUNDEX SPACE STRCMP SUBSTRING_INDEX UNHEX WEIGHT_STRING GTID_SUBSET GTID_SUBTRACT
+JSON_ARRAYAGG JSON_OBJECTAGG JSON_CONTAINS JSON_CONTAINS_PATH JSON_DEPTH JSON_INSERT JSON_LENGTH
+JSON_MERGE JSON_QUOTE JSON_REMOVE JSON_REPLACE JSON_SEARCH JSON_SET JSON_UNQUOTE ST_ASTEXT
+GEOMFROMTEXT POINT POLYGON LINESTRING MULTIPOINT MULTIPOLYGON GEOMETRYCOLLECTION EXP LN
+ANY_VALUE BIN_TO_UUID UUID_TO_BIN GROUPING ISNULL NULLIF COALESCE CAST CONVERT EXTRACT
+XP_CMDSHELL SP_EXECUTESQL OPENROWSET OPENQUERY OPENDATASOURCE FN_VIRTUALFILESTATS
+HAS_PERMS_BY_NAME IS_ROLEMEMBER SYSTEM_USER SUSER_SNAME CURRENT_USER
 """.split()
 
 NAMES = {"k": "Keyword", "U": "Union", "B": "Group", "E": "Expression", "t": "SqlType",
@@ -117,18 +146,6 @@ NAMES = {"k": "Keyword", "U": "Union", "B": "Group", "E": "Expression", "t": "Sq
          "X": "Evil"}
 # Bytes that end a word for libinjection's tokenizer.
 DELIMS = set(b" []{}<>:\\?=@!#~+-*/&|^%(),';\t\n\v\f\r\"\xa0\x00")
-
-
-class RawBytes(str):
-    """Hands the binding the exact bytes (it calls `.encode()` on its argument)."""
-
-    def __new__(cls, raw):
-        obj = str.__new__(cls, raw.decode("latin-1"))
-        obj.raw = raw
-        return obj
-
-    def encode(self, *args, **kwargs):
-        return self.raw
 
 
 def tokens(data):
@@ -144,6 +161,26 @@ def class_of(text, contexts=(b"%s", b"1 %s", b"(%s", b"1,%s")):
             if val.upper() == raw:
                 return kind
     return None
+
+
+def pygments_words():
+    """Word lists of pygments' SQL-ish lexers, when pygments is installed."""
+    try:
+        from pygments.lexers import _mysql_builtins, _postgres_builtins, _sql_builtins
+        from pygments.lexers import _tsql_builtins, _vbscript_builtins
+    except ImportError:
+        print("pygments not installed: fewer candidate words", file=sys.stderr)
+        return set()
+    words = set()
+    for module in (_mysql_builtins, _postgres_builtins, _sql_builtins, _tsql_builtins,
+                   _vbscript_builtins):
+        for name in dir(module):
+            value = getattr(module, name)
+            if name.isupper() and isinstance(value, (list, tuple, set, frozenset)):
+                for item in value:
+                    if isinstance(item, str):
+                        words.update(item.upper().split())
+    return words
 
 
 def split_words(data):
@@ -175,12 +212,16 @@ def samples(root):
 def main():
     root = sys.argv[1]
     inputs = list(samples(root))
-    candidates = set(SQL_WORDS)
+    candidates = set(SQL_WORDS) | pygments_words()
     for data in inputs:
         for word in split_words(data):
             for part in [word] + re.split(rb"[.`]", word):
                 if part:
                     candidates.add(part.upper().decode("latin-1"))
+    # Every letter string of up to four letters: short keywords are easy to miss otherwise.
+    for n in range(1, 5):
+        for letters in itertools.product("ABCDEFGHIJKLMNOPQRSTUVWXYZ", repeat=n):
+            candidates.add("".join(letters))
     # Only what the tokenizer reads as a word (not numbers, `$` money, `.` or backquotes).
     candidates = {c for c in candidates if len(c) < 32 and (c[0].isalpha() or c[0] == "_" or ord(c[0]) > 127)}
     table = {}
@@ -189,7 +230,7 @@ def main():
         if kind and kind != "n":
             table[word] = kind
     # Phrases: pairs of known words, then longer runs; kept whatever their class.
-    known = sorted(set(SQL_WORDS) | set(table))
+    known = sorted(set(SQL_WORDS) | set(w for w in table if " " not in w))
     phrases = {}
     frontier = known
     while frontier:

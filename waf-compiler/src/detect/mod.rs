@@ -10,6 +10,7 @@
 //!
 //! Both detectors take arbitrary bytes, never panic, and do work linear in the input.
 
+pub mod html5;
 pub mod sqli;
 mod sqli_fingerprints;
 mod sqli_keywords;

@@ -90,14 +90,13 @@ pub fn analyze(input: &[u8]) -> Analysis {
             fingerprint: last,
         };
     }
-    let mut contexts = vec![QuoteContext::None];
-    if input.contains(&b'\'') {
-        contexts.push(QuoteContext::Single);
-    }
-    if input.contains(&b'"') {
-        contexts.push(QuoteContext::Double);
-    }
-    for quote in contexts {
+    // A quote context is only worth trying when the input holds that quote.
+    let contexts = [
+        (QuoteContext::None, true),
+        (QuoteContext::Single, input.contains(&b'\'')),
+        (QuoteContext::Double, input.contains(&b'"')),
+    ];
+    for (quote, _) in contexts.into_iter().filter(|&(_, applies)| applies) {
         // The double-quote context is only tried with MySQL comments: `"` strings are MySQL's.
         let first = if quote == QuoteContext::Double {
             Dialect::Mysql
@@ -172,8 +171,9 @@ impl<'a> Attempt<'a> {
             }
         }
         let mut fingerprint = Fingerprint::from_tokens(&folded.tokens[..len]);
-        // An unparseable construct anywhere makes the whole fingerprint `X`.
-        if fingerprint.as_bytes().contains(&(T::Evil as u8)) {
+        // An unparseable construct anywhere makes the whole fingerprint `X` (folding may stop
+        // on one just past the fifth token).
+        if folded.tokens[..len].iter().any(|t| t.kind == T::Evil) {
             let mut evil = Token::default();
             evil.kind = T::Evil;
             folded.tokens[0] = evil;
@@ -237,7 +237,9 @@ impl<'a> Attempt<'a> {
             // input, as libinjection does (past the end reads as NUL).
             let at = |i: usize| self.input.get(i).copied().unwrap_or(0);
             let next = at(first.len);
+            // C compares a signed `char`: bytes above 127 are negative, so "whitespace" too.
             return !(next <= b' '
+                || next >= 0x80
                 || (next == b'/' && at(first.len + 1) == b'*')
                 || (next == b'-' && at(first.len + 1) == b'-'));
         }

@@ -173,84 +173,29 @@ fn is_white(c: u8) -> bool {
     matches!(c, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0xa0 | 0)
 }
 
-/// Bytes that end a word.
-fn ends_word(c: u8) -> bool {
-    matches!(
-        c,
-        b' ' | b'['
-            | b']'
-            | b'{'
-            | b'}'
-            | b'<'
-            | b'>'
-            | b':'
-            | b'\\'
-            | b'?'
-            | b'='
-            | b'@'
-            | b'!'
-            | b'#'
-            | b'~'
-            | b'+'
-            | b'-'
-            | b'*'
-            | b'/'
-            | b'&'
-            | b'|'
-            | b'^'
-            | b'%'
-            | b'('
-            | b')'
-            | b','
-            | b'\''
-            | b';'
-            | b'\t'
-            | b'\n'
-            | 0x0b
-            | 0x0c
-            | b'\r'
-            | b'"'
-            | 0xa0
-            | 0
-    )
+/// A set of bytes, as a lookup table.
+const fn byte_set(members: &[u8]) -> [bool; 256] {
+    let mut set = [false; 256];
+    let mut i = 0;
+    while i < members.len() {
+        set[members[i] as usize] = true;
+        i += 1;
+    }
+    set
 }
 
-/// Bytes that end a variable name.
+/// Bytes that end a word.
+static WORD_END: [bool; 256] = byte_set(b" []{}<>:\\?=@!#~+-*/&|^%(),';\t\n\x0b\x0c\r\"\xa0\x00");
+
+/// Bytes that end a variable name (unlike words: brackets and braces do not, backquotes do).
+static VARIABLE_END: [bool; 256] = byte_set(b" <>:\\?=@!#~+-*/&|^%(),';\t\n\x0b\x0c\r`\"\x00");
+
+fn ends_word(c: u8) -> bool {
+    WORD_END[usize::from(c)]
+}
+
 fn ends_variable(c: u8) -> bool {
-    matches!(
-        c,
-        b' ' | b'<'
-            | b'>'
-            | b':'
-            | b'\\'
-            | b'?'
-            | b'='
-            | b'@'
-            | b'!'
-            | b'#'
-            | b'~'
-            | b'+'
-            | b'-'
-            | b'*'
-            | b'/'
-            | b'&'
-            | b'|'
-            | b'^'
-            | b'%'
-            | b'('
-            | b')'
-            | b','
-            | b'\''
-            | b';'
-            | b'\t'
-            | b'\n'
-            | 0x0b
-            | 0x0c
-            | b'\r'
-            | b'`'
-            | b'"'
-            | 0
-    )
+    VARIABLE_END[usize::from(c)]
 }
 
 /// Length of the prefix of `s` made of bytes accepted by `accept`. libinjection's span helper
@@ -445,22 +390,42 @@ impl<'a> Tokenizer<'a> {
     fn string_core(&self, tok: &mut Token, pos: usize, delim: u8, offset: usize) -> usize {
         let s = self.s;
         let start = pos + offset;
-        tok.str_open = if offset > 0 { delim } else { 0 };
+        let open = if offset > 0 { delim } else { 0 };
         let mut search = start;
-        loop {
+        let end = loop {
             match find_byte(s, search, delim) {
-                None => {
-                    tok.assign(TokenType::String, start, &s[start..]);
-                    tok.str_close = 0;
-                    return s.len();
-                }
                 Some(q) if q > start && backslash_escaped(s, start, q) => search = q + 1,
                 Some(q) if q + 1 < s.len() && s[q + 1] == delim => search = q + 2,
-                Some(q) => {
-                    tok.assign(TokenType::String, start, &s[start..q]);
-                    tok.str_close = delim;
-                    return q + 1;
-                }
+                end => break end,
+            }
+        };
+        self.string_until(tok, start, end, open, delim, 1)
+    }
+
+    /// A string token from `start` up to `end`, where a closing delimiter of `closer_len` bytes
+    /// begins; or to the end of input (unclosed) when `end` is `None`. Returns where the next
+    /// token starts.
+    fn string_until(
+        &self,
+        tok: &mut Token,
+        start: usize,
+        end: Option<usize>,
+        open: u8,
+        close: u8,
+        closer_len: usize,
+    ) -> usize {
+        let s = self.s;
+        tok.str_open = open;
+        match end {
+            None => {
+                tok.assign(TokenType::String, start, &s[start..]);
+                tok.str_close = 0;
+                s.len()
+            }
+            Some(e) => {
+                tok.assign(TokenType::String, start, &s[start..e]);
+                tok.str_close = close;
+                e + closer_len
             }
         }
     }
@@ -616,19 +581,8 @@ impl<'a> Tokenizer<'a> {
         if s[pos + 1] == b'$' {
             // PostgreSQL `$$ ... $$` string.
             let start = pos + 2;
-            tok.str_open = b'$';
-            return match find_slice(s, start, b"$$") {
-                None => {
-                    tok.assign(TokenType::String, start, &s[start..]);
-                    tok.str_close = 0;
-                    s.len()
-                }
-                Some(e) => {
-                    tok.assign(TokenType::String, start, &s[start..e]);
-                    tok.str_close = b'$';
-                    e + 2
-                }
-            };
+            let end = find_slice(s, start, b"$$");
+            return self.string_until(tok, start, end, b'$', b'$', 2);
         }
         // PostgreSQL `$tag$ ... $tag$` string.
         let tag = span(&s[pos + 1..], |c| c.is_ascii_alphabetic());
@@ -638,23 +592,11 @@ impl<'a> Tokenizer<'a> {
         }
         let start = pos + tag + 2;
         let delim = &s[pos..start];
-        tok.str_open = b'$';
         // C libinjection 3.9.2 searches for the closing tag in a window shifted back by `pos`
         // (`s[tag + 2 .. len - pos]`) and treats a match before the opening as no match; we
         // reproduce it so verdicts agree with the C library deployed in ModSecurity.
         let closing = find_slice(&s[..s.len() - pos], tag + 2, delim).filter(|&e| e >= start);
-        match closing {
-            None => {
-                tok.assign(TokenType::String, start, &s[start..]);
-                tok.str_close = 0;
-                s.len()
-            }
-            Some(e) => {
-                tok.assign(TokenType::String, start, &s[start..e]);
-                tok.str_close = b'$';
-                e + delim.len()
-            }
-        }
+        self.string_until(tok, start, closing, b'$', b'$', delim.len())
     }
 
     fn number(&self, tok: &mut Token) -> usize {
@@ -783,19 +725,8 @@ impl<'a> Tokenizer<'a> {
             c => c,
         };
         let start = pos + 3;
-        tok.str_open = b'q';
-        match find_slice(s, start, &[close, b'\'']) {
-            None => {
-                tok.assign(TokenType::String, start, &s[start..]);
-                tok.str_close = 0;
-                s.len()
-            }
-            Some(e) => {
-                tok.assign(TokenType::String, start, &s[start..e]);
-                tok.str_close = b'q';
-                e + 2
-            }
-        }
+        let end = find_slice(s, start, &[close, b'\'']);
+        self.string_until(tok, start, end, b'q', b'q', 2)
     }
 
     /// `U&'...'` unicode string, or a word.
