@@ -11,6 +11,7 @@
 //! pipeline takes the notes in order, one per request (`HeadNotes::next`). The guard never changes the bytes and
 //! never blocks: when it meets something it does not follow (a head larger than its bound, a malformed chunk
 //! size, HTTP/2) it stops noting for that connection, and hyper's own checks and `framing.rs` remain.
+use memchr::memmem;
 use std::collections::VecDeque;
 use std::io;
 use std::pin::Pin;
@@ -22,6 +23,8 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 const MAX_HEAD: usize = 64 * 1024;
 /// Longest chunk-size line followed (size plus extensions).
 const MAX_CHUNK_LINE: usize = 1024;
+
+const HEAD_END: &[u8] = b"\r\n\r\n";
 
 /// A conflict found in one request head.
 pub type Conflict = Option<&'static str>;
@@ -90,17 +93,26 @@ fn step(phase: Phase, bytes: &[u8], notes: &HeadNotes) -> (Phase, usize) {
     match phase {
         Phase::Off => (Phase::Off, bytes.len()),
         Phase::Head(mut buf) => {
-            let mut used = 0;
             if buf.is_empty() {
                 // hyper skips empty lines before a request line.
-                used = bytes
+                let used = bytes
                     .iter()
                     .take_while(|b| **b == b'\r' || **b == b'\n')
                     .count();
+                let rest = &bytes[used..];
+                // The usual case: the whole head arrived in one read; look at it where it lies, no copy.
+                if let Some(i) = memmem::find(rest, HEAD_END) {
+                    let end = i + HEAD_END.len();
+                    return (after_head(&rest[..end], notes), used + end);
+                }
+                buf.extend_from_slice(rest);
+                return (Phase::Head(buf), bytes.len());
             }
-            let start = buf.len().saturating_sub(3);
-            buf.extend_from_slice(&bytes[used..]);
-            let Some(end) = find(&buf[start..], b"\r\n\r\n").map(|i| start + i + 4) else {
+            let start = buf.len().saturating_sub(HEAD_END.len() - 1);
+            buf.extend_from_slice(bytes);
+            let Some(end) =
+                memmem::find(&buf[start..], HEAD_END).map(|i| start + i + HEAD_END.len())
+            else {
                 return if buf.len() > MAX_HEAD {
                     (Phase::Off, bytes.len())
                 } else {
@@ -239,10 +251,6 @@ fn after_head(head: &[u8], notes: &HeadNotes) -> Phase {
             None => Phase::Off,
         },
     }
-}
-
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
 }
 
 impl<T: AsyncRead + Unpin> AsyncRead for HeadGuard<T> {
