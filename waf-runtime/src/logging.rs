@@ -5,7 +5,7 @@
 //! also logged once even without a match: go-ftw brackets each test with such marker requests and waits for the
 //! marker to appear in the log. Values from the request are escaped and truncated: a log line must not be
 //! forgeable or unbounded.
-use crate::config::{LoggingConfig, Mode};
+use crate::config::{LogFormat, LoggingConfig, Mode};
 use crate::inspect::Finding;
 use std::fmt::Write;
 use std::net::IpAddr;
@@ -21,7 +21,7 @@ pub fn init(cfg: &LoggingConfig) {
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_target(false);
-    if cfg.json {
+    if cfg.format == LogFormat::Json {
         builder.json().init();
     } else {
         builder.with_ansi(false).init();

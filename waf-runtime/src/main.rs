@@ -59,7 +59,12 @@ fn check(config: &config::Config, path: Option<PathBuf>) -> ExitCode {
         ),
         None => println!("# effective configuration (no config file: environment, then defaults)"),
     }
-    match serde_saphyr::to_string(&serde_json::json!({ "waf": config })) {
+    // Printed under `waf:` in the file's own key order, so the output is itself a valid config file.
+    #[derive(serde::Serialize)]
+    struct File<'a> {
+        waf: &'a config::Config,
+    }
+    match serde_saphyr::to_string(&File { waf: config }) {
         Ok(text) => print!("{text}"),
         Err(e) => {
             eprintln!("waf: cannot print the configuration: {e}");

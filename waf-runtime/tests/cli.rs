@@ -48,6 +48,17 @@ fn check_config_prints_the_effective_config_with_env_fallbacks() {
     assert!(stdout.contains("mode: observe"), "{stdout}");
     assert!(stdout.contains("0 rules loaded"), "{stdout}");
 
+    // The printed configuration is itself a valid config file that means the same.
+    std::fs::write(dir.path().join("printed.yml"), &stdout).unwrap();
+    let again = waf(
+        dir.path(),
+        &["--check-config", "--config", "printed.yml"],
+        &[],
+    );
+    let body = |s: &str| s.lines().skip(1).collect::<Vec<_>>().join("\n");
+    assert!(again.status.success(), "{}", text(&again.stderr));
+    assert_eq!(body(&text(&again.stdout)), body(&stdout));
+
     // The file wins over the environment.
     std::fs::create_dir(dir.path().join("config")).unwrap();
     std::fs::write(dir.path().join("config/waf.yml"), "waf:\n  mode: enforce\n").unwrap();

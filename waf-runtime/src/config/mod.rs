@@ -112,7 +112,14 @@ pub struct ClientIpConfig {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct LoggingConfig {
     pub level: String,
-    pub json: bool,
+    pub format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

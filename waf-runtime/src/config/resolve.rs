@@ -6,8 +6,9 @@
 //! validated now, and enabling one is an error saying it is not yet supported, never a silent no-op.
 use super::file::{FileRoot, FileWaf};
 use super::{
-    AcmeConfig, BodyConfig, ClientIpConfig, Config, ConfigError, DomainConfig, LoggingConfig,
-    MetricsConfig, Mode, OverLimit, RulesConfig, ServerConfig, TlsConfig, UpstreamConfig,
+    AcmeConfig, BodyConfig, ClientIpConfig, Config, ConfigError, DomainConfig, LogFormat,
+    LoggingConfig, MetricsConfig, Mode, OverLimit, RulesConfig, ServerConfig, TlsConfig,
+    UpstreamConfig,
 };
 use crate::cidr::Cidr;
 use crate::upstream_url::UpstreamUrl;
@@ -194,9 +195,9 @@ impl Resolver<'_> {
                 format!("invalid level {level:?}, expected e.g. info, debug, warn"),
             ));
         }
-        let json = match logging.format.as_deref() {
-            None | Some("text") => false,
-            Some("json") => true,
+        let format = match logging.format.as_deref() {
+            None | Some("text") => LogFormat::Text,
+            Some("json") => LogFormat::Json,
             Some(other) => {
                 return Err(self.key_error(
                     "waf.logging.format",
@@ -227,7 +228,7 @@ impl Resolver<'_> {
                 over_limit,
             },
             client_ip: ClientIpConfig { trusted_proxies },
-            logging: LoggingConfig { level, json },
+            logging: LoggingConfig { level, format },
             metrics,
             acme,
         })
