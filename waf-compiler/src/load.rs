@@ -276,3 +276,69 @@ variables: [ARGS]
         );
     }
 }
+
+#[cfg(test)]
+mod round_trip {
+    use super::*;
+    use crate::rule::*;
+
+    /// The CRS converter writes rules with serde; what it writes must load back unchanged.
+    #[test]
+    fn serialized_rules_load_back_identical() {
+        let rule = Rule {
+            id: 942130,
+            msg: "SQL Injection Attack: SQL Boolean-based attack detected".into(),
+            name: Some("crs-942130".into()),
+            category: Some("sqli".into()),
+            severity: Some(Severity::Critical),
+            tags: vec!["OWASP_CRS".into(), "attack-sqli".into()],
+            paranoia_level: 2,
+            operator: OperatorKind::Regex,
+            pattern: Some(r#"(?i)[\s\x0b"'-\)`]*?\b([0-9A-Z_a-z]+)\b"#.into()),
+            variables: vec![
+                VariableSpec::all(Variable::ArgsGet),
+                VariableSpec {
+                    variable: Variable::RequestHeaders,
+                    names: vec!["User-Agent".into()],
+                    exclude: vec!["/^x-/".into()],
+                },
+                VariableSpec {
+                    variable: Variable::Xml,
+                    names: vec!["@*".into()],
+                    exclude: Vec::new(),
+                },
+            ],
+            transforms: vec![
+                Transform::None,
+                Transform::UrlDecodeUni,
+                Transform::ReplaceComments,
+            ],
+            action: Action::Deny,
+            chain: vec![ChainCondition {
+                target: ChainTarget::Capture(1),
+                operator: ChainOperator::Equals,
+                pattern: "${capture:2}".into(),
+                transforms: vec![Transform::Lowercase],
+                negate: true,
+            }],
+        };
+        let detector = Rule {
+            id: 942100,
+            operator: OperatorKind::DetectorSqli,
+            pattern: None,
+            chain: Vec::new(),
+            ..rule.clone()
+        };
+        #[derive(serde::Serialize)]
+        struct File<'a> {
+            rules: &'a [Rule],
+        }
+        let rules = [rule, detector];
+        let yaml = serde_saphyr::to_string(&File { rules: &rules }).unwrap();
+        assert_eq!(
+            parse_rules(Path::new("crs.yaml"), &yaml).unwrap(),
+            rules,
+            "{yaml}"
+        );
+    }
+}

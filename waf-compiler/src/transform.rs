@@ -5,8 +5,8 @@
 //! input: an invalid `%` escape is kept as is, an unterminated `/*` comment still becomes one space, and so on. All
 //! of them work on bytes (ModSecurity does not assume UTF-8) and none can fail.
 //!
-//! A rule's transform list is normalised into a [`TransformChain`] once at compile time; evaluation then computes
-//! each distinct chain once per value (see [`crate::evaluate`]).
+//! A rule's transform list is normalised ([`effective_chain`]) and interned once at compile time; evaluation
+//! then computes each distinct chain once per value (see [`crate::evaluate`]).
 
 use crate::rule::Transform;
 
@@ -116,8 +116,12 @@ fn percent_decode(input: &[u8], unicode: bool) -> Vec<u8> {
     out
 }
 
-/// `utf8toUnicode`: every valid multi-byte UTF-8 sequence becomes `%u` and its code point in lowercase hex
-/// (at least four digits); ASCII and bytes that do not start a valid sequence are copied unchanged.
+/// `utf8toUnicode`, as ModSecurity 3 does it: each multi-byte UTF-8 sequence becomes `%u` and its code point in
+/// lower-case hex (at least four digits). Its quirks are kept, since rules are written against them: a lead byte
+/// whose continuation bytes are missing or wrong is dropped; an overlong or surrogate sequence is converted and
+/// then followed by its raw lead byte; a lead byte beyond U+10FFFF (0xF5..0xF7) is copied before the conversion;
+/// any other byte (ASCII, a stray continuation byte, 0xF8..0xFF) is copied. (ModSecurity also cuts the result at
+/// the first NUL byte, a C-string artefact that would hide the rest of the value; that one is not reproduced.)
 pub fn utf8_to_unicode(input: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(input.len());
     let mut i = 0;
@@ -127,22 +131,39 @@ pub fn utf8_to_unicode(input: &[u8]) -> Vec<u8> {
             0xc0..=0xdf => (2, u32::from(c & 0x1f)),
             0xe0..=0xef => (3, u32::from(c & 0x0f)),
             0xf0..=0xf7 => (4, u32::from(c & 0x07)),
-            _ => (1, 0),
-        };
-        let continuation = input.get(i + 1..i + len);
-        match continuation {
-            Some(rest) if len > 1 && rest.iter().all(|b| b & 0xc0 == 0x80) => {
-                let code = rest
-                    .iter()
-                    .fold(lead_bits, |acc, b| acc << 6 | u32::from(b & 0x3f));
-                out.extend_from_slice(format!("%u{code:04x}").as_bytes());
-                i += len;
-            }
             _ => {
                 out.push(c);
                 i += 1;
+                continue;
             }
+        };
+        if c >= 0xf5 {
+            out.push(c);
         }
+        let rest = input
+            .get(i + 1..i + len)
+            .filter(|rest| rest.iter().all(|b| b & 0xc0 == 0x80));
+        let Some(rest) = rest else {
+            i += 1;
+            continue;
+        };
+        let code = rest
+            .iter()
+            .fold(lead_bits, |acc, b| acc << 6 | u32::from(b & 0x3f));
+        out.extend_from_slice(format!("%u{code:04x}").as_bytes());
+        let surrogate = (0xd800..=0xdfff).contains(&code);
+        let shortest = match len {
+            2 => 0x80,
+            3 => 0x800,
+            _ => 0x10000,
+        };
+        if surrogate {
+            out.push(c);
+        }
+        if code < shortest {
+            out.push(c);
+        }
+        i += len;
     }
     out
 }
@@ -273,10 +294,10 @@ fn decode_entity(s: &[u8]) -> Option<(u8, usize)> {
         if n == 0 {
             return None;
         }
-        // Large numbers saturate instead of overflowing; only the low byte is kept, as ModSecurity does.
-        let value = digits[..n].iter().fold(0u32, |acc, b| {
-            acc.saturating_mul(radix)
-                .saturating_add((*b as char).to_digit(radix).unwrap_or(0))
+        // ModSecurity parses with C `strtol` (which saturates at `LONG_MAX`) and keeps the low byte.
+        let value = digits[..n].iter().fold(0i64, |acc, b| {
+            let digit = i64::from((*b as char).to_digit(radix).unwrap_or(0));
+            acc.saturating_mul(i64::from(radix)).saturating_add(digit)
         });
         (value as u8, 1 + digits_at + n)
     } else {
@@ -376,10 +397,12 @@ mod tests {
             ("\u{2018}".as_bytes(), b"%u2018"),
             ("\u{ff07}".as_bytes(), b"%uff07"),
             ("\u{1f600}".as_bytes(), b"%u1f600"),
-            (b"a\xc3", b"a\xc3"),     // truncated sequence kept
-            (b"\xc3(", b"\xc3("),     // bad continuation kept
-            (b"\x80x", b"\x80x"),     // stray continuation kept
-            (b"\xc0\xa7", b"%u0027"), // overlong forms are converted, not rejected
+            (b"a\xc3", b"a"),             // truncated sequence: lead byte dropped
+            (b"\xc3(", b"("),             // bad continuation: lead byte dropped
+            (b"\x80x\xff", b"\x80x\xff"), // stray continuation and 0xFF copied
+            (b"\xc0\xa7", b"%u0027\xc0"), // overlong: converted, then the lead byte
+            (b"\xed\xa0\x80", b"%ud800\xed"), // surrogate: the same
+            (b"\xf5\x80\x80\x80", b"\xf5%u140000"), // beyond U+10FFFF: lead byte first
         ];
         check_table(Transform::Utf8ToUnicode, cases);
     }
@@ -431,7 +454,8 @@ mod tests {
             (b"&LT;", b"<"),
             (b"&unknown;", b"&unknown;"),
             (b"&#;&#x;&", b"&#;&#x;&"),
-            (b"&#99999999999;", b"\xff"),
+            (b"&#99999999999999999999;", b"\xff"), // saturated
+            (b"&#4294967296;", b"\x00"),           // 2^32: low byte
         ];
         check_table(Transform::HtmlEntityDecode, cases);
     }

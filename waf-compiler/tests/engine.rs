@@ -362,7 +362,11 @@ fn match_reports_variable_and_excerpt() {
     let rules = shipped(1);
     let req = request("GET", "/?name=ok&q=%3Cscript%3E%0d%0a", &[], b"");
     let verdict = rules.evaluate(&req);
-    let m = &verdict.matches[0];
+    let m = verdict
+        .matches
+        .iter()
+        .find(|m| m.rule_id == 100201)
+        .unwrap();
     assert_eq!(
         (m.rule_id, m.variable.as_str(), m.value_excerpt.as_str()),
         (100201, "ARGS:q", "<script>")
@@ -422,7 +426,6 @@ fn detector_sqli_operator_flags_injections_in_every_variable() {
 }
 
 #[test]
-#[ignore = "waits for the XSS detector (branch detect); is_xss is still a stub that returns false"]
 fn detector_xss_operator_flags_scripts() {
     let rules = shipped(1);
     let got = ids(
@@ -437,8 +440,24 @@ fn detector_xss_operator_flags_scripts() {
         &rules,
         "GET",
         "/",
-        &[("Referer", b"javascript:alert(1)")],
+        &[("Referer", b"\"><svg onload=alert(1)>")],
         b"",
     );
     assert!(got.contains(&100200), "got {got:?}");
+}
+
+#[test]
+fn a_rule_set_can_be_shared_across_threads() {
+    fn shareable<T: Send + Sync + 'static>(_: &T) {}
+    let rules = std::sync::Arc::new(shipped(1));
+    shareable(&rules);
+    let workers: Vec<_> = (0..4)
+        .map(|_| {
+            let rules = std::sync::Arc::clone(&rules);
+            std::thread::spawn(move || ids(&rules, "GET", "/.env", &[], b""))
+        })
+        .collect();
+    for worker in workers {
+        assert_eq!(worker.join().unwrap(), [100401]);
+    }
 }

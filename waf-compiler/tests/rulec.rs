@@ -168,7 +168,8 @@ fn explain_shows_variables_transforms_and_decisions() {
         "skipped: above the configured paranoia level",
         "rule 100201: ARGS_POST:user -> \"<script>x\": MATCH",
         "rule 100402: REQUEST_FILENAME -> \"/login\": no match",
-        "BLOCK (rule 100201)",
+        "matched rule 100201 (deny) at ARGS_POST:user: \"<script>\"",
+        "BLOCK (rule 100200)",
     ] {
         assert!(stdout.contains(want), "missing `{want}` in:\n{stdout}");
     }

@@ -22,6 +22,9 @@ enum Command {
         dirs: Vec<PathBuf>,
     },
     /// Run go-ftw YAML regression tests in process against the rules.
+    ///
+    /// `--rules` takes several directories, so end them with `--` before the tests:
+    /// `rulec test --rules rules crs-942 -- tests/`.
     Test {
         /// Rule directories.
         #[arg(long = "rules", required = true, num_args = 1..)]
@@ -74,7 +77,7 @@ fn main() -> ExitCode {
     }
 }
 
-/// Loads rules, printing each error to stderr; `None` when any error occurred.
+/// Loads rules, printing each error to stderr; the flag is false when any error occurred.
 fn load(dirs: &[PathBuf], paranoia_level: u8) -> (CompiledRuleSet, bool) {
     let outcome = CompiledRuleSet::load_dirs(dirs, &CompileOptions { paranoia_level });
     for error in &outcome.errors {
