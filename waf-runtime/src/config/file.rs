@@ -1,0 +1,146 @@
+//! The configuration file as written: every key optional, unknown keys refused.
+//!
+//! Every field is an `Option` so that "the file does not set this" is visible: that is the only case in which an
+//! environment variable or a default applies (see `resolve.rs`). `deny_unknown_fields` everywhere, so a typo is an
+//! error naming its path instead of a setting that silently never applies.
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+// Sections of later features (rate limiting, IP lists, GeoIP, admin panel) hold only the switch for now: turning
+// one on is refused as not yet supported (resolve.rs); their other keys arrive with the features.
+
+/// The whole file: everything lives under the top key `waf`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileRoot {
+    pub waf: Option<FileWaf>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileWaf {
+    pub mode: Option<String>,
+    pub server: Option<FileServer>,
+    pub upstream: Option<FileUpstream>,
+    pub domains: Option<BTreeMap<String, FileDomain>>,
+    pub rules: Option<FileRules>,
+    pub body: Option<FileBody>,
+    pub client_ip: Option<FileClientIp>,
+    pub logging: Option<FileLogging>,
+    pub metrics: Option<FileMetrics>,
+    pub rate_limit: Option<FileRateLimit>,
+    pub ip_filter: Option<FileIpFilter>,
+    pub geoip: Option<FileGeoip>,
+    pub acme: Option<FileAcme>,
+    pub admin: Option<FileAdmin>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileServer {
+    pub listen_address: Option<String>,
+    pub http_enabled: Option<bool>,
+    pub http_port: Option<u16>,
+    pub https_enabled: Option<bool>,
+    pub https_port: Option<u16>,
+    pub http2_enabled: Option<bool>,
+    pub header_read_timeout_sec: Option<u64>,
+    pub body_read_timeout_sec: Option<u64>,
+    pub shutdown_grace_sec: Option<u64>,
+    pub tls: Option<FileTls>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileTls {
+    pub cert_file: Option<String>,
+    pub key_file: Option<String>,
+    pub auto_generate: Option<bool>,
+    pub auto_cert_dir: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileUpstream {
+    pub default: Option<String>,
+    pub connect_timeout_ms: Option<u64>,
+    pub response_timeout_ms: Option<u64>,
+    pub pool_idle_timeout_sec: Option<u64>,
+    pub pool_max_idle_per_host: Option<usize>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileDomain {
+    pub default_upstream: Option<String>,
+    pub cert_file: Option<String>,
+    pub key_file: Option<String>,
+    pub acme_enabled: Option<bool>,
+    pub acme_email: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileRules {
+    pub directories: Option<Vec<String>>,
+    pub artifact: Option<String>,
+    pub paranoia_level: Option<u8>,
+    pub reload_interval_sec: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileBody {
+    pub limit_bytes: Option<usize>,
+    pub over_limit: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileClientIp {
+    pub trusted_proxies: Option<Vec<String>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileLogging {
+    pub level: Option<String>,
+    pub format: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileMetrics {
+    pub enabled: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileRateLimit {
+    pub enabled: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileIpFilter {
+    pub allow: Option<Vec<String>>,
+    pub deny: Option<Vec<String>>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileGeoip {
+    pub enabled: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileAcme {
+    pub staging: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileAdmin {
+    pub enabled: Option<bool>,
+}

@@ -1,0 +1,202 @@
+//! Configuration: the file (`file.rs`), how file, environment and defaults combine (`resolve.rs`), and the
+//! effective configuration the proxy runs on (this module).
+//!
+//! The effective configuration is a plain value: a reload builds a new one off the request path and swaps it in
+//! whole (see `state.rs`), so the request path never sees a half-applied change.
+mod file;
+mod resolve;
+
+use crate::cidr::Cidr;
+use crate::upstream_url::UpstreamUrl;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use resolve::resolve;
+
+/// Where the proxy looks for its configuration when `--config` is not given.
+pub const DEFAULT_CONFIG_PATH: &str = "config/waf.yml";
+
+/// What the proxy does with a request that matches a rule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// A matching `deny` rule blocks with 403.
+    Enforce,
+    /// Matches are logged with `OBSERVE MODE`; every request is forwarded.
+    Observe,
+    /// No inspection at all: a plain reverse proxy.
+    Disabled,
+}
+
+/// What happens to a request whose body is larger than the body limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OverLimit {
+    /// Refuse with 413 (in observe mode: log that it would have been refused, inspect the first part, forward).
+    Reject,
+    /// Inspect the first `limit_bytes`, then forward the whole body. A tail past the limit is never inspected, so
+    /// this is an explicit operator choice, logged on every such request.
+    InspectPrefix,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Config {
+    pub mode: Mode,
+    pub server: ServerConfig,
+    pub upstream: UpstreamConfig,
+    pub domains: BTreeMap<String, DomainConfig>,
+    pub rules: RulesConfig,
+    pub body: BodyConfig,
+    pub client_ip: ClientIpConfig,
+    pub logging: LoggingConfig,
+    pub metrics: MetricsConfig,
+    pub acme: AcmeConfig,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ServerConfig {
+    pub listen_address: String,
+    pub http_enabled: bool,
+    pub http_port: u16,
+    pub https_enabled: bool,
+    pub https_port: u16,
+    pub http2_enabled: bool,
+    pub header_read_timeout_sec: u64,
+    pub body_read_timeout_sec: u64,
+    pub shutdown_grace_sec: u64,
+    pub tls: TlsConfig,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TlsConfig {
+    pub cert_file: Option<PathBuf>,
+    pub key_file: Option<PathBuf>,
+    pub auto_generate: bool,
+    pub auto_cert_dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct UpstreamConfig {
+    pub default: UpstreamUrl,
+    pub connect_timeout_ms: u64,
+    pub response_timeout_ms: u64,
+    pub pool_idle_timeout_sec: u64,
+    pub pool_max_idle_per_host: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DomainConfig {
+    pub default_upstream: Option<UpstreamUrl>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RulesConfig {
+    pub directories: Vec<PathBuf>,
+    pub artifact: Option<PathBuf>,
+    pub paranoia_level: u8,
+    pub reload_interval_sec: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BodyConfig {
+    pub limit_bytes: usize,
+    pub over_limit: OverLimit,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClientIpConfig {
+    pub trusted_proxies: Vec<Cidr>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LoggingConfig {
+    pub level: String,
+    pub format: LogFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct MetricsConfig {
+    pub enabled: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AcmeConfig {
+    pub staging: bool,
+}
+
+impl Config {
+    /// The upstream for a request to `host` (already lower-cased, without port): the domain's own upstream when the
+    /// domain is configured with one, else the global one. Only configured values can come out of here, so no
+    /// client header can point the proxy at an address of its choosing.
+    pub fn upstream_for(&self, host: &str) -> &UpstreamUrl {
+        self.domains
+            .get(host)
+            .and_then(|d| d.default_upstream.as_ref())
+            .unwrap_or(&self.upstream.default)
+    }
+
+    /// Which rule sources to load and how; a change here means the rules must be recompiled.
+    pub fn rule_sources(&self) -> (&[PathBuf], Option<&Path>, u8) {
+        (
+            &self.rules.directories,
+            self.rules.artifact.as_deref(),
+            self.rules.paranoia_level,
+        )
+    }
+}
+
+/// A configuration error, always saying where (file and key path, or environment variable) and what.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {source}")]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path}: invalid YAML: {message}")]
+    Yaml { path: PathBuf, message: String },
+    #[error("{path}: {key}: {message}")]
+    Key {
+        path: PathBuf,
+        key: String,
+        message: String,
+    },
+    #[error("environment variable {name}={value:?}: {message}")]
+    Env {
+        name: &'static str,
+        value: String,
+        message: String,
+    },
+}
+
+/// Loads the configuration: from `path` when given (it must exist), else from [`DEFAULT_CONFIG_PATH`] when that
+/// file exists, else from environment and defaults alone. Returns the config and the file actually read.
+pub fn load(explicit: Option<&Path>) -> Result<(Config, Option<PathBuf>), ConfigError> {
+    let path = match explicit {
+        Some(p) => Some(p.to_path_buf()),
+        None => {
+            let default = PathBuf::from(DEFAULT_CONFIG_PATH);
+            default.is_file().then_some(default)
+        }
+    };
+    let text = match &path {
+        Some(p) => std::fs::read_to_string(p).map_err(|source| ConfigError::Read {
+            path: p.clone(),
+            source,
+        })?,
+        None => String::new(),
+    };
+    let shown = path
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("(no config file)"));
+    let config = resolve(&text, &shown, &|name| std::env::var(name).ok())?;
+    Ok((config, path))
+}

@@ -1,0 +1,492 @@
+//! File, then environment, then default: how each setting gets its value.
+//!
+//! The precedence is the specification's: an environment variable applies only when the file does not set the
+//! value (an earlier design let the environment silently override the file). Settings of features that come in
+//! later versions (TLS, ACME per domain, rate limiting, IP and GeoIP filtering, the admin panel) are parsed and
+//! validated now, and enabling one is an error saying it is not yet supported, never a silent no-op.
+use super::file::{FileRoot, FileWaf};
+use super::{
+    AcmeConfig, BodyConfig, ClientIpConfig, Config, ConfigError, DomainConfig, LogFormat,
+    LoggingConfig, MetricsConfig, Mode, OverLimit, RulesConfig, ServerConfig, TlsConfig,
+    UpstreamConfig,
+};
+use crate::cidr::Cidr;
+use crate::upstream_url::UpstreamUrl;
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+/// Reads one environment variable (a parameter so tests can pass their own environment).
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// Turns the text of a config file (empty when there is none) into the effective configuration.
+pub fn resolve(text: &str, path: &Path, env: Env) -> Result<Config, ConfigError> {
+    let root = parse(text, path)?;
+    let waf = root.waf.unwrap_or_default();
+    Resolver { path, env }.config(waf)
+}
+
+fn parse(text: &str, path: &Path) -> Result<FileRoot, ConfigError> {
+    // Two steps so an error names the key path: YAML to a generic tree, then the tree to our types through
+    // serde_path_to_error, which tracks where it is (`waf.server.htp_port: unknown field ...`).
+    let tree: serde_json::Value = if text.trim().is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_saphyr::from_str(text).map_err(|e| ConfigError::Yaml {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        })?
+    };
+    if tree.is_null() {
+        return Ok(FileRoot::default());
+    }
+    serde_path_to_error::deserialize(tree).map_err(|e| ConfigError::Key {
+        path: path.to_path_buf(),
+        key: e.path().to_string(),
+        message: e.into_inner().to_string(),
+    })
+}
+
+struct Resolver<'a> {
+    path: &'a Path,
+    env: Env<'a>,
+}
+
+impl Resolver<'_> {
+    fn key_error(&self, key: &str, message: impl Into<String>) -> ConfigError {
+        ConfigError::Key {
+            path: self.path.to_path_buf(),
+            key: key.to_string(),
+            message: message.into(),
+        }
+    }
+
+    /// The file's value, else the environment variable's (parsed), else the default.
+    fn pick<T: FromStr>(
+        &self,
+        file: Option<T>,
+        env_name: &'static str,
+        default: T,
+    ) -> Result<T, ConfigError>
+    where
+        T::Err: std::fmt::Display,
+    {
+        if let Some(v) = file {
+            return Ok(v);
+        }
+        match (self.env)(env_name) {
+            Some(raw) => raw.trim().parse().map_err(|e: T::Err| ConfigError::Env {
+                name: env_name,
+                value: raw.clone(),
+                message: e.to_string(),
+            }),
+            None => Ok(default),
+        }
+    }
+
+    /// Like `pick` for booleans, accepting the usual spellings in the environment (`true/false/1/0/yes/no`).
+    fn pick_bool(
+        &self,
+        file: Option<bool>,
+        env_name: &'static str,
+        default: bool,
+    ) -> Result<bool, ConfigError> {
+        if let Some(v) = file {
+            return Ok(v);
+        }
+        match (self.env)(env_name) {
+            Some(raw) => match raw.trim().to_ascii_lowercase().as_str() {
+                "true" | "1" | "yes" | "on" => Ok(true),
+                "false" | "0" | "no" | "off" | "" => Ok(false),
+                _ => Err(ConfigError::Env {
+                    name: env_name,
+                    value: raw,
+                    message: "expected true or false".into(),
+                }),
+            },
+            None => Ok(default),
+        }
+    }
+
+    fn upstream(&self, key: &str, raw: &str) -> Result<UpstreamUrl, ConfigError> {
+        raw.parse().map_err(|e: String| self.key_error(key, e))
+    }
+
+    fn not_yet(&self, key: &str, what: &str) -> ConfigError {
+        self.key_error(
+            key,
+            format!("{what} is not yet supported by this version of waf; remove the setting or set it to false"),
+        )
+    }
+
+    fn config(&self, waf: FileWaf) -> Result<Config, ConfigError> {
+        self.later_features(&waf)?;
+        let observe = self.pick_bool(None, "OBSERVE", false)?;
+        let mode = match waf.mode.as_deref() {
+            Some("enforce") => Mode::Enforce,
+            Some("observe") => Mode::Observe,
+            Some("disabled") => Mode::Disabled,
+            Some(other) => {
+                return Err(self.key_error(
+                    "waf.mode",
+                    format!("unknown mode {other:?}, expected enforce, observe or disabled"),
+                ));
+            }
+            None if observe => Mode::Observe,
+            None => Mode::Enforce,
+        };
+
+        let server = self.server(waf.server.unwrap_or_default())?;
+        let upstream = self.upstream_config(waf.upstream.unwrap_or_default())?;
+
+        let mut domains = std::collections::BTreeMap::new();
+        for (name, d) in waf.domains.unwrap_or_default() {
+            let key = format!("waf.domains.{name}");
+            if d.cert_file.is_some() || d.key_file.is_some() {
+                return Err(self.not_yet(&key, "a per-domain certificate (TLS)"));
+            }
+            if d.acme_enabled == Some(true) || d.acme_email.is_some() {
+                return Err(self.not_yet(&key, "ACME"));
+            }
+            let default_upstream = match d.default_upstream {
+                Some(u) => Some(self.upstream(&format!("{key}.default_upstream"), &u)?),
+                None => None,
+            };
+            // Host matching is case-insensitive and ignores the port: store the name the way it is looked up.
+            domains.insert(name.to_ascii_lowercase(), DomainConfig { default_upstream });
+        }
+
+        let rules = self.rules(waf.rules.unwrap_or_default())?;
+
+        let body = waf.body.unwrap_or_default();
+        let limit_bytes = self.pick(body.limit_bytes, "BODY_LIMIT_BYTES", 1_048_576)?;
+        if limit_bytes == 0 {
+            return Err(self.key_error("waf.body.limit_bytes", "must be at least 1"));
+        }
+        let over_limit = match body.over_limit.as_deref() {
+            None | Some("reject") => OverLimit::Reject,
+            Some("inspect_prefix") => OverLimit::InspectPrefix,
+            Some(other) => {
+                return Err(self.key_error(
+                    "waf.body.over_limit",
+                    format!("unknown value {other:?}, expected reject or inspect_prefix"),
+                ));
+            }
+        };
+
+        let mut trusted_proxies = Vec::new();
+        let client_ip = waf.client_ip.unwrap_or_default();
+        for (i, raw) in client_ip
+            .trusted_proxies
+            .unwrap_or_default()
+            .iter()
+            .enumerate()
+        {
+            let cidr = raw
+                .parse::<Cidr>()
+                .map_err(|e| self.key_error(&format!("waf.client_ip.trusted_proxies[{i}]"), e))?;
+            trusted_proxies.push(cidr);
+        }
+
+        let logging = waf.logging.unwrap_or_default();
+        let level = logging.level.unwrap_or_else(|| "info".into());
+        if tracing_subscriber::EnvFilter::try_new(&level).is_err() {
+            return Err(self.key_error(
+                "waf.logging.level",
+                format!("invalid level {level:?}, expected e.g. info, debug, warn"),
+            ));
+        }
+        let format = match logging.format.as_deref() {
+            None | Some("text") => LogFormat::Text,
+            Some("json") => LogFormat::Json,
+            Some(other) => {
+                return Err(self.key_error(
+                    "waf.logging.format",
+                    format!("unknown format {other:?}, expected text or json"),
+                ));
+            }
+        };
+
+        let metrics = MetricsConfig {
+            enabled: waf.metrics.as_ref().and_then(|m| m.enabled).unwrap_or(true),
+        };
+        let acme = AcmeConfig {
+            staging: self.pick_bool(
+                waf.acme.as_ref().and_then(|a| a.staging),
+                "ACME_STAGING",
+                false,
+            )?,
+        };
+
+        Ok(Config {
+            mode,
+            server,
+            upstream,
+            domains,
+            rules,
+            body: BodyConfig {
+                limit_bytes,
+                over_limit,
+            },
+            client_ip: ClientIpConfig { trusted_proxies },
+            logging: LoggingConfig { level, format },
+            metrics,
+            acme,
+        })
+    }
+
+    fn server(&self, s: super::file::FileServer) -> Result<ServerConfig, ConfigError> {
+        let tls = s.tls.unwrap_or_default();
+        let https_enabled = self.pick_bool(s.https_enabled, "HTTPS_ENABLED", false)?;
+        if https_enabled {
+            return Err(self.not_yet("waf.server.https_enabled", "HTTPS"));
+        }
+        let http_enabled = self.pick_bool(s.http_enabled, "HTTP_ENABLED", true)?;
+        if !http_enabled {
+            return Err(self.key_error(
+                "waf.server.http_enabled",
+                "no listener enabled: HTTP is the only listener of this version",
+            ));
+        }
+        let listen_address = s.listen_address.unwrap_or_else(|| "0.0.0.0".into());
+        if listen_address.parse::<std::net::IpAddr>().is_err() {
+            return Err(self.key_error(
+                "waf.server.listen_address",
+                format!("{listen_address:?} is not an IP address"),
+            ));
+        }
+        let path = |file: Option<String>, env_name: &str| {
+            file.or_else(|| (self.env)(env_name))
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from)
+        };
+        Ok(ServerConfig {
+            listen_address,
+            http_enabled,
+            http_port: self.pick(s.http_port, "HTTP_PORT", 3030)?,
+            https_enabled,
+            https_port: self.pick(s.https_port, "HTTPS_PORT", 3443)?,
+            http2_enabled: s.http2_enabled.unwrap_or(false),
+            header_read_timeout_sec: positive(
+                self,
+                "waf.server.header_read_timeout_sec",
+                s.header_read_timeout_sec,
+                30,
+            )?,
+            body_read_timeout_sec: positive(
+                self,
+                "waf.server.body_read_timeout_sec",
+                s.body_read_timeout_sec,
+                30,
+            )?,
+            shutdown_grace_sec: s.shutdown_grace_sec.unwrap_or(30),
+            tls: TlsConfig {
+                cert_file: path(tls.cert_file, "TLS_CERT_FILE"),
+                key_file: path(tls.key_file, "TLS_KEY_FILE"),
+                auto_generate: self.pick_bool(tls.auto_generate, "TLS_AUTO_GENERATE", false)?,
+                auto_cert_dir: tls.auto_cert_dir.map(PathBuf::from),
+            },
+        })
+    }
+
+    fn upstream_config(&self, u: super::file::FileUpstream) -> Result<UpstreamConfig, ConfigError> {
+        let raw = self.pick(u.default, "UPSTREAM", "http://127.0.0.1:8080".to_string())?;
+        Ok(UpstreamConfig {
+            default: self.upstream("waf.upstream.default", &raw)?,
+            connect_timeout_ms: positive(
+                self,
+                "waf.upstream.connect_timeout_ms",
+                u.connect_timeout_ms,
+                3_000,
+            )?,
+            response_timeout_ms: positive(
+                self,
+                "waf.upstream.response_timeout_ms",
+                u.response_timeout_ms,
+                60_000,
+            )?,
+            pool_idle_timeout_sec: u.pool_idle_timeout_sec.unwrap_or(90),
+            pool_max_idle_per_host: u.pool_max_idle_per_host.unwrap_or(256),
+        })
+    }
+
+    fn rules(&self, r: super::file::FileRules) -> Result<RulesConfig, ConfigError> {
+        let directories: Vec<PathBuf> = match r.directories {
+            Some(dirs) => dirs.into_iter().map(PathBuf::from).collect(),
+            // RULE_DIR may name several directories separated by commas.
+            None => (self.env)("RULE_DIR")
+                .unwrap_or_else(|| "rules".into())
+                .split(',')
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from)
+                .collect(),
+        };
+        let artifact = r.artifact.map(PathBuf::from);
+        if artifact.is_some() {
+            return Err(self.not_yet("waf.rules.artifact", "loading a compiled rule artifact"));
+        }
+        if directories.is_empty() {
+            return Err(self.key_error(
+                "waf.rules.directories",
+                "at least one rule directory is needed",
+            ));
+        }
+        let paranoia_level = r.paranoia_level.unwrap_or(1);
+        if !(1..=4).contains(&paranoia_level) {
+            return Err(self.key_error("waf.rules.paranoia_level", "must be 1, 2, 3 or 4"));
+        }
+        let reload_interval_sec = self.pick(r.reload_interval_sec, "RELOAD_INTERVAL_SEC", 5)?;
+        if reload_interval_sec == 0 {
+            return Err(self.key_error("waf.rules.reload_interval_sec", "must be at least 1"));
+        }
+        Ok(RulesConfig {
+            directories,
+            artifact,
+            paranoia_level,
+            reload_interval_sec,
+        })
+    }
+
+    fn later_features(&self, waf: &FileWaf) -> Result<(), ConfigError> {
+        if waf.rate_limit.as_ref().and_then(|r| r.enabled) == Some(true) {
+            return Err(self.not_yet("waf.rate_limit.enabled", "rate limiting"));
+        }
+        if let Some(f) = &waf.ip_filter
+            && (f.allow.as_ref().is_some_and(|a| !a.is_empty())
+                || f.deny.as_ref().is_some_and(|d| !d.is_empty()))
+        {
+            return Err(self.not_yet("waf.ip_filter", "IP allow/deny lists"));
+        }
+        if waf.geoip.as_ref().and_then(|g| g.enabled) == Some(true) {
+            return Err(self.not_yet("waf.geoip.enabled", "GeoIP filtering"));
+        }
+        if waf.admin.as_ref().and_then(|a| a.enabled) == Some(true) {
+            return Err(self.not_yet("waf.admin.enabled", "the admin panel"));
+        }
+        Ok(())
+    }
+}
+
+/// A timeout or interval: zero would mean "fail at once" or "spin", so it is refused.
+fn positive(r: &Resolver, key: &str, file: Option<u64>, default: u64) -> Result<u64, ConfigError> {
+    match file {
+        Some(0) => Err(r.key_error(key, "must be at least 1")),
+        Some(v) => Ok(v),
+        None => Ok(default),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn run(text: &str, env: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let env: HashMap<String, String> = env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        resolve(text, Path::new("t.yml"), &|n| env.get(n).cloned())
+    }
+
+    #[test]
+    fn defaults_without_file_or_env() {
+        let c = run("", &[]).unwrap();
+        assert_eq!(c.mode, Mode::Enforce);
+        assert_eq!(c.server.http_port, 3030);
+        assert_eq!(c.upstream.default.to_string(), "http://127.0.0.1:8080");
+        assert_eq!(c.rules.directories, vec![PathBuf::from("rules")]);
+        assert_eq!(c.body.limit_bytes, 1_048_576);
+        assert_eq!(c.rules.reload_interval_sec, 5);
+    }
+
+    #[test]
+    fn env_applies_only_when_the_file_is_silent() {
+        let env = [
+            ("UPSTREAM", "http://10.0.0.1:9000"),
+            ("HTTP_PORT", "4000"),
+            ("OBSERVE", "true"),
+            ("RULE_DIR", "a, b"),
+            ("BODY_LIMIT_BYTES", "10"),
+        ];
+        let c = run("", &env).unwrap();
+        assert_eq!(c.upstream.default.to_string(), "http://10.0.0.1:9000");
+        assert_eq!(c.server.http_port, 4000);
+        assert_eq!(c.mode, Mode::Observe);
+        assert_eq!(
+            c.rules.directories,
+            vec![PathBuf::from("a"), PathBuf::from("b")]
+        );
+        let file = "waf:\n  mode: enforce\n  server: {http_port: 5000}\n  upstream: {default: 'http://u:1'}\n";
+        let c = run(file, &env).unwrap();
+        assert_eq!(c.mode, Mode::Enforce);
+        assert_eq!(c.server.http_port, 5000);
+        assert_eq!(c.upstream.default.to_string(), "http://u:1");
+        assert_eq!(c.body.limit_bytes, 10);
+    }
+
+    #[test]
+    fn unknown_key_is_an_error_with_its_path() {
+        let e = run("waf:\n  server:\n    htp_port: 1\n", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("waf.server.htp_port"), "{e}");
+        assert!(e.contains("unknown field"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_are_errors() {
+        for (text, key) in [
+            ("waf: {mode: block}", "waf.mode"),
+            ("waf: {server: {http_port: 70000}}", "waf.server.http_port"),
+            (
+                "waf: {upstream: {default: 'ftp://x'}}",
+                "waf.upstream.default",
+            ),
+            (
+                "waf: {client_ip: {trusted_proxies: ['10.0.0.0/33']}}",
+                "trusted_proxies[0]",
+            ),
+            (
+                "waf: {rules: {paranoia_level: 5}}",
+                "waf.rules.paranoia_level",
+            ),
+            ("waf: {body: {over_limit: pass}}", "waf.body.over_limit"),
+        ] {
+            let e = run(text, &[]).unwrap_err().to_string();
+            assert!(e.contains(key), "{text}: {e}");
+        }
+        let e = run("", &[("HTTP_PORT", "x")]).unwrap_err().to_string();
+        assert!(e.contains("HTTP_PORT"), "{e}");
+    }
+
+    #[test]
+    fn later_features_are_refused_not_ignored() {
+        for text in [
+            "waf: {server: {https_enabled: true}}",
+            "waf: {rate_limit: {enabled: true}}",
+            "waf: {geoip: {enabled: true}}",
+            "waf: {ip_filter: {deny: ['1.2.3.4/32']}}",
+            "waf: {admin: {enabled: true}}",
+            "waf: {domains: {a.com: {acme_enabled: true}}}",
+        ] {
+            let e = run(text, &[]).unwrap_err().to_string();
+            assert!(e.contains("not yet supported"), "{text}: {e}");
+        }
+        assert!(run("", &[("HTTPS_ENABLED", "true")]).is_err());
+    }
+
+    #[test]
+    fn domain_upstream_wins_and_lookup_ignores_case() {
+        let c = run(
+            "waf:\n  domains:\n    App.Example.com: {default_upstream: 'http://127.0.0.1:9'}\n",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(
+            c.upstream_for("app.example.com").to_string(),
+            "http://127.0.0.1:9"
+        );
+        assert_eq!(c.upstream_for("other").to_string(), "http://127.0.0.1:8080");
+    }
+}

@@ -1,0 +1,119 @@
+//! Forwarding a request that passed inspection, and streaming the upstream's answer back.
+//!
+//! The upstream is chosen from configuration only: by the request's host among the configured domains, else the
+//! global upstream. The request keeps its method, path, query, headers (minus hop-by-hop ones) and body; its
+//! framing is re-derived from the body actually sent, never copied from the client.
+use crate::body::ProxyBody;
+use crate::headers::{set_forwarded, strip_hop_by_hop};
+use crate::metrics::UpstreamFailure;
+use crate::responses;
+use crate::state::{Live, State};
+use http::request::Parts;
+use http::uri::Authority;
+use http::{HeaderValue, Request, Response, Version, header};
+use std::net::IpAddr;
+
+/// The host a request is for: from the absolute-form URI (HTTP/2 `:authority`) or the `Host` header.
+pub struct RequestHost {
+    /// As the client sent it (with port), for `Host` and `X-Forwarded-Host`. None for HTTP/1.0 without `Host`.
+    pub raw: Option<HeaderValue>,
+    /// Lower-cased, without port or trailing dot: the key into the configured domains.
+    pub name: String,
+}
+
+impl RequestHost {
+    /// None when the host is present but not a valid authority.
+    pub fn of(parts: &Parts) -> Option<RequestHost> {
+        let raw = match parts.uri.authority() {
+            Some(a) => HeaderValue::from_str(a.as_str()).ok()?,
+            None => match parts.headers.get(header::HOST) {
+                Some(h) => h.clone(),
+                None => {
+                    return Some(RequestHost {
+                        raw: None,
+                        name: String::new(),
+                    });
+                }
+            },
+        };
+        let authority: Authority = raw.to_str().ok()?.parse().ok()?;
+        if authority.as_str().contains('@') {
+            return None;
+        }
+        let name = authority.host().trim_end_matches('.').to_ascii_lowercase();
+        Some(RequestHost {
+            raw: Some(raw),
+            name,
+        })
+    }
+}
+
+pub async fn forward(
+    state: &State,
+    live: &Live,
+    mut parts: Parts,
+    body: ProxyBody,
+    peer: IpAddr,
+    host: &RequestHost,
+) -> Response<ProxyBody> {
+    let config = &live.config;
+    let upstream = config.upstream_for(&host.name);
+    let target = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
+    let Ok(uri) = upstream.join(target) else {
+        return responses::refused(crate::framing::Refusal {
+            status: http::StatusCode::BAD_REQUEST,
+            reason: "invalid request target",
+        });
+    };
+
+    let had_length = parts.headers.contains_key(header::CONTENT_LENGTH);
+    strip_hop_by_hop(&mut parts.headers);
+    // The body has been read (or is streamed by us); the upstream never needs to say 100 Continue.
+    parts.headers.remove(header::EXPECT);
+    let trusted_peer = config
+        .client_ip
+        .trusted_proxies
+        .iter()
+        .any(|c| c.contains(peer));
+    let host_text = host.raw.as_ref().and_then(|h| h.to_str().ok());
+    set_forwarded(&mut parts.headers, peer, trusted_peer, host_text);
+    if let Some(raw) = &host.raw {
+        parts.headers.insert(header::HOST, raw.clone());
+    }
+    match &body {
+        ProxyBody::Full(Some(bytes)) => {
+            parts
+                .headers
+                .insert(header::CONTENT_LENGTH, HeaderValue::from(bytes.len()));
+        }
+        ProxyBody::Full(None) if had_length => {
+            parts
+                .headers
+                .insert(header::CONTENT_LENGTH, HeaderValue::from(0u32));
+        }
+        ProxyBody::Full(None) => {
+            parts.headers.remove(header::CONTENT_LENGTH);
+        }
+        // A streamed body keeps a Content-Length that the framing checks validated (hyper enforces it on the
+        // way in and out); without one it goes chunked.
+        ProxyBody::Stream(_) | ProxyBody::Prefixed(..) => {}
+    }
+    parts.uri = uri;
+    parts.version = Version::HTTP_11;
+
+    match live.upstreams.send(Request::from_parts(parts, body)).await {
+        Ok(response) => {
+            let (mut head, body) = response.into_parts();
+            strip_hop_by_hop(&mut head.headers);
+            Response::from_parts(head, ProxyBody::Stream(body))
+        }
+        Err((failure, detail)) => {
+            state.metrics.upstream_failed(failure);
+            tracing::warn!("upstream {upstream} failed ({failure:?}): {detail}");
+            match failure {
+                UpstreamFailure::Timeout => responses::gateway_timeout(),
+                UpstreamFailure::Unavailable => responses::bad_gateway(),
+            }
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! Refusal of malformed requests and request-smuggling shapes, before anything else looks at the request.
+//!
+//! A front proxy and the server behind it must agree on where each request ends. When a request carries two
+//! framings (`Content-Length` and `Transfer-Encoding`), several lengths, or a transfer coding other than plain
+//! `chunked`, two parsers can disagree, and the bytes one of them treats as body the other treats as the next
+//! request. Such requests are refused with 400, never repaired: the proxy re-frames every forwarded body itself
+//! (see `forward.rs`), so nothing a client says about framing reaches the upstream.
+use http::{HeaderMap, Method, StatusCode, Version, header};
+
+/// Why a request is refused before inspection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Refusal {
+    pub status: StatusCode,
+    pub reason: &'static str,
+}
+
+const fn bad(reason: &'static str) -> Refusal {
+    Refusal {
+        status: StatusCode::BAD_REQUEST,
+        reason,
+    }
+}
+
+pub fn check(method: &Method, version: Version, headers: &HeaderMap) -> Result<(), Refusal> {
+    if method == Method::CONNECT {
+        // A reverse proxy does not open tunnels; forwarding CONNECT would make it an open proxy.
+        return Err(Refusal {
+            status: StatusCode::METHOD_NOT_ALLOWED,
+            reason: "CONNECT is not supported",
+        });
+    }
+    let lengths = headers.get_all(header::CONTENT_LENGTH).iter().count();
+    let codings = headers.get_all(header::TRANSFER_ENCODING).iter().count();
+    if lengths > 0 && codings > 0 {
+        return Err(bad("both Content-Length and Transfer-Encoding"));
+    }
+    if lengths > 1 {
+        return Err(bad("more than one Content-Length"));
+    }
+    if let Some(cl) = headers.get(header::CONTENT_LENGTH) {
+        let digits = cl.as_bytes();
+        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+            return Err(bad("Content-Length is not a number"));
+        }
+    }
+    if codings > 1 {
+        return Err(bad("more than one Transfer-Encoding"));
+    }
+    if let Some(te) = headers.get(header::TRANSFER_ENCODING) {
+        if version != Version::HTTP_11 {
+            return Err(bad("Transfer-Encoding outside HTTP/1.1"));
+        }
+        if !te.as_bytes().eq_ignore_ascii_case(b"chunked") {
+            return Err(bad("Transfer-Encoding other than chunked"));
+        }
+    }
+    match headers.get_all(header::HOST).iter().count() {
+        0 if version == Version::HTTP_11 => Err(bad("missing Host")),
+        0 | 1 => Ok(()),
+        _ => Err(bad("more than one Host")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(version: Version, pairs: &[(&str, &str)]) -> Result<(), &'static str> {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(
+                http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                v.parse().unwrap(),
+            );
+        }
+        check(&Method::POST, version, &h).map_err(|r| r.reason)
+    }
+
+    #[test]
+    fn refuses_smuggling_shapes() {
+        let v = Version::HTTP_11;
+        let host = ("host", "a");
+        assert!(run(v, &[host, ("content-length", "3")]).is_ok());
+        assert!(run(v, &[host, ("transfer-encoding", "chunked")]).is_ok());
+        assert!(
+            run(
+                v,
+                &[
+                    host,
+                    ("content-length", "3"),
+                    ("transfer-encoding", "chunked")
+                ]
+            )
+            .is_err()
+        );
+        assert!(run(v, &[host, ("content-length", "3"), ("content-length", "3")]).is_err());
+        assert!(run(v, &[host, ("content-length", "3,3")]).is_err());
+        assert!(run(v, &[host, ("content-length", "+3")]).is_err());
+        assert!(run(v, &[host, ("transfer-encoding", "gzip, chunked")]).is_err());
+        assert!(
+            run(
+                v,
+                &[
+                    host,
+                    ("transfer-encoding", "chunked"),
+                    ("transfer-encoding", "chunked")
+                ]
+            )
+            .is_err()
+        );
+        assert!(run(Version::HTTP_10, &[("transfer-encoding", "chunked")]).is_err());
+        assert!(run(v, &[]).is_err());
+        assert!(run(v, &[host, ("host", "b")]).is_err());
+        assert!(run(Version::HTTP_10, &[]).is_ok());
+    }
+
+    #[test]
+    fn refuses_connect() {
+        let r = check(&Method::CONNECT, Version::HTTP_11, &HeaderMap::new()).unwrap_err();
+        assert_eq!(r.status, StatusCode::METHOD_NOT_ALLOWED);
+    }
+}

@@ -1,0 +1,145 @@
+//! Header hygiene on the way to the upstream and back.
+//!
+//! Hop-by-hop headers describe one connection and must not be forwarded (RFC 9110 §7.6.1), including any header a
+//! `Connection` header names. The forwarding headers are rebuilt by us: a client that is not a trusted proxy cannot
+//! pre-fill `X-Forwarded-For`, `X-Forwarded-Proto`, `X-Forwarded-Host` or `Forwarded`, because the upstream would
+//! believe them.
+use http::{HeaderMap, HeaderName, HeaderValue, header};
+use std::net::IpAddr;
+
+/// Headers that only ever describe a single connection. `Proxy-Connection` is not standard but widely sent.
+const HOP_BY_HOP: [&str; 9] = [
+    "connection",
+    "keep-alive",
+    "proxy-connection",
+    "proxy-authenticate",
+    "proxy-authorization",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+];
+
+static X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
+static X_FORWARDED_PROTO: HeaderName = HeaderName::from_static("x-forwarded-proto");
+static X_FORWARDED_HOST: HeaderName = HeaderName::from_static("x-forwarded-host");
+static FORWARDED: HeaderName = HeaderName::from_static("forwarded");
+
+/// Removes hop-by-hop headers, and the headers the `Connection` header lists.
+pub fn strip_hop_by_hop(headers: &mut HeaderMap) {
+    let listed: Vec<HeaderName> = headers
+        .get_all(header::CONNECTION)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok())
+        .collect();
+    for name in listed {
+        headers.remove(name);
+    }
+    for name in HOP_BY_HOP {
+        headers.remove(name);
+    }
+}
+
+/// Sets the forwarding headers for a request from `peer`. `trusted_peer` says whether the peer is a configured
+/// trusted proxy, whose own forwarding headers are kept and extended; from anyone else they are replaced.
+pub fn set_forwarded(
+    headers: &mut HeaderMap,
+    peer: IpAddr,
+    trusted_peer: bool,
+    host: Option<&str>,
+) {
+    let peer = peer.to_canonical().to_string();
+    let chain = if trusted_peer {
+        let previous: Vec<&str> = headers
+            .get_all(&X_FORWARDED_FOR)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .collect();
+        if previous.is_empty() {
+            peer
+        } else {
+            format!("{}, {peer}", previous.join(", "))
+        }
+    } else {
+        headers.remove(&FORWARDED);
+        headers.remove(&X_FORWARDED_PROTO);
+        headers.remove(&X_FORWARDED_HOST);
+        peer
+    };
+    if let Ok(value) = HeaderValue::from_str(&chain) {
+        headers.insert(X_FORWARDED_FOR.clone(), value);
+    }
+    if !headers.contains_key(&X_FORWARDED_PROTO) {
+        // Plain HTTP is this version's only listener.
+        headers.insert(X_FORWARDED_PROTO.clone(), HeaderValue::from_static("http"));
+    }
+    if !headers.contains_key(&X_FORWARDED_HOST)
+        && let Some(value) = host.and_then(|h| HeaderValue::from_str(h).ok())
+    {
+        headers.insert(X_FORWARDED_HOST.clone(), value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(
+                HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                v.parse().unwrap(),
+            );
+        }
+        h
+    }
+
+    #[test]
+    fn strips_hop_by_hop_and_connection_listed() {
+        let mut h = map(&[
+            ("connection", "keep-alive, x-secret"),
+            ("keep-alive", "timeout=5"),
+            ("x-secret", "1"),
+            ("transfer-encoding", "chunked"),
+            ("upgrade", "websocket"),
+            ("accept", "*/*"),
+        ]);
+        strip_hop_by_hop(&mut h);
+        assert_eq!(h.len(), 1);
+        assert!(h.contains_key("accept"));
+    }
+
+    #[test]
+    fn untrusted_forwarding_headers_are_replaced() {
+        let mut h = map(&[
+            ("x-forwarded-for", "1.2.3.4"),
+            ("x-forwarded-proto", "https"),
+            ("forwarded", "for=1.2.3.4"),
+        ]);
+        set_forwarded(
+            &mut h,
+            "203.0.113.9".parse().unwrap(),
+            false,
+            Some("app.test"),
+        );
+        assert_eq!(h["x-forwarded-for"], "203.0.113.9");
+        assert_eq!(h["x-forwarded-proto"], "http");
+        assert_eq!(h["x-forwarded-host"], "app.test");
+        assert!(!h.contains_key("forwarded"));
+    }
+
+    #[test]
+    fn trusted_chain_is_appended() {
+        let mut h = map(&[
+            ("x-forwarded-for", "1.2.3.4"),
+            ("x-forwarded-for", "5.6.7.8"),
+            ("x-forwarded-proto", "https"),
+        ]);
+        set_forwarded(&mut h, "10.0.0.1".parse().unwrap(), true, Some("app.test"));
+        assert_eq!(h["x-forwarded-for"], "1.2.3.4, 5.6.7.8, 10.0.0.1");
+        assert_eq!(h["x-forwarded-proto"], "https");
+    }
+}

@@ -1,0 +1,92 @@
+//! The seam between the proxy and the rule engine: loading a rule set from the configured sources, and asking it
+//! about one request. The proxy never sees a regex; it gets findings back and decides (in `pipeline.rs`).
+use crate::config::Config;
+use http::Version;
+use http::request::Parts;
+use waf_compiler::{Action, CompileOptions, CompiledRuleSet, HttpRequest};
+
+/// A rule set as loaded, with the files that could not be loaded (skipped, the rest in force).
+pub struct LoadedRules {
+    set: CompiledRuleSet,
+    pub errors: Vec<String>,
+}
+
+/// One rule that matched a request.
+pub struct Finding {
+    pub rule_id: u64,
+    pub msg: String,
+    pub severity: String,
+    /// A `deny` rule: in enforce mode it blocks.
+    pub blocks: bool,
+    pub variable: String,
+    /// The matched part of the value, already escaped and bounded by the engine.
+    pub excerpt: String,
+}
+
+impl LoadedRules {
+    pub fn count(&self) -> usize {
+        self.set.rule_count()
+    }
+
+    pub fn hash(&self) -> String {
+        self.set.source_hash().to_string()
+    }
+
+    /// Evaluates one request (its head and the inspected part of its body).
+    pub fn inspect(&self, parts: &Parts, body: &[u8]) -> Vec<Finding> {
+        let headers: Vec<(&str, &[u8])> = parts
+            .headers
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_bytes()))
+            .collect();
+        let request = HttpRequest {
+            method: parts.method.as_str(),
+            uri: parts.uri.path_and_query().map_or("/", |pq| pq.as_str()),
+            version: version_name(parts.version),
+            headers: &headers,
+            body,
+        };
+        self.set
+            .evaluate(&request)
+            .matches
+            .into_iter()
+            .map(|m| Finding {
+                rule_id: u64::from(m.rule_id),
+                severity: m
+                    .severity
+                    .map_or_else(|| "-".to_string(), |s| s.to_string()),
+                blocks: m.action == Action::Deny,
+                msg: m.msg,
+                variable: m.variable,
+                excerpt: m.value_excerpt,
+            })
+            .collect()
+    }
+}
+
+fn version_name(v: Version) -> &'static str {
+    match v {
+        Version::HTTP_09 => "HTTP/0.9",
+        Version::HTTP_10 => "HTTP/1.0",
+        Version::HTTP_2 => "HTTP/2.0",
+        Version::HTTP_3 => "HTTP/3.0",
+        _ => "HTTP/1.1",
+    }
+}
+
+/// Loads the rule sources the configuration names. Blocking (reads files, compiles): run it off the async
+/// workers. A broken file is reported in `errors` and skipped; only a state in which nothing can be loaded at all
+/// is an `Err`, and then the previous rule set stays in force.
+pub fn load(config: &Config) -> Result<LoadedRules, String> {
+    let (dirs, _artifact, paranoia_level) = config.rule_sources();
+    for dir in dirs {
+        if !dir.is_dir() {
+            return Err(format!("rule directory {} does not exist", dir.display()));
+        }
+    }
+    let outcome = CompiledRuleSet::load_dirs(dirs, &CompileOptions { paranoia_level });
+    Ok(LoadedRules {
+        set: outcome.ruleset,
+        errors: outcome.errors.iter().map(|e| e.to_string()).collect(),
+    })
+}

@@ -1,0 +1,92 @@
+//! `waf`: a reverse proxy that inspects every request with compiled rules, then blocks, logs or forwards it.
+//!
+//! Reading order follows a request: `server.rs` accepts, `pipeline.rs` runs the stages (`framing.rs`,
+//! `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and `upstream.rs` talk to the upstream, `responses.rs`
+//! holds the proxy's own answers. Around them: `config/` (file, environment, defaults), `state.rs` (what a reload
+//! swaps), `reload.rs` (when it does), `metrics.rs` and `logging.rs`.
+//!
+//! Later features slot in as stages of `pipeline.rs` (IP and GeoIP filtering, rate limiting after the client
+//! address is known) or as listeners beside `server.rs` (TLS, the admin panel).
+pub mod body;
+pub mod cidr;
+pub mod client_ip;
+pub mod config;
+pub mod forward;
+pub mod framing;
+pub mod head_guard;
+pub mod headers;
+pub mod inspect;
+pub mod logging;
+pub mod metrics;
+pub mod pipeline;
+pub mod reload;
+pub mod responses;
+pub mod server;
+pub mod state;
+pub mod upstream;
+pub mod upstream_url;
+
+use anyhow::Context;
+use config::Config;
+use state::State;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+use tokio::net::TcpListener;
+use tokio::signal::unix::{SignalKind, signal};
+
+/// Runs the proxy until SIGTERM or SIGINT, then drains. `config_path` is the file to watch for reloads.
+pub async fn run(config: Config, config_path: Option<PathBuf>) -> anyhow::Result<()> {
+    let metrics = metrics::Metrics::install().context("installing the metrics recorder")?;
+    metrics.spawn_upkeep();
+
+    let for_load = config.clone();
+    let rules = tokio::task::spawn_blocking(move || inspect::load(&for_load))
+        .await
+        .context("rule loading task")?
+        .map_err(anyhow::Error::msg)
+        .context("loading rules")?;
+    for error in &rules.errors {
+        tracing::error!("rule file skipped: {error}");
+    }
+    tracing::info!(
+        "{} rules loaded (paranoia level {}, {} files skipped, hash {}), mode {:?}",
+        rules.count(),
+        config.rules.paranoia_level,
+        rules.errors.len(),
+        rules.hash(),
+        config.mode
+    );
+
+    let ip: IpAddr = config
+        .server
+        .listen_address
+        .parse()
+        .context("waf.server.listen_address")?;
+    let addr = SocketAddr::new(ip, config.server.http_port);
+    let listener = TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("binding {addr}"))?;
+    tracing::info!(
+        "listening on {}, default upstream {}",
+        listener.local_addr().context("local address")?,
+        config.upstream.default
+    );
+
+    let config_text = match &config_path {
+        Some(p) => tokio::fs::read_to_string(p).await.ok(),
+        None => None,
+    };
+    let state = Arc::new(State::new(config, rules, metrics, config_path));
+    tokio::spawn(reload::Reloader::new(state.clone(), config_text).run());
+
+    let mut terminate = signal(SignalKind::terminate()).context("SIGTERM handler")?;
+    let shutdown = async move {
+        tokio::select! {
+            _ = terminate.recv() => tracing::info!("SIGTERM received"),
+            _ = tokio::signal::ctrl_c() => tracing::info!("SIGINT received"),
+        }
+    };
+    server::serve(state, listener, shutdown).await;
+    Ok(())
+}

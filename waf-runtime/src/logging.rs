@@ -1,0 +1,117 @@
+//! Logging: the subscriber, and the one-line records other tools read.
+//!
+//! Every rule match is one line containing `[id "<rule id>"]` (ModSecurity's shape, which go-ftw and CRS tooling
+//! look for) and, when the request carries it, the `X-CRS-Test` header value. A request carrying `X-CRS-Test` is
+//! also logged once even without a match: go-ftw brackets each test with such marker requests and waits for the
+//! marker to appear in the log. Values from the request are escaped and truncated: a log line must not be
+//! forgeable or unbounded.
+use crate::config::{LogFormat, LoggingConfig, Mode};
+use crate::inspect::Finding;
+use std::fmt::Write;
+use std::net::IpAddr;
+use tracing_subscriber::EnvFilter;
+
+/// Longest request-derived value written into a log line.
+const MAX_LOGGED_VALUE: usize = 256;
+
+pub const CRS_TEST_HEADER: &str = "x-crs-test";
+
+pub fn init(cfg: &LoggingConfig) {
+    let filter = EnvFilter::try_new(&cfg.level).unwrap_or_else(|_| EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false);
+    if cfg.format == LogFormat::Json {
+        builder.json().init();
+    } else {
+        builder.with_ansi(false).init();
+    }
+}
+
+/// Escapes control characters, quotes and backslashes, and truncates.
+pub fn clean(value: &str) -> String {
+    let mut out = String::with_capacity(value.len().min(MAX_LOGGED_VALUE));
+    for (i, c) in value.chars().enumerate() {
+        if i == MAX_LOGGED_VALUE {
+            out.push_str("...");
+            break;
+        }
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// What the proxy did about a request with matches.
+#[derive(Clone, Copy)]
+pub enum Outcome {
+    Blocked,
+    Logged,
+    Observed,
+}
+
+pub struct MatchContext<'a> {
+    pub mode: Mode,
+    pub outcome: Outcome,
+    pub client: IpAddr,
+    pub method: &'a str,
+    pub uri: &'a str,
+    pub test_id: Option<&'a str>,
+}
+
+pub fn rule_match(f: &Finding, ctx: &MatchContext) {
+    let prefix = if ctx.mode == Mode::Observe {
+        "OBSERVE MODE "
+    } else {
+        ""
+    };
+    let action = match ctx.outcome {
+        Outcome::Blocked => "blocked",
+        Outcome::Logged => "logged",
+        Outcome::Observed => "observed",
+    };
+    let test = ctx
+        .test_id
+        .map(|t| format!(" [test \"{}\"]", clean(t)))
+        .unwrap_or_default();
+    // `id` as a field too: in JSON logs the line then carries `"id":942100`, the other shape CRS tooling reads.
+    tracing::warn!(
+        id = f.rule_id,
+        "{prefix}rule match [id \"{}\"] [msg \"{}\"] [severity \"{}\"] [variable \"{}\"] [data \"{}\"] \
+         [action \"{action}\"] [client \"{}\"] [method \"{}\"] [uri \"{}\"]{test}",
+        f.rule_id,
+        clean(&f.msg),
+        f.severity,
+        clean(&f.variable),
+        f.excerpt, // escaped and bounded by the engine
+        ctx.client,
+        clean(ctx.method),
+        clean(ctx.uri),
+    );
+}
+
+pub fn test_marker(test_id: &str, method: &str, uri: &str) {
+    tracing::info!(
+        "request [test \"{}\"] [method \"{}\"] [uri \"{}\"]",
+        clean(test_id),
+        clean(method),
+        clean(uri)
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clean_escapes_and_truncates() {
+        assert_eq!(clean("a\"b\\c\nd"), "a\\\"b\\\\c\\u{a}d");
+        assert_eq!(clean(&"x".repeat(300)).len(), MAX_LOGGED_VALUE + 3);
+    }
+}

@@ -1,0 +1,138 @@
+//! Prometheus metrics: the specified counters, plus what an operator needs to see the proxy work.
+//!
+//! The hot-path counters are registered once and kept as handles, so counting a request is an atomic add, not a
+//! registry lookup. Labelled series have bounded label values: rule ids come from the loaded rule set, the other
+//! labels from fixed lists here, never from request data.
+use metrics::{Counter, Gauge, Histogram};
+use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder, PrometheusHandle};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Latency buckets in seconds: inspection is expected in the tens of microseconds, upstream round trips in
+/// milliseconds to seconds.
+const BUCKETS: [f64; 14] = [
+    0.000_05, 0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1.0,
+    5.0,
+];
+
+pub struct Metrics {
+    handle: PrometheusHandle,
+    pub requests: Counter,
+    pub blocked: Counter,
+    pub observed: Counter,
+    pub rules_loaded: Gauge,
+    pub rule_file_errors: Gauge,
+    pub request_seconds: Histogram,
+    pub inspection_seconds: Histogram,
+}
+
+/// Why a request was refused before reaching the rules.
+#[derive(Clone, Copy)]
+pub enum Rejection {
+    Malformed,
+    BodyTooLarge,
+    BodyTimeout,
+}
+
+/// What went wrong talking to the upstream.
+#[derive(Clone, Copy, Debug)]
+pub enum UpstreamFailure {
+    Unavailable,
+    Timeout,
+}
+
+/// What was reloaded.
+#[derive(Clone, Copy)]
+pub enum Reloaded {
+    Rules,
+    Config,
+}
+
+impl Reloaded {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reloaded::Rules => "rules",
+            Reloaded::Config => "config",
+        }
+    }
+}
+
+impl Metrics {
+    /// Installs the process-wide recorder (once) and registers the series.
+    pub fn install() -> Result<&'static Metrics, BuildError> {
+        static METRICS: OnceLock<Metrics> = OnceLock::new();
+        if let Some(m) = METRICS.get() {
+            return Ok(m);
+        }
+        let handle = PrometheusBuilder::new()
+            .set_buckets_for_metric(Matcher::Suffix("_seconds".into()), &BUCKETS)?
+            .install_recorder()?;
+        let metrics = Metrics {
+            handle,
+            requests: metrics::counter!("waf_requests_total"),
+            blocked: metrics::counter!("waf_blocked_total"),
+            observed: metrics::counter!("waf_observed_total"),
+            rules_loaded: metrics::gauge!("waf_rules_loaded"),
+            rule_file_errors: metrics::gauge!("waf_rule_file_errors"),
+            request_seconds: metrics::histogram!("waf_request_duration_seconds"),
+            inspection_seconds: metrics::histogram!("waf_inspection_duration_seconds"),
+        };
+        // Series exist from the start, so a scrape shows zeros rather than nothing.
+        for reason in ["malformed", "body_too_large", "body_timeout"] {
+            metrics::counter!("waf_rejected_total", "reason" => reason).absolute(0);
+        }
+        for kind in ["unavailable", "timeout"] {
+            metrics::counter!("waf_upstream_errors_total", "kind" => kind).absolute(0);
+        }
+        for what in ["rules", "config"] {
+            metrics::counter!("waf_reloads_total", "what" => what).absolute(0);
+            metrics::counter!("waf_reload_failures_total", "what" => what).absolute(0);
+        }
+        Ok(METRICS.get_or_init(|| metrics))
+    }
+
+    pub fn render(&self) -> String {
+        self.handle.render()
+    }
+
+    /// Histograms are drained into their buckets by upkeep; run it periodically.
+    pub fn spawn_upkeep(&'static self) {
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(5));
+            loop {
+                tick.tick().await;
+                self.handle.run_upkeep();
+            }
+        });
+    }
+
+    pub fn rule_matched(&self, rule_id: u64) {
+        metrics::counter!("waf_rule_matches_total", "rule_id" => rule_id.to_string()).increment(1);
+    }
+
+    pub fn rejected(&self, why: Rejection) {
+        let reason = match why {
+            Rejection::Malformed => "malformed",
+            Rejection::BodyTooLarge => "body_too_large",
+            Rejection::BodyTimeout => "body_timeout",
+        };
+        metrics::counter!("waf_rejected_total", "reason" => reason).increment(1);
+    }
+
+    pub fn upstream_failed(&self, failure: UpstreamFailure) {
+        let kind = match failure {
+            UpstreamFailure::Unavailable => "unavailable",
+            UpstreamFailure::Timeout => "timeout",
+        };
+        metrics::counter!("waf_upstream_errors_total", "kind" => kind).increment(1);
+    }
+
+    pub fn reloaded(&self, what: Reloaded, ok: bool) {
+        let name = if ok {
+            "waf_reloads_total"
+        } else {
+            "waf_reload_failures_total"
+        };
+        metrics::counter!(name, "what" => what.name()).increment(1);
+    }
+}

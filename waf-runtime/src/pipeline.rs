@@ -1,0 +1,232 @@
+//! The path of one request, as a sequence of small stages:
+//!
+//! ```text
+//! own endpoints (GET /health, GET /metrics) ─► framing checks ─► host + client address
+//!   ─► body read up to the limit ─► rules ─► 403 | forward (forward.rs) ─► response streamed back
+//! ```
+//!
+//! Each stage either passes the request on or answers it. Only `GET` reaches the proxy's own endpoints: any
+//! other request to those paths is inspected and forwarded like every request (an earlier design skipped
+//! inspection for them, a free bypass).
+use crate::body::{ProxyBody, ReadBody, read_limited};
+use crate::client_ip::client_addr;
+use crate::config::{Config, Mode, OverLimit};
+use crate::forward::{RequestHost, forward};
+use crate::framing::{self, Refusal};
+use crate::head_guard::Conflict;
+use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome};
+use crate::metrics::Rejection;
+use crate::responses;
+use crate::state::State;
+use http::request::Parts;
+use http::{Method, Request, Response, StatusCode, header};
+use hyper::body::Incoming;
+use serde_json::json;
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Answers one request. `conflict` is what the connection's head guard noted about this request's framing.
+pub async fn handle(
+    state: Arc<State>,
+    peer: IpAddr,
+    conflict: Conflict,
+    req: Request<Incoming>,
+) -> Response<ProxyBody> {
+    let started = Instant::now();
+    state.metrics.requests.increment(1);
+    let response = match conflict {
+        Some(reason) => refuse(
+            &state,
+            Refusal {
+                status: StatusCode::BAD_REQUEST,
+                reason,
+            },
+        ),
+        None => route(&state, peer, req).await,
+    };
+    state.metrics.request_seconds.record(started.elapsed());
+    response
+}
+
+async fn route(state: &State, peer: IpAddr, req: Request<Incoming>) -> Response<ProxyBody> {
+    let live = state.live.load_full();
+    if req.method() == Method::GET {
+        match req.uri().path() {
+            "/health" => return health(state, &live.config),
+            "/metrics" if live.config.metrics.enabled => return metrics_page(state),
+            _ => {}
+        }
+    }
+    if let Err(refusal) = framing::check(req.method(), req.version(), req.headers()) {
+        return refuse(state, refusal);
+    }
+    let (parts, body) = req.into_parts();
+    let Some(host) = RequestHost::of(&parts) else {
+        return refuse(
+            state,
+            Refusal {
+                status: StatusCode::BAD_REQUEST,
+                reason: "invalid Host",
+            },
+        );
+    };
+    let trusted = &live.config.client_ip.trusted_proxies;
+    let forwarded_for = parts.headers.get_all("x-forwarded-for");
+    let client = client_addr(peer, forwarded_for.iter().map(|v| v.as_bytes()), trusted);
+    let test_id = parts
+        .headers
+        .get(CRS_TEST_HEADER)
+        .and_then(|v| v.to_str().ok());
+    if let Some(test_id) = test_id {
+        logging::test_marker(test_id, parts.method.as_str(), uri_text(&parts));
+    }
+
+    let body = match live.config.mode {
+        Mode::Disabled => ProxyBody::Stream(body),
+        mode => match inspect(state, &live.config, mode, client, &parts, body).await {
+            Ok(body) => body,
+            Err(response) => return response,
+        },
+    };
+    forward(state, &live, parts, body, peer, &host).await
+}
+
+fn refuse(state: &State, refusal: Refusal) -> Response<ProxyBody> {
+    state.metrics.rejected(Rejection::Malformed);
+    tracing::debug!("refused request: {}", refusal.reason);
+    responses::refused(refusal)
+}
+
+fn uri_text(parts: &Parts) -> &str {
+    parts.uri.path_and_query().map_or("/", |pq| pq.as_str())
+}
+
+/// Reads the body up to the limit and runs the rules. Returns the body to forward, or the answer to send instead.
+async fn inspect(
+    state: &State,
+    config: &Config,
+    mode: Mode,
+    client: IpAddr,
+    parts: &Parts,
+    body: Incoming,
+) -> Result<ProxyBody, Response<ProxyBody>> {
+    let metrics = state.metrics;
+    let limit = config.body.limit_bytes;
+    let refuse_large = mode == Mode::Enforce && config.body.over_limit == OverLimit::Reject;
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if refuse_large && declared.is_some_and(|len| len > limit as u64) {
+        // Refused before reading a byte of it.
+        metrics.rejected(Rejection::BodyTooLarge);
+        return Err(responses::body_too_large(limit));
+    }
+    let timeout = Duration::from_secs(config.server.body_read_timeout_sec);
+    let read = match tokio::time::timeout(timeout, read_limited(body, limit)).await {
+        Err(_) => {
+            metrics.rejected(Rejection::BodyTimeout);
+            return Err(responses::body_timeout());
+        }
+        Ok(Err(e)) => {
+            metrics.rejected(Rejection::Malformed);
+            tracing::debug!("request body unreadable: {e}");
+            return Err(responses::refused(Refusal {
+                status: StatusCode::BAD_REQUEST,
+                reason: "unreadable request body",
+            }));
+        }
+        Ok(Ok(read)) => read,
+    };
+    let (inspected, forwarded) = match read {
+        ReadBody::Complete(bytes) => (bytes.clone(), ProxyBody::full(bytes)),
+        ReadBody::OverLimit { read, rest } => {
+            if refuse_large {
+                metrics.rejected(Rejection::BodyTooLarge);
+                return Err(responses::body_too_large(limit));
+            }
+            // Never a silent pass: each such request says in the log that its tail went uninspected.
+            let prefix = if mode == Mode::Observe && config.body.over_limit == OverLimit::Reject {
+                "OBSERVE MODE request body over the limit would be refused with 413; "
+            } else {
+                ""
+            };
+            tracing::warn!(
+                "{prefix}request body over {limit} bytes: only the first {limit} inspected [client \"{client}\"] [uri \"{}\"]",
+                logging::clean(uri_text(parts))
+            );
+            (read.slice(..limit), ProxyBody::Prefixed(Some(read), rest))
+        }
+    };
+
+    let rules = state.rules.load_full();
+    let started = Instant::now();
+    let findings = rules.inspect(parts, &inspected);
+    metrics.inspection_seconds.record(started.elapsed());
+    if findings.is_empty() {
+        return Ok(forwarded);
+    }
+
+    let blocking = findings
+        .iter()
+        .find(|f| f.blocks)
+        .filter(|_| mode == Mode::Enforce);
+    let outcome = match (mode, blocking) {
+        (Mode::Observe, _) => Outcome::Observed,
+        (_, Some(_)) => Outcome::Blocked,
+        _ => Outcome::Logged,
+    };
+    let ctx = MatchContext {
+        mode,
+        outcome,
+        client,
+        method: parts.method.as_str(),
+        uri: uri_text(parts),
+        test_id: parts
+            .headers
+            .get(CRS_TEST_HEADER)
+            .and_then(|v| v.to_str().ok()),
+    };
+    for finding in &findings {
+        metrics.rule_matched(finding.rule_id);
+        logging::rule_match(finding, &ctx);
+    }
+    match (outcome, blocking) {
+        (Outcome::Blocked, Some(rule)) => {
+            metrics.blocked.increment(1);
+            Err(responses::blocked(rule.rule_id, &rule.msg))
+        }
+        (Outcome::Observed, _) => {
+            metrics.observed.increment(1);
+            Ok(forwarded)
+        }
+        _ => Ok(forwarded),
+    }
+}
+
+fn health(state: &State, config: &Config) -> Response<ProxyBody> {
+    let rules = state.rules.load();
+    responses::json(
+        StatusCode::OK,
+        &json!({
+            "status": "ok",
+            "rules_loaded": rules.count(),
+            "observe_mode": config.mode == Mode::Observe,
+            "mode": config.mode,
+            "paranoia_level": config.rules.paranoia_level,
+            "rule_set_hash": rules.hash(),
+            "rule_file_errors": rules.errors.len(),
+        }),
+    )
+}
+
+fn metrics_page(state: &State) -> Response<ProxyBody> {
+    let mut response = Response::new(ProxyBody::full(state.metrics.render()));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        http::HeaderValue::from_static("text/plain; version=0.0.4"),
+    );
+    response
+}

@@ -1,0 +1,253 @@
+//! Hot reload of the configuration file and the rule sources.
+//!
+//! Three triggers, one loop: file-system events (`notify`) for promptness, a periodic check every reload interval
+//! as the fallback when events are lost or unsupported (network file systems, some container mounts), and SIGHUP
+//! for "now". A check compares a cheap fingerprint (file names, sizes, modification times) and rebuilds only on a
+//! change; SIGHUP rebuilds regardless. Building happens on a blocking thread, never on the request path, and the
+//! result is swapped in whole (`state.rs`). A build that fails keeps what is in force.
+use crate::config::{self, Config};
+use crate::inspect;
+use crate::metrics::Reloaded;
+use crate::state::State;
+use notify::{RecommendedWatcher, RecursiveMode, Watcher};
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::signal::unix::{SignalKind, signal};
+use tokio::sync::Notify;
+
+/// Editors and `cp` produce bursts of events for one change: wait for the burst to end before rebuilding.
+const SETTLE: Duration = Duration::from_millis(200);
+
+/// Deepest directory level scanned for rule files: a symlink loop must not hang the scan.
+const MAX_DEPTH: usize = 16;
+
+pub struct Reloader {
+    state: Arc<State>,
+    wake: Arc<Notify>,
+    watchers: Vec<RecommendedWatcher>,
+    config_text: Option<String>,
+    rules_fingerprint: u64,
+}
+
+impl Reloader {
+    pub fn new(state: Arc<State>, config_text: Option<String>) -> Self {
+        let rules_fingerprint = fingerprint(&state.live.load().config);
+        let mut reloader = Reloader {
+            state,
+            wake: Arc::new(Notify::new()),
+            watchers: Vec::new(),
+            config_text,
+            rules_fingerprint,
+        };
+        reloader.watch();
+        reloader
+    }
+
+    /// (Re)creates the file-system watchers for the config file and the current rule directories.
+    fn watch(&mut self) {
+        self.watchers.clear();
+        let config = &self.state.live.load().config;
+        let mut targets: Vec<(PathBuf, RecursiveMode)> = config
+            .rules
+            .directories
+            .iter()
+            .map(|d| (d.clone(), RecursiveMode::Recursive))
+            .collect();
+        if let Some(path) = &self.state.config_path {
+            // The directory, not the file: editors replace files by renaming, which ends a watch on the file.
+            let dir = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            targets.push((dir.to_path_buf(), RecursiveMode::NonRecursive));
+        }
+        for (path, mode) in targets {
+            let wake = self.wake.clone();
+            let watcher =
+                notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+                    if event.is_ok_and(|e| !e.kind.is_access()) {
+                        wake.notify_one();
+                    }
+                });
+            match watcher.and_then(|mut w| w.watch(&path, mode).map(|()| w)) {
+                Ok(w) => self.watchers.push(w),
+                Err(e) => tracing::warn!(
+                    "cannot watch {} ({e}); changes are picked up by the periodic check",
+                    path.display()
+                ),
+            }
+        }
+    }
+
+    pub async fn run(mut self) {
+        let mut hangup = match signal(SignalKind::hangup()) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                tracing::warn!("SIGHUP handler unavailable: {e}");
+                None
+            }
+        };
+        loop {
+            let interval =
+                Duration::from_secs(self.state.live.load().config.rules.reload_interval_sec);
+            tokio::select! {
+                () = tokio::time::sleep(interval) => self.check(false).await,
+                () = self.wake.notified() => {
+                    tokio::time::sleep(SETTLE).await;
+                    self.check(false).await;
+                }
+                Some(()) = async { match hangup.as_mut() { Some(h) => h.recv().await, None => None } } => {
+                    tracing::info!("SIGHUP: reloading configuration and rules");
+                    self.check(true).await;
+                }
+            }
+        }
+    }
+
+    async fn check(&mut self, force: bool) {
+        let sources_changed = self.check_config(force).await;
+        if sources_changed {
+            self.watch();
+        }
+        self.check_rules(force || sources_changed).await;
+    }
+
+    /// Reloads the config file if its text changed. Returns whether the rule sources changed.
+    async fn check_config(&mut self, force: bool) -> bool {
+        let Some(path) = self.state.config_path.clone() else {
+            return false;
+        };
+        let text = match tokio::fs::read_to_string(&path).await {
+            Ok(t) => t,
+            Err(e) => {
+                if self.config_text.take().is_some() {
+                    tracing::error!(
+                        "cannot read config file {}: {e}; keeping the configuration in force",
+                        path.display()
+                    );
+                    self.state.metrics.reloaded(Reloaded::Config, false);
+                }
+                return false;
+            }
+        };
+        if !force && self.config_text.as_deref() == Some(text.as_str()) {
+            return false;
+        }
+        self.config_text = Some(text.clone());
+        let resolved = config::resolve(&text, &path, &|name| std::env::var(name).ok());
+        let new = match resolved {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::error!("config reload failed, keeping the configuration in force: {e}");
+                self.state.metrics.reloaded(Reloaded::Config, false);
+                return false;
+            }
+        };
+        let old = &self.state.live.load().config;
+        warn_restart_needed(old, &new);
+        let sources_changed = old.rule_sources() != new.rule_sources();
+        tracing::info!(
+            "configuration reloaded from {} (mode {:?})",
+            path.display(),
+            new.mode
+        );
+        self.state.apply_config(new);
+        self.state.metrics.reloaded(Reloaded::Config, true);
+        sources_changed
+    }
+
+    async fn check_rules(&mut self, force: bool) {
+        let config = self.state.live.load_full();
+        let previous = self.rules_fingerprint;
+        let work = tokio::task::spawn_blocking(move || {
+            let now = fingerprint(&config.config);
+            if !force && now == previous {
+                return (now, None);
+            }
+            (now, Some(inspect::load(&config.config)))
+        });
+        let (now, loaded) = match work.await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::error!("rule reload task failed: {e}");
+                self.state.metrics.reloaded(Reloaded::Rules, false);
+                return;
+            }
+        };
+        self.rules_fingerprint = now;
+        match loaded {
+            None => {}
+            Some(Ok(rules)) => {
+                for error in &rules.errors {
+                    tracing::error!("rule file skipped: {error}");
+                }
+                tracing::info!(
+                    "rules reloaded: {} rules, {} files skipped, hash {}",
+                    rules.count(),
+                    rules.errors.len(),
+                    rules.hash()
+                );
+                self.state.apply_rules(rules);
+                self.state.metrics.reloaded(Reloaded::Rules, true);
+            }
+            Some(Err(e)) => {
+                tracing::error!("rule reload failed, keeping the rules in force: {e}");
+                self.state.metrics.reloaded(Reloaded::Rules, false);
+            }
+        }
+    }
+}
+
+/// Settings read once at start-up: say so instead of pretending they applied.
+fn warn_restart_needed(old: &Config, new: &Config) {
+    if old.server != new.server {
+        tracing::warn!("changes under waf.server apply at the next restart");
+    }
+    if old.logging != new.logging {
+        tracing::warn!("changes under waf.logging apply at the next restart");
+    }
+}
+
+/// Names, sizes and modification times of every rule file under the configured sources.
+pub fn fingerprint(config: &Config) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    let (dirs, artifact, paranoia) = config.rule_sources();
+    paranoia.hash(&mut hasher);
+    for dir in dirs {
+        dir.hash(&mut hasher);
+        scan(dir, 0, &mut hasher);
+    }
+    if let Some(path) = artifact {
+        hash_file(path, &mut hasher);
+    }
+    hasher.finish()
+}
+
+fn scan(dir: &Path, depth: usize, hasher: &mut DefaultHasher) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        "missing".hash(hasher);
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    for path in paths {
+        if path.is_dir() {
+            scan(&path, depth + 1, hasher);
+        } else if path.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+            hash_file(&path, hasher);
+        }
+    }
+}
+
+fn hash_file(path: &Path, hasher: &mut DefaultHasher) {
+    path.hash(hasher);
+    if let Ok(meta) = std::fs::metadata(path) {
+        meta.len().hash(hasher);
+        meta.modified().ok().hash(hasher);
+    }
+}

@@ -1,0 +1,73 @@
+//! The answers the proxy writes itself, all JSON, all in one place so their shapes stay consistent.
+//!
+//! Error bodies never carry internal detail (upstream addresses, error chains): those go to the log.
+use crate::body::ProxyBody;
+use crate::framing::Refusal;
+use http::{HeaderValue, Response, StatusCode, header};
+use serde_json::json;
+
+pub fn json(status: StatusCode, value: &serde_json::Value) -> Response<ProxyBody> {
+    let mut response = Response::new(ProxyBody::full(value.to_string()));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// 403: `{error, rule_id, message}` as specified.
+pub fn blocked(rule_id: u64, message: &str) -> Response<ProxyBody> {
+    json(
+        StatusCode::FORBIDDEN,
+        &json!({"error": "forbidden", "rule_id": rule_id, "message": message}),
+    )
+}
+
+/// A request refused before inspection. The connection is closed after the answer: once a client's framing
+/// is in doubt, so is where its next request would start.
+pub fn refused(refusal: Refusal) -> Response<ProxyBody> {
+    let error = refusal
+        .status
+        .canonical_reason()
+        .unwrap_or("refused")
+        .to_ascii_lowercase();
+    let mut response = json(
+        refusal.status,
+        &json!({"error": error, "message": refusal.reason}),
+    );
+    response
+        .headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
+}
+
+pub fn body_too_large(limit: usize) -> Response<ProxyBody> {
+    json(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        &json!({"error": "payload too large", "message": format!("request body exceeds {limit} bytes")}),
+    )
+}
+
+pub fn body_timeout() -> Response<ProxyBody> {
+    json(
+        StatusCode::REQUEST_TIMEOUT,
+        &json!({"error": "request timeout", "message": "request body not received in time"}),
+    )
+}
+
+pub fn bad_gateway() -> Response<ProxyBody> {
+    json(
+        StatusCode::BAD_GATEWAY,
+        &json!({"error": "bad gateway", "message": "upstream unavailable"}),
+    )
+}
+
+pub fn gateway_timeout() -> Response<ProxyBody> {
+    json(
+        StatusCode::GATEWAY_TIMEOUT,
+        &json!({"error": "gateway timeout", "message": "upstream did not answer in time"}),
+    )
+}

@@ -1,0 +1,70 @@
+//! The listener: accepts connections, serves each with hyper on the multi-threaded runtime, and drains them on
+//! shutdown.
+use crate::head_guard::{HeadGuard, HeadNotes};
+use crate::pipeline;
+use crate::state::State;
+use hyper::service::service_fn;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::GracefulShutdown;
+use std::convert::Infallible;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+
+/// Serves until `shutdown` completes, then stops accepting and waits up to the configured grace period for the
+/// requests in flight to finish.
+pub async fn serve(state: Arc<State>, listener: TcpListener, shutdown: impl Future<Output = ()>) {
+    let server = state.live.load().config.server.clone();
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    if !server.http2_enabled {
+        builder = builder.http1_only();
+    }
+    builder
+        .http1()
+        .preserve_header_case(true)
+        // A client that trickles its headers holds a connection and a task: bound the time it may take.
+        .header_read_timeout(Duration::from_secs(server.header_read_timeout_sec))
+        .timer(TokioTimer::new());
+
+    let graceful = GracefulShutdown::new();
+    tokio::pin!(shutdown);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    let _ = stream.set_nodelay(true);
+                    let state = state.clone();
+                    let notes = HeadNotes::default();
+                    let io = TokioIo::new(HeadGuard::new(stream, notes.clone()));
+                    let service = service_fn(move |req| {
+                        let state = state.clone();
+                        let conflict = notes.next();
+                        async move { Ok::<_, Infallible>(pipeline::handle(state, peer.ip(), conflict, req).await) }
+                    });
+                    let connection = builder.serve_connection(io, service).into_owned();
+                    let connection = graceful.watch(connection);
+                    tokio::spawn(async move {
+                        if let Err(e) = connection.await {
+                            tracing::debug!("connection from {peer} ended: {e}");
+                        }
+                    });
+                }
+                Err(e) => {
+                    // Typically out of file descriptors: back off instead of spinning on the error.
+                    tracing::warn!("accept failed: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
+            },
+            () = &mut shutdown => break,
+        }
+    }
+    drop(listener);
+    tracing::info!("shutting down: draining requests in flight");
+    let grace = Duration::from_secs(server.shutdown_grace_sec);
+    tokio::select! {
+        () = graceful.shutdown() => tracing::info!("all connections closed"),
+        () = tokio::time::sleep(grace) => tracing::warn!("grace period of {grace:?} over; closing the rest"),
+    }
+}

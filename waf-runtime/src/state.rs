@@ -1,0 +1,64 @@
+//! The live state every request reads: configuration, upstream client and rule set, each behind an atomic swap.
+//!
+//! A request takes one snapshot of each at its start and keeps it to its end, so a reload never changes the rules
+//! or the mode under a request in flight; the old snapshot is freed when its last request finishes.
+use crate::config::Config;
+use crate::inspect::LoadedRules;
+use crate::metrics::Metrics;
+use crate::upstream::Upstreams;
+use arc_swap::ArcSwap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The configuration and the client built from it: they change together.
+pub struct Live {
+    pub config: Config,
+    pub upstreams: Arc<Upstreams>,
+}
+
+pub struct State {
+    pub live: ArcSwap<Live>,
+    pub rules: ArcSwap<LoadedRules>,
+    pub metrics: &'static Metrics,
+    /// The file the configuration came from, watched for changes (none when running on env and defaults).
+    pub config_path: Option<PathBuf>,
+}
+
+impl State {
+    pub fn new(
+        config: Config,
+        rules: LoadedRules,
+        metrics: &'static Metrics,
+        config_path: Option<PathBuf>,
+    ) -> Self {
+        let upstreams = Arc::new(Upstreams::new(&config.upstream));
+        record_rules(metrics, &rules);
+        State {
+            live: ArcSwap::from_pointee(Live { config, upstreams }),
+            rules: ArcSwap::from_pointee(rules),
+            metrics,
+            config_path,
+        }
+    }
+
+    /// Swaps in a new configuration, keeping the warm upstream pool when its settings did not change.
+    pub fn apply_config(&self, config: Config) {
+        let current = self.live.load();
+        let upstreams = if current.upstreams.matches(&config.upstream) {
+            current.upstreams.clone()
+        } else {
+            Arc::new(Upstreams::new(&config.upstream))
+        };
+        self.live.store(Arc::new(Live { config, upstreams }));
+    }
+
+    pub fn apply_rules(&self, rules: LoadedRules) {
+        record_rules(self.metrics, &rules);
+        self.rules.store(Arc::new(rules));
+    }
+}
+
+fn record_rules(metrics: &Metrics, rules: &LoadedRules) {
+    metrics.rules_loaded.set(rules.count() as f64);
+    metrics.rule_file_errors.set(rules.errors.len() as f64);
+}

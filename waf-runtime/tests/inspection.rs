@@ -1,0 +1,198 @@
+//! Inspection through the real `waf` binary with real rules: blocking, observe and disabled modes, match logs,
+//! counters, and rule and config reloads while running.
+mod support;
+
+use bytes::Bytes;
+use http::Request;
+use http_body_util::Full;
+use support::*;
+
+fn config(up: &Upstream, mode: &str) -> String {
+    format!("  mode: {mode}\n  upstream: {{default: '{}'}}\n", up.url())
+}
+
+const LOG_RULE: &str = r#"
+id: 100002
+msg: "suspicious but harmless marker"
+severity: LOW
+operator: contains
+pattern: "note-me"
+variables: [ARGS]
+action: log
+"#;
+
+#[tokio::test(flavor = "multi_thread")]
+async fn enforce_blocks_with_json_and_logs_the_rule_id() {
+    let up = Upstream::start().await;
+    let waf = Waf::start(
+        &config(&up, "enforce"),
+        &[("deny.yaml", DENY_RULE), ("log.yml", LOG_RULE)],
+    );
+    let req = Request::get("/search?q=attack-me")
+        .header("host", "app.test")
+        .header("x-crs-test", "test-942-1")
+        .body(Full::new(Bytes::new()))
+        .unwrap();
+    let (head, body) = send(waf.addr, req).await;
+    assert_eq!(head.status, 403);
+    assert_eq!(head.headers["content-type"], "application/json");
+    let body = json(&body);
+    assert_eq!(body["error"], "forbidden");
+    assert_eq!(body["rule_id"], 100001);
+    assert_eq!(body["message"], "test attack marker");
+    assert!(
+        up.seen().is_empty(),
+        "a blocked request reached the upstream"
+    );
+    let line = waf
+        .logs()
+        .lines()
+        .find(|l| l.contains("[id \"100001\"]"))
+        .map(str::to_string)
+        .expect("no match line");
+    assert!(line.contains("test-942-1"), "X-CRS-Test missing: {line}");
+    assert!(!line.contains("OBSERVE MODE"));
+
+    // Body matches block too; a `log` rule alone does not block.
+    let (head, _) = post(waf.addr, "/form", "comment=attack-me").await;
+    assert_eq!(head.status, 403);
+    let (head, _) = get(waf.addr, "/?x=note-me").await;
+    assert_eq!(head.status, 200);
+    waf.wait_log("[id \"100002\"]", 2).await;
+
+    let (head, _) = get(waf.addr, "/?q=harmless").await;
+    assert_eq!(head.status, 200);
+    assert_eq!(waf.metric("waf_blocked_total").await, 2.0);
+    assert_eq!(
+        waf.metric("waf_rule_matches_total{rule_id=\"100001\"}")
+            .await,
+        2.0
+    );
+    assert_eq!(
+        waf.metric("waf_rule_matches_total{rule_id=\"100002\"}")
+            .await,
+        1.0
+    );
+    assert_eq!(waf.metric("waf_rules_loaded").await, 2.0);
+    assert_eq!(waf.metric("waf_observed_total").await, 0.0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn observe_mode_forwards_and_logs() {
+    let up = Upstream::start().await;
+    let waf = Waf::start(&config(&up, "observe"), &[("deny.yaml", DENY_RULE)]);
+    let (head, echoed) = post(waf.addr, "/form", "comment=attack-me").await;
+    assert_eq!(head.status, 200);
+    assert_eq!(echoed.as_ref(), b"comment=attack-me");
+    assert_eq!(up.last().body.as_ref(), b"comment=attack-me");
+    waf.wait_log("OBSERVE MODE", 2).await;
+    assert!(
+        waf.logs()
+            .lines()
+            .any(|l| l.contains("OBSERVE MODE") && l.contains("[id \"100001\"]"))
+    );
+    assert_eq!(waf.metric("waf_observed_total").await, 1.0);
+    assert_eq!(waf.metric("waf_blocked_total").await, 0.0);
+    let (_, health) = get(waf.addr, "/health").await;
+    assert_eq!(json(&health)["observe_mode"], true);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn disabled_mode_forwards_without_inspection() {
+    let up = Upstream::start().await;
+    let waf = Waf::start(&config(&up, "disabled"), &[("deny.yaml", DENY_RULE)]);
+    let (head, _) = get(waf.addr, "/?q=attack-me").await;
+    assert_eq!(head.status, 200);
+    assert_eq!(up.last().uri, "/?q=attack-me");
+    assert!(!waf.logs().contains("[id \"100001\"]"));
+    assert_eq!(
+        waf.metric("waf_rule_matches_total{rule_id=\"100001\"}")
+            .await,
+        0.0
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn rule_files_added_changed_and_deleted_take_effect_while_running() {
+    let up = Upstream::start().await;
+    let waf = Waf::start(&config(&up, "enforce"), &[]);
+    let status = |path: &'static str| async move { get(waf.addr, path).await.0.status };
+    assert_eq!(status("/?q=attack-me").await, 200);
+
+    std::fs::write(waf.rules_dir().join("new.yaml"), DENY_RULE).unwrap();
+    waf.wait_health(5, |h| h["rules_loaded"] == 1).await;
+    assert_eq!(status("/?q=attack-me").await, 403);
+
+    let changed = DENY_RULE.replace("attack-me", "other-attack");
+    std::fs::write(waf.rules_dir().join("new.yaml"), changed).unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while status("/?q=other-attack").await != 403 {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "changed rule not in force"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(status("/?q=attack-me").await, 200);
+
+    std::fs::remove_file(waf.rules_dir().join("new.yaml")).unwrap();
+    waf.wait_health(5, |h| h["rules_loaded"] == 0).await;
+    assert_eq!(status("/?q=other-attack").await, 200);
+    assert!(waf.metric("waf_reloads_total{what=\"rules\"}").await >= 3.0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_broken_rule_file_is_skipped_and_the_rest_stays_in_force() {
+    let up = Upstream::start().await;
+    let broken = "id: 100009\nmsg: [unclosed\n";
+    let bad_regex = "id: 100010\nmsg: bad\noperator: regex\npattern: '(?<=x)a'\nvariables: [ARGS]\naction: deny\n";
+    let waf = Waf::start(
+        &config(&up, "enforce"),
+        &[
+            ("deny.yaml", DENY_RULE),
+            ("broken.yaml", broken),
+            ("regex.yaml", bad_regex),
+        ],
+    );
+    waf.wait_log("rule file skipped", 2).await;
+    let (_, health) = get(waf.addr, "/health").await;
+    let health = json(&health);
+    assert_eq!(health["rules_loaded"], 1);
+    assert_eq!(health["rule_file_errors"], 2);
+    assert_eq!(get(waf.addr, "/?q=attack-me").await.0.status, 403);
+
+    // Breaking a good file while running keeps every other rule; fixing it brings it back.
+    std::fs::write(waf.rules_dir().join("log.yaml"), LOG_RULE).unwrap();
+    waf.wait_health(5, |h| h["rules_loaded"] == 2).await;
+    std::fs::write(waf.rules_dir().join("log.yaml"), broken).unwrap();
+    waf.wait_health(5, |h| h["rules_loaded"] == 1 && h["rule_file_errors"] == 3)
+        .await;
+    assert_eq!(get(waf.addr, "/?q=attack-me").await.0.status, 403);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn config_reload_switches_enforcement_without_restart() {
+    let up = Upstream::start().await;
+    let waf = Waf::start(&config(&up, "enforce"), &[("deny.yaml", DENY_RULE)]);
+    assert_eq!(get(waf.addr, "/?q=attack-me").await.0.status, 403);
+    Waf::write_config(waf.dir.path(), &config(&up, "observe"));
+    waf.wait_health(5, |h| h["observe_mode"] == true).await;
+    assert_eq!(get(waf.addr, "/?q=attack-me").await.0.status, 200);
+    Waf::write_config(waf.dir.path(), &config(&up, "enforce"));
+    waf.wait_health(5, |h| h["mode"] == "enforce").await;
+    assert_eq!(get(waf.addr, "/?q=attack-me").await.0.status, 403);
+    assert!(waf.metric("waf_reloads_total{what=\"config\"}").await >= 2.0);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn crs_test_marker_requests_are_logged() {
+    let up = Upstream::start().await;
+    let waf = Waf::start(&config(&up, "observe"), &[]);
+    let req = Request::get("/marker")
+        .header("host", "app.test")
+        .header("x-crs-test", "3f0b-marker")
+        .body(Full::new(Bytes::new()))
+        .unwrap();
+    send(waf.addr, req).await;
+    waf.wait_log("3f0b-marker", 2).await;
+}
