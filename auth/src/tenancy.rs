@@ -2,6 +2,10 @@
 //! stripped). Only the `Host` header (or the absolute request URI) names it: `X-Forwarded-Host` is not read, so a
 //! client cannot pick a tenant other than the one its URL names.
 
+use std::sync::Arc;
+
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, Uri, header};
 
 use crate::error::AppError;
@@ -49,6 +53,18 @@ pub async fn resolve(state: &AppState, headers: &HeaderMap, uri: &Uri) -> Result
     match state.store.authority_by_domain(&host).await? {
         Some(authority) => Ok(Tenant { authority, host }),
         None => Err(AppError::UnknownAuthority(host)),
+    }
+}
+
+/// Handlers that serve only known tenants take a `Tenant` argument; the lookup (and its 404) happens before them.
+impl FromRequestParts<Arc<AppState>> for Tenant {
+    type Rejection = AppError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &Arc<AppState>,
+    ) -> Result<Self, AppError> {
+        resolve(state, &parts.headers, &parts.uri).await
     }
 }
 

@@ -39,16 +39,40 @@ struct Tenant {
 
 impl Ctx {
     fn cli(&self, args: &[&str]) -> serde_json::Value {
-        self.backend.cli(&[], args).unwrap_or_else(|e| panic!("auth {args:?}: {e}"))
+        self.backend
+            .cli(&[], args)
+            .unwrap_or_else(|e| panic!("auth {args:?}: {e}"))
     }
 
     /// `acme.test` with login and logout pages, and the user ada.
     fn bootstrap(&self) -> Tenant {
         self.cli(&[
-            "authority", "add", "--domain", HOST, "--name", "Acme", "--login-url", LOGIN_URL, "--logout-url", LOGOUT_URL,
+            "authority",
+            "add",
+            "--domain",
+            HOST,
+            "--name",
+            "Acme",
+            "--login-url",
+            LOGIN_URL,
+            "--logout-url",
+            LOGOUT_URL,
         ]);
-        let user = self.cli(&["user", "add", "--domain", HOST, "--email", EMAIL, "--password", PASSWORD, "--name", "Ada"]);
-        Tenant { user_id: user["id"].as_str().unwrap().into() }
+        let user = self.cli(&[
+            "user",
+            "add",
+            "--domain",
+            HOST,
+            "--email",
+            EMAIL,
+            "--password",
+            PASSWORD,
+            "--name",
+            "Ada",
+        ]);
+        Tenant {
+            user_id: user["id"].as_str().unwrap().into(),
+        }
     }
 
     async fn store(&self) -> Arc<dyn Store> {
@@ -57,6 +81,8 @@ impl Ctx {
 }
 
 type Body = Pin<Box<dyn Future<Output = ()>>>;
+/// A scenario: its name and its body.
+type Scenario = (&'static str, fn(Ctx) -> Body);
 
 macro_rules! scenarios {
     ($($name:ident),* $(,)?) => {
@@ -64,7 +90,7 @@ macro_rules! scenarios {
     };
 }
 
-const SCENARIOS: &[(&str, fn(Ctx) -> Body)] = scenarios![
+const SCENARIOS: &[Scenario] = scenarios![
     signin_sets_the_session_cookie,
     signin_failures,
     session_lifetime_and_production_attributes,
@@ -87,22 +113,37 @@ fn main() {
     for &(name, body) in SCENARIOS {
         let redis_for_sqlite = redis.clone();
         trials.push(Trial::test(format!("sqlite::{name}"), move || {
-            run(async move { body(Ctx { backend: Backend::sqlite(), redis: redis_for_sqlite }).await });
+            run(async move {
+                body(Ctx {
+                    backend: Backend::sqlite(),
+                    redis: redis_for_sqlite,
+                })
+                .await
+            });
             Ok(())
         }));
         if let Some(pg) = pg.clone() {
             let redis = redis.clone();
             trials.push(Trial::test(format!("postgres::{name}"), move || {
-                run(async move { body(Ctx { backend: Backend::postgres(pg).await, redis }).await });
+                run(async move {
+                    body(Ctx {
+                        backend: Backend::postgres(pg).await,
+                        redis,
+                    })
+                    .await
+                });
                 Ok(())
             }));
         }
     }
     if let Some(pg) = pg.clone() {
-        trials.push(Trial::test("postgres::legacy_schema_serves_unchanged", move || {
-            run(legacy_schema_serves_unchanged(pg));
-            Ok(())
-        }));
+        trials.push(Trial::test(
+            "postgres::legacy_schema_serves_unchanged",
+            move || {
+                run(legacy_schema_serves_unchanged(pg));
+                Ok(())
+            },
+        ));
     }
     trials.push(Trial::test("cli::health_check_exit_codes", || {
         run(health_check_exit_codes());
@@ -119,7 +160,11 @@ fn main() {
 }
 
 fn run<F: Future<Output = ()>>(future: F) {
-    tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime").block_on(future)
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+        .block_on(future)
 }
 
 /// `name=value` of a `Set-Cookie` line, as a `Cookie` header sends it back.
@@ -127,19 +172,39 @@ fn cookie_pair(set_cookie: &str) -> String {
     set_cookie.split(';').next().unwrap().to_string()
 }
 
-async fn sign_in(server: &AuthServer, host: &str, email: &str, password: &str) -> support::http::Response {
-    server.http.post_json("/auth/signin", host, &[], json!({ "email": email, "password": password })).await
+async fn sign_in(
+    server: &AuthServer,
+    host: &str,
+    email: &str,
+    password: &str,
+) -> support::http::Response {
+    server
+        .http
+        .post_json(
+            "/auth/signin",
+            host,
+            &[],
+            json!({ "email": email, "password": password }),
+        )
+        .await
 }
 
 /// Signs in as ada; the `Cookie` header value of the new session.
 async fn session_cookie(server: &AuthServer) -> String {
     let response = sign_in(server, HOST, EMAIL, PASSWORD).await;
     assert_eq!(response.status, StatusCode::ACCEPTED, "{}", response.body);
-    cookie_pair(&response.set_cookie("_coauth_session").expect("session cookie"))
+    cookie_pair(
+        &response
+            .set_cookie("_coauth_session")
+            .expect("session cookie"),
+    )
 }
 
 async fn signed_in(server: &AuthServer, cookie: &str) -> bool {
-    let response = server.http.get("/auth/authority", HOST, &[("cookie", cookie)]).await;
+    let response = server
+        .http
+        .get("/auth/authority", HOST, &[("cookie", cookie)])
+        .await;
     assert_eq!(response.status, StatusCode::OK, "{}", response.body);
     response.json()["session"].as_bool().expect("session flag")
 }
@@ -151,13 +216,24 @@ async fn signin_sets_the_session_cookie(ctx: Ctx) {
     let response = sign_in(&server, HOST, "Ada@ACME.test", PASSWORD).await;
     assert_eq!(response.status, StatusCode::ACCEPTED, "{}", response.body);
     assert_eq!(response.body, "");
-    let set_cookie = response.set_cookie("_coauth_session").expect("session cookie");
+    let set_cookie = response
+        .set_cookie("_coauth_session")
+        .expect("session cookie");
     let attributes: Vec<&str> = set_cookie.split("; ").skip(1).collect();
     for expected in ["HttpOnly", "SameSite=Lax", "Path=/auth", "Max-Age=1800"] {
-        assert!(attributes.contains(&expected), "{expected} missing from {set_cookie}");
+        assert!(
+            attributes.contains(&expected),
+            "{expected} missing from {set_cookie}"
+        );
     }
-    assert!(attributes.iter().any(|a| a.starts_with("Expires=")), "{set_cookie}");
-    assert!(!attributes.contains(&"Secure"), "no Secure outside production: {set_cookie}");
+    assert!(
+        attributes.iter().any(|a| a.starts_with("Expires=")),
+        "{set_cookie}"
+    );
+    assert!(
+        !attributes.contains(&"Secure"),
+        "no Secure outside production: {set_cookie}"
+    );
     let cookie = cookie_pair(&set_cookie);
     assert!(signed_in(&server, &cookie).await);
     assert!(!signed_in(&server, "_coauth_session=forged").await);
@@ -166,88 +242,238 @@ async fn signin_sets_the_session_cookie(ctx: Ctx) {
     tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
     assert!(!signed_in(&server, &String::from_utf8(tampered).unwrap()).await);
 
-    let user = ctx.store().await.user_by_id(&tenant.user_id).await.unwrap().unwrap();
+    let user = ctx
+        .store()
+        .await
+        .user_by_id(&tenant.user_id)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(user.login_count, 1);
-    assert!(user.last_login.is_some_and(|at| (chrono::Utc::now() - at).num_seconds() < 60));
+    assert!(
+        user.last_login
+            .is_some_and(|at| (chrono::Utc::now() - at).num_seconds() < 60)
+    );
 
     // A form with `continue` answers 303 there, and rotates the session: a new cookie, still valid.
-    let form = [("email", EMAIL), ("password", PASSWORD), ("continue", "/app.html")];
-    let response = server.http.post_form("/auth/signin", HOST, &[("cookie", &cookie)], &form).await;
+    let form = [
+        ("email", EMAIL),
+        ("password", PASSWORD),
+        ("continue", "/app.html"),
+    ];
+    let response = server
+        .http
+        .post_form("/auth/signin", HOST, &[("cookie", &cookie)], &form)
+        .await;
     assert_eq!(response.status, StatusCode::SEE_OTHER, "{}", response.body);
     assert_eq!(response.header("location"), Some("/app.html"));
     let rotated = cookie_pair(&response.set_cookie("_coauth_session").unwrap());
     assert_ne!(rotated, cookie);
     assert!(signed_in(&server, &rotated).await);
-    assert_eq!(ctx.store().await.user_by_id(&tenant.user_id).await.unwrap().unwrap().login_count, 2);
+    assert_eq!(
+        ctx.store()
+            .await
+            .user_by_id(&tenant.user_id)
+            .await
+            .unwrap()
+            .unwrap()
+            .login_count,
+        2
+    );
 
     let log = server.log();
-    assert_eq!(log.matches("KVSTORE_URL is unset").count(), 1, "one warning without Redis:\n{log}");
-    for secret in [PASSWORD, &cookie["_coauth_session=".len()..], &rotated["_coauth_session=".len()..]] {
+    assert_eq!(
+        log.matches("KVSTORE_URL is unset").count(),
+        1,
+        "one warning without Redis:\n{log}"
+    );
+    for secret in [
+        PASSWORD,
+        &cookie["_coauth_session=".len()..],
+        &rotated["_coauth_session=".len()..],
+    ] {
         assert!(!log.contains(secret), "a secret reached the log:\n{log}");
     }
-    assert!(log.contains(&tenant.user_id), "sign-ins are logged by user id:\n{log}");
+    assert!(
+        log.contains(&tenant.user_id),
+        "sign-ins are logged by user id:\n{log}"
+    );
 }
 
 async fn signin_failures(ctx: Ctx) {
     let tenant = ctx.bootstrap();
     let server = AuthServer::start(&ctx.backend, &[]);
     let refused = json!({ "error": "invalid email or password" });
-    for (email, password) in [(EMAIL, "wrong"), ("nobody@acme.test", PASSWORD), (EMAIL, &"x".repeat(100))] {
+    for (email, password) in [
+        (EMAIL, "wrong"),
+        ("nobody@acme.test", PASSWORD),
+        (EMAIL, &"x".repeat(100)),
+    ] {
         let response = sign_in(&server, HOST, email, password).await;
         assert_eq!(response.status, StatusCode::UNAUTHORIZED, "{email}");
         assert_eq!(response.json(), refused);
         assert!(response.set_cookie("_coauth_session").is_none());
     }
-    let missing = server.http.post_json("/auth/signin", HOST, &[], json!({ "email": EMAIL })).await;
+    let missing = server
+        .http
+        .post_json("/auth/signin", HOST, &[], json!({ "email": EMAIL }))
+        .await;
     assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(missing.json(), json!({ "error": "email and password are required" }));
-    let missing = server.http.post_form("/auth/signin", HOST, &[], &[("password", PASSWORD)]).await;
+    assert_eq!(
+        missing.json(),
+        json!({ "error": "email and password are required" })
+    );
+    let missing = server
+        .http
+        .post_form("/auth/signin", HOST, &[], &[("password", PASSWORD)])
+        .await;
     assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
-    let plain = server.http.send(hyper::Method::POST, "/auth/signin", HOST, &[], Some(("text/plain", "x".into()))).await;
+    let plain = server
+        .http
+        .send(
+            hyper::Method::POST,
+            "/auth/signin",
+            HOST,
+            &[],
+            Some(("text/plain", "x".into())),
+        )
+        .await;
     assert_eq!(plain.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
 
     // A browser form (it sends `continue`) goes back to the page it came from, if that page is ours.
-    let form = [("email", EMAIL), ("password", "wrong"), ("continue", "/app.html")];
-    let back = server.http.post_form("/auth/signin", HOST, &[("referer", "https://acme.test/signin.html")], &form).await;
+    let form = [
+        ("email", EMAIL),
+        ("password", "wrong"),
+        ("continue", "/app.html"),
+    ];
+    let back = server
+        .http
+        .post_form(
+            "/auth/signin",
+            HOST,
+            &[("referer", "https://acme.test/signin.html")],
+            &form,
+        )
+        .await;
     assert_eq!(back.status, StatusCode::SEE_OTHER);
-    assert_eq!(back.header("location"), Some("https://acme.test/signin.html"));
-    let back = server.http.post_form("/auth/signin", HOST, &[("referer", "https://evil.test/")], &form).await;
+    assert_eq!(
+        back.header("location"),
+        Some("https://acme.test/signin.html")
+    );
+    let back = server
+        .http
+        .post_form(
+            "/auth/signin",
+            HOST,
+            &[("referer", "https://evil.test/")],
+            &form,
+        )
+        .await;
     assert_eq!(back.header("location"), Some("/auth/failure"));
 
     let other_host = sign_in(&server, "evil.test", EMAIL, PASSWORD).await;
     assert_eq!(other_host.status, StatusCode::NOT_FOUND);
-    assert_eq!(other_host.json(), json!({ "error": "authority not found for host evil.test" }));
+    assert_eq!(
+        other_host.json(),
+        json!({ "error": "authority not found for host evil.test" })
+    );
 
-    ctx.backend.execute("UPDATE \"user\" SET deleted = true WHERE id = $1", &[&tenant.user_id]).await;
+    ctx.backend
+        .execute(
+            "UPDATE \"user\" SET deleted = true WHERE id = $1",
+            &[&tenant.user_id],
+        )
+        .await;
     let deleted = sign_in(&server, HOST, EMAIL, PASSWORD).await;
     assert_eq!(deleted.status, StatusCode::UNAUTHORIZED);
     assert_eq!(deleted.json(), refused);
-    assert_eq!(ctx.store().await.user_by_id(&tenant.user_id).await.unwrap().unwrap().login_count, 0);
+    assert_eq!(
+        ctx.store()
+            .await
+            .user_by_id(&tenant.user_id)
+            .await
+            .unwrap()
+            .unwrap()
+            .login_count,
+        0
+    );
     assert!(!server.log().contains(PASSWORD));
 }
 
 async fn session_lifetime_and_production_attributes(ctx: Ctx) {
     ctx.bootstrap();
-    ctx.cli(&["authority", "add", "--domain", "short.test", "--name", "Short", "--session-timeout", "5"]);
-    ctx.cli(&["user", "add", "--domain", "short.test", "--email", EMAIL, "--password", PASSWORD]);
-    let key = base64::engine::general_purpose::STANDARD.encode(include_str!("fixtures/production_jwt_key.pem"));
+    ctx.cli(&[
+        "authority",
+        "add",
+        "--domain",
+        "short.test",
+        "--name",
+        "Short",
+        "--session-timeout",
+        "5",
+    ]);
+    ctx.cli(&[
+        "user",
+        "add",
+        "--domain",
+        "short.test",
+        "--email",
+        EMAIL,
+        "--password",
+        PASSWORD,
+    ]);
+    let key = base64::engine::general_purpose::STANDARD
+        .encode(include_str!("fixtures/production_jwt_key.pem"));
     let secret = "0123456789abcdef0123456789abcdef-shared";
-    let production = [("APP_ENV", "production"), ("JWT_SECRET", key.as_str()), ("COOKIE_SESSION_SECRET", secret)];
+    let production = [
+        ("APP_ENV", "production"),
+        ("JWT_SECRET", key.as_str()),
+        ("COOKIE_SESSION_SECRET", secret),
+    ];
     let server = AuthServer::start(&ctx.backend, &production);
 
     let short = sign_in(&server, "short.test", EMAIL, PASSWORD).await;
     let set_cookie = short.set_cookie("_coauth_session").expect("cookie");
-    assert!(set_cookie.contains("; Max-Age=300"), "internals.session_timeout wins: {set_cookie}");
-    let set_cookie = sign_in(&server, HOST, EMAIL, PASSWORD).await.set_cookie("_coauth_session").expect("cookie");
-    for expected in ["Max-Age=1800", "Secure", "SameSite=None", "HttpOnly", "Path=/auth"] {
-        assert!(set_cookie.split("; ").any(|a| a == expected), "{expected} missing from {set_cookie}");
+    assert!(
+        set_cookie.contains("; Max-Age=300"),
+        "internals.session_timeout wins: {set_cookie}"
+    );
+    let set_cookie = sign_in(&server, HOST, EMAIL, PASSWORD)
+        .await
+        .set_cookie("_coauth_session")
+        .expect("cookie");
+    for expected in [
+        "Max-Age=1800",
+        "Secure",
+        "SameSite=None",
+        "HttpOnly",
+        "Path=/auth",
+    ] {
+        assert!(
+            set_cookie.split("; ").any(|a| a == expected),
+            "{expected} missing from {set_cookie}"
+        );
     }
     let cookie = cookie_pair(&set_cookie);
-    let authority = server.http.get("/auth/authority", HOST, &[("cookie", &cookie)]).await.json();
-    assert_eq!((authority["session"].clone(), authority["production"].clone()), (json!(true), json!(true)));
+    let authority = server
+        .http
+        .get("/auth/authority", HOST, &[("cookie", &cookie)])
+        .await
+        .json();
+    assert_eq!(
+        (
+            authority["session"].clone(),
+            authority["production"].clone()
+        ),
+        (json!(true), json!(true))
+    );
     assert!(authority.get("internals").is_none());
     // A cookie of acme.test does not open a session on short.test.
-    let other = server.http.get("/auth/authority", "short.test", &[("cookie", &cookie)]).await.json();
+    let other = server
+        .http
+        .get("/auth/authority", "short.test", &[("cookie", &cookie)])
+        .await
+        .json();
     assert_eq!(other["session"], json!(false));
 
     // Another replica with the same secret accepts the cookie; one with a random key does not.
@@ -264,21 +490,47 @@ async fn logout_ends_every_older_session(ctx: Ctx) {
     let second = session_cookie(&server).await;
     assert!(signed_in(&server, &first).await && signed_in(&server, &second).await);
 
-    let response = server.http.get("/auth/logout", HOST, &[("cookie", &second)]).await;
+    let response = server
+        .http
+        .get("/auth/logout", HOST, &[("cookie", &second)])
+        .await;
     assert_eq!(response.status, StatusCode::FOUND);
     assert_eq!(response.header("location"), Some("/"));
-    let cleared = response.set_cookie("_coauth_session").expect("cookie cleared");
-    assert!(cleared.contains("Max-Age=0") && cleared.contains("Path=/auth"), "{cleared}");
-    let user = ctx.store().await.user_by_id(&tenant.user_id).await.unwrap().unwrap();
-    assert!(user.logged_out_at.is_some_and(|at| (chrono::Utc::now() - at).num_seconds() < 60));
+    let cleared = response
+        .set_cookie("_coauth_session")
+        .expect("cookie cleared");
+    assert!(
+        cleared.contains("Max-Age=0") && cleared.contains("Path=/auth"),
+        "{cleared}"
+    );
+    let user = ctx
+        .store()
+        .await
+        .user_by_id(&tenant.user_id)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        user.logged_out_at
+            .is_some_and(|at| (chrono::Utc::now() - at).num_seconds() < 60)
+    );
     assert!(!signed_in(&server, &first).await, "older sessions end too");
     assert!(!signed_in(&server, &second).await);
     let third = session_cookie(&server).await;
-    assert!(signed_in(&server, &third).await, "a new sign-in works after logout");
+    assert!(
+        signed_in(&server, &third).await,
+        "a new sign-in works after logout"
+    );
 
-    let cross = server.http.get("/auth/logout?continue=https://evil.test/", HOST, &[]).await;
+    let cross = server
+        .http
+        .get("/auth/logout?continue=https://evil.test/", HOST, &[])
+        .await;
     assert_eq!(cross.header("location"), Some(LOGOUT_URL));
-    let local = server.http.get("/auth/logout?continue=/see-you.html", HOST, &[]).await;
+    let local = server
+        .http
+        .get("/auth/logout?continue=/see-you.html", HOST, &[])
+        .await;
     assert_eq!(local.header("location"), Some("/see-you.html"));
 }
 
@@ -286,21 +538,59 @@ async fn login_redirects(ctx: Ctx) {
     ctx.bootstrap();
     let server = AuthServer::start(&ctx.backend, &[]);
     let cases = [
-        ("/auth/login?continue=/app.html", StatusCode::SEE_OTHER, Some("https://acme.test/login?to=%2Fapp.html")),
-        ("/auth/login", StatusCode::SEE_OTHER, Some("https://acme.test/login?to=%2F")),
-        ("/auth/login?continue=https://evil.test/x.html", StatusCode::SEE_OTHER, Some("https://acme.test/login?to=%2F")),
-        ("/auth/login?continue=/static/app.js", StatusCode::BAD_REQUEST, None),
-        ("/auth/login?provider=ldap&id=x", StatusCode::BAD_REQUEST, None),
-        ("/auth/login?provider=oauth2&id=strat-1&continue=/app.html", StatusCode::SEE_OTHER, Some("/auth/oauth2?id=strat-1")),
-        ("/auth/login?provider=saml&id=adfs1", StatusCode::SEE_OTHER, Some("/auth/saml?id=adfs1")),
+        (
+            "/auth/login?continue=/app.html",
+            StatusCode::SEE_OTHER,
+            Some("https://acme.test/login?to=%2Fapp.html"),
+        ),
+        (
+            "/auth/login",
+            StatusCode::SEE_OTHER,
+            Some("https://acme.test/login?to=%2F"),
+        ),
+        (
+            "/auth/login?continue=https://evil.test/x.html",
+            StatusCode::SEE_OTHER,
+            Some("https://acme.test/login?to=%2F"),
+        ),
+        (
+            "/auth/login?continue=/static/app.js",
+            StatusCode::BAD_REQUEST,
+            None,
+        ),
+        (
+            "/auth/login?provider=ldap&id=x",
+            StatusCode::BAD_REQUEST,
+            None,
+        ),
+        (
+            "/auth/login?provider=oauth2&id=strat-1&continue=/app.html",
+            StatusCode::SEE_OTHER,
+            Some("/auth/oauth2?id=strat-1"),
+        ),
+        (
+            "/auth/login?provider=saml&id=adfs1",
+            StatusCode::SEE_OTHER,
+            Some("/auth/saml?id=adfs1"),
+        ),
     ];
     for (path, status, location) in cases {
         let response = server.http.get(path, HOST, &[]).await;
         assert_eq!(response.status, status, "{path}: {}", response.body);
         assert_eq!(response.header("location"), location, "{path}");
     }
-    let external = server.http.get("/auth/login?provider=oauth2&id=s1&continue=/a.html", HOST, &[]).await;
-    assert!(external.set_cookie("_coauth_session").is_some(), "continue is kept in the session");
+    let external = server
+        .http
+        .get(
+            "/auth/login?provider=oauth2&id=s1&continue=/a.html",
+            HOST,
+            &[],
+        )
+        .await;
+    assert!(
+        external.set_cookie("_coauth_session").is_some(),
+        "continue is kept in the session"
+    );
 }
 
 async fn open_redirects_are_refused(ctx: Ctx) {
@@ -319,50 +609,133 @@ async fn open_redirects_are_refused(ctx: Ctx) {
         "https:/evil.test",
     ];
     for attack in attacks {
-        let form = [("email", EMAIL), ("password", PASSWORD), ("continue", attack)];
-        let response = server.http.post_form("/auth/signin", HOST, &[], &form).await;
+        let form = [
+            ("email", EMAIL),
+            ("password", PASSWORD),
+            ("continue", attack),
+        ];
+        let response = server
+            .http
+            .post_form("/auth/signin", HOST, &[], &form)
+            .await;
         assert_eq!(response.status, StatusCode::SEE_OTHER, "{attack:?}");
         assert_eq!(response.header("location"), Some("/"), "{attack:?}");
     }
-    let form = [("email", EMAIL), ("password", PASSWORD), ("continue", "https://acme.test/ok.html?x=1")];
-    let response = server.http.post_form("/auth/signin", HOST, &[], &form).await;
-    assert_eq!(response.header("location"), Some("https://acme.test/ok.html?x=1"));
+    let form = [
+        ("email", EMAIL),
+        ("password", PASSWORD),
+        ("continue", "https://acme.test/ok.html?x=1"),
+    ];
+    let response = server
+        .http
+        .post_form("/auth/signin", HOST, &[], &form)
+        .await;
+    assert_eq!(
+        response.header("location"),
+        Some("https://acme.test/ok.html?x=1")
+    );
 }
 
 async fn api_keys(ctx: Ctx) {
     ctx.bootstrap();
-    let key = ctx.cli(&["apikey", "add", "--domain", HOST, "--email", EMAIL])["key"].as_str().unwrap().to_string();
-    let expired = ctx.cli(&["apikey", "add", "--domain", HOST, "--email", EMAIL, "--expires-at", "2020-01-01T00:00:00Z"])
-        ["key"]
+    let key = ctx.cli(&["apikey", "add", "--domain", HOST, "--email", EMAIL])["key"]
         .as_str()
         .unwrap()
         .to_string();
-    ctx.cli(&["authority", "add", "--domain", "other.test", "--name", "Other"]);
-    ctx.cli(&["user", "add", "--domain", "other.test", "--email", EMAIL, "--password", PASSWORD]);
-    let foreign = ctx.cli(&["apikey", "add", "--domain", "other.test", "--email", EMAIL])["key"].as_str().unwrap().to_string();
+    let expired = ctx.cli(&[
+        "apikey",
+        "add",
+        "--domain",
+        HOST,
+        "--email",
+        EMAIL,
+        "--expires-at",
+        "2020-01-01T00:00:00Z",
+    ])["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    ctx.cli(&[
+        "authority",
+        "add",
+        "--domain",
+        "other.test",
+        "--name",
+        "Other",
+    ]);
+    ctx.cli(&[
+        "user",
+        "add",
+        "--domain",
+        "other.test",
+        "--email",
+        EMAIL,
+        "--password",
+        PASSWORD,
+    ]);
+    let foreign = ctx.cli(&["apikey", "add", "--domain", "other.test", "--email", EMAIL])["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let server = AuthServer::start(&ctx.backend, &[]);
 
     let token_valid = |response: support::http::Response| {
         assert_eq!(response.status, StatusCode::OK, "{}", response.body);
         response.json()["token_valid"].as_bool().unwrap()
     };
-    assert!(token_valid(server.http.get("/auth/authority", HOST, &[("x-api-key", &key)]).await));
-    assert!(token_valid(server.http.get(&format!("/auth/authority?api-key={key}"), HOST, &[]).await));
-    assert!(token_valid(server.http.get("/auth/authority", HOST, &[("cookie", &format!("api-key={key}"))]).await));
-    assert!(!token_valid(server.http.get("/auth/authority", HOST, &[]).await));
+    assert!(token_valid(
+        server
+            .http
+            .get("/auth/authority", HOST, &[("x-api-key", &key)])
+            .await
+    ));
+    assert!(token_valid(
+        server
+            .http
+            .get(&format!("/auth/authority?api-key={key}"), HOST, &[])
+            .await
+    ));
+    assert!(token_valid(
+        server
+            .http
+            .get(
+                "/auth/authority",
+                HOST,
+                &[("cookie", &format!("api-key={key}"))]
+            )
+            .await
+    ));
+    assert!(!token_valid(
+        server.http.get("/auth/authority", HOST, &[]).await
+    ));
 
     let (id, _) = key.split_once('.').unwrap();
     let unknown = json!({ "error": "unknown X-API-Key" });
-    for bad in [format!("{id}.wrongsecret"), "no-dot".into(), format!("{id}."), "a/b.c".into(), foreign] {
-        let response = server.http.get("/auth/authority", HOST, &[("x-api-key", &bad)]).await;
+    for bad in [
+        format!("{id}.wrongsecret"),
+        "no-dot".into(),
+        format!("{id}."),
+        "a/b.c".into(),
+        foreign,
+    ] {
+        let response = server
+            .http
+            .get("/auth/authority", HOST, &[("x-api-key", &bad)])
+            .await;
         assert_eq!(response.status, StatusCode::UNAUTHORIZED, "{bad}");
         assert_eq!(response.json(), unknown, "{bad}");
     }
-    let response = server.http.get("/auth/authority", HOST, &[("x-api-key", &expired)]).await;
+    let response = server
+        .http
+        .get("/auth/authority", HOST, &[("x-api-key", &expired)])
+        .await;
     assert_eq!(response.status, StatusCode::UNAUTHORIZED);
     assert_eq!(response.json(), json!({ "error": "API key has expired" }));
     let log = server.log();
-    assert!(!log.contains(key.split_once('.').unwrap().1), "an API key secret reached the log");
+    assert!(
+        !log.contains(key.split_once('.').unwrap().1),
+        "an API key secret reached the log"
+    );
 }
 
 /// A stand-in for the legacy service at `SVC_URI`: knows one key, counts the questions it gets; `/boom` answers 500.
@@ -377,10 +750,17 @@ async fn legacy_service() -> (String, Arc<std::sync::atomic::AtomicUsize>) {
                 counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                 let key = headers.get("x-api-key").and_then(|v| v.to_str().ok());
                 let host = headers.get("host").and_then(|v| v.to_str().ok());
-                if key == Some("remote1.secret") && host == Some(HOST) { StatusCode::OK } else { StatusCode::UNAUTHORIZED }
+                if key == Some("remote1.secret") && host == Some(HOST) {
+                    StatusCode::OK
+                } else {
+                    StatusCode::UNAUTHORIZED
+                }
             }),
         )
-        .route("/boom", axum::routing::get(|| async { StatusCode::INTERNAL_SERVER_ERROR }));
+        .route(
+            "/boom",
+            axum::routing::get(|| async { StatusCode::INTERNAL_SERVER_ERROR }),
+        );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await });
@@ -389,25 +769,40 @@ async fn legacy_service() -> (String, Arc<std::sync::atomic::AtomicUsize>) {
 
 async fn api_keys_fall_back_to_svc_uri(ctx: Ctx) {
     ctx.bootstrap();
-    let key = ctx.cli(&["apikey", "add", "--domain", HOST, "--email", EMAIL])["key"].as_str().unwrap().to_string();
+    let key = ctx.cli(&["apikey", "add", "--domain", HOST, "--email", EMAIL])["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let (svc, asked) = legacy_service().await;
     let server = AuthServer::start(&ctx.backend, &[("SVC_URI", svc.as_str())]);
     let status = |key: String| {
         let http = server.http.clone();
-        async move { http.get("/auth/authority", HOST, &[("x-api-key", &key)]).await.status }
+        async move {
+            http.get("/auth/authority", HOST, &[("x-api-key", &key)])
+                .await
+                .status
+        }
     };
     assert_eq!(status("remote1.secret".into()).await, StatusCode::OK);
-    assert_eq!(status("remote1.other".into()).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        status("remote1.other".into()).await,
+        StatusCode::UNAUTHORIZED
+    );
     assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 2);
     // A key of the local table is decided locally: a wrong secret is refused without asking.
     let (id, _) = key.split_once('.').unwrap();
-    assert_eq!(status(format!("{id}.wrong")).await, StatusCode::UNAUTHORIZED);
+    assert_eq!(
+        status(format!("{id}.wrong")).await,
+        StatusCode::UNAUTHORIZED
+    );
     assert_eq!(status(key).await, StatusCode::OK);
     assert_eq!(asked.load(std::sync::atomic::Ordering::SeqCst), 2);
 }
 
 async fn login_event_reaches_a_subscriber(ctx: Ctx) {
-    let Some(redis) = ctx.redis.clone() else { return support::external::skip("no redis-server for login events") };
+    let Some(redis) = ctx.redis.clone() else {
+        return support::external::skip("no redis-server for login events");
+    };
     let tenant = ctx.bootstrap();
     let url = redis.url();
     let (ready_tx, ready_rx) = std::sync::mpsc::channel();
@@ -419,7 +814,9 @@ async fn login_event_reaches_a_subscriber(ctx: Ctx) {
         let mut connection = client.get_connection().unwrap();
         let mut pubsub = connection.as_pubsub();
         pubsub.subscribe("svc/auth/login").unwrap();
-        pubsub.set_read_timeout(Some(Duration::from_secs(15))).unwrap();
+        pubsub
+            .set_read_timeout(Some(Duration::from_secs(15)))
+            .unwrap();
         ready_tx.send(()).unwrap();
         loop {
             let message = pubsub.get_message().expect("a login event within 15 s");
@@ -430,12 +827,22 @@ async fn login_event_reaches_a_subscriber(ctx: Ctx) {
             }
         }
     });
-    ready_rx.recv_timeout(Duration::from_secs(10)).expect("subscribed");
+    ready_rx
+        .recv_timeout(Duration::from_secs(10))
+        .expect("subscribed");
     let server = AuthServer::start(&ctx.backend, &[("KVSTORE_URL", url.as_str())]);
     session_cookie(&server).await;
-    let (channel, payload) = tokio::task::spawn_blocking(move || subscriber.join().unwrap()).await.unwrap();
+    let (channel, payload) = tokio::task::spawn_blocking(move || subscriber.join().unwrap())
+        .await
+        .unwrap();
     assert_eq!(channel, "svc/auth/login");
-    assert_eq!(payload, format!(r#"{{"user_id":"{}","provider":"internal"}}"#, tenant.user_id));
+    assert_eq!(
+        payload,
+        format!(
+            r#"{{"user_id":"{}","provider":"internal"}}"#,
+            tenant.user_id
+        )
+    );
     assert!(!server.log().contains("KVSTORE_URL is unset"));
 }
 
@@ -447,7 +854,10 @@ async fn wait_for_metric(server: &AuthServer, line: &str) {
         if metrics.lines().any(|l| l == line) {
             return;
         }
-        assert!(Instant::now() < deadline, "{line} never appeared:\n{metrics}");
+        assert!(
+            Instant::now() < deadline,
+            "{line} never appeared:\n{metrics}"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
@@ -459,7 +869,11 @@ async fn redis_down_login_still_succeeds(ctx: Ctx) {
     session_cookie(&server).await;
     session_cookie(&server).await;
     wait_for_metric(&server, r#"auth_login_events_total{result="failed"} 2"#).await;
-    wait_for_metric(&server, r#"auth_logins_total{provider="internal",outcome="success"} 2"#).await;
+    wait_for_metric(
+        &server,
+        r#"auth_logins_total{provider="internal",outcome="success"} 2"#,
+    )
+    .await;
     assert!(server.log().contains("login event not published"));
 }
 
@@ -467,20 +881,43 @@ async fn throttling_answers_429(ctx: Ctx) {
     ctx.bootstrap();
     let server = AuthServer::start(&ctx.backend, &[("SIGNIN_ATTEMPTS_PER_ACCOUNT", "3")]);
     for _ in 0..3 {
-        assert_eq!(sign_in(&server, HOST, EMAIL, "wrong").await.status, StatusCode::UNAUTHORIZED);
+        assert_eq!(
+            sign_in(&server, HOST, EMAIL, "wrong").await.status,
+            StatusCode::UNAUTHORIZED
+        );
     }
     // Even the right password waits now.
     let throttled = sign_in(&server, HOST, EMAIL, PASSWORD).await;
     assert_eq!(throttled.status, StatusCode::TOO_MANY_REQUESTS);
-    let retry: u64 = throttled.header("retry-after").expect("Retry-After").parse().expect("seconds");
+    let retry: u64 = throttled
+        .header("retry-after")
+        .expect("Retry-After")
+        .parse()
+        .expect("seconds");
     assert!((1..=61).contains(&retry), "{retry}");
-    assert_eq!(sign_in(&server, HOST, "bob@acme.test", "x").await.status, StatusCode::UNAUTHORIZED);
-    wait_for_metric(&server, r#"auth_logins_total{provider="internal",outcome="throttled"} 1"#).await;
+    assert_eq!(
+        sign_in(&server, HOST, "bob@acme.test", "x").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    wait_for_metric(
+        &server,
+        r#"auth_logins_total{provider="internal",outcome="throttled"} 1"#,
+    )
+    .await;
 
     let server = AuthServer::start(&ctx.backend, &[("SIGNIN_ATTEMPTS_PER_ADDRESS", "2")]);
-    assert_eq!(sign_in(&server, HOST, "a@acme.test", "x").await.status, StatusCode::UNAUTHORIZED);
-    assert_eq!(sign_in(&server, HOST, "b@acme.test", "x").await.status, StatusCode::UNAUTHORIZED);
-    assert_eq!(sign_in(&server, HOST, "c@acme.test", "x").await.status, StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(
+        sign_in(&server, HOST, "a@acme.test", "x").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        sign_in(&server, HOST, "b@acme.test", "x").await.status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        sign_in(&server, HOST, "c@acme.test", "x").await.status,
+        StatusCode::TOO_MANY_REQUESTS
+    );
 }
 
 async fn probes_and_tenancy(ctx: Ctx) {
@@ -488,17 +925,37 @@ async fn probes_and_tenancy(ctx: Ctx) {
     let server = AuthServer::start(&ctx.backend, &[]);
     let health = server.http.get("/auth/healthz", "unknown.test", &[]).await;
     assert_eq!(health.status, StatusCode::OK);
-    assert_eq!(health.json(), json!({ "status": "ok", "app": "auth", "version": env!("CARGO_PKG_VERSION") }));
-    let probe = server.http.get("/auth/authority?health", "unknown.test", &[]).await;
+    assert_eq!(
+        health.json(),
+        json!({ "status": "ok", "app": "auth", "version": env!("CARGO_PKG_VERSION") })
+    );
+    let probe = server
+        .http
+        .get("/auth/authority?health", "unknown.test", &[])
+        .await;
     assert_eq!((probe.status, probe.body.as_str()), (StatusCode::OK, ""));
-    let unknown = server.http.get("/auth/authority", "Unknown.Test:8080", &[]).await;
+    let unknown = server
+        .http
+        .get("/auth/authority", "Unknown.Test:8080", &[])
+        .await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
-    assert_eq!(unknown.json(), json!({ "error": "authority not found for host unknown.test" }));
-    let known = server.http.get("/auth/authority", "ACME.test:3000", &[]).await;
+    assert_eq!(
+        unknown.json(),
+        json!({ "error": "authority not found for host unknown.test" })
+    );
+    let known = server
+        .http
+        .get("/auth/authority", "ACME.test:3000", &[])
+        .await;
     assert_eq!(known.json()["domain"], json!(HOST));
     let failure = server.http.get("/auth/failure", HOST, &[]).await;
     assert_eq!(failure.status, StatusCode::OK);
-    assert!(failure.header("content-type").unwrap().starts_with("text/html"));
+    assert!(
+        failure
+            .header("content-type")
+            .unwrap()
+            .starts_with("text/html")
+    );
     assert!(failure.body.contains("Authentication failed"));
     wait_for_metric(&server, r#"auth_http_requests_total{status="404"} 1"#).await;
 }
@@ -511,7 +968,9 @@ async fn legacy_schema_serves_unchanged(pg: Arc<Postgres>) {
         .replace("integer NOT NULL DEFAULT 0", "integer")
         .replace("boolean NOT NULL DEFAULT false", "boolean");
     let backend = Backend::postgres_with_schema(pg, schema).await;
-    let digest = bcrypt::hash_with_result(PASSWORD, 4).unwrap().format_for_version(bcrypt::Version::TwoA);
+    let digest = bcrypt::hash_with_result(PASSWORD, 4)
+        .unwrap()
+        .format_for_version(bcrypt::Version::TwoA);
     backend
         .execute(
             "INSERT INTO authority (id, name, domain, internals, email_domains) \
@@ -532,14 +991,40 @@ async fn legacy_schema_serves_unchanged(pg: Arc<Postgres>) {
     let set_cookie = response.set_cookie("_coauth_session").unwrap();
     assert!(set_cookie.contains("; Max-Age=900"), "{set_cookie}");
     let cookie = cookie_pair(&set_cookie);
-    let authority = server.http.get("/auth/authority", HOST, &[("cookie", &cookie)]).await.json();
+    let authority = server
+        .http
+        .get("/auth/authority", HOST, &[("cookie", &cookie)])
+        .await
+        .json();
     assert_eq!(authority["email_domains"], json!(["acme.test"]));
     assert_eq!(authority["session"], json!(true));
-    let user = backend.store().await.user_by_id("u1").await.unwrap().unwrap();
-    assert_eq!((user.login_count, user.groups.clone()), (1, vec!["staff".to_string()]));
-    server.http.get("/auth/logout", HOST, &[("cookie", &cookie)]).await;
+    let user = backend
+        .store()
+        .await
+        .user_by_id("u1")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (user.login_count, user.groups.clone()),
+        (1, vec!["staff".to_string()])
+    );
+    server
+        .http
+        .get("/auth/logout", HOST, &[("cookie", &cookie)])
+        .await;
     assert!(!signed_in(&server, &cookie).await);
-    assert!(backend.store().await.user_by_id("u1").await.unwrap().unwrap().logged_out_at.is_some());
+    assert!(
+        backend
+            .store()
+            .await
+            .user_by_id("u1")
+            .await
+            .unwrap()
+            .unwrap()
+            .logged_out_at
+            .is_some()
+    );
 }
 
 async fn health_check_exit_codes() {
@@ -547,35 +1032,83 @@ async fn health_check_exit_codes() {
     let server = AuthServer::start(&backend, &[]);
     let (svc, _) = legacy_service().await;
     let check = |url: String| async move {
-        let status = tokio::task::spawn_blocking(move || command(&[], &[]).args(["-c", &url]).status().unwrap());
+        let status = tokio::task::spawn_blocking(move || {
+            command(&[], &[]).args(["-c", &url]).status().unwrap()
+        });
         status.await.unwrap().code()
     };
-    assert_eq!(check(format!("http://{}/auth/healthz", server.addr)).await, Some(0));
-    assert_eq!(check(format!("http://{}/auth/authority", server.addr)).await, Some(0), "404 counts as alive");
+    assert_eq!(
+        check(format!("http://{}/auth/healthz", server.addr)).await,
+        Some(0)
+    );
+    assert_eq!(
+        check(format!("http://{}/auth/authority", server.addr)).await,
+        Some(0),
+        "404 counts as alive"
+    );
     assert_eq!(check(format!("{svc}/boom")).await, Some(1));
-    assert_eq!(check(format!("http://127.0.0.1:{}/", support::free_port())).await, Some(2));
+    assert_eq!(
+        check(format!("http://127.0.0.1:{}/", support::free_port())).await,
+        Some(2)
+    );
 }
 
 async fn env_docs_and_production_refusals() {
     let run = |env: &[(&str, &str)], args: &[&str]| command(&[], env).args(args).output().unwrap();
-    let env = run(&[("SQL_PASSWORD", "hunter2"), ("COOKIE_SESSION_SECRET", "s3cret-s3cret-s3cret-s3cret-s3cret")], &["--env"]);
+    let env = run(
+        &[
+            ("SQL_PASSWORD", "hunter2"),
+            (
+                "COOKIE_SESSION_SECRET",
+                "s3cret-s3cret-s3cret-s3cret-s3cret",
+            ),
+        ],
+        &["--env"],
+    );
     let env = String::from_utf8(env.stdout).unwrap();
     assert!(!env.contains("hunter2") && !env.contains("s3cret"), "{env}");
-    for line in ["SQL_PASSWORD=******** (set)", "LOGIN_EVENTS_CHANNEL=svc/auth/login (default)", "JWT_ISSUER=POS (default)"] {
+    for line in [
+        "SQL_PASSWORD=******** (set)",
+        "LOGIN_EVENTS_CHANNEL=svc/auth/login (default)",
+        "JWT_ISSUER=POS (default)",
+    ] {
         assert!(env.lines().any(|l| l == line), "{line} missing:\n{env}");
     }
     let docs = String::from_utf8(run(&[], &["--docs"]).stdout).unwrap();
     let routes = String::from_utf8(run(&[], &["--routes"]).stdout).unwrap();
-    for path in ["/auth/healthz", "/auth/authority", "/auth/signin", "/auth/logout", "/auth/login", "/auth/failure"] {
-        assert!(docs.contains(&format!("{path}:")), "{path} missing from --docs");
+    for path in [
+        "/auth/healthz",
+        "/auth/authority",
+        "/auth/signin",
+        "/auth/logout",
+        "/auth/login",
+        "/auth/failure",
+    ] {
+        assert!(
+            docs.contains(&format!("{path}:")),
+            "{path} missing from --docs"
+        );
         assert!(routes.contains(path), "{path} missing from --routes");
     }
-    assert!(docs.starts_with("openapi:") || docs.contains("\nopenapi:"), "{docs}");
+    assert!(
+        docs.starts_with("openapi:") || docs.contains("\nopenapi:"),
+        "{docs}"
+    );
 
-    let refused = run(&[("APP_ENV", "production"), ("COOKIE_SESSION_SECRET", &"x".repeat(32))], &[]);
+    let refused = run(
+        &[
+            ("APP_ENV", "production"),
+            ("COOKIE_SESSION_SECRET", &"x".repeat(32)),
+        ],
+        &[],
+    );
     assert!(!refused.status.success());
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("refuses the built-in development JWT key"));
-    let key = base64::engine::general_purpose::STANDARD.encode(include_str!("fixtures/production_jwt_key.pem"));
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("refuses the built-in development JWT key")
+    );
+    let key = base64::engine::general_purpose::STANDARD
+        .encode(include_str!("fixtures/production_jwt_key.pem"));
     let refused = run(&[("APP_ENV", "production"), ("JWT_SECRET", &key)], &[]);
     assert!(!refused.status.success());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("requires COOKIE_SESSION_SECRET"));

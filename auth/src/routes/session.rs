@@ -219,11 +219,10 @@ const BAD_CREDENTIALS: &str = "invalid email or password";
 pub async fn signin(
     State(state): State<Arc<AppState>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    tenant: Tenant,
     headers: HeaderMap,
-    uri: Uri,
     body: Bytes,
 ) -> Result<Response, AppError> {
-    let tenant = tenancy::resolve(&state, &headers, &uri).await?;
     let form = SigninForm::parse(&headers, &body)?;
     let started = Instant::now();
     let client = client_ip(peer.ip(), &headers, &state.config.trusted_proxies);
@@ -302,11 +301,10 @@ pub struct ContinueQuery {
 )]
 pub async fn logout(
     State(state): State<Arc<AppState>>,
+    tenant: Tenant,
     Query(query): Query<ContinueQuery>,
     headers: HeaderMap,
-    uri: Uri,
 ) -> Result<Response, AppError> {
-    let tenant = tenancy::resolve(&state, &headers, &uri).await?;
     if let Some(session) = state.cookies.read(&headers, &tenant.authority)
         && let Some(user) = session.user(state.store.as_ref()).await?
     {
@@ -363,11 +361,10 @@ const MAX_STRATEGY_ID_LEN: usize = 128;
 )]
 pub async fn login(
     State(state): State<Arc<AppState>>,
+    tenant: Tenant,
     Query(query): Query<LoginQuery>,
     headers: HeaderMap,
-    uri: Uri,
 ) -> Result<Response, AppError> {
-    let tenant = tenancy::resolve(&state, &headers, &uri).await?;
     let continue_to = query.continue_to;
     if continue_to
         .as_deref()

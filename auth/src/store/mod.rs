@@ -9,88 +9,154 @@
 //! Schemas are created by idempotent `CREATE ... IF NOT EXISTS` scripts rather than a migration history table: the
 //! legacy database must serve unchanged, and it has no history table to agree with.
 
-/// The [`Store`] methods whose SQL and bindings are the same in both dialects (SQLite accepts `$N` parameters, and
-/// the bound types map onto both schemas), written once and expanded inside each implementation.
-macro_rules! portable_writes {
-    () => {
-        fn insert_user<'a>(&'a self, u: &'a NewUser) -> StoreFuture<'a, ()> {
-            Box::pin(async move {
-            sqlx::query(
-                "INSERT INTO \"user\" (id, authority_id, name, email, password_digest, sys_admin, support) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(&u.id)
-            .bind(&u.authority_id)
-            .bind(&u.name)
-            .bind(&u.email)
-            .bind(&u.password_digest)
-            .bind(u.sys_admin)
-            .bind(u.support)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-            })
-        }
+/// The SQL a dialect speaks. Everything around it (bindings, decoding) is the same for both and lives once, in
+/// [`store_impl!`]: SQLite accepts PostgreSQL's `$N` parameters, and the bound types map onto both schemas.
+struct Dialect {
+    /// The whole schema, idempotent.
+    schema: fn() -> String,
+    authority_by_domain: &'static str,
+    insert_authority: &'static str,
+    user_by_email: &'static str,
+    user_by_id: &'static str,
+    api_key_by_id: &'static str,
+}
 
-        fn record_login<'a>(&'a self, user_id: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, ()> {
-            Box::pin(async move {
-            sqlx::query("UPDATE \"user\" SET login_count = COALESCE(login_count, 0) + 1, last_login = $2 WHERE id = $1")
-                .bind(user_id)
-                .bind(at)
-                .execute(&self.pool)
-                .await?;
-            Ok(())
-            })
-        }
+/// Implements [`Store`] for `$store` (which has a `pool`) with the SQL of `$dialect`.
+macro_rules! store_impl {
+    ($store:ty, $dialect:expr) => {
+        impl Store for $store {
+            fn migrate(&self) -> StoreFuture<'_, ()> {
+                Box::pin(async move {
+                    sqlx::raw_sql(sqlx::AssertSqlSafe(($dialect.schema)())).execute(&self.pool).await?;
+                    Ok(())
+                })
+            }
 
-        fn record_logout<'a>(&'a self, user_id: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, ()> {
-            Box::pin(async move {
-            sqlx::query("UPDATE \"user\" SET logged_out_at = $2 WHERE id = $1")
-                .bind(user_id)
-                .bind(at)
-                .execute(&self.pool)
-                .await?;
-            Ok(())
-            })
-        }
+            fn authority_by_domain<'a>(&'a self, domain: &'a str) -> StoreFuture<'a, Option<Authority>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.authority_by_domain).bind(domain).fetch_optional(&self.pool).await?)
+                })
+            }
 
-        fn insert_api_key<'a>(&'a self, k: &'a ApiKey) -> StoreFuture<'a, ()> {
-            Box::pin(async move {
-            sqlx::query(
-                "INSERT INTO api_key (id, name, scopes, secret, user_id, authority_id, expires_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
-            )
-            .bind(&k.id)
-            .bind(&k.name)
-            .bind(sqlx::types::Json(&k.scopes))
-            .bind(&k.secret)
-            .bind(&k.user_id)
-            .bind(&k.authority_id)
-            .bind(k.expires_at)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-            })
-        }
+            fn insert_authority<'a>(&'a self, a: &'a Authority) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query($dialect.insert_authority)
+                        .bind(&a.id)
+                        .bind(&a.name)
+                        .bind(&a.description)
+                        .bind(&a.domain)
+                        .bind(&a.login_url)
+                        .bind(&a.logout_url)
+                        .bind(sqlx::types::Json(&a.internals))
+                        .bind(sqlx::types::Json(&a.config))
+                        .bind(sqlx::types::Json(&a.email_domains))
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(())
+                })
+            }
 
-        fn insert_application<'a>(&'a self, app: &'a OAuthApplication) -> StoreFuture<'a, ()> {
-            Box::pin(async move {
-            sqlx::query(
-                "INSERT INTO oauth_applications (id, name, uid, secret, redirect_uri, scopes, confidential, owner_id) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
-            )
-            .bind(&app.id)
-            .bind(&app.name)
-            .bind(&app.uid)
-            .bind(&app.secret)
-            .bind(&app.redirect_uri)
-            .bind(&app.scopes)
-            .bind(app.confidential)
-            .bind(&app.owner_id)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-            })
+            fn user_by_email<'a>(&'a self, authority_id: &'a str, email: &'a str) -> StoreFuture<'a, Option<User>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.user_by_email)
+                        .bind(authority_id)
+                        .bind(email)
+                        .fetch_optional(&self.pool)
+                        .await?)
+                })
+            }
+
+            fn user_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<User>> {
+                Box::pin(async move { Ok(sqlx::query_as($dialect.user_by_id).bind(id).fetch_optional(&self.pool).await?) })
+            }
+
+            fn insert_user<'a>(&'a self, u: &'a NewUser) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO \"user\" (id, authority_id, name, email, password_digest, sys_admin, support) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    )
+                    .bind(&u.id)
+                    .bind(&u.authority_id)
+                    .bind(&u.name)
+                    .bind(&u.email)
+                    .bind(&u.password_digest)
+                    .bind(u.sys_admin)
+                    .bind(u.support)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+
+            fn record_login<'a>(&'a self, user_id: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "UPDATE \"user\" SET login_count = COALESCE(login_count, 0) + 1, last_login = $2 WHERE id = $1",
+                    )
+                    .bind(user_id)
+                    .bind(at)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+
+            fn record_logout<'a>(&'a self, user_id: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query("UPDATE \"user\" SET logged_out_at = $2 WHERE id = $1")
+                        .bind(user_id)
+                        .bind(at)
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(())
+                })
+            }
+
+            fn api_key_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<ApiKey>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.api_key_by_id).bind(id).fetch_optional(&self.pool).await?)
+                })
+            }
+
+            fn insert_api_key<'a>(&'a self, k: &'a ApiKey) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO api_key (id, name, scopes, secret, user_id, authority_id, expires_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    )
+                    .bind(&k.id)
+                    .bind(&k.name)
+                    .bind(sqlx::types::Json(&k.scopes))
+                    .bind(&k.secret)
+                    .bind(&k.user_id)
+                    .bind(&k.authority_id)
+                    .bind(k.expires_at)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+
+            fn insert_application<'a>(&'a self, app: &'a OAuthApplication) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO oauth_applications (id, name, uid, secret, redirect_uri, scopes, confidential, \
+                         owner_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    )
+                    .bind(&app.id)
+                    .bind(&app.name)
+                    .bind(&app.uid)
+                    .bind(&app.secret)
+                    .bind(&app.redirect_uri)
+                    .bind(&app.scopes)
+                    .bind(app.confidential)
+                    .bind(&app.owner_id)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
         }
     };
 }

@@ -9,17 +9,10 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
-use sqlx::types::Json;
 
-use super::{ApiKey, Authority, NewUser, OAuthApplication, Store, StoreFuture, StoreResult, User};
-
-macro_rules! authority_columns {
-    () => {
-        "id, name, description, domain, login_url, logout_url, \
-         COALESCE(to_jsonb(internals), '{}'::jsonb) AS internals, COALESCE(to_jsonb(config), '{}'::jsonb) AS config, \
-         COALESCE(to_jsonb(email_domains), '[]'::jsonb) AS email_domains, updated_at::timestamptz AS updated_at"
-    };
-}
+use super::{
+    ApiKey, Authority, Dialect, NewUser, OAuthApplication, Store, StoreFuture, StoreResult, User,
+};
 
 macro_rules! user_columns {
     () => {
@@ -30,6 +23,25 @@ macro_rules! user_columns {
          last_login::timestamptz AS last_login"
     };
 }
+
+const POSTGRES: Dialect = Dialect {
+    schema: || include_str!("postgres.sql").to_string(),
+    authority_by_domain: "SELECT id, name, description, domain, login_url, logout_url, \
+        COALESCE(to_jsonb(internals), '{}'::jsonb) AS internals, COALESCE(to_jsonb(config), '{}'::jsonb) AS config, \
+        COALESCE(to_jsonb(email_domains), '[]'::jsonb) AS email_domains, updated_at::timestamptz AS updated_at \
+        FROM authority WHERE lower(domain) = $1",
+    // email_domains arrive as a JSON array, like SQLite's; text[] is built here.
+    insert_authority: "INSERT INTO authority (id, name, description, domain, login_url, logout_url, internals, config, \
+        email_domains) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, ARRAY(SELECT jsonb_array_elements_text($9)))",
+    user_by_email: concat!(
+        "SELECT ",
+        user_columns!(),
+        " FROM \"user\" WHERE authority_id = $1 AND lower(email) = lower($2) ORDER BY COALESCE(deleted, false) LIMIT 1"
+    ),
+    user_by_id: concat!("SELECT ", user_columns!(), " FROM \"user\" WHERE id = $1"),
+    api_key_by_id: "SELECT id, name, COALESCE(to_jsonb(scopes), '[]'::jsonb) AS scopes, secret, user_id, authority_id, \
+        expires_at::timestamptz AS expires_at FROM api_key WHERE id = $1",
+};
 
 pub struct PgStore {
     pool: PgPool,
@@ -62,94 +74,4 @@ impl PgStore {
     }
 }
 
-impl Store for PgStore {
-    fn migrate(&self) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            sqlx::raw_sql(include_str!("postgres.sql"))
-                .execute(&self.pool)
-                .await?;
-            Ok(())
-        })
-    }
-
-    fn authority_by_domain<'a>(&'a self, domain: &'a str) -> StoreFuture<'a, Option<Authority>> {
-        Box::pin(async move {
-            Ok(sqlx::query_as(concat!(
-                "SELECT ",
-                authority_columns!(),
-                " FROM authority WHERE lower(domain) = $1"
-            ))
-            .bind(domain)
-            .fetch_optional(&self.pool)
-            .await?)
-        })
-    }
-
-    fn insert_authority<'a>(&'a self, a: &'a Authority) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            sqlx::query(
-                "INSERT INTO authority (id, name, description, domain, login_url, logout_url, internals, config, \
-                 email_domains) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            )
-            .bind(&a.id)
-            .bind(&a.name)
-            .bind(&a.description)
-            .bind(&a.domain)
-            .bind(&a.login_url)
-            .bind(&a.logout_url)
-            .bind(Json(&a.internals))
-            .bind(Json(&a.config))
-            // text[] here, JSON text in SQLite: the one binding that differs between the dialects.
-            .bind(&a.email_domains)
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-        })
-    }
-
-    fn user_by_email<'a>(
-        &'a self,
-        authority_id: &'a str,
-        email: &'a str,
-    ) -> StoreFuture<'a, Option<User>> {
-        Box::pin(async move {
-            Ok(sqlx::query_as(concat!(
-                "SELECT ",
-                user_columns!(),
-                " FROM \"user\" WHERE authority_id = $1 AND lower(email) = lower($2) \
-                  ORDER BY COALESCE(deleted, false) LIMIT 1"
-            ))
-            .bind(authority_id)
-            .bind(email)
-            .fetch_optional(&self.pool)
-            .await?)
-        })
-    }
-
-    fn user_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<User>> {
-        Box::pin(async move {
-            Ok(sqlx::query_as(concat!(
-                "SELECT ",
-                user_columns!(),
-                " FROM \"user\" WHERE id = $1"
-            ))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?)
-        })
-    }
-
-    fn api_key_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<ApiKey>> {
-        Box::pin(async move {
-            Ok(sqlx::query_as(
-                "SELECT id, name, COALESCE(to_jsonb(scopes), '[]'::jsonb) AS scopes, secret, user_id, authority_id, \
-                 expires_at::timestamptz AS expires_at FROM api_key WHERE id = $1",
-            )
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?)
-        })
-    }
-
-    portable_writes!();
-}
+store_impl!(PgStore, POSTGRES);

@@ -1,20 +1,58 @@
 //! The embedded store: one SQLite file, created with its directory and migrated at start, so the service runs with
-//! no database server. JSON and arrays live as JSON text, booleans as integers, times as RFC 3339 text.
+//! no database server. JSON and arrays live as JSON text, booleans as integers, times as RFC 3339 text; the schema
+//! is the PostgreSQL one translated into those types, so the two cannot drift apart.
 
 use std::path::Path;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
-use sqlx::types::Json;
 
-use super::{ApiKey, Authority, NewUser, OAuthApplication, Store, StoreError, StoreFuture, User};
+use super::{
+    ApiKey, Authority, Dialect, NewUser, OAuthApplication, Store, StoreError, StoreFuture, User,
+};
 
 macro_rules! user_columns {
     () => {
         "id, authority_id, name, email, password_digest, first_name, last_name, nickname, phone, groups, sys_admin, \
          support, deleted, logged_out_at, login_count, last_login"
     };
+}
+
+const SQLITE: Dialect = Dialect {
+    schema,
+    authority_by_domain: "SELECT id, name, description, domain, login_url, logout_url, internals, config, \
+        email_domains, updated_at FROM authority WHERE lower(domain) = $1",
+    insert_authority: "INSERT INTO authority (id, name, description, domain, login_url, logout_url, internals, config, \
+        email_domains) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+    user_by_email: concat!(
+        "SELECT ",
+        user_columns!(),
+        " FROM \"user\" WHERE authority_id = $1 AND lower(email) = lower($2) ORDER BY deleted LIMIT 1"
+    ),
+    user_by_id: concat!("SELECT ", user_columns!(), " FROM \"user\" WHERE id = $1"),
+    api_key_by_id: "SELECT id, name, scopes, secret, user_id, authority_id, expires_at FROM api_key WHERE id = $1",
+};
+
+/// The PostgreSQL schema in SQLite's types.
+fn schema() -> String {
+    [
+        ("text[] NOT NULL DEFAULT '{}'", "text NOT NULL DEFAULT '[]'"),
+        (" jsonb", " text"),
+        ("timestamptz", "text"),
+        (" boolean", " integer"),
+        ("DEFAULT false", "DEFAULT 0"),
+        ("DEFAULT true", "DEFAULT 1"),
+        (
+            "DEFAULT now()",
+            "DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+        ),
+    ]
+    .iter()
+    .fold(
+        include_str!("postgres.sql").to_string(),
+        |sql, (from, to)| sql.replace(from, to),
+    )
 }
 
 pub struct SqliteStore {
@@ -47,90 +85,20 @@ impl SqliteStore {
     }
 }
 
-impl Store for SqliteStore {
-    fn migrate(&self) -> StoreFuture<'_, ()> {
-        Box::pin(async move {
-            sqlx::raw_sql(include_str!("sqlite.sql"))
-                .execute(&self.pool)
-                .await?;
-            Ok(())
-        })
-    }
+store_impl!(SqliteStore, SQLITE);
 
-    fn authority_by_domain<'a>(&'a self, domain: &'a str) -> StoreFuture<'a, Option<Authority>> {
-        Box::pin(async move {
-            Ok(sqlx::query_as(
-                "SELECT id, name, description, domain, login_url, logout_url, internals, config, email_domains, \
-                 updated_at FROM authority WHERE lower(domain) = $1",
-            )
-            .bind(domain)
-            .fetch_optional(&self.pool)
-            .await?)
-        })
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn schema_has_no_postgres_types_left() {
+        let schema = super::schema();
+        let schema: Vec<&str> = schema.lines().filter(|l| !l.starts_with("--")).collect();
+        let schema = schema.join("\n");
+        for postgres_only in ["jsonb", "text[]", "timestamptz", "boolean", "now()"] {
+            assert!(
+                !schema.contains(postgres_only),
+                "{postgres_only} left in the SQLite schema"
+            );
+        }
     }
-
-    fn insert_authority<'a>(&'a self, a: &'a Authority) -> StoreFuture<'a, ()> {
-        Box::pin(async move {
-            sqlx::query(
-                "INSERT INTO authority (id, name, description, domain, login_url, logout_url, internals, config, \
-                 email_domains) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-            )
-            .bind(&a.id)
-            .bind(&a.name)
-            .bind(&a.description)
-            .bind(&a.domain)
-            .bind(&a.login_url)
-            .bind(&a.logout_url)
-            .bind(Json(&a.internals))
-            .bind(Json(&a.config))
-            .bind(Json(&a.email_domains))
-            .execute(&self.pool)
-            .await?;
-            Ok(())
-        })
-    }
-
-    fn user_by_email<'a>(
-        &'a self,
-        authority_id: &'a str,
-        email: &'a str,
-    ) -> StoreFuture<'a, Option<User>> {
-        Box::pin(async move {
-            Ok(sqlx::query_as(concat!(
-                "SELECT ",
-                user_columns!(),
-                " FROM \"user\" WHERE authority_id = $1 AND lower(email) = lower($2) ORDER BY deleted LIMIT 1"
-            ))
-                .bind(authority_id)
-                .bind(email)
-                .fetch_optional(&self.pool)
-                .await?)
-        })
-    }
-
-    fn user_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<User>> {
-        Box::pin(async move {
-            Ok(sqlx::query_as(concat!(
-                "SELECT ",
-                user_columns!(),
-                " FROM \"user\" WHERE id = $1"
-            ))
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?)
-        })
-    }
-
-    fn api_key_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<ApiKey>> {
-        Box::pin(async move {
-            Ok(sqlx::query_as(
-                "SELECT id, name, scopes, secret, user_id, authority_id, expires_at FROM api_key WHERE id = $1",
-            )
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?)
-        })
-    }
-
-    portable_writes!();
 }

@@ -44,7 +44,10 @@ pub struct Http {
 
 impl Http {
     pub fn new(addr: std::net::SocketAddr) -> Self {
-        Http { client: Client::builder(TokioExecutor::new()).build_http(), base: format!("http://{addr}") }
+        Http {
+            client: Client::builder(TokioExecutor::new()).build_http(),
+            base: format!("http://{addr}"),
+        }
     }
 
     pub async fn send(
@@ -55,9 +58,15 @@ impl Http {
         headers: &[(&str, &str)],
         body: Option<(&str, String)>,
     ) -> Response {
-        let mut request = Request::builder().method(method).uri(format!("{}{path}", self.base)).header("host", host);
+        let mut request = Request::builder()
+            .method(method)
+            .uri(format!("{}{path}", self.base))
+            .header("host", host);
         for (name, value) in headers {
-            request = request.header(HeaderName::from_bytes(name.as_bytes()).unwrap(), HeaderValue::from_str(value).unwrap());
+            request = request.header(
+                HeaderName::from_bytes(name.as_bytes()).unwrap(),
+                HeaderValue::from_str(value).unwrap(),
+            );
         }
         let body = match body {
             Some((content_type, body)) => {
@@ -66,22 +75,58 @@ impl Http {
             }
             None => Full::new(Bytes::new()),
         };
-        let response = self.client.request(request.body(body).unwrap()).await.expect("HTTP request");
+        let response = self
+            .client
+            .request(request.body(body).unwrap())
+            .await
+            .expect("HTTP request");
         let (parts, body) = response.into_parts();
         let body = body.collect().await.expect("response body").to_bytes();
-        Response { status: parts.status, headers: parts.headers, body: String::from_utf8_lossy(&body).into_owned() }
+        Response {
+            status: parts.status,
+            headers: parts.headers,
+            body: String::from_utf8_lossy(&body).into_owned(),
+        }
     }
 
     pub async fn get(&self, path: &str, host: &str, headers: &[(&str, &str)]) -> Response {
         self.send(Method::GET, path, host, headers, None).await
     }
 
-    pub async fn post_json(&self, path: &str, host: &str, headers: &[(&str, &str)], body: serde_json::Value) -> Response {
-        self.send(Method::POST, path, host, headers, Some(("application/json", body.to_string()))).await
+    pub async fn post_json(
+        &self,
+        path: &str,
+        host: &str,
+        headers: &[(&str, &str)],
+        body: serde_json::Value,
+    ) -> Response {
+        self.send(
+            Method::POST,
+            path,
+            host,
+            headers,
+            Some(("application/json", body.to_string())),
+        )
+        .await
     }
 
-    pub async fn post_form(&self, path: &str, host: &str, headers: &[(&str, &str)], form: &[(&str, &str)]) -> Response {
-        let body = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(form).finish();
-        self.send(Method::POST, path, host, headers, Some(("application/x-www-form-urlencoded", body))).await
+    pub async fn post_form(
+        &self,
+        path: &str,
+        host: &str,
+        headers: &[(&str, &str)],
+        form: &[(&str, &str)],
+    ) -> Response {
+        let body = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(form)
+            .finish();
+        self.send(
+            Method::POST,
+            path,
+            host,
+            headers,
+            Some(("application/x-www-form-urlencoded", body)),
+        )
+        .await
     }
 }

@@ -18,7 +18,10 @@ pub struct Postgres {
 }
 
 fn is_root() -> bool {
-    Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"))
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"))
 }
 
 impl Postgres {
@@ -31,17 +34,41 @@ impl Postgres {
         let dir = tempfile::tempdir().expect("temp dir");
         let as_postgres = is_root();
         if as_postgres {
-            run(Command::new("chown").args(["-R", "postgres:postgres"]).arg(dir.path()));
+            run(Command::new("chown")
+                .args(["-R", "postgres:postgres"])
+                .arg(dir.path()));
         }
         let port = super::free_port();
-        let pg = Postgres { dir, bin, as_postgres, port, next_db: AtomicU32::new(0) };
-        pg.run_pg("initdb", &["-D", &pg.data(), "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
+        let pg = Postgres {
+            dir,
+            bin,
+            as_postgres,
+            port,
+            next_db: AtomicU32::new(0),
+        };
+        pg.run_pg(
+            "initdb",
+            &[
+                "-D",
+                &pg.data(),
+                "-A",
+                "trust",
+                "-U",
+                "postgres",
+                "--no-sync",
+                "-E",
+                "UTF8",
+            ],
+        );
         let options = format!(
             "-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories={} -c fsync=off",
             pg.dir.path().display()
         );
         let log = pg.dir.path().join("log").display().to_string();
-        pg.run_pg("pg_ctl", &["-D", &pg.data(), "-o", &options, "-l", &log, "-w", "start"]);
+        pg.run_pg(
+            "pg_ctl",
+            &["-D", &pg.data(), "-o", &options, "-l", &log, "-w", "start"],
+        );
         Some(pg)
     }
 
@@ -71,14 +98,22 @@ impl Postgres {
     pub async fn create_database(&self) -> String {
         let name = format!("auth_test_{}", self.next_db.fetch_add(1, Ordering::SeqCst));
         let mut conn = self.connect("postgres").await;
-        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}"))).execute(&mut conn).await.expect("create db");
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&mut conn)
+            .await
+            .expect("create db");
         name
     }
 
     pub async fn connect(&self, database: &str) -> PgConnection {
-        let options =
-            PgConnectOptions::new().host("127.0.0.1").port(self.port).username("postgres").database(database);
-        PgConnection::connect_with(&options).await.expect("connect to the test PostgreSQL")
+        let options = PgConnectOptions::new()
+            .host("127.0.0.1")
+            .port(self.port)
+            .username("postgres")
+            .database(database);
+        PgConnection::connect_with(&options)
+            .await
+            .expect("connect to the test PostgreSQL")
     }
 }
 
@@ -95,6 +130,9 @@ fn run(command: &mut Command) {
 impl Drop for Postgres {
     fn drop(&mut self) {
         let data = self.data();
-        let _ = self.pg_command("pg_ctl").args(["-D", &data, "-m", "immediate", "stop"]).output();
+        let _ = self
+            .pg_command("pg_ctl")
+            .args(["-D", &data, "-m", "immediate", "stop"])
+            .output();
     }
 }

@@ -16,7 +16,16 @@ impl RedisServer {
         };
         let port = super::free_port();
         let child = Command::new(program)
-            .args(["--bind", "127.0.0.1", "--port", &port.to_string(), "--save", "", "--appendonly", "no"])
+            .args([
+                "--bind",
+                "127.0.0.1",
+                "--port",
+                &port.to_string(),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -24,7 +33,10 @@ impl RedisServer {
         let server = RedisServer { child, port };
         let deadline = Instant::now() + Duration::from_secs(10);
         while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(Instant::now() < deadline, "redis-server did not listen on {port}");
+            assert!(
+                Instant::now() < deadline,
+                "redis-server did not listen on {port}"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         Some(server)

@@ -36,7 +36,10 @@ impl Backend {
     pub async fn postgres_with_schema(pg: Arc<Postgres>, schema: String) -> Self {
         let database = pg.create_database().await;
         let mut conn = pg.connect(&database).await;
-        sqlx::raw_sql(sqlx::AssertSqlSafe(schema)).execute(&mut conn).await.expect("legacy schema");
+        sqlx::raw_sql(sqlx::AssertSqlSafe(schema))
+            .execute(&mut conn)
+            .await
+            .expect("legacy schema");
         Backend::Postgres { pg, database }
     }
 
@@ -55,7 +58,9 @@ impl Backend {
     /// The store, opened the way the service opens it.
     pub async fn store(&self) -> Arc<dyn Store> {
         let config = match self {
-            Backend::Sqlite(dir) => StoreConfig::Sqlite { path: dir.path().join("auth.sqlite3") },
+            Backend::Sqlite(dir) => StoreConfig::Sqlite {
+                path: dir.path().join("auth.sqlite3"),
+            },
             Backend::Postgres { pg, database } => StoreConfig::Postgres {
                 host: "127.0.0.1".into(),
                 port: pg.port,
@@ -73,12 +78,16 @@ impl Backend {
             Backend::Sqlite(dir) => {
                 let url = format!("sqlite://{}", dir.path().join("auth.sqlite3").display());
                 let mut conn = sqlx::SqliteConnection::connect(&url).await.expect("sqlite");
-                let query = params.iter().fold(sqlx::query(sql), |q, p| q.bind(p.to_string()));
+                let query = params
+                    .iter()
+                    .fold(sqlx::query(sql), |q, p| q.bind(p.to_string()));
                 query.execute(&mut conn).await.expect("statement");
             }
             Backend::Postgres { pg, database } => {
                 let mut conn = pg.connect(database).await;
-                let query = params.iter().fold(sqlx::query(sql), |q, p| q.bind(p.to_string()));
+                let query = params
+                    .iter()
+                    .fold(sqlx::query(sql), |q, p| q.bind(p.to_string()));
                 query.execute(&mut conn).await.expect("statement");
             }
         }
@@ -86,7 +95,10 @@ impl Backend {
 
     /// Runs `auth <args>` against this store; its stdout as JSON, or its stderr as the error.
     pub fn cli(&self, env: &[(&str, &str)], args: &[&str]) -> Result<serde_json::Value, String> {
-        let output = command(&self.vars(), env).args(args).output().expect("run auth");
+        let output = command(&self.vars(), env)
+            .args(args)
+            .output()
+            .expect("run auth");
         if !output.status.success() {
             return Err(String::from_utf8_lossy(&output.stderr).into_owned());
         }
@@ -151,7 +163,12 @@ impl AuthServer {
                 panic!("auth did not start:\n{}", log.lock().unwrap());
             }
         };
-        AuthServer { child, addr, http: Http::new(addr), log }
+        AuthServer {
+            child,
+            addr,
+            http: Http::new(addr),
+            log,
+        }
     }
 
     /// Everything the server logged so far.
