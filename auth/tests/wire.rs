@@ -11,7 +11,6 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use auth::store::Store;
 use base64::Engine;
 use hyper::StatusCode;
 use libtest_mimic::{Arguments, Trial};
@@ -75,8 +74,14 @@ impl Ctx {
         }
     }
 
-    async fn store(&self) -> Arc<dyn Store> {
-        self.backend.store().await
+    async fn user(&self, id: &str) -> auth::store::User {
+        self.backend
+            .store()
+            .await
+            .user_by_id(id)
+            .await
+            .expect("store")
+            .expect("user exists")
     }
 }
 
@@ -167,6 +172,12 @@ fn run<F: Future<Output = ()>>(future: F) {
         .block_on(future)
 }
 
+/// Asserts a legacy error answer: `status` with `{"error": message}`.
+fn assert_error(response: &support::http::Response, status: StatusCode, message: &str) {
+    assert_eq!(response.status, status, "{}", response.body);
+    assert_eq!(response.json(), json!({ "error": message }));
+}
+
 /// `name=value` of a `Set-Cookie` line, as a `Cookie` header sends it back.
 fn cookie_pair(set_cookie: &str) -> String {
     set_cookie.split(';').next().unwrap().to_string()
@@ -242,13 +253,7 @@ async fn signin_sets_the_session_cookie(ctx: Ctx) {
     tampered[last] = if tampered[last] == b'A' { b'B' } else { b'A' };
     assert!(!signed_in(&server, &String::from_utf8(tampered).unwrap()).await);
 
-    let user = ctx
-        .store()
-        .await
-        .user_by_id(&tenant.user_id)
-        .await
-        .unwrap()
-        .unwrap();
+    let user = ctx.user(&tenant.user_id).await;
     assert_eq!(user.login_count, 1);
     assert!(
         user.last_login
@@ -270,16 +275,7 @@ async fn signin_sets_the_session_cookie(ctx: Ctx) {
     let rotated = cookie_pair(&response.set_cookie("_coauth_session").unwrap());
     assert_ne!(rotated, cookie);
     assert!(signed_in(&server, &rotated).await);
-    assert_eq!(
-        ctx.store()
-            .await
-            .user_by_id(&tenant.user_id)
-            .await
-            .unwrap()
-            .unwrap()
-            .login_count,
-        2
-    );
+    assert_eq!(ctx.user(&tenant.user_id).await.login_count, 2);
 
     let log = server.log();
     assert_eq!(
@@ -318,10 +314,10 @@ async fn signin_failures(ctx: Ctx) {
         .http
         .post_json("/auth/signin", HOST, &[], json!({ "email": EMAIL }))
         .await;
-    assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(
-        missing.json(),
-        json!({ "error": "email and password are required" })
+    assert_error(
+        &missing,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "email and password are required",
     );
     let missing = server
         .http
@@ -372,10 +368,10 @@ async fn signin_failures(ctx: Ctx) {
     assert_eq!(back.header("location"), Some("/auth/failure"));
 
     let other_host = sign_in(&server, "evil.test", EMAIL, PASSWORD).await;
-    assert_eq!(other_host.status, StatusCode::NOT_FOUND);
-    assert_eq!(
-        other_host.json(),
-        json!({ "error": "authority not found for host evil.test" })
+    assert_error(
+        &other_host,
+        StatusCode::NOT_FOUND,
+        "authority not found for host evil.test",
     );
 
     ctx.backend
@@ -387,16 +383,7 @@ async fn signin_failures(ctx: Ctx) {
     let deleted = sign_in(&server, HOST, EMAIL, PASSWORD).await;
     assert_eq!(deleted.status, StatusCode::UNAUTHORIZED);
     assert_eq!(deleted.json(), refused);
-    assert_eq!(
-        ctx.store()
-            .await
-            .user_by_id(&tenant.user_id)
-            .await
-            .unwrap()
-            .unwrap()
-            .login_count,
-        0
-    );
+    assert_eq!(ctx.user(&tenant.user_id).await.login_count, 0);
     assert!(!server.log().contains(PASSWORD));
 }
 
@@ -503,13 +490,7 @@ async fn logout_ends_every_older_session(ctx: Ctx) {
         cleared.contains("Max-Age=0") && cleared.contains("Path=/auth"),
         "{cleared}"
     );
-    let user = ctx
-        .store()
-        .await
-        .user_by_id(&tenant.user_id)
-        .await
-        .unwrap()
-        .unwrap();
+    let user = ctx.user(&tenant.user_id).await;
     assert!(
         user.logged_out_at
             .is_some_and(|at| (chrono::Utc::now() - at).num_seconds() < 60)
@@ -729,8 +710,7 @@ async fn api_keys(ctx: Ctx) {
         .http
         .get("/auth/authority", HOST, &[("x-api-key", &expired)])
         .await;
-    assert_eq!(response.status, StatusCode::UNAUTHORIZED);
-    assert_eq!(response.json(), json!({ "error": "API key has expired" }));
+    assert_error(&response, StatusCode::UNAUTHORIZED, "API key has expired");
     let log = server.log();
     assert!(
         !log.contains(key.split_once('.').unwrap().1),
@@ -938,10 +918,10 @@ async fn probes_and_tenancy(ctx: Ctx) {
         .http
         .get("/auth/authority", "Unknown.Test:8080", &[])
         .await;
-    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
-    assert_eq!(
-        unknown.json(),
-        json!({ "error": "authority not found for host unknown.test" })
+    assert_error(
+        &unknown,
+        StatusCode::NOT_FOUND,
+        "authority not found for host unknown.test",
     );
     let known = server
         .http
