@@ -429,6 +429,18 @@ mod tests {
     }
 
     #[test]
+    fn readme_documents_every_variable() {
+        let readme = include_str!("../../README.md");
+        for var in VARS {
+            assert!(
+                readme.contains(&format!("| `{}` |", var.name)),
+                "README lacks {}",
+                var.name
+            );
+        }
+    }
+
+    #[test]
     fn env_listing_masks_secrets() {
         let lines = describe(&vars(&[("SQL_PASSWORD", "hunter2"), ("SQL_HOST", "db")]));
         assert_eq!(lines.len(), VARS.len());
