@@ -102,6 +102,7 @@ const SCENARIOS: &[Scenario] = scenarios![
     logout_ends_every_older_session,
     login_redirects,
     open_redirects_are_refused,
+    admin_commands,
     api_keys,
     api_keys_fall_back_to_svc_uri,
     login_event_reaches_a_subscriber,
@@ -615,6 +616,131 @@ async fn open_redirects_are_refused(ctx: Ctx) {
         response.header("location"),
         Some("https://acme.test/ok.html?x=1")
     );
+}
+
+async fn admin_commands(ctx: Ctx) {
+    ctx.bootstrap();
+    let confidential = ctx.cli(&[
+        "client",
+        "add",
+        "--domain",
+        HOST,
+        "--name",
+        "App",
+        "--redirect-uri",
+        "https://app.test/cb",
+        "--redirect-uri",
+        "https://app.test/cb2",
+        "--scopes",
+        "public openid",
+    ]);
+    assert_eq!(confidential["client_id"].as_str().map(str::len), Some(32));
+    assert_eq!(
+        confidential["client_secret"].as_str().map(str::len),
+        Some(64)
+    );
+    assert_eq!(
+        confidential["redirect_uris"],
+        json!(["https://app.test/cb", "https://app.test/cb2"])
+    );
+    assert_eq!(
+        (
+            confidential["scopes"].clone(),
+            confidential["confidential"].clone()
+        ),
+        (json!("public openid"), json!(true))
+    );
+    let public = ctx.cli(&[
+        "client",
+        "add",
+        "--domain",
+        HOST,
+        "--name",
+        "Spa",
+        "--redirect-uri",
+        "https://spa.test/",
+        "--public",
+    ]);
+    assert!(
+        public.get("client_secret").is_none(),
+        "a public client has no secret: {public}"
+    );
+    let key = ctx.cli(&[
+        "apikey",
+        "add",
+        "--domain",
+        HOST,
+        "--email",
+        EMAIL,
+        "--scopes",
+        "read write",
+    ]);
+    assert_eq!(key["scopes"], json!(["read", "write"]));
+    assert!(
+        key["key"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{}.", key["id"].as_str().unwrap()))
+    );
+    for (args, message) in [
+        (
+            &[
+                "client",
+                "add",
+                "--domain",
+                "nowhere.test",
+                "--name",
+                "X",
+                "--redirect-uri",
+                "https://x.test/",
+            ][..],
+            "no authority",
+        ),
+        (
+            &[
+                "client",
+                "add",
+                "--domain",
+                HOST,
+                "--name",
+                "X",
+                "--redirect-uri",
+                "https://x.test/#f",
+            ],
+            "fragment",
+        ),
+        (
+            &[
+                "user",
+                "add",
+                "--domain",
+                HOST,
+                "--email",
+                "long@acme.test",
+                "--password",
+                &"p".repeat(73),
+            ],
+            "72 bytes",
+        ),
+        (
+            &[
+                "apikey",
+                "add",
+                "--domain",
+                HOST,
+                "--email",
+                "nobody@acme.test",
+            ],
+            "no user",
+        ),
+        (
+            &["authority", "add", "--domain", HOST, "--name", "Again"],
+            "database",
+        ),
+    ] {
+        let error = ctx.backend.cli(&[], args).expect_err("refused");
+        assert!(error.contains(message), "{args:?}: {error}");
+    }
 }
 
 async fn api_keys(ctx: Ctx) {
