@@ -8,6 +8,7 @@
 
 pub mod admin;
 pub mod apikey;
+pub mod bearer;
 pub mod client_addr;
 pub mod config;
 pub mod error;
@@ -23,3 +24,4 @@ pub mod state;
 pub mod store;
 pub mod tenancy;
 pub mod throttle;
+pub mod tokens;

@@ -10,6 +10,7 @@ use crate::http_client::HttpClient;
 use crate::session::SessionCookies;
 use crate::store::Store;
 use crate::throttle::Throttle;
+use crate::tokens::TokenKeys;
 
 pub struct AppState {
     pub config: Config,
@@ -19,6 +20,8 @@ pub struct AppState {
     pub events: LoginEvents,
     pub metrics: PrometheusHandle,
     pub http: HttpClient,
+    /// Keys that sign and verify access tokens.
+    pub tokens: TokenKeys,
     /// Verified against for unknown users, so their sign-in costs what a known user's does.
     pub dummy_digest: Arc<str>,
 }
@@ -43,6 +46,8 @@ impl AppState {
             config.signin_per_account,
         ));
         throttle.spawn_cleanup();
+        let tokens = TokenKeys::from_pem(&config.jwt_key_pem)?;
+        tracing::info!(kid = tokens.kid(), "token signing key loaded");
         let events = LoginEvents::start(
             config.kvstore_url.as_deref(),
             config.login_events_channel.clone(),
@@ -55,6 +60,7 @@ impl AppState {
             events,
             metrics,
             http: crate::http_client::new(),
+            tokens,
             dummy_digest: dummy_digest.into(),
         }))
     }

@@ -105,6 +105,7 @@ const SCENARIOS: &[Scenario] = scenarios![
     admin_commands,
     api_keys,
     api_keys_fall_back_to_svc_uri,
+    bearer_tokens_and_jwks,
     login_event_reaches_a_subscriber,
     redis_down_login_still_succeeds,
     throttling_answers_429,
@@ -842,6 +843,86 @@ async fn api_keys(ctx: Ctx) {
         !log.contains(key.split_once('.').unwrap().1),
         "an API key secret reached the log"
     );
+}
+
+async fn bearer_tokens_and_jwks(ctx: Ctx) {
+    use auth::tokens::{AccessClaims, TokenKeys, UserClaims};
+    let tenant = ctx.bootstrap();
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let keys = TokenKeys::from_pem(auth::config::DEVELOPMENT_JWT_KEY_PEM).unwrap();
+    let jwks = server
+        .http
+        .get("/auth/oauth/discovery/keys", HOST, &[])
+        .await;
+    assert_eq!(jwks.status, StatusCode::OK);
+    assert_eq!(jwks.json(), keys.jwks());
+
+    let now = chrono::Utc::now().timestamp();
+    let claims = |aud: &str, iat: i64, exp: i64| AccessClaims {
+        iss: "POS".into(),
+        iat,
+        exp,
+        jti: auth::ids::new_id(),
+        aud: Some(aud.into()),
+        scope: vec!["public".into()],
+        sub: tenant.user_id.clone(),
+        u: Some(UserClaims {
+            n: "Ada".into(),
+            e: EMAIL.into(),
+            p: 0,
+            r: vec![],
+        }),
+    };
+    let token_valid = |token: String| {
+        let http = server.http.clone();
+        async move {
+            let bearer = format!("Bearer {token}");
+            let response = http
+                .get("/auth/authority", HOST, &[("authorization", &bearer)])
+                .await;
+            assert_eq!(response.status, StatusCode::OK, "{}", response.body);
+            response.json()["token_valid"].as_bool().unwrap()
+        }
+    };
+    let valid = keys.sign(&claims(HOST, now - 5, now + 600)).unwrap();
+    assert!(token_valid(valid.clone()).await);
+    assert!(
+        !token_valid(
+            keys.sign(&claims("other.test", now - 5, now + 600))
+                .unwrap()
+        )
+        .await,
+        "another authority"
+    );
+    assert!(
+        !token_valid(keys.sign(&claims(HOST, now - 7200, now - 600)).unwrap()).await,
+        "expired"
+    );
+    let foreign = TokenKeys::from_pem(include_str!("fixtures/production_jwt_key.pem")).unwrap();
+    assert!(
+        !token_valid(foreign.sign(&claims(HOST, now - 5, now + 600)).unwrap()).await,
+        "another key"
+    );
+    let (header, rest) = valid.split_once('.').unwrap();
+    let payload = rest.split_once('.').unwrap().0;
+    let none_header =
+        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(r#"{"alg":"none","typ":"JWT"}"#);
+    assert!(
+        !token_valid(format!("{none_header}.{payload}.")).await,
+        "alg none"
+    );
+    assert!(
+        !token_valid(format!("{header}.{payload}.AAAA")).await,
+        "bad signature"
+    );
+
+    // Logout (here by the session cookie) ends the tokens issued before it.
+    let cookie = session_cookie(&server).await;
+    server
+        .http
+        .get("/auth/logout", HOST, &[("cookie", &cookie)])
+        .await;
+    assert!(!token_valid(valid).await, "token issued before logout");
 }
 
 /// A stand-in for the legacy service at `SVC_URI`: knows one key, counts the questions it gets; `/boom` answers 500.

@@ -1,6 +1,7 @@
 //! The HTTP surface: one router per protocol, assembled here with the layers every request crosses, and the
 //! OpenAPI document generated from the handlers' annotations (`auth --docs`, `auth --routes`).
 
+pub mod oauth_server;
 pub mod session;
 
 use std::sync::Arc;
@@ -32,6 +33,7 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
         session::logout,
         session::login,
         session::failure,
+        oauth_server::jwks,
         metrics
     )
 )]
@@ -40,6 +42,7 @@ pub struct ApiDoc;
 pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .merge(session::router())
+        .merge(oauth_server::router())
         .route("/auth/metrics", get(metrics))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::map_response(count_response))

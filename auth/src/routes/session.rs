@@ -23,7 +23,7 @@ use crate::events::Provider;
 use crate::session::Session;
 use crate::state::AppState;
 use crate::tenancy::{self, Tenant};
-use crate::{apikey, metrics, password, redirect};
+use crate::{apikey, bearer, metrics, password, redirect};
 
 pub fn router() -> Router<Arc<AppState>> {
     Router::new()
@@ -109,12 +109,16 @@ pub async fn authority(
         Some(session) => session.user(state.store.as_ref()).await?.is_some(),
         None => false,
     };
+    // An API key is checked before a Bearer token; a presented key that fails answers 401.
     let token_valid = match apikey::presented(&headers, &uri) {
         Some(key) => {
             apikey::verify(&state, &tenant, &key).await?;
             true
         }
-        None => false,
+        None => match bearer::presented(&headers) {
+            Some(token) => bearer::verify(&state, &tenant, token).await?.is_some(),
+            None => false,
+        },
     };
     let a = tenant.authority;
     Ok(Json(AuthorityView {
