@@ -916,7 +916,39 @@ async fn bearer_tokens_and_jwks(ctx: Ctx) {
         "bad signature"
     );
 
-    // Logout (here by the session cookie) ends the tokens issued before it.
+    // Logout revokes a presented Bearer token, and only that one.
+    let presented = keys.sign(&claims(HOST, now - 5, now + 600)).unwrap();
+    let jti = auth::tokens::TokenKeys::from_pem(auth::config::DEVELOPMENT_JWT_KEY_PEM)
+        .unwrap()
+        .verify(&presented, "POS")
+        .unwrap()
+        .jti;
+    let bearer = format!("Bearer {presented}");
+    let logout = server
+        .http
+        .get("/auth/logout", HOST, &[("authorization", &bearer)])
+        .await;
+    assert_eq!(logout.status, StatusCode::FOUND);
+    assert!(!token_valid(presented.clone()).await, "revoked at logout");
+    let row = ctx
+        .backend
+        .store()
+        .await
+        .token_by_jti(&jti)
+        .await
+        .unwrap()
+        .expect("revocation recorded");
+    assert!(row.revoked_at.is_some());
+    server
+        .http
+        .get("/auth/logout", HOST, &[("authorization", &bearer)])
+        .await;
+    assert!(
+        token_valid(valid.clone()).await,
+        "other tokens of the user live on"
+    );
+
+    // Logout by the session cookie ends every token issued before it.
     let cookie = session_cookie(&server).await;
     server
         .http

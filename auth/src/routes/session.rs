@@ -295,7 +295,7 @@ pub struct ContinueQuery {
     continue_to: Option<String>,
 }
 
-/// Ends every session of the signed-in user and clears the cookie.
+/// Ends every session of the signed-in user, revokes a presented Bearer token, and clears the cookie.
 #[utoipa::path(
     get,
     path = "/auth/logout",
@@ -314,6 +314,12 @@ pub async fn logout(
     {
         state.store.record_logout(&user.id, Utc::now()).await?;
         tracing::info!(user_id = %user.id, "logged out");
+    }
+    if let Some(token) = bearer::presented(&headers)
+        && let Some(claims) = bearer::verify(&state, &tenant, token).await?
+    {
+        bearer::revoke(&state, &claims).await?;
+        tracing::info!(jti = %claims.jti, "token revoked at logout");
     }
     let target = match query.continue_to {
         None => "/".to_string(),

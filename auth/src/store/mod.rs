@@ -19,6 +19,7 @@ struct Dialect {
     user_by_email: &'static str,
     user_by_id: &'static str,
     api_key_by_id: &'static str,
+    token_by_jti: &'static str,
 }
 
 /// Implements [`Store`] for `$store` (which has a `pool`) with the SQL of `$dialect`.
@@ -135,6 +136,44 @@ macro_rules! store_impl {
                     .execute(&self.pool)
                     .await?;
                     Ok(())
+                })
+            }
+
+            fn insert_token<'a>(&'a self, t: &'a TokenRecord) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO oauth_tokens (id, jti, token_type, client_id, sub, scope, issued_at, expires_at, \
+                         revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    )
+                    .bind(&t.id)
+                    .bind(&t.jti)
+                    .bind(&t.token_type)
+                    .bind(&t.client_id)
+                    .bind(&t.sub)
+                    .bind(&t.scope)
+                    .bind(t.issued_at)
+                    .bind(t.expires_at)
+                    .bind(t.revoked_at)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+
+            fn token_by_jti<'a>(&'a self, jti: &'a str) -> StoreFuture<'a, Option<TokenRecord>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.token_by_jti).bind(jti).fetch_optional(&self.pool).await?)
+                })
+            }
+
+            fn revoke_token<'a>(&'a self, jti: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, bool> {
+                Box::pin(async move {
+                    let done = sqlx::query("UPDATE oauth_tokens SET revoked_at = $2 WHERE jti = $1 AND revoked_at IS NULL")
+                        .bind(jti)
+                        .bind(at)
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(done.rows_affected() > 0)
                 })
             }
 
@@ -282,6 +321,21 @@ pub struct OAuthApplication {
 /// What a [`Store`] method returns: a boxed future, so the trait stays usable as `dyn Store`.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = StoreResult<T>> + Send + 'a>>;
 
+/// A row of `oauth_tokens`: an issued token (by `jti`), its use and its revocation.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct TokenRecord {
+    pub id: String,
+    pub jti: String,
+    /// `access`, `refresh` or `code`.
+    pub token_type: String,
+    pub client_id: Option<String>,
+    pub sub: Option<String>,
+    pub scope: Option<String>,
+    pub issued_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
 pub trait Store: Send + Sync {
     /// Creates every table of the legacy schema that does not exist yet.
     fn migrate(&self) -> StoreFuture<'_, ()>;
@@ -302,6 +356,10 @@ pub trait Store: Send + Sync {
     fn api_key_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<ApiKey>>;
     fn insert_api_key<'a>(&'a self, key: &'a ApiKey) -> StoreFuture<'a, ()>;
     fn insert_application<'a>(&'a self, app: &'a OAuthApplication) -> StoreFuture<'a, ()>;
+    fn insert_token<'a>(&'a self, token: &'a TokenRecord) -> StoreFuture<'a, ()>;
+    fn token_by_jti<'a>(&'a self, jti: &'a str) -> StoreFuture<'a, Option<TokenRecord>>;
+    /// Stamps `revoked_at` unless already revoked; whether this call revoked it.
+    fn revoke_token<'a>(&'a self, jti: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, bool>;
 }
 
 /// Opens the configured store. SQLite files (and their directory) are created and migrated here; PostgreSQL is

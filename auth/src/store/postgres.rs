@@ -11,7 +11,8 @@ use chrono::{DateTime, Utc};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use super::{
-    ApiKey, Authority, Dialect, NewUser, OAuthApplication, Store, StoreFuture, StoreResult, User,
+    ApiKey, Authority, Dialect, NewUser, OAuthApplication, Store, StoreFuture, StoreResult,
+    TokenRecord, User,
 };
 
 macro_rules! user_columns {
@@ -41,6 +42,8 @@ const POSTGRES: Dialect = Dialect {
     user_by_id: concat!("SELECT ", user_columns!(), " FROM \"user\" WHERE id = $1"),
     api_key_by_id: "SELECT id, name, COALESCE(to_jsonb(scopes), '[]'::jsonb) AS scopes, secret, user_id, authority_id, \
         expires_at::timestamptz AS expires_at FROM api_key WHERE id = $1",
+    token_by_jti: "SELECT id, jti, token_type, client_id, sub, scope, issued_at::timestamptz AS issued_at, \
+        expires_at::timestamptz AS expires_at, revoked_at::timestamptz AS revoked_at FROM oauth_tokens WHERE jti = $1",
 };
 
 pub struct PgStore {
