@@ -10,6 +10,7 @@ pub mod admin;
 pub mod apikey;
 pub mod bearer;
 pub mod client_addr;
+pub mod client_auth;
 pub mod config;
 pub mod error;
 pub mod events;

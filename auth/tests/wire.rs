@@ -106,6 +106,7 @@ const SCENARIOS: &[Scenario] = scenarios![
     api_keys,
     api_keys_fall_back_to_svc_uri,
     bearer_tokens_and_jwks,
+    client_credentials_tokens,
     login_event_reaches_a_subscriber,
     redis_down_login_still_succeeds,
     throttling_answers_429,
@@ -955,6 +956,190 @@ async fn bearer_tokens_and_jwks(ctx: Ctx) {
         .get("/auth/logout", HOST, &[("cookie", &cookie)])
         .await;
     assert!(!token_valid(valid).await, "token issued before logout");
+}
+
+async fn client_credentials_tokens(ctx: Ctx) {
+    use auth::tokens::TokenKeys;
+    ctx.bootstrap();
+    let add_client = |extra: &[&str]| {
+        let mut args = vec![
+            "client",
+            "add",
+            "--domain",
+            HOST,
+            "--name",
+            "Svc",
+            "--redirect-uri",
+            "https://svc.test/cb",
+        ];
+        args.extend_from_slice(extra);
+        ctx.cli(&args)
+    };
+    let client = add_client(&["--scopes", "public read"]);
+    let (id, secret) = (
+        client["client_id"].as_str().unwrap(),
+        client["client_secret"].as_str().unwrap(),
+    );
+    let public = add_client(&["--public"]);
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let basic = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{id}:{secret}"))
+    );
+    let grant = [("grant_type", "client_credentials")];
+
+    let issued = server
+        .http
+        .post_form("/auth/token", HOST, &[("authorization", &basic)], &grant)
+        .await;
+    assert_eq!(issued.status, StatusCode::OK, "{}", issued.body);
+    assert_eq!(issued.header("cache-control"), Some("no-store"));
+    let body = issued.json();
+    assert_eq!(
+        (body["token_type"].as_str(), body["expires_in"].as_i64()),
+        (Some("Bearer"), Some(7200))
+    );
+    assert_eq!(body["scope"], "public read");
+    let keys = TokenKeys::from_pem(auth::config::DEVELOPMENT_JWT_KEY_PEM).unwrap();
+    let token = body["access_token"].as_str().unwrap();
+    let claims = keys
+        .verify(token, "POS")
+        .expect("signed with the configured key");
+    assert_eq!(
+        (claims.sub.as_str(), claims.aud, claims.u),
+        (id, None, None)
+    );
+    assert_eq!(claims.scope, ["public", "read"]);
+    let row = ctx
+        .backend
+        .store()
+        .await
+        .token_by_jti(&claims.jti)
+        .await
+        .unwrap()
+        .expect("row written");
+    assert_eq!(
+        (row.token_type.as_str(), row.client_id.as_deref()),
+        ("access", Some(id))
+    );
+    let bearer = format!("Bearer {token}");
+    let authority = server
+        .http
+        .get("/auth/authority", HOST, &[("authorization", &bearer)])
+        .await;
+    assert_eq!(authority.json()["token_valid"], json!(true));
+
+    // client_secret_post, a narrower scope, and the legacy alias.
+    let post = [
+        ("grant_type", "client_credentials"),
+        ("client_id", id),
+        ("client_secret", secret),
+        ("scope", "read"),
+    ];
+    let narrow = server
+        .http
+        .post_form("/auth/oauth/token", HOST, &[], &post)
+        .await;
+    assert_eq!(narrow.status, StatusCode::OK, "{}", narrow.body);
+    assert_eq!(narrow.json()["scope"], "read");
+
+    let wrong = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{id}:nope"))
+    );
+    let public_id = public["client_id"].as_str().unwrap();
+    type Pairs<'a> = Vec<(&'a str, &'a str)>;
+    let cases: Vec<(Pairs, Pairs, StatusCode, &str)> = vec![
+        (
+            vec![("authorization", &wrong)],
+            grant.to_vec(),
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+        ),
+        (
+            vec![],
+            grant.to_vec(),
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+        ),
+        (
+            vec![],
+            vec![
+                ("grant_type", "client_credentials"),
+                ("client_id", "unknown"),
+            ],
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+        ),
+        (
+            vec![],
+            vec![
+                ("grant_type", "client_credentials"),
+                ("client_id", public_id),
+            ],
+            StatusCode::BAD_REQUEST,
+            "unauthorized_client",
+        ),
+        (
+            vec![("authorization", &basic)],
+            vec![
+                ("grant_type", "password"),
+                ("username", EMAIL),
+                ("password", PASSWORD),
+            ],
+            StatusCode::BAD_REQUEST,
+            "unsupported_grant_type",
+        ),
+        (
+            vec![("authorization", &basic)],
+            vec![],
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+        ),
+        (
+            vec![("authorization", &basic)],
+            vec![("grant_type", "client_credentials"), ("scope", "admin")],
+            StatusCode::BAD_REQUEST,
+            "invalid_scope",
+        ),
+        (
+            vec![("authorization", &basic)],
+            vec![
+                ("grant_type", "client_credentials"),
+                ("client_secret", secret),
+            ],
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+        ),
+    ];
+    for (headers, form, status, code) in cases {
+        let response = server
+            .http
+            .post_form("/auth/token", HOST, &headers, &form)
+            .await;
+        assert_eq!(response.status, status, "{form:?}: {}", response.body);
+        assert_eq!(response.json()["error"], code, "{form:?}");
+        assert_eq!(response.header("cache-control"), Some("no-store"));
+    }
+    // A client authenticates only within its own authority.
+    ctx.cli(&[
+        "authority",
+        "add",
+        "--domain",
+        "other.test",
+        "--name",
+        "Other",
+    ]);
+    let elsewhere = server
+        .http
+        .post_form(
+            "/auth/token",
+            "other.test",
+            &[("authorization", &basic)],
+            &grant,
+        )
+        .await;
+    assert_eq!(elsewhere.status, StatusCode::UNAUTHORIZED);
 }
 
 /// A stand-in for the legacy service at `SVC_URI`: knows one key, counts the questions it gets; `/boom` answers 500.

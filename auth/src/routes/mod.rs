@@ -34,6 +34,7 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
         session::login,
         session::failure,
         oauth_server::jwks,
+        oauth_server::token,
         metrics
     )
 )]

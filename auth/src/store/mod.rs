@@ -177,6 +177,19 @@ macro_rules! store_impl {
                 })
             }
 
+            fn application_by_uid<'a>(&'a self, uid: &'a str) -> StoreFuture<'a, Option<OAuthApplication>> {
+                Box::pin(async move {
+                    // Legacy rows may hold NULL scopes or confidentiality; Doorkeeper's defaults apply.
+                    Ok(sqlx::query_as(
+                        "SELECT id, name, uid, secret, redirect_uri, COALESCE(scopes, '') AS scopes, \
+                         COALESCE(confidential, true) AS confidential, owner_id FROM oauth_applications WHERE uid = $1",
+                    )
+                    .bind(uid)
+                    .fetch_optional(&self.pool)
+                    .await?)
+                })
+            }
+
             fn insert_application<'a>(&'a self, app: &'a OAuthApplication) -> StoreFuture<'a, ()> {
                 Box::pin(async move {
                     sqlx::query(
@@ -356,6 +369,8 @@ pub trait Store: Send + Sync {
     fn api_key_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<ApiKey>>;
     fn insert_api_key<'a>(&'a self, key: &'a ApiKey) -> StoreFuture<'a, ()>;
     fn insert_application<'a>(&'a self, app: &'a OAuthApplication) -> StoreFuture<'a, ()>;
+    /// The client whose `client_id` is `uid`.
+    fn application_by_uid<'a>(&'a self, uid: &'a str) -> StoreFuture<'a, Option<OAuthApplication>>;
     fn insert_token<'a>(&'a self, token: &'a TokenRecord) -> StoreFuture<'a, ()>;
     fn token_by_jti<'a>(&'a self, jti: &'a str) -> StoreFuture<'a, Option<TokenRecord>>;
     /// Stamps `revoked_at` unless already revoked; whether this call revoked it.
