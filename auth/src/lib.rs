@@ -2,9 +2,9 @@
 //! it replaces (`auth-wire.md` in the shared docs is the contract).
 //!
 //! A request's path through the code: [`routes`] (one router per protocol) → [`tenancy`] (the authority named by
-//! the host) → [`session`] / [`apikey`] (who is calling) → handler → [`store`] (PostgreSQL on the legacy schema, or
-//! embedded SQLite) and [`events`] (Redis PUBLISH, never in the way of a login). Everything a limit or a security
-//! choice depends on is explained in the module that makes it.
+//! the host) → [`session`] / [`apikey`] / [`bearer`] / [`client_auth`] (who is calling) → handler → [`store`]
+//! (PostgreSQL on the legacy schema, or embedded SQLite), [`tokens`] (RS256 keys and claims) and [`events`] (Redis
+//! PUBLISH, never in the way of a login). Every limit and security choice is explained in the module that makes it.
 
 pub mod admin;
 pub mod apikey;

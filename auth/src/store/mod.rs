@@ -1,8 +1,8 @@
 //! The data the service keeps, behind one interface with two implementations.
 //!
-//! [`postgres`] works against the legacy PostgreSQL schema exactly as it exists (text ids, the `"user"` table, `jsonb`
+//! `postgres` works against the legacy PostgreSQL schema exactly as it exists (text ids, the `"user"` table, `jsonb`
 //! and `text[]` columns, possibly `timestamp` rather than `timestamptz`), so an existing database serves unchanged.
-//! [`sqlite`] is the embedded default, so the service runs with no server at all. Both return the same row structs:
+//! `sqlite` is the embedded default, so the service runs with no server at all. Both return the same row structs:
 //! the PostgreSQL queries cast legacy column types into the portable shapes (JSON, `timestamptz`, `bigint`) the structs
 //! decode, which keeps every mapping in one place.
 //!
