@@ -6,7 +6,9 @@ use std::path::Path;
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
-use sqlx::sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
 
 use super::{
     ApiKey, Authority, Dialect, NewUser, OAuthApplication, Store, StoreError, StoreFuture,
@@ -78,6 +80,9 @@ impl SqliteStore {
             // WAL lets readers proceed while a sign-in writes its login count; the busy timeout queues writers
             // instead of failing them.
             .journal_mode(SqliteJournalMode::Wal)
+            // In WAL mode NORMAL syncs at checkpoints, not at every commit: a crash of the process loses nothing,
+            // a power cut may lose the last commits (login counts, token rows), never the database's integrity.
+            .synchronous(SqliteSynchronous::Normal)
             .busy_timeout(Duration::from_secs(5))
             .foreign_keys(true);
         let pool = SqlitePoolOptions::new()
