@@ -1,10 +1,331 @@
-use clap::Parser;
+//! `auth`: serve, or run one administration command. See `auth --help`.
+
+use std::net::{IpAddr, SocketAddr};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use auth::config::{self, Config};
+use auth::{admin, routes, state::AppState, store};
+use clap::{Parser, Subcommand};
 
 /// The authentication service.
 #[derive(Parser)]
-#[command(version)]
-struct Cli {}
+#[command(name = "auth", version)]
+struct Cli {
+    /// Listen address (default: BIND_ADDRESS).
+    #[arg(short = 'b', long = "bind", value_name = "ADDRESS")]
+    bind: Option<IpAddr>,
+    /// Listen port, 0 for any free port (default: PORT).
+    #[arg(short = 'p', long = "port")]
+    port: Option<u16>,
+    /// Print the route table and exit.
+    #[arg(long)]
+    routes: bool,
+    /// Print the OpenAPI document (YAML) and exit.
+    #[arg(long)]
+    docs: bool,
+    /// Print every environment variable read, with its value or default (secrets masked), and exit.
+    #[arg(long)]
+    env: bool,
+    /// Health check: GET URL; exit 0 for status 200-499, 1 otherwise, 2 when the connection fails.
+    #[arg(short = 'c', long = "check", value_name = "URL")]
+    check: Option<String>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
 
-fn main() {
-    Cli::parse();
+#[derive(Subcommand)]
+enum Command {
+    /// Create the legacy schema's missing tables (PostgreSQL; SQLite migrates at every start).
+    Migrate,
+    /// Manage authorities (tenants).
+    Authority {
+        #[command(subcommand)]
+        action: AuthorityAction,
+    },
+    /// Manage users.
+    User {
+        #[command(subcommand)]
+        action: UserAction,
+    },
+    /// Manage OAuth 2.0 clients.
+    Client {
+        #[command(subcommand)]
+        action: ClientAction,
+    },
+    /// Manage API keys.
+    Apikey {
+        #[command(subcommand)]
+        action: ApikeyAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum AuthorityAction {
+    Add {
+        #[arg(long)]
+        domain: String,
+        #[arg(long)]
+        name: String,
+        /// Login page; `{{url}}` is replaced by the `continue` URL.
+        #[arg(long)]
+        login_url: Option<String>,
+        #[arg(long)]
+        logout_url: Option<String>,
+        /// Session lifetime in minutes for this authority (internals.session_timeout).
+        #[arg(long)]
+        session_timeout: Option<u32>,
+    },
+}
+
+#[derive(Subcommand)]
+enum UserAction {
+    Add {
+        #[arg(long)]
+        domain: String,
+        #[arg(long)]
+        email: String,
+        /// At most 72 bytes (bcrypt's limit).
+        #[arg(long)]
+        password: String,
+        #[arg(long)]
+        name: Option<String>,
+        /// sys_admin
+        #[arg(long)]
+        admin: bool,
+        #[arg(long)]
+        support: bool,
+    },
+}
+
+#[derive(Subcommand)]
+enum ClientAction {
+    Add {
+        #[arg(long)]
+        domain: String,
+        #[arg(long)]
+        name: String,
+        /// Repeat for several URIs; a redirect must equal one of them exactly.
+        #[arg(long = "redirect-uri", required = true)]
+        redirect_uri: Vec<String>,
+        /// A public client (no secret; PKCE only).
+        #[arg(long)]
+        public: bool,
+        /// Space-separated scopes (default: public).
+        #[arg(long)]
+        scopes: Option<String>,
+    },
+}
+
+#[derive(Subcommand)]
+enum ApikeyAction {
+    Add {
+        #[arg(long)]
+        domain: String,
+        #[arg(long)]
+        email: String,
+        /// Space-separated scopes (default: public).
+        #[arg(long)]
+        scopes: Option<String>,
+        /// Expiry, RFC 3339 (e.g. 2030-01-01T00:00:00Z); none by default.
+        #[arg(long)]
+        expires_at: Option<chrono::DateTime<chrono::Utc>>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if cli.routes {
+        return emit(&routes::route_table().join("\n"));
+    }
+    if cli.docs {
+        return match routes::openapi_yaml() {
+            Ok(yaml) => emit(yaml.trim_end()),
+            Err(e) => fail(&format!("cannot render the OpenAPI document: {e}")),
+        };
+    }
+    let vars = config::process_vars();
+    if cli.env {
+        return emit(&config::describe(&vars).join("\n"));
+    }
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(e) => return fail(&format!("cannot start the runtime: {e}")),
+    };
+    if let Some(url) = cli.check {
+        return runtime.block_on(health_check(&url));
+    }
+    let mut config = match Config::from_vars(&vars) {
+        Ok(config) => config,
+        Err(e) => return fail(&e.to_string()),
+    };
+    init_logging(&config);
+    config.bind = cli.bind.unwrap_or(config.bind);
+    config.port = cli.port.unwrap_or(config.port);
+    match runtime.block_on(run(cli.command, config)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&format!("{e:#}")),
+    }
+}
+
+/// Writes `text` and a newline to stdout; a closed pipe (`auth --docs | head`) is not an error worth a panic.
+fn emit(text: &str) -> ExitCode {
+    use std::io::Write;
+    match writeln!(std::io::stdout().lock(), "{text}") {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(&format!("cannot write to stdout: {e}")),
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("auth: {message}");
+    ExitCode::FAILURE
+}
+
+fn init_logging(config: &Config) {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if config.log_json {
+        builder.json().init()
+    } else {
+        builder.init()
+    }
+}
+
+/// Exit 0 for a 200-499 answer, 1 for any other status, 2 when no answer arrives.
+async fn health_check(url: &str) -> ExitCode {
+    let client = auth::http_client::new();
+    match auth::http_client::get_status(&client, url, &[], Duration::from_secs(5)).await {
+        Ok(status) if (200..500).contains(&status.as_u16()) => ExitCode::SUCCESS,
+        Ok(status) => {
+            eprintln!("auth: {url} answered {status}");
+            ExitCode::from(1)
+        }
+        Err(e) => {
+            eprintln!("auth: {url}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+async fn run(command: Option<Command>, config: Config) -> anyhow::Result<()> {
+    let store = store::open(&config.store).await?;
+    let out = match command {
+        None => return serve(config, store).await,
+        Some(Command::Migrate) => {
+            store.migrate().await?;
+            serde_json::json!({ "migrated": true })
+        }
+        Some(Command::Authority {
+            action:
+                AuthorityAction::Add {
+                    domain,
+                    name,
+                    login_url,
+                    logout_url,
+                    session_timeout,
+                },
+        }) => {
+            let new = admin::NewAuthority {
+                domain: &domain,
+                name: &name,
+                login_url,
+                logout_url,
+                session_timeout_minutes: session_timeout,
+            };
+            admin::add_authority(store.as_ref(), new).await?
+        }
+        Some(Command::User {
+            action:
+                UserAction::Add {
+                    domain,
+                    email,
+                    password,
+                    name,
+                    admin,
+                    support,
+                },
+        }) => {
+            let args = admin::NewUserArgs {
+                domain: &domain,
+                email: &email,
+                password: &password,
+                name,
+                admin,
+                support,
+                bcrypt_cost: config.bcrypt_cost,
+            };
+            admin::add_user(store.as_ref(), args).await?
+        }
+        Some(Command::Client {
+            action:
+                ClientAction::Add {
+                    domain,
+                    name,
+                    redirect_uri,
+                    public,
+                    scopes,
+                },
+        }) => {
+            let new = admin::NewClient {
+                domain: &domain,
+                name: &name,
+                redirect_uris: redirect_uri,
+                public,
+                scopes,
+            };
+            admin::add_client(store.as_ref(), new).await?
+        }
+        Some(Command::Apikey {
+            action:
+                ApikeyAction::Add {
+                    domain,
+                    email,
+                    scopes,
+                    expires_at,
+                },
+        }) => {
+            let new = admin::NewApiKey {
+                domain: &domain,
+                email: &email,
+                scopes,
+                expires_at,
+            };
+            admin::add_api_key(store.as_ref(), new).await?
+        }
+    };
+    match emit(&out.to_string()) {
+        ExitCode::SUCCESS => Ok(()),
+        _ => anyhow::bail!("output lost"),
+    }
+}
+
+async fn serve(config: Config, store: std::sync::Arc<dyn store::Store>) -> anyhow::Result<()> {
+    let metrics = auth::metrics::install().map_err(anyhow::Error::msg)?;
+    let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
+    let state = AppState::new(config, store, metrics).await?;
+    tracing::info!(address = %listener.local_addr()?, "listening");
+    let app = routes::router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown())
+        .await?;
+    Ok(())
+}
+
+/// Resolves on SIGINT or SIGTERM; in-flight requests then finish before the process exits.
+async fn shutdown() {
+    let interrupt = tokio::signal::ctrl_c();
+    let mut terminate =
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(signal) => signal,
+            Err(_) => return interrupt.await.unwrap_or_default(),
+        };
+    tokio::select! {
+        _ = interrupt => {},
+        _ = terminate.recv() => {},
+    }
 }

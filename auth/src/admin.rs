@@ -1,0 +1,180 @@
+//! The administration commands (`auth authority add`, `user add`, `client add`, `apikey add`): each creates one
+//! row and returns what it created as JSON. Secrets (a client secret, an API key) are shown this once.
+
+use chrono::{DateTime, Utc};
+use serde_json::{Value, json};
+
+use crate::store::{ApiKey, Authority, NewUser, OAuthApplication, Store};
+
+#[derive(Debug, thiserror::Error)]
+pub enum AdminError {
+    #[error("{0}")]
+    Invalid(String),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+    #[error(transparent)]
+    Password(#[from] crate::password::PasswordError),
+}
+
+async fn authority(store: &dyn Store, domain: &str) -> Result<Authority, AdminError> {
+    store
+        .authority_by_domain(&domain.to_ascii_lowercase())
+        .await?
+        .ok_or_else(|| AdminError::Invalid(format!("no authority with domain {domain}")))
+}
+
+pub struct NewAuthority<'a> {
+    pub domain: &'a str,
+    pub name: &'a str,
+    pub login_url: Option<String>,
+    pub logout_url: Option<String>,
+    pub session_timeout_minutes: Option<u32>,
+}
+
+pub async fn add_authority(store: &dyn Store, new: NewAuthority<'_>) -> Result<Value, AdminError> {
+    let domain = new.domain.trim().to_ascii_lowercase();
+    if domain.is_empty() || domain.contains(['/', ':', ' ']) {
+        return Err(AdminError::Invalid(format!(
+            "--domain must be a host name, got {:?}",
+            new.domain
+        )));
+    }
+    let mut internals = json!({});
+    if let Some(minutes) = new.session_timeout_minutes {
+        internals["session_timeout"] = json!(minutes);
+    }
+    let authority = Authority {
+        id: crate::ids::new_id(),
+        name: new.name.to_string(),
+        description: None,
+        domain,
+        login_url: new.login_url,
+        logout_url: new.logout_url,
+        internals,
+        config: json!({}),
+        email_domains: Vec::new(),
+        updated_at: None,
+    };
+    store.insert_authority(&authority).await?;
+    Ok(json!({ "id": authority.id, "name": authority.name, "domain": authority.domain }))
+}
+
+pub struct NewUserArgs<'a> {
+    pub domain: &'a str,
+    pub email: &'a str,
+    pub password: &'a str,
+    pub name: Option<String>,
+    pub admin: bool,
+    pub support: bool,
+    pub bcrypt_cost: u32,
+}
+
+pub async fn add_user(store: &dyn Store, args: NewUserArgs<'_>) -> Result<Value, AdminError> {
+    let authority = authority(store, args.domain).await?;
+    let email = args.email.trim().to_lowercase();
+    if !email.contains('@') {
+        return Err(AdminError::Invalid(format!(
+            "--email must be an email address, got {:?}",
+            args.email
+        )));
+    }
+    let (password, cost) = (args.password.to_string(), args.bcrypt_cost);
+    let password_digest =
+        tokio::task::spawn_blocking(move || crate::password::hash(&password, cost))
+            .await
+            .map_err(|e| AdminError::Invalid(e.to_string()))??;
+    let user = NewUser {
+        id: crate::ids::new_id(),
+        authority_id: authority.id,
+        name: args.name,
+        email,
+        password_digest,
+        sys_admin: args.admin,
+        support: args.support,
+    };
+    store.insert_user(&user).await?;
+    Ok(
+        json!({ "id": user.id, "authority_id": user.authority_id, "email": user.email, "name": user.name,
+                "sys_admin": user.sys_admin, "support": user.support }),
+    )
+}
+
+pub struct NewClient<'a> {
+    pub domain: &'a str,
+    pub name: &'a str,
+    pub redirect_uris: Vec<String>,
+    pub public: bool,
+    pub scopes: Option<String>,
+}
+
+pub async fn add_client(store: &dyn Store, new: NewClient<'_>) -> Result<Value, AdminError> {
+    let authority = authority(store, new.domain).await?;
+    for uri in &new.redirect_uris {
+        let parsed = url::Url::parse(uri)
+            .map_err(|e| AdminError::Invalid(format!("--redirect-uri {uri:?}: {e}")))?;
+        if parsed.fragment().is_some() {
+            return Err(AdminError::Invalid(format!(
+                "--redirect-uri {uri:?}: RFC 6749 forbids a fragment"
+            )));
+        }
+    }
+    if new.redirect_uris.is_empty() {
+        return Err(AdminError::Invalid(
+            "at least one --redirect-uri is required".into(),
+        ));
+    }
+    let app = OAuthApplication {
+        id: crate::ids::new_id(),
+        name: new.name.to_string(),
+        uid: crate::ids::new_id(),
+        secret: crate::ids::random_token(),
+        redirect_uri: new.redirect_uris.join(" "),
+        scopes: new.scopes.unwrap_or_else(|| "public".into()),
+        confidential: !new.public,
+        owner_id: Some(authority.id),
+    };
+    store.insert_application(&app).await?;
+    let mut out = json!({ "id": app.id, "name": app.name, "client_id": app.uid, "redirect_uris": new.redirect_uris,
+                           "scopes": app.scopes, "confidential": app.confidential });
+    if app.confidential {
+        out["client_secret"] = json!(app.secret);
+    }
+    Ok(out)
+}
+
+pub struct NewApiKey<'a> {
+    pub domain: &'a str,
+    pub email: &'a str,
+    pub scopes: Option<String>,
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+pub async fn add_api_key(store: &dyn Store, new: NewApiKey<'_>) -> Result<Value, AdminError> {
+    let authority = authority(store, new.domain).await?;
+    let user = store
+        .user_by_email(&authority.id, new.email)
+        .await?
+        .filter(|u| !u.deleted)
+        .ok_or_else(|| AdminError::Invalid(format!("no user {} in {}", new.email, new.domain)))?;
+    let (id, secret) = (crate::ids::new_id(), crate::ids::random_token());
+    let scopes: Vec<&str> = new
+        .scopes
+        .as_deref()
+        .unwrap_or("public")
+        .split_whitespace()
+        .collect();
+    let key = ApiKey {
+        secret: crate::apikey::digest(&id, &secret),
+        id,
+        name: None,
+        scopes: json!(scopes),
+        user_id: Some(user.id),
+        authority_id: authority.id,
+        expires_at: new.expires_at,
+    };
+    store.insert_api_key(&key).await?;
+    Ok(
+        json!({ "id": key.id, "key": format!("{}.{secret}", key.id), "user_id": key.user_id, "scopes": key.scopes,
+                "expires_at": key.expires_at }),
+    )
+}

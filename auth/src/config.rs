@@ -1,0 +1,452 @@
+//! Every environment variable the service reads, in one table.
+//!
+//! The table is the single source for reading (`Config::from_vars`), for `auth --env` (which prints each variable
+//! with its value or default, secrets masked) and for the README's variable table, so the three cannot drift.
+//! Invalid values stop the start with a message naming the variable; a production start refuses the development
+//! secrets that are convenient on a laptop and dangerous anywhere else.
+
+use std::collections::BTreeMap;
+use std::net::IpAddr;
+use std::num::NonZeroU32;
+use std::path::PathBuf;
+
+use base64::Engine;
+
+/// The RSA key that signs tokens when `JWT_SECRET` is unset. It is public (it is in the source), so a production
+/// start refuses it.
+pub const DEVELOPMENT_JWT_KEY_PEM: &str = include_str!("dev_jwt_key.pem");
+
+/// A secret encrypting session cookies must carry at least 256 bits; shorter ones are refused everywhere.
+pub const MIN_COOKIE_SECRET_BYTES: usize = 32;
+
+/// One environment variable: its name, its default (`None`: unset by default), whether its value is a secret that
+/// `--env` masks, and what it does.
+pub struct Var {
+    pub name: &'static str,
+    pub default: Option<&'static str>,
+    pub secret: bool,
+    pub help: &'static str,
+}
+
+const fn var(
+    name: &'static str,
+    default: Option<&'static str>,
+    secret: bool,
+    help: &'static str,
+) -> Var {
+    Var {
+        name,
+        default,
+        secret,
+        help,
+    }
+}
+
+/// Every variable read, in the order `--env` prints them.
+pub const VARS: &[Var] = &[
+    var(
+        "APP_ENV",
+        Some("development"),
+        false,
+        "`production` makes cookies Secure and refuses development secrets",
+    ),
+    var(
+        "BIND_ADDRESS",
+        Some("0.0.0.0"),
+        false,
+        "listen address (`-b` overrides)",
+    ),
+    var("PORT", Some("3000"), false, "listen port (`-p` overrides)"),
+    var(
+        "DATA_DIR",
+        Some("data"),
+        false,
+        "directory of the embedded SQLite database, used when no `SQL_*` is set",
+    ),
+    var(
+        "SQL_HOST",
+        None,
+        false,
+        "PostgreSQL host; any `SQL_*` set selects PostgreSQL",
+    ),
+    var("SQL_PORT", Some("5432"), false, "PostgreSQL port"),
+    var("SQL_USER", Some("postgres"), false, "PostgreSQL user"),
+    var("SQL_PASSWORD", None, true, "PostgreSQL password"),
+    var("SQL_DATABASE", Some("auth"), false, "PostgreSQL database"),
+    var(
+        "COOKIE_SESSION_SECRET",
+        None,
+        true,
+        "key of the session cookie, at least 32 bytes; random per start if unset",
+    ),
+    var(
+        "SESSION_TIMEOUT_MINUTES",
+        Some("1440"),
+        false,
+        "session lifetime unless the authority's internals.session_timeout says otherwise",
+    ),
+    var(
+        "JWT_SECRET",
+        None,
+        true,
+        "base64 of the PEM RSA private key signing tokens; a built-in development key if unset",
+    ),
+    var("JWT_ISSUER", Some("POS"), false, "`iss` of issued tokens"),
+    var(
+        "KVSTORE_URL",
+        None,
+        true,
+        "Redis URL receiving login events; unset: events are not published",
+    ),
+    var(
+        "LOGIN_EVENTS_CHANNEL",
+        Some("svc/auth/login"),
+        false,
+        "Redis channel of login events",
+    ),
+    var(
+        "SVC_URI",
+        None,
+        false,
+        "base URL (http) asked about API keys the local table cannot validate",
+    ),
+    var(
+        "TRUSTED_PROXIES",
+        None,
+        false,
+        "comma-separated proxy addresses whose X-Forwarded-For is believed",
+    ),
+    var(
+        "SIGNIN_ATTEMPTS_PER_ACCOUNT",
+        Some("10"),
+        false,
+        "sign-in attempts per minute per account before 429",
+    ),
+    var(
+        "SIGNIN_ATTEMPTS_PER_ADDRESS",
+        Some("60"),
+        false,
+        "sign-in attempts per minute per client address before 429",
+    ),
+    var(
+        "BCRYPT_COST",
+        Some("12"),
+        false,
+        "bcrypt cost of new password digests (4..=31)",
+    ),
+    var("LOG_FORMAT", Some("text"), false, "`text` or `json`"),
+    var("RUST_LOG", Some("info"), false, "log filter"),
+];
+
+/// Where the data lives.
+#[derive(Clone, Debug)]
+pub enum StoreConfig {
+    Postgres {
+        host: String,
+        port: u16,
+        user: String,
+        password: Option<String>,
+        database: String,
+    },
+    Sqlite {
+        path: PathBuf,
+    },
+}
+
+/// The validated configuration.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub production: bool,
+    pub bind: IpAddr,
+    pub port: u16,
+    pub store: StoreConfig,
+    /// `None`: generate a random key at start (sessions do not survive a restart nor cross replicas).
+    pub cookie_secret: Option<Vec<u8>>,
+    pub session_timeout_minutes: u32,
+    /// PEM of the RSA private key signing tokens.
+    pub jwt_key_pem: String,
+    pub jwt_issuer: String,
+    pub kvstore_url: Option<String>,
+    pub login_events_channel: String,
+    pub svc_uri: Option<String>,
+    pub trusted_proxies: Vec<IpAddr>,
+    pub signin_per_account: NonZeroU32,
+    pub signin_per_address: NonZeroU32,
+    pub bcrypt_cost: u32,
+    pub log_json: bool,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct ConfigError(String);
+
+/// The variables as read: name → value (set and non-empty only).
+pub type Vars = BTreeMap<String, String>;
+
+/// Reads the variables of [`VARS`] from the process environment; empty values count as unset.
+pub fn process_vars() -> Vars {
+    VARS.iter()
+        .filter_map(|v| {
+            std::env::var(v.name)
+                .ok()
+                .filter(|s| !s.is_empty())
+                .map(|s| (v.name.to_string(), s))
+        })
+        .collect()
+}
+
+fn get<'a>(vars: &'a Vars, name: &str) -> Option<&'a str> {
+    vars.get(name)
+        .map(String::as_str)
+        .or_else(|| VARS.iter().find(|v| v.name == name).and_then(|v| v.default))
+}
+
+fn parse<T: std::str::FromStr>(vars: &Vars, name: &str) -> Result<T, ConfigError> {
+    let raw = get(vars, name).ok_or_else(|| ConfigError(format!("{name} is required")))?;
+    raw.parse()
+        .map_err(|_| ConfigError(format!("{name}: invalid value {raw:?}")))
+}
+
+impl Config {
+    pub fn from_vars(vars: &Vars) -> Result<Self, ConfigError> {
+        let production = match get(vars, "APP_ENV") {
+            Some("production") => true,
+            Some("development" | "test") => false,
+            Some(other) => {
+                return Err(ConfigError(format!(
+                    "APP_ENV: expected production, development or test, got {other:?}"
+                )));
+            }
+            None => false,
+        };
+        let cookie_secret = vars
+            .get("COOKIE_SESSION_SECRET")
+            .map(|s| s.as_bytes().to_vec());
+        if let Some(secret) = &cookie_secret
+            && secret.len() < MIN_COOKIE_SECRET_BYTES
+        {
+            return Err(ConfigError(format!(
+                "COOKIE_SESSION_SECRET must hold at least {MIN_COOKIE_SECRET_BYTES} bytes"
+            )));
+        }
+        let jwt_key_pem = match vars.get("JWT_SECRET") {
+            Some(b64) => decode_jwt_secret(b64)?,
+            None => DEVELOPMENT_JWT_KEY_PEM.to_string(),
+        };
+        if production {
+            if jwt_key_pem.trim() == DEVELOPMENT_JWT_KEY_PEM.trim() {
+                return Err(ConfigError(
+                    "APP_ENV=production refuses the built-in development JWT key: set JWT_SECRET to the base64 of your RSA private key PEM".into(),
+                ));
+            }
+            if cookie_secret.is_none() {
+                return Err(ConfigError(
+                    "APP_ENV=production requires COOKIE_SESSION_SECRET (at least 32 random bytes, the same on every replica)".into(),
+                ));
+            }
+        }
+        let store = if VARS
+            .iter()
+            .any(|v| v.name.starts_with("SQL_") && vars.contains_key(v.name))
+        {
+            StoreConfig::Postgres {
+                host: get(vars, "SQL_HOST").unwrap_or("localhost").to_string(),
+                port: parse(vars, "SQL_PORT")?,
+                user: parse(vars, "SQL_USER")?,
+                password: vars.get("SQL_PASSWORD").cloned(),
+                database: parse(vars, "SQL_DATABASE")?,
+            }
+        } else {
+            StoreConfig::Sqlite {
+                path: PathBuf::from(parse::<String>(vars, "DATA_DIR")?).join("auth.sqlite3"),
+            }
+        };
+        let kvstore_url = vars.get("KVSTORE_URL").cloned();
+        if let Some(url) = &kvstore_url {
+            redis::Client::open(url.as_str())
+                .map_err(|e| ConfigError(format!("KVSTORE_URL: {e}")))?;
+        }
+        let svc_uri = vars
+            .get("SVC_URI")
+            .map(|s| s.trim_end_matches('/').to_string());
+        if let Some(uri) = &svc_uri
+            && !uri.starts_with("http://")
+        {
+            // The fallback client speaks plain HTTP to a service inside the cluster; refusing other schemes here
+            // beats failing every fallback at request time.
+            return Err(ConfigError(format!(
+                "SVC_URI must be an http:// URL, got {uri:?}"
+            )));
+        }
+        let trusted_proxies = match vars.get("TRUSTED_PROXIES") {
+            Some(list) => list
+                .split(',')
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(|s| {
+                    s.parse()
+                        .map_err(|_| ConfigError(format!("TRUSTED_PROXIES: invalid address {s:?}")))
+                })
+                .collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        };
+        let bcrypt_cost: u32 = parse(vars, "BCRYPT_COST")?;
+        if !(4..=31).contains(&bcrypt_cost) {
+            return Err(ConfigError(format!(
+                "BCRYPT_COST must be within 4..=31, got {bcrypt_cost}"
+            )));
+        }
+        let positive = |name: &str| -> Result<NonZeroU32, ConfigError> {
+            NonZeroU32::new(parse(vars, name)?)
+                .ok_or_else(|| ConfigError(format!("{name} must be positive")))
+        };
+        Ok(Config {
+            production,
+            bind: parse(vars, "BIND_ADDRESS")?,
+            port: parse(vars, "PORT")?,
+            store,
+            cookie_secret,
+            session_timeout_minutes: positive("SESSION_TIMEOUT_MINUTES")?.get(),
+            jwt_key_pem,
+            jwt_issuer: parse(vars, "JWT_ISSUER")?,
+            kvstore_url,
+            login_events_channel: parse(vars, "LOGIN_EVENTS_CHANNEL")?,
+            svc_uri,
+            trusted_proxies,
+            signin_per_account: positive("SIGNIN_ATTEMPTS_PER_ACCOUNT")?,
+            signin_per_address: positive("SIGNIN_ATTEMPTS_PER_ADDRESS")?,
+            bcrypt_cost,
+            log_json: match get(vars, "LOG_FORMAT") {
+                Some("json") => true,
+                Some("text") | None => false,
+                Some(other) => {
+                    return Err(ConfigError(format!(
+                        "LOG_FORMAT: expected text or json, got {other:?}"
+                    )));
+                }
+            },
+        })
+    }
+}
+
+fn decode_jwt_secret(b64: &str) -> Result<String, ConfigError> {
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(b64.trim())
+        .map_err(|_| {
+            ConfigError(
+                "JWT_SECRET must be the base64 of a PEM RSA private key (not valid base64)".into(),
+            )
+        })?;
+    let pem = String::from_utf8(bytes).map_err(|_| {
+        ConfigError("JWT_SECRET must be the base64 of a PEM RSA private key (not text)".into())
+    })?;
+    if !pem.contains("PRIVATE KEY-----") {
+        return Err(ConfigError(
+            "JWT_SECRET must be the base64 of a PEM RSA private key (no PRIVATE KEY block)".into(),
+        ));
+    }
+    Ok(pem)
+}
+
+/// The lines `auth --env` prints: `NAME=value`, `NAME=default (default)` or `NAME= (unset)`; secrets show `********`.
+pub fn describe(vars: &Vars) -> Vec<String> {
+    VARS.iter()
+        .map(|v| match (vars.get(v.name), v.default) {
+            (Some(_), _) if v.secret => format!("{}=******** (set)", v.name),
+            (Some(value), _) => format!("{}={value}", v.name),
+            (None, Some(default)) => format!("{}={default} (default)", v.name),
+            (None, None) => format!("{}= (unset)", v.name),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> Vars {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn defaults_select_sqlite_under_the_data_dir() {
+        let config = Config::from_vars(&Vars::new()).unwrap();
+        assert!(
+            matches!(config.store, StoreConfig::Sqlite { ref path } if path == &PathBuf::from("data/auth.sqlite3"))
+        );
+        assert_eq!(config.session_timeout_minutes, 1440);
+        assert_eq!(config.login_events_channel, "svc/auth/login");
+        assert_eq!(config.jwt_issuer, "POS");
+    }
+
+    #[test]
+    fn any_sql_variable_selects_postgres() {
+        let config = Config::from_vars(&vars(&[("SQL_DATABASE", "legacy")])).unwrap();
+        assert!(
+            matches!(config.store, StoreConfig::Postgres { ref database, port: 5432, .. } if database == "legacy")
+        );
+    }
+
+    #[test]
+    fn production_refuses_development_secrets() {
+        let secret = "x".repeat(32);
+        let err = Config::from_vars(&vars(&[
+            ("APP_ENV", "production"),
+            ("COOKIE_SESSION_SECRET", &secret),
+        ]))
+        .unwrap_err();
+        assert!(err.to_string().contains("development JWT key"), "{err}");
+        let key = base64::engine::general_purpose::STANDARD
+            .encode(include_str!("../tests/fixtures/production_jwt_key.pem"));
+        let err = Config::from_vars(&vars(&[("APP_ENV", "production"), ("JWT_SECRET", &key)]))
+            .unwrap_err();
+        assert!(err.to_string().contains("COOKIE_SESSION_SECRET"), "{err}");
+        let config = Config::from_vars(&vars(&[
+            ("APP_ENV", "production"),
+            ("JWT_SECRET", &key),
+            ("COOKIE_SESSION_SECRET", &secret),
+        ]))
+        .unwrap();
+        assert!(config.production);
+    }
+
+    #[test]
+    fn bad_values_name_their_variable() {
+        for (name, value) in [
+            ("COOKIE_SESSION_SECRET", "short"),
+            ("SESSION_TIMEOUT_MINUTES", "0"),
+            ("PORT", "http"),
+            ("JWT_SECRET", "not base64!"),
+            ("SVC_URI", "https://svc"),
+            ("KVSTORE_URL", "nonsense"),
+        ] {
+            let err = Config::from_vars(&vars(&[(name, value)])).unwrap_err();
+            assert!(err.to_string().contains(name), "{name}: {err}");
+        }
+    }
+
+    #[test]
+    fn readme_documents_every_variable() {
+        let readme = include_str!("../../README.md");
+        for var in VARS {
+            assert!(
+                readme.contains(&format!("| `{}` |", var.name)),
+                "README lacks {}",
+                var.name
+            );
+        }
+    }
+
+    #[test]
+    fn env_listing_masks_secrets() {
+        let lines = describe(&vars(&[("SQL_PASSWORD", "hunter2"), ("SQL_HOST", "db")]));
+        assert_eq!(lines.len(), VARS.len());
+        assert!(lines.contains(&"SQL_PASSWORD=******** (set)".to_string()));
+        assert!(lines.contains(&"SQL_HOST=db".to_string()));
+        assert!(lines.contains(&"PORT=3000 (default)".to_string()));
+        assert!(!lines.iter().any(|l| l.contains("hunter2")));
+    }
+}

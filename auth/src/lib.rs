@@ -1,0 +1,28 @@
+//! The authentication service: sign-in, sessions, API keys and login events, wire-compatible with the legacy service
+//! it replaces (`auth-wire.md` in the shared docs is the contract).
+//!
+//! A request's path through the code: [`routes`] (one router per protocol) → [`tenancy`] (the authority named by
+//! the host) → [`session`] / [`apikey`] / [`bearer`] / [`client_auth`] (who is calling) → handler → [`store`]
+//! (PostgreSQL on the legacy schema, or embedded SQLite), [`tokens`] (RS256 keys and claims) and [`events`] (Redis
+//! PUBLISH, never in the way of a login). Every limit and security choice is explained in the module that makes it.
+
+pub mod admin;
+pub mod apikey;
+pub mod bearer;
+pub mod client_addr;
+pub mod client_auth;
+pub mod config;
+pub mod error;
+pub mod events;
+pub mod http_client;
+pub mod ids;
+pub mod metrics;
+pub mod password;
+pub mod redirect;
+pub mod routes;
+pub mod session;
+pub mod state;
+pub mod store;
+pub mod tenancy;
+pub mod throttle;
+pub mod tokens;

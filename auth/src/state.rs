@@ -1,0 +1,67 @@
+//! What every handler shares, built once at start.
+
+use std::sync::Arc;
+
+use metrics_exporter_prometheus::PrometheusHandle;
+
+use crate::config::Config;
+use crate::events::LoginEvents;
+use crate::http_client::HttpClient;
+use crate::session::SessionCookies;
+use crate::store::Store;
+use crate::throttle::Throttle;
+use crate::tokens::TokenKeys;
+
+pub struct AppState {
+    pub config: Config,
+    pub store: Arc<dyn Store>,
+    pub cookies: SessionCookies,
+    pub throttle: Arc<Throttle>,
+    pub events: LoginEvents,
+    pub metrics: PrometheusHandle,
+    pub http: HttpClient,
+    /// Keys that sign and verify access tokens.
+    pub tokens: TokenKeys,
+    /// Verified against for unknown users, so their sign-in costs what a known user's does.
+    pub dummy_digest: Arc<str>,
+}
+
+impl AppState {
+    /// Starts the background parts (event publisher, throttle cleanup); call inside the runtime.
+    pub async fn new(
+        config: Config,
+        store: Arc<dyn Store>,
+        metrics: PrometheusHandle,
+    ) -> anyhow::Result<Arc<Self>> {
+        if config.cookie_secret.is_none() {
+            tracing::warn!(
+                "COOKIE_SESSION_SECRET is unset: using a random key, so sessions end at restart and do not cross replicas"
+            );
+        }
+        let cost = config.bcrypt_cost;
+        let dummy_digest =
+            tokio::task::spawn_blocking(move || crate::password::dummy_digest(cost)).await??;
+        let throttle = Arc::new(Throttle::new(
+            config.signin_per_address,
+            config.signin_per_account,
+        ));
+        throttle.spawn_cleanup();
+        let tokens = TokenKeys::from_pem(&config.jwt_key_pem)?;
+        tracing::info!(kid = tokens.kid(), "token signing key loaded");
+        let events = LoginEvents::start(
+            config.kvstore_url.as_deref(),
+            config.login_events_channel.clone(),
+        )?;
+        Ok(Arc::new(AppState {
+            cookies: SessionCookies::new(config.cookie_secret.as_deref(), config.production),
+            config,
+            store,
+            throttle,
+            events,
+            metrics,
+            http: crate::http_client::new(),
+            tokens,
+            dummy_digest: dummy_digest.into(),
+        }))
+    }
+}

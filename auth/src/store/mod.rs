@@ -1,0 +1,399 @@
+//! The data the service keeps, behind one interface with two implementations.
+//!
+//! `postgres` works against the legacy PostgreSQL schema exactly as it exists (text ids, the `"user"` table, `jsonb`
+//! and `text[]` columns, possibly `timestamp` rather than `timestamptz`), so an existing database serves unchanged.
+//! `sqlite` is the embedded default, so the service runs with no server at all. Both return the same row structs:
+//! the PostgreSQL queries cast legacy column types into the portable shapes (JSON, `timestamptz`, `bigint`) the structs
+//! decode, which keeps every mapping in one place.
+//!
+//! Schemas are created by idempotent `CREATE ... IF NOT EXISTS` scripts rather than a migration history table: the
+//! legacy database must serve unchanged, and it has no history table to agree with.
+
+/// The SQL a dialect speaks. Everything around it (bindings, decoding) is the same for both and lives once, in
+/// [`store_impl!`]: SQLite accepts PostgreSQL's `$N` parameters, and the bound types map onto both schemas.
+struct Dialect {
+    /// The whole schema, idempotent.
+    schema: fn() -> String,
+    authority_by_domain: &'static str,
+    insert_authority: &'static str,
+    user_by_email: &'static str,
+    user_by_id: &'static str,
+    api_key_by_id: &'static str,
+    token_by_jti: &'static str,
+}
+
+/// Implements [`Store`] for `$store` (which has a `pool`) with the SQL of `$dialect`.
+macro_rules! store_impl {
+    ($store:ty, $dialect:expr) => {
+        impl Store for $store {
+            fn migrate(&self) -> StoreFuture<'_, ()> {
+                Box::pin(async move {
+                    sqlx::raw_sql(sqlx::AssertSqlSafe(($dialect.schema)())).execute(&self.pool).await?;
+                    Ok(())
+                })
+            }
+
+            fn authority_by_domain<'a>(&'a self, domain: &'a str) -> StoreFuture<'a, Option<Authority>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.authority_by_domain).bind(domain).fetch_optional(&self.pool).await?)
+                })
+            }
+
+            fn insert_authority<'a>(&'a self, a: &'a Authority) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query($dialect.insert_authority)
+                        .bind(&a.id)
+                        .bind(&a.name)
+                        .bind(&a.description)
+                        .bind(&a.domain)
+                        .bind(&a.login_url)
+                        .bind(&a.logout_url)
+                        .bind(sqlx::types::Json(&a.internals))
+                        .bind(sqlx::types::Json(&a.config))
+                        .bind(sqlx::types::Json(&a.email_domains))
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(())
+                })
+            }
+
+            fn user_by_email<'a>(&'a self, authority_id: &'a str, email: &'a str) -> StoreFuture<'a, Option<User>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.user_by_email)
+                        .bind(authority_id)
+                        .bind(email)
+                        .fetch_optional(&self.pool)
+                        .await?)
+                })
+            }
+
+            fn user_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<User>> {
+                Box::pin(async move { Ok(sqlx::query_as($dialect.user_by_id).bind(id).fetch_optional(&self.pool).await?) })
+            }
+
+            fn insert_user<'a>(&'a self, u: &'a NewUser) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO \"user\" (id, authority_id, name, email, password_digest, sys_admin, support) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    )
+                    .bind(&u.id)
+                    .bind(&u.authority_id)
+                    .bind(&u.name)
+                    .bind(&u.email)
+                    .bind(&u.password_digest)
+                    .bind(u.sys_admin)
+                    .bind(u.support)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+
+            fn record_login<'a>(&'a self, user_id: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "UPDATE \"user\" SET login_count = COALESCE(login_count, 0) + 1, last_login = $2 WHERE id = $1",
+                    )
+                    .bind(user_id)
+                    .bind(at)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+
+            fn record_logout<'a>(&'a self, user_id: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query("UPDATE \"user\" SET logged_out_at = $2 WHERE id = $1")
+                        .bind(user_id)
+                        .bind(at)
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(())
+                })
+            }
+
+            fn api_key_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<ApiKey>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.api_key_by_id).bind(id).fetch_optional(&self.pool).await?)
+                })
+            }
+
+            fn insert_api_key<'a>(&'a self, k: &'a ApiKey) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO api_key (id, name, scopes, secret, user_id, authority_id, expires_at) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    )
+                    .bind(&k.id)
+                    .bind(&k.name)
+                    .bind(sqlx::types::Json(&k.scopes))
+                    .bind(&k.secret)
+                    .bind(&k.user_id)
+                    .bind(&k.authority_id)
+                    .bind(k.expires_at)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+
+            fn insert_token<'a>(&'a self, t: &'a TokenRecord) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO oauth_tokens (id, jti, token_type, client_id, sub, scope, issued_at, expires_at, \
+                         revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    )
+                    .bind(&t.id)
+                    .bind(&t.jti)
+                    .bind(&t.token_type)
+                    .bind(&t.client_id)
+                    .bind(&t.sub)
+                    .bind(&t.scope)
+                    .bind(t.issued_at)
+                    .bind(t.expires_at)
+                    .bind(t.revoked_at)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+
+            fn token_by_jti<'a>(&'a self, jti: &'a str) -> StoreFuture<'a, Option<TokenRecord>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.token_by_jti).bind(jti).fetch_optional(&self.pool).await?)
+                })
+            }
+
+            fn revoke_token<'a>(&'a self, jti: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, bool> {
+                Box::pin(async move {
+                    let done = sqlx::query("UPDATE oauth_tokens SET revoked_at = $2 WHERE jti = $1 AND revoked_at IS NULL")
+                        .bind(jti)
+                        .bind(at)
+                        .execute(&self.pool)
+                        .await?;
+                    Ok(done.rows_affected() > 0)
+                })
+            }
+
+            fn application_by_uid<'a>(&'a self, uid: &'a str) -> StoreFuture<'a, Option<OAuthApplication>> {
+                Box::pin(async move {
+                    // Legacy rows may hold NULL scopes or confidentiality; Doorkeeper's defaults apply.
+                    Ok(sqlx::query_as(
+                        "SELECT id, name, uid, secret, redirect_uri, COALESCE(scopes, '') AS scopes, \
+                         COALESCE(confidential, true) AS confidential, owner_id FROM oauth_applications WHERE uid = $1",
+                    )
+                    .bind(uid)
+                    .fetch_optional(&self.pool)
+                    .await?)
+                })
+            }
+
+            fn insert_application<'a>(&'a self, app: &'a OAuthApplication) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO oauth_applications (id, name, uid, secret, redirect_uri, scopes, confidential, \
+                         owner_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    )
+                    .bind(&app.id)
+                    .bind(&app.name)
+                    .bind(&app.uid)
+                    .bind(&app.secret)
+                    .bind(&app.redirect_uri)
+                    .bind(&app.scopes)
+                    .bind(app.confidential)
+                    .bind(&app.owner_id)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+        }
+    };
+}
+
+mod postgres;
+mod sqlite;
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
+
+use crate::config::StoreConfig;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    #[error("{0}")]
+    Setup(String),
+}
+
+pub type StoreResult<T> = Result<T, StoreError>;
+
+/// A tenant: every request belongs to the authority whose `domain` is the request's host.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct Authority {
+    pub id: String,
+    pub name: String,
+    pub description: Option<String>,
+    pub domain: String,
+    pub login_url: Option<String>,
+    pub logout_url: Option<String>,
+    /// Settings never shown to clients (e.g. `session_timeout` in minutes).
+    #[sqlx(json)]
+    pub internals: Value,
+    #[sqlx(json)]
+    pub config: Value,
+    #[sqlx(json)]
+    pub email_domains: Vec<String>,
+    pub updated_at: Option<DateTime<Utc>>,
+}
+
+impl Authority {
+    /// The authority's own session lifetime, when `internals.session_timeout` holds a positive number of minutes
+    /// (legacy rows hold it as a number or as a string).
+    pub fn session_timeout_minutes(&self) -> Option<u32> {
+        match self.internals.get("session_timeout")? {
+            Value::Number(n) => n.as_u64().and_then(|n| u32::try_from(n).ok()),
+            Value::String(s) => s.trim().parse().ok(),
+            _ => None,
+        }
+        .filter(|&n| n > 0)
+    }
+}
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct User {
+    pub id: String,
+    pub authority_id: String,
+    pub name: Option<String>,
+    pub email: String,
+    pub password_digest: Option<String>,
+    pub first_name: Option<String>,
+    pub last_name: Option<String>,
+    pub nickname: Option<String>,
+    pub phone: Option<String>,
+    #[sqlx(json)]
+    pub groups: Vec<String>,
+    pub sys_admin: bool,
+    pub support: bool,
+    pub deleted: bool,
+    pub logged_out_at: Option<DateTime<Utc>>,
+    pub login_count: i64,
+    pub last_login: Option<DateTime<Utc>>,
+}
+
+/// What `auth user add` creates.
+#[derive(Clone, Debug)]
+pub struct NewUser {
+    pub id: String,
+    pub authority_id: String,
+    pub name: Option<String>,
+    pub email: String,
+    pub password_digest: String,
+    pub sys_admin: bool,
+    pub support: bool,
+}
+
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct ApiKey {
+    /// 32 hex digits.
+    pub id: String,
+    pub name: Option<String>,
+    #[sqlx(json)]
+    pub scopes: Value,
+    /// Hex HMAC-SHA512 keyed with the key's secret over its id; the secret itself is never stored.
+    pub secret: String,
+    pub user_id: Option<String>,
+    pub authority_id: String,
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+/// An OAuth 2.0 client registered with this authorization server (`oauth_applications`).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct OAuthApplication {
+    pub id: String,
+    pub name: String,
+    /// The `client_id`.
+    pub uid: String,
+    /// The client secret as issued (the legacy table stores it so).
+    pub secret: String,
+    /// Whitespace-separated; a redirect URI must equal one of them exactly.
+    pub redirect_uri: String,
+    pub scopes: String,
+    pub confidential: bool,
+    /// The authority owning the client.
+    pub owner_id: Option<String>,
+}
+
+/// What a [`Store`] method returns: a boxed future, so the trait stays usable as `dyn Store`.
+pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = StoreResult<T>> + Send + 'a>>;
+
+/// A row of `oauth_tokens`: an issued token (by `jti`), its use and its revocation.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct TokenRecord {
+    pub id: String,
+    pub jti: String,
+    /// `access`, `refresh` or `code`.
+    pub token_type: String,
+    pub client_id: Option<String>,
+    pub sub: Option<String>,
+    pub scope: Option<String>,
+    pub issued_at: DateTime<Utc>,
+    pub expires_at: DateTime<Utc>,
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+pub trait Store: Send + Sync {
+    /// Creates every table of the legacy schema that does not exist yet.
+    fn migrate(&self) -> StoreFuture<'_, ()>;
+    fn authority_by_domain<'a>(&'a self, domain: &'a str) -> StoreFuture<'a, Option<Authority>>;
+    fn insert_authority<'a>(&'a self, authority: &'a Authority) -> StoreFuture<'a, ()>;
+    /// The user of `authority_id` with this email, compared case-insensitively; deleted users included.
+    fn user_by_email<'a>(
+        &'a self,
+        authority_id: &'a str,
+        email: &'a str,
+    ) -> StoreFuture<'a, Option<User>>;
+    fn user_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<User>>;
+    fn insert_user<'a>(&'a self, user: &'a NewUser) -> StoreFuture<'a, ()>;
+    /// `login_count += 1`, `last_login = at`.
+    fn record_login<'a>(&'a self, user_id: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, ()>;
+    /// Stamps `logged_out_at`, which invalidates every session and token issued before it.
+    fn record_logout<'a>(&'a self, user_id: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, ()>;
+    fn api_key_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<ApiKey>>;
+    fn insert_api_key<'a>(&'a self, key: &'a ApiKey) -> StoreFuture<'a, ()>;
+    fn insert_application<'a>(&'a self, app: &'a OAuthApplication) -> StoreFuture<'a, ()>;
+    /// The client whose `client_id` is `uid`.
+    fn application_by_uid<'a>(&'a self, uid: &'a str) -> StoreFuture<'a, Option<OAuthApplication>>;
+    fn insert_token<'a>(&'a self, token: &'a TokenRecord) -> StoreFuture<'a, ()>;
+    fn token_by_jti<'a>(&'a self, jti: &'a str) -> StoreFuture<'a, Option<TokenRecord>>;
+    /// Stamps `revoked_at` unless already revoked; whether this call revoked it.
+    fn revoke_token<'a>(&'a self, jti: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, bool>;
+}
+
+/// Opens the configured store. SQLite files (and their directory) are created and migrated here; PostgreSQL is
+/// migrated only by `auth migrate`, so a legacy database is never altered by a start.
+pub async fn open(config: &StoreConfig) -> StoreResult<Arc<dyn Store>> {
+    Ok(match config {
+        StoreConfig::Postgres {
+            host,
+            port,
+            user,
+            password,
+            database,
+        } => Arc::new(
+            postgres::PgStore::connect(host, *port, user, password.as_deref(), database).await?,
+        ),
+        StoreConfig::Sqlite { path } => {
+            let store = sqlite::SqliteStore::open(path).await?;
+            store.migrate().await?;
+            Arc::new(store)
+        }
+    })
+}

@@ -1,0 +1,283 @@
+//! RS256 token keys and the legacy access-token claims.
+//!
+//! `JWT_SECRET` holds the signing key as PEM: its first private key signs, and any `PUBLIC KEY` blocks after it are
+//! earlier keys, published in JWKS and accepted for verification until their tokens have expired, so keys can
+//! rotate without logging anyone out. Every key is named by its RFC 7638 thumbprint (`kid`), which tokens carry.
+//!
+//! Verification accepts RS256 only: the algorithm comes from our side, never from the token's header, so `alg: none`
+//! and HS256 tokens "signed" with the public key are refused. The audience (the user's authority domain) and the
+//! `logged_out_at` rule are checked by the caller, which knows the request's tenant and the user.
+
+use jsonwebtoken::jwk::{Jwk, ThumbprintHash};
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::store::User;
+
+/// Access tokens live two hours.
+pub const ACCESS_TOKEN_SECONDS: i64 = 2 * 60 * 60;
+
+#[derive(Debug, thiserror::Error)]
+pub enum TokenError {
+    #[error("JWT_SECRET: {0}")]
+    Key(String),
+    #[error("invalid token: {0}")]
+    Invalid(#[from] jsonwebtoken::errors::Error),
+}
+
+/// The `u` claim: who the user is, for downstream services that read no database.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UserClaims {
+    /// Name.
+    pub n: String,
+    /// Lower-case email.
+    pub e: String,
+    /// Privileges as bits: 1 support, 2 sys_admin.
+    pub p: u32,
+    /// Groups.
+    pub r: Vec<String>,
+}
+
+impl UserClaims {
+    pub fn of(user: &User) -> Self {
+        UserClaims {
+            n: user.name.clone().unwrap_or_default(),
+            e: user.email.to_lowercase(),
+            p: u32::from(user.support) | (u32::from(user.sys_admin) << 1),
+            r: user.groups.clone(),
+        }
+    }
+}
+
+/// The legacy access-token claims. Client-credentials tokens have neither `aud` nor `u`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AccessClaims {
+    pub iss: String,
+    pub iat: i64,
+    pub exp: i64,
+    pub jti: String,
+    /// The user's authority domain.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aud: Option<String>,
+    pub scope: Vec<String>,
+    pub sub: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub u: Option<UserClaims>,
+}
+
+struct PublicKey {
+    kid: String,
+    jwk: Value,
+    decoding: DecodingKey,
+}
+
+/// The signing key and every key tokens may still be verified with.
+pub struct TokenKeys {
+    encoding: EncodingKey,
+    /// The current key first.
+    public: Vec<PublicKey>,
+}
+
+impl TokenKeys {
+    /// Reads `pem`: one private key (the current one), then optionally earlier public keys.
+    pub fn from_pem(pem: &str) -> Result<Self, TokenError> {
+        let blocks = pem_blocks(pem);
+        let Some(private) = blocks.iter().find(|b| b.contains("PRIVATE KEY-----")) else {
+            return Err(TokenError::Key("no PRIVATE KEY block".into()));
+        };
+        let encoding = EncodingKey::from_rsa_pem(private.as_bytes())
+            .map_err(|e| TokenError::Key(e.to_string()))?;
+        let current = Jwk::from_encoding_key(&encoding, Algorithm::RS256)
+            .map_err(|e| TokenError::Key(e.to_string()))?;
+        let mut public = vec![public_key(&current)?];
+        for block in blocks
+            .iter()
+            .filter(|b| b.contains("BEGIN PUBLIC KEY") || b.contains("BEGIN RSA PUBLIC KEY"))
+        {
+            let decoding = DecodingKey::from_rsa_pem(block.as_bytes())
+                .map_err(|e| TokenError::Key(e.to_string()))?;
+            let jwk = Jwk::from_decoding_key(&decoding, Some(Algorithm::RS256))
+                .map_err(|e| TokenError::Key(e.to_string()))?;
+            public.push(public_key(&jwk)?);
+        }
+        Ok(TokenKeys { encoding, public })
+    }
+
+    /// The `kid` of the signing key.
+    pub fn kid(&self) -> &str {
+        &self.public[0].kid
+    }
+
+    /// The JWKS document: every key tokens may be verified with.
+    pub fn jwks(&self) -> Value {
+        json!({ "keys": self.public.iter().map(|k| k.jwk.clone()).collect::<Vec<_>>() })
+    }
+
+    /// Signs `claims` with the current key (about a millisecond of CPU: call it off the async workers).
+    pub fn sign(&self, claims: &AccessClaims) -> Result<String, TokenError> {
+        let mut header = Header::new(Algorithm::RS256);
+        header.kid = Some(self.kid().to_string());
+        Ok(jsonwebtoken::encode(&header, claims, &self.encoding)?)
+    }
+
+    /// The claims of `token` if an accepted key signed it with RS256, it has not expired and `iss` is `issuer`.
+    pub fn verify(&self, token: &str, issuer: &str) -> Result<AccessClaims, TokenError> {
+        let mut validation = Validation::new(Algorithm::RS256);
+        validation.set_issuer(&[issuer]);
+        validation.set_required_spec_claims(&["exp", "iss", "sub"]);
+        // The audience is the request's tenant, checked by the caller.
+        validation.validate_aud = false;
+        let kid = jsonwebtoken::decode_header(token)?.kid;
+        // The named key first; a token without a known kid is tried against the current key only.
+        let key = self
+            .public
+            .iter()
+            .find(|k| Some(&k.kid) == kid.as_ref())
+            .unwrap_or(&self.public[0]);
+        Ok(jsonwebtoken::decode::<AccessClaims>(token, &key.decoding, &validation)?.claims)
+    }
+}
+
+fn public_key(jwk: &Jwk) -> Result<PublicKey, TokenError> {
+    let kid = jwk
+        .thumbprint(ThumbprintHash::SHA256)
+        .map_err(|e| TokenError::Key(e.to_string()))?;
+    let decoding = DecodingKey::from_jwk(jwk).map_err(|e| TokenError::Key(e.to_string()))?;
+    let mut published = serde_json::to_value(jwk).map_err(|e| TokenError::Key(e.to_string()))?;
+    // Exactly the legacy members: kty, n, e, kid, use, alg.
+    published = json!({
+        "kty": "RSA",
+        "n": published["n"],
+        "e": published["e"],
+        "kid": kid,
+        "use": "sig",
+        "alg": "RS256",
+    });
+    Ok(PublicKey {
+        kid,
+        jwk: published,
+        decoding,
+    })
+}
+
+/// The PEM blocks of `pem`, each from its BEGIN line to its END line.
+fn pem_blocks(pem: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut current: Option<String> = None;
+    for line in pem.lines().map(str::trim) {
+        if line.starts_with("-----BEGIN ") {
+            current = Some(String::new());
+        }
+        if let Some(block) = current.as_mut() {
+            block.push_str(line);
+            block.push('\n');
+        }
+        if line.starts_with("-----END ") {
+            blocks.extend(current.take());
+        }
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::DEVELOPMENT_JWT_KEY_PEM;
+
+    fn claims(iss: &str, exp: i64) -> AccessClaims {
+        AccessClaims {
+            iss: iss.into(),
+            iat: chrono::Utc::now().timestamp(),
+            exp,
+            jti: "j1".into(),
+            aud: Some("acme.test".into()),
+            scope: vec!["public".into()],
+            sub: "u1".into(),
+            u: Some(UserClaims {
+                n: "Ada".into(),
+                e: "ada@acme.test".into(),
+                p: 3,
+                r: vec!["staff".into()],
+            }),
+        }
+    }
+
+    #[test]
+    fn kid_is_the_rfc7638_thumbprint() {
+        let keys = TokenKeys::from_pem(DEVELOPMENT_JWT_KEY_PEM).unwrap();
+        // Computed independently from `openssl rsa -modulus` and SHA-256 of {"e":"AQAB","kty":"RSA","n":...}.
+        assert_eq!(keys.kid(), "xBL9y8aBi3xGDUnJz9QtKq4u9ZF1-V_iVMp3uP85bko");
+        let jwks = keys.jwks();
+        let key = &jwks["keys"][0];
+        assert_eq!(
+            (key["kty"].as_str(), key["e"].as_str(), key["alg"].as_str()),
+            (Some("RSA"), Some("AQAB"), Some("RS256"))
+        );
+        assert_eq!(key["use"], "sig");
+        assert_eq!(key.as_object().unwrap().len(), 6);
+    }
+
+    #[test]
+    fn signs_and_verifies_with_kid() {
+        let keys = TokenKeys::from_pem(DEVELOPMENT_JWT_KEY_PEM).unwrap();
+        let issued = claims("POS", chrono::Utc::now().timestamp() + ACCESS_TOKEN_SECONDS);
+        let token = keys.sign(&issued).unwrap();
+        assert_eq!(
+            jsonwebtoken::decode_header(&token).unwrap().kid.as_deref(),
+            Some(keys.kid())
+        );
+        assert_eq!(keys.verify(&token, "POS").unwrap(), issued);
+        assert!(keys.verify(&token, "OTHER").is_err(), "issuer is checked");
+        let expired = keys
+            .sign(&claims("POS", chrono::Utc::now().timestamp() - 3600))
+            .unwrap();
+        assert!(keys.verify(&expired, "POS").is_err());
+    }
+
+    #[test]
+    fn refuses_forgeries() {
+        let keys = TokenKeys::from_pem(DEVELOPMENT_JWT_KEY_PEM).unwrap();
+        let body = claims("POS", chrono::Utc::now().timestamp() + 600);
+        let b64 = |v: &Value| {
+            use base64::Engine;
+            base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(v.to_string())
+        };
+        let payload = b64(&serde_json::to_value(&body).unwrap());
+        let none = format!(
+            "{}.{payload}.",
+            b64(&json!({ "alg": "none", "typ": "JWT" }))
+        );
+        assert!(keys.verify(&none, "POS").is_err());
+        // HS256 keyed with the public key's JWK text: the classic algorithm-confusion forgery.
+        let hs = jsonwebtoken::encode(
+            &Header::new(Algorithm::HS256),
+            &body,
+            &EncodingKey::from_secret(keys.jwks().to_string().as_bytes()),
+        )
+        .unwrap();
+        assert!(keys.verify(&hs, "POS").is_err());
+        let other =
+            TokenKeys::from_pem(include_str!("../tests/fixtures/production_jwt_key.pem")).unwrap();
+        assert!(
+            keys.verify(&other.sign(&body).unwrap(), "POS").is_err(),
+            "another key's signature"
+        );
+    }
+
+    #[test]
+    fn earlier_public_keys_still_verify() {
+        let old =
+            TokenKeys::from_pem(include_str!("../tests/fixtures/production_jwt_key.pem")).unwrap();
+        let token = old
+            .sign(&claims("POS", chrono::Utc::now().timestamp() + 600))
+            .unwrap();
+        let old_public = include_str!("../tests/fixtures/production_jwt_key.pub.pem");
+        let rotated =
+            TokenKeys::from_pem(&format!("{DEVELOPMENT_JWT_KEY_PEM}{old_public}")).unwrap();
+        assert_eq!(rotated.jwks()["keys"].as_array().unwrap().len(), 2);
+        assert_eq!(rotated.jwks()["keys"][1]["kid"].as_str(), Some(old.kid()));
+        assert!(rotated.verify(&token, "POS").is_ok());
+        assert!(TokenKeys::from_pem("no key here").is_err());
+    }
+}
