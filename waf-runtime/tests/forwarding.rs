@@ -249,7 +249,7 @@ async fn body_over_the_limit_is_413_unless_prefix_inspection_is_chosen() {
     assert_eq!(head.status, 200);
     assert_eq!(echoed.len(), big.len());
     assert_eq!(up.last().body.len(), big.len());
-    assert!(prefix.logs().contains("only the first 1000 inspected"));
+    prefix.wait_log("only the first 1000 inspected", 2).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -44,6 +44,8 @@ async fn enforce_blocks_with_json_and_logs_the_rule_id() {
         up.seen().is_empty(),
         "a blocked request reached the upstream"
     );
+    // The log is read from the child's stderr by another thread: the line may trail the response.
+    waf.wait_log("[id \"100001\"]", 2).await;
     let line = waf
         .logs()
         .lines()
