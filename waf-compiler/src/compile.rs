@@ -3,7 +3,9 @@
 //! Everything that can fail about a rule beyond its YAML shape fails here, at load time, with the field named:
 //! a regex that does not compile, a chain that reads a capture group the regex lacks, a key selector regex.
 //! Transform lists are normalised and interned, so rules with the same chain share one id, and evaluation
-//! computes each chain once per value.
+//! computes each chain once per value. Every prefix of a chain is interned too, with a link to its parent (the
+//! chain minus its last transform): evaluation builds a chain's value from its longest cached prefix, so chains
+//! sharing a prefix share that work, and `multi_match` rules read every intermediate value from the same cache.
 //!
 //! Issue 3's ahead-of-time work (dense DFAs, literal prefilters, the artifact) belongs here: the model
 //! (`rule.rs`) and evaluation (`evaluate.rs`) only see [`Matcher`] and the chain ids.
@@ -106,43 +108,76 @@ pub struct CompiledRule {
     pub selectors: Vec<Selector>,
     /// Index of the rule's effective transform chain in [`Chains`].
     pub chain: usize,
+    /// The chain ids whose values the operator sees, in order: `[chain]`, or for a `multi_match` rule every
+    /// prefix of the chain, from the raw value (id 0) to the full chain.
+    pub stages: Vec<usize>,
     pub matcher: Matcher,
     pub conditions: Vec<Condition>,
     /// Whether the matcher must resolve capture groups (some condition reads them).
     pub needs_captures: bool,
 }
 
-/// The distinct transform chains of a rule set; index 0 is the empty chain.
+/// The distinct transform chains of a rule set and all their prefixes; index 0 is the empty chain.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Chains(Vec<Vec<Transform>>);
+pub struct Chains {
+    chains: Vec<Vec<Transform>>,
+    /// `parents[id]`: the id of `chains[id]` without its last transform (0 for the empty chain).
+    parents: Vec<usize>,
+}
 
 impl Default for Chains {
     fn default() -> Self {
-        Chains(vec![Vec::new()])
+        Chains {
+            chains: vec![Vec::new()],
+            parents: vec![0],
+        }
     }
 }
 
 impl Chains {
-    fn intern(&mut self, chain: Vec<Transform>) -> usize {
-        match self.0.iter().position(|c| *c == chain) {
-            Some(i) => i,
-            None => {
-                self.0.push(chain);
-                self.0.len() - 1
-            }
+    /// The id of `chain`, interning it and (first) each of its prefixes.
+    fn intern(&mut self, chain: &[Transform]) -> usize {
+        let Some((_, prefix)) = chain.split_last() else {
+            return 0;
+        };
+        if let Some(i) = self.chains.iter().position(|c| c == chain) {
+            return i;
         }
+        let parent = self.intern(prefix);
+        self.chains.push(chain.to_vec());
+        self.parents.push(parent);
+        self.chains.len() - 1
     }
 
     pub fn get(&self, id: usize) -> &[Transform] {
-        self.0.get(id).map_or(&[], Vec::as_slice)
+        self.chains.get(id).map_or(&[], Vec::as_slice)
+    }
+
+    /// How chain `id` is built: its parent's id and the transform applied to the parent's value; `None` for the
+    /// empty chain.
+    pub fn step(&self, id: usize) -> Option<(usize, Transform)> {
+        let last = *self.get(id).last()?;
+        Some((self.parents.get(id).copied().unwrap_or(0), last))
+    }
+
+    /// The ids of every prefix of chain `id`, shortest (the empty chain, id 0) first, `id` last.
+    fn prefixes(&self, id: usize) -> Vec<usize> {
+        let mut ids = vec![id];
+        let mut current = id;
+        while let Some((parent, _)) = self.step(current) {
+            ids.push(parent);
+            current = parent;
+        }
+        ids.reverse();
+        ids
     }
 
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.chains.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.chains.is_empty()
     }
 }
 
@@ -196,14 +231,23 @@ pub fn compile_rule(rule: &Rule, chains: &mut Chains) -> Result<CompiledRule, Ve
         }
     }
     match matcher {
-        Some(matcher) if errors.is_empty() => Ok(CompiledRule {
-            needs_captures: conditions.iter().any(Condition::needs_captures),
-            rule: rule.clone(),
-            selectors,
-            chain: chains.intern(effective_chain(&rule.transforms)),
-            matcher,
-            conditions,
-        }),
+        Some(matcher) if errors.is_empty() => {
+            let chain = chains.intern(&effective_chain(&rule.transforms));
+            let stages = if rule.multi_match {
+                chains.prefixes(chain)
+            } else {
+                vec![chain]
+            };
+            Ok(CompiledRule {
+                needs_captures: conditions.iter().any(Condition::needs_captures),
+                rule: rule.clone(),
+                selectors,
+                chain,
+                stages,
+                matcher,
+                conditions,
+            })
+        }
         _ => Err(errors),
     }
 }

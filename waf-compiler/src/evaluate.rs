@@ -1,22 +1,23 @@
 //! Evaluation: one request against the compiled rules.
 //!
 //! For each active rule, each selected value is transformed by the rule's chain and given to its operator; the
-//! first value that matches (and satisfies the chain conditions) makes a [`RuleMatch`]. Two things keep this
+//! first value that matches (and satisfies the chain conditions) makes a [`RuleMatch`]. A `multi_match` rule
+//! gives its operator the raw value and the value after each transform that changed it. Two things keep this
 //! cheap: the request's variables are parsed lazily, once ([`RequestView`]), and each (value, transform chain)
-//! pair is computed once and shared by every rule that uses that chain ([`TransformCache`]).
+//! pair is computed once and shared by every rule that uses that chain or a longer one ([`TransformCache`]).
 
 use crate::collection::RequestView;
 use crate::compile::{Chains, CompiledRule};
 use crate::request::HttpRequest;
-use crate::rule::{Transform, Variable};
-use crate::transform::apply_chain;
+use crate::rule::Variable;
+use crate::transform::apply;
 use crate::verdict::{RuleMatch, Verdict, excerpt};
 use std::collections::HashMap;
 
 /// Sees every value a rule inspects; `rulec explain` uses it to show the decisions. The default methods do
 /// nothing, so the proxy's path ([`Silent`]) compiles to no extra work.
 pub trait Observer {
-    /// `value` is after the rule's transforms.
+    /// `value` is after the rule's transforms (for a `multi_match` rule, after those of one stage).
     fn inspected(
         &mut self,
         _rule: &CompiledRule,
@@ -33,28 +34,49 @@ pub struct Silent;
 
 impl Observer for Silent {}
 
-/// Transformed values of one request, keyed by (variable, value index, chain id).
+/// Transformed values of one request, keyed by (variable, value index, chain id). Intermediate values (the
+/// chain's prefixes) are kept too: longer chains start from them and `multi_match` rules read them.
 #[derive(Default)]
 pub struct TransformCache {
     values: HashMap<(usize, usize, usize), Vec<u8>>,
 }
 
 impl TransformCache {
-    /// `raw` transformed by `chain` (id `chain_id`), computed at most once per request.
-    pub fn get<'c>(
-        &'c mut self,
+    /// Computes `raw` transformed by chain `chain_id` and each of its prefixes, each at most once per request,
+    /// starting from the longest prefix already computed. The recursion is as deep as the chain is long, which
+    /// the rule files (not the request) decide.
+    pub fn fill(
+        &mut self,
         variable: Variable,
         index: usize,
         chain_id: usize,
-        chain: &[Transform],
+        chains: &Chains,
+        raw: &[u8],
+    ) {
+        let key = (variable.index(), index, chain_id);
+        let Some((parent, transform)) = chains.step(chain_id) else {
+            return;
+        };
+        if self.values.contains_key(&key) {
+            return;
+        }
+        self.fill(variable, index, parent, chains, raw);
+        let next = apply(transform, self.value(variable, index, parent, raw));
+        self.values.insert(key, next);
+    }
+
+    /// The value of chain `chain_id` for `raw`, as [`TransformCache::fill`] left it (`raw` itself for the empty
+    /// chain).
+    pub fn value<'c>(
+        &'c self,
+        variable: Variable,
+        index: usize,
+        chain_id: usize,
         raw: &'c [u8],
     ) -> &'c [u8] {
-        if chain.is_empty() {
-            return raw;
-        }
         self.values
-            .entry((variable.index(), index, chain_id))
-            .or_insert_with(|| apply_chain(chain, raw))
+            .get(&(variable.index(), index, chain_id))
+            .map_or(raw, Vec::as_slice)
     }
 
     /// How many transformed values were computed (for tests of the sharing).
@@ -92,29 +114,38 @@ fn evaluate_rule<O: Observer>(
     cache: &mut TransformCache,
     observer: &mut O,
 ) -> Option<RuleMatch> {
-    let chain = chains.get(rule.chain);
     for selector in &rule.selectors {
         for (index, key, raw) in view.values(selector.variable).iter() {
             if !selector.accepts(key) {
                 continue;
             }
-            let value = cache.get(selector.variable, index, rule.chain, chain, raw);
-            let found = rule
-                .matcher
-                .find(value, rule.needs_captures)
-                .filter(|found| rule.conditions.iter().all(|c| c.holds(value, found)));
-            observer.inspected(rule, selector.variable, key, value, found.is_some());
-            if let Some(found) = found {
-                return Some(RuleMatch {
-                    rule_id: rule.rule.id,
-                    variable: variable_label(selector.variable, key),
-                    value_excerpt: excerpt(value.get(found.span).unwrap_or(value)),
-                    msg: rule.rule.msg.clone(),
-                    severity: rule.rule.severity,
-                    action: rule.rule.action,
-                    paranoia_level: rule.rule.paranoia_level,
-                    tags: rule.rule.tags.clone(),
-                });
+            // The full chain's computation fills every stage's value.
+            cache.fill(selector.variable, index, rule.chain, chains, raw);
+            let mut previous: Option<&[u8]> = None;
+            for &stage in &rule.stages {
+                let value = cache.value(selector.variable, index, stage, raw);
+                // As in ModSecurity, a transform that left the value unchanged gives no new run.
+                if previous == Some(value) {
+                    continue;
+                }
+                previous = Some(value);
+                let found = rule
+                    .matcher
+                    .find(value, rule.needs_captures)
+                    .filter(|found| rule.conditions.iter().all(|c| c.holds(value, found)));
+                observer.inspected(rule, selector.variable, key, value, found.is_some());
+                if let Some(found) = found {
+                    return Some(RuleMatch {
+                        rule_id: rule.rule.id,
+                        variable: variable_label(selector.variable, key),
+                        value_excerpt: excerpt(value.get(found.span).unwrap_or(value)),
+                        msg: rule.rule.msg.clone(),
+                        severity: rule.rule.severity,
+                        action: rule.rule.action,
+                        paranoia_level: rule.rule.paranoia_level,
+                        tags: rule.rule.tags.clone(),
+                    });
+                }
             }
         }
     }

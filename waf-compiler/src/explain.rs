@@ -62,11 +62,16 @@ pub fn explain(rules: &CompiledRuleSet, request: &HttpRequest<'_>) -> String {
         let r = &rule.rule;
         let _ = writeln!(
             out,
-            "rule {} [PL{}, {}, transforms {}]: {}",
+            "rule {} [PL{}, {}, transforms {}{}]: {}",
             r.id,
             r.paranoia_level,
             r.action,
             chain_names(rules.chains().get(rule.chain)),
+            if r.multi_match {
+                ", multi_match: raw value and each changed step inspected"
+            } else {
+                ""
+            },
             r.msg
         );
         if r.paranoia_level > rules.paranoia_level() {

@@ -313,6 +313,7 @@ mod round_trip {
                 Transform::UrlDecodeUni,
                 Transform::ReplaceComments,
             ],
+            multi_match: true,
             action: Action::Deny,
             chain: vec![ChainCondition {
                 target: ChainTarget::Capture(1),
@@ -326,6 +327,7 @@ mod round_trip {
             id: 942100,
             operator: OperatorKind::DetectorSqli,
             pattern: None,
+            multi_match: false,
             chain: Vec::new(),
             ..rule.clone()
         };

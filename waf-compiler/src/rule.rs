@@ -31,6 +31,10 @@ pub struct Rule {
     pub variables: Vec<VariableSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transforms: Vec<Transform>,
+    /// ModSecurity's `multiMatch`: the operator also sees the value before any transform and after each
+    /// transform that changed it; any of these matching is a match.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub multi_match: bool,
     pub action: Action,
     /// Extra conditions on the same value (the chain extension of the rule format).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

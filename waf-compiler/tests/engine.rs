@@ -4,7 +4,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use waf_compiler::compile::CompileOptions;
-use waf_compiler::evaluate::{Silent, TransformCache};
+use waf_compiler::compile::CompiledRule;
+use waf_compiler::evaluate::{Observer, Silent, TransformCache};
 use waf_compiler::rule::{OperatorKind, Transform, Variable};
 use waf_compiler::ruleset::SourceFile;
 use waf_compiler::{Action, CompiledRuleSet, HttpRequest};
@@ -391,6 +392,72 @@ fn each_transform_chain_is_computed_once_per_value() {
     assert!(verdict.matches.is_empty());
     // 3 values x 2 distinct non-empty chains, though 3 rules transform them.
     assert_eq!(cache.len(), 6);
+}
+
+/// Two rules with the same pattern on header `X-T`, transforms `[lowercase, replace_comments]`: 1 has
+/// `multi_match`, 2 does not.
+fn multi_match_pair(pattern: &str) -> CompiledRuleSet {
+    let rule = |id: u32, multi: bool| {
+        format!(
+            "- {{id: {id}, msg: m, pattern: '{pattern}', variables: [{{type: REQUEST_HEADERS, names: [X-T]}}], \
+             transforms: [lowercase, replace_comments], multi_match: {multi}, action: deny}}\n"
+        )
+    };
+    from_yaml(&format!("rules:\n{}{}", rule(1, true), rule(2, false)), 1)
+}
+
+fn header_ids(rules: &CompiledRuleSet, value: &[u8]) -> Vec<u32> {
+    ids(rules, "GET", "/", &[("X-T", value)], b"")
+}
+
+#[test]
+fn multi_match_runs_the_operator_on_the_raw_value() {
+    // Only the untransformed value has upper case and the comment.
+    let rules = multi_match_pair(r"A/\*\*/B");
+    assert_eq!(header_ids(&rules, b"A/**/B"), [1]);
+    assert_eq!(header_ids(&rules, b"a/**/b"), Vec::<u32>::new());
+}
+
+#[test]
+fn multi_match_runs_the_operator_on_intermediate_values() {
+    // Only the value after `lowercase` and before `replace_comments` matches.
+    let rules = multi_match_pair(r"a/\*\*/b");
+    assert_eq!(header_ids(&rules, b"A/**/B"), [1]);
+    // The final value still counts for both.
+    let rules = multi_match_pair("a b");
+    assert_eq!(header_ids(&rules, b"A/**/B"), [1, 2]);
+}
+
+/// Counts the values a rule's operator ran on.
+struct Runs(Vec<(u32, Vec<u8>)>);
+
+impl Observer for Runs {
+    fn inspected(
+        &mut self,
+        rule: &CompiledRule,
+        _variable: Variable,
+        _key: &[u8],
+        value: &[u8],
+        _matched: bool,
+    ) {
+        self.0.push((rule.rule.id, value.to_vec()));
+    }
+}
+
+#[test]
+fn multi_match_skips_unchanged_steps_and_shares_every_step() {
+    let rules = multi_match_pair("zzz");
+    let req = request("GET", "/", &[("X-T", b"a/**/b")], b"");
+    let mut cache = TransformCache::default();
+    let mut runs = Runs(Vec::new());
+    let verdict = rules.evaluate_with(&req, &mut cache, &mut runs);
+    assert!(verdict.matches.is_empty());
+    // `lowercase` changed nothing, so rule 1 runs on the raw and the final value only; rule 2 on the final.
+    let expected: [(u32, &[u8]); 3] = [(1, b"a/**/b"), (1, b"a b"), (2, b"a b")];
+    let expected: Vec<(u32, Vec<u8>)> = expected.iter().map(|(id, v)| (*id, v.to_vec())).collect();
+    assert_eq!(runs.0, expected);
+    // One value, two steps of one chain, computed once for both rules.
+    assert_eq!(cache.len(), 2);
 }
 
 #[test]

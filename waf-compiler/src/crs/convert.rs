@@ -142,6 +142,7 @@ fn convert_rule(rule: &SecRule, id: u32, msg: String, paranoia_level: u8) -> Con
         pattern,
         variables: variables(&rule.variables, &mut warnings),
         transforms: transforms(rule, &mut warnings),
+        multi_match: false,
         action: disruptive_action(rule, &mut warnings),
         chain: Vec::new(),
     };

@@ -73,6 +73,9 @@ fn write_rule(out: &mut String, converted: &ConvertedRule) {
     if !rule.transforms.is_empty() {
         let _ = writeln!(out, "    transforms: {}", name_list(&rule.transforms));
     }
+    if rule.multi_match {
+        out.push_str("    multi_match: true\n");
+    }
     let _ = writeln!(out, "    action: {}", rule.action);
     if !rule.chain.is_empty() {
         out.push_str("    chain:\n");
@@ -193,6 +196,7 @@ mod tests {
                 },
             ],
             transforms: vec![Transform::UrlDecodeUni],
+            multi_match: true,
             action: Action::Deny,
             chain: vec![ChainCondition {
                 target: ChainTarget::Capture(1),
@@ -229,6 +233,7 @@ rules:
       - ARGS_GET
       - {type: REQUEST_HEADERS, exclude: ['Cookie']}
     transforms: [url_decode_uni]
+    multi_match: true
     action: deny
     chain:
       - {target: 'capture:1', operator: equals, pattern: '${capture:2}', negate: true}
