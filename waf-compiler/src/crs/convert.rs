@@ -142,7 +142,7 @@ fn convert_rule(rule: &SecRule, id: u32, msg: String, paranoia_level: u8) -> Con
         pattern,
         variables: variables(&rule.variables, &mut warnings),
         transforms: transforms(rule, &mut warnings),
-        multi_match: false,
+        multi_match: rule.has("multiMatch"),
         action: disruptive_action(rule, &mut warnings),
         chain: Vec::new(),
     };
@@ -439,7 +439,7 @@ fn is_intentionally_dropped(name: &str) -> bool {
     matches!(
         name,
         // Read by the converter itself.
-        "id" | "msg" | "tag" | "severity" | "t" | "chain" | "block" | "deny" | "drop" | "pass"
+        "id" | "msg" | "tag" | "severity" | "t" | "multiMatch" | "chain" | "block" | "deny" | "drop" | "pass"
         // Our engine inspects the whole request (headers and body) in one evaluation.
         | "phase"
         // Log formatting: our engine reports rule id, message and matched variable itself.
@@ -456,9 +456,9 @@ fn is_intentionally_dropped(name: &str) -> bool {
 fn check_actions(rule: &SecRule, head: bool, warnings: &mut Vec<String>) {
     for action in &rule.actions {
         let name = action.name.as_str();
-        if name == "multiMatch" {
+        if !head && name == "multiMatch" {
             warnings.push(
-                "`multiMatch` (match after every transform step) cannot be expressed: the operator sees only the fully transformed value"
+                "`multiMatch` on a chained rule has no equivalent (chain conditions see one value): dropped"
                     .to_string(),
             );
         } else if !head && matches!(name, "id" | "msg" | "block" | "deny" | "pass" | "severity") {
@@ -615,7 +615,6 @@ mod tests {
             "!@pm",
             "@pm",
             "base64Decode",
-            "multiMatch",
             "expirevar",
         ] {
             assert!(
@@ -624,6 +623,27 @@ mod tests {
             );
         }
         assert!(converted.rules[1].warnings.is_empty());
+        // multiMatch has a field of its own, not a warning.
+        assert!(!warnings.contains("multiMatch"));
+        assert!(converted.rules[0].rule.multi_match);
+        assert!(!converted.rules[1].rule.multi_match);
+    }
+
+    #[test]
+    fn multi_match_on_a_chained_rule_is_reported() {
+        let converted = convert_text(concat!(
+            "SecRule ARGS \"@rx a\" \"id:6,msg:'m',block,chain\"\n",
+            "    SecRule MATCHED_VAR \"@rx b\" \"t:lowercase,multiMatch\"\n",
+        ));
+        let rule = &converted.rules[0];
+        assert!(!rule.rule.multi_match);
+        assert!(
+            rule.warnings
+                .iter()
+                .any(|w| w.contains("`multiMatch` on a chained rule")),
+            "{:?}",
+            rule.warnings
+        );
     }
 
     #[test]
