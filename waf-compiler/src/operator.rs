@@ -58,7 +58,7 @@ pub fn build_regex(pattern: &str) -> Result<Regex, String> {
 /// In PCRE without UTF mode (ModSecurity's), `\x{e2}` is the byte 0xE2; regex-syntax reads the braced form as
 /// the code point U+00E2 (two bytes in UTF-8) even with Unicode off. CRS patterns use the braced form to match
 /// UTF-8 sequences byte by byte (`\x{e2}\x80\x99` is a right single quote), so it must mean a byte here too.
-fn pcre_byte_escapes(pattern: &str) -> String {
+pub fn pcre_byte_escapes(pattern: &str) -> String {
     let mut out = String::with_capacity(pattern.len());
     let mut rest = pattern;
     while let Some(at) = rest.find('\\') {
