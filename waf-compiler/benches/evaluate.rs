@@ -11,7 +11,8 @@
 //! - variables come from the same [`RequestView`] (parsed once per request, as the engine does) and are
 //!   selected by the same [`Selector::accepts`](waf_compiler::compile::Selector::accepts);
 //! - every active rule, in order, transforms every selected value with [`apply_chain`] afresh (no sharing of
-//!   transformed values between rules, as the engine's `TransformCache` does);
+//!   transformed values between rules, as the engine's `TransformCache` does); a `multi_match` rule computes
+//!   each step afresh too and runs on the raw value and each step that changed it, as in the engine;
 //! - a `regex` rule runs a `regex::bytes::Regex` built from the same pattern text (after the same `\x{HH}`
 //!   byte rewrite) with the engine's flags: `.` matches a newline, multi-line anchors, Unicode off. No prefilter
 //!   skips it. Capture groups are resolved only for rules whose chain conditions read them;
@@ -27,7 +28,7 @@ use std::path::PathBuf;
 use waf_compiler::collection::RequestView;
 use waf_compiler::compile::{Chains, CompiledRule};
 use waf_compiler::operator::{Found, Matcher, pcre_byte_escapes};
-use waf_compiler::transform::apply_chain;
+use waf_compiler::transform::{apply, apply_chain};
 use waf_compiler::{CompileOptions, CompiledRuleSet, HttpRequest};
 
 const PARANOIA: u8 = 4;
@@ -115,24 +116,40 @@ impl<'s> Baseline<'s> {
                 .iter()
                 .filter(|(_, key, _)| selector.accepts(key))
                 .any(|(_, _, raw)| {
-                    let value = apply_chain(chain, raw);
-                    let found = match &rule.regex {
-                        Some(re) if compiled.needs_captures => re.captures(&value).map(|caps| {
-                            let groups = caps.iter().map(|g| g.map(|m| m.range())).collect();
-                            Found {
-                                span: caps.get(0).map_or(0..0, |m| m.range()),
-                                groups,
-                            }
-                        }),
-                        Some(re) => re.find(&value).map(|m| Found {
-                            span: m.range(),
-                            groups: Vec::new(),
-                        }),
-                        None => compiled.matcher.find(&value, compiled.needs_captures),
-                    };
-                    found.is_some_and(|f| compiled.conditions.iter().all(|c| c.holds(&value, &f)))
+                    if !compiled.rule.multi_match {
+                        return Self::value_matches(rule, &apply_chain(chain, raw));
+                    }
+                    let mut value = raw.to_vec();
+                    if Self::value_matches(rule, &value) {
+                        return true;
+                    }
+                    chain.iter().any(|t| {
+                        let next = apply(*t, &value);
+                        let changed = next != value;
+                        value = next;
+                        changed && Self::value_matches(rule, &value)
+                    })
                 })
         })
+    }
+
+    fn value_matches(rule: &BaselineRule<'_>, value: &[u8]) -> bool {
+        let compiled = rule.compiled;
+        let found = match &rule.regex {
+            Some(re) if compiled.needs_captures => re.captures(value).map(|caps| {
+                let groups = caps.iter().map(|g| g.map(|m| m.range())).collect();
+                Found {
+                    span: caps.get(0).map_or(0..0, |m| m.range()),
+                    groups,
+                }
+            }),
+            Some(re) => re.find(value).map(|m| Found {
+                span: m.range(),
+                groups: Vec::new(),
+            }),
+            None => compiled.matcher.find(value, compiled.needs_captures),
+        };
+        found.is_some_and(|f| compiled.conditions.iter().all(|c| c.holds(value, &f)))
     }
 }
 
