@@ -107,6 +107,8 @@ const SCENARIOS: &[Scenario] = scenarios![
     api_keys_fall_back_to_svc_uri,
     bearer_tokens_and_jwks,
     client_credentials_tokens,
+    discovery_documents,
+    userinfo_answers_for_valid_tokens_only,
     login_event_reaches_a_subscriber,
     redis_down_login_still_succeeds,
     throttling_answers_429,
@@ -846,8 +848,27 @@ async fn api_keys(ctx: Ctx) {
     );
 }
 
+/// The claims of an access token for ada (user `sub`) on `aud`, as the token endpoint issues them.
+fn user_claims(sub: &str, aud: &str, iat: i64, exp: i64) -> auth::tokens::AccessClaims {
+    auth::tokens::AccessClaims {
+        iss: "POS".into(),
+        iat,
+        exp,
+        jti: auth::ids::new_id(),
+        aud: Some(aud.into()),
+        scope: vec!["public".into()],
+        sub: sub.into(),
+        u: Some(auth::tokens::UserClaims {
+            n: "Ada".into(),
+            e: EMAIL.into(),
+            p: 0,
+            r: vec![],
+        }),
+    }
+}
+
 async fn bearer_tokens_and_jwks(ctx: Ctx) {
-    use auth::tokens::{AccessClaims, TokenKeys, UserClaims};
+    use auth::tokens::TokenKeys;
     let tenant = ctx.bootstrap();
     let server = AuthServer::start(&ctx.backend, &[]);
     let keys = TokenKeys::from_pem(auth::config::DEVELOPMENT_JWT_KEY_PEM).unwrap();
@@ -859,21 +880,7 @@ async fn bearer_tokens_and_jwks(ctx: Ctx) {
     assert_eq!(jwks.json(), keys.jwks());
 
     let now = chrono::Utc::now().timestamp();
-    let claims = |aud: &str, iat: i64, exp: i64| AccessClaims {
-        iss: "POS".into(),
-        iat,
-        exp,
-        jti: auth::ids::new_id(),
-        aud: Some(aud.into()),
-        scope: vec!["public".into()],
-        sub: tenant.user_id.clone(),
-        u: Some(UserClaims {
-            n: "Ada".into(),
-            e: EMAIL.into(),
-            p: 0,
-            r: vec![],
-        }),
-    };
+    let claims = |aud: &str, iat: i64, exp: i64| user_claims(&tenant.user_id, aud, iat, exp);
     let token_valid = |token: String| {
         let http = server.http.clone();
         async move {
@@ -1140,6 +1147,230 @@ async fn client_credentials_tokens(ctx: Ctx) {
         )
         .await;
     assert_eq!(elsewhere.status, StatusCode::UNAUTHORIZED);
+}
+
+async fn discovery_documents(ctx: Ctx) {
+    ctx.bootstrap();
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let plain = server
+        .http
+        .get("/.well-known/openid-configuration", HOST, &[])
+        .await;
+    assert_eq!(plain.status, StatusCode::OK, "{}", plain.body);
+    let document = plain.json();
+    assert_eq!(document["issuer"], "http://acme.test");
+    assert_eq!(document["token_endpoint"], "http://acme.test/auth/token");
+    assert_eq!(
+        document["jwks_uri"],
+        "http://acme.test/auth/oauth/discovery/keys"
+    );
+    assert_eq!(
+        document["id_token_signing_alg_values_supported"],
+        json!(["RS256"])
+    );
+    for alias in [
+        "/.well-known/oauth-authorization-server",
+        "/auth/.well-known/openid-configuration",
+        "/auth/.well-known/oauth-authorization-server",
+    ] {
+        let response = server.http.get(alias, HOST, &[]).await;
+        assert_eq!(response.status, StatusCode::OK, "{alias}");
+        assert_eq!(response.json(), document, "{alias}");
+    }
+    // Behind a TLS-terminating proxy, on a non-default port: the issuer is what the client used.
+    let proxied = server
+        .http
+        .get(
+            "/.well-known/openid-configuration",
+            "Acme.test:8443",
+            &[("x-forwarded-proto", "https")],
+        )
+        .await;
+    assert_eq!(proxied.json()["issuer"], "https://acme.test:8443");
+    assert_eq!(
+        proxied.json()["userinfo_endpoint"],
+        "https://acme.test:8443/auth/userinfo"
+    );
+    let odd = server
+        .http
+        .get(
+            "/.well-known/openid-configuration",
+            HOST,
+            &[("x-forwarded-proto", "gopher")],
+        )
+        .await;
+    assert_eq!(odd.json()["issuer"], "http://acme.test");
+    // Every document the discovery names is served.
+    let jwks = server
+        .http
+        .get("/auth/oauth/discovery/keys", HOST, &[])
+        .await;
+    assert_eq!(jwks.status, StatusCode::OK);
+    let unknown = server
+        .http
+        .get("/.well-known/openid-configuration", "nowhere.test", &[])
+        .await;
+    assert_error(
+        &unknown,
+        StatusCode::NOT_FOUND,
+        "authority not found for host nowhere.test",
+    );
+}
+
+async fn userinfo_answers_for_valid_tokens_only(ctx: Ctx) {
+    use auth::tokens::TokenKeys;
+    let tenant = ctx.bootstrap();
+    let key = ctx.cli(&["apikey", "add", "--domain", HOST, "--email", EMAIL])["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let client = ctx.cli(&[
+        "client",
+        "add",
+        "--domain",
+        HOST,
+        "--name",
+        "Svc",
+        "--redirect-uri",
+        "https://svc.test/cb",
+    ]);
+    ctx.cli(&[
+        "authority",
+        "add",
+        "--domain",
+        "other.test",
+        "--name",
+        "Other",
+    ]);
+    let other_user = ctx.cli(&[
+        "user",
+        "add",
+        "--domain",
+        "other.test",
+        "--email",
+        EMAIL,
+        "--password",
+        PASSWORD,
+    ])["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let keys = TokenKeys::from_pem(auth::config::DEVELOPMENT_JWT_KEY_PEM).unwrap();
+    let now = chrono::Utc::now().timestamp();
+    let userinfo = |headers: Vec<(&'static str, String)>, path: &'static str| {
+        let http = server.http.clone();
+        async move {
+            let headers: Vec<(&str, &str)> =
+                headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            http.get(path, HOST, &headers).await
+        }
+    };
+    let bearer = |token: String| vec![("authorization", format!("Bearer {token}"))];
+    let expected = json!({
+        "sub": tenant.user_id,
+        "email": EMAIL,
+        "full_name": "Ada",
+        "preferred_username": EMAIL,
+    });
+
+    let token = keys
+        .sign(&user_claims(&tenant.user_id, HOST, now - 5, now + 600))
+        .unwrap();
+    for path in ["/auth/userinfo", "/auth/oauth/userinfo"] {
+        let response = userinfo(bearer(token.clone()), path).await;
+        assert_eq!(response.status, StatusCode::OK, "{path}: {}", response.body);
+        assert_eq!(response.json(), expected, "{path}");
+        assert_eq!(response.header("cache-control"), Some("no-store"));
+    }
+    let by_key = userinfo(vec![("x-api-key", key.clone())], "/auth/userinfo").await;
+    assert_eq!(by_key.status, StatusCode::OK, "{}", by_key.body);
+    assert_eq!(by_key.json(), expected);
+
+    let service_token = server
+        .http
+        .post_form(
+            "/auth/token",
+            HOST,
+            &[],
+            &[
+                ("grant_type", "client_credentials"),
+                ("client_id", client["client_id"].as_str().unwrap()),
+                ("client_secret", client["client_secret"].as_str().unwrap()),
+            ],
+        )
+        .await
+        .json()["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let refused: Vec<(&str, Vec<(&'static str, String)>)> = vec![
+        ("no token", vec![]),
+        ("a client's token", bearer(service_token)),
+        (
+            "another authority's audience",
+            bearer(
+                keys.sign(&user_claims(
+                    &tenant.user_id,
+                    "other.test",
+                    now - 5,
+                    now + 600,
+                ))
+                .unwrap(),
+            ),
+        ),
+        (
+            "another authority's user",
+            bearer(
+                keys.sign(&user_claims(&other_user, HOST, now - 5, now + 600))
+                    .unwrap(),
+            ),
+        ),
+        (
+            "expired",
+            bearer(
+                keys.sign(&user_claims(&tenant.user_id, HOST, now - 7200, now - 600))
+                    .unwrap(),
+            ),
+        ),
+        ("garbage", bearer("not.a.jwt".into())),
+        ("wrong API key", vec![("x-api-key", format!("{key}x"))]),
+    ];
+    for (why, headers) in refused {
+        let response = userinfo(headers, "/auth/userinfo").await;
+        assert_eq!(
+            response.status,
+            StatusCode::UNAUTHORIZED,
+            "{why}: {}",
+            response.body
+        );
+        assert_eq!(response.json()["error"], "invalid_token", "{why}");
+        assert_eq!(response.header("cache-control"), Some("no-store"), "{why}");
+        assert!(
+            response
+                .header("www-authenticate")
+                .is_some_and(|v| v.starts_with("Bearer")),
+            "{why}"
+        );
+    }
+
+    // Logout ends every token issued before it (`logged_out_at >= iat`).
+    let cookie = session_cookie(&server).await;
+    server
+        .http
+        .get("/auth/logout", HOST, &[("cookie", &cookie)])
+        .await;
+    let after_logout = userinfo(bearer(token), "/auth/userinfo").await;
+    assert_eq!(after_logout.status, StatusCode::UNAUTHORIZED);
+    let later = chrono::Utc::now().timestamp() + 1;
+    let fresh = keys
+        .sign(&user_claims(&tenant.user_id, HOST, later, later + 600))
+        .unwrap();
+    assert_eq!(
+        userinfo(bearer(fresh), "/auth/userinfo").await.status,
+        StatusCode::OK,
+        "a token issued after the logout"
+    );
 }
 
 /// A stand-in for the legacy service at `SVC_URI`: knows one key, counts the questions it gets; `/boom` answers 500.

@@ -2,6 +2,7 @@
 //! OpenAPI document generated from the handlers' annotations (`auth --docs`, `auth --routes`).
 
 pub mod oauth_server;
+pub mod oidc;
 pub mod session;
 
 use std::sync::Arc;
@@ -35,6 +36,8 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
         session::failure,
         oauth_server::jwks,
         oauth_server::token,
+        oidc::discovery,
+        oidc::userinfo,
         metrics
     )
 )]
@@ -44,6 +47,7 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .merge(session::router())
         .merge(oauth_server::router())
+        .merge(oidc::router())
         .route("/auth/metrics", get(metrics))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::map_response(count_response))
