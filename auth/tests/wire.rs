@@ -109,6 +109,8 @@ const SCENARIOS: &[Scenario] = scenarios![
     client_credentials_tokens,
     discovery_documents,
     userinfo_answers_for_valid_tokens_only,
+    authorization_code_flow,
+    authorization_code_refusals,
     login_event_reaches_a_subscriber,
     redis_down_login_still_succeeds,
     throttling_answers_429,
@@ -1371,6 +1373,467 @@ async fn userinfo_answers_for_valid_tokens_only(ctx: Ctx) {
         StatusCode::OK,
         "a token issued after the logout"
     );
+}
+
+const APP_REDIRECT: &str = "https://app.test/cb";
+const PUBLIC_REDIRECT: &str = "http://127.0.0.1:9/cb";
+/// RFC 7636 appendix B's verifier and its S256 challenge, unpadded.
+const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+
+/// Registers a confidential client (redirect `APP_REDIRECT`) and a public one (`PUBLIC_REDIRECT`): their
+/// `(client_id, client_secret)` and the public client_id.
+fn code_flow_clients(ctx: &Ctx) -> (String, String, String) {
+    let add = |uri: &str, public: bool| {
+        let mut args = vec![
+            "client",
+            "add",
+            "--domain",
+            HOST,
+            "--name",
+            "App",
+            "--redirect-uri",
+            uri,
+        ];
+        if public {
+            args.push("--public");
+        }
+        ctx.cli(&args)
+    };
+    let confidential = add(&format!("{APP_REDIRECT} https://app.test/other"), false);
+    let public = add(PUBLIC_REDIRECT, true);
+    let text = |v: &serde_json::Value| v.as_str().unwrap().to_string();
+    (
+        text(&confidential["client_id"]),
+        text(&confidential["client_secret"]),
+        text(&public["client_id"]),
+    )
+}
+
+/// `GET /auth/authorize?<query>` with the session `cookie`.
+async fn authorize(
+    server: &AuthServer,
+    cookie: &str,
+    query: &[(&str, &str)],
+) -> support::http::Response {
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(query)
+        .finish();
+    server
+        .http
+        .get(
+            &format!("/auth/authorize?{query}"),
+            HOST,
+            &[("cookie", cookie)],
+        )
+        .await
+}
+
+/// The query parameters of a 302's `Location`, which must start with `redirect`.
+fn redirected_to(response: &support::http::Response, redirect: &str) -> Vec<(String, String)> {
+    assert_eq!(response.status, StatusCode::FOUND, "{}", response.body);
+    let location = url::Url::parse(response.header("location").unwrap()).unwrap();
+    assert!(location.as_str().starts_with(redirect), "{location}");
+    location.query_pairs().into_owned().collect()
+}
+
+fn param<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// Authorizes the confidential client with PKCE; the code.
+async fn confidential_code(
+    server: &AuthServer,
+    cookie: &str,
+    client_id: &str,
+    scope: &str,
+) -> String {
+    let response = authorize(
+        server,
+        cookie,
+        &[
+            ("response_type", "code"),
+            ("client_id", client_id),
+            ("redirect_uri", APP_REDIRECT),
+            ("scope", scope),
+            ("code_challenge", CHALLENGE),
+            ("code_challenge_method", "S256"),
+        ],
+    )
+    .await;
+    param(&redirected_to(&response, APP_REDIRECT), "code")
+        .unwrap()
+        .to_string()
+}
+
+async fn authorization_code_flow(ctx: Ctx) {
+    use auth::tokens::TokenKeys;
+    let tenant = ctx.bootstrap();
+    let (client_id, secret, public_id) = code_flow_clients(&ctx);
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let basic = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{client_id}:{secret}"))
+    );
+
+    // No session: to the login, coming back here afterwards.
+    let query = [
+        ("response_type", "code"),
+        ("client_id", client_id.as_str()),
+        ("redirect_uri", APP_REDIRECT),
+        ("scope", "openid public"),
+        ("state", "st 1/2"),
+        // The padded form of the challenge.
+        ("code_challenge", &format!("{CHALLENGE}=")),
+        ("code_challenge_method", "S256"),
+    ];
+    let anonymous = authorize(&server, "", &query).await;
+    assert_eq!(anonymous.status, StatusCode::SEE_OTHER);
+    let login = anonymous.header("location").unwrap();
+    assert!(
+        login.starts_with("/auth/login?continue=%2Fauth%2Fauthorize%3F"),
+        "{login}"
+    );
+
+    let cookie = session_cookie(&server).await;
+    let granted = redirected_to(&authorize(&server, &cookie, &query).await, APP_REDIRECT);
+    assert_eq!(param(&granted, "state"), Some("st 1/2"), "state echoed");
+    let code = param(&granted, "code").unwrap().to_string();
+    let redeem = [
+        ("grant_type", "authorization_code"),
+        ("code", code.as_str()),
+        ("redirect_uri", APP_REDIRECT),
+        ("code_verifier", VERIFIER),
+    ];
+    let issued = server
+        .http
+        .post_form("/auth/token", HOST, &[("authorization", &basic)], &redeem)
+        .await;
+    assert_eq!(issued.status, StatusCode::OK, "{}", issued.body);
+    assert_eq!(issued.header("cache-control"), Some("no-store"));
+    let body = issued.json();
+    assert_eq!(body["scope"], "openid public");
+    let keys = TokenKeys::from_pem(auth::config::DEVELOPMENT_JWT_KEY_PEM).unwrap();
+    let access = body["access_token"].as_str().unwrap().to_string();
+    let claims = keys.verify(&access, "POS").unwrap();
+    assert_eq!(
+        (
+            claims.sub.as_str(),
+            claims.aud.as_deref(),
+            claims.u.unwrap().e.as_str()
+        ),
+        (tenant.user_id.as_str(), Some(HOST), EMAIL)
+    );
+    // The ID token, verified as a client does: with the JWKS key, its issuer and our client_id as audience.
+    let jwks = server
+        .http
+        .get("/auth/oauth/discovery/keys", HOST, &[])
+        .await
+        .json();
+    let jwk: jsonwebtoken::jwk::Jwk = serde_json::from_value(jwks["keys"][0].clone()).unwrap();
+    let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::RS256);
+    validation.set_issuer(&["http://acme.test"]);
+    validation.set_audience(&[&client_id]);
+    let id_token = jsonwebtoken::decode::<serde_json::Value>(
+        body["id_token"].as_str().unwrap(),
+        &jsonwebtoken::DecodingKey::from_jwk(&jwk).unwrap(),
+        &validation,
+    )
+    .expect("ID token verifies")
+    .claims;
+    let iat = id_token["iat"].as_i64().unwrap();
+    assert_eq!(
+        id_token,
+        json!({
+            "sub": tenant.user_id, "email": EMAIL, "full_name": "Ada", "preferred_username": EMAIL,
+            "iss": "http://acme.test", "aud": client_id, "iat": iat, "exp": iat + 120,
+        })
+    );
+    let bearer = format!("Bearer {access}");
+    let auth_header = [("authorization", bearer.as_str())];
+    let userinfo = || server.http.get("/auth/userinfo", HOST, &auth_header);
+    assert_eq!(userinfo().await.status, StatusCode::OK);
+
+    // A replayed code is refused and revokes what it issued.
+    let replay = server
+        .http
+        .post_form("/auth/token", HOST, &[("authorization", &basic)], &redeem)
+        .await;
+    assert_eq!(replay.status, StatusCode::BAD_REQUEST);
+    assert_eq!(replay.json()["error"], "invalid_grant");
+    assert_eq!(replay.header("cache-control"), Some("no-store"));
+    assert_eq!(
+        userinfo().await.status,
+        StatusCode::UNAUTHORIZED,
+        "revoked by the replay"
+    );
+
+    // A public client: PKCE with an unpadded challenge, no secret, no openid so no ID token.
+    let public_query = [
+        ("response_type", "code"),
+        ("client_id", public_id.as_str()),
+        ("code_challenge", CHALLENGE),
+        ("code_challenge_method", "S256"),
+    ];
+    let public = redirected_to(
+        &authorize(&server, &cookie, &public_query).await,
+        PUBLIC_REDIRECT,
+    );
+    assert_eq!(param(&public, "state"), None);
+    let public_token = server
+        .http
+        .post_form(
+            "/auth/oauth/token",
+            HOST,
+            &[],
+            &[
+                ("grant_type", "authorization_code"),
+                ("client_id", &public_id),
+                ("code", param(&public, "code").unwrap()),
+                ("redirect_uri", PUBLIC_REDIRECT),
+                ("code_verifier", VERIFIER),
+            ],
+        )
+        .await;
+    assert_eq!(public_token.status, StatusCode::OK, "{}", public_token.body);
+    assert_eq!(public_token.json()["scope"], "public");
+    assert!(public_token.json().get("id_token").is_none());
+}
+
+async fn authorization_code_refusals(ctx: Ctx) {
+    ctx.bootstrap();
+    let (client_id, secret, public_id) = code_flow_clients(&ctx);
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let cookie = session_cookie(&server).await;
+    let base = |redirect: &'static str| {
+        vec![
+            ("response_type", "code"),
+            ("client_id", client_id.as_str()),
+            ("redirect_uri", redirect),
+            ("state", "s1"),
+        ]
+    };
+
+    // Not redirected: the redirect URI is not exactly a registered one, or the client is unknown.
+    for redirect in [
+        "https://APP.test/cb",
+        "https://app.test/CB",
+        "https://app.test/cb?x=1",
+        "https://app.test/cb/",
+        "https://evil.test/cb",
+        "http://app.test/cb",
+    ] {
+        let response = authorize(&server, &cookie, &base(redirect)).await;
+        assert_eq!(response.status, StatusCode::BAD_REQUEST, "{redirect}");
+        assert_eq!(response.header("location"), None, "{redirect}");
+        assert_eq!(response.json()["error"], "invalid_request", "{redirect}");
+    }
+    let mut no_redirect = base(APP_REDIRECT);
+    no_redirect.retain(|(n, _)| *n != "redirect_uri");
+    let ambiguous = authorize(&server, &cookie, &no_redirect).await;
+    assert_eq!(
+        ambiguous.status,
+        StatusCode::BAD_REQUEST,
+        "two registered, none named"
+    );
+    let unknown = authorize(
+        &server,
+        &cookie,
+        &[
+            ("response_type", "code"),
+            ("client_id", "nobody"),
+            ("redirect_uri", APP_REDIRECT),
+        ],
+    )
+    .await;
+    assert_eq!(unknown.status, StatusCode::BAD_REQUEST);
+
+    // Redirected with an error and the state.
+    let with = |extra: &[(&'static str, &'static str)]| {
+        let mut query = base(APP_REDIRECT);
+        query.retain(|(n, _)| !extra.iter().any(|(e, _)| e == n));
+        query.extend_from_slice(extra);
+        query
+    };
+    for (query, error) in [
+        (
+            with(&[("response_type", "token")]),
+            "unsupported_response_type",
+        ),
+        (with(&[("scope", "admin")]), "invalid_scope"),
+        (
+            with(&[
+                ("code_challenge", CHALLENGE),
+                ("code_challenge_method", "plain"),
+            ]),
+            "invalid_request",
+        ),
+        (
+            with(&[
+                ("code_challenge", "short"),
+                ("code_challenge_method", "S256"),
+            ]),
+            "invalid_request",
+        ),
+    ] {
+        let pairs = redirected_to(&authorize(&server, &cookie, &query).await, APP_REDIRECT);
+        assert_eq!(param(&pairs, "error"), Some(error), "{query:?}");
+        assert_eq!(param(&pairs, "state"), Some("s1"), "{query:?}");
+    }
+    let public_without_pkce = authorize(
+        &server,
+        &cookie,
+        &[("response_type", "code"), ("client_id", public_id.as_str())],
+    )
+    .await;
+    assert_eq!(
+        param(
+            &redirected_to(&public_without_pkce, PUBLIC_REDIRECT),
+            "error"
+        ),
+        Some("invalid_request")
+    );
+
+    // Redeeming: every mistake is a 4xx with its RFC 6749 code, and none spends the code.
+    let code = confidential_code(&server, &cookie, &client_id, "public").await;
+    let other_client = code_flow_clients(&ctx);
+    let redeem = |verifier: Option<&'static str>, redirect: Option<&'static str>| {
+        let mut form = vec![
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("client_id", client_id.as_str()),
+            ("client_secret", secret.as_str()),
+        ];
+        form.extend(verifier.map(|v| ("code_verifier", v)));
+        form.extend(redirect.map(|r| ("redirect_uri", r)));
+        form
+    };
+    let wrong_secret = [
+        ("grant_type", "authorization_code"),
+        ("code", code.as_str()),
+        ("client_id", client_id.as_str()),
+        ("client_secret", "nope"),
+        ("code_verifier", VERIFIER),
+        ("redirect_uri", APP_REDIRECT),
+    ];
+    let foreign_client = [
+        ("grant_type", "authorization_code"),
+        ("code", code.as_str()),
+        ("client_id", other_client.0.as_str()),
+        ("client_secret", other_client.1.as_str()),
+        ("code_verifier", VERIFIER),
+        ("redirect_uri", APP_REDIRECT),
+    ];
+    let wrong_verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXj";
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, StatusCode, &'a str);
+    let cases: Vec<Case> = vec![
+        (
+            "no verifier",
+            redeem(None, Some(APP_REDIRECT)),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "wrong verifier",
+            redeem(Some(wrong_verifier), Some(APP_REDIRECT)),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "no redirect",
+            redeem(Some(VERIFIER), None),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "other registered redirect",
+            redeem(Some(VERIFIER), Some("https://app.test/other")),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "wrong secret",
+            wrong_secret.to_vec(),
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+        ),
+        (
+            "another client",
+            foreign_client.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "unknown code",
+            vec![
+                ("grant_type", "authorization_code"),
+                ("code", "0000"),
+                ("client_id", client_id.as_str()),
+                ("client_secret", secret.as_str()),
+            ],
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "no code",
+            vec![
+                ("grant_type", "authorization_code"),
+                ("client_id", client_id.as_str()),
+                ("client_secret", secret.as_str()),
+            ],
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+        ),
+    ];
+    for (why, form, status, error) in cases {
+        let response = server.http.post_form("/auth/token", HOST, &[], &form).await;
+        assert_eq!(response.status, status, "{why}: {}", response.body);
+        assert_eq!(response.json()["error"], error, "{why}");
+        assert_eq!(response.header("cache-control"), Some("no-store"), "{why}");
+    }
+    let good = server
+        .http
+        .post_form(
+            "/auth/token",
+            HOST,
+            &[],
+            &redeem(Some(VERIFIER), Some(APP_REDIRECT)),
+        )
+        .await;
+    assert_eq!(
+        good.status,
+        StatusCode::OK,
+        "the refused attempts did not spend the code: {}",
+        good.body
+    );
+
+    // A code outlives no logout.
+    let code = confidential_code(&server, &cookie, &client_id, "public").await;
+    server
+        .http
+        .get("/auth/logout", HOST, &[("cookie", &cookie)])
+        .await;
+    let after_logout = server
+        .http
+        .post_form(
+            "/auth/token",
+            HOST,
+            &[],
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", code.as_str()),
+                ("client_id", client_id.as_str()),
+                ("client_secret", secret.as_str()),
+                ("code_verifier", VERIFIER),
+                ("redirect_uri", APP_REDIRECT),
+            ],
+        )
+        .await;
+    assert_eq!(after_logout.status, StatusCode::BAD_REQUEST);
+    assert_eq!(after_logout.json()["error"], "invalid_grant");
 }
 
 /// A stand-in for the legacy service at `SVC_URI`: knows one key, counts the questions it gets; `/boom` answers 500.

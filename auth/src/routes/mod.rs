@@ -1,6 +1,7 @@
 //! The HTTP surface: one router per protocol, assembled here with the layers every request crosses, and the
 //! OpenAPI document generated from the handlers' annotations (`auth --docs`, `auth --routes`).
 
+pub mod authorize;
 pub mod oauth_server;
 pub mod oidc;
 pub mod session;
@@ -36,6 +37,7 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
         session::failure,
         oauth_server::jwks,
         oauth_server::token,
+        authorize::authorize,
         oidc::discovery,
         oidc::userinfo,
         metrics
@@ -48,6 +50,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(session::router())
         .merge(oauth_server::router())
         .merge(oidc::router())
+        .merge(authorize::router())
         .route("/auth/metrics", get(metrics))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::map_response(count_response))

@@ -63,14 +63,16 @@ pub async fn discovery(tenant: Tenant, headers: HeaderMap) -> impl IntoResponse 
     let issuer = issuer(&headers, &tenant);
     let document = json!({
         "issuer": issuer,
+        "authorization_endpoint": format!("{issuer}/auth/authorize"),
         "token_endpoint": format!("{issuer}/auth/token"),
         "userinfo_endpoint": format!("{issuer}/auth/userinfo"),
         "jwks_uri": format!("{issuer}/auth/oauth/discovery/keys"),
         "response_types_supported": ["code"],
-        "grant_types_supported": ["client_credentials"],
+        "grant_types_supported": ["authorization_code", "client_credentials"],
+        "code_challenge_methods_supported": ["S256"],
         "subject_types_supported": ["public"],
         "id_token_signing_alg_values_supported": ["RS256"],
-        "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post"],
+        "token_endpoint_auth_methods_supported": ["client_secret_basic", "client_secret_post", "none"],
         "claims_supported": [
             "sub", "email", "full_name", "preferred_username", "given_name", "family_name", "nickname",
             "phone_number", "iss", "aud", "iat", "exp"
