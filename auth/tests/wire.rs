@@ -111,6 +111,8 @@ const SCENARIOS: &[Scenario] = scenarios![
     userinfo_answers_for_valid_tokens_only,
     authorization_code_flow,
     authorization_code_refusals,
+    refresh_revoke_and_introspect,
+    refresh_replay_after_the_grace_window,
     login_event_reaches_a_subscriber,
     redis_down_login_still_succeeds,
     throttling_answers_429,
@@ -1834,6 +1836,250 @@ async fn authorization_code_refusals(ctx: Ctx) {
         .await;
     assert_eq!(after_logout.status, StatusCode::BAD_REQUEST);
     assert_eq!(after_logout.json()["error"], "invalid_grant");
+}
+
+/// Signs in, runs the code flow for the confidential client and returns the token answer.
+async fn code_flow_tokens(server: &AuthServer, client_id: &str, secret: &str) -> serde_json::Value {
+    let cookie = session_cookie(server).await;
+    let code = confidential_code(server, &cookie, client_id, "public").await;
+    let issued = server
+        .http
+        .post_form(
+            "/auth/token",
+            HOST,
+            &[],
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", code.as_str()),
+                ("client_id", client_id),
+                ("client_secret", secret),
+                ("code_verifier", VERIFIER),
+                ("redirect_uri", APP_REDIRECT),
+            ],
+        )
+        .await;
+    assert_eq!(issued.status, StatusCode::OK, "{}", issued.body);
+    issued.json()
+}
+
+/// `POST path` with the client's credentials in the body and `form` besides.
+async fn client_post(
+    server: &AuthServer,
+    path: &str,
+    client: (&str, &str),
+    form: &[(&str, &str)],
+) -> support::http::Response {
+    let mut form = form.to_vec();
+    form.extend([("client_id", client.0), ("client_secret", client.1)]);
+    server.http.post_form(path, HOST, &[], &form).await
+}
+
+async fn refreshed(
+    server: &AuthServer,
+    client: (&str, &str),
+    token: &str,
+) -> support::http::Response {
+    client_post(
+        server,
+        "/auth/token",
+        client,
+        &[("grant_type", "refresh_token"), ("refresh_token", token)],
+    )
+    .await
+}
+
+async fn refresh_revoke_and_introspect(ctx: Ctx) {
+    ctx.bootstrap();
+    let (client_id, secret, _) = code_flow_clients(&ctx);
+    let other = code_flow_clients(&ctx);
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let client = (client_id.as_str(), secret.as_str());
+    let first = code_flow_tokens(&server, &client_id, &secret).await;
+    let r1 = first["refresh_token"].as_str().unwrap().to_string();
+
+    let second = refreshed(&server, client, &r1).await;
+    assert_eq!(second.status, StatusCode::OK, "{}", second.body);
+    assert_eq!(second.header("cache-control"), Some("no-store"));
+    let second = second.json();
+    assert_eq!(second["scope"], "public", "scope kept");
+    let r2 = second["refresh_token"].as_str().unwrap().to_string();
+    assert_ne!(r1, r2, "rotated");
+    let a2 = second["access_token"].as_str().unwrap().to_string();
+    let bearer = format!("Bearer {a2}");
+    let auth_header = [("authorization", bearer.as_str())];
+    let userinfo = || server.http.get("/auth/userinfo", HOST, &auth_header);
+    assert_eq!(userinfo().await.status, StatusCode::OK);
+    // A double submit right after rotation is tolerated.
+    let again = refreshed(&server, client, &r1).await;
+    assert_eq!(
+        again.status,
+        StatusCode::OK,
+        "within the grace window: {}",
+        again.body
+    );
+    let r3 = again.json()["refresh_token"].as_str().unwrap().to_string();
+
+    let wider = client_post(
+        &server,
+        "/auth/token",
+        client,
+        &[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", &r2),
+            ("scope", "public admin"),
+        ],
+    )
+    .await;
+    assert_eq!(wider.status, StatusCode::BAD_REQUEST);
+    assert_eq!(wider.json()["error"], "invalid_scope");
+    let foreign = refreshed(&server, (&other.0, &other.1), &r2).await;
+    assert_eq!(foreign.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        foreign.json()["error"],
+        "invalid_grant",
+        "another client's token"
+    );
+    let missing = client_post(
+        &server,
+        "/auth/token",
+        client,
+        &[("grant_type", "refresh_token")],
+    )
+    .await;
+    assert_eq!(missing.json()["error"], "invalid_request");
+
+    // Introspection: active tokens described, anything else inactive, clients only.
+    let introspect = |token: String| {
+        let server = &server;
+        async move {
+            let response = client_post(
+                server,
+                "/auth/oauth/introspect",
+                client,
+                &[("token", &token)],
+            )
+            .await;
+            assert_eq!(response.status, StatusCode::OK, "{}", response.body);
+            assert_eq!(response.header("cache-control"), Some("no-store"));
+            response.json()
+        }
+    };
+    let access = introspect(a2.clone()).await;
+    assert_eq!(
+        (access["active"].as_bool(), access["aud"].as_str()),
+        (Some(true), Some(HOST))
+    );
+    assert_eq!(access["scope"], "public");
+    let refresh = introspect(r2.clone()).await;
+    assert_eq!(refresh["active"], true);
+    assert_eq!(refresh["client_id"], client_id.as_str());
+    assert_eq!(
+        introspect(r1.clone()).await,
+        json!({ "active": false }),
+        "rotated"
+    );
+    assert_eq!(
+        introspect("garbage".into()).await,
+        json!({ "active": false })
+    );
+    let anonymous = server
+        .http
+        .post_form("/auth/introspect", HOST, &[], &[("token", &a2)])
+        .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(anonymous.json()["error"], "invalid_client");
+
+    // Revocation: 200 for anything, a refresh token takes its family along.
+    for token in ["unknown-token", r2.as_str()] {
+        let revoked = client_post(&server, "/auth/revoke", client, &[("token", token)]).await;
+        assert_eq!(revoked.status, StatusCode::OK, "{token}: {}", revoked.body);
+    }
+    let no_token = client_post(&server, "/auth/oauth/revoke", client, &[]).await;
+    assert_eq!(no_token.status, StatusCode::BAD_REQUEST);
+    assert_eq!(no_token.json()["error"], "invalid_request");
+    for token in [&r2, &r3] {
+        let refused = refreshed(&server, client, token).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST, "revoked family");
+        assert_eq!(refused.json()["error"], "invalid_grant");
+    }
+    assert_eq!(
+        userinfo().await.status,
+        StatusCode::UNAUTHORIZED,
+        "access token of the family"
+    );
+    assert_eq!(introspect(a2).await, json!({ "active": false }));
+
+    // Revoking an access token alone; another client cannot revoke it.
+    let fresh = code_flow_tokens(&server, &client_id, &secret).await;
+    let access = fresh["access_token"].as_str().unwrap();
+    let bearer = format!("Bearer {access}");
+    let status = || async {
+        server
+            .http
+            .get("/auth/userinfo", HOST, &[("authorization", &bearer)])
+            .await
+            .status
+    };
+    client_post(
+        &server,
+        "/auth/revoke",
+        (&other.0, &other.1),
+        &[("token", access)],
+    )
+    .await;
+    assert_eq!(
+        status().await,
+        StatusCode::OK,
+        "not the other client's to revoke"
+    );
+    let revoked = client_post(
+        &server,
+        "/auth/revoke",
+        client,
+        &[("token", access), ("token_type_hint", "access_token")],
+    )
+    .await;
+    assert_eq!(revoked.status, StatusCode::OK);
+    assert_eq!(status().await, StatusCode::UNAUTHORIZED);
+    let refresh = fresh["refresh_token"].as_str().unwrap();
+    assert_eq!(
+        refreshed(&server, client, refresh).await.status,
+        StatusCode::OK,
+        "refresh token lives on"
+    );
+
+    // Logout ends refresh tokens issued before it.
+    let later = code_flow_tokens(&server, &client_id, &secret).await;
+    let cookie = session_cookie(&server).await;
+    server
+        .http
+        .get("/auth/logout", HOST, &[("cookie", &cookie)])
+        .await;
+    let after_logout = refreshed(&server, client, later["refresh_token"].as_str().unwrap()).await;
+    assert_eq!(after_logout.status, StatusCode::BAD_REQUEST);
+    assert_eq!(after_logout.json()["error"], "invalid_grant");
+}
+
+async fn refresh_replay_after_the_grace_window(ctx: Ctx) {
+    ctx.bootstrap();
+    let (client_id, secret, _) = code_flow_clients(&ctx);
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let client = (client_id.as_str(), secret.as_str());
+    let first = code_flow_tokens(&server, &client_id, &secret).await;
+    let r1 = first["refresh_token"].as_str().unwrap();
+    let second = refreshed(&server, client, r1).await.json();
+    let r2 = second["refresh_token"].as_str().unwrap();
+    // The grace window is 30 s of wall-clock time; the server has no clock to move.
+    tokio::time::sleep(Duration::from_secs(31)).await;
+    let replay = refreshed(&server, client, r1).await;
+    assert_eq!(replay.status, StatusCode::BAD_REQUEST);
+    assert_eq!(replay.json()["error"], "invalid_grant");
+    let successor = refreshed(&server, client, r2).await;
+    assert_eq!(
+        successor.status,
+        StatusCode::BAD_REQUEST,
+        "the leaked family is revoked"
+    );
 }
 
 /// A stand-in for the legacy service at `SVC_URI`: knows one key, counts the questions it gets; `/boom` answers 500.

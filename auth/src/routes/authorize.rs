@@ -18,18 +18,17 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use base64::Engine;
 use chrono::{Duration, Utc};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 
 use super::oauth_server::{self, OPENID};
-use super::{oidc, see_other};
+use super::{oidc, refresh, see_other};
 use crate::client_auth::Params;
 use crate::error::OAuthError;
 use crate::state::AppState;
 use crate::store::{OAuthApplication, TokenRecord};
 use crate::tenancy::Tenant;
-use crate::tokens::{ACCESS_TOKEN_SECONDS, AccessClaims, UserClaims};
 
 /// Codes live 10 minutes: long enough for a slow redirect, short enough that a leaked one soon expires.
 const CODE_MINUTES: i64 = 10;
@@ -240,7 +239,7 @@ fn code_hash(code: &str) -> String {
     hex::encode(Sha256::digest(code.as_bytes()))
 }
 
-fn invalid_grant(description: &str) -> OAuthError {
+pub fn invalid_grant(description: &str) -> OAuthError {
     OAuthError::new(StatusCode::BAD_REQUEST, "invalid_grant", description)
 }
 
@@ -292,42 +291,10 @@ pub async fn redeem_code(
         // Redeemed concurrently: as much a replay as a later attempt.
         return Err(replayed(state, &jti).await);
     }
-    let user = state
-        .store
-        .user_by_id(record.sub.as_deref().unwrap_or_default())
-        .await?
-        .filter(|u| {
-            !u.deleted
-                && u.authority_id == tenant.authority.id
-                && u.logged_out_at.is_none_or(|out| out < record.issued_at)
-        })
-        .ok_or_else(|| invalid_grant("the user has logged out or is gone"))?;
-
-    let scope: Vec<String> = record
-        .scope
-        .as_deref()
-        .unwrap_or_default()
-        .split_whitespace()
-        .map(str::to_string)
-        .collect();
+    let user = refresh::active_user(state, tenant, &record).await?;
+    let scope = refresh::scope_of(&record);
+    let mut body = refresh::issue_user_tokens(state, tenant, &client, &user, &scope, &jti).await?;
     let iat = now.timestamp();
-    let claims = AccessClaims {
-        iss: state.config.jwt_issuer.clone(),
-        iat,
-        exp: iat + ACCESS_TOKEN_SECONDS,
-        jti: crate::ids::new_id(),
-        aud: Some(tenant.authority.domain.clone()),
-        scope: scope.clone(),
-        sub: user.id.clone(),
-        u: Some(UserClaims::of(&user)),
-    };
-    let access_token = oauth_server::issue_access(state, &claims, &client.uid, Some(&jti)).await?;
-    let mut body = json!({
-        "access_token": access_token,
-        "token_type": "Bearer",
-        "expires_in": ACCESS_TOKEN_SECONDS,
-        "scope": scope.join(" "),
-    });
     if scope.iter().any(|s| s == OPENID) {
         let mut id_claims = oidc::user_claims(&user);
         id_claims.retain(|name, _| ID_TOKEN_USER_CLAIMS.contains(&name.as_str()));

@@ -4,6 +4,7 @@
 pub mod authorize;
 pub mod oauth_server;
 pub mod oidc;
+pub mod refresh;
 pub mod session;
 
 use std::sync::Arc;
@@ -38,6 +39,8 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
         oauth_server::jwks,
         oauth_server::token,
         authorize::authorize,
+        refresh::revoke,
+        refresh::introspect,
         oidc::discovery,
         oidc::userinfo,
         metrics
@@ -51,6 +54,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(oauth_server::router())
         .merge(oidc::router())
         .merge(authorize::router())
+        .merge(refresh::router())
         .route("/auth/metrics", get(metrics))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::map_response(count_response))

@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::json;
 
-use super::authorize;
+use super::{authorize, refresh};
 use crate::client_auth::{self, Params};
 use crate::error::OAuthError;
 use crate::state::AppState;
@@ -82,6 +82,10 @@ pub async fn token(
         "authorization_code" => {
             let client = client.ok_or_else(OAuthError::invalid_client)?;
             authorize::redeem_code(&state, &tenant, &headers, client, &params).await
+        }
+        "refresh_token" => {
+            let client = client.ok_or_else(OAuthError::invalid_client)?;
+            refresh::refresh(&state, &tenant, client, &params).await
         }
         _ => Err(OAuthError::new(
             StatusCode::BAD_REQUEST,
