@@ -220,6 +220,16 @@ async fn session_cookie(server: &AuthServer) -> String {
     )
 }
 
+/// Signs ada in and out again, which ends every session and token issued before.
+async fn log_out(server: &AuthServer) {
+    let cookie = session_cookie(server).await;
+    let response = server
+        .http
+        .get("/auth/logout", HOST, &[("cookie", &cookie)])
+        .await;
+    assert_eq!(response.status, StatusCode::FOUND);
+}
+
 async fn signed_in(server: &AuthServer, cookie: &str) -> bool {
     let response = server
         .http
@@ -961,11 +971,7 @@ async fn bearer_tokens_and_jwks(ctx: Ctx) {
     );
 
     // Logout by the session cookie ends every token issued before it.
-    let cookie = session_cookie(&server).await;
-    server
-        .http
-        .get("/auth/logout", HOST, &[("cookie", &cookie)])
-        .await;
+    log_out(&server).await;
     assert!(!token_valid(valid).await, "token issued before logout");
 }
 
@@ -1359,11 +1365,7 @@ async fn userinfo_answers_for_valid_tokens_only(ctx: Ctx) {
     }
 
     // Logout ends every token issued before it (`logged_out_at >= iat`).
-    let cookie = session_cookie(&server).await;
-    server
-        .http
-        .get("/auth/logout", HOST, &[("cookie", &cookie)])
-        .await;
+    log_out(&server).await;
     let after_logout = userinfo(bearer(token), "/auth/userinfo").await;
     assert_eq!(after_logout.status, StatusCode::UNAUTHORIZED);
     let later = chrono::Utc::now().timestamp() + 1;
@@ -2050,11 +2052,7 @@ async fn refresh_revoke_and_introspect(ctx: Ctx) {
 
     // Logout ends refresh tokens issued before it.
     let later = code_flow_tokens(&server, &client_id, &secret).await;
-    let cookie = session_cookie(&server).await;
-    server
-        .http
-        .get("/auth/logout", HOST, &[("cookie", &cookie)])
-        .await;
+    log_out(&server).await;
     let after_logout = refreshed(&server, client, later["refresh_token"].as_str().unwrap()).await;
     assert_eq!(after_logout.status, StatusCode::BAD_REQUEST);
     assert_eq!(after_logout.json()["error"], "invalid_grant");

@@ -203,16 +203,22 @@ async fn lookup(state: &AppState, token: &str) -> Result<Option<Known>, OAuthErr
         .map(Known::Refresh))
 }
 
-/// The authenticated client of a revocation or introspection request.
-async fn client_of(
+/// The authenticated client of a revocation or introspection request, and the token it asks about.
+async fn token_request(
     state: &AppState,
     tenant: &Tenant,
     headers: &HeaderMap,
-    params: &Params,
-) -> Result<OAuthApplication, OAuthError> {
-    client_auth::authenticate(state, tenant, headers, params)
+    uri: &Uri,
+    body: &[u8],
+) -> Result<(OAuthApplication, String), OAuthError> {
+    let params = Params::parse(uri, headers, body)?;
+    let client = client_auth::authenticate(state, tenant, headers, &params)
         .await?
-        .ok_or_else(OAuthError::invalid_client)
+        .ok_or_else(OAuthError::invalid_client)?;
+    let token = params
+        .get("token")
+        .ok_or_else(|| OAuthError::invalid_request("token is required"))?;
+    Ok((client, token.to_string()))
 }
 
 /// Revokes a token (RFC 7009): 200 whether or not the token was known, so nothing about tokens leaks.
@@ -236,13 +242,9 @@ pub async fn revoke(
     uri: Uri,
     body: Bytes,
 ) -> Result<Response, OAuthError> {
-    let params = Params::parse(&uri, &headers, &body)?;
-    let client = client_of(&state, &tenant, &headers, &params).await?;
-    let token = params
-        .get("token")
-        .ok_or_else(|| OAuthError::invalid_request("token is required"))?;
+    let (client, token) = token_request(&state, &tenant, &headers, &uri, &body).await?;
     let now = Utc::now();
-    match lookup(&state, token).await? {
+    match lookup(&state, &token).await? {
         Some(Known::Refresh(record))
             if record.client_id.as_deref() == Some(client.uid.as_str()) =>
         {
@@ -285,16 +287,12 @@ pub async fn introspect(
     uri: Uri,
     body: Bytes,
 ) -> Result<Response, OAuthError> {
-    let params = Params::parse(&uri, &headers, &body)?;
-    client_of(&state, &tenant, &headers, &params).await?;
-    let token = params
-        .get("token")
-        .ok_or_else(|| OAuthError::invalid_request("token is required"))?;
+    let (_, token) = token_request(&state, &tenant, &headers, &uri, &body).await?;
     let inactive = || token_response(json!({ "active": false }));
-    let answer = match lookup(&state, token).await? {
+    let answer = match lookup(&state, &token).await? {
         Some(Known::Access(_)) => {
             // The full check of a presented Bearer token: revocation, audience, logout.
-            let Some(claims) = crate::bearer::verify(&state, &tenant, token).await? else {
+            let Some(claims) = crate::bearer::verify(&state, &tenant, &token).await? else {
                 return Ok(inactive());
             };
             let mut answer = json!({
