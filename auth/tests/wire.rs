@@ -1490,6 +1490,7 @@ async fn authorization_code_flow(ctx: Ctx) {
         ("redirect_uri", APP_REDIRECT),
         ("scope", "openid public"),
         ("state", "st 1/2"),
+        ("nonce", "n-0S6_WzA2Mj"),
         // The padded form of the challenge.
         ("code_challenge", &format!("{CHALLENGE}=")),
         ("code_challenge_method", "S256"),
@@ -1553,7 +1554,7 @@ async fn authorization_code_flow(ctx: Ctx) {
         id_token,
         json!({
             "sub": tenant.user_id, "email": EMAIL, "full_name": "Ada", "preferred_username": EMAIL,
-            "iss": "http://acme.test", "aud": client_id, "iat": iat, "exp": iat + 120,
+            "iss": "http://acme.test", "aud": client_id, "iat": iat, "exp": iat + 120, "nonce": "n-0S6_WzA2Mj",
         })
     );
     let bearer = format!("Bearer {access}");

@@ -38,6 +38,8 @@ const ID_TOKEN_SECONDS: i64 = 120;
 const ID_TOKEN_USER_CLAIMS: [&str; 4] = ["sub", "email", "full_name", "preferred_username"];
 /// An S256 challenge is a SHA-256 digest: 43 base64url characters once padding is removed.
 const S256_CHALLENGE_LEN: usize = 43;
+/// A nonce is the client's random value; one far longer is not a nonce, and it is stored with the code.
+const MAX_NONCE_LEN: usize = 512;
 /// RFC 7636 section 4.1: a verifier has 43 to 128 characters (at least 256 bits of entropy).
 const VERIFIER_LEN: std::ops::RangeInclusive<usize> = 43..=128;
 
@@ -58,6 +60,7 @@ pub fn router() -> Router<Arc<AppState>> {
         ("redirect_uri" = Option<String>, Query, description = "exactly a registered one (optional if only one is)"),
         ("scope" = Option<String>, Query),
         ("state" = Option<String>, Query, description = "echoed"),
+        ("nonce" = Option<String>, Query, description = "repeated in the ID token"),
         ("code_challenge" = Option<String>, Query, description = "PKCE S256, padded or not; required of public clients"),
         ("code_challenge_method" = Option<String>, Query, description = "`S256`"),
     ),
@@ -103,6 +106,10 @@ pub async fn authorize(
         Ok(challenge) => challenge,
         Err(error) => return Ok(refuse(error)),
     };
+    let nonce = params.get("nonce");
+    if nonce.is_some_and(|n| n.len() > MAX_NONCE_LEN) {
+        return Ok(refuse(OAuthError::invalid_request("nonce is too long")));
+    }
     let session = state.cookies.read(&headers, &tenant.authority);
     let user = match session {
         Some(session) => session.user(state.store.as_ref()).await?,
@@ -132,6 +139,7 @@ pub async fn authorize(
         family: Some(jti),
         redirect_uri: Some(redirect_uri.clone()),
         code_challenge: challenge,
+        nonce: nonce.map(str::to_string),
         ..TokenRecord::default()
     };
     state.store.insert_token(&record).await?;
@@ -302,6 +310,10 @@ pub async fn redeem_code(
         id_claims.insert("aud".into(), client.uid.clone().into());
         id_claims.insert("iat".into(), iat.into());
         id_claims.insert("exp".into(), (iat + ID_TOKEN_SECONDS).into());
+        // OpenID Connect Core 3.1.3.7: a nonce sent with the request must come back in the ID token.
+        if let Some(nonce) = record.nonce {
+            id_claims.insert("nonce".into(), nonce.into());
+        }
         body["id_token"] = oauth_server::sign(state, Value::Object(id_claims))
             .await?
             .into();

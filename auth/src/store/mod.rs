@@ -143,8 +143,8 @@ macro_rules! store_impl {
                 Box::pin(async move {
                     sqlx::query(
                         "INSERT INTO oauth_tokens (id, jti, token_type, client_id, sub, scope, issued_at, expires_at, \
-                         revoked_at, family, redirect_uri, code_challenge) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+                         revoked_at, family, redirect_uri, code_challenge, nonce) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
                     )
                     .bind(&t.id)
                     .bind(&t.jti)
@@ -158,6 +158,7 @@ macro_rules! store_impl {
                     .bind(&t.family)
                     .bind(&t.redirect_uri)
                     .bind(&t.code_challenge)
+                    .bind(&t.nonce)
                     .execute(&self.pool)
                     .await?;
                     Ok(())
@@ -385,6 +386,8 @@ pub struct TokenRecord {
     pub redirect_uri: Option<String>,
     /// A code's PKCE S256 challenge, unpadded base64url.
     pub code_challenge: Option<String>,
+    /// A code's OpenID Connect nonce.
+    pub nonce: Option<String>,
 }
 
 pub trait Store: Send + Sync {

@@ -44,7 +44,7 @@ const POSTGRES: Dialect = Dialect {
         expires_at::timestamptz AS expires_at FROM api_key WHERE id = $1",
     token_by_jti: "SELECT id, jti, token_type, client_id, sub, scope, issued_at::timestamptz AS issued_at, \
         expires_at::timestamptz AS expires_at, revoked_at::timestamptz AS revoked_at, family, \
-        used_at::timestamptz AS used_at, redirect_uri, code_challenge FROM oauth_tokens WHERE jti = $1",
+        used_at::timestamptz AS used_at, redirect_uri, code_challenge, nonce FROM oauth_tokens WHERE jti = $1",
 };
 
 pub struct PgStore {

@@ -91,7 +91,9 @@ CREATE TABLE IF NOT EXISTS oauth_tokens (
     used_at timestamptz,
     -- A code's redirect URI and PKCE S256 challenge (unpadded), checked when it is redeemed.
     redirect_uri text,
-    code_challenge text
+    code_challenge text,
+    -- A code's OpenID Connect nonce, repeated in its ID token.
+    nonce text
 );
 CREATE INDEX IF NOT EXISTS oauth_tokens_family ON oauth_tokens (family);
 
