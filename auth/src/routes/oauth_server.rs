@@ -1,6 +1,6 @@
 //! The OAuth 2.0 / OIDC authorization server's token side: the JWKS document that downstream services and client
 //! libraries verify tokens with, and the token endpoint with its grants (`client_credentials` here, the
-//! authorization code in `authorize`), sharing one way to grant scope, sign and record tokens.
+//! authorization code in `authorize`, refresh in `refresh`), sharing one way to grant scope, sign and record tokens.
 
 use std::sync::Arc;
 
@@ -47,13 +47,13 @@ pub async fn jwks(State(state): State<Arc<AppState>>) -> impl IntoResponse {
     )
 }
 
-/// Issues tokens (RFC 6749 sections 4.1 and 4.4).
+/// Issues tokens (RFC 6749 sections 4.1, 4.4 and 6).
 #[utoipa::path(
     post,
     path = "/auth/token",
     tag = "oauth",
     request_body(content_type = "application/x-www-form-urlencoded", description = "`grant_type` (`client_credentials` \
-        or `authorization_code` with `code`, `redirect_uri`, `code_verifier`), `scope`, and the client's credentials \
+        or `authorization_code` with `code`, `redirect_uri`, `code_verifier`, or `refresh_token`), `scope`, and the client's credentials \
         unless sent with HTTP Basic"),
     responses(
         (status = 200, description = "`{access_token, token_type, expires_in, scope, id_token?}`", content_type = "application/json"),

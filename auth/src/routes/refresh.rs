@@ -222,6 +222,7 @@ async fn token_request(
 }
 
 /// Revokes a token (RFC 7009): 200 whether or not the token was known, so nothing about tokens leaks.
+///
 /// A refresh token takes its whole family (the access tokens issued with it) along.
 #[utoipa::path(
     post,
