@@ -71,8 +71,13 @@ fn parse(key: &str) -> Option<(&str, &str)> {
     (id_ok && !secret.is_empty()).then_some((id, secret))
 }
 
-/// Checks a presented key for the request's authority: `Ok(())` when valid, else the 401 to answer.
-pub async fn verify(state: &AppState, tenant: &Tenant, key: &str) -> Result<(), AppError> {
+/// Checks a presented key for the request's authority: when valid, the id of the user the local table ties it to
+/// (`None` for a key without a user, or one only `SVC_URI` vouched for); else the 401 to answer.
+pub async fn verify(
+    state: &AppState,
+    tenant: &Tenant,
+    key: &str,
+) -> Result<Option<String>, AppError> {
     let Some((id, secret)) = parse(key) else {
         return Err(AppError::Unauthorized(UNKNOWN));
     };
@@ -91,17 +96,21 @@ pub async fn verify(state: &AppState, tenant: &Tenant, key: &str) -> Result<(), 
     if stored.expires_at.is_some_and(|at| at <= Utc::now()) {
         return Err(AppError::Unauthorized(EXPIRED));
     }
-    Ok(())
+    Ok(stored.user_id)
 }
 
-async fn verify_remotely(state: &AppState, tenant: &Tenant, key: &str) -> Result<(), AppError> {
+async fn verify_remotely(
+    state: &AppState,
+    tenant: &Tenant,
+    key: &str,
+) -> Result<Option<String>, AppError> {
     let Some(svc) = &state.config.svc_uri else {
         return Err(AppError::Unauthorized(UNKNOWN));
     };
     let uri = format!("{svc}/api/engine/v2/api_keys/inspect");
     let headers = [("x-api-key", key), ("host", tenant.host.as_str())];
     match crate::http_client::get_status(&state.http, &uri, &headers, SVC_TIMEOUT).await {
-        Ok(status) if status.is_success() => Ok(()),
+        Ok(status) if status.is_success() => Ok(None),
         Ok(_) => Err(AppError::Unauthorized(UNKNOWN)),
         Err(e) => {
             tracing::warn!(error = %e, "SVC_URI API key inspection failed: key refused");

@@ -78,6 +78,7 @@ pub async fn revoke(state: &AppState, claims: &AccessClaims) -> Result<(), AppEr
         issued_at: at(claims.iat),
         expires_at: at(claims.exp),
         revoked_at: Some(now),
+        ..TokenRecord::default()
     };
     state.store.insert_token(&record).await?;
     Ok(())

@@ -48,6 +48,21 @@ impl OAuthError {
             "client authentication failed",
         )
     }
+
+    /// A missing, invalid, expired or revoked access token at a resource endpoint (RFC 6750 section 3.1).
+    pub fn invalid_token(description: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "invalid_token", description)
+    }
+}
+
+impl From<AppError> for OAuthError {
+    /// A credential check's refusal (an API key's 401) becomes `invalid_token`; anything else is a fault of ours.
+    fn from(e: AppError) -> Self {
+        match e {
+            AppError::Unauthorized(message) => Self::invalid_token(message),
+            other => Self::server_error(&other),
+        }
+    }
 }
 
 impl From<StoreError> for OAuthError {
@@ -72,9 +87,15 @@ impl IntoResponse for OAuthError {
             .headers_mut()
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         if self.status == StatusCode::UNAUTHORIZED {
+            // A resource endpoint asks for a Bearer token, the token endpoint for client credentials.
+            let challenge = if self.code == "invalid_token" {
+                "Bearer realm=\"auth\", error=\"invalid_token\""
+            } else {
+                "Basic realm=\"auth\""
+            };
             response.headers_mut().insert(
                 header::WWW_AUTHENTICATE,
-                HeaderValue::from_static("Basic realm=\"auth\""),
+                HeaderValue::from_static(challenge),
             );
         }
         response

@@ -115,7 +115,8 @@ impl TokenKeys {
     }
 
     /// Signs `claims` with the current key (about a millisecond of CPU: call it off the async workers).
-    pub fn sign(&self, claims: &AccessClaims) -> Result<String, TokenError> {
+    /// Any claims set (access or ID token) is signed the same way.
+    pub fn sign(&self, claims: &impl Serialize) -> Result<String, TokenError> {
         let mut header = Header::new(Algorithm::RS256);
         header.kid = Some(self.kid().to_string());
         Ok(jsonwebtoken::encode(&header, claims, &self.encoding)?)

@@ -107,6 +107,12 @@ const SCENARIOS: &[Scenario] = scenarios![
     api_keys_fall_back_to_svc_uri,
     bearer_tokens_and_jwks,
     client_credentials_tokens,
+    discovery_documents,
+    userinfo_answers_for_valid_tokens_only,
+    authorization_code_flow,
+    authorization_code_refusals,
+    refresh_revoke_and_introspect,
+    refresh_replay_after_the_grace_window,
     login_event_reaches_a_subscriber,
     redis_down_login_still_succeeds,
     throttling_answers_429,
@@ -212,6 +218,16 @@ async fn session_cookie(server: &AuthServer) -> String {
             .set_cookie("_coauth_session")
             .expect("session cookie"),
     )
+}
+
+/// Signs ada in and out again, which ends every session and token issued before.
+async fn log_out(server: &AuthServer) {
+    let cookie = session_cookie(server).await;
+    let response = server
+        .http
+        .get("/auth/logout", HOST, &[("cookie", &cookie)])
+        .await;
+    assert_eq!(response.status, StatusCode::FOUND);
 }
 
 async fn signed_in(server: &AuthServer, cookie: &str) -> bool {
@@ -846,8 +862,27 @@ async fn api_keys(ctx: Ctx) {
     );
 }
 
+/// The claims of an access token for ada (user `sub`) on `aud`, as the token endpoint issues them.
+fn user_claims(sub: &str, aud: &str, iat: i64, exp: i64) -> auth::tokens::AccessClaims {
+    auth::tokens::AccessClaims {
+        iss: "POS".into(),
+        iat,
+        exp,
+        jti: auth::ids::new_id(),
+        aud: Some(aud.into()),
+        scope: vec!["public".into()],
+        sub: sub.into(),
+        u: Some(auth::tokens::UserClaims {
+            n: "Ada".into(),
+            e: EMAIL.into(),
+            p: 0,
+            r: vec![],
+        }),
+    }
+}
+
 async fn bearer_tokens_and_jwks(ctx: Ctx) {
-    use auth::tokens::{AccessClaims, TokenKeys, UserClaims};
+    use auth::tokens::TokenKeys;
     let tenant = ctx.bootstrap();
     let server = AuthServer::start(&ctx.backend, &[]);
     let keys = TokenKeys::from_pem(auth::config::DEVELOPMENT_JWT_KEY_PEM).unwrap();
@@ -859,21 +894,7 @@ async fn bearer_tokens_and_jwks(ctx: Ctx) {
     assert_eq!(jwks.json(), keys.jwks());
 
     let now = chrono::Utc::now().timestamp();
-    let claims = |aud: &str, iat: i64, exp: i64| AccessClaims {
-        iss: "POS".into(),
-        iat,
-        exp,
-        jti: auth::ids::new_id(),
-        aud: Some(aud.into()),
-        scope: vec!["public".into()],
-        sub: tenant.user_id.clone(),
-        u: Some(UserClaims {
-            n: "Ada".into(),
-            e: EMAIL.into(),
-            p: 0,
-            r: vec![],
-        }),
-    };
+    let claims = |aud: &str, iat: i64, exp: i64| user_claims(&tenant.user_id, aud, iat, exp);
     let token_valid = |token: String| {
         let http = server.http.clone();
         async move {
@@ -950,11 +971,7 @@ async fn bearer_tokens_and_jwks(ctx: Ctx) {
     );
 
     // Logout by the session cookie ends every token issued before it.
-    let cookie = session_cookie(&server).await;
-    server
-        .http
-        .get("/auth/logout", HOST, &[("cookie", &cookie)])
-        .await;
+    log_out(&server).await;
     assert!(!token_valid(valid).await, "token issued before logout");
 }
 
@@ -1140,6 +1157,928 @@ async fn client_credentials_tokens(ctx: Ctx) {
         )
         .await;
     assert_eq!(elsewhere.status, StatusCode::UNAUTHORIZED);
+}
+
+async fn discovery_documents(ctx: Ctx) {
+    ctx.bootstrap();
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let plain = server
+        .http
+        .get("/.well-known/openid-configuration", HOST, &[])
+        .await;
+    assert_eq!(plain.status, StatusCode::OK, "{}", plain.body);
+    let document = plain.json();
+    assert_eq!(document["issuer"], "http://acme.test");
+    assert_eq!(document["token_endpoint"], "http://acme.test/auth/token");
+    assert_eq!(
+        document["jwks_uri"],
+        "http://acme.test/auth/oauth/discovery/keys"
+    );
+    assert_eq!(
+        document["id_token_signing_alg_values_supported"],
+        json!(["RS256"])
+    );
+    for alias in [
+        "/.well-known/oauth-authorization-server",
+        "/auth/.well-known/openid-configuration",
+        "/auth/.well-known/oauth-authorization-server",
+    ] {
+        let response = server.http.get(alias, HOST, &[]).await;
+        assert_eq!(response.status, StatusCode::OK, "{alias}");
+        assert_eq!(response.json(), document, "{alias}");
+    }
+    // Behind a TLS-terminating proxy, on a non-default port: the issuer is what the client used.
+    let proxied = server
+        .http
+        .get(
+            "/.well-known/openid-configuration",
+            "Acme.test:8443",
+            &[("x-forwarded-proto", "https")],
+        )
+        .await;
+    assert_eq!(proxied.json()["issuer"], "https://acme.test:8443");
+    assert_eq!(
+        proxied.json()["userinfo_endpoint"],
+        "https://acme.test:8443/auth/userinfo"
+    );
+    let odd = server
+        .http
+        .get(
+            "/.well-known/openid-configuration",
+            HOST,
+            &[("x-forwarded-proto", "gopher")],
+        )
+        .await;
+    assert_eq!(odd.json()["issuer"], "http://acme.test");
+    // Every document the discovery names is served.
+    let jwks = server
+        .http
+        .get("/auth/oauth/discovery/keys", HOST, &[])
+        .await;
+    assert_eq!(jwks.status, StatusCode::OK);
+    let unknown = server
+        .http
+        .get("/.well-known/openid-configuration", "nowhere.test", &[])
+        .await;
+    assert_error(
+        &unknown,
+        StatusCode::NOT_FOUND,
+        "authority not found for host nowhere.test",
+    );
+}
+
+async fn userinfo_answers_for_valid_tokens_only(ctx: Ctx) {
+    use auth::tokens::TokenKeys;
+    let tenant = ctx.bootstrap();
+    let key = ctx.cli(&["apikey", "add", "--domain", HOST, "--email", EMAIL])["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let client = ctx.cli(&[
+        "client",
+        "add",
+        "--domain",
+        HOST,
+        "--name",
+        "Svc",
+        "--redirect-uri",
+        "https://svc.test/cb",
+    ]);
+    ctx.cli(&[
+        "authority",
+        "add",
+        "--domain",
+        "other.test",
+        "--name",
+        "Other",
+    ]);
+    let other_user = ctx.cli(&[
+        "user",
+        "add",
+        "--domain",
+        "other.test",
+        "--email",
+        EMAIL,
+        "--password",
+        PASSWORD,
+    ])["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let keys = TokenKeys::from_pem(auth::config::DEVELOPMENT_JWT_KEY_PEM).unwrap();
+    let now = chrono::Utc::now().timestamp();
+    let userinfo = |headers: Vec<(&'static str, String)>, path: &'static str| {
+        let http = server.http.clone();
+        async move {
+            let headers: Vec<(&str, &str)> =
+                headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            http.get(path, HOST, &headers).await
+        }
+    };
+    let bearer = |token: String| vec![("authorization", format!("Bearer {token}"))];
+    let expected = json!({
+        "sub": tenant.user_id,
+        "email": EMAIL,
+        "full_name": "Ada",
+        "preferred_username": EMAIL,
+    });
+
+    let token = keys
+        .sign(&user_claims(&tenant.user_id, HOST, now - 5, now + 600))
+        .unwrap();
+    for path in ["/auth/userinfo", "/auth/oauth/userinfo"] {
+        let response = userinfo(bearer(token.clone()), path).await;
+        assert_eq!(response.status, StatusCode::OK, "{path}: {}", response.body);
+        assert_eq!(response.json(), expected, "{path}");
+        assert_eq!(response.header("cache-control"), Some("no-store"));
+    }
+    let by_key = userinfo(vec![("x-api-key", key.clone())], "/auth/userinfo").await;
+    assert_eq!(by_key.status, StatusCode::OK, "{}", by_key.body);
+    assert_eq!(by_key.json(), expected);
+
+    let service_token = server
+        .http
+        .post_form(
+            "/auth/token",
+            HOST,
+            &[],
+            &[
+                ("grant_type", "client_credentials"),
+                ("client_id", client["client_id"].as_str().unwrap()),
+                ("client_secret", client["client_secret"].as_str().unwrap()),
+            ],
+        )
+        .await
+        .json()["access_token"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let refused: Vec<(&str, Vec<(&'static str, String)>)> = vec![
+        ("no token", vec![]),
+        ("a client's token", bearer(service_token)),
+        (
+            "another authority's audience",
+            bearer(
+                keys.sign(&user_claims(
+                    &tenant.user_id,
+                    "other.test",
+                    now - 5,
+                    now + 600,
+                ))
+                .unwrap(),
+            ),
+        ),
+        (
+            "another authority's user",
+            bearer(
+                keys.sign(&user_claims(&other_user, HOST, now - 5, now + 600))
+                    .unwrap(),
+            ),
+        ),
+        (
+            "expired",
+            bearer(
+                keys.sign(&user_claims(&tenant.user_id, HOST, now - 7200, now - 600))
+                    .unwrap(),
+            ),
+        ),
+        ("garbage", bearer("not.a.jwt".into())),
+        ("wrong API key", vec![("x-api-key", format!("{key}x"))]),
+    ];
+    for (why, headers) in refused {
+        let response = userinfo(headers, "/auth/userinfo").await;
+        assert_eq!(
+            response.status,
+            StatusCode::UNAUTHORIZED,
+            "{why}: {}",
+            response.body
+        );
+        assert_eq!(response.json()["error"], "invalid_token", "{why}");
+        assert_eq!(response.header("cache-control"), Some("no-store"), "{why}");
+        assert!(
+            response
+                .header("www-authenticate")
+                .is_some_and(|v| v.starts_with("Bearer")),
+            "{why}"
+        );
+    }
+
+    // Logout ends every token issued before it (`logged_out_at >= iat`).
+    log_out(&server).await;
+    let after_logout = userinfo(bearer(token), "/auth/userinfo").await;
+    assert_eq!(after_logout.status, StatusCode::UNAUTHORIZED);
+    let later = chrono::Utc::now().timestamp() + 1;
+    let fresh = keys
+        .sign(&user_claims(&tenant.user_id, HOST, later, later + 600))
+        .unwrap();
+    assert_eq!(
+        userinfo(bearer(fresh), "/auth/userinfo").await.status,
+        StatusCode::OK,
+        "a token issued after the logout"
+    );
+}
+
+const APP_REDIRECT: &str = "https://app.test/cb";
+const PUBLIC_REDIRECT: &str = "http://127.0.0.1:9/cb";
+/// RFC 7636 appendix B's verifier and its S256 challenge, unpadded.
+const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+const CHALLENGE: &str = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+
+/// Registers a confidential client (redirect `APP_REDIRECT`) and a public one (`PUBLIC_REDIRECT`): their
+/// `(client_id, client_secret)` and the public client_id.
+fn code_flow_clients(ctx: &Ctx) -> (String, String, String) {
+    let add = |uri: &str, public: bool| {
+        let mut args = vec![
+            "client",
+            "add",
+            "--domain",
+            HOST,
+            "--name",
+            "App",
+            "--redirect-uri",
+            uri,
+        ];
+        if public {
+            args.push("--public");
+        }
+        ctx.cli(&args)
+    };
+    let confidential = add(&format!("{APP_REDIRECT} https://app.test/other"), false);
+    let public = add(PUBLIC_REDIRECT, true);
+    let text = |v: &serde_json::Value| v.as_str().unwrap().to_string();
+    (
+        text(&confidential["client_id"]),
+        text(&confidential["client_secret"]),
+        text(&public["client_id"]),
+    )
+}
+
+/// `GET /auth/authorize?<query>` with the session `cookie`.
+async fn authorize(
+    server: &AuthServer,
+    cookie: &str,
+    query: &[(&str, &str)],
+) -> support::http::Response {
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(query)
+        .finish();
+    server
+        .http
+        .get(
+            &format!("/auth/authorize?{query}"),
+            HOST,
+            &[("cookie", cookie)],
+        )
+        .await
+}
+
+/// The query parameters of a 302's `Location`, which must start with `redirect`.
+fn redirected_to(response: &support::http::Response, redirect: &str) -> Vec<(String, String)> {
+    assert_eq!(response.status, StatusCode::FOUND, "{}", response.body);
+    let location = url::Url::parse(response.header("location").unwrap()).unwrap();
+    assert!(location.as_str().starts_with(redirect), "{location}");
+    location.query_pairs().into_owned().collect()
+}
+
+fn param<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// Authorizes the confidential client with PKCE; the code.
+async fn confidential_code(
+    server: &AuthServer,
+    cookie: &str,
+    client_id: &str,
+    scope: &str,
+) -> String {
+    let response = authorize(
+        server,
+        cookie,
+        &[
+            ("response_type", "code"),
+            ("client_id", client_id),
+            ("redirect_uri", APP_REDIRECT),
+            ("scope", scope),
+            ("code_challenge", CHALLENGE),
+            ("code_challenge_method", "S256"),
+        ],
+    )
+    .await;
+    param(&redirected_to(&response, APP_REDIRECT), "code")
+        .unwrap()
+        .to_string()
+}
+
+async fn authorization_code_flow(ctx: Ctx) {
+    use auth::tokens::TokenKeys;
+    let tenant = ctx.bootstrap();
+    let (client_id, secret, public_id) = code_flow_clients(&ctx);
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let basic = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{client_id}:{secret}"))
+    );
+
+    // No session: to the login, coming back here afterwards.
+    let query = [
+        ("response_type", "code"),
+        ("client_id", client_id.as_str()),
+        ("redirect_uri", APP_REDIRECT),
+        ("scope", "openid public"),
+        ("state", "st 1/2"),
+        ("nonce", "n-0S6_WzA2Mj"),
+        // The padded form of the challenge.
+        ("code_challenge", &format!("{CHALLENGE}=")),
+        ("code_challenge_method", "S256"),
+    ];
+    let anonymous = authorize(&server, "", &query).await;
+    assert_eq!(anonymous.status, StatusCode::SEE_OTHER);
+    let login = anonymous.header("location").unwrap();
+    assert!(
+        login.starts_with("/auth/login?continue=%2Fauth%2Fauthorize%3F"),
+        "{login}"
+    );
+
+    let cookie = session_cookie(&server).await;
+    let granted = redirected_to(&authorize(&server, &cookie, &query).await, APP_REDIRECT);
+    assert_eq!(param(&granted, "state"), Some("st 1/2"), "state echoed");
+    let code = param(&granted, "code").unwrap().to_string();
+    let redeem = [
+        ("grant_type", "authorization_code"),
+        ("code", code.as_str()),
+        ("redirect_uri", APP_REDIRECT),
+        ("code_verifier", VERIFIER),
+    ];
+    let issued = server
+        .http
+        .post_form("/auth/token", HOST, &[("authorization", &basic)], &redeem)
+        .await;
+    assert_eq!(issued.status, StatusCode::OK, "{}", issued.body);
+    assert_eq!(issued.header("cache-control"), Some("no-store"));
+    let body = issued.json();
+    assert_eq!(body["scope"], "openid public");
+    let keys = TokenKeys::from_pem(auth::config::DEVELOPMENT_JWT_KEY_PEM).unwrap();
+    let access = body["access_token"].as_str().unwrap().to_string();
+    let claims = keys.verify(&access, "POS").unwrap();
+    assert_eq!(
+        (
+            claims.sub.as_str(),
+            claims.aud.as_deref(),
+            claims.u.unwrap().e.as_str()
+        ),
+        (tenant.user_id.as_str(), Some(HOST), EMAIL)
+    );
+    // The ID token, verified as a client does: with the JWKS key, its issuer and our client_id as audience.
+    let jwks = server
+        .http
+        .get("/auth/oauth/discovery/keys", HOST, &[])
+        .await
+        .json();
+    let jwk: jsonwebtoken::jwk::Jwk = serde_json::from_value(jwks["keys"][0].clone()).unwrap();
+    let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::RS256);
+    validation.set_issuer(&["http://acme.test"]);
+    validation.set_audience(&[&client_id]);
+    let id_token = jsonwebtoken::decode::<serde_json::Value>(
+        body["id_token"].as_str().unwrap(),
+        &jsonwebtoken::DecodingKey::from_jwk(&jwk).unwrap(),
+        &validation,
+    )
+    .expect("ID token verifies")
+    .claims;
+    let iat = id_token["iat"].as_i64().unwrap();
+    assert_eq!(
+        id_token,
+        json!({
+            "sub": tenant.user_id, "email": EMAIL, "full_name": "Ada", "preferred_username": EMAIL,
+            "iss": "http://acme.test", "aud": client_id, "iat": iat, "exp": iat + 120, "nonce": "n-0S6_WzA2Mj",
+        })
+    );
+    let bearer = format!("Bearer {access}");
+    let auth_header = [("authorization", bearer.as_str())];
+    let userinfo = || server.http.get("/auth/userinfo", HOST, &auth_header);
+    assert_eq!(userinfo().await.status, StatusCode::OK);
+
+    // A replayed code is refused and revokes what it issued.
+    let replay = server
+        .http
+        .post_form("/auth/token", HOST, &[("authorization", &basic)], &redeem)
+        .await;
+    assert_eq!(replay.status, StatusCode::BAD_REQUEST);
+    assert_eq!(replay.json()["error"], "invalid_grant");
+    assert_eq!(replay.header("cache-control"), Some("no-store"));
+    assert_eq!(
+        userinfo().await.status,
+        StatusCode::UNAUTHORIZED,
+        "revoked by the replay"
+    );
+
+    // A public client: PKCE with an unpadded challenge, no secret, no openid so no ID token.
+    let public_query = [
+        ("response_type", "code"),
+        ("client_id", public_id.as_str()),
+        ("code_challenge", CHALLENGE),
+        ("code_challenge_method", "S256"),
+    ];
+    let public = redirected_to(
+        &authorize(&server, &cookie, &public_query).await,
+        PUBLIC_REDIRECT,
+    );
+    assert_eq!(param(&public, "state"), None);
+    let public_token = server
+        .http
+        .post_form(
+            "/auth/oauth/token",
+            HOST,
+            &[],
+            &[
+                ("grant_type", "authorization_code"),
+                ("client_id", &public_id),
+                ("code", param(&public, "code").unwrap()),
+                ("redirect_uri", PUBLIC_REDIRECT),
+                ("code_verifier", VERIFIER),
+            ],
+        )
+        .await;
+    assert_eq!(public_token.status, StatusCode::OK, "{}", public_token.body);
+    assert_eq!(public_token.json()["scope"], "public");
+    assert!(public_token.json().get("id_token").is_none());
+}
+
+async fn authorization_code_refusals(ctx: Ctx) {
+    ctx.bootstrap();
+    let (client_id, secret, public_id) = code_flow_clients(&ctx);
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let cookie = session_cookie(&server).await;
+    let base = |redirect: &'static str| {
+        vec![
+            ("response_type", "code"),
+            ("client_id", client_id.as_str()),
+            ("redirect_uri", redirect),
+            ("state", "s1"),
+        ]
+    };
+
+    // Not redirected: the redirect URI is not exactly a registered one, or the client is unknown.
+    for redirect in [
+        "https://APP.test/cb",
+        "https://app.test/CB",
+        "https://app.test/cb?x=1",
+        "https://app.test/cb/",
+        "https://evil.test/cb",
+        "http://app.test/cb",
+    ] {
+        let response = authorize(&server, &cookie, &base(redirect)).await;
+        assert_eq!(response.status, StatusCode::BAD_REQUEST, "{redirect}");
+        assert_eq!(response.header("location"), None, "{redirect}");
+        assert_eq!(response.json()["error"], "invalid_request", "{redirect}");
+    }
+    let mut no_redirect = base(APP_REDIRECT);
+    no_redirect.retain(|(n, _)| *n != "redirect_uri");
+    let ambiguous = authorize(&server, &cookie, &no_redirect).await;
+    assert_eq!(
+        ambiguous.status,
+        StatusCode::BAD_REQUEST,
+        "two registered, none named"
+    );
+    let unknown = authorize(
+        &server,
+        &cookie,
+        &[
+            ("response_type", "code"),
+            ("client_id", "nobody"),
+            ("redirect_uri", APP_REDIRECT),
+        ],
+    )
+    .await;
+    assert_eq!(unknown.status, StatusCode::BAD_REQUEST);
+
+    // Redirected with an error and the state.
+    let with = |extra: &[(&'static str, &'static str)]| {
+        let mut query = base(APP_REDIRECT);
+        query.retain(|(n, _)| !extra.iter().any(|(e, _)| e == n));
+        query.extend_from_slice(extra);
+        query
+    };
+    for (query, error) in [
+        (
+            with(&[("response_type", "token")]),
+            "unsupported_response_type",
+        ),
+        (with(&[("scope", "admin")]), "invalid_scope"),
+        (
+            with(&[
+                ("code_challenge", CHALLENGE),
+                ("code_challenge_method", "plain"),
+            ]),
+            "invalid_request",
+        ),
+        (
+            with(&[
+                ("code_challenge", "short"),
+                ("code_challenge_method", "S256"),
+            ]),
+            "invalid_request",
+        ),
+    ] {
+        let pairs = redirected_to(&authorize(&server, &cookie, &query).await, APP_REDIRECT);
+        assert_eq!(param(&pairs, "error"), Some(error), "{query:?}");
+        assert_eq!(param(&pairs, "state"), Some("s1"), "{query:?}");
+    }
+    let public_without_pkce = authorize(
+        &server,
+        &cookie,
+        &[("response_type", "code"), ("client_id", public_id.as_str())],
+    )
+    .await;
+    assert_eq!(
+        param(
+            &redirected_to(&public_without_pkce, PUBLIC_REDIRECT),
+            "error"
+        ),
+        Some("invalid_request")
+    );
+
+    // Redeeming: every mistake is a 4xx with its RFC 6749 code, and none spends the code.
+    let code = confidential_code(&server, &cookie, &client_id, "public").await;
+    let other_client = code_flow_clients(&ctx);
+    let redeem = |verifier: Option<&'static str>, redirect: Option<&'static str>| {
+        let mut form = vec![
+            ("grant_type", "authorization_code"),
+            ("code", code.as_str()),
+            ("client_id", client_id.as_str()),
+            ("client_secret", secret.as_str()),
+        ];
+        form.extend(verifier.map(|v| ("code_verifier", v)));
+        form.extend(redirect.map(|r| ("redirect_uri", r)));
+        form
+    };
+    let wrong_secret = [
+        ("grant_type", "authorization_code"),
+        ("code", code.as_str()),
+        ("client_id", client_id.as_str()),
+        ("client_secret", "nope"),
+        ("code_verifier", VERIFIER),
+        ("redirect_uri", APP_REDIRECT),
+    ];
+    let foreign_client = [
+        ("grant_type", "authorization_code"),
+        ("code", code.as_str()),
+        ("client_id", other_client.0.as_str()),
+        ("client_secret", other_client.1.as_str()),
+        ("code_verifier", VERIFIER),
+        ("redirect_uri", APP_REDIRECT),
+    ];
+    let wrong_verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXj";
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, StatusCode, &'a str);
+    let cases: Vec<Case> = vec![
+        (
+            "no verifier",
+            redeem(None, Some(APP_REDIRECT)),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "wrong verifier",
+            redeem(Some(wrong_verifier), Some(APP_REDIRECT)),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "no redirect",
+            redeem(Some(VERIFIER), None),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "other registered redirect",
+            redeem(Some(VERIFIER), Some("https://app.test/other")),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "wrong secret",
+            wrong_secret.to_vec(),
+            StatusCode::UNAUTHORIZED,
+            "invalid_client",
+        ),
+        (
+            "another client",
+            foreign_client.to_vec(),
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "unknown code",
+            vec![
+                ("grant_type", "authorization_code"),
+                ("code", "0000"),
+                ("client_id", client_id.as_str()),
+                ("client_secret", secret.as_str()),
+            ],
+            StatusCode::BAD_REQUEST,
+            "invalid_grant",
+        ),
+        (
+            "no code",
+            vec![
+                ("grant_type", "authorization_code"),
+                ("client_id", client_id.as_str()),
+                ("client_secret", secret.as_str()),
+            ],
+            StatusCode::BAD_REQUEST,
+            "invalid_request",
+        ),
+    ];
+    for (why, form, status, error) in cases {
+        let response = server.http.post_form("/auth/token", HOST, &[], &form).await;
+        assert_eq!(response.status, status, "{why}: {}", response.body);
+        assert_eq!(response.json()["error"], error, "{why}");
+        assert_eq!(response.header("cache-control"), Some("no-store"), "{why}");
+    }
+    let good = server
+        .http
+        .post_form(
+            "/auth/token",
+            HOST,
+            &[],
+            &redeem(Some(VERIFIER), Some(APP_REDIRECT)),
+        )
+        .await;
+    assert_eq!(
+        good.status,
+        StatusCode::OK,
+        "the refused attempts did not spend the code: {}",
+        good.body
+    );
+
+    // A code outlives no logout.
+    let code = confidential_code(&server, &cookie, &client_id, "public").await;
+    server
+        .http
+        .get("/auth/logout", HOST, &[("cookie", &cookie)])
+        .await;
+    let after_logout = server
+        .http
+        .post_form(
+            "/auth/token",
+            HOST,
+            &[],
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", code.as_str()),
+                ("client_id", client_id.as_str()),
+                ("client_secret", secret.as_str()),
+                ("code_verifier", VERIFIER),
+                ("redirect_uri", APP_REDIRECT),
+            ],
+        )
+        .await;
+    assert_eq!(after_logout.status, StatusCode::BAD_REQUEST);
+    assert_eq!(after_logout.json()["error"], "invalid_grant");
+}
+
+/// Signs in, runs the code flow for the confidential client and returns the token answer.
+async fn code_flow_tokens(server: &AuthServer, client_id: &str, secret: &str) -> serde_json::Value {
+    let cookie = session_cookie(server).await;
+    let code = confidential_code(server, &cookie, client_id, "public").await;
+    let issued = server
+        .http
+        .post_form(
+            "/auth/token",
+            HOST,
+            &[],
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", code.as_str()),
+                ("client_id", client_id),
+                ("client_secret", secret),
+                ("code_verifier", VERIFIER),
+                ("redirect_uri", APP_REDIRECT),
+            ],
+        )
+        .await;
+    assert_eq!(issued.status, StatusCode::OK, "{}", issued.body);
+    issued.json()
+}
+
+/// `POST path` with the client's credentials in the body and `form` besides.
+async fn client_post(
+    server: &AuthServer,
+    path: &str,
+    client: (&str, &str),
+    form: &[(&str, &str)],
+) -> support::http::Response {
+    let mut form = form.to_vec();
+    form.extend([("client_id", client.0), ("client_secret", client.1)]);
+    server.http.post_form(path, HOST, &[], &form).await
+}
+
+async fn refreshed(
+    server: &AuthServer,
+    client: (&str, &str),
+    token: &str,
+) -> support::http::Response {
+    client_post(
+        server,
+        "/auth/token",
+        client,
+        &[("grant_type", "refresh_token"), ("refresh_token", token)],
+    )
+    .await
+}
+
+async fn refresh_revoke_and_introspect(ctx: Ctx) {
+    ctx.bootstrap();
+    let (client_id, secret, _) = code_flow_clients(&ctx);
+    let other = code_flow_clients(&ctx);
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let client = (client_id.as_str(), secret.as_str());
+    let first = code_flow_tokens(&server, &client_id, &secret).await;
+    let r1 = first["refresh_token"].as_str().unwrap().to_string();
+
+    let second = refreshed(&server, client, &r1).await;
+    assert_eq!(second.status, StatusCode::OK, "{}", second.body);
+    assert_eq!(second.header("cache-control"), Some("no-store"));
+    let second = second.json();
+    assert_eq!(second["scope"], "public", "scope kept");
+    let r2 = second["refresh_token"].as_str().unwrap().to_string();
+    assert_ne!(r1, r2, "rotated");
+    let a2 = second["access_token"].as_str().unwrap().to_string();
+    let bearer = format!("Bearer {a2}");
+    let auth_header = [("authorization", bearer.as_str())];
+    let userinfo = || server.http.get("/auth/userinfo", HOST, &auth_header);
+    assert_eq!(userinfo().await.status, StatusCode::OK);
+    // A double submit right after rotation is tolerated.
+    let again = refreshed(&server, client, &r1).await;
+    assert_eq!(
+        again.status,
+        StatusCode::OK,
+        "within the grace window: {}",
+        again.body
+    );
+    let r3 = again.json()["refresh_token"].as_str().unwrap().to_string();
+
+    let wider = client_post(
+        &server,
+        "/auth/token",
+        client,
+        &[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", &r2),
+            ("scope", "public admin"),
+        ],
+    )
+    .await;
+    assert_eq!(wider.status, StatusCode::BAD_REQUEST);
+    assert_eq!(wider.json()["error"], "invalid_scope");
+    let foreign = refreshed(&server, (&other.0, &other.1), &r2).await;
+    assert_eq!(foreign.status, StatusCode::BAD_REQUEST);
+    assert_eq!(
+        foreign.json()["error"],
+        "invalid_grant",
+        "another client's token"
+    );
+    let missing = client_post(
+        &server,
+        "/auth/token",
+        client,
+        &[("grant_type", "refresh_token")],
+    )
+    .await;
+    assert_eq!(missing.json()["error"], "invalid_request");
+
+    // Introspection: active tokens described, anything else inactive, clients only.
+    let introspect = |token: String| {
+        let server = &server;
+        async move {
+            let response = client_post(
+                server,
+                "/auth/oauth/introspect",
+                client,
+                &[("token", &token)],
+            )
+            .await;
+            assert_eq!(response.status, StatusCode::OK, "{}", response.body);
+            assert_eq!(response.header("cache-control"), Some("no-store"));
+            response.json()
+        }
+    };
+    let access = introspect(a2.clone()).await;
+    assert_eq!(
+        (access["active"].as_bool(), access["aud"].as_str()),
+        (Some(true), Some(HOST))
+    );
+    assert_eq!(access["scope"], "public");
+    let refresh = introspect(r2.clone()).await;
+    assert_eq!(refresh["active"], true);
+    assert_eq!(refresh["client_id"], client_id.as_str());
+    assert_eq!(
+        introspect(r1.clone()).await,
+        json!({ "active": false }),
+        "rotated"
+    );
+    assert_eq!(
+        introspect("garbage".into()).await,
+        json!({ "active": false })
+    );
+    let anonymous = server
+        .http
+        .post_form("/auth/introspect", HOST, &[], &[("token", &a2)])
+        .await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED);
+    assert_eq!(anonymous.json()["error"], "invalid_client");
+
+    // Revocation: 200 for anything, a refresh token takes its family along.
+    for token in ["unknown-token", r2.as_str()] {
+        let revoked = client_post(&server, "/auth/revoke", client, &[("token", token)]).await;
+        assert_eq!(revoked.status, StatusCode::OK, "{token}: {}", revoked.body);
+    }
+    let no_token = client_post(&server, "/auth/oauth/revoke", client, &[]).await;
+    assert_eq!(no_token.status, StatusCode::BAD_REQUEST);
+    assert_eq!(no_token.json()["error"], "invalid_request");
+    for token in [&r2, &r3] {
+        let refused = refreshed(&server, client, token).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST, "revoked family");
+        assert_eq!(refused.json()["error"], "invalid_grant");
+    }
+    assert_eq!(
+        userinfo().await.status,
+        StatusCode::UNAUTHORIZED,
+        "access token of the family"
+    );
+    assert_eq!(introspect(a2).await, json!({ "active": false }));
+
+    // Revoking an access token alone; another client cannot revoke it.
+    let fresh = code_flow_tokens(&server, &client_id, &secret).await;
+    let access = fresh["access_token"].as_str().unwrap();
+    let bearer = format!("Bearer {access}");
+    let status = || async {
+        server
+            .http
+            .get("/auth/userinfo", HOST, &[("authorization", &bearer)])
+            .await
+            .status
+    };
+    client_post(
+        &server,
+        "/auth/revoke",
+        (&other.0, &other.1),
+        &[("token", access)],
+    )
+    .await;
+    assert_eq!(
+        status().await,
+        StatusCode::OK,
+        "not the other client's to revoke"
+    );
+    let revoked = client_post(
+        &server,
+        "/auth/revoke",
+        client,
+        &[("token", access), ("token_type_hint", "access_token")],
+    )
+    .await;
+    assert_eq!(revoked.status, StatusCode::OK);
+    assert_eq!(status().await, StatusCode::UNAUTHORIZED);
+    let refresh = fresh["refresh_token"].as_str().unwrap();
+    assert_eq!(
+        refreshed(&server, client, refresh).await.status,
+        StatusCode::OK,
+        "refresh token lives on"
+    );
+
+    // Logout ends refresh tokens issued before it.
+    let later = code_flow_tokens(&server, &client_id, &secret).await;
+    log_out(&server).await;
+    let after_logout = refreshed(&server, client, later["refresh_token"].as_str().unwrap()).await;
+    assert_eq!(after_logout.status, StatusCode::BAD_REQUEST);
+    assert_eq!(after_logout.json()["error"], "invalid_grant");
+}
+
+async fn refresh_replay_after_the_grace_window(ctx: Ctx) {
+    ctx.bootstrap();
+    let (client_id, secret, _) = code_flow_clients(&ctx);
+    let server = AuthServer::start(&ctx.backend, &[]);
+    let client = (client_id.as_str(), secret.as_str());
+    let first = code_flow_tokens(&server, &client_id, &secret).await;
+    let r1 = first["refresh_token"].as_str().unwrap();
+    let second = refreshed(&server, client, r1).await.json();
+    let r2 = second["refresh_token"].as_str().unwrap();
+    // The grace window is 30 s of wall-clock time; the server has no clock to move.
+    tokio::time::sleep(Duration::from_secs(31)).await;
+    let replay = refreshed(&server, client, r1).await;
+    assert_eq!(replay.status, StatusCode::BAD_REQUEST);
+    assert_eq!(replay.json()["error"], "invalid_grant");
+    let successor = refreshed(&server, client, r2).await;
+    assert_eq!(
+        successor.status,
+        StatusCode::BAD_REQUEST,
+        "the leaked family is revoked"
+    );
 }
 
 /// A stand-in for the legacy service at `SVC_URI`: knows one key, counts the questions it gets; `/boom` answers 500.

@@ -1,7 +1,10 @@
 //! The HTTP surface: one router per protocol, assembled here with the layers every request crosses, and the
 //! OpenAPI document generated from the handlers' annotations (`auth --docs`, `auth --routes`).
 
+pub mod authorize;
 pub mod oauth_server;
+pub mod oidc;
+pub mod refresh;
 pub mod session;
 
 use std::sync::Arc;
@@ -35,6 +38,11 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
         session::failure,
         oauth_server::jwks,
         oauth_server::token,
+        authorize::authorize,
+        refresh::revoke,
+        refresh::introspect,
+        oidc::discovery,
+        oidc::userinfo,
         metrics
     )
 )]
@@ -44,6 +52,9 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .merge(session::router())
         .merge(oauth_server::router())
+        .merge(oidc::router())
+        .merge(authorize::router())
+        .merge(refresh::router())
         .route("/auth/metrics", get(metrics))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::map_response(count_response))

@@ -1,6 +1,6 @@
-//! The OAuth 2.0 / OIDC authorization server. So far: the JWKS document that downstream services and client
-//! libraries verify tokens with, and the token endpoint's `client_credentials` grant (the code and refresh grants
-//! come with `/auth/authorize`).
+//! The OAuth 2.0 / OIDC authorization server's token side: the JWKS document that downstream services and client
+//! libraries verify tokens with, and the token endpoint with its grants (`client_credentials` here, the
+//! authorization code in `authorize`, refresh in `refresh`), sharing one way to grant scope, sign and record tokens.
 
 use std::sync::Arc;
 
@@ -11,13 +11,19 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::json;
 
+use super::{authorize, refresh};
 use crate::client_auth::{self, Params};
 use crate::error::OAuthError;
 use crate::state::AppState;
 use crate::store::{OAuthApplication, TokenRecord};
 use crate::tenancy::Tenant;
 use crate::tokens::{ACCESS_TOKEN_SECONDS, AccessClaims};
+
+/// The scope that asks for an ID token.
+pub const OPENID: &str = "openid";
 
 pub fn router() -> Router<Arc<AppState>> {
     Router::new()
@@ -41,16 +47,18 @@ pub async fn jwks(State(state): State<Arc<AppState>>) -> impl IntoResponse {
     )
 }
 
-/// Issues tokens (RFC 6749 section 4.4: `client_credentials`).
+/// Issues tokens (RFC 6749 sections 4.1, 4.4 and 6).
 #[utoipa::path(
     post,
     path = "/auth/token",
     tag = "oauth",
-    request_body(content_type = "application/x-www-form-urlencoded", description = "`grant_type`, `scope`, and the \
-        client's credentials unless sent with HTTP Basic"),
+    request_body(content_type = "application/x-www-form-urlencoded", description = "`grant_type` (`client_credentials` \
+        or `authorization_code` with `code`, `redirect_uri`, `code_verifier`, or `refresh_token`), `scope`, and the client's credentials \
+        unless sent with HTTP Basic"),
     responses(
-        (status = 200, description = "`{access_token, token_type, expires_in, scope}`", content_type = "application/json"),
-        (status = 400, description = "`invalid_request`, `unsupported_grant_type`, `unauthorized_client`, `invalid_scope`"),
+        (status = 200, description = "`{access_token, token_type, expires_in, scope, id_token?}`", content_type = "application/json"),
+        (status = 400, description = "`invalid_request`, `invalid_grant`, `unsupported_grant_type`, `unauthorized_client`, \
+            `invalid_scope`"),
         (status = 401, description = "`invalid_client`"),
     )
 )]
@@ -70,6 +78,14 @@ pub async fn token(
         "client_credentials" => {
             let client = client.ok_or_else(OAuthError::invalid_client)?;
             client_credentials(&state, client, params.get("scope")).await
+        }
+        "authorization_code" => {
+            let client = client.ok_or_else(OAuthError::invalid_client)?;
+            authorize::redeem_code(&state, &tenant, &headers, client, &params).await
+        }
+        "refresh_token" => {
+            let client = client.ok_or_else(OAuthError::invalid_client)?;
+            refresh::refresh(&state, &tenant, client, &params).await
         }
         _ => Err(OAuthError::new(
             StatusCode::BAD_REQUEST,
@@ -91,18 +107,7 @@ async fn client_credentials(
             "client_credentials needs a confidential client",
         ));
     }
-    let allowed: Vec<&str> = client.scopes.split_whitespace().collect();
-    let scope: Vec<String> = match requested {
-        Some(requested) => requested.split_whitespace().map(str::to_string).collect(),
-        None => allowed.iter().map(|s| s.to_string()).collect(),
-    };
-    if let Some(refused) = scope.iter().find(|s| !allowed.contains(&s.as_str())) {
-        return Err(OAuthError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid_scope",
-            format!("scope {refused} is not granted"),
-        ));
-    }
+    let scope = granted_scope(&client, requested, false)?;
     let now = Utc::now().timestamp();
     let claims = AccessClaims {
         iss: state.config.jwt_issuer.clone(),
@@ -114,39 +119,85 @@ async fn client_credentials(
         sub: client.uid.clone(),
         u: None,
     };
-    let access_token = sign(state, &claims).await?;
-    let at = |seconds| DateTime::from_timestamp(seconds, 0).unwrap_or_default();
-    let record = TokenRecord {
-        id: crate::ids::new_id(),
-        jti: claims.jti.clone(),
-        token_type: "access".into(),
-        client_id: Some(client.uid.clone()),
-        sub: Some(client.uid),
-        scope: Some(claims.scope.join(" ")),
-        issued_at: at(claims.iat),
-        expires_at: at(claims.exp),
-        revoked_at: None,
-    };
-    state.store.insert_token(&record).await?;
-    let body = serde_json::json!({
+    let access_token = issue_access(state, &claims, &client.uid, None).await?;
+    Ok(token_response(json!({
         "access_token": access_token,
         "token_type": "Bearer",
         "expires_in": ACCESS_TOKEN_SECONDS,
         "scope": claims.scope.join(" "),
-    });
-    Ok((
+    })))
+}
+
+/// The scope to grant `client`: the requested one when the client may have all of it, else `invalid_scope`;
+/// the client's own scopes when none is requested. `openid` asks for an ID token, not for access, so the code
+/// flow (`with_openid`) grants it to every client.
+pub fn granted_scope(
+    client: &OAuthApplication,
+    requested: Option<&str>,
+    with_openid: bool,
+) -> Result<Vec<String>, OAuthError> {
+    let allowed: Vec<&str> = client.scopes.split_whitespace().collect();
+    let scope: Vec<String> = match requested.filter(|r| !r.trim().is_empty()) {
+        Some(requested) => requested.split_whitespace().map(str::to_string).collect(),
+        None => allowed.iter().map(|s| s.to_string()).collect(),
+    };
+    let grantable = |s: &str| allowed.contains(&s) || (with_openid && s == OPENID);
+    if let Some(refused) = scope.iter().find(|s| !grantable(s)) {
+        return Err(OAuthError::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_scope",
+            format!("scope {refused} is not granted"),
+        ));
+    }
+    Ok(scope)
+}
+
+/// Signs an access token and writes its `oauth_tokens` row (in `family` when it descends from a code).
+pub async fn issue_access(
+    state: &Arc<AppState>,
+    claims: &AccessClaims,
+    client_id: &str,
+    family: Option<&str>,
+) -> Result<String, OAuthError> {
+    let access_token = sign(state, claims.clone()).await?;
+    let record = TokenRecord {
+        id: crate::ids::new_id(),
+        jti: claims.jti.clone(),
+        token_type: "access".into(),
+        client_id: Some(client_id.to_string()),
+        sub: Some(claims.sub.clone()),
+        scope: Some(claims.scope.join(" ")),
+        issued_at: timestamp(claims.iat),
+        expires_at: timestamp(claims.exp),
+        family: family.map(str::to_string),
+        ..TokenRecord::default()
+    };
+    state.store.insert_token(&record).await?;
+    Ok(access_token)
+}
+
+pub fn timestamp(seconds: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp(seconds, 0).unwrap_or_default()
+}
+
+/// A successful token answer: never cached (RFC 6749 section 5.1).
+pub fn token_response(body: serde_json::Value) -> Response {
+    (
         [
             (header::CACHE_CONTROL, "no-store"),
             (header::PRAGMA, "no-cache"),
         ],
         Json(body),
     )
-        .into_response())
+        .into_response()
 }
 
 /// RSA signing costs about a millisecond of CPU: it runs on the blocking pool, off the async workers.
-async fn sign(state: &Arc<AppState>, claims: &AccessClaims) -> Result<String, OAuthError> {
-    let (state, claims) = (state.clone(), claims.clone());
+pub async fn sign<T: Serialize + Send + 'static>(
+    state: &Arc<AppState>,
+    claims: T,
+) -> Result<String, OAuthError> {
+    let state = state.clone();
     let signed = tokio::task::spawn_blocking(move || state.tokens.sign(&claims)).await;
     match signed {
         Ok(Ok(token)) => Ok(token),

@@ -143,7 +143,8 @@ macro_rules! store_impl {
                 Box::pin(async move {
                     sqlx::query(
                         "INSERT INTO oauth_tokens (id, jti, token_type, client_id, sub, scope, issued_at, expires_at, \
-                         revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                         revoked_at, family, redirect_uri, code_challenge, nonce) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
                     )
                     .bind(&t.id)
                     .bind(&t.jti)
@@ -154,6 +155,10 @@ macro_rules! store_impl {
                     .bind(t.issued_at)
                     .bind(t.expires_at)
                     .bind(t.revoked_at)
+                    .bind(&t.family)
+                    .bind(&t.redirect_uri)
+                    .bind(&t.code_challenge)
+                    .bind(&t.nonce)
                     .execute(&self.pool)
                     .await?;
                     Ok(())
@@ -174,6 +179,32 @@ macro_rules! store_impl {
                         .execute(&self.pool)
                         .await?;
                     Ok(done.rows_affected() > 0)
+                })
+            }
+
+            fn use_token<'a>(&'a self, jti: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, bool> {
+                Box::pin(async move {
+                    let done = sqlx::query(
+                        "UPDATE oauth_tokens SET used_at = $2 WHERE jti = $1 AND used_at IS NULL AND revoked_at IS NULL",
+                    )
+                    .bind(jti)
+                    .bind(at)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(done.rows_affected() > 0)
+                })
+            }
+
+            fn revoke_family<'a>(&'a self, family: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, u64> {
+                Box::pin(async move {
+                    let done = sqlx::query(
+                        "UPDATE oauth_tokens SET revoked_at = $2 WHERE family = $1 AND revoked_at IS NULL",
+                    )
+                    .bind(family)
+                    .bind(at)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(done.rows_affected())
                 })
             }
 
@@ -335,7 +366,7 @@ pub struct OAuthApplication {
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = StoreResult<T>> + Send + 'a>>;
 
 /// A row of `oauth_tokens`: an issued token (by `jti`), its use and its revocation.
-#[derive(Clone, Debug, sqlx::FromRow)]
+#[derive(Clone, Debug, Default, sqlx::FromRow)]
 pub struct TokenRecord {
     pub id: String,
     pub jti: String,
@@ -347,6 +378,16 @@ pub struct TokenRecord {
     pub issued_at: DateTime<Utc>,
     pub expires_at: DateTime<Utc>,
     pub revoked_at: Option<DateTime<Utc>>,
+    /// The jti of the authorization code the token descends from.
+    pub family: Option<String>,
+    /// When a code was redeemed or a refresh token rotated.
+    pub used_at: Option<DateTime<Utc>>,
+    /// A code's redirect URI.
+    pub redirect_uri: Option<String>,
+    /// A code's PKCE S256 challenge, unpadded base64url.
+    pub code_challenge: Option<String>,
+    /// A code's OpenID Connect nonce.
+    pub nonce: Option<String>,
 }
 
 pub trait Store: Send + Sync {
@@ -375,6 +416,10 @@ pub trait Store: Send + Sync {
     fn token_by_jti<'a>(&'a self, jti: &'a str) -> StoreFuture<'a, Option<TokenRecord>>;
     /// Stamps `revoked_at` unless already revoked; whether this call revoked it.
     fn revoke_token<'a>(&'a self, jti: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, bool>;
+    /// Stamps `used_at` unless already used or revoked; whether this call did (a code's single use is this).
+    fn use_token<'a>(&'a self, jti: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, bool>;
+    /// Revokes every unrevoked token of `family`; how many.
+    fn revoke_family<'a>(&'a self, family: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, u64>;
 }
 
 /// Opens the configured store. SQLite files (and their directory) are created and migrated here; PostgreSQL is

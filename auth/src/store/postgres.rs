@@ -43,7 +43,8 @@ const POSTGRES: Dialect = Dialect {
     api_key_by_id: "SELECT id, name, COALESCE(to_jsonb(scopes), '[]'::jsonb) AS scopes, secret, user_id, authority_id, \
         expires_at::timestamptz AS expires_at FROM api_key WHERE id = $1",
     token_by_jti: "SELECT id, jti, token_type, client_id, sub, scope, issued_at::timestamptz AS issued_at, \
-        expires_at::timestamptz AS expires_at, revoked_at::timestamptz AS revoked_at FROM oauth_tokens WHERE jti = $1",
+        expires_at::timestamptz AS expires_at, revoked_at::timestamptz AS revoked_at, family, \
+        used_at::timestamptz AS used_at, redirect_uri, code_challenge, nonce FROM oauth_tokens WHERE jti = $1",
 };
 
 pub struct PgStore {

@@ -84,8 +84,18 @@ CREATE TABLE IF NOT EXISTS oauth_tokens (
     scope text,
     issued_at timestamptz NOT NULL,
     expires_at timestamptz NOT NULL,
-    revoked_at timestamptz
+    revoked_at timestamptz,
+    -- The jti of the authorization code everything here descends from: a replayed code revokes its family.
+    family text,
+    -- When a code was redeemed or a refresh token rotated.
+    used_at timestamptz,
+    -- A code's redirect URI and PKCE S256 challenge (unpadded), checked when it is redeemed.
+    redirect_uri text,
+    code_challenge text,
+    -- A code's OpenID Connect nonce, repeated in its ID token.
+    nonce text
 );
+CREATE INDEX IF NOT EXISTS oauth_tokens_family ON oauth_tokens (family);
 
 CREATE TABLE IF NOT EXISTS oauth_strat (
     id text PRIMARY KEY,

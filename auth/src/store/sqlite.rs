@@ -35,8 +35,8 @@ const SQLITE: Dialect = Dialect {
     ),
     user_by_id: concat!("SELECT ", user_columns!(), " FROM \"user\" WHERE id = $1"),
     api_key_by_id: "SELECT id, name, scopes, secret, user_id, authority_id, expires_at FROM api_key WHERE id = $1",
-    token_by_jti: "SELECT id, jti, token_type, client_id, sub, scope, issued_at, expires_at, revoked_at \
-        FROM oauth_tokens WHERE jti = $1",
+    token_by_jti: "SELECT id, jti, token_type, client_id, sub, scope, issued_at, expires_at, revoked_at, family, \
+        used_at, redirect_uri, code_challenge, nonce FROM oauth_tokens WHERE jti = $1",
 };
 
 /// The PostgreSQL schema in SQLite's types.
