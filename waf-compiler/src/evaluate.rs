@@ -30,6 +30,9 @@ pub trait Observer {
 
     /// The prefilter skipped the rule on this value: none of the rule's required literals occurs in it.
     fn skipped(&mut self, _rule: &CompiledRule, _variable: Variable, _key: &[u8]) {}
+
+    /// The prefilter skipped the rule on the whole request: no value has one of its required literals.
+    fn skipped_rule(&mut self, _rule: &CompiledRule) {}
 }
 
 /// The observer that observes nothing.
@@ -169,6 +172,10 @@ pub fn evaluate<O: Observer>(
         .enumerate()
         .filter(|(_, r)| r.rule.paranoia_level <= rules.paranoia_level)
         .filter_map(|(index, rule)| {
+            if marks.as_ref().is_some_and(|m| m.skips_rule(index)) {
+                observer.skipped_rule(rule);
+                return None;
+            }
             let selected = |variable, value| {
                 marks
                     .as_ref()

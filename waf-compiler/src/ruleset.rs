@@ -100,16 +100,16 @@ impl CompiledRuleSet {
         hasher.update([opts.paranoia_level]);
         rules.sort_by_key(|r| r.rule.id);
         let prefilter = Prefilter::build(&rules, &chains, opts.paranoia_level);
-        LoadOutcome {
-            ruleset: CompiledRuleSet {
-                rules,
-                chains,
-                paranoia_level: opts.paranoia_level,
-                source_hash: hex::encode(hasher.finalize()),
-                prefilter: Some(prefilter),
-            },
-            errors,
-        }
+        let mut ruleset = CompiledRuleSet {
+            rules,
+            chains,
+            paranoia_level: opts.paranoia_level,
+            source_hash: hex::encode(hasher.finalize()),
+            prefilter: None,
+        };
+        // Built from these very rules, so it fits; were it refused, evaluation without it is still correct.
+        let _ = ruleset.set_prefilter(Some(prefilter));
+        LoadOutcome { ruleset, errors }
     }
 
     /// Evaluates a request: every matching rule at or below the paranoia level.
@@ -150,9 +150,12 @@ impl CompiledRuleSet {
 
     /// Replaces the prefilter (`None` turns it off, so results can be compared); one stored in an artifact must
     /// have been built for this rule set.
-    pub fn set_prefilter(&mut self, prefilter: Option<Prefilter>) -> Result<(), PrefilterError> {
-        if let Some(p) = &prefilter {
-            p.check_fits(self.rules.len(), self.chains.len())?;
+    pub fn set_prefilter(
+        &mut self,
+        mut prefilter: Option<Prefilter>,
+    ) -> Result<(), PrefilterError> {
+        if let Some(p) = &mut prefilter {
+            p.attach(&self.rules, self.chains.len())?;
         }
         self.prefilter = prefilter;
         Ok(())
