@@ -24,6 +24,7 @@
 //! and [`explain`] shows every decision for one request; both back the `rulec` command, as does [`crs`], the
 //! converter of OWASP CRS rule files.
 
+pub mod artifact;
 pub mod body;
 pub mod collection;
 pub mod compile;
@@ -34,14 +35,17 @@ pub mod explain;
 pub mod ftw;
 pub mod load;
 pub mod operator;
+pub mod regex_engine;
 pub mod request;
 pub mod rule;
 pub mod ruleset;
 pub mod transform;
 pub mod verdict;
 
+pub use artifact::ArtifactError;
 pub use compile::CompileOptions;
 pub use load::LoadError;
+pub use regex_engine::EnginePlan;
 pub use request::{HttpRequest, OwnedRequest};
 pub use rule::{Action, Rule, Severity};
 pub use ruleset::{CompiledRuleSet, LoadOutcome};
