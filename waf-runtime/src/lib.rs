@@ -50,8 +50,9 @@ pub async fn run(config: Config, config_path: Option<PathBuf>) -> anyhow::Result
         tracing::error!("rule file skipped: {error}");
     }
     tracing::info!(
-        "{} rules loaded (paranoia level {}, {} files skipped, hash {}), mode {:?}",
+        "{} rules loaded from {} (paranoia level {}, {} files skipped, hash {}), mode {:?}",
         rules.count(),
+        rules.source,
         config.rules.paranoia_level,
         rules.errors.len(),
         rules.hash(),
