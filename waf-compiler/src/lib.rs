@@ -34,6 +34,7 @@ pub mod explain;
 pub mod ftw;
 pub mod load;
 pub mod operator;
+pub mod prefilter;
 pub mod request;
 pub mod rule;
 pub mod ruleset;

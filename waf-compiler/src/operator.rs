@@ -17,17 +17,20 @@ use std::ops::Range;
 /// a pathological pattern from exhausting memory at load time (it is then a load error, not an outage).
 const NFA_SIZE_LIMIT: usize = 64 << 20;
 
+/// The regex syntax options of ModSecurity's semantics (see the module documentation).
+pub fn syntax_config() -> syntax::Config {
+    syntax::Config::new()
+        .dot_matches_new_line(true)
+        .multi_line(true)
+        .unicode(false)
+        .utf8(false)
+}
+
 /// Compiles a pattern with ModSecurity's semantics; the error is one line, fit for a load error.
 pub fn build_regex(pattern: &str) -> Result<Regex, String> {
     let pattern = pcre_byte_escapes(pattern);
     Regex::builder()
-        .syntax(
-            syntax::Config::new()
-                .dot_matches_new_line(true)
-                .multi_line(true)
-                .unicode(false)
-                .utf8(false),
-        )
+        .syntax(syntax_config())
         .configure(
             Regex::config()
                 .nfa_size_limit(Some(NFA_SIZE_LIMIT))

@@ -2,8 +2,9 @@
 //! `Send + Sync`, so it is shared behind an `Arc` and swapped whole on reload.
 
 use crate::compile::{Chains, CompileOptions, CompiledRule, compile_rule};
-use crate::evaluate::{self, Observer, Silent, TransformCache};
+use crate::evaluate::{self, Observer, Rules, Silent, TransformCache};
 use crate::load::{LoadError, parse_rules, scan_dir};
+use crate::prefilter::{Prefilter, PrefilterError};
 use crate::request::HttpRequest;
 use crate::rule::Rule;
 use crate::verdict::Verdict;
@@ -19,6 +20,8 @@ pub struct CompiledRuleSet {
     chains: Chains,
     paranoia_level: u8,
     source_hash: String,
+    /// Selects the rules that may match each value; `None` runs every rule on every value.
+    prefilter: Option<Prefilter>,
 }
 
 /// What loading produced: the rules that loaded, and an error for each problem (broken files are skipped).
@@ -96,12 +99,14 @@ impl CompiledRuleSet {
         hasher.update(b"paranoia_level\0");
         hasher.update([opts.paranoia_level]);
         rules.sort_by_key(|r| r.rule.id);
+        let prefilter = Prefilter::build(&rules, &chains, opts.paranoia_level);
         LoadOutcome {
             ruleset: CompiledRuleSet {
                 rules,
                 chains,
                 paranoia_level: opts.paranoia_level,
                 source_hash: hex::encode(hasher.finalize()),
+                prefilter: Some(prefilter),
             },
             errors,
         }
@@ -129,14 +134,28 @@ impl CompiledRuleSet {
         cache: &mut TransformCache,
         observer: &mut O,
     ) -> Verdict {
-        evaluate::evaluate(
-            &self.rules,
-            &self.chains,
-            self.paranoia_level,
-            request,
-            cache,
-            observer,
-        )
+        let rules = Rules {
+            rules: &self.rules,
+            chains: &self.chains,
+            paranoia_level: self.paranoia_level,
+            prefilter: self.prefilter.as_ref(),
+        };
+        evaluate::evaluate(&rules, request, cache, observer)
+    }
+
+    /// The literal prefilter in use, if any (built at load for the rule set's paranoia level).
+    pub fn prefilter(&self) -> Option<&Prefilter> {
+        self.prefilter.as_ref()
+    }
+
+    /// Replaces the prefilter (`None` turns it off, so results can be compared); one stored in an artifact must
+    /// have been built for this rule set.
+    pub fn set_prefilter(&mut self, prefilter: Option<Prefilter>) -> Result<(), PrefilterError> {
+        if let Some(p) = &prefilter {
+            p.check_fits(self.rules.len(), self.chains.len())?;
+        }
+        self.prefilter = prefilter;
+        Ok(())
     }
 
     /// Number of rules that run (at or below the paranoia level).
