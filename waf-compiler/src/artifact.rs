@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! magic "WAFRULES" (8 bytes) | format version (u32 LE) | payload length (u64 LE) | SHA-256 of the payload (32)
-//! payload: bincode 2 (standard config) of { header, rules as JSON, per rule its regexes (dense DFA bytes or lazy) }
+//! payload: bincode 2 (standard config) of { header, rules as JSON, per rule its regexes (dense DFA bytes or lazy),
+//!          the transform chains (so chain ids are those the prefilter was built with), the literal prefilter }
 //! ```
 //!
 //! This module is the one place that reads and writes those bytes, and it checks everything before trusting it:
@@ -18,8 +19,9 @@
 //! DFA tables are written little-endian; a big-endian host refuses them as corrupt (`from_bytes` checks).
 
 use crate::compile::{Chains, CompiledRule, compile_rule};
+use crate::prefilter::Prefilter;
 use crate::regex_engine::{EnginePlan, RegexEngine, RegexSource};
-use crate::rule::Rule;
+use crate::rule::{Rule, Transform};
 use crate::ruleset::CompiledRuleSet;
 use regex_automata::dfa::{Automaton, StartKind, dense, regex::Regex as DenseRegex};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -31,7 +33,8 @@ use std::path::Path;
 pub const MAGIC: [u8; 8] = *b"WAFRULES";
 
 /// Bumped whenever the payload's layout changes: a reader refuses any other version.
-pub const FORMAT_VERSION: u32 = 1;
+/// (1: rules, DFAs; 2: the transform chains and the literal prefilter.)
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The version of the compiler that writes (and alone may read) an artifact: the DFAs' semantics depend on the
 /// engine that built them, so an artifact from another version is refused and must be recompiled.
@@ -91,6 +94,10 @@ struct Payload<'a> {
     rules_json: &'a str,
     #[serde(borrow)]
     regexes: Vec<Vec<StoredRegex<'a>>>,
+    /// [`Chains::all`]: loading interns them first, so every id is the one the prefilter refers to.
+    chains: Vec<Vec<Transform>>,
+    /// Checked against the rule set on load ([`CompiledRuleSet::set_prefilter`]).
+    prefilter: Option<Prefilter>,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -189,6 +196,8 @@ pub fn write(ruleset: &CompiledRuleSet) -> Result<Vec<u8>, String> {
         },
         rules_json: &rules_json,
         regexes,
+        chains: ruleset.chains().all().to_vec(),
+        prefilter: ruleset.prefilter().cloned(),
     };
     let body =
         bincode::serde::encode_to_vec(&payload, bincode_config()).map_err(|e| e.to_string())?;
@@ -331,7 +340,7 @@ pub fn read(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
             payload.regexes.len()
         )));
     }
-    let mut chains = Chains::default();
+    let mut chains = Chains::from_list(&payload.chains).map_err(corrupt)?;
     let mut compiled: Vec<CompiledRule> = Vec::with_capacity(rules.len());
     let mut scratch = Vec::new();
     for (rule, stored) in rules.iter().zip(&payload.regexes) {
@@ -359,19 +368,27 @@ pub fn read(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
         }
         compiled.push(compiled_rule);
     }
+    if chains.len() != payload.chains.len() {
+        return Err(corrupt(
+            "the rules use transform chains that were not stored".into(),
+        ));
+    }
     let plan = match payload.header.dfa_size_limit {
         0 => EnginePlan::Lazy,
         limit => EnginePlan::Dense {
             size_limit: usize::try_from(limit).unwrap_or(usize::MAX),
         },
     };
-    let ruleset = CompiledRuleSet::from_parts(
+    let mut ruleset = CompiledRuleSet::from_parts(
         compiled,
         chains,
         payload.header.paranoia_level,
         payload.header.source_hash.clone(),
         plan,
     );
+    ruleset
+        .set_prefilter(payload.prefilter)
+        .map_err(|e| corrupt(e.to_string()))?;
     Ok(Artifact {
         header: payload.header,
         ruleset,

@@ -163,6 +163,23 @@ impl Chains {
         self.chains.len() - 1
     }
 
+    /// The chains with the ids they had when stored (`list[id]`), for the artifact loader. Refused unless
+    /// interning them in order gives back the same ids (the empty chain first, each chain after its prefixes).
+    pub fn from_list(list: &[Vec<Transform>]) -> Result<Chains, String> {
+        let mut chains = Chains::default();
+        for (id, chain) in list.iter().enumerate() {
+            if chains.intern(chain) != id || chains.len() != id + 1 {
+                return Err(format!("transform chain {id} is out of order"));
+            }
+        }
+        Ok(chains)
+    }
+
+    /// Every chain, by id.
+    pub fn all(&self) -> &[Vec<Transform>] {
+        &self.chains
+    }
+
     pub fn get(&self, id: usize) -> &[Transform] {
         self.chains.get(id).map_or(&[], Vec::as_slice)
     }

@@ -35,6 +35,7 @@ pub mod explain;
 pub mod ftw;
 pub mod load;
 pub mod operator;
+pub mod prefilter;
 pub mod regex_engine;
 pub mod request;
 pub mod rule;

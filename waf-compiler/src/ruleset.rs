@@ -3,8 +3,9 @@
 
 use crate::artifact::{self, ArtifactError};
 use crate::compile::{Chains, CompileOptions, CompiledRule, compile_rule};
-use crate::evaluate::{self, Observer, Silent, TransformCache};
+use crate::evaluate::{self, Observer, Rules, Silent, TransformCache};
 use crate::load::{LoadError, parse_rules, scan_dir};
+use crate::prefilter::{Prefilter, PrefilterError};
 use crate::regex_engine::{EnginePlan, Planner, RegexSource};
 use crate::request::HttpRequest;
 use crate::rule::Rule;
@@ -23,6 +24,8 @@ pub struct CompiledRuleSet {
     source_hash: String,
     /// How the regexes were compiled (the artifact records the DFA budget).
     plan: EnginePlan,
+    /// Selects the rules that may match each value; `None` runs every rule on every value.
+    prefilter: Option<Prefilter>,
 }
 
 /// What loading produced: the rules that loaded, and an error for each problem (broken files are skipped).
@@ -123,6 +126,7 @@ impl CompiledRuleSet {
         hasher.update(b"paranoia_level\0");
         hasher.update([opts.paranoia_level]);
         rules.sort_by_key(|r| r.rule.id);
+        let prefilter = Prefilter::build(&rules, &chains, opts.paranoia_level);
         LoadOutcome {
             ruleset: CompiledRuleSet {
                 rules,
@@ -130,12 +134,14 @@ impl CompiledRuleSet {
                 paranoia_level: opts.paranoia_level,
                 source_hash: hex::encode(hasher.finalize()),
                 plan,
+                prefilter: Some(prefilter),
             },
             errors,
         }
     }
 
-    /// A rule set from rules compiled elsewhere (the artifact loader); `rules` must be sorted by id.
+    /// A rule set from rules compiled elsewhere (the artifact loader); `rules` must be sorted by id. It has no
+    /// prefilter until [`CompiledRuleSet::set_prefilter`] gives it one.
     pub(crate) fn from_parts(
         rules: Vec<CompiledRule>,
         chains: Chains,
@@ -149,6 +155,7 @@ impl CompiledRuleSet {
             paranoia_level,
             source_hash,
             plan,
+            prefilter: None,
         }
     }
 
@@ -195,14 +202,28 @@ impl CompiledRuleSet {
         cache: &mut TransformCache,
         observer: &mut O,
     ) -> Verdict {
-        evaluate::evaluate(
-            &self.rules,
-            &self.chains,
-            self.paranoia_level,
-            request,
-            cache,
-            observer,
-        )
+        let rules = Rules {
+            rules: &self.rules,
+            chains: &self.chains,
+            paranoia_level: self.paranoia_level,
+            prefilter: self.prefilter.as_ref(),
+        };
+        evaluate::evaluate(&rules, request, cache, observer)
+    }
+
+    /// The literal prefilter in use, if any (built at load for the rule set's paranoia level).
+    pub fn prefilter(&self) -> Option<&Prefilter> {
+        self.prefilter.as_ref()
+    }
+
+    /// Replaces the prefilter (`None` turns it off, so results can be compared); one stored in an artifact must
+    /// have been built for this rule set.
+    pub fn set_prefilter(&mut self, prefilter: Option<Prefilter>) -> Result<(), PrefilterError> {
+        if let Some(p) = &prefilter {
+            p.check_fits(self.rules.len(), self.chains.len())?;
+        }
+        self.prefilter = prefilter;
+        Ok(())
     }
 
     /// Number of rules that run (at or below the paranoia level).

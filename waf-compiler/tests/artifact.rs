@@ -116,6 +116,12 @@ fn dense_artifact_round_trip_gives_the_in_memory_verdicts_at_paranoia_4() {
         .map(|re| re.kind())
         .collect();
     assert_eq!(kinds, loaded_kinds, "each regex keeps its engine");
+    assert_eq!(loaded.chains(), dense.chains(), "chain ids are kept");
+    assert_eq!(
+        loaded.prefilter().map(|p| p.data()),
+        dense.prefilter().map(|p| p.data()),
+        "the prefilter is stored"
+    );
     let matched = assert_same_verdicts(&reference, &loaded, &requests);
     assert!(
         matched * 2 > requests.len(),
@@ -137,6 +143,7 @@ fn lazy_artifact_round_trip_gives_the_in_memory_verdicts() {
             .all(|re| re.kind() == EngineKind::Lazy)
     );
     assert_eq!(loaded.engine_plan(), EnginePlan::Lazy);
+    assert!(loaded.prefilter().is_some());
     assert!(assert_same_verdicts(&reference, &loaded, &requests) > 0);
 }
 
