@@ -243,10 +243,15 @@ pub fn read_file(path: &Path) -> Result<Artifact, ArtifactError> {
         path: path.display().to_string(),
         message: e.to_string(),
     };
-    let mut bytes = Vec::new();
-    std::fs::File::open(path)
-        .map_err(io)?
-        .take(MAX_ARTIFACT_SIZE + 1)
+    let file = std::fs::File::open(path).map_err(io)?;
+    // Sized from the metadata so a large artifact is read without reallocating (the cap still holds if the
+    // file grows meanwhile).
+    let expected = file
+        .metadata()
+        .map_or(0, |m| m.len())
+        .min(MAX_ARTIFACT_SIZE + 1);
+    let mut bytes = Vec::with_capacity(usize::try_from(expected).unwrap_or(0));
+    file.take(MAX_ARTIFACT_SIZE + 1)
         .read_to_end(&mut bytes)
         .map_err(io)?;
     if bytes.len() as u64 > MAX_ARTIFACT_SIZE {
