@@ -7,8 +7,10 @@
 //! chain minus its last transform): evaluation builds a chain's value from its longest cached prefix, so chains
 //! sharing a prefix share that work, and `multi_match` rules read every intermediate value from the same cache.
 //!
-//! Issue 3's ahead-of-time work (dense DFAs, literal prefilters, the artifact) belongs here: the model
-//! (`rule.rs`) and evaluation (`evaluate.rs`) only see [`Matcher`] and the chain ids.
+//! Each regex's engine comes from a [`RegexSource`]: built from the pattern by an
+//! [`EnginePlan`](crate::regex_engine::EnginePlan) (meta engine, or dense DFAs within a budget), or taken ready-made
+//! from an artifact ([`crate::artifact`]); the model (`rule.rs`) and evaluation (`evaluate.rs`) only see
+//! [`Matcher`] and the chain ids.
 
 use crate::operator::{Condition, Matcher, RegexFactory};
 use crate::regex_engine::{RegexEngine, RegexSource};

@@ -18,8 +18,8 @@
 //! ```
 //!
 //! The request path, module by module: [`rule`] (the YAML model, serde types shared with the CRS converter) →
-//! [`load`] (scan, parse, errors) → [`compile`] (regexes, transform chains) → [`ruleset`] (the shared
-//! [`CompiledRuleSet`]); per request, [`request`] → [`collection`] (lazily parsed variables, with [`body`]
+//! [`load`] (scan, parse, errors) → [`compile`] (regexes with their [`regex_engine`], transform chains) →
+//! [`ruleset`] (the shared [`CompiledRuleSet`], also written to and read from an [`artifact`] file); per request, [`request`] → [`collection`] (lazily parsed variables, with [`body`]
 //! parsers) → [`transform`] → [`operator`] → [`evaluate`] → [`verdict`]. [`ftw`] runs go-ftw regression tests
 //! and [`explain`] shows every decision for one request; both back the `rulec` command, as does [`crs`], the
 //! converter of OWASP CRS rule files.
