@@ -44,8 +44,8 @@ pub const COMPILER_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// headroom and stops a wrong path (a disk image, a log) from being read whole into memory.
 pub const MAX_ARTIFACT_SIZE: u64 = 1 << 30;
 
-/// Magic, version, payload length, checksum.
-const PREAMBLE_LEN: usize = 8 + 4 + 8 + 32;
+/// Magic, version, payload length, checksum: the payload starts at this offset.
+pub const PREAMBLE_LEN: usize = 8 + 4 + 8 + 32;
 
 /// Why an artifact was refused.
 #[derive(Debug, thiserror::Error)]
@@ -201,13 +201,19 @@ pub fn write(ruleset: &CompiledRuleSet) -> Result<Vec<u8>, String> {
     };
     let body =
         bincode::serde::encode_to_vec(&payload, bincode_config()).map_err(|e| e.to_string())?;
-    let mut out = Vec::with_capacity(PREAMBLE_LEN + body.len());
+    Ok(seal(&body))
+}
+
+/// Puts the preamble (magic, this format version, length, checksum) before `payload`. Tests and the fuzzer use
+/// it to hand the loader crafted payloads that get past the checksum.
+pub fn seal(payload: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(PREAMBLE_LEN + payload.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    out.extend_from_slice(&(body.len() as u64).to_le_bytes());
-    out.extend_from_slice(&Sha256::digest(&body));
-    out.extend_from_slice(&body);
-    Ok(out)
+    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    out.extend_from_slice(&Sha256::digest(payload));
+    out.extend_from_slice(payload);
+    out
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, synced, then renamed over it, so a proxy

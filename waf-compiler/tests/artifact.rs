@@ -152,17 +152,7 @@ fn small_artifact() -> Vec<u8> {
     compile(&["rules"], 1, DENSE).to_artifact().unwrap()
 }
 
-const PREAMBLE: usize = 52;
-
-/// Replaces the payload, fixing the length and checksum, so only the payload's own checks can refuse it.
-fn with_payload(artifact: &[u8], payload: &[u8]) -> Vec<u8> {
-    use sha2::Digest;
-    let mut out = artifact[..12].to_vec();
-    out.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    out.extend_from_slice(&sha2::Sha256::digest(payload));
-    out.extend_from_slice(payload);
-    out
-}
+const PREAMBLE: usize = artifact::PREAMBLE_LEN;
 
 #[test]
 fn damaged_foreign_and_other_version_files_are_refused_with_the_right_error() {
@@ -238,7 +228,7 @@ fn damaged_foreign_and_other_version_files_are_refused_with_the_right_error() {
     assert_eq!(&payload[1..1 + version_text.len()], version_text);
     let mut other = payload.to_vec();
     other[1] = b'9';
-    let err = refuse(&with_payload(&good, &other));
+    let err = refuse(&artifact::seal(&other));
     assert!(matches!(err, ArtifactError::OtherCompiler { .. }), "{err}");
     assert!(err.to_string().contains("recompile"), "{err}");
 }
@@ -277,7 +267,7 @@ fn crafted_payloads_with_valid_checksums_never_panic() {
                 mutated[at] ^= 1 << next(8);
             }
         }
-        match CompiledRuleSet::from_artifact(&with_payload(&good, &mutated)) {
+        match CompiledRuleSet::from_artifact(&artifact::seal(&mutated)) {
             Ok(rules) => {
                 // Whatever loaded must still evaluate without panicking.
                 let request = OwnedRequest::parse(
@@ -296,6 +286,8 @@ fn crafted_payloads_with_valid_checksums_never_panic() {
 
 #[test]
 fn one_loaded_set_serves_four_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<CompiledRuleSet>();
     let rules = Arc::new(CompiledRuleSet::from_artifact(&small_artifact()).unwrap());
     let attack = OwnedRequest::parse(
         b"GET /?file=../../etc/passwd&x=%3Cscript%3Ealert(1)%3C/script%3E HTTP/1.1\r\nHost: a\r\n\r\n",
