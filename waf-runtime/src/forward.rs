@@ -51,6 +51,7 @@ impl RequestHost {
 pub async fn forward(
     state: &State,
     live: &Live,
+    worker: usize,
     mut parts: Parts,
     body: ProxyBody,
     peer: IpAddr,
@@ -101,7 +102,11 @@ pub async fn forward(
     parts.uri = uri;
     parts.version = Version::HTTP_11;
 
-    match live.upstreams.send(Request::from_parts(parts, body)).await {
+    match live
+        .upstreams
+        .send(worker, Request::from_parts(parts, body))
+        .await
+    {
         Ok(response) => {
             let (mut head, body) = response.into_parts();
             strip_hop_by_hop(&mut head.headers);

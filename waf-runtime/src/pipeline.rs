@@ -26,9 +26,11 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Answers one request. `conflict` is what the connection's head guard noted about this request's framing.
+/// Answers one request on worker `worker`. `conflict` is what the connection's head guard noted about this
+/// request's framing.
 pub async fn handle(
     state: Arc<State>,
+    worker: usize,
     peer: IpAddr,
     conflict: Conflict,
     req: Request<Incoming>,
@@ -43,13 +45,18 @@ pub async fn handle(
                 reason,
             },
         ),
-        None => route(&state, peer, req).await,
+        None => route(&state, worker, peer, req).await,
     };
     state.metrics.request_seconds.record(started.elapsed());
     response
 }
 
-async fn route(state: &State, peer: IpAddr, req: Request<Incoming>) -> Response<ProxyBody> {
+async fn route(
+    state: &State,
+    worker: usize,
+    peer: IpAddr,
+    req: Request<Incoming>,
+) -> Response<ProxyBody> {
     let live = state.live.load_full();
     if req.method() == Method::GET {
         match req.uri().path() {
@@ -89,7 +96,7 @@ async fn route(state: &State, peer: IpAddr, req: Request<Incoming>) -> Response<
             Err(response) => return response,
         },
     };
-    forward(state, &live, parts, body, peer, &host).await
+    forward(state, &live, worker, parts, body, peer, &host).await
 }
 
 fn refuse(state: &State, refusal: Refusal) -> Response<ProxyBody> {
