@@ -59,8 +59,7 @@ pub async fn forward(
 ) -> Response<ProxyBody> {
     let config = &live.config;
     let upstream = config.upstream_for(&host.name);
-    let target = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
-    let Ok(uri) = upstream.join(target) else {
+    let Ok(uri) = upstream.join(std::mem::take(&mut parts.uri)) else {
         return responses::refused(crate::framing::Refusal {
             status: http::StatusCode::BAD_REQUEST,
             reason: "invalid request target",
