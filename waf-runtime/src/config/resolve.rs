@@ -279,6 +279,7 @@ impl Resolver<'_> {
                 30,
             )?,
             shutdown_grace_sec: s.shutdown_grace_sec.unwrap_or(30),
+            workers: self.workers(s.workers)?,
             tls: TlsConfig {
                 cert_file: path(tls.cert_file, "TLS_CERT_FILE"),
                 key_file: path(tls.key_file, "TLS_KEY_FILE"),
@@ -286,6 +287,21 @@ impl Resolver<'_> {
                 auto_cert_dir: tls.auto_cert_dir.map(PathBuf::from),
             },
         })
+    }
+
+    /// `server.workers`, by default one per core the process may run on.
+    fn workers(&self, file: Option<u64>) -> Result<usize, ConfigError> {
+        // More threads than this only cost memory and scheduling; a typo such as 10000 must not start them.
+        const MAX_WORKERS: u64 = 1024;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+        let n = positive(self, "waf.server.workers", file, cores)?;
+        if n > MAX_WORKERS {
+            return Err(self.key_error(
+                "waf.server.workers",
+                format!("{n} is more than {MAX_WORKERS}"),
+            ));
+        }
+        Ok(n as usize)
     }
 
     fn upstream_config(&self, u: super::file::FileUpstream) -> Result<UpstreamConfig, ConfigError> {
@@ -310,10 +326,20 @@ impl Resolver<'_> {
     }
 
     fn rules(&self, r: super::file::FileRules) -> Result<RulesConfig, ConfigError> {
-        let directories: Vec<PathBuf> = match r.directories {
-            Some(dirs) => dirs.into_iter().map(PathBuf::from).collect(),
+        let artifact = r.artifact.map(PathBuf::from);
+        let directories: Vec<PathBuf> = match (r.directories, &artifact) {
+            // One source of rules, so nobody wonders which one is in force.
+            (Some(_), Some(_)) => {
+                return Err(self.key_error(
+                    "waf.rules",
+                    "set either `directories` or `artifact`, not both",
+                ));
+            }
+            // The artifact replaces the directories (RULE_DIR included): it was compiled from them.
+            (None, Some(_)) => Vec::new(),
+            (Some(dirs), None) => dirs.into_iter().map(PathBuf::from).collect(),
             // RULE_DIR may name several directories separated by commas.
-            None => (self.env)("RULE_DIR")
+            (None, None) => (self.env)("RULE_DIR")
                 .unwrap_or_else(|| "rules".into())
                 .split(',')
                 .map(str::trim)
@@ -321,11 +347,7 @@ impl Resolver<'_> {
                 .map(PathBuf::from)
                 .collect(),
         };
-        let artifact = r.artifact.map(PathBuf::from);
-        if artifact.is_some() {
-            return Err(self.not_yet("waf.rules.artifact", "loading a compiled rule artifact"));
-        }
-        if directories.is_empty() {
+        if directories.is_empty() && artifact.is_none() {
             return Err(self.key_error(
                 "waf.rules.directories",
                 "at least one rule directory is needed",
@@ -398,6 +420,10 @@ mod tests {
         assert_eq!(c.rules.directories, vec![PathBuf::from("rules")]);
         assert_eq!(c.body.limit_bytes, 1_048_576);
         assert_eq!(c.rules.reload_interval_sec, 5);
+        let cores = std::thread::available_parallelism().unwrap().get();
+        assert_eq!(c.server.workers, cores);
+        let c = run("waf: {server: {workers: 3}}", &[]).unwrap();
+        assert_eq!(c.server.workers, 3);
     }
 
     #[test]
@@ -452,6 +478,8 @@ mod tests {
                 "waf.rules.paranoia_level",
             ),
             ("waf: {body: {over_limit: pass}}", "waf.body.over_limit"),
+            ("waf: {server: {workers: 0}}", "waf.server.workers"),
+            ("waf: {server: {workers: 5000}}", "waf.server.workers"),
         ] {
             let e = run(text, &[]).unwrap_err().to_string();
             assert!(e.contains(key), "{text}: {e}");
@@ -474,6 +502,20 @@ mod tests {
             assert!(e.contains("not yet supported"), "{text}: {e}");
         }
         assert!(run("", &[("HTTPS_ENABLED", "true")]).is_err());
+    }
+
+    #[test]
+    fn an_artifact_replaces_the_directories_and_both_are_refused() {
+        let c = run("waf: {rules: {artifact: rules.wafc}}", &[("RULE_DIR", "a")]).unwrap();
+        assert_eq!(c.rules.artifact, Some(PathBuf::from("rules.wafc")));
+        assert!(c.rules.directories.is_empty());
+        let e = run(
+            "waf: {rules: {artifact: rules.wafc, directories: [rules]}}",
+            &[],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("waf.rules") && e.contains("not both"), "{e}");
     }
 
     #[test]
