@@ -24,7 +24,7 @@ use crate::compile::{Chains, CompiledRule};
 use crate::evaluate::TransformCache;
 use crate::operator::{Matcher, pcre_byte_escapes, syntax_config};
 use crate::rule::{Rule, Variable};
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use regex_syntax::hir::Hir;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -398,6 +398,10 @@ impl TryFrom<PrefilterData> for Prefilter {
             let automaton = AhoCorasick::builder()
                 .ascii_case_insensitive(true)
                 .match_kind(MatchKind::Standard)
+                // A full DFA: the scan is a table lookup per byte, which halved a benign GET's time against the
+                // default at this pattern count (a non-contiguous NFA). Memory: up to 1.4 MiB per group, about
+                // 11 MiB for the shipped rules and CRS 942 at paranoia level 4.
+                .kind(Some(AhoCorasickKind::DFA))
                 .build(&group.literals)
                 .map_err(|e| PrefilterError::Automaton(e.to_string()))?;
             groups.push(Group {
