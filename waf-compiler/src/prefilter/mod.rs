@@ -256,9 +256,14 @@ impl Prefilter {
             bits: Vec::with_capacity(self.groups.len()),
             any: vec![0; self.words],
         };
-        let mut seen = Vec::new();
+        // Reused across values: `seen` is all false between scans (only the entries in `hits` are set, and
+        // they are reset after each scan), so no per-value clearing of a table the size of the literal set.
+        let mut seen: Vec<bool> = Vec::new();
         let mut hits = Vec::new();
+        let mut sources: Vec<usize> = Vec::new();
         for group in self.groups.iter() {
+            seen.clear();
+            seen.resize(group.targets.len(), false);
             let mut bits: Vec<u64> = Vec::new();
             for (index, _, raw) in view.values(group.variable).iter() {
                 let at = index * self.words;
@@ -268,19 +273,19 @@ impl Prefilter {
                 for &chain in &group.chains {
                     cache.fill(group.variable, index, chain, chains, raw);
                 }
-                let sources: Vec<usize> = group
-                    .chains
-                    .iter()
-                    .map(|&chain| cache.source(group.variable, index, chain))
-                    .collect();
+                sources.clear();
+                sources.extend(
+                    group
+                        .chains
+                        .iter()
+                        .map(|&chain| cache.source(group.variable, index, chain)),
+                );
                 for (slot, &source) in sources.iter().enumerate() {
                     // Chains that left the value as another chain did share that chain's scan.
                     if sources[..slot].contains(&source) {
                         continue;
                     }
                     let value = cache.value(group.variable, index, source, raw);
-                    seen.clear();
-                    seen.resize(group.targets.len(), false);
                     hits.clear();
                     for found in group.automaton.find_overlapping_iter(value) {
                         let literal = found.pattern().as_usize();
@@ -294,6 +299,7 @@ impl Prefilter {
                         marks.any[rule / 64] |= 1 << (rule % 64);
                     };
                     for &literal in &hits {
+                        seen[literal] = false;
                         for &(rule, target_slot) in &group.targets[literal] {
                             if sources[target_slot] == source {
                                 mark(rule);
