@@ -4,10 +4,16 @@
 #
 #   bash benches/load.sh                 # builds the release binary, 15 s per run, A B A B, then 60 s memory run
 #   DURATION=30 bash benches/load.sh
+#   VARIANTS="no-rules disabled" bash benches/load.sh
+#
+# VARIANTS (default "enforce no-rules disabled") chooses the waf configurations measured, each its own process:
+# `enforce` (the rule directories, mode enforce), `no-rules` (an empty rule directory, mode enforce: the cost of
+# the forwarding path alone) and `disabled` (the rule directories, mode disabled: no inspection).
 #
 # Needs: nginx and wrk (apt-get install -y nginx wrk), and the rule directories `rules` and `crs-942`
 # (override with RULE_DIRS=dir1,dir2). Prints requests/s, p50, p99 and server CPU per request for each run,
-# refuses to report if any benign request got a non-2xx answer, and samples the proxy's memory over 60 s.
+# with its ratio to the nginx run just before it, refuses to report if any benign request got a non-2xx answer, and
+# samples the memory of the first variant's proxy over 60 s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +21,8 @@ DURATION="${DURATION:-15}"
 MEMORY_SECONDS="${MEMORY_SECONDS:-60}"
 CONNECTIONS="${CONNECTIONS:-64}"
 RULE_DIRS="${RULE_DIRS:-rules,crs-942}"
-UPSTREAM_PORT=18081 NGINX_PROXY_PORT=18082 WAF_PORT=18083
+VARIANTS="${VARIANTS:-enforce no-rules disabled}"
+UPSTREAM_PORT=18081 NGINX_PROXY_PORT=18082 FIRST_WAF_PORT=18083
 
 for tool in nginx wrk; do
   command -v "$tool" >/dev/null || { echo "load.sh: $tool not found (apt-get install -y nginx wrk)" >&2; exit 1; }
@@ -73,28 +80,46 @@ start_nginx proxy auto "upstream app { server 127.0.0.1:$UPSTREAM_PORT; keepaliv
 
 dir_list=""
 for d in "${dirs[@]}"; do dir_list+="'$(realpath "$d")', "; done
-cat >"$work/waf.yml" <<CONF
+mkdir -p "$work/empty-rules"
+declare -A waf_port waf_pid
+port=$FIRST_WAF_PORT
+for variant in $VARIANTS; do
+  case "$variant" in
+    enforce) mode=enforce rule_dirs="${dir_list%, }" ;;
+    no-rules) mode=enforce rule_dirs="'$work/empty-rules'" ;;
+    disabled) mode=disabled rule_dirs="${dir_list%, }" ;;
+    *) echo "load.sh: unknown variant $variant (enforce, no-rules, disabled)" >&2; exit 1 ;;
+  esac
+  cat >"$work/waf-$variant.yml" <<CONF
 waf:
-  mode: enforce
-  server: {listen_address: 127.0.0.1, http_port: $WAF_PORT}
+  mode: $mode
+  server: {listen_address: 127.0.0.1, http_port: $port}
   upstream: {default: 'http://127.0.0.1:$UPSTREAM_PORT'}
-  rules: {directories: [${dir_list%, }], paranoia_level: 1}
+  rules: {directories: [$rule_dirs], paranoia_level: 1}
   logging: {level: warn}
 CONF
-"$WAF_BIN" --config "$work/waf.yml" >"$work/waf.log" 2>&1 &
-waf_pid=$!
-pids+=("$waf_pid")
+  "$WAF_BIN" --config "$work/waf-$variant.yml" >"$work/waf-$variant.log" 2>&1 &
+  waf_pid[$variant]=$!
+  pids+=($!)
+  waf_port[$variant]=$port
+  port=$((port + 1))
+done
 
 wait_port() {
   for _ in $(seq 100); do
     curl -s -o /dev/null "http://127.0.0.1:$1/" && return 0
     sleep 0.1
   done
-  echo "load.sh: nothing answers on port $1" >&2; cat "$work"/*/logs/error.log "$work/waf.log" >&2; exit 1
+  echo "load.sh: nothing answers on port $1" >&2; cat "$work"/*/logs/error.log "$work"/waf-*.log >&2; exit 1
 }
-wait_port "$UPSTREAM_PORT"; wait_port "$NGINX_PROXY_PORT"; wait_port "$WAF_PORT"
-rules_loaded=$(curl -s "http://127.0.0.1:$WAF_PORT/health" | sed -n 's/.*"rules_loaded":\([0-9]*\).*/\1/p')
-echo "waf: $rules_loaded rules loaded from $RULE_DIRS at paranoia level 1, mode enforce"
+wait_port "$UPSTREAM_PORT"; wait_port "$NGINX_PROXY_PORT"
+for variant in $VARIANTS; do
+  wait_port "${waf_port[$variant]}"
+  health=$(curl -s "http://127.0.0.1:${waf_port[$variant]}/health")
+  rules_loaded=$(sed -n 's/.*"rules_loaded":\([0-9]*\).*/\1/p' <<<"$health")
+  mode=$(sed -n 's/.*"mode":"\([a-z]*\)".*/\1/p' <<<"$health")
+  echo "waf $variant: $rules_loaded rules loaded at paranoia level 1, mode $mode"
+done
 
 # Server CPU time (user+system, in clock ticks) of a process and its children threads; nginx: all its workers.
 cpu_ticks() { # pids...
@@ -108,7 +133,7 @@ cpu_ticks() { # pids...
 nginx_proxy_pids() { echo "$(cat "$work/proxy/nginx.pid") $(pgrep -P "$(cat "$work/proxy/nginx.pid")" | tr '\n' ' ')"; }
 hz=$(getconf CLK_TCK)
 
-results=()
+nginx_rps=""
 run() { # label, port, pids...
   local label=$1 port=$2; shift 2
   local before after out
@@ -118,34 +143,41 @@ run() { # label, port, pids...
   if grep -q "Non-2xx" <<<"$out"; then
     echo "load.sh: $label answered part of the benign mix with non-2xx:" >&2; echo "$out" >&2; exit 1
   fi
-  local rps p50 p99 requests cpu_us
+  local rps p50 p99 requests cpu_us ratio
   rps=$(awk '/Requests\/sec/ {print $2}' <<<"$out")
   p50=$(awk '$1=="50%" {print $2}' <<<"$out")
   p99=$(awk '$1=="99%" {print $2}' <<<"$out")
   requests=$(awk '/requests in/ {print $1}' <<<"$out")
   cpu_us=$(awk -v t=$((after - before)) -v hz="$hz" -v n="$requests" 'BEGIN {printf "%.1f", t / hz * 1e6 / n}')
-  results+=("$(printf '%-12s %10s %9s %9s %14s' "$label" "$rps" "$p50" "$p99" "$cpu_us")")
-  echo "${results[-1]}"
+  [ -n "$nginx_rps" ] || nginx_rps=$rps
+  ratio=$(awk -v a="$rps" -v b="$nginx_rps" 'BEGIN {printf "%.0f%%", 100 * a / b}')
+  printf '%-12s %10s %9s %9s %11s %9s\n' "$label" "$rps" "$p50" "$p99" "$cpu_us" "$ratio"
 }
 
-printf '%-12s %10s %9s %9s %14s\n' "target" "req/s" "p50" "p99" "CPU us/req"
+printf '%-12s %10s %9s %9s %11s %9s\n' "target" "req/s" "p50" "p99" "CPU us/req" "vs nginx"
 # shellcheck disable=SC2046
 for round in 1 2; do
+  nginx_rps=""
   run "nginx-proxy" "$NGINX_PROXY_PORT" $(nginx_proxy_pids)
-  run "waf" "$WAF_PORT" "$waf_pid"
+  for variant in $VARIANTS; do
+    run "waf-$variant" "${waf_port[$variant]}" "${waf_pid[$variant]}"
+  done
 done
 
 echo
-echo "waf memory (VmRSS) under load for ${MEMORY_SECONDS}s:"
-wrk -t2 -c"$CONNECTIONS" -d"${MEMORY_SECONDS}s" -s benches/load-mix.lua "http://127.0.0.1:$WAF_PORT/" >"$work/wrk-mem.txt" &
+first=${VARIANTS%% *}
+echo "waf-$first memory (VmRSS) under load for ${MEMORY_SECONDS}s:"
+wrk -t2 -c"$CONNECTIONS" -d"${MEMORY_SECONDS}s" -s benches/load-mix.lua "http://127.0.0.1:${waf_port[$first]}/" >"$work/wrk-mem.txt" &
 wrk_pid=$!
 samples=()
 for _ in $(seq 0 10 "$MEMORY_SECONDS"); do
-  samples+=("$(awk '/VmRSS/ {print $2}' "/proc/$waf_pid/status")")
+  samples+=("$(awk '/VmRSS/ {print $2}' "/proc/${waf_pid[$first]}/status")")
   sleep 10
 done
 wait "$wrk_pid"
 echo "  RSS kB every 10 s: ${samples[*]}"
 if grep -q "Non-2xx" "$work/wrk-mem.txt"; then echo "load.sh: non-2xx answers during the memory run" >&2; exit 1; fi
-blocked=$(curl -s "http://127.0.0.1:$WAF_PORT/metrics" | awk '$1=="waf_blocked_total" {print $2}')
-echo "  waf_blocked_total after all runs: ${blocked:-0}"
+for variant in $VARIANTS; do
+  blocked=$(curl -s "http://127.0.0.1:${waf_port[$variant]}/metrics" | awk '$1=="waf_blocked_total" {print $2}')
+  echo "  waf-$variant waf_blocked_total after all runs: ${blocked:-0}"
+done

@@ -51,6 +51,7 @@ impl RequestHost {
 pub async fn forward(
     state: &State,
     live: &Live,
+    worker: usize,
     mut parts: Parts,
     body: ProxyBody,
     peer: IpAddr,
@@ -58,8 +59,7 @@ pub async fn forward(
 ) -> Response<ProxyBody> {
     let config = &live.config;
     let upstream = config.upstream_for(&host.name);
-    let target = parts.uri.path_and_query().map_or("/", |pq| pq.as_str());
-    let Ok(uri) = upstream.join(target) else {
+    let Ok(uri) = upstream.join(std::mem::take(&mut parts.uri)) else {
         return responses::refused(crate::framing::Refusal {
             status: http::StatusCode::BAD_REQUEST,
             reason: "invalid request target",
@@ -101,7 +101,11 @@ pub async fn forward(
     parts.uri = uri;
     parts.version = Version::HTTP_11;
 
-    match live.upstreams.send(Request::from_parts(parts, body)).await {
+    match live
+        .upstreams
+        .send(worker, Request::from_parts(parts, body))
+        .await
+    {
         Ok(response) => {
             let (mut head, body) = response.into_parts();
             strip_hop_by_hop(&mut head.headers);

@@ -7,37 +7,50 @@
 use http::{HeaderMap, HeaderName, HeaderValue, header};
 use std::net::IpAddr;
 
-/// Headers that only ever describe a single connection. `Proxy-Connection` is not standard but widely sent.
-const HOP_BY_HOP: [&str; 9] = [
-    "connection",
-    "keep-alive",
-    "proxy-connection",
-    "proxy-authenticate",
-    "proxy-authorization",
-    "te",
-    "trailer",
-    "transfer-encoding",
-    "upgrade",
-];
-
 static X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
 static X_FORWARDED_PROTO: HeaderName = HeaderName::from_static("x-forwarded-proto");
 static X_FORWARDED_HOST: HeaderName = HeaderName::from_static("x-forwarded-host");
-static FORWARDED: HeaderName = HeaderName::from_static("forwarded");
+static KEEP_ALIVE: HeaderName = HeaderName::from_static("keep-alive");
+/// Not standard, but widely sent.
+static PROXY_CONNECTION: HeaderName = HeaderName::from_static("proxy-connection");
+
+/// Whether a header only ever describes a single connection.
+fn is_hop_by_hop(name: &HeaderName) -> bool {
+    // Comparisons of header names, not strings: a standard name is an enum tag, so most cost nothing.
+    name == header::CONNECTION
+        || name == header::TE
+        || name == header::TRAILER
+        || name == header::TRANSFER_ENCODING
+        || name == header::UPGRADE
+        || name == header::PROXY_AUTHENTICATE
+        || name == header::PROXY_AUTHORIZATION
+        || name == KEEP_ALIVE
+        || name == PROXY_CONNECTION
+}
 
 /// Removes hop-by-hop headers, and the headers the `Connection` header lists.
+///
+/// One pass over the names present finds what to remove, so the usual request, which has none, costs one look at
+/// each of its headers and allocates nothing; the map is edited in place, never rebuilt.
 pub fn strip_hop_by_hop(headers: &mut HeaderMap) {
-    let listed: Vec<HeaderName> = headers
-        .get_all(header::CONNECTION)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok())
+    let mut doomed: Vec<HeaderName> = headers
+        .keys()
+        .filter(|n| is_hop_by_hop(n))
+        .cloned()
         .collect();
-    for name in listed {
-        headers.remove(name);
+    if doomed.is_empty() {
+        return;
     }
-    for name in HOP_BY_HOP {
+    if doomed.contains(&header::CONNECTION) {
+        let listed = headers
+            .get_all(header::CONNECTION)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok());
+        doomed.extend(listed);
+    }
+    for name in doomed {
         headers.remove(name);
     }
 }
@@ -63,7 +76,7 @@ pub fn set_forwarded(
             format!("{}, {peer}", previous.join(", "))
         }
     } else {
-        headers.remove(&FORWARDED);
+        headers.remove(header::FORWARDED);
         headers.remove(&X_FORWARDED_PROTO);
         headers.remove(&X_FORWARDED_HOST);
         peer

@@ -1,6 +1,6 @@
 //! `waf`: a reverse proxy that inspects every request with compiled rules, then blocks, logs or forwards it.
 //!
-//! Reading order follows a request: `server.rs` accepts, `pipeline.rs` runs the stages (`framing.rs`,
+//! Reading order follows a request: `workers.rs` runs the request threads, `server.rs` accepts on each, `pipeline.rs` runs the stages (`framing.rs`,
 //! `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and `upstream.rs` talk to the upstream, `responses.rs`
 //! holds the proxy's own answers. Around them: `config/` (file, environment, defaults), `state.rs` (what a reload
 //! swaps), `reload.rs` (when it does), `metrics.rs` and `logging.rs`.
@@ -25,6 +25,7 @@ pub mod server;
 pub mod state;
 pub mod upstream;
 pub mod upstream_url;
+pub mod workers;
 
 use anyhow::Context;
 use config::Config;
@@ -36,7 +37,17 @@ use tokio::net::TcpListener;
 use tokio::signal::unix::{SignalKind, signal};
 
 /// Runs the proxy until SIGTERM or SIGINT, then drains. `config_path` is the file to watch for reloads.
-pub async fn run(config: Config, config_path: Option<PathBuf>) -> anyhow::Result<()> {
+pub fn run(config: Config, config_path: Option<PathBuf>) -> anyhow::Result<()> {
+    let control = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the control runtime")?;
+    control.block_on(control_plane(config, config_path))
+}
+
+/// Loads the rules, binds, starts the request workers (`workers.rs`), then runs reloads and metrics upkeep and
+/// waits for the signal to stop.
+async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::Result<()> {
     let metrics = metrics::Metrics::install().context("installing the metrics recorder")?;
     metrics.spawn_upkeep();
 
@@ -67,11 +78,14 @@ pub async fn run(config: Config, config_path: Option<PathBuf>) -> anyhow::Result
     let addr = SocketAddr::new(ip, config.server.http_port);
     let listener = TcpListener::bind(addr)
         .await
-        .with_context(|| format!("binding {addr}"))?;
+        .with_context(|| format!("binding {addr}"))?
+        .into_std()
+        .context("listening socket")?;
     tracing::info!(
-        "listening on {}, default upstream {}",
+        "listening on {}, default upstream {}, {} workers",
         listener.local_addr().context("local address")?,
-        config.upstream.default
+        config.upstream.default,
+        config.server.workers
     );
 
     let config_text = match &config_path {
@@ -82,12 +96,17 @@ pub async fn run(config: Config, config_path: Option<PathBuf>) -> anyhow::Result
     tokio::spawn(reload::Reloader::new(state.clone(), config_text).run());
 
     let mut terminate = signal(SignalKind::terminate()).context("SIGTERM handler")?;
-    let shutdown = async move {
-        tokio::select! {
-            _ = terminate.recv() => tracing::info!("SIGTERM received"),
-            _ = tokio::signal::ctrl_c() => tracing::info!("SIGINT received"),
-        }
-    };
-    server::serve(state, listener, shutdown).await;
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let workers = workers::Workers::start(&state, &listener, &stopped)?;
+    // The workers hold their own handles; the socket closes when the last of them stops accepting.
+    drop(listener);
+    tokio::select! {
+        _ = terminate.recv() => tracing::info!("SIGTERM received"),
+        _ = tokio::signal::ctrl_c() => tracing::info!("SIGINT received"),
+    }
+    stop.send_replace(true);
+    tokio::task::spawn_blocking(move || workers.join())
+        .await
+        .context("waiting for the workers")?;
     Ok(())
 }

@@ -29,17 +29,7 @@ fn main() -> ExitCode {
         return check(&config, path);
     }
     waf_runtime::logging::init(&config.logging);
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("waf: cannot start the async runtime: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    match runtime.block_on(waf_runtime::run(config, path)) {
+    match waf_runtime::run(config, path) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e:#}");

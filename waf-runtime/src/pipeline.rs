@@ -18,17 +18,20 @@ use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome};
 use crate::metrics::Rejection;
 use crate::responses;
 use crate::state::State;
+use bytes::Bytes;
 use http::request::Parts;
 use http::{Method, Request, Response, StatusCode, header};
-use hyper::body::Incoming;
+use hyper::body::{Body, Incoming};
 use serde_json::json;
 use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Answers one request. `conflict` is what the connection's head guard noted about this request's framing.
+/// Answers one request on worker `worker`. `conflict` is what the connection's head guard noted about this
+/// request's framing.
 pub async fn handle(
     state: Arc<State>,
+    worker: usize,
     peer: IpAddr,
     conflict: Conflict,
     req: Request<Incoming>,
@@ -43,13 +46,18 @@ pub async fn handle(
                 reason,
             },
         ),
-        None => route(&state, peer, req).await,
+        None => route(&state, worker, peer, req).await,
     };
     state.metrics.request_seconds.record(started.elapsed());
     response
 }
 
-async fn route(state: &State, peer: IpAddr, req: Request<Incoming>) -> Response<ProxyBody> {
+async fn route(
+    state: &State,
+    worker: usize,
+    peer: IpAddr,
+    req: Request<Incoming>,
+) -> Response<ProxyBody> {
     let live = state.live.load_full();
     if req.method() == Method::GET {
         match req.uri().path() {
@@ -89,7 +97,7 @@ async fn route(state: &State, peer: IpAddr, req: Request<Incoming>) -> Response<
             Err(response) => return response,
         },
     };
-    forward(state, &live, parts, body, peer, &host).await
+    forward(state, &live, worker, parts, body, peer, &host).await
 }
 
 fn refuse(state: &State, refusal: Refusal) -> Response<ProxyBody> {
@@ -124,8 +132,14 @@ async fn inspect(
         metrics.rejected(Rejection::BodyTooLarge);
         return Err(responses::body_too_large(limit));
     }
-    let timeout = Duration::from_secs(config.server.body_read_timeout_sec);
-    let read = match tokio::time::timeout(timeout, read_limited(body, limit)).await {
+    // A request without a body (most GETs) needs neither the read nor its timer.
+    let read = if body.is_end_stream() {
+        Ok(Ok(ReadBody::Complete(Bytes::new())))
+    } else {
+        let timeout = Duration::from_secs(config.server.body_read_timeout_sec);
+        tokio::time::timeout(timeout, read_limited(body, limit)).await
+    };
+    let read = match read {
         Err(_) => {
             metrics.rejected(Rejection::BodyTimeout);
             return Err(responses::body_timeout());
@@ -161,7 +175,11 @@ async fn inspect(
         }
     };
 
-    let rules = state.rules.load_full();
+    let rules = state.rules.load();
+    if rules.count() == 0 {
+        // Nothing to evaluate: not even the engine's view of the request is built.
+        return Ok(forwarded);
+    }
     let started = Instant::now();
     let findings = rules.inspect(parts, &inspected);
     metrics.inspection_seconds.record(started.elapsed());

@@ -1,5 +1,5 @@
-//! The listener: accepts connections, serves each with hyper on the multi-threaded runtime, and drains them on
-//! shutdown.
+//! One worker's accept loop: accepts connections, serves each with hyper on the worker's own runtime, and drains
+//! them on shutdown.
 use crate::head_guard::{HeadGuard, HeadNotes};
 use crate::pipeline;
 use crate::state::State;
@@ -14,16 +14,22 @@ use std::time::Duration;
 use tokio::net::TcpListener;
 
 /// Serves until `shutdown` completes, then stops accepting and waits up to the configured grace period for the
-/// requests in flight to finish.
-pub async fn serve(state: Arc<State>, listener: TcpListener, shutdown: impl Future<Output = ()>) {
+/// requests in flight to finish. `worker` is this worker's index (`workers.rs`).
+pub async fn serve(
+    state: Arc<State>,
+    worker: usize,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()>,
+) {
     let server = state.live.load().config.server.clone();
     let mut builder = auto::Builder::new(TokioExecutor::new());
     if !server.http2_enabled {
         builder = builder.http1_only();
     }
+    // Header names are not case-preserved: hyper would keep a second map of the original spellings for every
+    // request, and HTTP/1 names are case-insensitive; they reach the upstream lower-cased.
     builder
         .http1()
-        .preserve_header_case(true)
         // A client that trickles its headers holds a connection and a task: bound the time it may take.
         .header_read_timeout(Duration::from_secs(server.header_read_timeout_sec))
         .timer(TokioTimer::new());
@@ -41,7 +47,7 @@ pub async fn serve(state: Arc<State>, listener: TcpListener, shutdown: impl Futu
                     let service = service_fn(move |req| {
                         let state = state.clone();
                         let conflict = notes.next();
-                        async move { Ok::<_, Infallible>(pipeline::handle(state, peer.ip(), conflict, req).await) }
+                        async move { Ok::<_, Infallible>(pipeline::handle(state, worker, peer.ip(), conflict, req).await) }
                     });
                     let connection = builder.serve_connection(io, service).into_owned();
                     let connection = graceful.watch(connection);

@@ -20,6 +20,8 @@ pub struct State {
     pub live: ArcSwap<Live>,
     pub rules: ArcSwap<LoadedRules>,
     pub metrics: &'static Metrics,
+    /// Request workers, fixed at start (`server.workers` changes apply at the next start).
+    pub workers: usize,
     /// The file the configuration came from, watched for changes (none when running on env and defaults).
     pub config_path: Option<PathBuf>,
 }
@@ -31,9 +33,11 @@ impl State {
         metrics: &'static Metrics,
         config_path: Option<PathBuf>,
     ) -> Self {
-        let upstreams = Arc::new(Upstreams::new(&config.upstream));
+        let workers = config.server.workers;
+        let upstreams = Arc::new(Upstreams::new(&config.upstream, workers));
         record_rules(metrics, &rules);
         State {
+            workers,
             live: ArcSwap::from_pointee(Live { config, upstreams }),
             rules: ArcSwap::from_pointee(rules),
             metrics,
@@ -47,7 +51,7 @@ impl State {
         let upstreams = if current.upstreams.matches(&config.upstream) {
             current.upstreams.clone()
         } else {
-            Arc::new(Upstreams::new(&config.upstream))
+            Arc::new(Upstreams::new(&config.upstream, self.workers))
         };
         self.live.store(Arc::new(Live { config, upstreams }));
     }

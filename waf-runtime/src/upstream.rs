@@ -1,7 +1,8 @@
 //! The pooled keep-alive client that talks to upstreams, and how its failures are classified.
 //!
-//! One client serves every upstream (the pool is keyed by address). It is rebuilt only when its own settings
-//! change on a config reload; a change of domains or upstream addresses keeps the warm pool.
+//! Each worker (`workers.rs`) has its own client, so an upstream connection is used only by the thread that
+//! opened it; one client serves every upstream (the pool is keyed by address). The clients are rebuilt only when
+//! their own settings change on a config reload; a change of domains or upstream addresses keeps the warm pools.
 use crate::body::ProxyBody;
 use crate::config::UpstreamConfig;
 use crate::metrics::UpstreamFailure;
@@ -13,25 +14,29 @@ use hyper_util::rt::{TokioExecutor, TokioTimer};
 use std::time::Duration;
 
 pub struct Upstreams {
-    client: Client<HttpConnector, ProxyBody>,
+    /// One per worker, indexed by the worker's number.
+    clients: Vec<Client<HttpConnector, ProxyBody>>,
     response_timeout: Duration,
     settings: UpstreamConfig,
 }
 
 impl Upstreams {
-    pub fn new(cfg: &UpstreamConfig) -> Self {
+    /// Clients for `workers` workers. Building one opens no connection: pools fill on first use.
+    pub fn new(cfg: &UpstreamConfig, workers: usize) -> Self {
         let mut connector = HttpConnector::new();
         connector.set_connect_timeout(Some(Duration::from_millis(cfg.connect_timeout_ms)));
         connector.set_nodelay(true);
-        let client = Client::builder(TokioExecutor::new())
-            .pool_timer(TokioTimer::new())
-            .pool_idle_timeout(Duration::from_secs(cfg.pool_idle_timeout_sec))
-            .pool_max_idle_per_host(cfg.pool_max_idle_per_host)
-            // Header names reach the upstream spelled as the client spelled them.
-            .http1_preserve_header_case(true)
-            .build(connector);
+        let clients = (0..workers)
+            .map(|_| {
+                Client::builder(TokioExecutor::new())
+                    .pool_timer(TokioTimer::new())
+                    .pool_idle_timeout(Duration::from_secs(cfg.pool_idle_timeout_sec))
+                    .pool_max_idle_per_host(cfg.pool_max_idle_per_host)
+                    .build(connector.clone())
+            })
+            .collect();
         Upstreams {
-            client,
+            clients,
             response_timeout: Duration::from_millis(cfg.response_timeout_ms),
             settings: cfg.clone(),
         }
@@ -46,13 +51,15 @@ impl Upstreams {
         } == *cfg
     }
 
-    /// Sends a request and waits for the response head, within the response timeout. The body is not awaited:
-    /// it streams back to the client as it arrives.
+    /// Sends a request with worker `worker`'s client and waits for the response head, within the response
+    /// timeout. The body is not awaited: it streams back to the client as it arrives.
     pub async fn send(
         &self,
+        worker: usize,
         req: Request<ProxyBody>,
     ) -> Result<Response<Incoming>, (UpstreamFailure, String)> {
-        match tokio::time::timeout(self.response_timeout, self.client.request(req)).await {
+        let client = &self.clients[worker];
+        match tokio::time::timeout(self.response_timeout, client.request(req)).await {
             Err(_) => Err((UpstreamFailure::Timeout, "no response head in time".into())),
             Ok(Ok(response)) => Ok(response),
             Ok(Err(e)) => {

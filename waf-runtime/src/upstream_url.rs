@@ -2,7 +2,7 @@
 //!
 //! Only the scheme and authority are kept: the request's own path and query are sent as they came. A path,
 //! query, user info or an `https` upstream are refused at load time rather than half-honoured.
-use http::uri::{Authority, Scheme, Uri};
+use http::uri::{Authority, InvalidUriParts, PathAndQuery, Scheme, Uri};
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
@@ -17,13 +17,16 @@ impl UpstreamUrl {
         &self.authority
     }
 
-    /// The absolute URI the pooled client sends to: this upstream plus the request's path and query.
-    pub fn join(&self, path_and_query: &str) -> Result<Uri, http::Error> {
-        Uri::builder()
-            .scheme(Scheme::HTTP)
-            .authority(self.authority.clone())
-            .path_and_query(path_and_query)
-            .build()
+    /// The absolute URI the pooled client sends to: this upstream plus the request's path and query (`/` when
+    /// it has none), reusing the request's own path-and-query without copying it.
+    pub fn join(&self, request_target: Uri) -> Result<Uri, InvalidUriParts> {
+        let mut parts = request_target.into_parts();
+        parts.scheme = Some(Scheme::HTTP);
+        parts.authority = Some(self.authority.clone());
+        parts
+            .path_and_query
+            .get_or_insert_with(|| PathAndQuery::from_static("/"));
+        Uri::from_parts(parts)
     }
 }
 
@@ -81,8 +84,15 @@ mod tests {
     fn accepts_host_and_port_only() {
         let u: UpstreamUrl = "http://127.0.0.1:8080".parse().unwrap();
         assert_eq!(
-            u.join("/a?b=1").unwrap().to_string(),
+            u.join("/a?b=1".parse().unwrap()).unwrap().to_string(),
             "http://127.0.0.1:8080/a?b=1"
+        );
+        // An absolute-form target keeps only its path and query.
+        assert_eq!(
+            u.join("http://elsewhere:9/p?q".parse().unwrap())
+                .unwrap()
+                .to_string(),
+            "http://127.0.0.1:8080/p?q"
         );
         assert!("http://app/".parse::<UpstreamUrl>().is_ok());
         for bad in [

@@ -57,6 +57,26 @@ async fn benign_request_is_forwarded_byte_exact_both_ways() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn upstream_connections_are_reused_across_requests() {
+    let up = Upstream::start().await;
+    let waf = Waf::start(&upstream_config(&up), &[("deny.yaml", DENY_RULE)]);
+    // Each request on its own client connection, so either worker may take it: each worker keeps its own pool,
+    // so at most one upstream connection per worker may be opened for requests that never overlap.
+    for i in 0..20 {
+        let (head, _) = post(waf.addr, &format!("/n/{i}"), "a=1").await;
+        assert_eq!(head.status, 200);
+        let (head, _) = get(waf.addr, &format!("/n/{i}?b=2")).await;
+        assert_eq!(head.status, 200);
+    }
+    assert_eq!(up.seen().len(), 40);
+    let opened = up.connections();
+    assert!(
+        (1..=WORKERS).contains(&opened),
+        "{opened} upstream connections for 40 sequential requests"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn chunked_request_body_is_reframed_with_a_length() {
     let up = Upstream::start().await;
     let waf = Waf::start(&upstream_config(&up), &[]);

@@ -47,6 +47,7 @@ pub struct FileServer {
     pub header_read_timeout_sec: Option<u64>,
     pub body_read_timeout_sec: Option<u64>,
     pub shutdown_grace_sec: Option<u64>,
+    pub workers: Option<u64>,
     pub tls: Option<FileTls>,
 }
 

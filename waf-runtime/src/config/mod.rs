@@ -65,6 +65,8 @@ pub struct ServerConfig {
     pub header_read_timeout_sec: u64,
     pub body_read_timeout_sec: u64,
     pub shutdown_grace_sec: u64,
+    /// Threads serving requests, each with its own single-threaded runtime (see `workers.rs`).
+    pub workers: usize,
     pub tls: TlsConfig,
 }
 

@@ -279,6 +279,7 @@ impl Resolver<'_> {
                 30,
             )?,
             shutdown_grace_sec: s.shutdown_grace_sec.unwrap_or(30),
+            workers: self.workers(s.workers)?,
             tls: TlsConfig {
                 cert_file: path(tls.cert_file, "TLS_CERT_FILE"),
                 key_file: path(tls.key_file, "TLS_KEY_FILE"),
@@ -286,6 +287,21 @@ impl Resolver<'_> {
                 auto_cert_dir: tls.auto_cert_dir.map(PathBuf::from),
             },
         })
+    }
+
+    /// `server.workers`, by default one per core the process may run on.
+    fn workers(&self, file: Option<u64>) -> Result<usize, ConfigError> {
+        // More threads than this only cost memory and scheduling; a typo such as 10000 must not start them.
+        const MAX_WORKERS: u64 = 1024;
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u64);
+        let n = positive(self, "waf.server.workers", file, cores)?;
+        if n > MAX_WORKERS {
+            return Err(self.key_error(
+                "waf.server.workers",
+                format!("{n} is more than {MAX_WORKERS}"),
+            ));
+        }
+        Ok(n as usize)
     }
 
     fn upstream_config(&self, u: super::file::FileUpstream) -> Result<UpstreamConfig, ConfigError> {
@@ -404,6 +420,10 @@ mod tests {
         assert_eq!(c.rules.directories, vec![PathBuf::from("rules")]);
         assert_eq!(c.body.limit_bytes, 1_048_576);
         assert_eq!(c.rules.reload_interval_sec, 5);
+        let cores = std::thread::available_parallelism().unwrap().get();
+        assert_eq!(c.server.workers, cores);
+        let c = run("waf: {server: {workers: 3}}", &[]).unwrap();
+        assert_eq!(c.server.workers, 3);
     }
 
     #[test]
@@ -458,6 +478,8 @@ mod tests {
                 "waf.rules.paranoia_level",
             ),
             ("waf: {body: {over_limit: pass}}", "waf.body.over_limit"),
+            ("waf: {server: {workers: 0}}", "waf.server.workers"),
+            ("waf: {server: {workers: 5000}}", "waf.server.workers"),
         ] {
             let e = run(text, &[]).unwrap_err().to_string();
             assert!(e.contains(key), "{text}: {e}");

@@ -13,6 +13,7 @@ use std::io::{BufRead, BufReader, Read};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -40,6 +41,7 @@ pub fn big_byte(i: usize) -> u8 {
 pub struct Upstream {
     pub addr: SocketAddr,
     seen: Arc<Mutex<Vec<Seen>>>,
+    connections: Arc<AtomicUsize>,
     task: tokio::task::JoinHandle<()>,
 }
 
@@ -49,11 +51,14 @@ impl Upstream {
         let addr = listener.local_addr().unwrap();
         let seen = Arc::new(Mutex::new(Vec::new()));
         let record = seen.clone();
+        let connections = Arc::new(AtomicUsize::new(0));
+        let accepted = connections.clone();
         let task = tokio::spawn(async move {
             loop {
                 let Ok((stream, _)) = listener.accept().await else {
                     continue;
                 };
+                accepted.fetch_add(1, Ordering::SeqCst);
                 let record = record.clone();
                 tokio::spawn(async move {
                     let service = service_fn(move |req: Request<Incoming>| {
@@ -66,7 +71,17 @@ impl Upstream {
                 });
             }
         });
-        Upstream { addr, seen, task }
+        Upstream {
+            addr,
+            seen,
+            connections,
+            task,
+        }
+    }
+
+    /// How many connections the upstream has accepted so far.
+    pub fn connections(&self) -> usize {
+        self.connections.load(Ordering::SeqCst)
     }
 
     pub fn url(&self) -> String {
@@ -157,6 +172,10 @@ pub struct Waf {
     log: Arc<Mutex<String>>,
 }
 
+/// Request workers of every `waf` started here: more than one, so every test also covers requests, reloads,
+/// metrics and shutdown spread over several workers, whatever the machine's core count.
+pub const WORKERS: usize = 2;
+
 /// A rule that blocks any argument or body containing `attack-me`.
 pub const DENY_RULE: &str = r#"
 id: 100001
@@ -193,7 +212,7 @@ impl Waf {
 
     pub fn write_config(dir: &Path, config: &str) {
         let text = format!(
-            "waf:\n  server: {{listen_address: 127.0.0.1, http_port: 0, shutdown_grace_sec: 10}}\n  rules: {{directories: [rules], reload_interval_sec: 1}}\n{config}"
+            "waf:\n  server: {{listen_address: 127.0.0.1, http_port: 0, shutdown_grace_sec: 10, workers: {WORKERS}}}\n  rules: {{directories: [rules], reload_interval_sec: 1}}\n{config}"
         );
         // Write then rename, as an operator's deploy tool would: the watcher never sees a half-written file.
         let tmp = dir.join("waf.yml.tmp");
