@@ -7,11 +7,11 @@
 //! whose cache is bounded, with a PikeVM behind it), built from the pattern at load.
 //!
 //! Both give the same matches: leftmost-first, byte-oriented, with ModSecurity's syntax flags
-//! ([`crate::operator::build_regex`]). Neither backtracks, so no pattern and no input can make a search more than
+//! ([`crate::operator::syntax_config`]). Neither backtracks, so no pattern and no input can make a search more than
 //! linear. A dense DFA cannot report capture groups: when a chain condition needs them and the DFA found a
 //! match, a meta regex of the same pattern is built once (on first need) and run on that value only.
 
-use crate::operator::{build_regex, pcre_byte_escapes, syntax_config};
+use crate::operator::{build_meta, pcre_byte_escapes, syntax_config};
 use regex_automata::dfa::{dense, regex::Regex as DenseRegex};
 use regex_automata::meta::Regex as MetaRegex;
 use regex_automata::nfa::thompson;
@@ -108,9 +108,10 @@ impl fmt::Display for EngineKind {
 impl RegexEngine {
     /// Compiles `pattern` on the meta engine; the error is one line, fit for a load error.
     pub fn lazy(pattern: &str) -> Result<RegexEngine, String> {
-        let meta = build_regex(pattern)?;
+        let pattern = pcre_byte_escapes(pattern);
+        let meta = build_meta(&pattern)?;
         Ok(RegexEngine {
-            pattern: pcre_byte_escapes(pattern),
+            pattern,
             groups: meta.group_info().group_len(regex_automata::PatternID::ZERO),
             dense: None,
             meta: OnceLock::from(Some(meta)),
@@ -154,11 +155,7 @@ impl RegexEngine {
             meta: OnceLock::new(),
         };
         if engine.dense.is_none() && !defer {
-            let meta = MetaRegex::builder()
-                .syntax(syntax_config())
-                .configure(crate::operator::meta_config())
-                .build(&engine.pattern)
-                .map_err(|e| format!("regex does not compile: {e}"))?;
+            let meta = build_meta(&engine.pattern)?;
             if meta.group_info().group_len(regex_automata::PatternID::ZERO) != groups {
                 return Err("stored capture group count does not match the pattern".into());
             }
@@ -199,13 +196,7 @@ impl RegexEngine {
 
     fn meta(&self) -> Option<&MetaRegex> {
         self.meta
-            .get_or_init(|| {
-                MetaRegex::builder()
-                    .syntax(syntax_config())
-                    .configure(crate::operator::meta_config())
-                    .build(&self.pattern)
-                    .ok()
-            })
+            .get_or_init(|| build_meta(&self.pattern).ok())
             .as_ref()
     }
 
