@@ -8,9 +8,11 @@ use crate::headers::{set_forwarded, strip_hop_by_hop};
 use crate::metrics::UpstreamFailure;
 use crate::responses;
 use crate::state::{Live, State};
+use crate::upgrade;
 use http::request::Parts;
 use http::uri::Authority;
-use http::{HeaderValue, Request, Response, Version, header};
+use http::{HeaderValue, Request, Response, StatusCode, Version, header};
+use hyper::upgrade::OnUpgrade;
 use std::net::IpAddr;
 
 /// The host a request is for: from the absolute-form URI (HTTP/2 `:authority`) or the `Host` header.
@@ -61,13 +63,19 @@ pub async fn forward(
     let upstream = config.upstream_for(&host.name);
     let Ok(uri) = upstream.join(std::mem::take(&mut parts.uri)) else {
         return responses::refused(crate::framing::Refusal {
-            status: http::StatusCode::BAD_REQUEST,
+            status: StatusCode::BAD_REQUEST,
             reason: "invalid request target",
         });
     };
 
     let had_length = parts.headers.contains_key(header::CONTENT_LENGTH);
+    // hyper leaves an upgrade handle on the requests that may switch protocols (HTTP/1.1 with the headers).
+    let client_upgrade = upgrade::requested(&parts.headers)
+        .and_then(|protocol| Some((protocol, parts.extensions.remove::<OnUpgrade>()?)));
     strip_hop_by_hop(&mut parts.headers);
+    if let Some((protocol, _)) = &client_upgrade {
+        upgrade::keep(&mut parts.headers, protocol.clone());
+    }
     // The body has been read (or is streamed by us); the upstream never needs to say 100 Continue.
     parts.headers.remove(header::EXPECT);
     let trusted_peer = config
@@ -106,6 +114,21 @@ pub async fn forward(
         .send(worker, Request::from_parts(parts, body))
         .await
     {
+        Ok(mut response) if response.status() == StatusCode::SWITCHING_PROTOCOLS => {
+            let (Some((_, client)), Some(protocol)) = (
+                client_upgrade,
+                response.headers().get(header::UPGRADE).cloned(),
+            ) else {
+                state.metrics.upstream_failed(UpstreamFailure::Unavailable);
+                tracing::warn!("upstream {upstream} switched protocols unasked");
+                return responses::bad_gateway();
+            };
+            upgrade::relay(client, hyper::upgrade::on(&mut response));
+            let (mut head, body) = response.into_parts();
+            strip_hop_by_hop(&mut head.headers);
+            upgrade::keep(&mut head.headers, protocol);
+            Response::from_parts(head, ProxyBody::Stream(body))
+        }
         Ok(response) => {
             let (mut head, body) = response.into_parts();
             strip_hop_by_hop(&mut head.headers);

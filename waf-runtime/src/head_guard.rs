@@ -10,7 +10,8 @@
 //! a body by length or by chunks), noting for each head whether its framing headers conflict. The request
 //! pipeline takes the notes in order, one per request (`HeadNotes::next`). The guard never changes the bytes and
 //! never blocks: when it meets something it does not follow (a head larger than its bound, a malformed chunk
-//! size, HTTP/2) it stops noting for that connection, and hyper's own checks and `framing.rs` remain.
+//! size, HTTP/2, a request to switch protocols) it stops noting for that connection, and hyper's own checks and
+//! `framing.rs` remain.
 use memchr::memmem;
 use std::collections::VecDeque;
 use std::io;
@@ -216,9 +217,10 @@ fn after_head(head: &[u8], notes: &HeadNotes) -> Phase {
     let mut lengths = Vec::new();
     let mut chunked = false;
     let mut codings = 0;
+    let mut upgrade = false;
     for line in lines {
-        // Only `Content-Length` and `Transfer-Encoding` matter: skip other lines by their first byte.
-        if !matches!(line.first(), Some(b'c' | b'C' | b't' | b'T')) {
+        // Only `Content-Length`, `Transfer-Encoding` and `Upgrade` matter: skip other lines by their first byte.
+        if !matches!(line.first(), Some(b'c' | b'C' | b't' | b'T' | b'u' | b'U')) {
             continue;
         }
         let Some(colon) = memchr::memchr(b':', line) else {
@@ -230,6 +232,8 @@ fn after_head(head: &[u8], notes: &HeadNotes) -> Phase {
         } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
             codings += 1;
             chunked = value.eq_ignore_ascii_case(b"chunked");
+        } else if name.eq_ignore_ascii_case(b"upgrade") {
+            upgrade = true;
         }
     }
     let conflict = if !lengths.is_empty() && codings > 0 {
@@ -242,6 +246,10 @@ fn after_head(head: &[u8], notes: &HeadNotes) -> Phase {
     notes.push(conflict);
     if conflict.is_some() {
         // hyper closes such a connection after answering: nothing after this head is a request.
+        return Phase::Off;
+    }
+    if upgrade {
+        // If the upstream switches protocols, what follows is not HTTP: stop rather than read it as heads.
         return Phase::Off;
     }
     if codings > 0 {

@@ -49,7 +49,7 @@ pub async fn serve(
                         let conflict = notes.next();
                         async move { Ok::<_, Infallible>(pipeline::handle(state, worker, peer.ip(), conflict, req).await) }
                     });
-                    let connection = builder.serve_connection(io, service).into_owned();
+                    let connection = builder.serve_connection_with_upgrades(io, service).into_owned();
                     let connection = graceful.watch(connection);
                     tokio::spawn(async move {
                         if let Err(e) = connection.await {
