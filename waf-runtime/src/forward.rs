@@ -4,6 +4,7 @@
 //! global upstream. The request keeps its method, path, query, headers (minus hop-by-hop ones) and body; its
 //! framing is re-derived from the body actually sent, never copied from the client.
 use crate::body::ProxyBody;
+use crate::client_ip::Peer;
 use crate::headers::{set_forwarded, strip_hop_by_hop};
 use crate::metrics::UpstreamFailure;
 use crate::responses;
@@ -13,7 +14,6 @@ use http::request::Parts;
 use http::uri::Authority;
 use http::{HeaderValue, Request, Response, StatusCode, Version, header};
 use hyper::upgrade::OnUpgrade;
-use std::net::IpAddr;
 
 /// The host a request is for: from the absolute-form URI (HTTP/2 `:authority`) or the `Host` header.
 pub struct RequestHost {
@@ -56,7 +56,7 @@ pub async fn forward(
     worker: usize,
     mut parts: Parts,
     body: ProxyBody,
-    peer: IpAddr,
+    peer: &Peer,
     host: &RequestHost,
 ) -> Response<ProxyBody> {
     let config = &live.config;
@@ -82,7 +82,7 @@ pub async fn forward(
         .client_ip
         .trusted_proxies
         .iter()
-        .any(|c| c.contains(peer));
+        .any(|c| c.contains(peer.ip));
     let host_text = host.raw.as_ref().and_then(|h| h.to_str().ok());
     set_forwarded(&mut parts.headers, peer, trusted_peer, host_text);
     if let Some(raw) = &host.raw {

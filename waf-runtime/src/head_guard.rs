@@ -16,7 +16,7 @@ use memchr::memmem;
 use std::collections::VecDeque;
 use std::io;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
@@ -26,6 +26,10 @@ const MAX_HEAD: usize = 64 * 1024;
 const MAX_CHUNK_LINE: usize = 1024;
 
 const HEAD_END: &[u8] = b"\r\n\r\n";
+
+/// The searcher for `HEAD_END`, built once: `memmem::find` would build one on every read.
+static HEAD_END_FINDER: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(HEAD_END));
 
 /// A conflict found in one request head.
 pub type Conflict = Option<&'static str>;
@@ -102,7 +106,7 @@ fn step(phase: Phase, bytes: &[u8], notes: &HeadNotes) -> (Phase, usize) {
                     .count();
                 let rest = &bytes[used..];
                 // The usual case: the whole head arrived in one read; look at it where it lies, no copy.
-                if let Some(i) = memmem::find(rest, HEAD_END) {
+                if let Some(i) = HEAD_END_FINDER.find(rest) {
                     let end = i + HEAD_END.len();
                     return (after_head(&rest[..end], notes), used + end);
                 }
@@ -111,8 +115,9 @@ fn step(phase: Phase, bytes: &[u8], notes: &HeadNotes) -> (Phase, usize) {
             }
             let start = buf.len().saturating_sub(HEAD_END.len() - 1);
             buf.extend_from_slice(bytes);
-            let Some(end) =
-                memmem::find(&buf[start..], HEAD_END).map(|i| start + i + HEAD_END.len())
+            let Some(end) = HEAD_END_FINDER
+                .find(&buf[start..])
+                .map(|i| start + i + HEAD_END.len())
             else {
                 return if buf.len() > MAX_HEAD {
                     (Phase::Off, bytes.len())
