@@ -19,6 +19,9 @@ pub const DEVELOPMENT_JWT_KEY_PEM: &str = include_str!("dev_jwt_key.pem");
 /// A secret encrypting session cookies must carry at least 256 bits; shorter ones are refused everywhere.
 pub const MIN_COOKIE_SECRET_BYTES: usize = 32;
 
+/// The longest refresh-token replay grace accepted (see `REFRESH_REPLAY_GRACE_SECONDS`).
+pub const MAX_REFRESH_REPLAY_GRACE_SECONDS: u32 = 300;
+
 /// One environment variable: its name, its default (`None`: unset by default), whether its value is a secret that
 /// `--env` masks, and what it does.
 pub struct Var {
@@ -93,6 +96,12 @@ pub const VARS: &[Var] = &[
     ),
     var("JWT_ISSUER", Some("POS"), false, "`iss` of issued tokens"),
     var(
+        "REFRESH_REPLAY_GRACE_SECONDS",
+        Some("30"),
+        false,
+        "how long a rotated refresh token still works (double submits); reused later, its family is revoked (0..=300)",
+    ),
+    var(
         "KVSTORE_URL",
         None,
         true,
@@ -166,6 +175,8 @@ pub struct Config {
     /// PEM of the RSA private key signing tokens.
     pub jwt_key_pem: String,
     pub jwt_issuer: String,
+    /// Seconds a rotated refresh token is still honoured.
+    pub refresh_replay_grace_seconds: u32,
     pub kvstore_url: Option<String>,
     pub login_events_channel: String,
     pub svc_uri: Option<String>,
@@ -296,6 +307,14 @@ impl Config {
                 "BCRYPT_COST must be within 4..=31, got {bcrypt_cost}"
             )));
         }
+        let refresh_replay_grace_seconds: u32 = parse(vars, "REFRESH_REPLAY_GRACE_SECONDS")?;
+        // Every second of grace is a second in which a leaked refresh token works beside its rightful owner
+        // without revoking the family; five minutes covers any client's retry, more only hides theft.
+        if refresh_replay_grace_seconds > MAX_REFRESH_REPLAY_GRACE_SECONDS {
+            return Err(ConfigError(format!(
+                "REFRESH_REPLAY_GRACE_SECONDS must be within 0..={MAX_REFRESH_REPLAY_GRACE_SECONDS}, got {refresh_replay_grace_seconds}"
+            )));
+        }
         let positive = |name: &str| -> Result<NonZeroU32, ConfigError> {
             NonZeroU32::new(parse(vars, name)?)
                 .ok_or_else(|| ConfigError(format!("{name} must be positive")))
@@ -309,6 +328,7 @@ impl Config {
             session_timeout_minutes: positive("SESSION_TIMEOUT_MINUTES")?.get(),
             jwt_key_pem,
             jwt_issuer: parse(vars, "JWT_ISSUER")?,
+            refresh_replay_grace_seconds,
             kvstore_url,
             login_events_channel: parse(vars, "LOGIN_EVENTS_CHANNEL")?,
             svc_uri,
@@ -380,6 +400,7 @@ mod tests {
         assert_eq!(config.session_timeout_minutes, 1440);
         assert_eq!(config.login_events_channel, "svc/auth/login");
         assert_eq!(config.jwt_issuer, "POS");
+        assert_eq!(config.refresh_replay_grace_seconds, 30);
     }
 
     #[test]
@@ -422,6 +443,8 @@ mod tests {
             ("JWT_SECRET", "not base64!"),
             ("SVC_URI", "https://svc"),
             ("KVSTORE_URL", "nonsense"),
+            ("REFRESH_REPLAY_GRACE_SECONDS", "301"),
+            ("REFRESH_REPLAY_GRACE_SECONDS", "-1"),
         ] {
             let err = Config::from_vars(&vars(&[(name, value)])).unwrap_err();
             assert!(err.to_string().contains(name), "{name}: {err}");

@@ -4,6 +4,7 @@
 //! cluster started here; login events go to a real Redis started here. A custom harness (libtest-mimic) owns those
 //! servers, so they start once and stop when the run ends.
 
+mod python;
 mod support;
 
 use std::future::Future;
@@ -167,6 +168,7 @@ fn main() {
         run(env_docs_and_production_refusals());
         Ok(())
     }));
+    trials.extend(python::trials());
     let conclusion = libtest_mimic::run(&args, trials);
     // The servers stop before the process exits (exit() skips destructors).
     drop((pg, redis));
@@ -892,6 +894,13 @@ async fn bearer_tokens_and_jwks(ctx: Ctx) {
         .await;
     assert_eq!(jwks.status, StatusCode::OK);
     assert_eq!(jwks.json(), keys.jwks());
+    // The public PEM the HS256 forgeries are keyed with is the development key's public half.
+    let public =
+        jsonwebtoken::DecodingKey::from_rsa_pem(include_bytes!("fixtures/dev_jwt_public.pem"))
+            .unwrap();
+    let public = jsonwebtoken::jwk::Jwk::from_decoding_key(&public, None).unwrap();
+    let public = serde_json::to_value(public).unwrap();
+    assert_eq!(public["n"], jwks.json()["keys"][0]["n"]);
 
     let now = chrono::Utc::now().timestamp();
     let claims = |aud: &str, iat: i64, exp: i64| user_claims(&tenant.user_id, aud, iat, exp);
@@ -1344,6 +1353,11 @@ async fn userinfo_answers_for_valid_tokens_only(ctx: Ctx) {
             ),
         ),
         ("garbage", bearer("not.a.jwt".into())),
+        ("alg none", bearer(forged(&token, "none"))),
+        (
+            "HS256 keyed with the public key",
+            bearer(forged(&token, "HS256")),
+        ),
         ("wrong API key", vec![("x-api-key", format!("{key}x"))]),
     ];
     for (why, headers) in refused {
@@ -1377,6 +1391,33 @@ async fn userinfo_answers_for_valid_tokens_only(ctx: Ctx) {
         StatusCode::OK,
         "a token issued after the logout"
     );
+}
+
+/// `token`'s claims under a header naming `alg` (and the genuine `kid`): `none` unsigned, `HS256` with the
+/// server's public key PEM as the HMAC secret (the classic algorithm-confusion forgery).
+fn forged(token: &str, alg: &str) -> String {
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let (header, rest) = token.split_once('.').unwrap();
+    let payload = rest.split_once('.').unwrap().0;
+    let mut header: serde_json::Value =
+        serde_json::from_slice(&b64.decode(header).unwrap()).unwrap();
+    header["alg"] = alg.into();
+    let signing_input = format!("{}.{payload}", b64.encode(header.to_string()));
+    match alg {
+        "none" => format!("{signing_input}."),
+        "HS256" => {
+            use hmac::Mac;
+            let public_pem = include_str!("fixtures/dev_jwt_public.pem");
+            let mut mac =
+                hmac::Hmac::<sha2::Sha256>::new_from_slice(public_pem.as_bytes()).unwrap();
+            mac.update(signing_input.as_bytes());
+            format!(
+                "{signing_input}.{}",
+                b64.encode(mac.finalize().into_bytes())
+            )
+        }
+        other => panic!("no forgery for {other}"),
+    }
 }
 
 const APP_REDIRECT: &str = "https://app.test/cb";
@@ -2062,14 +2103,14 @@ async fn refresh_revoke_and_introspect(ctx: Ctx) {
 async fn refresh_replay_after_the_grace_window(ctx: Ctx) {
     ctx.bootstrap();
     let (client_id, secret, _) = code_flow_clients(&ctx);
-    let server = AuthServer::start(&ctx.backend, &[]);
+    // The grace window is wall-clock time and the server has no clock to move: a 1 s window instead of 30 s.
+    let server = AuthServer::start(&ctx.backend, &[("REFRESH_REPLAY_GRACE_SECONDS", "1")]);
     let client = (client_id.as_str(), secret.as_str());
     let first = code_flow_tokens(&server, &client_id, &secret).await;
     let r1 = first["refresh_token"].as_str().unwrap();
     let second = refreshed(&server, client, r1).await.json();
     let r2 = second["refresh_token"].as_str().unwrap();
-    // The grace window is 30 s of wall-clock time; the server has no clock to move.
-    tokio::time::sleep(Duration::from_secs(31)).await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
     let replay = refreshed(&server, client, r1).await;
     assert_eq!(replay.status, StatusCode::BAD_REQUEST);
     assert_eq!(replay.json()["error"], "invalid_grant");

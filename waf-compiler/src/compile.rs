@@ -7,13 +7,15 @@
 //! chain minus its last transform): evaluation builds a chain's value from its longest cached prefix, so chains
 //! sharing a prefix share that work, and `multi_match` rules read every intermediate value from the same cache.
 //!
-//! Issue 3's ahead-of-time work (dense DFAs, literal prefilters, the artifact) belongs here: the model
-//! (`rule.rs`) and evaluation (`evaluate.rs`) only see [`Matcher`] and the chain ids.
+//! Each regex's engine comes from a [`RegexSource`]: built from the pattern by an
+//! [`EnginePlan`](crate::regex_engine::EnginePlan) (meta engine, or dense DFAs within a budget), or taken ready-made
+//! from an artifact ([`crate::artifact`]); the model (`rule.rs`) and evaluation (`evaluate.rs`) only see
+//! [`Matcher`] and the chain ids.
 
-use crate::operator::{Condition, Matcher, build_regex};
+use crate::operator::{Condition, Matcher, RegexFactory};
+use crate::regex_engine::{RegexEngine, RegexSource};
 use crate::rule::{MAX_PARANOIA_LEVEL, Rule, Transform, Variable, VariableSpec};
 use crate::transform::effective_chain;
-use regex_automata::meta::Regex;
 
 /// How a rule set is compiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,7 +50,7 @@ impl FieldError {
 #[derive(Debug)]
 enum KeyMatcher {
     Exact(Vec<u8>),
-    Regex(Regex),
+    Regex(RegexEngine),
 }
 
 /// A variable with its key filters.
@@ -60,21 +62,24 @@ pub struct Selector {
 }
 
 impl Selector {
-    fn new(spec: &VariableSpec) -> Result<Selector, String> {
+    fn new(spec: &VariableSpec, regexes: &mut RegexFactory<'_>) -> Result<Selector, String> {
         // Header names are case-insensitive in HTTP, so a key regex on a header variable is too.
         let flags = if spec.variable.case_insensitive_keys() {
             "(?i)"
         } else {
             ""
         };
-        let entry = |e: &String| match e.strip_prefix('/').and_then(|r| r.strip_suffix('/')) {
-            Some(re) if e.len() >= 2 => build_regex(&format!("{flags}{re}")).map(KeyMatcher::Regex),
-            _ => Ok(KeyMatcher::Exact(e.as_bytes().to_vec())),
-        };
-        let compile = |entries: &[String]| {
+        let mut compile = |entries: &[String]| {
             entries
                 .iter()
-                .map(entry)
+                .map(
+                    |e| match e.strip_prefix('/').and_then(|r| r.strip_suffix('/')) {
+                        Some(re) if e.len() >= 2 => {
+                            regexes(&format!("{flags}{re}")).map(KeyMatcher::Regex)
+                        }
+                        _ => Ok(KeyMatcher::Exact(e.as_bytes().to_vec())),
+                    },
+                )
                 .collect::<Result<Vec<_>, String>>()
         };
         let mut names = compile(&spec.names)?;
@@ -87,6 +92,17 @@ impl Selector {
             names,
             exclude: compile(&spec.exclude)?,
         })
+    }
+
+    /// The regexes of the key filters, in the order compilation asked for them.
+    fn regexes(&self) -> impl Iterator<Item = &RegexEngine> {
+        self.names
+            .iter()
+            .chain(&self.exclude)
+            .filter_map(|m| match m {
+                KeyMatcher::Regex(re) => Some(re),
+                KeyMatcher::Exact(_) => None,
+            })
     }
 
     /// Whether the value with this key is selected.
@@ -149,6 +165,23 @@ impl Chains {
         self.chains.len() - 1
     }
 
+    /// The chains with the ids they had when stored (`list[id]`), for the artifact loader. Refused unless
+    /// interning them in order gives back the same ids (the empty chain first, each chain after its prefixes).
+    pub fn from_list(list: &[Vec<Transform>]) -> Result<Chains, String> {
+        let mut chains = Chains::default();
+        for (id, chain) in list.iter().enumerate() {
+            if chains.intern(chain) != id || chains.len() != id + 1 {
+                return Err(format!("transform chain {id} is out of order"));
+            }
+        }
+        Ok(chains)
+    }
+
+    /// Every chain, by id.
+    pub fn all(&self) -> &[Vec<Transform>] {
+        &self.chains
+    }
+
     pub fn get(&self, id: usize) -> &[Transform] {
         self.chains.get(id).map_or(&[], Vec::as_slice)
     }
@@ -181,8 +214,29 @@ impl Chains {
     }
 }
 
-/// Compiles one rule, interning its transform chain into `chains`. Errors name the field.
-pub fn compile_rule(rule: &Rule, chains: &mut Chains) -> Result<CompiledRule, Vec<FieldError>> {
+impl CompiledRule {
+    /// Every regex of the rule, in the order [`compile_rule`] asked its [`RegexSource`] for them (key filters,
+    /// the operator, chain conditions): the artifact stores them in this order.
+    pub fn regexes(&self) -> Vec<&RegexEngine> {
+        let mut all: Vec<&RegexEngine> =
+            self.selectors.iter().flat_map(Selector::regexes).collect();
+        if let Matcher::Regex(re) = &self.matcher {
+            all.push(re);
+        }
+        all.extend(self.conditions.iter().filter_map(Condition::regex));
+        all
+    }
+}
+
+/// Compiles one rule, interning its transform chain into `chains` and taking each regex's engine from
+/// `regexes`. Errors name the field.
+pub fn compile_rule(
+    rule: &Rule,
+    chains: &mut Chains,
+    regexes: &mut dyn RegexSource,
+) -> Result<CompiledRule, Vec<FieldError>> {
+    let level = rule.paranoia_level;
+    let regexes = &mut |pattern: &str| regexes.regex(pattern, level);
     let mut errors = Vec::new();
     if rule.paranoia_level == 0 || rule.paranoia_level > MAX_PARANOIA_LEVEL {
         errors.push(FieldError::new(
@@ -201,12 +255,12 @@ pub fn compile_rule(rule: &Rule, chains: &mut Chains) -> Result<CompiledRule, Ve
     }
     let mut selectors = Vec::new();
     for (i, spec) in rule.variables.iter().enumerate() {
-        match Selector::new(spec) {
+        match Selector::new(spec, regexes) {
             Ok(s) => selectors.push(s),
             Err(e) => errors.push(FieldError::new(format!("variables[{i}]"), e)),
         }
     }
-    let matcher = Matcher::new(rule.operator, rule.pattern.as_deref())
+    let matcher = Matcher::new(rule.operator, rule.pattern.as_deref(), regexes)
         .map_err(|e| errors.push(FieldError::new("pattern", e)))
         .ok();
     let groups = match &matcher {
@@ -222,6 +276,7 @@ pub fn compile_rule(rule: &Rule, chains: &mut Chains) -> Result<CompiledRule, Ve
             &c.transforms,
             c.negate,
             groups,
+            regexes,
         ) {
             Ok(cond) => conditions.push(cond),
             Err(e) => errors.push(FieldError::new(

@@ -8,6 +8,7 @@
 
 use crate::collection::RequestView;
 use crate::compile::{Chains, CompiledRule};
+use crate::prefilter::Prefilter;
 use crate::request::HttpRequest;
 use crate::rule::Variable;
 use crate::transform::apply;
@@ -27,6 +28,9 @@ pub trait Observer {
         _matched: bool,
     ) {
     }
+
+    /// The prefilter skipped the rule on this value: none of the rule's required literals occurs in it.
+    fn skipped(&mut self, _rule: &CompiledRule, _variable: Variable, _key: &[u8]) {}
 }
 
 /// The observer that observes nothing.
@@ -89,34 +93,60 @@ impl TransformCache {
     }
 }
 
-/// Evaluates the rules at or below `paranoia_level`, in order.
+/// The rule set as evaluation sees it.
+pub struct Rules<'s> {
+    /// Every rule, sorted by id (a rule's index is its position here).
+    pub rules: &'s [CompiledRule],
+    pub chains: &'s Chains,
+    pub paranoia_level: u8,
+    /// When set, a first pass selects the rules that may match each value (see [`crate::prefilter`]).
+    pub prefilter: Option<&'s Prefilter>,
+}
+
+/// Evaluates the rules at or below the paranoia level, in order.
 pub fn evaluate<O: Observer>(
-    rules: &[CompiledRule],
-    chains: &Chains,
-    paranoia_level: u8,
+    rules: &Rules<'_>,
     request: &HttpRequest<'_>,
     cache: &mut TransformCache,
     observer: &mut O,
 ) -> Verdict {
     let view = RequestView::new(request);
+    let marks = rules
+        .prefilter
+        .map(|prefilter| prefilter.scan(&view, rules.chains, cache));
     let matches = rules
+        .rules
         .iter()
-        .filter(|r| r.rule.paranoia_level <= paranoia_level)
-        .filter_map(|rule| evaluate_rule(rule, chains, &view, cache, observer))
+        .enumerate()
+        .filter(|(_, r)| r.rule.paranoia_level <= rules.paranoia_level)
+        .filter_map(|(index, rule)| {
+            let selected = |variable, value| {
+                marks
+                    .as_ref()
+                    .is_none_or(|m| m.may_match(index, variable, value))
+            };
+            evaluate_rule(rule, rules.chains, &view, selected, cache, observer)
+        })
         .collect();
     Verdict { matches }
 }
 
+/// Runs one rule over its values; `selected(variable, value index)` says whether the value can match at all.
 fn evaluate_rule<O: Observer>(
     rule: &CompiledRule,
     chains: &Chains,
     view: &RequestView<'_>,
+    selected: impl Fn(Variable, usize) -> bool,
     cache: &mut TransformCache,
     observer: &mut O,
 ) -> Option<RuleMatch> {
     for selector in &rule.selectors {
         for (index, key, raw) in view.values(selector.variable).iter() {
             if !selector.accepts(key) {
+                continue;
+            }
+            if !selected(selector.variable, index) {
+                observer.skipped(rule, selector.variable, key);
                 continue;
             }
             // The full chain's computation fills every stage's value.

@@ -33,6 +33,15 @@ impl Observer for Trace {
             if matched { "MATCH" } else { "no match" }
         );
     }
+
+    fn skipped(&mut self, rule: &CompiledRule, variable: Variable, key: &[u8]) {
+        let _ = writeln!(
+            self.out,
+            "  rule {}: {}: skipped by the prefilter (none of its required literals occurs)",
+            rule.rule.id,
+            variable_label(variable, key),
+        );
+    }
 }
 
 fn chain_names(chain: &[Transform]) -> String {

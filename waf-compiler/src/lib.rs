@@ -18,12 +18,13 @@
 //! ```
 //!
 //! The request path, module by module: [`rule`] (the YAML model, serde types shared with the CRS converter) →
-//! [`load`] (scan, parse, errors) → [`compile`] (regexes, transform chains) → [`ruleset`] (the shared
-//! [`CompiledRuleSet`]); per request, [`request`] → [`collection`] (lazily parsed variables, with [`body`]
+//! [`load`] (scan, parse, errors) → [`compile`] (regexes with their [`regex_engine`], transform chains) →
+//! [`ruleset`] (the shared [`CompiledRuleSet`], also written to and read from an [`artifact`] file); per request, [`request`] → [`collection`] (lazily parsed variables, with [`body`]
 //! parsers) → [`transform`] → [`operator`] → [`evaluate`] → [`verdict`]. [`ftw`] runs go-ftw regression tests
 //! and [`explain`] shows every decision for one request; both back the `rulec` command, as does [`crs`], the
 //! converter of OWASP CRS rule files.
 
+pub mod artifact;
 pub mod body;
 pub mod collection;
 pub mod compile;
@@ -34,14 +35,18 @@ pub mod explain;
 pub mod ftw;
 pub mod load;
 pub mod operator;
+pub mod prefilter;
+pub mod regex_engine;
 pub mod request;
 pub mod rule;
 pub mod ruleset;
 pub mod transform;
 pub mod verdict;
 
+pub use artifact::ArtifactError;
 pub use compile::CompileOptions;
 pub use load::LoadError;
+pub use regex_engine::EnginePlan;
 pub use request::{HttpRequest, OwnedRequest};
 pub use rule::{Action, Rule, Severity};
 pub use ruleset::{CompiledRuleSet, LoadOutcome};

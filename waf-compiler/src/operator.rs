@@ -7,9 +7,10 @@
 //! as in PCRE without its UTF flag). Look-around and back-references cannot be expressed and are load errors.
 
 use crate::detect;
+use crate::regex_engine::RegexEngine;
 use crate::rule::{ChainOperator, ChainTarget, OperatorKind, Transform};
 use crate::transform;
-use regex_automata::meta::Regex;
+use regex_automata::meta::{self, Regex};
 use regex_automata::util::syntax;
 use std::ops::Range;
 
@@ -17,22 +18,31 @@ use std::ops::Range;
 /// a pathological pattern from exhausting memory at load time (it is then a load error, not an outage).
 const NFA_SIZE_LIMIT: usize = 64 << 20;
 
+/// ModSecurity's regex syntax: `.` matches a newline, multi-line anchors, bytes rather than UTF-8.
+pub fn syntax_config() -> syntax::Config {
+    syntax::Config::new()
+        .dot_matches_new_line(true)
+        .multi_line(true)
+        .unicode(false)
+        .utf8(false)
+}
+
+/// The meta engine's configuration: the NFA cap, and empty matches allowed inside UTF-8 sequences (bytes).
+pub fn meta_config() -> meta::Config {
+    Regex::config()
+        .nfa_size_limit(Some(NFA_SIZE_LIMIT))
+        .utf8_empty(false)
+}
+
+/// A function giving the engine of each regex a rule needs (see [`crate::regex_engine::RegexSource`]).
+pub type RegexFactory<'a> = dyn FnMut(&str) -> Result<RegexEngine, String> + 'a;
+
 /// Compiles a pattern with ModSecurity's semantics; the error is one line, fit for a load error.
 pub fn build_regex(pattern: &str) -> Result<Regex, String> {
     let pattern = pcre_byte_escapes(pattern);
     Regex::builder()
-        .syntax(
-            syntax::Config::new()
-                .dot_matches_new_line(true)
-                .multi_line(true)
-                .unicode(false)
-                .utf8(false),
-        )
-        .configure(
-            Regex::config()
-                .nfa_size_limit(Some(NFA_SIZE_LIMIT))
-                .utf8_empty(false),
-        )
+        .syntax(syntax_config())
+        .configure(meta_config())
         .build(&pattern)
         .map_err(|e| match e.syntax_error() {
             Some(regex_syntax::Error::Parse(p)) => {
@@ -89,7 +99,7 @@ pub fn pcre_byte_escapes(pattern: &str) -> String {
 /// A rule's main operator, ready to run.
 #[derive(Debug)]
 pub enum Matcher {
-    Regex(Regex),
+    Regex(RegexEngine),
     Contains(Box<memchr::memmem::Finder<'static>>),
     StartsWith(Vec<u8>),
     DetectorSqli,
@@ -107,11 +117,15 @@ pub struct Found {
 
 impl Matcher {
     /// Builds the operator; the error names what is wrong with `pattern`.
-    pub fn new(kind: OperatorKind, pattern: Option<&str>) -> Result<Matcher, String> {
+    pub fn new(
+        kind: OperatorKind,
+        pattern: Option<&str>,
+        regexes: &mut RegexFactory<'_>,
+    ) -> Result<Matcher, String> {
         let need =
             || pattern.ok_or_else(|| format!("operator `{}` needs a pattern", operator_name(kind)));
         Ok(match kind {
-            OperatorKind::Regex => Matcher::Regex(build_regex(need()?)?),
+            OperatorKind::Regex => Matcher::Regex(regexes(need()?)?),
             OperatorKind::Contains => Matcher::Contains(Box::new(
                 memchr::memmem::Finder::new(need()?.as_bytes()).into_owned(),
             )),
@@ -130,7 +144,7 @@ impl Matcher {
     /// Number of capture groups including group 0 (1 for non-regex operators).
     pub fn group_count(&self) -> usize {
         match self {
-            Matcher::Regex(re) => re.group_info().group_len(regex_automata::PatternID::ZERO),
+            Matcher::Regex(re) => re.group_count(),
             _ => 1,
         }
     }
@@ -144,8 +158,7 @@ impl Matcher {
         };
         match self {
             Matcher::Regex(re) if captures => {
-                let mut caps = re.create_captures();
-                re.captures(value, &mut caps);
+                let caps = re.captures(value)?;
                 let span = caps.get_match()?.range();
                 let groups = (0..caps.group_len())
                     .map(|i| caps.get_group(i).map(|s| s.range()))
@@ -211,7 +224,7 @@ fn parse_template(pattern: &str) -> Result<Vec<Piece>, String> {
 
 #[derive(Debug)]
 enum ConditionOp {
-    Regex(Regex),
+    Regex(RegexEngine),
     Contains(Vec<Piece>),
     StartsWith(Vec<Piece>),
     Equals(Vec<Piece>),
@@ -241,6 +254,7 @@ impl Condition {
         transforms: &[Transform],
         negate: bool,
         groups: usize,
+        regexes: &mut RegexFactory<'_>,
     ) -> Result<Condition, ConditionError> {
         let check_group = |n: usize, field| {
             if n == 0 || n >= groups {
@@ -272,7 +286,7 @@ impl Condition {
         };
         let op = match operator {
             ChainOperator::Regex => {
-                ConditionOp::Regex(build_regex(pattern).map_err(|message| ConditionError {
+                ConditionOp::Regex(regexes(pattern).map_err(|message| ConditionError {
                     field: "pattern",
                     message,
                 })?)
@@ -324,6 +338,14 @@ impl Condition {
         result != self.negate
     }
 
+    /// The condition's regex, if it is a regex condition.
+    pub fn regex(&self) -> Option<&RegexEngine> {
+        match &self.op {
+            ConditionOp::Regex(re) => Some(re),
+            _ => None,
+        }
+    }
+
     /// Whether this condition reads capture groups (so the rule's regex must resolve them).
     pub fn needs_captures(&self) -> bool {
         let uses = |p: &[Piece]| p.iter().any(|p| matches!(p, Piece::Capture(_)));
@@ -341,8 +363,12 @@ impl Condition {
 mod tests {
     use super::*;
 
+    fn lazy(p: &str) -> Result<RegexEngine, String> {
+        RegexEngine::lazy(p)
+    }
+
     fn regex(p: &str) -> Matcher {
-        Matcher::new(OperatorKind::Regex, Some(p)).unwrap()
+        Matcher::new(OperatorKind::Regex, Some(p), &mut lazy).unwrap()
     }
 
     #[test]
@@ -375,17 +401,17 @@ mod tests {
     #[test]
     fn lookaround_and_backreferences_are_refused() {
         for p in [r"a(?=b)", r"(?<!a)b", r"(a)\1", "(unclosed"] {
-            let err = Matcher::new(OperatorKind::Regex, Some(p)).unwrap_err();
+            let err = Matcher::new(OperatorKind::Regex, Some(p), &mut lazy).unwrap_err();
             assert!(err.starts_with("regex does not compile"), "{p}: {err}");
         }
     }
 
     #[test]
     fn string_operators() {
-        let contains = Matcher::new(OperatorKind::Contains, Some("../")).unwrap();
+        let contains = Matcher::new(OperatorKind::Contains, Some("../"), &mut lazy).unwrap();
         assert_eq!(contains.find(b"/a/../b", false).unwrap().span, 3..6);
         assert!(contains.find(b"/a/./b", false).is_none());
-        let starts = Matcher::new(OperatorKind::StartsWith, Some("() {")).unwrap();
+        let starts = Matcher::new(OperatorKind::StartsWith, Some("() {"), &mut lazy).unwrap();
         assert!(starts.find(b"() { :; }; cat", false).is_some());
         assert!(starts.find(b"x() {", false).is_none());
     }
@@ -393,17 +419,17 @@ mod tests {
     #[test]
     fn operator_pattern_rules() {
         assert!(
-            Matcher::new(OperatorKind::Regex, None)
+            Matcher::new(OperatorKind::Regex, None, &mut lazy)
                 .unwrap_err()
                 .contains("needs a pattern")
         );
-        assert!(Matcher::new(OperatorKind::Contains, None).is_err());
+        assert!(Matcher::new(OperatorKind::Contains, None, &mut lazy).is_err());
         assert!(
-            Matcher::new(OperatorKind::DetectorSqli, Some("x"))
+            Matcher::new(OperatorKind::DetectorSqli, Some("x"), &mut lazy)
                 .unwrap_err()
                 .contains("takes no pattern")
         );
-        assert!(Matcher::new(OperatorKind::DetectorXss, None).is_ok());
+        assert!(Matcher::new(OperatorKind::DetectorXss, None, &mut lazy).is_ok());
     }
 
     #[test]
@@ -419,6 +445,7 @@ mod tests {
             &[],
             false,
             3,
+            &mut lazy,
         )
         .ok()
         .unwrap();
@@ -431,6 +458,7 @@ mod tests {
             &[],
             true,
             3,
+            &mut lazy,
         )
         .ok()
         .unwrap();
@@ -442,6 +470,7 @@ mod tests {
             &[],
             true,
             3,
+            &mut lazy,
         )
         .ok()
         .unwrap();
@@ -454,6 +483,7 @@ mod tests {
             &[Transform::Lowercase],
             false,
             3,
+            &mut lazy,
         )
         .ok()
         .unwrap();
@@ -463,7 +493,7 @@ mod tests {
     #[test]
     fn condition_errors_name_the_field() {
         let err = |target, op, pattern: &str| {
-            Condition::new(target, op, pattern, &[], false, 2)
+            Condition::new(target, op, pattern, &[], false, 2, &mut lazy)
                 .err()
                 .map(|e| (e.field, e.message))
         };

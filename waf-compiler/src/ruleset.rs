@@ -1,9 +1,12 @@
 //! [`CompiledRuleSet`]: the one type the proxy holds. Built from rule directories, immutable afterwards,
 //! `Send + Sync`, so it is shared behind an `Arc` and swapped whole on reload.
 
+use crate::artifact::{self, ArtifactError};
 use crate::compile::{Chains, CompileOptions, CompiledRule, compile_rule};
-use crate::evaluate::{self, Observer, Silent, TransformCache};
+use crate::evaluate::{self, Observer, Rules, Silent, TransformCache};
 use crate::load::{LoadError, parse_rules, scan_dir};
+use crate::prefilter::{Prefilter, PrefilterError};
+use crate::regex_engine::{EnginePlan, Planner, RegexSource};
 use crate::request::HttpRequest;
 use crate::rule::Rule;
 use crate::verdict::Verdict;
@@ -19,6 +22,10 @@ pub struct CompiledRuleSet {
     chains: Chains,
     paranoia_level: u8,
     source_hash: String,
+    /// How the regexes were compiled (the artifact records the DFA budget).
+    plan: EnginePlan,
+    /// Selects the rules that may match each value; `None` runs every rule on every value.
+    prefilter: Option<Prefilter>,
 }
 
 /// What loading produced: the rules that loaded, and an error for each problem (broken files are skipped).
@@ -41,6 +48,16 @@ impl CompiledRuleSet {
     /// Loads every `.yaml`/`.yml` file below `dirs` (recursively). A broken file is skipped and reported; the rest
     /// loads.
     pub fn load_dirs<P: AsRef<Path>>(dirs: &[P], opts: &CompileOptions) -> LoadOutcome {
+        Self::load_dirs_with(dirs, opts, EnginePlan::Lazy)
+    }
+
+    /// [`CompiledRuleSet::load_dirs`], compiling regexes by `plan` (dense DFAs take seconds to build: `rulec
+    /// compile` asks for them, the proxy's YAML reload does not).
+    pub fn load_dirs_with<P: AsRef<Path>>(
+        dirs: &[P],
+        opts: &CompileOptions,
+        plan: EnginePlan,
+    ) -> LoadOutcome {
         let mut sources = Vec::new();
         let mut errors = Vec::new();
         for dir in dirs {
@@ -61,7 +78,7 @@ impl CompiledRuleSet {
                 });
             }
         }
-        let mut outcome = Self::from_sources(&sources, opts);
+        let mut outcome = Self::from_sources_with(&sources, opts, plan);
         errors.append(&mut outcome.errors);
         outcome.errors = errors;
         outcome
@@ -69,6 +86,19 @@ impl CompiledRuleSet {
 
     /// Compiles rule files already in memory (the loader's core; also used by tests and the fuzzer).
     pub fn from_sources(sources: &[SourceFile], opts: &CompileOptions) -> LoadOutcome {
+        Self::from_sources_with(sources, opts, EnginePlan::Lazy)
+    }
+
+    /// [`CompiledRuleSet::from_sources`], compiling regexes by `plan`.
+    pub fn from_sources_with(
+        sources: &[SourceFile],
+        opts: &CompileOptions,
+        plan: EnginePlan,
+    ) -> LoadOutcome {
+        let mut planner = Planner {
+            plan,
+            paranoia_level: opts.paranoia_level,
+        };
         let mut hasher = Sha256::new();
         let mut errors = Vec::new();
         let mut chains = Chains::default();
@@ -83,7 +113,7 @@ impl CompiledRuleSet {
                     continue;
                 }
             };
-            match compile_file(&source.path, text, &mut chains, &owner) {
+            match compile_file(&source.path, text, &mut chains, &owner, &mut planner) {
                 Ok(compiled) => {
                     for rule in &compiled {
                         owner.insert(rule.rule.id, source.path.clone());
@@ -96,15 +126,58 @@ impl CompiledRuleSet {
         hasher.update(b"paranoia_level\0");
         hasher.update([opts.paranoia_level]);
         rules.sort_by_key(|r| r.rule.id);
+        let prefilter = Prefilter::build(&rules, &chains, opts.paranoia_level);
         LoadOutcome {
             ruleset: CompiledRuleSet {
                 rules,
                 chains,
                 paranoia_level: opts.paranoia_level,
                 source_hash: hex::encode(hasher.finalize()),
+                plan,
+                prefilter: Some(prefilter),
             },
             errors,
         }
+    }
+
+    /// A rule set from rules compiled elsewhere (the artifact loader); `rules` must be sorted by id. It has no
+    /// prefilter until [`CompiledRuleSet::set_prefilter`] gives it one.
+    pub(crate) fn from_parts(
+        rules: Vec<CompiledRule>,
+        chains: Chains,
+        paranoia_level: u8,
+        source_hash: String,
+        plan: EnginePlan,
+    ) -> CompiledRuleSet {
+        CompiledRuleSet {
+            rules,
+            chains,
+            paranoia_level,
+            source_hash,
+            plan,
+            prefilter: None,
+        }
+    }
+
+    /// Loads a compiled artifact file (see [`crate::artifact`]); refuses a foreign, truncated, corrupt,
+    /// other-version file with the matching [`ArtifactError`].
+    pub fn from_artifact_file(path: &Path) -> Result<CompiledRuleSet, ArtifactError> {
+        artifact::read_file(path).map(|a| a.ruleset)
+    }
+
+    /// Loads compiled artifact bytes.
+    pub fn from_artifact(bytes: &[u8]) -> Result<CompiledRuleSet, ArtifactError> {
+        artifact::read(bytes).map(|a| a.ruleset)
+    }
+
+    /// The artifact bytes of this rule set, with the DFAs it was compiled with.
+    pub fn to_artifact(&self) -> Result<Vec<u8>, String> {
+        artifact::write(self)
+    }
+
+    /// How the regexes were compiled.
+    pub fn engine_plan(&self) -> EnginePlan {
+        self.plan
     }
 
     /// Evaluates a request: every matching rule at or below the paranoia level.
@@ -129,14 +202,28 @@ impl CompiledRuleSet {
         cache: &mut TransformCache,
         observer: &mut O,
     ) -> Verdict {
-        evaluate::evaluate(
-            &self.rules,
-            &self.chains,
-            self.paranoia_level,
-            request,
-            cache,
-            observer,
-        )
+        let rules = Rules {
+            rules: &self.rules,
+            chains: &self.chains,
+            paranoia_level: self.paranoia_level,
+            prefilter: self.prefilter.as_ref(),
+        };
+        evaluate::evaluate(&rules, request, cache, observer)
+    }
+
+    /// The literal prefilter in use, if any (built at load for the rule set's paranoia level).
+    pub fn prefilter(&self) -> Option<&Prefilter> {
+        self.prefilter.as_ref()
+    }
+
+    /// Replaces the prefilter (`None` turns it off, so results can be compared); one stored in an artifact must
+    /// have been built for this rule set.
+    pub fn set_prefilter(&mut self, prefilter: Option<Prefilter>) -> Result<(), PrefilterError> {
+        if let Some(p) = &prefilter {
+            p.check_fits(self.rules.len(), self.chains.len())?;
+        }
+        self.prefilter = prefilter;
+        Ok(())
     }
 
     /// Number of rules that run (at or below the paranoia level).
@@ -186,6 +273,7 @@ fn compile_file(
     text: &str,
     chains: &mut Chains,
     owner: &HashMap<u32, PathBuf>,
+    regexes: &mut dyn RegexSource,
 ) -> Result<Vec<CompiledRule>, Vec<LoadError>> {
     let parsed: Vec<Rule> = parse_rules(path, text)?;
     let mut errors = Vec::new();
@@ -209,7 +297,7 @@ fn compile_file(
                 format!("duplicate id: defined twice in {}", path.display()),
             ));
         }
-        match compile_rule(rule, chains) {
+        match compile_rule(rule, chains, regexes) {
             Ok(c) => compiled.push(c),
             Err(field_errors) => {
                 errors.extend(field_errors.into_iter().map(|e| error(&e.field, e.message)))

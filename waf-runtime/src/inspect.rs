@@ -3,12 +3,15 @@
 use crate::config::Config;
 use http::Version;
 use http::request::Parts;
+use std::path::Path;
 use waf_compiler::{Action, CompileOptions, CompiledRuleSet, HttpRequest};
 
 /// A rule set as loaded, with the files that could not be loaded (skipped, the rest in force).
 pub struct LoadedRules {
     set: CompiledRuleSet,
     pub errors: Vec<String>,
+    /// Where the rules came from (`artifact PATH` or `directories A, B`), for `/health` and logs.
+    pub source: String,
 }
 
 /// One rule that matched a request.
@@ -78,15 +81,41 @@ fn version_name(v: Version) -> &'static str {
 /// workers. A broken file is reported in `errors` and skipped; only a state in which nothing can be loaded at all
 /// is an `Err`, and then the previous rule set stays in force.
 pub fn load(config: &Config) -> Result<LoadedRules, String> {
-    let (dirs, _artifact, paranoia_level) = config.rule_sources();
+    let (dirs, artifact, paranoia_level) = config.rule_sources();
+    if let Some(path) = artifact {
+        return load_artifact(path, paranoia_level);
+    }
     for dir in dirs {
         if !dir.is_dir() {
             return Err(format!("rule directory {} does not exist", dir.display()));
         }
     }
     let outcome = CompiledRuleSet::load_dirs(dirs, &CompileOptions { paranoia_level });
+    let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     Ok(LoadedRules {
         set: outcome.ruleset,
         errors: outcome.errors.iter().map(|e| e.to_string()).collect(),
+        source: format!("directories {}", names.join(", ")),
+    })
+}
+
+/// Loads a compiled artifact: all or nothing (a refused artifact keeps the rules in force). Its paranoia level
+/// is baked in at compile time, so one that differs from the configured level is refused rather than run at a
+/// level the operator did not ask for.
+fn load_artifact(path: &Path, paranoia_level: u8) -> Result<LoadedRules, String> {
+    let set = CompiledRuleSet::from_artifact_file(path)
+        .map_err(|e| format!("artifact {}: {e}", path.display()))?;
+    if set.paranoia_level() != paranoia_level {
+        return Err(format!(
+            "artifact {} was compiled at paranoia level {}, but waf.rules.paranoia_level is {paranoia_level}: \
+             recompile it with `rulec compile --paranoia {paranoia_level}` or change the setting",
+            path.display(),
+            set.paranoia_level()
+        ));
+    }
+    Ok(LoadedRules {
+        set,
+        errors: Vec::new(),
+        source: format!("artifact {}", path.display()),
     })
 }

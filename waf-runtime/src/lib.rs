@@ -63,8 +63,9 @@ async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::
         tracing::error!("rule file skipped: {error}");
     }
     tracing::info!(
-        "{} rules loaded (paranoia level {}, {} files skipped, hash {}), mode {:?}",
+        "{} rules loaded from {} (paranoia level {}, {} files skipped, hash {}), mode {:?}",
         rules.count(),
+        rules.source,
         config.rules.paranoia_level,
         rules.errors.len(),
         rules.hash(),

@@ -73,7 +73,12 @@ fn check(config: &config::Config, path: Option<PathBuf>) -> ExitCode {
             ExitCode::from(2)
         }
         Ok(rules) => {
-            println!("# {} rules loaded, hash {}", rules.count(), rules.hash());
+            println!(
+                "# {} rules loaded from {}, hash {}",
+                rules.count(),
+                rules.source,
+                rules.hash()
+            );
             ExitCode::SUCCESS
         }
     }

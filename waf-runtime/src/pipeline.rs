@@ -236,6 +236,7 @@ fn health(state: &State, config: &Config) -> Response<ProxyBody> {
             "paranoia_level": config.rules.paranoia_level,
             "rule_set_hash": rules.hash(),
             "rule_file_errors": rules.errors.len(),
+            "rules_source": rules.source,
         }),
     )
 }

@@ -55,13 +55,25 @@ impl Reloader {
             .iter()
             .map(|d| (d.clone(), RecursiveMode::Recursive))
             .collect();
-        if let Some(path) = &self.state.config_path {
-            // The directory, not the file: editors replace files by renaming, which ends a watch on the file.
-            let dir = path
-                .parent()
+        // Directories, not the files: editors and `rulec compile` replace files by renaming, which ends a watch on
+        // the file itself.
+        let parent = |path: &Path| {
+            path.parent()
                 .filter(|p| !p.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            targets.push((dir.to_path_buf(), RecursiveMode::NonRecursive));
+                .unwrap_or(Path::new("."))
+                .to_path_buf()
+        };
+        for file in [
+            self.state.config_path.as_deref(),
+            config.rules.artifact.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            let dir = parent(file);
+            if !targets.iter().any(|(t, _)| *t == dir) {
+                targets.push((dir, RecursiveMode::NonRecursive));
+            }
         }
         for (path, mode) in targets {
             let wake = self.wake.clone();
@@ -184,7 +196,8 @@ impl Reloader {
                     tracing::error!("rule file skipped: {error}");
                 }
                 tracing::info!(
-                    "rules reloaded: {} rules, {} files skipped, hash {}",
+                    "rules reloaded from {}: {} rules, {} files skipped, hash {}",
+                    rules.source,
                     rules.count(),
                     rules.errors.len(),
                     rules.hash()
@@ -210,7 +223,7 @@ fn warn_restart_needed(old: &Config, new: &Config) {
     }
 }
 
-/// Names, sizes and modification times of every rule file under the configured sources.
+/// Names, sizes and modification times of every rule file under the configured sources (the artifact's included).
 pub fn fingerprint(config: &Config) -> u64 {
     let mut hasher = DefaultHasher::new();
     let (dirs, artifact, paranoia) = config.rule_sources();

@@ -3,9 +3,10 @@
 //!
 //! Refresh tokens are opaque 256-bit strings stored by their SHA-256, living 30 days. Each use rotates them: the
 //! presented token is stamped used and a new one issued in the same family (the code it all descends from).
-//! Clients double-submit at boot, so a used token presented again within 30 s of its rotation is honoured; later,
-//! the reuse means the token leaked, and the whole family is revoked. A revoked family is refused at once. The
-//! scope never changes across refreshes (a narrower one may be asked for, never a wider one).
+//! Clients double-submit at boot, so a used token presented again within `REFRESH_REPLAY_GRACE_SECONDS` (30 s by
+//! default) of its rotation is honoured; later, the reuse means the token leaked, and the whole family is revoked.
+//! A revoked family is refused at once. The scope never changes across refreshes (a narrower one may be asked for,
+//! never a wider one).
 
 use std::sync::Arc;
 
@@ -30,8 +31,6 @@ use crate::tokens::{ACCESS_TOKEN_SECONDS, AccessClaims, UserClaims};
 
 /// Refresh tokens live 30 days.
 const REFRESH_DAYS: i64 = 30;
-/// A rotated refresh token still works this long: clients double-submit at boot.
-const REPLAY_GRACE_SECONDS: i64 = 30;
 
 pub fn router() -> Router<Arc<AppState>> {
     Router::new()
@@ -171,8 +170,8 @@ pub async fn refresh(
             .token_by_jti(&jti)
             .await?
             .and_then(|r| r.used_at);
-        let in_grace =
-            used_at.is_some_and(|at| now - at <= Duration::seconds(REPLAY_GRACE_SECONDS));
+        let grace = Duration::seconds(state.config.refresh_replay_grace_seconds.into());
+        let in_grace = used_at.is_some_and(|at| now - at <= grace);
         if !in_grace {
             let revoked = state.store.revoke_family(&family, now).await?;
             tracing::warn!(

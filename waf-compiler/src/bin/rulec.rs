@@ -1,10 +1,14 @@
-//! `rulec`: check rule directories, run go-ftw regression tests against them, explain a request, and convert
-//! OWASP CRS rule files.
+//! `rulec`: check rule directories, compile them into an artifact and inspect one, run go-ftw regression tests
+//! against them, explain a request, and convert OWASP CRS rule files.
 
 use clap::{Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, explain, ftw};
+use std::time::Instant;
+use waf_compiler::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
+use waf_compiler::{
+    CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, artifact, explain, ftw,
+};
 
 /// The WAF rule compiler.
 #[derive(Parser)]
@@ -21,6 +25,32 @@ enum Command {
         /// Rule directories (scanned recursively for .yaml/.yml).
         #[arg(required = true)]
         dirs: Vec<PathBuf>,
+    },
+    /// Compile rule directories into an artifact the proxy loads without compiling a regex.
+    ///
+    /// Each regex of an active rule becomes a dense DFA when it fits the size budget, else it is compiled at
+    /// load (lazy). Always prints a summary; `--verbose` prints each rule's engines and sizes.
+    Compile {
+        /// Rule directories (scanned recursively for .yaml/.yml).
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// The artifact to write (atomically: a watching proxy never sees half a file).
+        #[arg(short, long, value_name = "FILE")]
+        out: PathBuf,
+        /// Paranoia level, baked into the artifact; rules above it are kept but get no DFA.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
+        paranoia: u8,
+        /// Size budget of each dense DFA in bytes (0: no DFAs, every regex compiled at load).
+        #[arg(long, default_value_t = DEFAULT_DFA_SIZE_LIMIT, value_name = "BYTES")]
+        dfa_size_limit: usize,
+        /// Print every rule's engines and sizes.
+        #[arg(short, long)]
+        verbose: bool,
+    },
+    /// Print an artifact's header and each rule's engines and sizes; exit non-zero if it is refused.
+    Inspect {
+        /// The artifact file.
+        file: PathBuf,
     },
     /// Run go-ftw YAML regression tests in process against the rules.
     ///
@@ -75,6 +105,14 @@ fn parse_rate(s: &str) -> Result<f64, String> {
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Check { dirs } => check(&dirs),
+        Command::Compile {
+            dirs,
+            out,
+            paranoia,
+            dfa_size_limit,
+            verbose,
+        } => compile(&dirs, &out, paranoia, dfa_size_limit, verbose),
+        Command::Inspect { file } => inspect(&file),
         Command::Test {
             rules,
             paranoia,
@@ -131,6 +169,133 @@ fn check(dirs: &[PathBuf]) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
+    }
+}
+
+fn compile(
+    dirs: &[PathBuf],
+    out: &Path,
+    paranoia_level: u8,
+    dfa_size_limit: usize,
+    verbose: bool,
+) -> ExitCode {
+    let plan = match dfa_size_limit {
+        0 => EnginePlan::Lazy,
+        size_limit => EnginePlan::Dense { size_limit },
+    };
+    eprintln!(
+        "compiling {} at paranoia level {paranoia_level} ({}) ...",
+        dirs.iter()
+            .map(|d| d.display().to_string())
+            .collect::<Vec<_>>()
+            .join(" "),
+        match plan {
+            EnginePlan::Lazy => "no dense DFAs".to_owned(),
+            EnginePlan::Dense { size_limit } => format!("dense DFAs up to {size_limit} bytes each"),
+        }
+    );
+    let started = Instant::now();
+    let outcome = CompiledRuleSet::load_dirs_with(dirs, &CompileOptions { paranoia_level }, plan);
+    for error in &outcome.errors {
+        eprintln!("error: {error}");
+    }
+    if !outcome.errors.is_empty() {
+        eprintln!("not written: fix the errors above");
+        return ExitCode::FAILURE;
+    }
+    let rules = outcome.ruleset;
+    let built = started.elapsed();
+    let bytes = match rules.to_artifact() {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            eprintln!("error: cannot serialize the rule set: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Err(e) = artifact::write_file(out, &bytes) {
+        eprintln!("error: cannot write {}: {e}", out.display());
+        return ExitCode::FAILURE;
+    }
+    print_engines(&rules, verbose);
+    println!(
+        "wrote {} ({} bytes) in {:.2} s (compile {:.2} s), source hash {}",
+        out.display(),
+        bytes.len(),
+        started.elapsed().as_secs_f64(),
+        built.as_secs_f64(),
+        rules.source_hash()
+    );
+    ExitCode::SUCCESS
+}
+
+/// Per rule (with `verbose`) its regexes' engines and sizes; always the summary line.
+fn print_engines(rules: &CompiledRuleSet, verbose: bool) {
+    let (mut dense, mut lazy, mut total) = (0usize, 0usize, 0usize);
+    for rule in rules.rules() {
+        let regexes = rule.regexes();
+        let active = rule.rule.paranoia_level <= rules.paranoia_level();
+        for re in &regexes {
+            match re.kind() {
+                EngineKind::Dense => dense += 1,
+                EngineKind::Lazy => lazy += 1,
+            }
+            total += re.dense_size();
+        }
+        if verbose {
+            let engines: Vec<String> = regexes
+                .iter()
+                .map(|re| match re.kind() {
+                    EngineKind::Dense => format!("dense {} bytes", re.dense_size()),
+                    EngineKind::Lazy => "lazy".to_owned(),
+                })
+                .collect();
+            println!(
+                "rule {} (paranoia {}{}): {}",
+                rule.rule.id,
+                rule.rule.paranoia_level,
+                if active { "" } else { ", inactive" },
+                if engines.is_empty() {
+                    "no regex".to_owned()
+                } else {
+                    engines.join(", ")
+                }
+            );
+        }
+    }
+    println!(
+        "{} rules ({} active): {dense} regexes dense, {lazy} lazy; {total} bytes of DFAs",
+        rules.rules().count(),
+        rules.rule_count()
+    );
+}
+
+fn inspect(path: &Path) -> ExitCode {
+    let started = Instant::now();
+    match artifact::read_file(path) {
+        Ok(artifact) => {
+            let loaded = started.elapsed();
+            let h = &artifact.header;
+            println!("artifact {}", path.display());
+            println!("  compiler version  {}", h.compiler_version);
+            println!("  format version    {}", artifact::FORMAT_VERSION);
+            println!("  source hash       {}", h.source_hash);
+            println!("  paranoia level    {}", h.paranoia_level);
+            println!(
+                "  DFA size limit    {}",
+                match h.dfa_size_limit {
+                    0 => "none (every regex lazy)".to_owned(),
+                    n => format!("{n} bytes"),
+                }
+            );
+            println!("  created at        {} (Unix seconds)", h.created_at);
+            println!("  load time         {:.1} ms", loaded.as_secs_f64() * 1e3);
+            print_engines(&artifact.ruleset, true);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: {}: {e}", path.display());
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -326,10 +326,20 @@ impl Resolver<'_> {
     }
 
     fn rules(&self, r: super::file::FileRules) -> Result<RulesConfig, ConfigError> {
-        let directories: Vec<PathBuf> = match r.directories {
-            Some(dirs) => dirs.into_iter().map(PathBuf::from).collect(),
+        let artifact = r.artifact.map(PathBuf::from);
+        let directories: Vec<PathBuf> = match (r.directories, &artifact) {
+            // One source of rules, so nobody wonders which one is in force.
+            (Some(_), Some(_)) => {
+                return Err(self.key_error(
+                    "waf.rules",
+                    "set either `directories` or `artifact`, not both",
+                ));
+            }
+            // The artifact replaces the directories (RULE_DIR included): it was compiled from them.
+            (None, Some(_)) => Vec::new(),
+            (Some(dirs), None) => dirs.into_iter().map(PathBuf::from).collect(),
             // RULE_DIR may name several directories separated by commas.
-            None => (self.env)("RULE_DIR")
+            (None, None) => (self.env)("RULE_DIR")
                 .unwrap_or_else(|| "rules".into())
                 .split(',')
                 .map(str::trim)
@@ -337,11 +347,7 @@ impl Resolver<'_> {
                 .map(PathBuf::from)
                 .collect(),
         };
-        let artifact = r.artifact.map(PathBuf::from);
-        if artifact.is_some() {
-            return Err(self.not_yet("waf.rules.artifact", "loading a compiled rule artifact"));
-        }
-        if directories.is_empty() {
+        if directories.is_empty() && artifact.is_none() {
             return Err(self.key_error(
                 "waf.rules.directories",
                 "at least one rule directory is needed",
@@ -496,6 +502,20 @@ mod tests {
             assert!(e.contains("not yet supported"), "{text}: {e}");
         }
         assert!(run("", &[("HTTPS_ENABLED", "true")]).is_err());
+    }
+
+    #[test]
+    fn an_artifact_replaces_the_directories_and_both_are_refused() {
+        let c = run("waf: {rules: {artifact: rules.wafc}}", &[("RULE_DIR", "a")]).unwrap();
+        assert_eq!(c.rules.artifact, Some(PathBuf::from("rules.wafc")));
+        assert!(c.rules.directories.is_empty());
+        let e = run(
+            "waf: {rules: {artifact: rules.wafc, directories: [rules]}}",
+            &[],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("waf.rules") && e.contains("not both"), "{e}");
     }
 
     #[test]

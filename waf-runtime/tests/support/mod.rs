@@ -200,6 +200,16 @@ impl Waf {
         Self::launch(dir)
     }
 
+    /// Starts `waf` in `dir` (prepared by the test) with `config` as its `waf:` document apart from the server
+    /// settings: for tests that write the `rules:` section themselves.
+    pub fn start_in(dir: tempfile::TempDir, config: &str) -> Waf {
+        let text = format!(
+            "waf:\n  server: {{listen_address: 127.0.0.1, http_port: 0, shutdown_grace_sec: 10}}\n{config}"
+        );
+        std::fs::write(dir.path().join("waf.yml"), text).unwrap();
+        Self::launch(dir)
+    }
+
     pub fn write_config(dir: &Path, config: &str) {
         let text = format!(
             "waf:\n  server: {{listen_address: 127.0.0.1, http_port: 0, shutdown_grace_sec: 10, workers: {WORKERS}}}\n  rules: {{directories: [rules], reload_interval_sec: 1}}\n{config}"

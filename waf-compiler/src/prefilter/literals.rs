@@ -1,0 +1,265 @@
+//! Required literals of a regex: a set of byte strings such that every match of the regex contains at least
+//! one of them. A value containing none of them cannot match, so the regex need not run on it.
+//!
+//! The analysis walks the regex's HIR (parsed exactly as the engine parses it, see [`crate::operator`]). Each
+//! node gets two facts, both ASCII-lowercased so that one case-insensitive scan serves `(?i)` and
+//! case-sensitive patterns alike (for a case-sensitive literal the lowercased scan finds a superset of values,
+//! which is sound: it can only make a rule run, never skip it):
+//! - `exact`: the complete set of strings the node can match, when that set is small;
+//! - `required`: a set with at least one member in every match of the node, when one is known.
+//!
+//! When unsure the answer is "no requirement" and the rule always runs: a repetition that may be empty, a
+//! large class (`\w`, `.`), an alternation with a branch without a requirement.
+
+use regex_syntax::hir::{Class, Hir, HirKind};
+use std::collections::BTreeSet;
+
+/// A set of lowercased literals.
+pub type Literals = BTreeSet<Vec<u8>>;
+
+/// At most this many strings in an exact set: cross products of classes grow fast, and past this size the
+/// set is turned into a requirement instead (a bound on load-time work and memory, not on correctness).
+const EXACT_LIMIT: usize = 64;
+
+/// A class with more members than this (after case folding) is "any byte" for the analysis (`\d` has 10).
+const CLASS_LIMIT: usize = 16;
+
+/// What the analysis knows about one node.
+#[derive(Debug, Clone, Default)]
+struct Info {
+    exact: Option<Literals>,
+    required: Option<Literals>,
+}
+
+impl Info {
+    fn exact(set: Literals) -> Info {
+        Info {
+            exact: Some(set),
+            required: None,
+        }
+    }
+
+    /// The best requirement this node gives: its exact set (if no member is empty) or its required set.
+    fn requirement(&self) -> Option<Literals> {
+        let from_exact = self
+            .exact
+            .clone()
+            .filter(|set| !set.is_empty() && set.iter().all(|l| !l.is_empty()));
+        better(from_exact, self.required.clone())
+    }
+}
+
+/// The literals every match of `hir` contains one of (lowercased), or `None` when no such set is known.
+pub fn required_literals(hir: &Hir) -> Option<Literals> {
+    analyse(hir).requirement().map(minimise)
+}
+
+/// Drops each literal that contains another member: a value containing the longer one contains the shorter,
+/// so the set still has a member in every match, and the scan reports fewer patterns.
+fn minimise(set: Literals) -> Literals {
+    let all: Vec<&Vec<u8>> = set.iter().collect();
+    set.iter()
+        .filter(|l| {
+            !all.iter()
+                .any(|other| other.len() < l.len() && contains(l, other))
+        })
+        .cloned()
+        .collect()
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    memchr::memmem::find(haystack, needle).is_some()
+}
+
+/// Prefers the set whose shortest literal is longest (fewer chance hits), then the smaller set.
+fn better(a: Option<Literals>, b: Option<Literals>) -> Option<Literals> {
+    fn score(set: &Literals) -> (usize, std::cmp::Reverse<usize>) {
+        let shortest = set.iter().map(Vec::len).min().unwrap_or(0);
+        // Beyond 4 bytes a literal is rare enough in benign text; then fewer literals is the better set.
+        (shortest.min(4), std::cmp::Reverse(set.len()))
+    }
+    match (a, b) {
+        (Some(a), Some(b)) => Some(if score(&b) > score(&a) { b } else { a }),
+        (a, b) => a.or(b),
+    }
+}
+
+fn analyse(hir: &Hir) -> Info {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => Info::exact(Literals::from([Vec::new()])),
+        HirKind::Literal(literal) => Info::exact(Literals::from([literal.0.to_ascii_lowercase()])),
+        HirKind::Class(class) => class_bytes(class).map_or_else(Info::default, |bytes| {
+            Info::exact(bytes.into_iter().map(|b| vec![b]).collect())
+        }),
+        HirKind::Capture(capture) => analyse(&capture.sub),
+        HirKind::Repetition(rep) => {
+            let sub = analyse(&rep.sub);
+            match (rep.min, rep.max) {
+                (0, Some(1)) => Info {
+                    exact: sub.exact.map(|mut set| {
+                        set.insert(Vec::new());
+                        set
+                    }),
+                    required: None,
+                },
+                (0, _) => Info::default(),
+                (min, max) => {
+                    let exact = sub
+                        .exact
+                        .as_ref()
+                        .filter(|_| max == Some(min))
+                        .and_then(|set| (1..min).try_fold(set.clone(), |acc, _| cross(&acc, set)));
+                    Info {
+                        exact,
+                        required: sub.requirement(),
+                    }
+                }
+            }
+        }
+        HirKind::Concat(parts) => concat(parts),
+        HirKind::Alternation(branches) => {
+            let infos: Vec<Info> = branches.iter().map(analyse).collect();
+            let exact = infos.iter().try_fold(Literals::new(), |mut acc, info| {
+                acc.extend(info.exact.clone()?);
+                (acc.len() <= EXACT_LIMIT).then_some(acc)
+            });
+            let required = infos.iter().try_fold(Literals::new(), |mut acc, info| {
+                acc.extend(info.requirement()?);
+                Some(acc)
+            });
+            Info { exact, required }
+        }
+    }
+}
+
+/// A concatenation: runs of parts with exact sets are multiplied out while small; the requirement is the best
+/// of each part's own and each run's product.
+fn concat(parts: &[Hir]) -> Info {
+    let empty = || Literals::from([Vec::new()]);
+    let mut run = empty();
+    let mut all_exact = true;
+    let mut best: Option<Literals> = None;
+    for info in parts.iter().map(analyse) {
+        if let Some(product) = info.exact.as_ref().and_then(|exact| cross(&run, exact)) {
+            run = product;
+            continue;
+        }
+        all_exact = false;
+        best = better(
+            best,
+            Info::exact(std::mem::replace(&mut run, empty())).requirement(),
+        );
+        best = better(best, info.requirement());
+        if let Some(exact) = info.exact {
+            // Too big to multiply into the run: it starts the next one.
+            run = exact;
+        }
+    }
+    if all_exact {
+        return Info {
+            exact: Some(run),
+            required: best,
+        };
+    }
+    Info {
+        exact: None,
+        required: better(best, Info::exact(run).requirement()),
+    }
+}
+
+/// Every `a` followed by every `b`, if there are at most [`EXACT_LIMIT`].
+fn cross(a: &Literals, b: &Literals) -> Option<Literals> {
+    if a.len().saturating_mul(b.len()) > EXACT_LIMIT {
+        return None;
+    }
+    Some(
+        a.iter()
+            .flat_map(|x| b.iter().map(move |y| [x.as_slice(), y].concat()))
+            .collect(),
+    )
+}
+
+/// The lowercased bytes of a small class, or `None` for a large one.
+fn class_bytes(class: &Class) -> Option<BTreeSet<u8>> {
+    let ranges: Vec<(u32, u32)> = match class {
+        Class::Bytes(c) => c
+            .ranges()
+            .iter()
+            .map(|r| (u32::from(r.start()), u32::from(r.end())))
+            .collect(),
+        Class::Unicode(c) => c
+            .ranges()
+            .iter()
+            .map(|r| (u32::from(r.start()), u32::from(r.end())))
+            .collect(),
+    };
+    let mut bytes = BTreeSet::new();
+    for (start, end) in ranges {
+        // A code point beyond ASCII is several bytes in UTF-8: not a one-byte literal.
+        if end > 0x7f && matches!(class, Class::Unicode(_)) {
+            return None;
+        }
+        if (end - start) as usize >= CLASS_LIMIT * 2 {
+            return None;
+        }
+        for c in start..=end {
+            bytes.insert(u8::try_from(c).ok()?.to_ascii_lowercase());
+        }
+        if bytes.len() > CLASS_LIMIT {
+            return None;
+        }
+    }
+    Some(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::operator::syntax_config;
+    use regex_automata::util::syntax;
+
+    fn required(pattern: &str) -> Option<Vec<String>> {
+        let hir = syntax::parse_with(pattern, &syntax_config()).unwrap();
+        required_literals(&hir).map(|set| {
+            set.into_iter()
+                .map(|l| String::from_utf8_lossy(&l).into_owned())
+                .collect()
+        })
+    }
+
+    fn set(items: &[&str]) -> Option<Vec<String>> {
+        Some(items.iter().map(|s| s.to_string()).collect())
+    }
+
+    #[test]
+    fn literals_are_lowercased_and_the_best_set_wins() {
+        assert_eq!(required("(?i)union\\s+select"), set(&["union"]));
+        assert_eq!(required("SeLeCt"), set(&["select"]));
+        assert_eq!(required("abc|def"), set(&["abc", "def"]));
+        assert_eq!(required("[0-9]+abc"), set(&["abc"]));
+        assert_eq!(required("(?:foo|bar)\\w*bazz"), set(&["bazz"]));
+        assert_eq!(required("(?i)(?:x|y)z"), set(&["xz", "yz"]));
+        assert_eq!(required("ab{2}c"), set(&["abbc"]));
+        assert_eq!(required("a(?:b|c)?d+"), set(&["d"]));
+    }
+
+    #[test]
+    fn no_requirement_when_a_match_can_avoid_every_literal() {
+        for pattern in ["", "a*", "x?", "abc|d*", "\\w+", ".", "^$", "(?:ab)*"] {
+            assert_eq!(required(pattern), None, "{pattern}");
+        }
+    }
+
+    #[test]
+    fn longer_literals_containing_a_shorter_one_are_dropped() {
+        assert_eq!(required("ab|xaby|cd"), set(&["ab", "cd"]));
+    }
+
+    #[test]
+    fn a_concatenation_too_large_to_multiply_is_not_exact() {
+        // Each class has 10 members: the product of three exceeds the limit, so the run is cut. The whole
+        // concatenation must not claim to be exact (then `(?:...)` inside an alternation would be wrong).
+        let info = analyse(&syntax::parse_with("[0-9][0-9][0-9]", &syntax_config()).unwrap());
+        assert!(info.exact.is_none());
+    }
+}

@@ -1,0 +1,302 @@
+//! The engine behind every regex of a rule set: a dense DFA built ahead of time, or regex-automata's meta engine.
+//!
+//! A *dense* engine is a forward and a reverse dense DFA (`regex_automata::dfa::regex::Regex`): a search is a
+//! table walk with no cache, no locking and no engine choice at run time, and the tables serialize into the
+//! artifact so loading builds nothing. A DFA can be exponentially larger than its pattern, so it is only built
+//! when it fits a size budget ([`EnginePlan::Dense`]); otherwise the rule keeps the *meta* engine (a lazy DFA
+//! whose cache is bounded, with a PikeVM behind it), built from the pattern at load.
+//!
+//! Both give the same matches: leftmost-first, byte-oriented, with ModSecurity's syntax flags
+//! ([`crate::operator::build_regex`]). Neither backtracks, so no pattern and no input can make a search more than
+//! linear. A dense DFA cannot report capture groups: when a chain condition needs them and the DFA found a
+//! match, a meta regex of the same pattern is built once (on first need) and run on that value only.
+
+use crate::operator::{build_regex, pcre_byte_escapes, syntax_config};
+use regex_automata::dfa::{dense, regex::Regex as DenseRegex};
+use regex_automata::meta::Regex as MetaRegex;
+use regex_automata::nfa::thompson;
+use regex_automata::util::captures::Captures;
+use regex_automata::{Input, Match};
+use std::fmt;
+use std::sync::OnceLock;
+
+/// Default size budget of one dense DFA (the forward and the reverse DFA each): 2 MiB. Most CRS 942 patterns
+/// fit in a few hundred KiB; the few large keyword alternations under `(?i)` grow to tens of MiB as DFAs and
+/// would make the artifact (and every proxy's memory) many times larger for little gain, so they stay lazy.
+pub const DEFAULT_DFA_SIZE_LIMIT: usize = 2 << 20;
+
+/// Determinization may use this many times the DFA budget in scratch memory before it gives up; it bounds the
+/// compile time and memory spent on a pattern that will not fit anyway.
+const DETERMINIZE_FACTOR: usize = 4;
+
+/// How a rule set's regexes are compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum EnginePlan {
+    /// Every regex on the meta engine, built at load (what loading YAML does by default: no DFA construction
+    /// on the proxy's reload path, which keeps a reload to tens of milliseconds).
+    #[default]
+    Lazy,
+    /// A dense DFA for each regex of an active rule (at or below the paranoia level) whose DFAs fit
+    /// `size_limit` bytes each; the meta engine for the rest (what `rulec compile` does).
+    Dense { size_limit: usize },
+}
+
+/// Where compilation gets the engine of each regex of a rule: built from the pattern ([`Planner`]), or taken
+/// from an artifact. `paranoia_level` is the rule's.
+pub trait RegexSource {
+    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, String>;
+}
+
+/// Builds engines by an [`EnginePlan`] for a rule set at `paranoia_level`.
+#[derive(Debug, Clone, Copy)]
+pub struct Planner {
+    pub plan: EnginePlan,
+    pub paranoia_level: u8,
+}
+
+impl RegexSource for Planner {
+    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, String> {
+        match self.plan {
+            // Rules above the paranoia level never run: no DFA is spent on them.
+            EnginePlan::Dense { size_limit } if paranoia_level <= self.paranoia_level => {
+                RegexEngine::dense_or_lazy(pattern, size_limit)
+            }
+            _ => RegexEngine::lazy(pattern),
+        }
+    }
+}
+
+/// A compiled regex.
+pub struct RegexEngine {
+    /// The pattern as the regex-automata parser sees it (after [`pcre_byte_escapes`]).
+    pattern: String,
+    /// Capture groups including group 0.
+    groups: usize,
+    /// Boxed: the two DFAs' headers are over a kilobyte, and rules hold many small regexes.
+    dense: Option<Box<DenseRegex>>,
+    /// The meta regex: the engine itself when there is no dense DFA, else the capture resolver, built on first
+    /// need. `None` inside only if the pattern stopped compiling (only a corrupt-but-hash-valid artifact can do
+    /// that), in which case the regex matches nothing.
+    meta: OnceLock<Option<MetaRegex>>,
+}
+
+impl fmt::Debug for RegexEngine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("RegexEngine")
+            .field("pattern", &self.pattern)
+            .field("engine", &self.kind())
+            .finish()
+    }
+}
+
+/// Which engine runs a regex, for reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineKind {
+    Dense,
+    Lazy,
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            EngineKind::Dense => "dense",
+            EngineKind::Lazy => "lazy",
+        })
+    }
+}
+
+impl RegexEngine {
+    /// Compiles `pattern` on the meta engine; the error is one line, fit for a load error.
+    pub fn lazy(pattern: &str) -> Result<RegexEngine, String> {
+        let meta = build_regex(pattern)?;
+        Ok(RegexEngine {
+            pattern: pcre_byte_escapes(pattern),
+            groups: meta.group_info().group_len(regex_automata::PatternID::ZERO),
+            dense: None,
+            meta: OnceLock::from(Some(meta)),
+        })
+    }
+
+    /// Compiles `pattern` to dense DFAs if both fit `size_limit` bytes, else on the meta engine.
+    pub fn dense_or_lazy(pattern: &str, size_limit: usize) -> Result<RegexEngine, String> {
+        // The meta build validates the pattern and gives the usual error message.
+        let mut engine = RegexEngine::lazy(pattern)?;
+        let dense = DenseRegex::builder()
+            .syntax(syntax_config())
+            .thompson(thompson::Config::new().utf8(false))
+            .dense(
+                dense::Config::new()
+                    .dfa_size_limit(Some(size_limit))
+                    .determinize_size_limit(Some(size_limit.saturating_mul(DETERMINIZE_FACTOR))),
+            )
+            .build(&engine.pattern);
+        // Too large (or any other DFA limit): the meta engine it is. The DFA is built from the same syntax, so
+        // nothing else can fail here.
+        if let Ok(dense) = dense {
+            engine.dense = Some(Box::new(dense));
+            engine.meta = OnceLock::new();
+        }
+        Ok(engine)
+    }
+
+    /// An engine from its parts as the artifact stores them: dense DFAs already validated by
+    /// [`dense::DFA::from_bytes`], or none (the meta engine is then built now, or on first use when `defer`).
+    pub(crate) fn from_parts(
+        pattern: String,
+        groups: usize,
+        dense: Option<Box<DenseRegex>>,
+        defer: bool,
+    ) -> Result<RegexEngine, String> {
+        let engine = RegexEngine {
+            pattern,
+            groups,
+            dense,
+            meta: OnceLock::new(),
+        };
+        if engine.dense.is_none() && !defer {
+            let meta = MetaRegex::builder()
+                .syntax(syntax_config())
+                .configure(crate::operator::meta_config())
+                .build(&engine.pattern)
+                .map_err(|e| format!("regex does not compile: {e}"))?;
+            if meta.group_info().group_len(regex_automata::PatternID::ZERO) != groups {
+                return Err("stored capture group count does not match the pattern".into());
+            }
+            let _ = engine.meta.set(Some(meta));
+        }
+        Ok(engine)
+    }
+
+    /// The pattern as compiled (after [`pcre_byte_escapes`]).
+    pub fn pattern(&self) -> &str {
+        &self.pattern
+    }
+
+    /// Number of capture groups including group 0.
+    pub fn group_count(&self) -> usize {
+        self.groups
+    }
+
+    pub fn kind(&self) -> EngineKind {
+        if self.dense.is_some() {
+            EngineKind::Dense
+        } else {
+            EngineKind::Lazy
+        }
+    }
+
+    /// The dense DFAs (forward, reverse), when this engine has them.
+    pub fn dense(&self) -> Option<&DenseRegex> {
+        self.dense.as_deref()
+    }
+
+    /// Bytes of the dense DFAs (0 for the meta engine, whose memory is a bounded cache).
+    pub fn dense_size(&self) -> usize {
+        self.dense.as_ref().map_or(0, |d| {
+            d.forward().memory_usage() + d.reverse().memory_usage()
+        })
+    }
+
+    fn meta(&self) -> Option<&MetaRegex> {
+        self.meta
+            .get_or_init(|| {
+                MetaRegex::builder()
+                    .syntax(syntax_config())
+                    .configure(crate::operator::meta_config())
+                    .build(&self.pattern)
+                    .ok()
+            })
+            .as_ref()
+    }
+
+    /// The leftmost-first match in `haystack`.
+    pub fn find(&self, haystack: &[u8]) -> Option<Match> {
+        match &self.dense {
+            // A search error can only come from quit bytes or an unsupported start configuration, neither of
+            // which our DFAs have; should one happen anyway, the meta engine answers instead of a panic.
+            Some(dense) => match dense.try_search(&Input::new(haystack)) {
+                Ok(found) => found,
+                Err(_) => self.meta()?.find(haystack),
+            },
+            None => self.meta()?.find(haystack),
+        }
+    }
+
+    /// Whether `haystack` has a match.
+    pub fn is_match(&self, haystack: &[u8]) -> bool {
+        self.find(haystack).is_some()
+    }
+
+    /// The leftmost-first match and its capture groups. With dense DFAs, the meta regex runs only when they
+    /// found a match.
+    pub fn captures(&self, haystack: &[u8]) -> Option<Captures> {
+        if self.dense.is_some() {
+            self.find(haystack)?;
+        }
+        let meta = self.meta()?;
+        let mut caps = meta.create_captures();
+        meta.captures(haystack, &mut caps);
+        caps.is_match().then_some(caps)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PATTERNS: [&str; 6] = [
+        r"(?i)\bunion\b.{0,20}\bselect\b",
+        r"^b$",
+        r"a.b",
+        r"\xff+",
+        r"(\w+)\s*=\s*(\w+)",
+        r"x*",
+    ];
+
+    #[test]
+    fn dense_and_lazy_find_the_same_spans() {
+        let inputs: [&[u8]; 6] = [
+            b"1 UNION all SELECT x",
+            b"a\nb\nc",
+            b"a\nb",
+            b"q\xff\xffz",
+            b"x' or a = a",
+            b"",
+        ];
+        for p in PATTERNS {
+            let lazy = RegexEngine::lazy(p).unwrap();
+            let dense = RegexEngine::dense_or_lazy(p, DEFAULT_DFA_SIZE_LIMIT).unwrap();
+            assert_eq!(dense.kind(), EngineKind::Dense, "{p}");
+            assert_eq!(lazy.group_count(), dense.group_count());
+            for input in inputs {
+                assert_eq!(lazy.find(input), dense.find(input), "{p} on {input:?}");
+                let groups = |e: &RegexEngine| {
+                    e.captures(input).map(|c| {
+                        (0..c.group_len())
+                            .map(|i| c.get_group(i).map(|s| s.range()))
+                            .collect::<Vec<_>>()
+                    })
+                };
+                assert_eq!(groups(&lazy), groups(&dense), "{p} on {input:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_pattern_over_the_budget_stays_lazy() {
+        // The classic exponential DFA: the 12th letter from the end is an `a`.
+        let big = r"[a-z]*a[a-z]{12}";
+        let engine = RegexEngine::dense_or_lazy(big, 64 << 10).unwrap();
+        assert_eq!(engine.kind(), EngineKind::Lazy);
+        assert!(engine.is_match(b"xxaxxxxxxxxxxxx"));
+        assert_eq!(engine.dense_size(), 0);
+    }
+
+    #[test]
+    fn syntax_errors_are_the_same_for_both_plans() {
+        let lazy = RegexEngine::lazy("(a").unwrap_err();
+        let dense = RegexEngine::dense_or_lazy("(a", DEFAULT_DFA_SIZE_LIMIT).unwrap_err();
+        assert_eq!(lazy, dense);
+        assert!(lazy.starts_with("regex does not compile"));
+    }
+}

@@ -1,0 +1,374 @@
+//! The compiled artifact: a round trip through bytes gives the same verdicts as compiling the YAML in memory, on
+//! every test request we have (the CRS 942 suite, the default rules' suites and the benign corpus); damaged,
+//! foreign and other-version files are refused with the right error and never make the loader panic; the
+//! `rulec compile` / `rulec inspect` commands.
+
+mod detect_support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use waf_compiler::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
+use waf_compiler::{
+    ArtifactError, CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, RuleMatch, artifact,
+    ftw,
+};
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+fn compile(dirs: &[&str], paranoia_level: u8, plan: EnginePlan) -> CompiledRuleSet {
+    let paths: Vec<PathBuf> = dirs.iter().map(|d| repo(d)).collect();
+    let outcome = CompiledRuleSet::load_dirs_with(&paths, &CompileOptions { paranoia_level }, plan);
+    assert!(outcome.errors.is_empty(), "{:#?}", outcome.errors);
+    outcome.ruleset
+}
+
+const DENSE: EnginePlan = EnginePlan::Dense {
+    size_limit: DEFAULT_DFA_SIZE_LIMIT,
+};
+
+/// Every request of the go-ftw files in `dir`, parsed.
+fn requests_in(dir: &Path) -> Vec<(String, OwnedRequest)> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    paths.sort();
+    let mut requests = Vec::new();
+    for path in paths {
+        let file = ftw::read_file(&path).unwrap();
+        for test in &file.tests {
+            for (n, stage) in test.stages.iter().enumerate() {
+                let raw = ftw::raw_request(&stage.input).unwrap();
+                if let Ok(request) = OwnedRequest::parse(&raw) {
+                    let name = format!("{}:{}:{n}", path.display(), test.test_id);
+                    requests.push((name, request));
+                }
+            }
+        }
+    }
+    requests
+}
+
+/// The CRS 942 test requests (after a loud skip when absent) and those of the default rules (benign included).
+fn all_requests() -> Vec<(String, OwnedRequest)> {
+    let mut requests = requests_in(&repo("waf-compiler/tests/default-rules"));
+    let crs = detect_support::shared_dir().join("crs/tests/REQUEST-942-APPLICATION-ATTACK-SQLI");
+    if crs.is_dir() {
+        let before = requests.len();
+        requests.extend(requests_in(&crs));
+        assert!(
+            requests.len() - before >= 1030,
+            "the CRS suite has 1,030 tests"
+        );
+    } else {
+        detect_support::skip(&format!("no CRS tests at {}", crs.display()));
+    }
+    requests
+}
+
+fn verdict(rules: &CompiledRuleSet, request: &OwnedRequest) -> Vec<RuleMatch> {
+    let headers = request.headers();
+    rules.evaluate(&request.as_request(&headers)).matches
+}
+
+/// Asserts identical matches (ids, variables, excerpts) on every request; returns how many matched anything.
+fn assert_same_verdicts(
+    expected: &CompiledRuleSet,
+    actual: &CompiledRuleSet,
+    requests: &[(String, OwnedRequest)],
+) -> usize {
+    let mut matched = 0;
+    for (name, request) in requests {
+        let want = verdict(expected, request);
+        assert_eq!(want, verdict(actual, request), "{name}");
+        matched += usize::from(!want.is_empty());
+    }
+    matched
+}
+
+#[test]
+fn dense_artifact_round_trip_gives_the_in_memory_verdicts_at_paranoia_4() {
+    let requests = all_requests();
+    let reference = compile(&["rules", "crs-942"], 4, EnginePlan::Lazy);
+    let dense = compile(&["rules", "crs-942"], 4, DENSE);
+    let kinds: Vec<EngineKind> = dense
+        .rules()
+        .flat_map(|r| r.regexes())
+        .map(|re| re.kind())
+        .collect();
+    let dense_count = kinds.iter().filter(|k| **k == EngineKind::Dense).count();
+    assert!(
+        dense_count * 10 >= kinds.len() * 8,
+        "most regexes fit the default budget: {dense_count} of {}",
+        kinds.len()
+    );
+    let bytes = dense.to_artifact().unwrap();
+    let loaded = CompiledRuleSet::from_artifact(&bytes).unwrap();
+    assert_eq!(loaded.source_hash(), reference.source_hash());
+    assert_eq!(loaded.rule_count(), reference.rule_count());
+    let loaded_kinds: Vec<EngineKind> = loaded
+        .rules()
+        .flat_map(|r| r.regexes())
+        .map(|re| re.kind())
+        .collect();
+    assert_eq!(kinds, loaded_kinds, "each regex keeps its engine");
+    assert_eq!(loaded.chains(), dense.chains(), "chain ids are kept");
+    assert_eq!(
+        loaded.prefilter().map(|p| p.data()),
+        dense.prefilter().map(|p| p.data()),
+        "the prefilter is stored"
+    );
+    let matched = assert_same_verdicts(&reference, &loaded, &requests);
+    assert!(
+        matched * 2 > requests.len(),
+        "{matched} of {}",
+        requests.len()
+    );
+    assert_same_verdicts(&reference, &dense, &requests);
+}
+
+#[test]
+fn lazy_artifact_round_trip_gives_the_in_memory_verdicts() {
+    let requests = all_requests();
+    let reference = compile(&["rules", "crs-942"], 1, EnginePlan::Lazy);
+    let loaded = CompiledRuleSet::from_artifact(&reference.to_artifact().unwrap()).unwrap();
+    assert!(
+        loaded
+            .rules()
+            .flat_map(|r| r.regexes())
+            .all(|re| re.kind() == EngineKind::Lazy)
+    );
+    assert_eq!(loaded.engine_plan(), EnginePlan::Lazy);
+    assert!(loaded.prefilter().is_some());
+    assert!(assert_same_verdicts(&reference, &loaded, &requests) > 0);
+}
+
+/// A small artifact (the shipped rules at paranoia 1, with DFAs) for the refusal tests.
+fn small_artifact() -> Vec<u8> {
+    compile(&["rules"], 1, DENSE).to_artifact().unwrap()
+}
+
+const PREAMBLE: usize = artifact::PREAMBLE_LEN;
+
+#[test]
+fn damaged_foreign_and_other_version_files_are_refused_with_the_right_error() {
+    let good = small_artifact();
+    assert!(CompiledRuleSet::from_artifact(&good).is_ok());
+    let refuse = |bytes: &[u8]| CompiledRuleSet::from_artifact(bytes).unwrap_err();
+
+    for cut in [
+        0,
+        3,
+        8,
+        11,
+        30,
+        PREAMBLE,
+        PREAMBLE + 10,
+        good.len() / 2,
+        good.len() - 1,
+    ] {
+        let err = refuse(&good[..cut]);
+        assert!(
+            matches!(err, ArtifactError::Truncated(_)),
+            "cut at {cut}: {err}"
+        );
+    }
+    let mut longer = good.clone();
+    longer.push(0);
+    assert!(matches!(refuse(&longer), ArtifactError::Corrupt(_)));
+
+    assert!(matches!(
+        refuse(b"id: 1\nmsg: yaml\n"),
+        ArtifactError::Foreign
+    ));
+    assert!(matches!(refuse(b"WAFX"), ArtifactError::Foreign));
+    assert!(matches!(refuse(b""), ArtifactError::Truncated(_)));
+
+    let version = |v: u32| {
+        let mut bytes = good.clone();
+        bytes[8..12].copy_from_slice(&v.to_le_bytes());
+        bytes
+    };
+    assert!(matches!(
+        refuse(&version(artifact::FORMAT_VERSION + 1)),
+        ArtifactError::NewerFormat { .. }
+    ));
+    assert!(matches!(
+        refuse(&version(artifact::FORMAT_VERSION - 1)),
+        ArtifactError::OlderFormat { .. }
+    ));
+    let err = refuse(&version(artifact::FORMAT_VERSION + 1)).to_string();
+    assert!(err.contains("rulec compile"), "{err}");
+
+    // Every flipped bit the checksum covers is caught, in the preamble's checksum and length too.
+    for at in [
+        20,
+        40,
+        PREAMBLE,
+        PREAMBLE + 7,
+        good.len() / 3,
+        good.len() - 1,
+    ] {
+        let mut flipped = good.clone();
+        flipped[at] ^= 0x10;
+        let err = refuse(&flipped);
+        assert!(
+            matches!(err, ArtifactError::Corrupt(_) | ArtifactError::Truncated(_)),
+            "flip at {at}: {err}"
+        );
+    }
+
+    // The compiler version is the payload's first field: a length byte and the text.
+    let payload = &good[PREAMBLE..];
+    let version_text = artifact::COMPILER_VERSION.as_bytes();
+    assert_eq!(&payload[1..1 + version_text.len()], version_text);
+    let mut other = payload.to_vec();
+    other[1] = b'9';
+    let err = refuse(&artifact::seal(&other));
+    assert!(matches!(err, ArtifactError::OtherCompiler { .. }), "{err}");
+    assert!(err.to_string().contains("recompile"), "{err}");
+}
+
+#[test]
+fn crafted_payloads_with_valid_checksums_never_panic() {
+    let good = small_artifact();
+    let payload = &good[PREAMBLE..];
+    // xorshift: a fixed sequence, so a failure reproduces.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut next = move |bound: usize| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % bound as u64) as usize
+    };
+    let (mut refused, mut loaded) = (0, 0);
+    for round in 0..120 {
+        let mut mutated = payload.to_vec();
+        match round % 4 {
+            0 => {
+                for _ in 0..1 + next(8) {
+                    let at = next(mutated.len());
+                    mutated[at] = next(256) as u8;
+                }
+            }
+            1 => mutated.truncate(next(mutated.len())),
+            2 => {
+                let at = next(mutated.len());
+                let len = next(64).min(mutated.len() - at);
+                mutated.drain(at..at + len);
+            }
+            _ => {
+                // Inside the DFA tables, where the decoder sees well-formed lengths and only from_bytes checks.
+                let at = mutated.len() / 2 + next(mutated.len() / 2);
+                mutated[at] ^= 1 << next(8);
+            }
+        }
+        match CompiledRuleSet::from_artifact(&artifact::seal(&mutated)) {
+            Ok(rules) => {
+                // Whatever loaded must still evaluate without panicking.
+                let request = OwnedRequest::parse(
+                    b"GET /?q=1%27%20or%201=1&x=%3Cscript%3E HTTP/1.1\r\nHost: a\r\n\r\n",
+                )
+                .unwrap();
+                verdict(&rules, &request);
+                loaded += 1;
+            }
+            Err(ArtifactError::Corrupt(_) | ArtifactError::OtherCompiler { .. }) => refused += 1,
+            Err(other) => panic!("round {round}: unexpected error kind: {other}"),
+        }
+    }
+    assert!(refused > 60, "{refused} refused, {loaded} loaded");
+}
+
+#[test]
+fn one_loaded_set_serves_four_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<CompiledRuleSet>();
+    let rules = Arc::new(CompiledRuleSet::from_artifact(&small_artifact()).unwrap());
+    let attack = OwnedRequest::parse(
+        b"GET /?file=../../etc/passwd&x=%3Cscript%3Ealert(1)%3C/script%3E HTTP/1.1\r\nHost: a\r\n\r\n",
+    )
+    .unwrap();
+    let expected = verdict(&rules, &attack);
+    assert!(!expected.is_empty());
+    std::thread::scope(|s| {
+        for _ in 0..4 {
+            s.spawn(|| {
+                for _ in 0..50 {
+                    assert_eq!(verdict(&rules, &attack), expected);
+                }
+            });
+        }
+    });
+}
+
+fn rulec(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_rulec"))
+        .args(args)
+        .output()
+        .expect("run rulec")
+}
+
+#[test]
+fn rulec_compile_writes_what_inspect_reads_and_inspect_refuses_a_bad_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rules.wafc");
+    let rules = repo("rules");
+    let compiled = rulec(&[
+        "compile",
+        rules.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--verbose",
+    ]);
+    let stdout = String::from_utf8_lossy(&compiled.stdout);
+    assert!(
+        compiled.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&compiled.stderr)
+    );
+    assert!(stdout.contains("regexes dense"), "{stdout}");
+    assert!(
+        stdout.contains("rule 100102 (paranoia 1): dense"),
+        "{stdout}"
+    );
+    let loaded = CompiledRuleSet::from_artifact_file(&out).unwrap();
+    assert_eq!(loaded.paranoia_level(), 1);
+    assert_eq!(
+        loaded.source_hash(),
+        compile(&["rules"], 1, DENSE).source_hash()
+    );
+
+    let inspected = rulec(&["inspect", out.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&inspected.stdout);
+    assert!(inspected.status.success());
+    for line in [
+        "compiler version",
+        "source hash",
+        "paranoia level    1",
+        "rule 100102",
+    ] {
+        assert!(text.contains(line), "{line}: {text}");
+    }
+
+    let bad = dir.path().join("bad.wafc");
+    std::fs::write(&bad, b"not an artifact").unwrap();
+    let refused = rulec(&["inspect", bad.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("not a rule artifact"));
+
+    let lazy = dir.path().join("lazy.wafc");
+    let all_lazy = rulec(&[
+        "compile",
+        rules.to_str().unwrap(),
+        "-o",
+        lazy.to_str().unwrap(),
+        "--dfa-size-limit",
+        "0",
+    ]);
+    assert!(String::from_utf8_lossy(&all_lazy.stdout).contains(" 0 regexes dense"));
+}

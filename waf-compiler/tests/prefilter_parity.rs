@@ -1,0 +1,247 @@
+//! The literal prefilter changes no verdict: every request of the CRS 942 regression suite, the default-rules
+//! suites and the benign corpus gets the same matches (rule ids, variables and excerpts) with the prefilter on
+//! and off, against the shipped rules plus CRS 942 at paranoia level 4 (every rule active). A deliberately
+//! wrong prefilter shows that the comparison catches a difference; the prefilter survives a bincode round trip
+//! and refuses inconsistent data.
+
+mod detect_support;
+
+use std::path::{Path, PathBuf};
+use waf_compiler::compile::CompiledRule;
+use waf_compiler::evaluate::{Observer, TransformCache};
+use waf_compiler::prefilter::{Prefilter, PrefilterData, Target};
+use waf_compiler::rule::Variable;
+use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, Verdict, ftw};
+
+fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+fn load_all() -> CompiledRuleSet {
+    let dirs = [repo("rules"), repo("crs-942")];
+    let outcome = CompiledRuleSet::load_dirs(&dirs, &CompileOptions { paranoia_level: 4 });
+    assert!(outcome.errors.is_empty(), "{:#?}", outcome.errors);
+    outcome.ruleset
+}
+
+/// Raw requests of every `.yaml` test file in `dir`.
+fn requests_in(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    paths.sort();
+    let mut requests = Vec::new();
+    for path in paths {
+        let file = ftw::read_file(&path).unwrap();
+        let label = path.file_stem().unwrap().to_string_lossy().into_owned();
+        for test in &file.tests {
+            for (n, stage) in test.stages.iter().enumerate() {
+                let raw = ftw::raw_request(&stage.input).unwrap();
+                requests.push((format!("{label}-{}/{n}", test.test_id), raw));
+            }
+        }
+    }
+    requests
+}
+
+/// The CRS suite (when present) and the default-rules suites with the benign corpus.
+fn corpus() -> Vec<(String, Vec<u8>)> {
+    let mut requests = requests_in(&repo("waf-compiler/tests/default-rules"));
+    let crs = detect_support::shared_dir().join("crs/tests/REQUEST-942-APPLICATION-ATTACK-SQLI");
+    if crs.is_dir() {
+        let crs_requests = requests_in(&crs);
+        assert!(
+            crs_requests.len() >= 1030,
+            "{} CRS requests",
+            crs_requests.len()
+        );
+        requests.extend(crs_requests);
+    } else {
+        detect_support::skip(&format!(
+            "no CRS tests at {} (set WAF_SHARED_DIR)",
+            crs.display()
+        ));
+    }
+    requests
+}
+
+fn evaluate(rules: &CompiledRuleSet, raw: &[u8]) -> Option<Verdict> {
+    // A few CRS tests send requests the parser refuses on purpose; they have no verdict to compare.
+    let request = OwnedRequest::parse(raw).ok()?;
+    let headers = request.headers();
+    Some(rules.evaluate(&request.as_request(&headers)))
+}
+
+/// Names of the requests whose verdicts differ between `with` and `without`, and how many requests matched
+/// at least one rule.
+fn differences(with: &CompiledRuleSet, without: &CompiledRuleSet) -> (Vec<String>, usize) {
+    let mut differ = Vec::new();
+    let mut matched = 0;
+    for (name, raw) in corpus() {
+        let (Some(a), Some(b)) = (evaluate(with, &raw), evaluate(without, &raw)) else {
+            continue;
+        };
+        matched += usize::from(!b.matches.is_empty());
+        if a != b {
+            differ.push(format!(
+                "{name}: with prefilter {:?}, without {:?}",
+                ids(&a),
+                ids(&b)
+            ));
+        }
+    }
+    (differ, matched)
+}
+
+fn ids(verdict: &Verdict) -> Vec<u32> {
+    verdict.matches.iter().map(|m| m.rule_id).collect()
+}
+
+fn without_prefilter() -> CompiledRuleSet {
+    let mut rules = load_all();
+    rules.set_prefilter(None).unwrap();
+    rules
+}
+
+#[test]
+fn verdicts_are_identical_with_and_without_the_prefilter() {
+    let with = load_all();
+    assert!(with.prefilter().is_some(), "the prefilter is on by default");
+    let (differ, matched) = differences(&with, &without_prefilter());
+    assert!(
+        matched > 500,
+        "only {matched} requests matched a rule: the corpus is not exercising the rules"
+    );
+    assert!(
+        differ.is_empty(),
+        "{} requests differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
+#[test]
+fn a_wrong_literal_set_is_caught_by_the_parity_check() {
+    let mut wrong = load_all();
+    let mut data = wrong.prefilter().unwrap().data().clone();
+    // Every literal replaced by one that no request contains: every gated rule is skipped everywhere.
+    for group in &mut data.groups {
+        for (i, literal) in group.literals.iter_mut().enumerate() {
+            *literal = format!("\u{1}never-{i}").into_bytes();
+        }
+    }
+    wrong
+        .set_prefilter(Some(Prefilter::try_from(data).unwrap()))
+        .unwrap();
+    let (differ, _) = differences(&wrong, &without_prefilter());
+    assert!(differ.len() > 100, "only {} differences", differ.len());
+}
+
+/// Counts rule/value pairs the prefilter skipped and those it let through.
+#[derive(Default)]
+struct Count {
+    skipped: usize,
+    inspected: usize,
+}
+
+impl Observer for Count {
+    fn inspected(&mut self, _: &CompiledRule, _: Variable, _: &[u8], _: &[u8], _: bool) {
+        self.inspected += 1;
+    }
+
+    fn skipped(&mut self, _: &CompiledRule, _: Variable, _: &[u8]) {
+        self.skipped += 1;
+    }
+}
+
+#[test]
+fn the_prefilter_skips_most_rules_on_a_benign_request() {
+    let rules = load_all();
+    let raw = b"GET /catalog/search?q=trail+running+shoes&size=42 HTTP/1.1\r\nHost: shop.example.com\r\n\
+                User-Agent: Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0\r\nCookie: session=9f2c1e7a; lang=en\r\n\r\n";
+    let request = OwnedRequest::parse(raw).unwrap();
+    let headers = request.headers();
+    let mut count = Count::default();
+    let verdict = rules.evaluate_with(
+        &request.as_request(&headers),
+        &mut TransformCache::default(),
+        &mut count,
+    );
+    assert!(verdict.matches.is_empty(), "{:?}", ids(&verdict));
+    assert!(
+        count.skipped > 3 * count.inspected,
+        "skipped {}, inspected {}",
+        count.skipped,
+        count.inspected
+    );
+}
+
+#[test]
+fn the_prefilter_survives_a_bincode_round_trip() {
+    let rules = load_all();
+    let prefilter = rules.prefilter().unwrap();
+    let config = bincode::config::standard();
+    let bytes = bincode::serde::encode_to_vec(prefilter, config).unwrap();
+    let (decoded, used): (Prefilter, usize) =
+        bincode::serde::decode_from_slice(&bytes, config).unwrap();
+    assert_eq!(used, bytes.len());
+    assert_eq!(decoded.data(), prefilter.data());
+    let mut restored = load_all();
+    restored.set_prefilter(Some(decoded)).unwrap();
+    let raw = b"GET /item?id=1%27%20UNION%20SELECT%20password%20FROM%20users-- HTTP/1.1\r\nHost: x\r\n\r\n";
+    let verdict = evaluate(&restored, raw).unwrap();
+    assert!(!verdict.matches.is_empty());
+    assert_eq!(Some(verdict), evaluate(&rules, raw));
+}
+
+#[test]
+fn inconsistent_prefilter_data_is_refused() {
+    let rules = load_all();
+    let good = rules.prefilter().unwrap().data().clone();
+    let broken = |edit: &dyn Fn(&mut PrefilterData)| {
+        let mut data = good.clone();
+        edit(&mut data);
+        Prefilter::try_from(data).unwrap_err().to_string()
+    };
+    let rule_count = good.rule_count;
+    assert!(
+        broken(&|d| d.groups[0].targets[0].push(Target {
+            rule: rule_count,
+            chain: 0
+        }))
+        .contains("out of range")
+    );
+    assert!(
+        broken(&|d| d.groups[0].targets[0].push(Target {
+            rule: 0,
+            chain: u32::MAX
+        }))
+        .contains("out of range")
+    );
+    assert!(
+        broken(&|d| {
+            d.groups[0].targets.pop();
+        })
+        .contains("target lists")
+    );
+    assert!(broken(&|d| d.groups[0].literals[0].clear()).contains("empty"));
+    assert!(
+        broken(&|d| {
+            let copy = d.groups[0].clone();
+            d.groups.push(copy);
+        })
+        .contains("two groups")
+    );
+
+    // Consistent, but built for another rule set.
+    let mut other = good.clone();
+    other.rule_count -= 1;
+    other.groups.clear();
+    let mut target = load_all();
+    let err = target
+        .set_prefilter(Some(Prefilter::try_from(other).unwrap()))
+        .unwrap_err();
+    assert!(err.to_string().contains("built for"), "{err}");
+}
