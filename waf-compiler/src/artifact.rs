@@ -33,8 +33,8 @@ use std::path::Path;
 pub const MAGIC: [u8; 8] = *b"WAFRULES";
 
 /// Bumped whenever the payload's layout changes: a reader refuses any other version.
-/// (1: rules, DFAs; 2: the transform chains and the literal prefilter.)
-pub const FORMAT_VERSION: u32 = 2;
+/// (1: rules, DFAs; 2: the transform chains and the literal prefilter; 3: the prefilter's byte gates.)
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The version of the compiler that writes (and alone may read) an artifact: the DFAs' semantics depend on the
 /// engine that built them, so an artifact from another version is refused and must be recompiled.

@@ -11,9 +11,8 @@ use crate::compile::{Chains, CompiledRule};
 use crate::prefilter::Prefilter;
 use crate::request::HttpRequest;
 use crate::rule::Variable;
-use crate::transform::apply;
+use crate::transform::{apply, may_change};
 use crate::verdict::{RuleMatch, Verdict, excerpt};
-use std::collections::HashMap;
 
 /// Sees every value a rule inspects; `rulec explain` uses it to show the decisions. The default methods do
 /// nothing, so the proxy's path ([`Silent`]) compiles to no extra work.
@@ -31,6 +30,9 @@ pub trait Observer {
 
     /// The prefilter skipped the rule on this value: none of the rule's required literals occurs in it.
     fn skipped(&mut self, _rule: &CompiledRule, _variable: Variable, _key: &[u8]) {}
+
+    /// The prefilter skipped the rule on the whole request: no value has one of its required literals.
+    fn skipped_rule(&mut self, _rule: &CompiledRule) {}
 }
 
 /// The observer that observes nothing.
@@ -38,11 +40,26 @@ pub struct Silent;
 
 impl Observer for Silent {}
 
-/// Transformed values of one request, keyed by (variable, value index, chain id). Intermediate values (the
-/// chain's prefixes) are kept too: longer chains start from them and `multi_match` rules read them.
+/// Transformed values of one request, by (variable, value index, chain id), in a dense table (one slot per
+/// chain for each value of a variable; hashing the keys cost a fifth of a benign request's time). Intermediate
+/// values (the chain's prefixes) are kept too: longer chains start from them and `multi_match` rules read them.
+/// A transform that leaves its input unchanged (most do, on benign values) stores no copy, only which earlier
+/// value it equals.
 #[derive(Default)]
 pub struct TransformCache {
-    values: HashMap<(usize, usize, usize), Vec<u8>>,
+    /// `slots[variable][index * chain_count + chain]`.
+    slots: [Vec<Slot>; Variable::COUNT],
+    chain_count: usize,
+    filled: usize,
+}
+
+#[derive(Clone, Default)]
+enum Slot {
+    #[default]
+    Empty,
+    /// The same bytes as the value of this chain id, which is `Owned` (or 0: the raw value).
+    Same(usize),
+    Owned(Vec<u8>),
 }
 
 impl TransformCache {
@@ -57,16 +74,50 @@ impl TransformCache {
         chains: &Chains,
         raw: &[u8],
     ) {
-        let key = (variable.index(), index, chain_id);
         let Some((parent, transform)) = chains.step(chain_id) else {
             return;
         };
-        if self.values.contains_key(&key) {
+        // One cache serves one request of one rule set, so the chain count is the same at every call.
+        self.chain_count = chains.len();
+        let at = index * self.chain_count + chain_id;
+        let slots = &mut self.slots[variable.index()];
+        if slots.len() <= at {
+            slots.resize(at + 1, Slot::Empty);
+        }
+        if !matches!(slots[at], Slot::Empty) {
             return;
         }
         self.fill(variable, index, parent, chains, raw);
-        let next = apply(transform, self.value(variable, index, parent, raw));
-        self.values.insert(key, next);
+        let input = self.value(variable, index, parent, raw);
+        let unchanged = Slot::Same(self.source(variable, index, parent));
+        let slot = if may_change(transform, input) {
+            let output = apply(transform, input);
+            if output == input {
+                unchanged
+            } else {
+                Slot::Owned(output)
+            }
+        } else {
+            unchanged
+        };
+        self.slots[variable.index()][at] = slot;
+        self.filled += 1;
+    }
+
+    fn slot(&self, variable: Variable, index: usize, chain_id: usize) -> &Slot {
+        self.slots[variable.index()]
+            .get(index * self.chain_count + chain_id)
+            .unwrap_or(&Slot::Empty)
+    }
+
+    /// The chain id whose stored value (or, for 0, the raw value) chain `chain_id`'s value is: two chains of
+    /// one value with the same source have the same bytes.
+    pub fn source(&self, variable: Variable, index: usize, chain_id: usize) -> usize {
+        match self.slot(variable, index, chain_id) {
+            Slot::Empty => 0,
+            Slot::Same(source) => *source,
+            Slot::Owned(_) => chain_id,
+        }
     }
 
     /// The value of chain `chain_id` for `raw`, as [`TransformCache::fill`] left it (`raw` itself for the empty
@@ -78,18 +129,19 @@ impl TransformCache {
         chain_id: usize,
         raw: &'c [u8],
     ) -> &'c [u8] {
-        self.values
-            .get(&(variable.index(), index, chain_id))
-            .map_or(raw, Vec::as_slice)
+        match self.slot(variable, index, self.source(variable, index, chain_id)) {
+            Slot::Owned(value) => value,
+            _ => raw,
+        }
     }
 
     /// How many transformed values were computed (for tests of the sharing).
     pub fn len(&self) -> usize {
-        self.values.len()
+        self.filled
     }
 
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.filled == 0
     }
 }
 
@@ -120,6 +172,10 @@ pub fn evaluate<O: Observer>(
         .enumerate()
         .filter(|(_, r)| r.rule.paranoia_level <= rules.paranoia_level)
         .filter_map(|(index, rule)| {
+            if marks.as_ref().is_some_and(|m| m.skips_rule(index)) {
+                observer.skipped_rule(rule);
+                return None;
+            }
             let selected = |variable, value| {
                 marks
                     .as_ref()

@@ -42,6 +42,14 @@ impl Observer for Trace {
             variable_label(variable, key),
         );
     }
+
+    fn skipped_rule(&mut self, rule: &CompiledRule) {
+        let _ = writeln!(
+            self.out,
+            "  rule {}: skipped by the prefilter (no value has one of its required literals)",
+            rule.rule.id,
+        );
+    }
 }
 
 fn chain_names(chain: &[Transform]) -> String {

@@ -127,17 +127,17 @@ impl CompiledRuleSet {
         hasher.update([opts.paranoia_level]);
         rules.sort_by_key(|r| r.rule.id);
         let prefilter = Prefilter::build(&rules, &chains, opts.paranoia_level);
-        LoadOutcome {
-            ruleset: CompiledRuleSet {
-                rules,
-                chains,
-                paranoia_level: opts.paranoia_level,
-                source_hash: hex::encode(hasher.finalize()),
-                plan,
-                prefilter: Some(prefilter),
-            },
-            errors,
-        }
+        let mut ruleset = CompiledRuleSet {
+            rules,
+            chains,
+            paranoia_level: opts.paranoia_level,
+            source_hash: hex::encode(hasher.finalize()),
+            plan,
+            prefilter: None,
+        };
+        // Built from these very rules, so it fits; were it refused, evaluation without it is still correct.
+        let _ = ruleset.set_prefilter(Some(prefilter));
+        LoadOutcome { ruleset, errors }
     }
 
     /// A rule set from rules compiled elsewhere (the artifact loader); `rules` must be sorted by id. It has no
@@ -218,9 +218,12 @@ impl CompiledRuleSet {
 
     /// Replaces the prefilter (`None` turns it off, so results can be compared); one stored in an artifact must
     /// have been built for this rule set.
-    pub fn set_prefilter(&mut self, prefilter: Option<Prefilter>) -> Result<(), PrefilterError> {
-        if let Some(p) = &prefilter {
-            p.check_fits(self.rules.len(), self.chains.len())?;
+    pub fn set_prefilter(
+        &mut self,
+        mut prefilter: Option<Prefilter>,
+    ) -> Result<(), PrefilterError> {
+        if let Some(p) = &mut prefilter {
+            p.attach(&self.rules, self.chains.len())?;
         }
         self.prefilter = prefilter;
         Ok(())

@@ -29,6 +29,34 @@ pub fn apply_chain(chain: &[Transform], input: &[u8]) -> Vec<u8> {
     value
 }
 
+/// Whether `transform` can change `input`: `false` means [`apply`] would return `input` unchanged, so it need
+/// not run (a value without `%` or `+` is its own URL decoding). A cheap scan; `true` when unsure.
+pub fn may_change(transform: Transform, input: &[u8]) -> bool {
+    let has = |b: u8| memchr::memchr(b, input).is_some();
+    match transform {
+        Transform::None => false,
+        Transform::UrlDecode | Transform::UrlDecodeUni => {
+            memchr::memchr2(b'%', b'+', input).is_some()
+        }
+        Transform::Lowercase => input.iter().any(u8::is_ascii_uppercase),
+        Transform::Utf8ToUnicode => !input.is_ascii(),
+        Transform::RemoveNulls => has(0),
+        Transform::ReplaceComments => memchr::memmem::find(input, b"/*").is_some(),
+        // Every marker (`/*`, `*/`, `<!--`, `-->`, `--`, `#`) has one of these bytes.
+        Transform::RemoveCommentsChar => memchr::memchr3(b'*', b'-', b'#', input).is_some(),
+        Transform::RemoveWhitespace => input.iter().any(|&b| is_space(b)),
+        // Only a space other than ' ', or two spaces in a row, are rewritten.
+        Transform::CompressWhitespace => input.iter().enumerate().any(|(i, &b)| {
+            is_space(b) && (b != b' ' || input.get(i + 1).is_some_and(|&n| is_space(n)))
+        }),
+        Transform::HtmlEntityDecode => has(b'&'),
+        Transform::Trim => {
+            input.first().is_some_and(|&b| is_space(b))
+                || input.last().is_some_and(|&b| is_space(b))
+        }
+    }
+}
+
 /// Applies one transform.
 pub fn apply(transform: Transform, input: &[u8]) -> Vec<u8> {
     match transform {
@@ -337,6 +365,45 @@ mod tests {
                 String::from_utf8_lossy(input)
             );
         }
+    }
+
+    #[test]
+    fn may_change_is_false_only_when_the_transform_is_the_identity() {
+        let inputs: &[&[u8]] = &[
+            b"",
+            b"plain text",
+            b"a%20b",
+            b"a+b",
+            b"MiXeD",
+            b"caf\xc3\xa9",
+            b"a\0b",
+            b"1/*x*/2",
+            b"a--b",
+            b"a#b",
+            b"x*/y",
+            b"<!--c-->",
+            b" lead",
+            b"trail\t",
+            b"a  b",
+            b"a\tb",
+            b"a b",
+            b"&lt;",
+            b"\xa0",
+            b"&amp",
+        ];
+        for transform in Transform::ALL {
+            for input in inputs {
+                if !may_change(transform, input) {
+                    assert_eq!(
+                        apply(transform, input),
+                        *input,
+                        "{transform:?} of {input:?}"
+                    );
+                }
+            }
+        }
+        assert!(!may_change(Transform::UrlDecode, b"plain"));
+        assert!(!may_change(Transform::CompressWhitespace, b"a b c"));
     }
 
     #[test]

@@ -154,6 +154,10 @@ impl Observer for Count {
     fn skipped(&mut self, _: &CompiledRule, _: Variable, _: &[u8]) {
         self.skipped += 1;
     }
+
+    fn skipped_rule(&mut self, _: &CompiledRule) {
+        self.skipped += 1;
+    }
 }
 
 #[test]

@@ -167,7 +167,7 @@ fn explain_shows_variables_transforms_and_decisions() {
         "rule 100101 [PL2, deny, transforms url_decode_uni,replace_comments]",
         "skipped: above the configured paranoia level",
         "rule 100201: ARGS_POST:user -> \"<script>x\": MATCH",
-        "rule 100402: REQUEST_FILENAME: skipped by the prefilter",
+        "rule 100402: skipped by the prefilter",
         "matched rule 100201 (deny) at ARGS_POST:user: \"<script>\"",
         "BLOCK (rule 100200)",
     ] {

@@ -212,6 +212,115 @@ fn class_bytes(class: &Class) -> Option<BTreeSet<u8>> {
     Some(bytes)
 }
 
+/// A byte requirement: every match has at least `count` bytes (at distinct positions) that are in `set`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ByteCount {
+    pub set: [bool; 256],
+    pub count: usize,
+}
+
+/// Counts above this add no selectivity worth the scan (and keep the sums of long patterns small).
+const BYTE_COUNT_LIMIT: usize = 64;
+
+impl ByteCount {
+    fn none() -> ByteCount {
+        ByteCount {
+            set: [false; 256],
+            count: 0,
+        }
+    }
+
+    fn of(bytes: impl IntoIterator<Item = u8>, count: usize) -> ByteCount {
+        let mut set = [false; 256];
+        for b in bytes {
+            set[usize::from(b)] = true;
+        }
+        ByteCount { set, count }
+    }
+
+    fn size(&self) -> usize {
+        self.set.iter().filter(|&&b| b).count()
+    }
+
+    fn union(&self, other: &ByteCount) -> [bool; 256] {
+        std::array::from_fn(|i| self.set[i] || other.set[i])
+    }
+
+    /// Lower is better: the share of bytes that count, per required byte.
+    fn cost(&self) -> f64 {
+        self.size() as f64 / self.count.max(1) as f64
+    }
+}
+
+/// The byte requirement of `hir` (the fallback for a regex without required literals, such as CRS 942420's
+/// "eight special characters"), or `None` when a match may have no byte from any small set.
+pub fn required_bytes(hir: &Hir) -> Option<ByteCount> {
+    let found = bytes(hir);
+    // A set of every byte checks nothing but the length; such a gate is not worth its scan.
+    (found.count > 0 && found.size() < 256).then_some(found)
+}
+
+fn bytes(hir: &Hir) -> ByteCount {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => ByteCount::none(),
+        HirKind::Literal(literal) => ByteCount::of(literal.0.iter().copied(), literal.0.len()),
+        HirKind::Class(Class::Bytes(class)) => {
+            ByteCount::of(class.ranges().iter().flat_map(|r| r.start()..=r.end()), 1)
+        }
+        HirKind::Class(Class::Unicode(class)) => {
+            // Beyond ASCII a code point is several bytes; such a class is not analysed.
+            if class.ranges().iter().any(|r| u32::from(r.end()) > 0x7f) {
+                return ByteCount::none();
+            }
+            ByteCount::of(
+                class
+                    .ranges()
+                    .iter()
+                    .flat_map(|r| u32::from(r.start())..=u32::from(r.end()))
+                    .filter_map(|c| u8::try_from(c).ok()),
+                1,
+            )
+        }
+        HirKind::Capture(capture) => bytes(&capture.sub),
+        HirKind::Repetition(rep) => {
+            let sub = bytes(&rep.sub);
+            let count = sub
+                .count
+                .saturating_mul(rep.min as usize)
+                .min(BYTE_COUNT_LIMIT);
+            ByteCount {
+                set: sub.set,
+                count,
+            }
+        }
+        HirKind::Concat(parts) => {
+            // Either all parts together (their bytes are at distinct positions, so the counts add up) or the
+            // single most selective part.
+            let parts: Vec<ByteCount> = parts.iter().map(bytes).filter(|b| b.count > 0).collect();
+            let sum = parts.iter().fold(ByteCount::none(), |acc, b| ByteCount {
+                set: acc.union(b),
+                count: (acc.count + b.count).min(BYTE_COUNT_LIMIT),
+            });
+            parts
+                .into_iter()
+                .chain([sum])
+                .min_by(|a, b| a.cost().total_cmp(&b.cost()))
+                .unwrap_or_else(ByteCount::none)
+        }
+        HirKind::Alternation(branches) => {
+            let branches: Vec<ByteCount> = branches.iter().map(bytes).collect();
+            let count = branches.iter().map(|b| b.count).min().unwrap_or(0);
+            if count == 0 {
+                return ByteCount::none();
+            }
+            branches.iter().fold(ByteCount::none(), |acc, b| ByteCount {
+                set: acc.union(b),
+                count,
+            })
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -248,6 +357,25 @@ mod tests {
         for pattern in ["", "a*", "x?", "abc|d*", "\\w+", ".", "^$", "(?:ab)*"] {
             assert_eq!(required(pattern), None, "{pattern}");
         }
+    }
+
+    fn byte_gate(pattern: &str) -> Option<(String, usize)> {
+        let hir = syntax::parse_with(pattern, &syntax_config()).unwrap();
+        required_bytes(&hir).map(|b| {
+            let members: Vec<u8> = (0..=255u8).filter(|&i| b.set[usize::from(i)]).collect();
+            (String::from_utf8_lossy(&members).into_owned(), b.count)
+        })
+    }
+
+    #[test]
+    fn byte_requirements_count_repetitions_and_take_the_weakest_branch() {
+        assert_eq!(byte_gate("[<>]{3}"), Some(("<>".into(), 3)));
+        assert_eq!(byte_gate("(?:[<>][^<>]*?){8}"), Some(("<>".into(), 8)));
+        assert_eq!(byte_gate("(?:[<>]|ab){2}"), Some(("<>ab".into(), 2)));
+        assert_eq!(byte_gate("\\w+[;|]"), Some((";|".into(), 1)));
+        assert_eq!(byte_gate("[;|]|a*"), None);
+        assert_eq!(byte_gate("(?s:.)"), None);
+        assert_eq!(byte_gate("\\W{4}").map(|(_, n)| n), Some(4));
     }
 
     #[test]
