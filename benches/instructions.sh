@@ -5,6 +5,8 @@
 #
 #   bash benches/instructions.sh                       # builds the release binary, VARIANTS as in load.sh
 #   WAF_BIN=/tmp/old-waf VARIANTS=no-rules bash benches/instructions.sh
+#   MIX_ONLY=2 VARIANTS=enforce bash benches/instructions.sh   # one request kind of the mix (1 GET with query and
+#                                                              # cookies, 2 form POST, 3 JSON POST, 4 static GET)
 #
 # Default workers, nginx upstream answering 200, wrk with the benign mix of load.sh (4 connections, slowed down by
 # valgrind to a few thousand requests); counting is switched on only for the measured run, after a warm-up.
