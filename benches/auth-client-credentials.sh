@@ -4,14 +4,20 @@
 # says how much of the CPU the rest of the path takes. Then GET /auth/userinfo with a user's Bearer token from the
 # code flow (one RSA verification, the token's row and the user read per request).
 #
-# Usage: benches/auth-client-credentials.sh [seconds] [connections]   (needs wrk and openssl; builds release)
+# Usage: [AUTH_BIN=path] benches/auth-client-credentials.sh [seconds] [connections]
+#        (needs wrk and openssl; builds release unless AUTH_BIN names a binary)
 # The server and the load generator share the machine, as the targets of issue 7 assume.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
 connections="${2:-16}"
-cargo build --release -q -p auth
-auth="${CARGO_TARGET_DIR:-target}/release/auth"
+# AUTH_BIN: a prebuilt binary instead (e.g. a copy of the previous build, for a before/after comparison).
+if [ -n "${AUTH_BIN:-}" ]; then
+  auth="$AUTH_BIN"
+else
+  cargo build --release -q -p auth
+  auth="${CARGO_TARGET_DIR:-target}/release/auth"
+fi
 work="$(mktemp -d)"
 server=""
 cleanup() { [ -n "$server" ] && kill "$server" 2>/dev/null; rm -rf "$work"; }

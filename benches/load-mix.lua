@@ -1,5 +1,6 @@
 -- The benign request mix of benches/load.sh: what a browser and a single-page app send to a shop.
--- Each wrk connection cycles through the four requests below.
+-- Each wrk connection cycles through the four requests below; MIX_ONLY=1..4 sends only that one (benches/instructions.sh
+-- uses it to count instructions per request kind).
 local browser = {
   ["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
   ["Accept"] = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
@@ -31,6 +32,8 @@ function init(args)
       '"shipping":{"method":"express","address":"Unter den Linden 5, 10117 Berlin"},"note":"Please ring twice","gift":false}'),
     wrk.format("GET", "/static/app.js?v=3.14.2", with({ ["Accept"] = "*/*" })),
   }
+  local only = tonumber(os.getenv("MIX_ONLY") or "")
+  if only then requests = { requests[only] } end
 end
 
 local i = 0

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use crate::error::AppError;
 use crate::state::AppState;
-use crate::store::TokenRecord;
+use crate::store::{TokenRecord, TokenUser, User};
 use crate::tenancy::Tenant;
 use crate::tokens::AccessClaims;
 
@@ -24,38 +24,50 @@ pub fn presented(headers: &HeaderMap) -> Option<&str> {
         .filter(|t| !t.is_empty())
 }
 
-/// The claims of `token` when it is valid for `tenant` now.
+/// A Bearer token valid here: its claims and, for a user token, the user it names.
+pub struct Verified {
+    pub claims: AccessClaims,
+    pub user: Option<User>,
+}
+
+/// `token` when it is valid for `tenant` now. A user token costs one query (its user and its revocation together).
 pub async fn verify(
     state: &AppState,
     tenant: &Tenant,
     token: &str,
-) -> Result<Option<AccessClaims>, AppError> {
+) -> Result<Option<Verified>, AppError> {
     let Ok(claims) = state.tokens.verify(token, &state.config.jwt_issuer) else {
         return Ok(None);
     };
-    if state
-        .store
-        .token_by_jti(&claims.jti)
-        .await?
-        .is_some_and(|t| t.revoked_at.is_some())
-    {
-        return Ok(None);
-    }
     if claims.u.is_none() {
-        // A client-credentials token names a client, not a user: nothing more to check.
-        return Ok(Some(claims));
+        // A client-credentials token names a client, not a user: only its revocation to check.
+        let revoked = state
+            .store
+            .token_by_jti(&claims.jti)
+            .await?
+            .is_some_and(|t| t.revoked_at.is_some());
+        return Ok((!revoked).then_some(Verified { claims, user: None }));
     }
     if claims.aud.as_deref() != Some(tenant.authority.domain.as_str()) {
         return Ok(None);
     }
-    let user = state.store.user_by_id(&claims.sub).await?;
-    let valid = user.is_some_and(|u| {
-        !u.deleted
-            && u.authority_id == tenant.authority.id
-            && u.logged_out_at
-                .is_none_or(|out| out.timestamp() < claims.iat)
-    });
-    Ok(valid.then_some(claims))
+    let Some(TokenUser {
+        user,
+        token_revoked,
+    }) = state.store.token_user(&claims.jti, &claims.sub).await?
+    else {
+        return Ok(None);
+    };
+    let valid = !token_revoked
+        && !user.deleted
+        && user.authority_id == tenant.authority.id
+        && user
+            .logged_out_at
+            .is_none_or(|out| out.timestamp() < claims.iat);
+    Ok(valid.then_some(Verified {
+        claims,
+        user: Some(user),
+    }))
 }
 
 /// Revokes a verified token: stamps its `oauth_tokens` row, or records it as revoked when it has no row (a token

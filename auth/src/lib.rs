@@ -4,7 +4,8 @@
 //! A request's path through the code: [`routes`] (one router per protocol) → [`tenancy`] (the authority named by
 //! the host) → [`session`] / [`apikey`] / [`bearer`] / [`client_auth`] (who is calling) → handler → [`store`]
 //! (PostgreSQL on the legacy schema, or embedded SQLite), [`tokens`] (RS256 keys and claims) and [`events`] (Redis
-//! PUBLISH, never in the way of a login). Every limit and security choice is explained in the module that makes it.
+//! PUBLISH, never in the way of a login); issued tokens' rows go through [`token_writer`] (batched commits).
+//! Every limit and security choice is explained in the module that makes it.
 
 pub mod admin;
 pub mod apikey;
@@ -25,4 +26,5 @@ pub mod state;
 pub mod store;
 pub mod tenancy;
 pub mod throttle;
+pub mod token_writer;
 pub mod tokens;

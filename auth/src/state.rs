@@ -9,7 +9,9 @@ use crate::events::LoginEvents;
 use crate::http_client::HttpClient;
 use crate::session::SessionCookies;
 use crate::store::Store;
+use crate::tenancy::AuthorityCache;
 use crate::throttle::Throttle;
+use crate::token_writer::TokenWriter;
 use crate::tokens::TokenKeys;
 
 pub struct AppState {
@@ -22,6 +24,12 @@ pub struct AppState {
     pub http: HttpClient,
     /// Keys that sign and verify access tokens.
     pub tokens: TokenKeys,
+    /// One permit per core for RSA signing on the blocking pool: more signatures at once would only queue on the
+    /// cores while holding blocking threads and their requests' memory.
+    pub signing_slots: tokio::sync::Semaphore,
+    pub authorities: AuthorityCache,
+    /// Writes the rows of issued access and refresh tokens, batched.
+    pub token_rows: TokenWriter,
     /// Verified against for unknown users, so their sign-in costs what a known user's does.
     pub dummy_digest: Arc<str>,
 }
@@ -52,6 +60,7 @@ impl AppState {
             config.kvstore_url.as_deref(),
             config.login_events_channel.clone(),
         )?;
+        let token_rows = TokenWriter::start(store.clone());
         Ok(Arc::new(AppState {
             cookies: SessionCookies::new(config.cookie_secret.as_deref(), config.production),
             config,
@@ -61,6 +70,11 @@ impl AppState {
             metrics,
             http: crate::http_client::new(),
             tokens,
+            signing_slots: tokio::sync::Semaphore::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ),
+            authorities: AuthorityCache::default(),
+            token_rows,
             dummy_digest: dummy_digest.into(),
         }))
     }

@@ -443,13 +443,17 @@ fn load_dfa(
     starts: StartKind,
     scratch: &mut Vec<u8>,
 ) -> Result<dense::DFA<Vec<u32>>, String> {
+    // Reserve first: the buffer does not move afterwards, so the padding computed from its address holds, and
+    // only the padding and the DFA are written (no zeroing of the whole buffer).
     scratch.clear();
-    scratch.resize(bytes.len() + 3, 0);
+    scratch.reserve(bytes.len() + 3);
     let pad = scratch.as_ptr().align_offset(4);
-    let aligned = scratch
-        .get_mut(pad..pad + bytes.len())
-        .ok_or("cannot align a DFA buffer")?;
-    aligned.copy_from_slice(bytes);
+    if pad > 3 {
+        return Err("cannot align a DFA buffer".into());
+    }
+    scratch.resize(pad, 0);
+    scratch.extend_from_slice(bytes);
+    let aligned = &scratch[pad..];
     let (dfa, used) = dense::DFA::from_bytes(aligned).map_err(|e| format!("invalid DFA: {e}"))?;
     if used != bytes.len() {
         return Err(format!(

@@ -1,8 +1,8 @@
 //! Operators: what decides whether a (transformed) value matches a rule, and the conditions of chained rules.
 //!
-//! Regexes run on `regex-automata`'s meta engine, which only combines linear-time engines (lazy DFA, PikeVM,
-//! bounded backtracker): no pattern and no input can make a match take more than linear time, so a rule author
-//! cannot introduce a ReDoS. The syntax is configured for ModSecurity's PCRE semantics: `.` matches a newline,
+//! Regexes run on a [`RegexEngine`]: dense DFAs built ahead of time, or `regex-automata`'s meta engine, which only
+//! combines linear-time engines (lazy DFA, PikeVM, bounded backtracker): no pattern and no input can make a match
+//! take more than linear time, so a rule author cannot introduce a ReDoS. The syntax is configured for ModSecurity's PCRE semantics: `.` matches a newline,
 //! `^`/`$` match at line boundaries, and matching is on bytes (no UTF-8 assumption; `\w`, `\s`, `(?i)` are ASCII,
 //! as in PCRE without its UTF flag). Look-around and back-references cannot be expressed and are load errors.
 
@@ -28,7 +28,7 @@ pub fn syntax_config() -> syntax::Config {
 }
 
 /// The meta engine's configuration: the NFA cap, and empty matches allowed inside UTF-8 sequences (bytes).
-pub fn meta_config() -> meta::Config {
+fn meta_config() -> meta::Config {
     Regex::config()
         .nfa_size_limit(Some(NFA_SIZE_LIMIT))
         .utf8_empty(false)
@@ -37,13 +37,13 @@ pub fn meta_config() -> meta::Config {
 /// A function giving the engine of each regex a rule needs (see [`crate::regex_engine::RegexSource`]).
 pub type RegexFactory<'a> = dyn FnMut(&str) -> Result<RegexEngine, String> + 'a;
 
-/// Compiles a pattern with ModSecurity's semantics; the error is one line, fit for a load error.
-pub fn build_regex(pattern: &str) -> Result<Regex, String> {
-    let pattern = pcre_byte_escapes(pattern);
+/// Compiles a pattern, already through [`pcre_byte_escapes`], on the meta engine with ModSecurity's semantics; the
+/// error is one line, fit for a load error.
+pub fn build_meta(pattern: &str) -> Result<Regex, String> {
     Regex::builder()
         .syntax(syntax_config())
         .configure(meta_config())
-        .build(&pattern)
+        .build(pattern)
         .map_err(|e| match e.syntax_error() {
             Some(regex_syntax::Error::Parse(p)) => {
                 format!(

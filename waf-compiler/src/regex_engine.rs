@@ -7,16 +7,17 @@
 //! whose cache is bounded, with a PikeVM behind it), built from the pattern at load.
 //!
 //! Both give the same matches: leftmost-first, byte-oriented, with ModSecurity's syntax flags
-//! ([`crate::operator::build_regex`]). Neither backtracks, so no pattern and no input can make a search more than
+//! ([`crate::operator::syntax_config`]). Neither backtracks, so no pattern and no input can make a search more than
 //! linear. A dense DFA cannot report capture groups: when a chain condition needs them and the DFA found a
 //! match, a meta regex of the same pattern is built once (on first need) and run on that value only.
 
-use crate::operator::{build_regex, pcre_byte_escapes, syntax_config};
+use crate::operator::{build_meta, pcre_byte_escapes, syntax_config};
+use regex_automata::dfa::Automaton;
 use regex_automata::dfa::{dense, regex::Regex as DenseRegex};
 use regex_automata::meta::Regex as MetaRegex;
 use regex_automata::nfa::thompson;
 use regex_automata::util::captures::Captures;
-use regex_automata::{Input, Match};
+use regex_automata::{Anchored, Input, Match};
 use std::fmt;
 use std::sync::OnceLock;
 
@@ -108,9 +109,10 @@ impl fmt::Display for EngineKind {
 impl RegexEngine {
     /// Compiles `pattern` on the meta engine; the error is one line, fit for a load error.
     pub fn lazy(pattern: &str) -> Result<RegexEngine, String> {
-        let meta = build_regex(pattern)?;
+        let pattern = pcre_byte_escapes(pattern);
+        let meta = build_meta(&pattern)?;
         Ok(RegexEngine {
-            pattern: pcre_byte_escapes(pattern),
+            pattern,
             groups: meta.group_info().group_len(regex_automata::PatternID::ZERO),
             dense: None,
             meta: OnceLock::from(Some(meta)),
@@ -154,11 +156,7 @@ impl RegexEngine {
             meta: OnceLock::new(),
         };
         if engine.dense.is_none() && !defer {
-            let meta = MetaRegex::builder()
-                .syntax(syntax_config())
-                .configure(crate::operator::meta_config())
-                .build(&engine.pattern)
-                .map_err(|e| format!("regex does not compile: {e}"))?;
+            let meta = build_meta(&engine.pattern)?;
             if meta.group_info().group_len(regex_automata::PatternID::ZERO) != groups {
                 return Err("stored capture group count does not match the pattern".into());
             }
@@ -199,32 +197,38 @@ impl RegexEngine {
 
     fn meta(&self) -> Option<&MetaRegex> {
         self.meta
-            .get_or_init(|| {
-                MetaRegex::builder()
-                    .syntax(syntax_config())
-                    .configure(crate::operator::meta_config())
-                    .build(&self.pattern)
-                    .ok()
-            })
+            .get_or_init(|| build_meta(&self.pattern).ok())
             .as_ref()
     }
 
     /// The leftmost-first match in `haystack`.
     pub fn find(&self, haystack: &[u8]) -> Option<Match> {
         match &self.dense {
-            // A search error can only come from quit bytes or an unsupported start configuration, neither of
-            // which our DFAs have; should one happen anyway, the meta engine answers instead of a panic.
-            Some(dense) => match dense.try_search(&Input::new(haystack)) {
+            Some(dense) => match dense_find(dense, haystack) {
                 Ok(found) => found,
-                Err(_) => self.meta()?.find(haystack),
+                // Search errors come only from quit bytes or unsupported start configurations, which our DFAs do
+                // not have, and an inconsistent DFA pair only from a crafted artifact: the meta engine answers
+                // then, rather than a panic on the request path.
+                Err(()) => self.meta()?.find(haystack),
             },
             None => self.meta()?.find(haystack),
         }
     }
 
-    /// Whether `haystack` has a match.
+    /// Whether `haystack` has a match (with dense DFAs: the forward DFA alone, stopping at the first match).
     pub fn is_match(&self, haystack: &[u8]) -> bool {
-        self.find(haystack).is_some()
+        match &self.dense {
+            Some(dense) => {
+                match dense
+                    .forward()
+                    .try_search_fwd(&Input::new(haystack).earliest(true))
+                {
+                    Ok(found) => found.is_some(),
+                    Err(_) => self.meta().is_some_and(|m| m.is_match(haystack)),
+                }
+            }
+            None => self.meta().is_some_and(|m| m.is_match(haystack)),
+        }
     }
 
     /// The leftmost-first match and its capture groups. With dense DFAs, the meta regex runs only when they
@@ -237,6 +241,33 @@ impl RegexEngine {
         let mut caps = meta.create_captures();
         meta.captures(haystack, &mut caps);
         caps.is_match().then_some(caps)
+    }
+}
+
+/// The leftmost-first match with a forward and a reverse DFA: the forward search finds where the match ends, the
+/// reverse search (anchored there) where it starts. `dfa::regex::Regex::try_search` does the same but panics when
+/// the reverse DFA disagrees, which DFAs read from a file must not be able to cause: that is an `Err` here.
+fn dense_find(dense: &DenseRegex, haystack: &[u8]) -> Result<Option<Match>, ()> {
+    let input = Input::new(haystack);
+    let Some(end) = dense.forward().try_search_fwd(&input).map_err(|_| ())? else {
+        return Ok(None);
+    };
+    // An empty match at the start, or a pattern that can only match at the start: no reverse search needed.
+    if end.offset() == 0 || dense.forward().is_always_start_anchored() {
+        return Ok(Some(Match::new(end.pattern(), 0..end.offset())));
+    }
+    let reverse = input
+        .span(0..end.offset())
+        .anchored(Anchored::Yes)
+        .earliest(false);
+    match dense.reverse().try_search_rev(&reverse) {
+        Ok(Some(start)) if start.offset() <= end.offset() && start.pattern() == end.pattern() => {
+            Ok(Some(Match::new(
+                end.pattern(),
+                start.offset()..end.offset(),
+            )))
+        }
+        _ => Err(()),
     }
 }
 
@@ -270,6 +301,11 @@ mod tests {
             assert_eq!(lazy.group_count(), dense.group_count());
             for input in inputs {
                 assert_eq!(lazy.find(input), dense.find(input), "{p} on {input:?}");
+                assert_eq!(
+                    lazy.is_match(input),
+                    dense.is_match(input),
+                    "{p} on {input:?}"
+                );
                 let groups = |e: &RegexEngine| {
                     e.captures(input).map(|c| {
                         (0..c.group_len())
@@ -290,6 +326,18 @@ mod tests {
         assert_eq!(engine.kind(), EngineKind::Lazy);
         assert!(engine.is_match(b"xxaxxxxxxxxxxxx"));
         assert_eq!(engine.dense_size(), 0);
+    }
+
+    #[test]
+    fn a_reverse_dfa_of_another_pattern_falls_back_instead_of_panicking() {
+        let build = |p: &str| DenseRegex::new(p).unwrap();
+        let (abc, xyz) = (build("b+c"), build("xyz"));
+        let mismatched =
+            DenseRegex::builder().build_from_dfas(abc.forward().clone(), xyz.reverse().clone());
+        let engine =
+            RegexEngine::from_parts("b+c".into(), 1, Some(Box::new(mismatched)), false).unwrap();
+        assert_eq!(engine.find(b"abbc").map(|m| m.range()), Some(1..4));
+        assert!(engine.is_match(b"abbc"));
     }
 
     #[test]

@@ -355,6 +355,19 @@ fn rulec_compile_writes_what_inspect_reads_and_inspect_refuses_a_bad_file() {
         assert!(text.contains(line), "{line}: {text}");
     }
 
+    // The regression tests run against the artifact as they do against the directories.
+    let tests = repo("waf-compiler/tests/default-rules");
+    let tested = rulec(&[
+        "test",
+        "--artifact",
+        out.to_str().unwrap(),
+        "--",
+        tests.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&tested.stdout);
+    assert!(tested.status.success(), "{text}");
+    assert!(text.contains(" passed, 0 failed"), "{text}");
+
     let bad = dir.path().join("bad.wafc");
     std::fs::write(&bad, b"not an artifact").unwrap();
     let refused = rulec(&["inspect", bad.to_str().unwrap()]);

@@ -3,9 +3,10 @@
 //!
 //! Inputs: every payload line of `shared/libinjection/data` (read as upstream's sample reader
 //! does: right-trimmed, empty and `#` lines skipped, URL-decoded with `+` as space), plus
-//! generated inputs built from SQL and HTML fragments and random bytes. Compared: the SQLi
-//! verdict, the fingerprint (the matching one, or the last one tried when not SQLi) and the XSS
-//! verdict. Every difference must be in [`KNOWN_DIFFERENCES`], and every known difference must
+//! generated inputs built from SQL and HTML fragments and random bytes, and generated plain words
+//! (the inputs of the SQLi fast path). Compared: the SQLi verdict (of `analyze`, `is_sqli` and
+//! `fingerprint`), the fingerprint (the matching one, or the last one tried when not SQLi) and
+//! the XSS verdict. Every difference must be in [`KNOWN_DIFFERENCES`], and every known difference must
 //! still occur.
 
 mod detect_support;
@@ -245,6 +246,74 @@ fn generated_payloads(count: usize) -> Vec<(String, Vec<u8>)> {
         .collect()
 }
 
+/// Deterministic plain words (letters, digits, `_`, non-ASCII bytes): the inputs of the SQLi fast
+/// path, built from the corners its soundness argument relies on (`0b12`: two numbers; `0x`,
+/// `1e`: bare words from the number reader; `2d`/`1fu`: suffixes; keywords of every class).
+fn plain_words(count: usize) -> Vec<(String, Vec<u8>)> {
+    const PIECES: &[&[u8]] = &[
+        b"0b",
+        b"0B",
+        b"0x",
+        b"0X",
+        b"1e",
+        b"1E",
+        b"0",
+        b"1",
+        b"2",
+        b"9",
+        b"d",
+        b"f",
+        b"D",
+        b"u",
+        b"U",
+        b"e",
+        b"x",
+        b"b",
+        b"n",
+        b"N",
+        b"q",
+        b"Q",
+        b"_",
+        b"g",
+        b"union",
+        b"UNION",
+        b"true",
+        b"null",
+        b"not",
+        b"NOT",
+        b"select",
+        b"char",
+        b"and",
+        b"or",
+        b"div",
+        b"collate",
+        b"by",
+        b"current_user",
+        b"binary_float_nan",
+        b"if",
+        b"sleep",
+        b"\x80",
+        b"\xc3\xa9",
+        b"\xff",
+    ];
+    let mut state: u64 = 0xD1B5_4A32_D192_ED03;
+    let mut next = move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    (0..count)
+        .map(|i| {
+            let mut input = Vec::new();
+            for _ in 0..1 + next() % 5 {
+                input.extend_from_slice(PIECES[(next() % PIECES.len() as u64) as usize]);
+            }
+            (format!("plain:{i}"), input)
+        })
+        .collect()
+}
+
 struct Verdict {
     sqli: bool,
     fingerprint: String,
@@ -303,6 +372,7 @@ fn agrees_with_c_libinjection() {
         "expected the upstream sample payloads, found {samples}"
     );
     inputs.extend(generated_payloads(30_000));
+    inputs.extend(plain_words(10_000));
     let expected = oracle(&python, &inputs);
 
     let (mut sqli_same, mut fp_same, mut xss_same) = ([0usize; 2], [0usize; 2], [0usize; 2]);
@@ -313,8 +383,11 @@ fn agrees_with_c_libinjection() {
         let got = sqli::analyze(input);
         let got_fp = got.fingerprint.to_string();
         let got_xss = xss::is_xss(input);
+        // `is_sqli` and `fingerprint` take fast paths that `analyze` does not: check them too.
+        let fast_path_same = sqli::is_sqli(input) == got.is_sqli
+            && sqli::fingerprint(input) == got.is_sqli.then_some(got.fingerprint);
         let same = [
-            got.is_sqli == want.sqli,
+            got.is_sqli == want.sqli && fast_path_same,
             got_fp == want.fingerprint,
             got_xss == want.xss,
         ];

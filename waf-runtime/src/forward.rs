@@ -4,14 +4,16 @@
 //! global upstream. The request keeps its method, path, query, headers (minus hop-by-hop ones) and body; its
 //! framing is re-derived from the body actually sent, never copied from the client.
 use crate::body::ProxyBody;
+use crate::client_ip::Peer;
 use crate::headers::{set_forwarded, strip_hop_by_hop};
 use crate::metrics::UpstreamFailure;
 use crate::responses;
 use crate::state::{Live, State};
+use crate::upgrade;
 use http::request::Parts;
 use http::uri::Authority;
-use http::{HeaderValue, Request, Response, Version, header};
-use std::net::IpAddr;
+use http::{HeaderValue, Request, Response, StatusCode, Version, header};
+use hyper::upgrade::OnUpgrade;
 
 /// The host a request is for: from the absolute-form URI (HTTP/2 `:authority`) or the `Host` header.
 pub struct RequestHost {
@@ -54,27 +56,33 @@ pub async fn forward(
     worker: usize,
     mut parts: Parts,
     body: ProxyBody,
-    peer: IpAddr,
+    peer: &Peer,
     host: &RequestHost,
 ) -> Response<ProxyBody> {
     let config = &live.config;
     let upstream = config.upstream_for(&host.name);
     let Ok(uri) = upstream.join(std::mem::take(&mut parts.uri)) else {
         return responses::refused(crate::framing::Refusal {
-            status: http::StatusCode::BAD_REQUEST,
+            status: StatusCode::BAD_REQUEST,
             reason: "invalid request target",
         });
     };
 
     let had_length = parts.headers.contains_key(header::CONTENT_LENGTH);
+    // hyper leaves an upgrade handle on the requests that may switch protocols (HTTP/1.1 with the headers).
+    let client_upgrade = upgrade::requested(&parts.headers)
+        .and_then(|protocol| Some((protocol, parts.extensions.remove::<OnUpgrade>()?)));
     strip_hop_by_hop(&mut parts.headers);
+    if let Some((protocol, _)) = &client_upgrade {
+        upgrade::keep(&mut parts.headers, protocol.clone());
+    }
     // The body has been read (or is streamed by us); the upstream never needs to say 100 Continue.
     parts.headers.remove(header::EXPECT);
     let trusted_peer = config
         .client_ip
         .trusted_proxies
         .iter()
-        .any(|c| c.contains(peer));
+        .any(|c| c.contains(peer.ip));
     let host_text = host.raw.as_ref().and_then(|h| h.to_str().ok());
     set_forwarded(&mut parts.headers, peer, trusted_peer, host_text);
     if let Some(raw) = &host.raw {
@@ -106,6 +114,21 @@ pub async fn forward(
         .send(worker, Request::from_parts(parts, body))
         .await
     {
+        Ok(mut response) if response.status() == StatusCode::SWITCHING_PROTOCOLS => {
+            let (Some((_, client)), Some(protocol)) = (
+                client_upgrade,
+                response.headers().get(header::UPGRADE).cloned(),
+            ) else {
+                state.metrics.upstream_failed(UpstreamFailure::Unavailable);
+                tracing::warn!("upstream {upstream} switched protocols unasked");
+                return responses::bad_gateway();
+            };
+            upgrade::relay(client, hyper::upgrade::on(&mut response));
+            let (mut head, body) = response.into_parts();
+            strip_hop_by_hop(&mut head.headers);
+            upgrade::keep(&mut head.headers, protocol);
+            Response::from_parts(head, ProxyBody::Stream(body))
+        }
         Ok(response) => {
             let (mut head, body) = response.into_parts();
             strip_hop_by_hop(&mut head.headers);

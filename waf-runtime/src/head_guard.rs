@@ -10,12 +10,13 @@
 //! a body by length or by chunks), noting for each head whether its framing headers conflict. The request
 //! pipeline takes the notes in order, one per request (`HeadNotes::next`). The guard never changes the bytes and
 //! never blocks: when it meets something it does not follow (a head larger than its bound, a malformed chunk
-//! size, HTTP/2) it stops noting for that connection, and hyper's own checks and `framing.rs` remain.
+//! size, HTTP/2, a request to switch protocols) it stops noting for that connection, and hyper's own checks and
+//! `framing.rs` remain.
 use memchr::memmem;
 use std::collections::VecDeque;
 use std::io;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::task::{Context, Poll};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
@@ -25,6 +26,10 @@ const MAX_HEAD: usize = 64 * 1024;
 const MAX_CHUNK_LINE: usize = 1024;
 
 const HEAD_END: &[u8] = b"\r\n\r\n";
+
+/// The searcher for `HEAD_END`, built once: `memmem::find` would build one on every read.
+static HEAD_END_FINDER: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(HEAD_END));
 
 /// A conflict found in one request head.
 pub type Conflict = Option<&'static str>;
@@ -101,7 +106,7 @@ fn step(phase: Phase, bytes: &[u8], notes: &HeadNotes) -> (Phase, usize) {
                     .count();
                 let rest = &bytes[used..];
                 // The usual case: the whole head arrived in one read; look at it where it lies, no copy.
-                if let Some(i) = memmem::find(rest, HEAD_END) {
+                if let Some(i) = HEAD_END_FINDER.find(rest) {
                     let end = i + HEAD_END.len();
                     return (after_head(&rest[..end], notes), used + end);
                 }
@@ -110,8 +115,9 @@ fn step(phase: Phase, bytes: &[u8], notes: &HeadNotes) -> (Phase, usize) {
             }
             let start = buf.len().saturating_sub(HEAD_END.len() - 1);
             buf.extend_from_slice(bytes);
-            let Some(end) =
-                memmem::find(&buf[start..], HEAD_END).map(|i| start + i + HEAD_END.len())
+            let Some(end) = HEAD_END_FINDER
+                .find(&buf[start..])
+                .map(|i| start + i + HEAD_END.len())
             else {
                 return if buf.len() > MAX_HEAD {
                     (Phase::Off, bytes.len())
@@ -199,9 +205,16 @@ fn step(phase: Phase, bytes: &[u8], notes: &HeadNotes) -> (Phase, usize) {
 
 /// Notes a complete head and chooses how its body is framed.
 fn after_head(head: &[u8], notes: &HeadNotes) -> Phase {
-    let mut lines = head
-        .split(|b| *b == b'\n')
-        .map(|l| l.strip_suffix(b"\r").unwrap_or(l));
+    // Lines found with memchr: this runs over every request head, and a byte-by-byte split cost more than the
+    // rest of the guard together.
+    let mut start = 0;
+    let mut lines = memchr::memchr_iter(b'\n', head)
+        .chain(std::iter::once(head.len()))
+        .map(|end| {
+            let line = &head[start.min(end)..end];
+            start = end + 1;
+            line.strip_suffix(b"\r").unwrap_or(line)
+        });
     let request_line = lines.next().unwrap_or_default();
     if !request_line.ends_with(b"HTTP/1.1") && !request_line.ends_with(b"HTTP/1.0") {
         return Phase::Off;
@@ -209,8 +222,13 @@ fn after_head(head: &[u8], notes: &HeadNotes) -> Phase {
     let mut lengths = Vec::new();
     let mut chunked = false;
     let mut codings = 0;
+    let mut upgrade = false;
     for line in lines {
-        let Some(colon) = line.iter().position(|b| *b == b':') else {
+        // Only `Content-Length`, `Transfer-Encoding` and `Upgrade` matter: skip other lines by their first byte.
+        if !matches!(line.first(), Some(b'c' | b'C' | b't' | b'T' | b'u' | b'U')) {
+            continue;
+        }
+        let Some(colon) = memchr::memchr(b':', line) else {
             continue;
         };
         let (name, value) = (&line[..colon], line[colon + 1..].trim_ascii());
@@ -219,6 +237,8 @@ fn after_head(head: &[u8], notes: &HeadNotes) -> Phase {
         } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
             codings += 1;
             chunked = value.eq_ignore_ascii_case(b"chunked");
+        } else if name.eq_ignore_ascii_case(b"upgrade") {
+            upgrade = true;
         }
     }
     let conflict = if !lengths.is_empty() && codings > 0 {
@@ -231,6 +251,10 @@ fn after_head(head: &[u8], notes: &HeadNotes) -> Phase {
     notes.push(conflict);
     if conflict.is_some() {
         // hyper closes such a connection after answering: nothing after this head is a request.
+        return Phase::Off;
+    }
+    if upgrade {
+        // If the upstream switches protocols, what follows is not HTTP: stop rather than read it as heads.
         return Phase::Off;
     }
     if codings > 0 {

@@ -4,8 +4,8 @@
 //! `Connection` header names. The forwarding headers are rebuilt by us: a client that is not a trusted proxy cannot
 //! pre-fill `X-Forwarded-For`, `X-Forwarded-Proto`, `X-Forwarded-Host` or `Forwarded`, because the upstream would
 //! believe them.
+use crate::client_ip::Peer;
 use http::{HeaderMap, HeaderName, HeaderValue, header};
-use std::net::IpAddr;
 
 static X_FORWARDED_FOR: HeaderName = HeaderName::from_static("x-forwarded-for");
 static X_FORWARDED_PROTO: HeaderName = HeaderName::from_static("x-forwarded-proto");
@@ -57,31 +57,26 @@ pub fn strip_hop_by_hop(headers: &mut HeaderMap) {
 
 /// Sets the forwarding headers for a request from `peer`. `trusted_peer` says whether the peer is a configured
 /// trusted proxy, whose own forwarding headers are kept and extended; from anyone else they are replaced.
-pub fn set_forwarded(
-    headers: &mut HeaderMap,
-    peer: IpAddr,
-    trusted_peer: bool,
-    host: Option<&str>,
-) {
-    let peer = peer.to_canonical().to_string();
-    let chain = if trusted_peer {
-        let previous: Vec<&str> = headers
+pub fn set_forwarded(headers: &mut HeaderMap, peer: &Peer, trusted_peer: bool, host: Option<&str>) {
+    let previous: Vec<&str> = if trusted_peer {
+        headers
             .get_all(&X_FORWARDED_FOR)
             .iter()
             .filter_map(|v| v.to_str().ok())
-            .collect();
-        if previous.is_empty() {
-            peer
-        } else {
-            format!("{}, {peer}", previous.join(", "))
-        }
+            .collect()
     } else {
         headers.remove(header::FORWARDED);
         headers.remove(&X_FORWARDED_PROTO);
         headers.remove(&X_FORWARDED_HOST);
-        peer
+        Vec::new()
     };
-    if let Ok(value) = HeaderValue::from_str(&chain) {
+    let chain = if previous.is_empty() {
+        Some(peer.header.clone())
+    } else {
+        let peer = peer.header.to_str().unwrap_or_default();
+        HeaderValue::from_str(&format!("{}, {peer}", previous.join(", "))).ok()
+    };
+    if let Some(value) = chain {
         headers.insert(X_FORWARDED_FOR.clone(), value);
     }
     if !headers.contains_key(&X_FORWARDED_PROTO) {
@@ -132,12 +127,8 @@ mod tests {
             ("x-forwarded-proto", "https"),
             ("forwarded", "for=1.2.3.4"),
         ]);
-        set_forwarded(
-            &mut h,
-            "203.0.113.9".parse().unwrap(),
-            false,
-            Some("app.test"),
-        );
+        let peer = Peer::new("203.0.113.9".parse().unwrap());
+        set_forwarded(&mut h, &peer, false, Some("app.test"));
         assert_eq!(h["x-forwarded-for"], "203.0.113.9");
         assert_eq!(h["x-forwarded-proto"], "http");
         assert_eq!(h["x-forwarded-host"], "app.test");
@@ -151,7 +142,8 @@ mod tests {
             ("x-forwarded-for", "5.6.7.8"),
             ("x-forwarded-proto", "https"),
         ]);
-        set_forwarded(&mut h, "10.0.0.1".parse().unwrap(), true, Some("app.test"));
+        let peer = Peer::new("10.0.0.1".parse().unwrap());
+        set_forwarded(&mut h, &peer, true, Some("app.test"));
         assert_eq!(h["x-forwarded-for"], "1.2.3.4, 5.6.7.8, 10.0.0.1");
         assert_eq!(h["x-forwarded-proto"], "https");
     }

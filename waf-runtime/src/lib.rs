@@ -1,9 +1,10 @@
 //! `waf`: a reverse proxy that inspects every request with compiled rules, then blocks, logs or forwards it.
 //!
-//! Reading order follows a request: `workers.rs` runs the request threads, `server.rs` accepts on each, `pipeline.rs` runs the stages (`framing.rs`,
-//! `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and `upstream.rs` talk to the upstream, `responses.rs`
-//! holds the proxy's own answers. Around them: `config/` (file, environment, defaults), `state.rs` (what a reload
-//! swaps), `reload.rs` (when it does), `metrics.rs` and `logging.rs`.
+//! Reading order follows a request: `workers.rs` runs the request threads, `server.rs` accepts on each,
+//! `pipeline.rs` runs the stages (`framing.rs`, `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and
+//! `upstream.rs` talk to the upstream (`upgrade.rs` relays switched protocols), `responses.rs` holds the proxy's
+//! own answers. Around them: `config/` (file, environment, defaults), `state.rs` (what a reload swaps),
+//! `reload.rs` (when it does), `metrics.rs` and `logging.rs`.
 //!
 //! Later features slot in as stages of `pipeline.rs` (IP and GeoIP filtering, rate limiting after the client
 //! address is known) or as listeners beside `server.rs` (TLS, the admin panel).
@@ -23,6 +24,7 @@ pub mod reload;
 pub mod responses;
 pub mod server;
 pub mod state;
+pub mod upgrade;
 pub mod upstream;
 pub mod upstream_url;
 pub mod workers;

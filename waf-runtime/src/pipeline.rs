@@ -9,7 +9,7 @@
 //! other request to those paths is inspected and forwarded like every request (an earlier design skipped
 //! inspection for them, a free bypass).
 use crate::body::{ProxyBody, ReadBody, read_limited};
-use crate::client_ip::client_addr;
+use crate::client_ip::{Peer, client_addr};
 use crate::config::{Config, Mode, OverLimit};
 use crate::forward::{RequestHost, forward};
 use crate::framing::{self, Refusal};
@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 pub async fn handle(
     state: Arc<State>,
     worker: usize,
-    peer: IpAddr,
+    peer: Peer,
     conflict: Conflict,
     req: Request<Incoming>,
 ) -> Response<ProxyBody> {
@@ -46,7 +46,7 @@ pub async fn handle(
                 reason,
             },
         ),
-        None => route(&state, worker, peer, req).await,
+        None => route(&state, worker, &peer, req).await,
     };
     state.metrics.request_seconds.record(started.elapsed());
     response
@@ -55,7 +55,7 @@ pub async fn handle(
 async fn route(
     state: &State,
     worker: usize,
-    peer: IpAddr,
+    peer: &Peer,
     req: Request<Incoming>,
 ) -> Response<ProxyBody> {
     let live = state.live.load_full();
@@ -81,7 +81,7 @@ async fn route(
     };
     let trusted = &live.config.client_ip.trusted_proxies;
     let forwarded_for = parts.headers.get_all("x-forwarded-for");
-    let client = client_addr(peer, forwarded_for.iter().map(|v| v.as_bytes()), trusted);
+    let client = client_addr(peer.ip, forwarded_for.iter().map(|v| v.as_bytes()), trusted);
     let test_id = parts
         .headers
         .get(CRS_TEST_HEADER)

@@ -1,5 +1,6 @@
 //! One worker's accept loop: accepts connections, serves each with hyper on the worker's own runtime, and drains
 //! them on shutdown.
+use crate::client_ip::Peer;
 use crate::head_guard::{HeadGuard, HeadNotes};
 use crate::pipeline;
 use crate::state::State;
@@ -43,13 +44,15 @@ pub async fn serve(
                     let _ = stream.set_nodelay(true);
                     let state = state.clone();
                     let notes = HeadNotes::default();
+                    let client = Peer::new(peer.ip());
                     let io = TokioIo::new(HeadGuard::new(stream, notes.clone()));
                     let service = service_fn(move |req| {
                         let state = state.clone();
                         let conflict = notes.next();
-                        async move { Ok::<_, Infallible>(pipeline::handle(state, worker, peer.ip(), conflict, req).await) }
+                        let client = client.clone();
+                        async move { Ok::<_, Infallible>(pipeline::handle(state, worker, client, conflict, req).await) }
                     });
-                    let connection = builder.serve_connection(io, service).into_owned();
+                    let connection = builder.serve_connection_with_upgrades(io, service).into_owned();
                     let connection = graceful.watch(connection);
                     tokio::spawn(async move {
                         if let Err(e) = connection.await {

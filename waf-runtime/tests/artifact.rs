@@ -1,6 +1,6 @@
 //! The proxy on a compiled rule artifact (`rules.artifact`): it blocks with the artifact's rules, swaps in a
 //! new artifact while running, keeps the rules in force (and counts a failed reload) when the new file is
-//! refused, and says where its rules come from in `/health` and `--check-config`.
+//! refused or deleted, and says where its rules come from in `/health` and `--check-config`.
 mod support;
 
 use std::path::Path;
@@ -93,7 +93,9 @@ async fn the_artifact_is_loaded_swapped_on_change_and_a_refused_one_keeps_the_ru
     );
     replace(&file, &std::fs::read(work.path().join("pl2.wafc")).unwrap());
     waf.wait_log("compiled at paranoia level 2", 5).await;
-    assert!(waf.metric(failures).await >= 3.0);
+    std::fs::remove_file(&file).unwrap();
+    waf.wait_log("cannot read rules.wafc", 5).await;
+    assert!(waf.metric(failures).await >= 4.0);
     assert_eq!(status("/?q=other-x-go").await, 403);
     let (_, health) = get(waf.addr, "/health").await;
     assert_eq!(json(&health)["rules_loaded"], 1);
@@ -147,4 +149,9 @@ fn check_config_names_the_artifact_and_refuses_a_bad_one() {
     let out = check();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("truncated artifact"));
+
+    std::fs::remove_file(dir.path().join("rules.wafc")).unwrap();
+    let out = check();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read rules.wafc"));
 }

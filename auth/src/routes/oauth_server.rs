@@ -172,7 +172,7 @@ pub async fn issue_access(
         family: family.map(str::to_string),
         ..TokenRecord::default()
     };
-    state.store.insert_token(&record).await?;
+    state.token_rows.write(record).await?;
     Ok(access_token)
 }
 
@@ -192,13 +192,19 @@ pub fn token_response(body: serde_json::Value) -> Response {
         .into_response()
 }
 
-/// RSA signing costs about a millisecond of CPU: it runs on the blocking pool, off the async workers.
+/// RSA signing costs about a millisecond of CPU: it runs on the blocking pool, off the async workers, one
+/// signature per core at a time.
 pub async fn sign<T: Serialize + Send + 'static>(
     state: &Arc<AppState>,
     claims: T,
 ) -> Result<String, OAuthError> {
-    let state = state.clone();
-    let signed = tokio::task::spawn_blocking(move || state.tokens.sign(&claims)).await;
+    let _slot = state
+        .signing_slots
+        .acquire()
+        .await
+        .map_err(|e| OAuthError::server_error(&e))?;
+    let signer = state.clone();
+    let signed = tokio::task::spawn_blocking(move || signer.tokens.sign(&claims)).await;
     match signed {
         Ok(Ok(token)) => Ok(token),
         Ok(Err(e)) => Err(OAuthError::server_error(&e)),

@@ -106,23 +106,28 @@ pub async fn userinfo(
     uri: Uri,
 ) -> Result<Response, OAuthError> {
     // As everywhere, an API key is checked before a Bearer token.
-    let user_id = match apikey::presented(&headers, &uri) {
-        Some(key) => apikey::verify(&state, &tenant, &key).await?,
+    let user = match apikey::presented(&headers, &uri) {
+        Some(key) => {
+            let user_id = apikey::verify(&state, &tenant, &key)
+                .await?
+                .ok_or_else(|| OAuthError::invalid_token("the key names no user"))?;
+            state.store.user_by_id(&user_id).await?
+        }
         None => {
             let token = bearer::presented(&headers)
                 .ok_or_else(|| OAuthError::invalid_token("a Bearer token is required"))?;
-            let claims = bearer::verify(&state, &tenant, token)
+            let verified = bearer::verify(&state, &tenant, token)
                 .await?
                 .ok_or_else(|| OAuthError::invalid_token("the token is not valid"))?;
             // A client-credentials token names a client, which has no user information.
-            claims.u.is_some().then_some(claims.sub)
+            Some(
+                verified
+                    .user
+                    .ok_or_else(|| OAuthError::invalid_token("the token names no user"))?,
+            )
         }
     };
-    let user_id = user_id.ok_or_else(|| OAuthError::invalid_token("the token names no user"))?;
-    let user = state
-        .store
-        .user_by_id(&user_id)
-        .await?
+    let user = user
         .filter(|u| !u.deleted && u.authority_id == tenant.authority.id)
         .ok_or_else(|| OAuthError::invalid_token("the token's user is gone"))?;
     Ok((

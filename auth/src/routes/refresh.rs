@@ -110,7 +110,7 @@ pub async fn issue_user_tokens(
         family: Some(family.to_string()),
         ..TokenRecord::default()
     };
-    state.store.insert_token(&record).await?;
+    state.token_rows.write(record).await?;
     Ok(json!({
         "access_token": access_token,
         "token_type": "Bearer",
@@ -292,7 +292,9 @@ pub async fn introspect(
     let answer = match lookup(&state, &token).await? {
         Some(Known::Access(_)) => {
             // The full check of a presented Bearer token: revocation, audience, logout.
-            let Some(claims) = crate::bearer::verify(&state, &tenant, &token).await? else {
+            let Some(crate::bearer::Verified { claims, .. }) =
+                crate::bearer::verify(&state, &tenant, &token).await?
+            else {
                 return Ok(inactive());
             };
             let mut answer = json!({

@@ -316,7 +316,8 @@ pub async fn logout(
         tracing::info!(user_id = %user.id, "logged out");
     }
     if let Some(token) = bearer::presented(&headers)
-        && let Some(claims) = bearer::verify(&state, &tenant, token).await?
+        && let Some(bearer::Verified { claims, .. }) =
+            bearer::verify(&state, &tenant, token).await?
     {
         bearer::revoke(&state, &claims).await?;
         tracing::info!(jti = %claims.jti, "token revoked at logout");

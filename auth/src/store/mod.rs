@@ -18,6 +18,8 @@ struct Dialect {
     insert_authority: &'static str,
     user_by_email: &'static str,
     user_by_id: &'static str,
+    /// `user_by_id`'s columns for `$2`, plus `token_revoked`: whether the `oauth_tokens` row of jti `$1` is revoked.
+    token_user: &'static str,
     api_key_by_id: &'static str,
     token_by_jti: &'static str,
 }
@@ -64,6 +66,12 @@ macro_rules! store_impl {
                         .bind(email)
                         .fetch_optional(&self.pool)
                         .await?)
+                })
+            }
+
+            fn token_user<'a>(&'a self, jti: &'a str, user_id: &'a str) -> StoreFuture<'a, Option<TokenUser>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.token_user).bind(jti).bind(user_id).fetch_optional(&self.pool).await?)
                 })
             }
 
@@ -139,28 +147,41 @@ macro_rules! store_impl {
                 })
             }
 
-            fn insert_token<'a>(&'a self, t: &'a TokenRecord) -> StoreFuture<'a, ()> {
+            fn insert_tokens<'a>(&'a self, tokens: &'a [TokenRecord]) -> StoreFuture<'a, ()> {
                 Box::pin(async move {
-                    sqlx::query(
-                        "INSERT INTO oauth_tokens (id, jti, token_type, client_id, sub, scope, issued_at, expires_at, \
-                         revoked_at, family, redirect_uri, code_challenge, nonce) \
-                         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
-                    )
-                    .bind(&t.id)
-                    .bind(&t.jti)
-                    .bind(&t.token_type)
-                    .bind(&t.client_id)
-                    .bind(&t.sub)
-                    .bind(&t.scope)
-                    .bind(t.issued_at)
-                    .bind(t.expires_at)
-                    .bind(t.revoked_at)
-                    .bind(&t.family)
-                    .bind(&t.redirect_uri)
-                    .bind(&t.code_challenge)
-                    .bind(&t.nonce)
-                    .execute(&self.pool)
-                    .await?;
+                    let insert = |t: &'a TokenRecord| {
+                        sqlx::query(
+                            "INSERT INTO oauth_tokens (id, jti, token_type, client_id, sub, scope, issued_at, \
+                             expires_at, revoked_at, family, redirect_uri, code_challenge, nonce) \
+                             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                        )
+                        .bind(&t.id)
+                        .bind(&t.jti)
+                        .bind(&t.token_type)
+                        .bind(&t.client_id)
+                        .bind(&t.sub)
+                        .bind(&t.scope)
+                        .bind(t.issued_at)
+                        .bind(t.expires_at)
+                        .bind(t.revoked_at)
+                        .bind(&t.family)
+                        .bind(&t.redirect_uri)
+                        .bind(&t.code_challenge)
+                        .bind(&t.nonce)
+                    };
+                    match tokens {
+                        [] => {}
+                        [one] => {
+                            insert(one).execute(&self.pool).await?;
+                        }
+                        many => {
+                            let mut transaction = self.pool.begin().await?;
+                            for t in many {
+                                insert(t).execute(&mut *transaction).await?;
+                            }
+                            transaction.commit().await?;
+                        }
+                    }
                     Ok(())
                 })
             }
@@ -390,6 +411,14 @@ pub struct TokenRecord {
     pub nonce: Option<String>,
 }
 
+/// The user a Bearer token names, and whether the token's row is revoked.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct TokenUser {
+    #[sqlx(flatten)]
+    pub user: User,
+    pub token_revoked: bool,
+}
+
 pub trait Store: Send + Sync {
     /// Creates every table of the legacy schema that does not exist yet.
     fn migrate(&self) -> StoreFuture<'_, ()>;
@@ -402,6 +431,12 @@ pub trait Store: Send + Sync {
         email: &'a str,
     ) -> StoreFuture<'a, Option<User>>;
     fn user_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<User>>;
+    /// A user token's checks in one query: the user `user_id` and whether the token `jti` is revoked.
+    fn token_user<'a>(
+        &'a self,
+        jti: &'a str,
+        user_id: &'a str,
+    ) -> StoreFuture<'a, Option<TokenUser>>;
     fn insert_user<'a>(&'a self, user: &'a NewUser) -> StoreFuture<'a, ()>;
     /// `login_count += 1`, `last_login = at`.
     fn record_login<'a>(&'a self, user_id: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, ()>;
@@ -412,7 +447,11 @@ pub trait Store: Send + Sync {
     fn insert_application<'a>(&'a self, app: &'a OAuthApplication) -> StoreFuture<'a, ()>;
     /// The client whose `client_id` is `uid`.
     fn application_by_uid<'a>(&'a self, uid: &'a str) -> StoreFuture<'a, Option<OAuthApplication>>;
-    fn insert_token<'a>(&'a self, token: &'a TokenRecord) -> StoreFuture<'a, ()>;
+    /// Inserts `tokens` in one transaction: all or none.
+    fn insert_tokens<'a>(&'a self, tokens: &'a [TokenRecord]) -> StoreFuture<'a, ()>;
+    fn insert_token<'a>(&'a self, token: &'a TokenRecord) -> StoreFuture<'a, ()> {
+        self.insert_tokens(std::slice::from_ref(token))
+    }
     fn token_by_jti<'a>(&'a self, jti: &'a str) -> StoreFuture<'a, Option<TokenRecord>>;
     /// Stamps `revoked_at` unless already revoked; whether this call revoked it.
     fn revoke_token<'a>(&'a self, jti: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, bool>;

@@ -12,7 +12,7 @@ use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use super::{
     ApiKey, Authority, Dialect, NewUser, OAuthApplication, Store, StoreFuture, StoreResult,
-    TokenRecord, User,
+    TokenRecord, TokenUser, User,
 };
 
 macro_rules! user_columns {
@@ -40,6 +40,12 @@ const POSTGRES: Dialect = Dialect {
         " FROM \"user\" WHERE authority_id = $1 AND lower(email) = lower($2) ORDER BY COALESCE(deleted, false) LIMIT 1"
     ),
     user_by_id: concat!("SELECT ", user_columns!(), " FROM \"user\" WHERE id = $1"),
+    token_user: concat!(
+        "SELECT ",
+        user_columns!(),
+        ", EXISTS (SELECT 1 FROM oauth_tokens WHERE jti = $1 AND revoked_at IS NOT NULL) AS token_revoked \
+         FROM \"user\" WHERE id = $2"
+    ),
     api_key_by_id: "SELECT id, name, COALESCE(to_jsonb(scopes), '[]'::jsonb) AS scopes, secret, user_id, authority_id, \
         expires_at::timestamptz AS expires_at FROM api_key WHERE id = $1",
     token_by_jti: "SELECT id, jti, token_type, client_id, sub, scope, issued_at::timestamptz AS issued_at, \

@@ -12,7 +12,7 @@ use sqlx::sqlite::{
 
 use super::{
     ApiKey, Authority, Dialect, NewUser, OAuthApplication, Store, StoreError, StoreFuture,
-    TokenRecord, User,
+    TokenRecord, TokenUser, User,
 };
 
 macro_rules! user_columns {
@@ -34,6 +34,12 @@ const SQLITE: Dialect = Dialect {
         " FROM \"user\" WHERE authority_id = $1 AND lower(email) = lower($2) ORDER BY deleted LIMIT 1"
     ),
     user_by_id: concat!("SELECT ", user_columns!(), " FROM \"user\" WHERE id = $1"),
+    token_user: concat!(
+        "SELECT ",
+        user_columns!(),
+        ", EXISTS (SELECT 1 FROM oauth_tokens WHERE jti = $1 AND revoked_at IS NOT NULL) AS token_revoked \
+         FROM \"user\" WHERE id = $2"
+    ),
     api_key_by_id: "SELECT id, name, scopes, secret, user_id, authority_id, expires_at FROM api_key WHERE id = $1",
     token_by_jti: "SELECT id, jti, token_type, client_id, sub, scope, issued_at, expires_at, revoked_at, family, \
         used_at, redirect_uri, code_challenge, nonce FROM oauth_tokens WHERE jti = $1",

@@ -58,8 +58,11 @@ enum Command {
     /// `rulec test --rules rules crs-942 -- tests/`.
     Test {
         /// Rule directories.
-        #[arg(long = "rules", required = true, num_args = 1..)]
+        #[arg(long = "rules", required_unless_present = "artifact", num_args = 1..)]
         rules: Vec<PathBuf>,
+        /// A compiled artifact instead of rule directories (its paranoia level is baked in).
+        #[arg(long, conflicts_with_all = ["rules", "paranoia"])]
+        artifact: Option<PathBuf>,
         /// Paranoia level; defaults to 4, as the CRS runs its own tests.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=4))]
         paranoia: u8,
@@ -115,10 +118,23 @@ fn main() -> ExitCode {
         Command::Inspect { file } => inspect(&file),
         Command::Test {
             rules,
+            artifact,
             paranoia,
             min_pass_rate,
             tests,
-        } => test(&rules, paranoia, min_pass_rate, &tests),
+        } => {
+            let loaded = match artifact {
+                Some(path) => match CompiledRuleSet::from_artifact_file(&path) {
+                    Ok(rules) => (rules, true),
+                    Err(e) => {
+                        eprintln!("error: {}: {e}", path.display());
+                        return ExitCode::FAILURE;
+                    }
+                },
+                None => load(&rules, paranoia),
+            };
+            test(loaded, min_pass_rate, &tests)
+        }
         Command::Explain {
             rules,
             paranoia,
@@ -315,13 +331,12 @@ fn test_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     files
 }
 
+/// Runs the tests against `rules` (`rules_ok`: whether they loaded without error).
 fn test(
-    rule_dirs: &[PathBuf],
-    paranoia: u8,
+    (rules, rules_ok): (CompiledRuleSet, bool),
     min_pass_rate: Option<f64>,
     tests: &[PathBuf],
 ) -> ExitCode {
-    let (rules, rules_ok) = load(rule_dirs, paranoia);
     let (mut passed, mut failed) = (0usize, 0usize);
     for path in test_files(tests) {
         let file = match ftw::read_file(&path) {

@@ -72,13 +72,52 @@ pub struct Analysis {
 
 /// Whether libinjection would flag `input` as SQL injection.
 pub fn is_sqli(input: &[u8]) -> bool {
-    analyze(input).is_sqli
+    !is_plain_word(input) && analyze(input).is_sqli
 }
 
 /// The matching fingerprint when `input` is SQL injection.
 pub fn fingerprint(input: &[u8]) -> Option<Fingerprint> {
+    if is_plain_word(input) {
+        return None;
+    }
     let analysis = analyze(input);
     analysis.is_sqli.then_some(analysis.fingerprint)
+}
+
+/// Bytes of a plain word: ASCII letters, digits, `_`, and bytes above 127 except 0xA0 (which
+/// libinjection reads as whitespace).
+static PLAIN: [bool; 256] = {
+    let mut set = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        set[c] = b.is_ascii_alphanumeric() || b == b'_' || (b >= 0x80 && b != 0xa0);
+        c += 1;
+    }
+    set
+};
+
+/// Whether `input` is made of [`PLAIN`] bytes only (ids, hex tokens, single words, most
+/// non-ASCII words): then libinjection provably does not flag it, and [`is_sqli`] answers
+/// without tokenizing. The argument, from the tokenizer and folding rules:
+/// - Without quotes, no quote context is tried; without `#` or `-`, no MySQL retry.
+/// - A plain byte starts either a number (a digit) or a word (anything else: the `b'`, `x'`,
+///   `e'`, `n'`, `q'` and `u&'` strings need a quote or `&`). A word takes every plain byte up
+///   to the end. A number stops at a non-digit, leaving a word, or, only after `0b` (the one
+///   prefix whose digits are not all digits), one more number. So the tokens are `W`, `A`,
+///   `A W`, `A A` or `A A W`, where `A` is a number or bare word (`0x`, `1e`) and `W` any class
+///   a plain word has in the word table (`n k U E t f o & B T A 1 v`).
+/// - No folding rule applies to such pairs or triples: the rules need an operator, a
+///   parenthesis, a brace, a comma, a dot, a string, a backslash or a leading type, keyword or
+///   function, and no phrase of the word table starts with a digit (for `0x`, `1e`). Only a
+///   lone leading `W` can be dropped (a type or `NOT`), leaving nothing.
+/// - Of all those fingerprints only `1U` is listed, and its false-positive rule (a union
+///   right after a number with no other token) rejects it.
+///
+/// `tests/detect_differential.rs` checks `is_sqli` against C libinjection on generated plain
+/// words built from these corner cases (`0b12`, `0x`, `1e`, `2d`, keywords...).
+fn is_plain_word(input: &[u8]) -> bool {
+    input.iter().all(|&c| PLAIN[usize::from(c)])
 }
 
 /// Full detection: every quote context and dialect libinjection tries, in its order.

@@ -26,20 +26,85 @@ use TokenType::*;
 /// Class of `word` (any case), if it is in the table.
 pub fn lookup_word(word: &[u8]) -> Option<TokenType> {
     // Every entry is shorter than a token value, so longer words cannot match.
-    if word.is_empty() || word.len() > TOKEN_VALUE_MAX {
+    let (Some(&first), Some(&last)) = (word.first(), word.last()) else {
+        return Option::None;
+    };
+    if word.len() > TOKEN_VALUE_MAX
+        || !TABLE
+            .ends
+            .contains(word.len(), first.to_ascii_uppercase(), End::First)
+        || !TABLE
+            .ends
+            .contains(word.len(), last.to_ascii_uppercase(), End::Last)
+    {
         return Option::None;
     }
     let mut upper = [0u8; TOKEN_VALUE_MAX];
     let upper = &mut upper[..word.len()];
     upper.copy_from_slice(word);
     upper.make_ascii_uppercase();
-    TABLE.get(&*upper).copied()
+    TABLE.words.get(&*upper).copied()
 }
 
 /// The table as a hash map: every word of a request value is looked up, and hashing a short
-/// word is several times cheaper than a binary search's string comparisons.
-static TABLE: LazyLock<HashMap<&'static [u8], TokenType, BuildHasherDefault<Fnv1a>>> =
-    LazyLock::new(|| WORDS.iter().copied().collect());
+/// word is several times cheaper than a binary search's string comparisons. Most words of
+/// benign values are not in the table: [`Ends`] rejects most of them before hashing.
+static TABLE: LazyLock<Table> = LazyLock::new(|| {
+    let mut ends = Ends::default();
+    for (word, _) in WORDS {
+        if let (Some(&first), Some(&last)) = (word.first(), word.last()) {
+            ends.insert(word.len(), first, End::First);
+            ends.insert(word.len(), last, End::Last);
+        }
+    }
+    Table {
+        words: WORDS.iter().copied().collect(),
+        ends,
+    }
+});
+
+struct Table {
+    words: HashMap<&'static [u8], TokenType, BuildHasherDefault<Fnv1a>>,
+    ends: Ends,
+}
+
+#[derive(Clone, Copy)]
+enum End {
+    First,
+    Last,
+}
+
+/// Bit sets of the (length, first byte) and (length, last byte) pairs of the entries: a word
+/// whose pair is absent is not in the table. 2 KiB, so it stays in cache.
+struct Ends {
+    bits: [[u64; (TOKEN_VALUE_MAX + 1) * 256 / 64]; 2],
+}
+
+impl Default for Ends {
+    fn default() -> Self {
+        Ends {
+            bits: [[0; (TOKEN_VALUE_MAX + 1) * 256 / 64]; 2],
+        }
+    }
+}
+
+impl Ends {
+    /// Word index and bit of a pair; `len` is at most [`TOKEN_VALUE_MAX`].
+    fn slot(len: usize, byte: u8) -> (usize, u64) {
+        let i = len * 256 + usize::from(byte);
+        (i / 64, 1 << (i % 64))
+    }
+
+    fn insert(&mut self, len: usize, byte: u8, end: End) {
+        let (word, bit) = Self::slot(len, byte);
+        self.bits[end as usize][word] |= bit;
+    }
+
+    fn contains(&self, len: usize, byte: u8, end: End) -> bool {
+        let (word, bit) = Self::slot(len, byte);
+        self.bits[end as usize][word] & bit != 0
+    }
+}
 
 /// FNV-1a: fast on short keys. The key set is fixed at build time and requests only look keys
 /// up, so there is nothing for hash flooding to degrade.

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Instructions per proxied request, counted by callgrind: a figure that does not move with the machine's load,
+# unlike the req/s of benches/load.sh, so a change to the forwarding path can be judged on a busy machine.
+# From the repository root:
+#
+#   bash benches/instructions.sh                       # builds the release binary, VARIANTS as in load.sh
+#   WAF_BIN=/tmp/old-waf VARIANTS=no-rules bash benches/instructions.sh
+#   MIX_ONLY=2 VARIANTS=enforce bash benches/instructions.sh   # one request kind of the mix (1 GET with query and
+#                                                              # cookies, 2 form POST, 3 JSON POST, 4 static GET)
+#
+# Default workers, nginx upstream answering 200, wrk with the benign mix of load.sh (4 connections, slowed down by
+# valgrind to a few thousand requests); counting is switched on only for the measured run, after a warm-up.
+# Counts user-space instructions of waf only (not the kernel's, not nginx's).
+# Needs: nginx, wrk, valgrind.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SECONDS_MEASURED="${SECONDS_MEASURED:-10}"
+RULE_DIRS="${RULE_DIRS:-rules,crs-942}"
+VARIANTS="${VARIANTS:-enforce no-rules disabled}"
+UPSTREAM_PORT=18091 WAF_PORT=18093
+
+for tool in nginx wrk valgrind callgrind_control; do
+  command -v "$tool" >/dev/null || { echo "instructions.sh: $tool not found (apt-get install -y nginx wrk valgrind)" >&2; exit 1; }
+done
+if [ -z "${WAF_BIN:-}" ]; then
+  cargo build --release -q -p waf-runtime --bin waf
+  WAF_BIN="${CARGO_TARGET_DIR:-target}/release/waf"
+fi
+
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+mkdir -p "$work/up/logs" "$work/up/tmp" "$work/empty-rules"
+cat >"$work/up/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+pid $work/up/nginx.pid;
+error_log $work/up/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path $work/up/tmp;
+  proxy_temp_path $work/up/tmp;
+  fastcgi_temp_path $work/up/tmp;
+  uwsgi_temp_path $work/up/tmp;
+  scgi_temp_path $work/up/tmp;
+  server { listen 127.0.0.1:$UPSTREAM_PORT; location / { client_body_buffer_size 64k; return 200 'ok\n'; } }
+}
+CONF
+nginx -p "$work/up" -c "$work/up/nginx.conf" &
+pids+=($!)
+
+dir_list=""
+IFS=',' read -r -a dirs <<<"$RULE_DIRS"
+for d in "${dirs[@]}"; do dir_list+="'$(realpath "$d")', "; done
+
+printf '%-16s %9s %16s %14s\n' "variant" "requests" "instructions" "per request"
+for variant in $VARIANTS; do
+  case "$variant" in
+    enforce) mode=enforce rule_dirs="${dir_list%, }" ;;
+    no-rules) mode=enforce rule_dirs="'$work/empty-rules'" ;;
+    disabled) mode=disabled rule_dirs="${dir_list%, }" ;;
+    *) echo "instructions.sh: unknown variant $variant (enforce, no-rules, disabled)" >&2; exit 1 ;;
+  esac
+  cat >"$work/waf.yml" <<CONF
+waf:
+  mode: $mode
+  server: {listen_address: 127.0.0.1, http_port: $WAF_PORT}
+  upstream: {default: 'http://127.0.0.1:$UPSTREAM_PORT'}
+  rules: {directories: [$rule_dirs], paranoia_level: 1}
+  logging: {level: warn}
+CONF
+  rm -f "$work/callgrind.out"
+  valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out" \
+    "$WAF_BIN" --config "$work/waf.yml" 2>"$work/valgrind.log" &
+  vg=$!
+  pids+=("$vg")
+  for _ in $(seq 300); do
+    curl -s -o /dev/null "http://127.0.0.1:$WAF_PORT/health" && break
+    sleep 0.2
+  done
+  wrk -t1 -c4 -d3s -s benches/load-mix.lua "http://127.0.0.1:$WAF_PORT/" >/dev/null
+  callgrind_control -i on "$vg" >/dev/null 2>&1
+  out=$(wrk -t1 -c4 -d"${SECONDS_MEASURED}s" -s benches/load-mix.lua "http://127.0.0.1:$WAF_PORT/")
+  callgrind_control -i off "$vg" >/dev/null 2>&1
+  kill "$vg"
+  wait "$vg" 2>/dev/null || true
+  if grep -q "Non-2xx" <<<"$out"; then
+    echo "instructions.sh: $variant answered part of the benign mix with non-2xx" >&2; exit 1
+  fi
+  requests=$(awk '/requests in/ {print $1}' <<<"$out")
+  instructions=$(awk '/^totals:/ {print $2}' "$work/callgrind.out")
+  printf '%-16s %9s %16s %14s\n' "waf-$variant" "$requests" "$instructions" "$((instructions / requests))"
+done
