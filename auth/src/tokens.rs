@@ -18,6 +18,8 @@ use jsonwebtoken::jwk::{Jwk, ThumbprintHash};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard, PoisonError};
 
 use crate::store::User;
 
@@ -102,7 +104,17 @@ pub struct TokenKeys {
     header: String,
     /// The current key first.
     public: Vec<PublicKey>,
+    /// Tokens whose signature verified, with their claims: a client presents the same access token on every call
+    /// for its two hours, and the RSA verification is the largest CPU cost of a userinfo request. Keyed by the whole
+    /// token, so only the exact bytes that verified are found here; expiry and issuer are checked on every use, and
+    /// revocation and logout by the caller, as for a token verified afresh.
+    verified: Mutex<HashMap<Box<str>, AccessClaims>>,
 }
+
+/// Verified tokens remembered at most (about 1 KiB each with their claims). When full the memory is emptied and
+/// refills as tokens are presented again: a bound no flood of tokens can exceed, at the cost of one RSA
+/// verification per token afterwards.
+const VERIFIED_TOKENS: usize = 4096;
 
 impl TokenKeys {
     /// Reads `pem`: one private key (the current one), then optionally earlier public keys.
@@ -139,6 +151,7 @@ impl TokenKeys {
             signing,
             header,
             public,
+            verified: Mutex::default(),
         })
     }
 
@@ -176,6 +189,35 @@ impl TokenKeys {
     /// `issuer`. The key is the one its `kid` names; a token without a known `kid` (a legacy token) is tried
     /// against the current key only.
     pub fn verify(&self, token: &str, issuer: &str) -> Result<AccessClaims, TokenError> {
+        let remembered = self.remembered().get(token).cloned();
+        let afresh = remembered.is_none();
+        let claims = match remembered {
+            Some(claims) => claims,
+            None => self.verify_signature(token)?,
+        };
+        if claims.exp < chrono::Utc::now().timestamp() - EXPIRY_LEEWAY_SECONDS {
+            return Err(TokenError::Invalid("expired"));
+        }
+        if claims.iss != issuer {
+            return Err(TokenError::Invalid("another issuer"));
+        }
+        if afresh {
+            let mut verified = self.remembered();
+            if verified.len() >= VERIFIED_TOKENS {
+                verified.clear();
+            }
+            verified.insert(token.into(), claims.clone());
+        }
+        Ok(claims)
+    }
+
+    /// The verified tokens; a panic elsewhere while holding them leaves nothing half-written (one insert or clear).
+    fn remembered(&self) -> MutexGuard<'_, HashMap<Box<str>, AccessClaims>> {
+        self.verified.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The claims of `token` if an accepted key signed it with RS256 and its claims are access-token claims.
+    fn verify_signature(&self, token: &str) -> Result<AccessClaims, TokenError> {
         let malformed = || TokenError::Invalid("not a JWS compact serialization");
         let (signing_input, signature) = token.rsplit_once('.').ok_or_else(malformed)?;
         let (header, payload) = signing_input.split_once('.').ok_or_else(malformed)?;
@@ -195,15 +237,8 @@ impl TokenKeys {
         key.verifying
             .verify_sig(signing_input.as_bytes(), &decode(signature)?)
             .map_err(|_| TokenError::Invalid("bad signature"))?;
-        let claims: AccessClaims = serde_json::from_slice(&decode(payload)?)
-            .map_err(|_| TokenError::Invalid("claims are not the access-token claims"))?;
-        if claims.exp < chrono::Utc::now().timestamp() - EXPIRY_LEEWAY_SECONDS {
-            return Err(TokenError::Invalid("expired"));
-        }
-        if claims.iss != issuer {
-            return Err(TokenError::Invalid("another issuer"));
-        }
-        Ok(claims)
+        serde_json::from_slice(&decode(payload)?)
+            .map_err(|_| TokenError::Invalid("claims are not the access-token claims"))
     }
 }
 
@@ -373,6 +408,42 @@ mod tests {
         assert_eq!(rotated.jwks()["keys"][1]["kid"].as_str(), Some(old.kid()));
         assert!(rotated.verify(&token, "POS").is_ok());
         assert!(TokenKeys::from_pem("no key here").is_err());
+    }
+
+    #[test]
+    fn remembered_tokens_still_expire_and_are_bounded() {
+        let keys = TokenKeys::from_pem(DEVELOPMENT_JWT_KEY_PEM).unwrap();
+        let token = keys
+            .sign(&claims("POS", chrono::Utc::now().timestamp() + 600))
+            .unwrap();
+        assert!(keys.verify(&token, "POS").is_ok());
+        assert!(
+            keys.verify(&token, "OTHER").is_err(),
+            "issuer checked on every use"
+        );
+        // A remembered token past its expiry (as it will be one day) is refused.
+        keys.remembered().get_mut(token.as_str()).unwrap().exp =
+            chrono::Utc::now().timestamp() - 120;
+        assert!(
+            keys.verify(&token, "POS").is_err(),
+            "expiry checked on every use"
+        );
+        let fresh = keys
+            .sign(&claims("POS", chrono::Utc::now().timestamp() + 600))
+            .unwrap();
+        {
+            let mut remembered = keys.remembered();
+            remembered.clear();
+            for i in 0..VERIFIED_TOKENS {
+                remembered.insert(format!("t{i}").into(), claims("POS", 0));
+            }
+        }
+        assert!(keys.verify(&fresh, "POS").is_ok());
+        assert_eq!(
+            keys.remembered().len(),
+            1,
+            "emptied when full, then the new token"
+        );
     }
 
     /// `header.payload` as given, RS256-signed with `pem`'s private key: tokens with headers and claims we never issue.
@@ -655,11 +726,14 @@ mod tests {
             ("dots only", "..".into(), false),
         ];
         for (name, token, accepted) in cases {
-            assert_eq!(
-                keys.verify(&token, "POS").is_ok(),
-                accepted,
-                "{name}: this verifier"
-            );
+            // Twice: afresh, then (when accepted) from the verified tokens.
+            for attempt in ["afresh", "again"] {
+                assert_eq!(
+                    keys.verify(&token, "POS").is_ok(),
+                    accepted,
+                    "{name}: this verifier, {attempt}"
+                );
+            }
             assert_eq!(
                 jsonwebtoken_verify(&keys, &token, "POS"),
                 accepted,
