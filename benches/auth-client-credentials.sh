@@ -54,13 +54,21 @@ access="$(curl -fs -u "$id:$secret" -d grant_type=authorization_code -d "code=$c
   --data-urlencode redirect_uri=https://localhost/cb "$base/auth/token" | sed -E 's/.*"access_token":"([^"]+)".*/\1/')"
 status="$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $access" "$base/auth/userinfo")"
 [ "$status" = 200 ] || { echo "userinfo answered $status" >&2; cat "$work/server.log" >&2; exit 1; }
-userinfo="$(wrk -t2 -c"$connections" -d"${seconds}s" -H "Authorization: Bearer $access" "$base/auth/userinfo" \
-  | awk '/Requests\/sec/ {print $2}')"
+# The server's CPU time per request (user + system, from /proc): less swayed by the other load on the machine
+# than the request rate is.
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$server/stat"; }
+before="$(cpu_ticks)"
+wrk -t2 -c"$connections" -d"${seconds}s" -H "Authorization: Bearer $access" "$base/auth/userinfo" >"$work/userinfo.txt"
+after="$(cpu_ticks)"
+userinfo="$(awk '/Requests\/sec/ {print $2}' "$work/userinfo.txt")"
+userinfo_cpu="$(awk -v t="$((after - before))" -v hz="$(getconf CLK_TCK)" \
+  '/requests in/ {printf "%.0f", t / hz * 1e6 / $1}' "$work/userinfo.txt")"
 kill "$server"; server=""
 signs="$(openssl speed -multi 2 -seconds "$seconds" rsa2048 2>/dev/null | awk '/^rsa 2048/ {print $(NF-1)}')"
 echo "client_credentials tokens/s: $tokens"
 echo "openssl rsa2048 signs/s (2 processes): $signs"
 awk -v t="$tokens" -v s="$signs" 'BEGIN { printf "ratio: %.0f%% of the machine'"'"'s RSA-2048 signing rate\n", 100 * t / s }' 
 echo "userinfo requests/s: $userinfo"
+echo "userinfo server CPU per request: $userinfo_cpu µs"
 awk -v u="$userinfo" 'BEGIN { printf "userinfo: %.0f%% of the 10,000 requests/s target\n", u / 100 }'
 
