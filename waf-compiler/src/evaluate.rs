@@ -135,6 +135,15 @@ impl TransformCache {
         }
     }
 
+    /// Empties the cache for the next request, keeping its tables' capacity.
+    pub fn clear(&mut self) {
+        for slots in &mut self.slots {
+            slots.clear();
+        }
+        self.chain_count = 0;
+        self.filled = 0;
+    }
+
     /// How many transformed values were computed (for tests of the sharing).
     pub fn len(&self) -> usize {
         self.filled
