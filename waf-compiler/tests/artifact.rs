@@ -3,20 +3,17 @@
 //! foreign and other-version files are refused with the right error and never make the loader panic; the
 //! `rulec compile` / `rulec inspect` commands.
 
+mod corpus_support;
 mod detect_support;
 
-use std::path::{Path, PathBuf};
+use corpus_support::repo;
+use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
 use waf_compiler::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
 use waf_compiler::{
     ArtifactError, CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, RuleMatch, artifact,
-    ftw,
 };
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
-}
 
 fn compile(dirs: &[&str], paranoia_level: u8, plan: EnginePlan) -> CompiledRuleSet {
     let paths: Vec<PathBuf> = dirs.iter().map(|d| repo(d)).collect();
@@ -29,45 +26,12 @@ const DENSE: EnginePlan = EnginePlan::Dense {
     size_limit: DEFAULT_DFA_SIZE_LIMIT,
 };
 
-/// Every request of the go-ftw files in `dir`, parsed.
-fn requests_in(dir: &Path) -> Vec<(String, OwnedRequest)> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    paths.sort();
-    let mut requests = Vec::new();
-    for path in paths {
-        let file = ftw::read_file(&path).unwrap();
-        for test in &file.tests {
-            for (n, stage) in test.stages.iter().enumerate() {
-                let raw = ftw::raw_request(&stage.input).unwrap();
-                if let Ok(request) = OwnedRequest::parse(&raw) {
-                    let name = format!("{}:{}:{n}", path.display(), test.test_id);
-                    requests.push((name, request));
-                }
-            }
-        }
-    }
-    requests
-}
-
-/// The CRS 942 test requests (after a loud skip when absent) and those of the default rules (benign included).
+/// Every test request we have that parses (a few CRS tests send requests the parser refuses on purpose).
 fn all_requests() -> Vec<(String, OwnedRequest)> {
-    let mut requests = requests_in(&repo("waf-compiler/tests/default-rules"));
-    let crs = detect_support::shared_dir().join("crs/tests/REQUEST-942-APPLICATION-ATTACK-SQLI");
-    if crs.is_dir() {
-        let before = requests.len();
-        requests.extend(requests_in(&crs));
-        assert!(
-            requests.len() - before >= 1030,
-            "the CRS suite has 1,030 tests"
-        );
-    } else {
-        detect_support::skip(&format!("no CRS tests at {}", crs.display()));
-    }
-    requests
+    corpus_support::corpus()
+        .into_iter()
+        .filter_map(|(name, raw)| Some((name, OwnedRequest::parse(&raw).ok()?)))
+        .collect()
 }
 
 fn verdict(rules: &CompiledRuleSet, request: &OwnedRequest) -> Vec<RuleMatch> {

@@ -4,51 +4,19 @@
 //! level 1, the level production runs. Also: the default rules of `rules/` block what their tests
 //! say and nothing of the benign corpus. Failures print the test names and why.
 
+mod corpus_support;
 mod detect_support;
 
-use std::path::{Path, PathBuf};
+use corpus_support::{crs_tests_dir, repo, test_files};
+use std::path::PathBuf;
 use waf_compiler::ftw::{self, TestFile};
 use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest};
-
-/// The CRS 942 tests, or `None` after a loud skip (a failure under REQUIRE_EXTERNAL_TESTS=1).
-fn crs_tests_dir() -> Option<PathBuf> {
-    let dir = detect_support::shared_dir().join("crs/tests/REQUEST-942-APPLICATION-ATTACK-SQLI");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        detect_support::skip(&format!(
-            "no CRS tests at {} (set WAF_SHARED_DIR)",
-            dir.display()
-        ));
-        None
-    }
-}
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
-}
 
 fn load(dirs: &[&str], paranoia_level: u8) -> CompiledRuleSet {
     let paths: Vec<PathBuf> = dirs.iter().map(|d| repo(d)).collect();
     let outcome = CompiledRuleSet::load_dirs(&paths, &CompileOptions { paranoia_level });
     assert!(outcome.errors.is_empty(), "{dirs:?}: {:#?}", outcome.errors);
     outcome.ruleset
-}
-
-fn test_files(dir: &Path) -> Vec<(String, TestFile)> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    paths.sort();
-    paths
-        .iter()
-        .map(|p| {
-            let label = p.file_stem().unwrap().to_string_lossy().into_owned();
-            (label, ftw::read_file(p).unwrap())
-        })
-        .collect()
 }
 
 /// Runs the files; returns (passed, failures as "name: why", failed false-positive checks).

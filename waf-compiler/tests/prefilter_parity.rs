@@ -4,67 +4,21 @@
 //! wrong prefilter shows that the comparison catches a difference; the prefilter survives a bincode round trip
 //! and refuses inconsistent data.
 
+mod corpus_support;
 mod detect_support;
 
-use std::path::{Path, PathBuf};
+use corpus_support::repo;
 use waf_compiler::compile::CompiledRule;
 use waf_compiler::evaluate::{Observer, TransformCache};
 use waf_compiler::prefilter::{Prefilter, PrefilterData, Target};
 use waf_compiler::rule::Variable;
-use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, Verdict, ftw};
-
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
-}
+use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, Verdict};
 
 fn load_all() -> CompiledRuleSet {
     let dirs = [repo("rules"), repo("crs-942")];
     let outcome = CompiledRuleSet::load_dirs(&dirs, &CompileOptions { paranoia_level: 4 });
     assert!(outcome.errors.is_empty(), "{:#?}", outcome.errors);
     outcome.ruleset
-}
-
-/// Raw requests of every `.yaml` test file in `dir`.
-fn requests_in(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-        .collect();
-    paths.sort();
-    let mut requests = Vec::new();
-    for path in paths {
-        let file = ftw::read_file(&path).unwrap();
-        let label = path.file_stem().unwrap().to_string_lossy().into_owned();
-        for test in &file.tests {
-            for (n, stage) in test.stages.iter().enumerate() {
-                let raw = ftw::raw_request(&stage.input).unwrap();
-                requests.push((format!("{label}-{}/{n}", test.test_id), raw));
-            }
-        }
-    }
-    requests
-}
-
-/// The CRS suite (when present) and the default-rules suites with the benign corpus.
-fn corpus() -> Vec<(String, Vec<u8>)> {
-    let mut requests = requests_in(&repo("waf-compiler/tests/default-rules"));
-    let crs = detect_support::shared_dir().join("crs/tests/REQUEST-942-APPLICATION-ATTACK-SQLI");
-    if crs.is_dir() {
-        let crs_requests = requests_in(&crs);
-        assert!(
-            crs_requests.len() >= 1030,
-            "{} CRS requests",
-            crs_requests.len()
-        );
-        requests.extend(crs_requests);
-    } else {
-        detect_support::skip(&format!(
-            "no CRS tests at {} (set WAF_SHARED_DIR)",
-            crs.display()
-        ));
-    }
-    requests
 }
 
 fn evaluate(rules: &CompiledRuleSet, raw: &[u8]) -> Option<Verdict> {
@@ -79,7 +33,7 @@ fn evaluate(rules: &CompiledRuleSet, raw: &[u8]) -> Option<Verdict> {
 fn differences(with: &CompiledRuleSet, without: &CompiledRuleSet) -> (Vec<String>, usize) {
     let mut differ = Vec::new();
     let mut matched = 0;
-    for (name, raw) in corpus() {
+    for (name, raw) in corpus_support::corpus() {
         let (Some(a), Some(b)) = (evaluate(with, &raw), evaluate(without, &raw)) else {
             continue;
         };
