@@ -20,63 +20,15 @@ RULE_DIRS="${RULE_DIRS:-rules,crs-942}"
 VARIANTS="${VARIANTS:-enforce no-rules disabled}"
 UPSTREAM_PORT=18091 WAF_PORT=18093
 
-for tool in nginx wrk valgrind callgrind_control; do
-  command -v "$tool" >/dev/null || { echo "instructions.sh: $tool not found (apt-get install -y nginx wrk valgrind)" >&2; exit 1; }
-done
-if [ -z "${WAF_BIN:-}" ]; then
-  cargo build --release -q -p waf-runtime --bin waf
-  WAF_BIN="${CARGO_TARGET_DIR:-target}/release/waf"
-fi
-
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-mkdir -p "$work/up/logs" "$work/up/tmp" "$work/empty-rules"
-cat >"$work/up/nginx.conf" <<CONF
-worker_processes 1;
-daemon off;
-pid $work/up/nginx.pid;
-error_log $work/up/logs/error.log warn;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path $work/up/tmp;
-  proxy_temp_path $work/up/tmp;
-  fastcgi_temp_path $work/up/tmp;
-  uwsgi_temp_path $work/up/tmp;
-  scgi_temp_path $work/up/tmp;
-  server { listen 127.0.0.1:$UPSTREAM_PORT; location / { client_body_buffer_size 64k; return 200 'ok\n'; } }
-}
-CONF
-nginx -p "$work/up" -c "$work/up/nginx.conf" &
-pids+=($!)
-
-dir_list=""
-IFS=',' read -r -a dirs <<<"$RULE_DIRS"
-for d in "${dirs[@]}"; do dir_list+="'$(realpath "$d")', "; done
+SCRIPT=instructions.sh
+source benches/harness.sh
+require_tools nginx wrk valgrind callgrind_control
+waf_binary
+start_upstream "$UPSTREAM_PORT"
 
 printf '%-16s %9s %16s %14s\n' "variant" "requests" "instructions" "per request"
 for variant in $VARIANTS; do
-  case "$variant" in
-    enforce) mode=enforce rule_dirs="${dir_list%, }" ;;
-    no-rules) mode=enforce rule_dirs="'$work/empty-rules'" ;;
-    disabled) mode=disabled rule_dirs="${dir_list%, }" ;;
-    *) echo "instructions.sh: unknown variant $variant (enforce, no-rules, disabled)" >&2; exit 1 ;;
-  esac
-  cat >"$work/waf.yml" <<CONF
-waf:
-  mode: $mode
-  server: {listen_address: 127.0.0.1, http_port: $WAF_PORT}
-  upstream: {default: 'http://127.0.0.1:$UPSTREAM_PORT'}
-  rules: {directories: [$rule_dirs], paranoia_level: 1}
-  logging: {level: warn}
-CONF
+  waf_variant_config "$variant" "$WAF_PORT" "$UPSTREAM_PORT" "$work/waf.yml"
   rm -f "$work/callgrind.out"
   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out" \
     "$WAF_BIN" --config "$work/waf.yml" 2>"$work/valgrind.log" &

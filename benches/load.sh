@@ -24,80 +24,22 @@ RULE_DIRS="${RULE_DIRS:-rules,crs-942}"
 VARIANTS="${VARIANTS:-enforce no-rules disabled}"
 UPSTREAM_PORT=18081 NGINX_PROXY_PORT=18082 FIRST_WAF_PORT=18083
 
-for tool in nginx wrk; do
-  command -v "$tool" >/dev/null || { echo "load.sh: $tool not found (apt-get install -y nginx wrk)" >&2; exit 1; }
-done
-IFS=',' read -r -a dirs <<<"$RULE_DIRS"
-for d in "${dirs[@]}"; do
-  [ -d "$d" ] || { echo "load.sh: rule directory $d not found (set RULE_DIRS)" >&2; exit 1; }
-done
+SCRIPT=load.sh
+source benches/harness.sh
+require_tools nginx wrk
+waf_binary
 
-if [ -z "${WAF_BIN:-}" ]; then
-  cargo build --release -q -p waf-runtime --bin waf
-  WAF_BIN="${CARGO_TARGET_DIR:-target}/release/waf"
-fi
-
-work="$(mktemp -d)"
-pids=()
-cleanup() {
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  wait 2>/dev/null || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
-
-# nginx in the foreground (daemon off), its own prefix, logs off: we measure proxying, not disk writes.
-start_nginx() { # name, body of the http block
-  local dir="$work/$1"
-  mkdir -p "$dir/logs" "$dir/tmp"
-  cat >"$dir/nginx.conf" <<CONF
-worker_processes ${2};
-daemon off;
-pid $dir/nginx.pid;
-error_log $dir/logs/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $dir/tmp;
-  proxy_temp_path $dir/tmp;
-  fastcgi_temp_path $dir/tmp;
-  uwsgi_temp_path $dir/tmp;
-  scgi_temp_path $dir/tmp;
-  $3
-}
-CONF
-  nginx -p "$dir" -c "$dir/nginx.conf" &
-  pids+=($!)
-}
-
-start_nginx upstream 1 "server { listen 127.0.0.1:$UPSTREAM_PORT; client_max_body_size 1m;
-    location / { client_body_buffer_size 64k; return 200 'ok\n'; } }"
+start_upstream "$UPSTREAM_PORT"
 start_nginx proxy auto "upstream app { server 127.0.0.1:$UPSTREAM_PORT; keepalive 256; }
   server { listen 127.0.0.1:$NGINX_PROXY_PORT; client_max_body_size 1m;
     location / { proxy_pass http://app; proxy_http_version 1.1; proxy_set_header Connection '';
       proxy_set_header Host \$host; proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for;
       proxy_set_header X-Forwarded-Proto \$scheme; } }"
 
-dir_list=""
-for d in "${dirs[@]}"; do dir_list+="'$(realpath "$d")', "; done
-mkdir -p "$work/empty-rules"
 declare -A waf_port waf_pid
 port=$FIRST_WAF_PORT
 for variant in $VARIANTS; do
-  case "$variant" in
-    enforce) mode=enforce rule_dirs="${dir_list%, }" ;;
-    no-rules) mode=enforce rule_dirs="'$work/empty-rules'" ;;
-    disabled) mode=disabled rule_dirs="${dir_list%, }" ;;
-    *) echo "load.sh: unknown variant $variant (enforce, no-rules, disabled)" >&2; exit 1 ;;
-  esac
-  cat >"$work/waf-$variant.yml" <<CONF
-waf:
-  mode: $mode
-  server: {listen_address: 127.0.0.1, http_port: $port}
-  upstream: {default: 'http://127.0.0.1:$UPSTREAM_PORT'}
-  rules: {directories: [$rule_dirs], paranoia_level: 1}
-  logging: {level: warn}
-CONF
+  waf_variant_config "$variant" "$port" "$UPSTREAM_PORT" "$work/waf-$variant.yml"
   "$WAF_BIN" --config "$work/waf-$variant.yml" >"$work/waf-$variant.log" 2>&1 &
   waf_pid[$variant]=$!
   pids+=($!)

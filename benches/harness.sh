@@ -1,0 +1,84 @@
+# Sourced by benches/load.sh and benches/instructions.sh (from the repository root): what both need to put `waf`
+# in front of an nginx upstream. Expects `set -euo pipefail` and SCRIPT (the caller's name, for messages).
+
+require_tools() { # tool...
+  for tool in "$@"; do
+    command -v "$tool" >/dev/null || { echo "$SCRIPT: $tool not found (apt-get install -y nginx wrk valgrind)" >&2; exit 1; }
+  done
+}
+
+# WAF_BIN, or the release binary built now.
+waf_binary() {
+  if [ -z "${WAF_BIN:-}" ]; then
+    cargo build --release -q -p waf-runtime --bin waf
+    WAF_BIN="${CARGO_TARGET_DIR:-target}/release/waf"
+  fi
+}
+
+# A scratch directory `$work`, removed with every process started into `pids` when the script exits.
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# nginx in the foreground (daemon off), its own prefix, logs off: we measure proxying, not disk writes.
+start_nginx() { # name, worker_processes, body of the http block
+  local dir="$work/$1"
+  mkdir -p "$dir/logs" "$dir/tmp"
+  cat >"$dir/nginx.conf" <<CONF
+worker_processes ${2};
+daemon off;
+pid $dir/nginx.pid;
+error_log $dir/logs/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $dir/tmp;
+  proxy_temp_path $dir/tmp;
+  fastcgi_temp_path $dir/tmp;
+  uwsgi_temp_path $dir/tmp;
+  scgi_temp_path $dir/tmp;
+  $3
+}
+CONF
+  nginx -p "$dir" -c "$dir/nginx.conf" &
+  pids+=($!)
+}
+
+# The upstream every target forwards to: nginx answering 200 to anything.
+start_upstream() { # port
+  start_nginx upstream 1 "server { listen 127.0.0.1:$1; client_max_body_size 1m;
+    location / { client_body_buffer_size 64k; return 200 'ok\n'; } }"
+}
+
+# Writes the `waf` configuration of a variant to FILE: `enforce` (the RULE_DIRS directories, mode enforce),
+# `no-rules` (an empty rule directory, mode enforce: the forwarding path alone), `disabled` (the directories, mode
+# disabled: no inspection).
+waf_variant_config() { # variant, port, upstream port, file
+  local dir_list="" mode rule_dirs d
+  local -a dirs
+  IFS=',' read -r -a dirs <<<"$RULE_DIRS"
+  for d in "${dirs[@]}"; do
+    [ -d "$d" ] || { echo "$SCRIPT: rule directory $d not found (set RULE_DIRS)" >&2; exit 1; }
+    dir_list+="'$(realpath "$d")', "
+  done
+  mkdir -p "$work/empty-rules"
+  case "$1" in
+    enforce) mode=enforce rule_dirs="${dir_list%, }" ;;
+    no-rules) mode=enforce rule_dirs="'$work/empty-rules'" ;;
+    disabled) mode=disabled rule_dirs="${dir_list%, }" ;;
+    *) echo "$SCRIPT: unknown variant $1 (enforce, no-rules, disabled)" >&2; exit 1 ;;
+  esac
+  cat >"$4" <<CONF
+waf:
+  mode: $mode
+  server: {listen_address: 127.0.0.1, http_port: $2}
+  upstream: {default: 'http://127.0.0.1:$3'}
+  rules: {directories: [$rule_dirs], paranoia_level: 1}
+  logging: {level: warn}
+CONF
+}
