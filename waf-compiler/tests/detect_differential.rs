@@ -222,20 +222,13 @@ fn generated_payloads(count: usize) -> Vec<(String, Vec<u8>)> {
         b" attributename=",
         b"\x0c",
     ];
-    // xorshift64*: reproducible without a dependency.
-    let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
-    let mut next = move || {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    };
+    let mut next = xorshift(0x9E37_79B9_7F4A_7C15);
     (0..count)
         .map(|i| {
             let mut input = Vec::new();
             let pieces = 1 + next() % 12;
             for _ in 0..pieces {
-                if next() % 8 == 0 {
+                if next().is_multiple_of(8) {
                     input.push((next() % 256) as u8);
                 } else {
                     input.extend_from_slice(FRAGMENTS[(next() % FRAGMENTS.len() as u64) as usize]);
@@ -296,13 +289,7 @@ fn plain_words(count: usize) -> Vec<(String, Vec<u8>)> {
         b"\xc3\xa9",
         b"\xff",
     ];
-    let mut state: u64 = 0xD1B5_4A32_D192_ED03;
-    let mut next = move || {
-        state ^= state >> 12;
-        state ^= state << 25;
-        state ^= state >> 27;
-        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    };
+    let mut next = xorshift(0xD1B5_4A32_D192_ED03);
     (0..count)
         .map(|i| {
             let mut input = Vec::new();
@@ -440,4 +427,15 @@ fn agrees_with_c_libinjection() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// xorshift64*: reproducible pseudo-random numbers without a dependency.
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
 }
