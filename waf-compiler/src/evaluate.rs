@@ -8,10 +8,11 @@
 
 use crate::collection::RequestView;
 use crate::compile::{Chains, CompiledRule};
+use crate::operator::Found;
 use crate::prefilter::Prefilter;
 use crate::request::HttpRequest;
 use crate::rule::Variable;
-use crate::transform::{apply, may_change};
+use crate::transform::{Triggers, apply, may_change};
 use crate::verdict::{RuleMatch, Verdict, excerpt};
 
 /// Sees every value a rule inspects; `rulec explain` uses it to show the decisions. The default methods do
@@ -44,23 +45,40 @@ impl Observer for Silent {}
 /// chain for each value of a variable; hashing the keys cost a fifth of a benign request's time). Intermediate
 /// values (the chain's prefixes) are kept too: longer chains start from them and `multi_match` rules read them.
 /// A transform that leaves its input unchanged (most do, on benign values) stores no copy, only which earlier
-/// value it equals.
+/// value it equals. Each distinct value also keeps its [`Triggers`] (so whether a transform can change it is a
+/// bit test) and the detectors' verdicts on it (two rules running `detector_sqli` on the same bytes, as the
+/// shipped rule and CRS 942100 do on every argument, pay for one run).
 #[derive(Default)]
 pub struct TransformCache {
     /// `slots[variable][index * chain_count + chain]`.
     slots: [Vec<Slot>; Variable::COUNT],
+    /// What the `Stored` slots point to: the raw values' entries and every transformed value.
+    stored: Vec<Stored>,
     chain_count: usize,
     filled: usize,
 }
 
-#[derive(Clone, Default)]
+/// Kept small: a value's row has a slot for every chain of the rule set, most of them never filled.
+#[derive(Clone, Copy, Default)]
 enum Slot {
     #[default]
     Empty,
-    /// The same bytes as the value of this chain id, which is `Owned` (or 0: the raw value).
+    /// The same bytes as the value of this chain id, whose slot is `Stored`.
     Same(usize),
-    Owned(Vec<u8>),
+    /// Index in `stored`: the raw value (chain 0) or a transformed value that differs from its input.
+    Stored(usize),
 }
+
+struct Stored {
+    /// `None` for the raw value, which the request holds.
+    bytes: Option<Vec<u8>>,
+    triggers: Triggers,
+    detections: Detections,
+}
+
+/// Detector verdicts known for one value: bit `2d` set when detector `d` ran, bit `2d + 1` when it matched.
+#[derive(Clone, Copy, Default)]
+struct Detections(u8);
 
 impl TransformCache {
     /// Computes `raw` transformed by chain `chain_id` and each of its prefixes, each at most once per request,
@@ -74,49 +92,84 @@ impl TransformCache {
         chains: &Chains,
         raw: &[u8],
     ) {
-        let Some((parent, transform)) = chains.step(chain_id) else {
-            return;
-        };
         // One cache serves one request of one rule set, so the chain count is the same at every call.
         self.chain_count = chains.len();
         let at = index * self.chain_count + chain_id;
         let slots = &mut self.slots[variable.index()];
         if slots.len() <= at {
-            slots.resize(at + 1, Slot::Empty);
+            // The whole row at once: the other chains of this value come next.
+            slots.resize((index + 1) * self.chain_count, Slot::Empty);
         }
         if !matches!(slots[at], Slot::Empty) {
             return;
         }
+        let Some((parent, transform)) = chains.step(chain_id) else {
+            slots[at] = Slot::Stored(self.stored.len());
+            self.stored.push(Stored {
+                bytes: None,
+                triggers: Triggers::of(raw),
+                detections: Detections::default(),
+            });
+            return;
+        };
         self.fill(variable, index, parent, chains, raw);
-        let input = self.value(variable, index, parent, raw);
-        let unchanged = Slot::Same(self.source(variable, index, parent));
-        let slot = if may_change(transform, input) {
+        let source = self.source(variable, index, parent);
+        let (input, triggers) = self.stored(variable, index, source, raw);
+        let slot = if may_change(transform, triggers, input) {
             let output = apply(transform, input);
             if output == input {
-                unchanged
+                Slot::Same(source)
             } else {
-                Slot::Owned(output)
+                self.stored.push(Stored {
+                    triggers: Triggers::of(&output),
+                    bytes: Some(output),
+                    detections: Detections::default(),
+                });
+                Slot::Stored(self.stored.len() - 1)
             }
         } else {
-            unchanged
+            Slot::Same(source)
         };
         self.slots[variable.index()][at] = slot;
         self.filled += 1;
     }
 
-    fn slot(&self, variable: Variable, index: usize, chain_id: usize) -> &Slot {
+    fn slot(&self, variable: Variable, index: usize, chain_id: usize) -> Slot {
         self.slots[variable.index()]
             .get(index * self.chain_count + chain_id)
-            .unwrap_or(&Slot::Empty)
+            .copied()
+            .unwrap_or_default()
     }
 
     /// The chain id whose stored value (or, for 0, the raw value) chain `chain_id`'s value is: two chains of
     /// one value with the same source have the same bytes.
     pub fn source(&self, variable: Variable, index: usize, chain_id: usize) -> usize {
         match self.slot(variable, index, chain_id) {
+            Slot::Same(source) => source,
+            Slot::Stored(_) => chain_id,
             Slot::Empty => 0,
-            Slot::Same(source) => *source,
-            Slot::Owned(_) => chain_id,
+        }
+    }
+
+    /// The entry of source `source` (a chain id [`TransformCache::source`] returned), if filled.
+    fn entry(&self, variable: Variable, index: usize, source: usize) -> Option<&Stored> {
+        match self.slot(variable, index, source) {
+            Slot::Stored(at) => self.stored.get(at),
+            Slot::Same(_) | Slot::Empty => None,
+        }
+    }
+
+    /// The bytes and triggers of source `source`.
+    fn stored<'c>(
+        &'c self,
+        variable: Variable,
+        index: usize,
+        source: usize,
+        raw: &'c [u8],
+    ) -> (&'c [u8], Triggers) {
+        match self.entry(variable, index, source) {
+            Some(entry) => (entry.bytes.as_deref().unwrap_or(raw), entry.triggers),
+            None => (raw, Triggers::of(raw)),
         }
     }
 
@@ -129,10 +182,36 @@ impl TransformCache {
         chain_id: usize,
         raw: &'c [u8],
     ) -> &'c [u8] {
-        match self.slot(variable, index, self.source(variable, index, chain_id)) {
-            Slot::Owned(value) => value,
-            _ => raw,
+        self.entry(variable, index, self.source(variable, index, chain_id))
+            .and_then(|entry| entry.bytes.as_deref())
+            .unwrap_or(raw)
+    }
+
+    /// Detector `detector` (0 or 1)'s verdict on the value of source `source` (filled), running `run` on it only
+    /// the first time it is asked for that value in this request.
+    fn detect(
+        &mut self,
+        variable: Variable,
+        index: usize,
+        source: usize,
+        raw: &[u8],
+        detector: u8,
+        run: impl FnOnce(&[u8]) -> bool,
+    ) -> bool {
+        let (ran, matched) = (1u8 << (2 * detector), 1u8 << (2 * detector + 1));
+        let Slot::Stored(at) = self.slot(variable, index, source) else {
+            // Not filled: nothing to remember it by.
+            return run(raw);
+        };
+        let Some(entry) = self.stored.get_mut(at) else {
+            return run(raw);
+        };
+        if entry.detections.0 & ran != 0 {
+            return entry.detections.0 & matched != 0;
         }
+        let verdict = run(entry.bytes.as_deref().unwrap_or(raw));
+        entry.detections.0 |= ran | if verdict { matched } else { 0 };
+        verdict
     }
 
     /// Empties the cache for the next request, keeping its tables' capacity.
@@ -140,6 +219,7 @@ impl TransformCache {
         for slots in &mut self.slots {
             slots.clear();
         }
+        self.stored.clear();
         self.chain_count = 0;
         self.filled = 0;
     }
@@ -216,18 +296,30 @@ fn evaluate_rule<O: Observer>(
             }
             // The full chain's computation fills every stage's value.
             cache.fill(selector.variable, index, rule.chain, chains, raw);
-            let mut previous: Option<&[u8]> = None;
+            let mut previous = None;
             for &stage in &rule.stages {
-                let value = cache.value(selector.variable, index, stage, raw);
-                // As in ModSecurity, a transform that left the value unchanged gives no new run.
-                if previous == Some(value) {
+                // As in ModSecurity, a transform that left the value unchanged gives no new run. (Stages with
+                // different sources differ: a stage gets a source of its own only when its transform changed
+                // the bytes of the stage before.)
+                let source = cache.source(selector.variable, index, stage);
+                if previous == Some(source) {
                     continue;
                 }
-                previous = Some(value);
-                let found = rule
-                    .matcher
-                    .find(value, rule.needs_captures)
-                    .filter(|found| rule.conditions.iter().all(|c| c.holds(value, found)));
+                previous = Some(source);
+                let found = match rule.matcher.detector() {
+                    Some(detector) => cache
+                        .detect(selector.variable, index, source, raw, detector, |value| {
+                            rule.matcher.find(value, false).is_some()
+                        })
+                        .then(|| Found::whole(cache.value(selector.variable, index, source, raw))),
+                    None => rule.matcher.find(
+                        cache.value(selector.variable, index, source, raw),
+                        rule.needs_captures,
+                    ),
+                };
+                let value = cache.value(selector.variable, index, source, raw);
+                let found =
+                    found.filter(|found| rule.conditions.iter().all(|c| c.holds(value, found)));
                 observer.inspected(rule, selector.variable, key, value, found.is_some());
                 if let Some(found) = found {
                     return Some(RuleMatch {

@@ -115,6 +115,16 @@ pub struct Found {
     pub groups: Vec<Option<Range<usize>>>,
 }
 
+impl Found {
+    /// A match of the whole value (the detectors').
+    pub fn whole(value: &[u8]) -> Found {
+        Found {
+            span: 0..value.len(),
+            groups: Vec::new(),
+        }
+    }
+}
+
 impl Matcher {
     /// Builds the operator; the error names what is wrong with `pattern`.
     pub fn new(
@@ -149,13 +159,20 @@ impl Matcher {
         }
     }
 
+    /// For a detector, its number (0 SQLi, 1 XSS): its verdict depends on the value alone, so evaluation
+    /// remembers it per value.
+    pub fn detector(&self) -> Option<u8> {
+        match self {
+            Matcher::DetectorSqli => Some(0),
+            Matcher::DetectorXss => Some(1),
+            Matcher::Regex(_) | Matcher::Contains(_) | Matcher::StartsWith(_) => None,
+        }
+    }
+
     /// Runs the operator on `value`. Capture groups are resolved only when `captures` is set (chained rules), since
     /// they need a slower engine than a plain search.
     pub fn find(&self, value: &[u8], captures: bool) -> Option<Found> {
-        let whole = || Found {
-            span: 0..value.len(),
-            groups: Vec::new(),
-        };
+        let whole = || Found::whole(value);
         match self {
             Matcher::Regex(re) if captures => {
                 let caps = re.captures(value)?;
