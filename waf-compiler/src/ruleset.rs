@@ -237,7 +237,7 @@ impl CompiledRuleSet {
         mut prefilter: Option<Prefilter>,
     ) -> Result<(), PrefilterError> {
         if let Some(p) = &mut prefilter {
-            p.attach(&self.rules, self.chains.len())?;
+            p.attach(&self.rules, &self.chains)?;
         }
         self.prefilter = prefilter;
         Ok(())

@@ -10,7 +10,9 @@
 //! Per request, [`Prefilter::scan`] is the first pass: for each value of each grouped variable, it computes the
 //! value under every chain the group's rules use (through the request's shared [`TransformCache`], so the
 //! second pass reuses them), scans each distinct result once, and marks a rule when one of its literals occurs
-//! in the value *that rule sees* (the value after its own chain). Evaluation then skips a gated rule on every
+//! in the value *that rule sees* (the value after its own chain). A chain ending in `lowercase` is scanned as
+//! the chain without it: the automaton ignores ASCII case, so both give the same literals, and the lowercased
+//! copy is only made if a marked rule needs it. Evaluation then skips a gated rule on every
 //! value where it is not marked. Since every match contains a required literal, a skipped rule could not have
 //! matched: verdicts are the same with and without the prefilter (tested on every test request).
 //!
@@ -23,7 +25,8 @@ use crate::collection::RequestView;
 use crate::compile::{Chains, CompiledRule};
 use crate::evaluate::TransformCache;
 use crate::operator::{Matcher, pcre_byte_escapes, syntax_config};
-use crate::rule::{Rule, Variable};
+use crate::rule::{Rule, Transform, Variable};
+use crate::transform::Triggers;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use regex_syntax::hir::Hir;
 use serde::{Deserialize, Serialize};
@@ -118,6 +121,19 @@ pub struct Prefilter {
     /// Bit per rule: gated for every variable it reads, so a request without any of its literals skips the
     /// rule outright. Derived from the rules when attached ([`Prefilter::attach`]), never stored.
     fully_gated: Vec<u64>,
+    /// Per group, what its values are scanned under. Derived when attached, never stored.
+    plans: Vec<ScanPlan>,
+}
+
+/// How one group's values are scanned.
+#[derive(Debug, Clone)]
+struct ScanPlan {
+    /// `chains[slot]`: the chain whose value is scanned for the group's chain `slot` (that chain without its
+    /// trailing `lowercase` transforms).
+    chains: Vec<usize>,
+    /// The triggers some transform of those chains acts on: a value without any is scanned once, as it is,
+    /// without computing a chain.
+    acted_on: Triggers,
 }
 
 impl Prefilter {
@@ -204,6 +220,7 @@ impl Prefilter {
             by_variable: [None; Variable::COUNT],
             words: rule_count.div_ceil(64),
             fully_gated: Vec::new(),
+            plans: Vec::new(),
         }
     }
 
@@ -212,13 +229,14 @@ impl Prefilter {
         &self.data
     }
 
-    /// Binds the prefilter to its rule set (`rules` in rule-set order, `chain_count` transform chains),
-    /// refusing one built for another rule set.
+    /// Binds the prefilter to its rule set (`rules` in rule-set order, with these transform chains), refusing
+    /// one built for another rule set.
     pub fn attach(
         &mut self,
         rules: &[CompiledRule],
-        chain_count: usize,
+        chains: &Chains,
     ) -> Result<(), PrefilterError> {
+        let chain_count = chains.len();
         if self.data.rule_count as usize != rules.len()
             || self.data.chain_count as usize != chain_count
         {
@@ -241,6 +259,25 @@ impl Prefilter {
             }
         }
         self.fully_gated = fully_gated;
+        self.plans = self
+            .groups
+            .iter()
+            .map(|group| {
+                let scanned: Vec<usize> = group
+                    .chains
+                    .iter()
+                    .map(|&chain| without_trailing_lowercase(chains, chain))
+                    .collect();
+                let transforms: Vec<Transform> = scanned
+                    .iter()
+                    .flat_map(|&chain| chains.get(chain).iter().copied())
+                    .collect();
+                ScanPlan {
+                    acted_on: Triggers::acted_on_by(&transforms),
+                    chains: scanned,
+                }
+            })
+            .collect();
         Ok(())
     }
 
@@ -261,7 +298,9 @@ impl Prefilter {
         let mut seen: Vec<bool> = Vec::new();
         let mut hits = Vec::new();
         let mut sources: Vec<usize> = Vec::new();
-        for group in self.groups.iter() {
+        for (g, group) in self.groups.iter().enumerate() {
+            let plan = self.plans.get(g);
+            let scan_chains = plan.map_or(&group.chains, |p| &p.chains);
             seen.clear();
             seen.resize(group.targets.len(), false);
             let mut bits: Vec<u64> = Vec::new();
@@ -270,16 +309,20 @@ impl Prefilter {
                 if bits.len() < at + self.words {
                     bits.resize(at + self.words, 0);
                 }
-                for &chain in &group.chains {
-                    cache.fill(group.variable, index, chain, chains, raw);
-                }
                 sources.clear();
-                sources.extend(
-                    group
-                        .chains
-                        .iter()
-                        .map(|&chain| cache.source(group.variable, index, chain)),
-                );
+                if plan.is_some_and(|p| !Triggers::of(raw).meets(p.acted_on)) {
+                    // No scanned chain changes this value (the common case for benign values).
+                    sources.resize(scan_chains.len(), 0);
+                } else {
+                    for &chain in scan_chains {
+                        cache.fill(group.variable, index, chain, chains, raw);
+                    }
+                    sources.extend(
+                        scan_chains
+                            .iter()
+                            .map(|&chain| cache.source(group.variable, index, chain)),
+                    );
+                }
                 for (slot, &source) in sources.iter().enumerate() {
                     // Chains that left the value as another chain did share that chain's scan.
                     if sources[..slot].contains(&source) {
@@ -387,8 +430,11 @@ impl TryFrom<PrefilterData> for Prefilter {
             let mut byte_gates = Vec::with_capacity(group.byte_gates.len());
             for gate in &group.byte_gates {
                 let mut set = [false; 256];
+                // Both cases of a letter: a chain ending in `lowercase` is counted on the value before it
+                // (see `scan_chains`), and counting more bytes can only let a rule run more often.
                 for &b in &gate.bytes {
-                    set[usize::from(b)] = true;
+                    set[usize::from(b.to_ascii_lowercase())] = true;
+                    set[usize::from(b.to_ascii_uppercase())] = true;
                 }
                 let mut resolved = Vec::with_capacity(gate.targets.len());
                 for (target, min_count) in &gate.targets {
@@ -424,8 +470,17 @@ impl TryFrom<PrefilterData> for Prefilter {
             by_variable,
             words,
             fully_gated: Vec::new(),
+            plans: Vec::new(),
         })
     }
+}
+
+/// Chain `id` without its trailing `lowercase` transforms: its value has the same bytes up to ASCII case.
+fn without_trailing_lowercase(chains: &Chains, mut id: usize) -> usize {
+    while let Some((parent, Transform::Lowercase)) = chains.step(id) {
+        id = parent;
+    }
+    id
 }
 
 /// How a rule is gated.
