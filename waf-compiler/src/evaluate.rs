@@ -9,7 +9,7 @@
 use crate::collection::RequestView;
 use crate::compile::{Chains, CompiledRule};
 use crate::operator::Found;
-use crate::prefilter::Prefilter;
+use crate::prefilter::{Prefilter, ScanBuffers};
 use crate::request::HttpRequest;
 use crate::rule::Variable;
 use crate::transform::{Triggers, apply, may_change};
@@ -56,6 +56,8 @@ pub struct TransformCache {
     stored: Vec<Stored>,
     chain_count: usize,
     filled: usize,
+    /// The prefilter's tables, reused from request to request.
+    pub(crate) scan_buffers: ScanBuffers,
 }
 
 /// Kept small: a value's row has a slot for every chain of the rule set, most of them never filled.
@@ -273,6 +275,9 @@ pub fn evaluate<O: Observer>(
             evaluate_rule(rule, rules.chains, &view, selected, cache, observer)
         })
         .collect();
+    if let Some(marks) = marks {
+        marks.recycle(cache);
+    }
     Verdict { matches }
 }
 
