@@ -36,6 +36,8 @@ pub fn apply_chain(chain: &[Transform], input: &[u8]) -> Vec<u8> {
 pub struct Triggers(u16);
 
 impl Triggers {
+    /// Every trigger: meets any transform's.
+    pub const ALL: Triggers = Triggers(u16::MAX);
     const PERCENT_OR_PLUS: u16 = 1;
     const UPPER: u16 = 1 << 1;
     const NON_ASCII: u16 = 1 << 2;

@@ -125,15 +125,13 @@ pub struct Prefilter {
     plans: Vec<ScanPlan>,
 }
 
-/// How one group's values are scanned.
+/// How one group's values are scanned: `chains[slot]` is the chain whose value is scanned for the group's
+/// chain `slot` (that chain without its trailing `lowercase` transforms), and the triggers its transforms act
+/// on. A value without any of them is that chain's value as it is: no transform cache entry, no copy (the
+/// common case for benign values).
 #[derive(Debug, Clone)]
 struct ScanPlan {
-    /// `chains[slot]`: the chain whose value is scanned for the group's chain `slot` (that chain without its
-    /// trailing `lowercase` transforms).
-    chains: Vec<usize>,
-    /// The triggers some transform of those chains acts on: a value without any is scanned once, as it is,
-    /// without computing a chain.
-    acted_on: Triggers,
+    chains: Vec<(usize, Triggers)>,
 }
 
 impl Prefilter {
@@ -263,18 +261,12 @@ impl Prefilter {
             .groups
             .iter()
             .map(|group| {
-                let scanned: Vec<usize> = group
-                    .chains
-                    .iter()
-                    .map(|&chain| without_trailing_lowercase(chains, chain))
-                    .collect();
-                let transforms: Vec<Transform> = scanned
-                    .iter()
-                    .flat_map(|&chain| chains.get(chain).iter().copied())
-                    .collect();
+                let scanned = group.chains.iter().map(|&chain| {
+                    let chain = without_trailing_lowercase(chains, chain);
+                    (chain, Triggers::acted_on_by(chains.get(chain)))
+                });
                 ScanPlan {
-                    acted_on: Triggers::acted_on_by(&transforms),
-                    chains: scanned,
+                    chains: scanned.collect(),
                 }
             })
             .collect();
@@ -303,8 +295,7 @@ impl Prefilter {
         // scan), so no per-value clearing of a table the size of the literal set.
         for (g, (group, bits)) in self.groups.iter().zip(&mut all_bits).enumerate() {
             bits.clear();
-            let plan = self.plans.get(g);
-            let scan_chains = plan.map_or(&group.chains, |p| &p.chains);
+            let scan_chains = &self.plans[g].chains;
             seen.clear();
             seen.resize(group.targets.len(), false);
             for (index, _, raw) in view.values(group.variable).iter() {
@@ -313,18 +304,14 @@ impl Prefilter {
                     bits.resize(at + self.words, 0);
                 }
                 sources.clear();
-                if plan.is_some_and(|p| !Triggers::of(raw).meets(p.acted_on)) {
-                    // No scanned chain changes this value (the common case for benign values).
-                    sources.resize(scan_chains.len(), 0);
-                } else {
-                    for &chain in scan_chains {
+                let triggers = Triggers::of(raw);
+                for &(chain, acted_on) in scan_chains {
+                    sources.push(if triggers.meets(acted_on) {
                         cache.fill(group.variable, index, chain, chains, raw);
-                    }
-                    sources.extend(
-                        scan_chains
-                            .iter()
-                            .map(|&chain| cache.source(group.variable, index, chain)),
-                    );
+                        cache.source(group.variable, index, chain)
+                    } else {
+                        0
+                    });
                 }
                 for (slot, &source) in sources.iter().enumerate() {
                     // Chains that left the value as another chain did share that chain's scan.
@@ -475,13 +462,20 @@ impl TryFrom<PrefilterData> for Prefilter {
                 byte_gates,
             });
         }
+        // Until attached: every chain as it is, computed for every value.
+        let plans = groups
+            .iter()
+            .map(|group| ScanPlan {
+                chains: group.chains.iter().map(|&c| (c, Triggers::ALL)).collect(),
+            })
+            .collect();
         Ok(Prefilter {
             data,
             groups: std::sync::Arc::from(groups),
             by_variable,
             words,
             fully_gated: Vec::new(),
-            plans: Vec::new(),
+            plans,
         })
     }
 }
