@@ -11,7 +11,7 @@ use crate::compile::{Chains, CompiledRule};
 use crate::operator::Found;
 use crate::prefilter::{Prefilter, ScanBuffers};
 use crate::request::HttpRequest;
-use crate::rule::Variable;
+use crate::rule::{Transform, Variable};
 use crate::transform::{Triggers, apply, may_change};
 use crate::verdict::{RuleMatch, Verdict, excerpt};
 
@@ -76,6 +76,22 @@ struct Stored {
     bytes: Option<Vec<u8>>,
     triggers: Triggers,
     detections: Detections,
+    /// Transforms already applied to these bytes, and the chain id holding each result: two chains that reach
+    /// the same bytes and then apply the same transform (`[url_decode_uni]` and `[utf8_to_unicode,
+    /// url_decode_uni]` on an ASCII value) compute it once. The first few are remembered; that is all chains
+    /// of real rule sets share.
+    derived: [Option<(Transform, usize)>; 3],
+}
+
+impl Stored {
+    fn new(bytes: Option<Vec<u8>>, triggers: Triggers) -> Stored {
+        Stored {
+            bytes,
+            triggers,
+            detections: Detections::default(),
+            derived: [None; 3],
+        }
+    }
 }
 
 /// Detector verdicts known for one value: bit `2d` set when detector `d` ran, bit `2d + 1` when it matched.
@@ -94,6 +110,30 @@ impl TransformCache {
         chains: &Chains,
         raw: &[u8],
     ) {
+        self.fill_from(variable, index, chain_id, chains, raw, None);
+    }
+
+    /// [`TransformCache::fill`] for a value whose triggers the caller has already found.
+    pub fn fill_with_triggers(
+        &mut self,
+        variable: Variable,
+        index: usize,
+        chain_id: usize,
+        chains: &Chains,
+        (raw, raw_triggers): (&[u8], Triggers),
+    ) {
+        self.fill_from(variable, index, chain_id, chains, raw, Some(raw_triggers));
+    }
+
+    fn fill_from(
+        &mut self,
+        variable: Variable,
+        index: usize,
+        chain_id: usize,
+        chains: &Chains,
+        raw: &[u8],
+        raw_triggers: Option<Triggers>,
+    ) {
         // One cache serves one request of one rule set, so the chain count is the same at every call.
         self.chain_count = chains.len();
         let at = index * self.chain_count + chain_id;
@@ -107,33 +147,78 @@ impl TransformCache {
         }
         let Some((parent, transform)) = chains.step(chain_id) else {
             slots[at] = Slot::Stored(self.stored.len());
-            self.stored.push(Stored {
-                bytes: None,
-                triggers: Triggers::of(raw),
-                detections: Detections::default(),
-            });
+            self.stored.push(Stored::new(
+                None,
+                raw_triggers.unwrap_or_else(|| Triggers::of(raw)),
+            ));
             return;
         };
-        self.fill(variable, index, parent, chains, raw);
+        self.fill_from(variable, index, parent, chains, raw, raw_triggers);
         let source = self.source(variable, index, parent);
-        let (input, triggers) = self.stored(variable, index, source, raw);
-        let slot = if may_change(transform, triggers, input) {
-            let output = apply(transform, input);
-            if output == input {
-                Slot::Same(source)
-            } else {
-                self.stored.push(Stored {
-                    triggers: Triggers::of(&output),
-                    bytes: Some(output),
-                    detections: Detections::default(),
-                });
-                Slot::Stored(self.stored.len() - 1)
+        let slot = match self.derived(variable, index, source, transform) {
+            // Another chain of this value applied the same transform to the same bytes.
+            Some(result) => Slot::Same(result),
+            None => {
+                let (input, triggers) = self.stored(variable, index, source, raw);
+                if may_change(transform, triggers, input) {
+                    let output = apply(transform, input);
+                    let result = if output == input {
+                        Slot::Same(source)
+                    } else {
+                        let triggers = Triggers::of(&output);
+                        self.stored.push(Stored::new(Some(output), triggers));
+                        Slot::Stored(self.stored.len() - 1)
+                    };
+                    let result_chain = match result {
+                        Slot::Stored(_) => chain_id,
+                        _ => source,
+                    };
+                    self.remember_derivation(variable, index, source, transform, result_chain);
+                    result
+                } else {
+                    Slot::Same(source)
+                }
             }
-        } else {
-            Slot::Same(source)
         };
         self.slots[variable.index()][at] = slot;
         self.filled += 1;
+    }
+
+    /// The chain id holding `transform` applied to the value of source `source`, if computed already.
+    fn derived(
+        &self,
+        variable: Variable,
+        index: usize,
+        source: usize,
+        transform: Transform,
+    ) -> Option<usize> {
+        let entry = self.entry(variable, index, source)?;
+        entry
+            .derived
+            .iter()
+            .flatten()
+            .find(|(t, _)| *t == transform)
+            .map(|&(_, result)| result)
+    }
+
+    fn remember_derivation(
+        &mut self,
+        variable: Variable,
+        index: usize,
+        source: usize,
+        transform: Transform,
+        result: usize,
+    ) {
+        let Slot::Stored(at) = self.slot(variable, index, source) else {
+            return;
+        };
+        if let Some(free) = self
+            .stored
+            .get_mut(at)
+            .and_then(|entry| entry.derived.iter_mut().find(|d| d.is_none()))
+        {
+            *free = Some((transform, result));
+        }
     }
 
     fn slot(&self, variable: Variable, index: usize, chain_id: usize) -> Slot {
