@@ -18,6 +18,10 @@ use crate::verdict::{RuleMatch, Verdict, excerpt};
 /// Sees every value a rule inspects; `rulec explain` uses it to show the decisions. The default methods do
 /// nothing, so the proxy's path ([`Silent`]) compiles to no extra work.
 pub trait Observer {
+    /// Whether [`Observer::skipped`] is to hear of the values the prefilter ruled out. Telling it costs a key
+    /// check per value (a key regex, for some CRS selectors), which the proxy's [`Silent`] observer is spared.
+    const WANTS_SKIPS: bool = true;
+
     /// `value` is after the rule's transforms (for a `multi_match` rule, after those of one stage).
     fn inspected(
         &mut self,
@@ -39,7 +43,9 @@ pub trait Observer {
 /// The observer that observes nothing.
 pub struct Silent;
 
-impl Observer for Silent {}
+impl Observer for Silent {
+    const WANTS_SKIPS: bool = false;
+}
 
 /// Transformed values of one request, by (variable, value index, chain id), in a dense table (one slot per
 /// chain for each value of a variable; hashing the keys cost a fifth of a benign request's time). Intermediate
@@ -377,11 +383,14 @@ fn evaluate_rule<O: Observer>(
 ) -> Option<RuleMatch> {
     for selector in &rule.selectors {
         for (index, key, raw) in view.values(selector.variable).iter() {
-            if !selector.accepts(key) {
+            // The prefilter's bit first: most values of a gated rule are ruled out by it.
+            if !selected(selector.variable, index) {
+                if O::WANTS_SKIPS && selector.accepts(key) {
+                    observer.skipped(rule, selector.variable, key);
+                }
                 continue;
             }
-            if !selected(selector.variable, index) {
-                observer.skipped(rule, selector.variable, key);
+            if !selector.accepts(key) {
                 continue;
             }
             // The full chain's computation fills every stage's value.

@@ -166,14 +166,22 @@ pub fn apply(transform: Transform, input: &[u8]) -> Vec<u8> {
         Transform::UrlDecodeUni => url_decode_uni(input),
         Transform::Lowercase => input.to_ascii_lowercase(),
         Transform::Utf8ToUnicode => utf8_to_unicode(input),
-        Transform::RemoveNulls => input.iter().copied().filter(|&b| b != 0).collect(),
+        Transform::RemoveNulls => keep_bytes(input, |b| b != 0),
         Transform::ReplaceComments => replace_comments(input),
         Transform::RemoveCommentsChar => remove_comments_char(input),
-        Transform::RemoveWhitespace => input.iter().copied().filter(|&b| !is_space(b)).collect(),
+        Transform::RemoveWhitespace => keep_bytes(input, |b| !is_space(b)),
         Transform::CompressWhitespace => compress_whitespace(input),
         Transform::HtmlEntityDecode => html_entity_decode(input),
         Transform::Trim => trim(input).to_vec(),
     }
+}
+
+/// The bytes of `input` that `keep` accepts, in one allocation (a filtered `collect` grows its vector from
+/// empty, one reallocation after another).
+fn keep_bytes(input: &[u8], keep: impl Fn(u8) -> bool) -> Vec<u8> {
+    let mut out = Vec::with_capacity(input.len());
+    out.extend(input.iter().copied().filter(|&b| keep(b)));
+    out
 }
 
 fn hex_value(b: u8) -> Option<u8> {
