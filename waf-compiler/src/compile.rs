@@ -15,7 +15,7 @@
 use crate::operator::{Condition, Matcher, RegexFactory};
 use crate::regex_engine::{RegexEngine, RegexSource};
 use crate::rule::{MAX_PARANOIA_LEVEL, Rule, Transform, Variable, VariableSpec};
-use crate::transform::effective_chain;
+use crate::transform::{Triggers, effective_chain};
 
 /// How a rule set is compiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,6 +139,8 @@ pub struct Chains {
     chains: Vec<Vec<Transform>>,
     /// `parents[id]`: the id of `chains[id]` without its last transform (0 for the empty chain).
     parents: Vec<usize>,
+    /// `acted_on[id]`: the triggers some transform of `chains[id]` acts on.
+    acted_on: Vec<Triggers>,
 }
 
 impl Default for Chains {
@@ -146,6 +148,7 @@ impl Default for Chains {
         Chains {
             chains: vec![Vec::new()],
             parents: vec![0],
+            acted_on: vec![Triggers::default()],
         }
     }
 }
@@ -162,7 +165,14 @@ impl Chains {
         let parent = self.intern(prefix);
         self.chains.push(chain.to_vec());
         self.parents.push(parent);
+        self.acted_on.push(Triggers::acted_on_by(chain));
         self.chains.len() - 1
+    }
+
+    /// The triggers some transform of chain `id` acts on: a value without any of them is its own value under
+    /// the chain.
+    pub fn acted_on(&self, id: usize) -> Triggers {
+        self.acted_on.get(id).copied().unwrap_or(Triggers::ALL)
     }
 
     /// The chains with the ids they had when stored (`list[id]`), for the artifact loader. Refused unless

@@ -159,6 +159,15 @@ impl TransformCache {
             ));
             return;
         };
+        // The raw value first: when none of the chain's transforms can act on it, the chain's value is the
+        // raw value, with no walk through the prefixes (what most benign values of most chains come to).
+        self.fill_from(variable, index, 0, chains, raw, raw_triggers);
+        let (_, triggers) = self.stored(variable, index, 0, raw);
+        if !triggers.meets(chains.acted_on(chain_id)) {
+            self.slots[variable.index()][at] = Slot::Same(0);
+            self.filled += 1;
+            return;
+        }
         self.fill_from(variable, index, parent, chains, raw, raw_triggers);
         let source = self.source(variable, index, parent);
         let slot = match self.derived(variable, index, source, transform) {
