@@ -95,6 +95,9 @@ struct Group {
     variable: Variable,
     /// Possibly shared with other groups (see [`share_automata`]).
     automaton: AhoCorasick,
+    /// The length of the group's shortest literal: a shorter value holds none, and is not scanned (starting
+    /// a scan costs about as much as scanning a short value).
+    shortest: usize,
     /// The distinct chains of the group's targets: the values scanned for each value of the variable.
     chains: Vec<usize>,
     /// `targets[literal]`: (rule index, slot in `chains`).
@@ -330,7 +333,12 @@ impl Prefilter {
                     }
                     let value = cache.value(group.variable, index, source, raw);
                     hits.clear();
-                    for found in group.automaton.find_overlapping_iter(value) {
+                    let scanned = if value.len() < group.shortest {
+                        &[][..]
+                    } else {
+                        value
+                    };
+                    for found in group.automaton.find_overlapping_iter(scanned) {
                         let literal = found.pattern().as_usize();
                         if !seen[literal] {
                             seen[literal] = true;
@@ -469,6 +477,12 @@ impl TryFrom<PrefilterData> for Prefilter {
                 |((stored, (chains, gated, byte_gates)), (targets, automaton))| Group {
                     variable: stored.variable,
                     automaton,
+                    shortest: stored
+                        .literals
+                        .iter()
+                        .map(Vec::len)
+                        .min()
+                        .unwrap_or(usize::MAX),
                     chains,
                     targets,
                     gated,
