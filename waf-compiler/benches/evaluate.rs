@@ -20,8 +20,10 @@
 //!   [`Condition::holds`](waf_compiler::operator::Condition::holds): they are the same work in both;
 //! - a rule stops at its first matching value, as in the engine, and the result is the list of matching rule ids.
 //!
-//! The engine is [`CompiledRuleSet::evaluate`] as loaded from YAML, so with its literal prefilter (on by default).
-//! Before measuring, each request's baseline result is checked to equal the engine's, so the two do the same job.
+//! The engine is [`CompiledRuleSet::evaluate`] as loaded from YAML, so with its literal prefilter (on by default),
+//! but with the memo of earlier requests' results off: a benchmark repeats one request, which the memo would
+//! answer from memory after the first iteration. `memo_warm` measures that case apart. Before measuring, each
+//! request's baseline result is checked to equal the engine's, so the two do the same job.
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
@@ -43,7 +45,17 @@ fn rule_dirs(with_shipped: bool) -> Vec<PathBuf> {
     dirs
 }
 
+/// The rule set as the engine is measured: without the memo of earlier requests' results
+/// (`waf_compiler::memo`), which would answer every iteration after the first from memory. Each request is
+/// measured as if its values had never been seen; [`memo_warm`] measures the other case.
 fn load(with_shipped: bool) -> CompiledRuleSet {
+    let mut ruleset = load_as_shipped(with_shipped);
+    ruleset.set_value_memo(false);
+    ruleset
+}
+
+/// The rule set as loaded by the proxy: with the memo.
+fn load_as_shipped(with_shipped: bool) -> CompiledRuleSet {
     let outcome = CompiledRuleSet::load_dirs(
         &rule_dirs(with_shipped),
         &CompileOptions {
@@ -384,12 +396,32 @@ fn evaluation(c: &mut Criterion) {
     }
 }
 
-fn load_time(c: &mut Criterion) {
-    let mut g = c.benchmark_group("load");
-    g.sample_size(10);
-    g.bench_function("compile_from_yaml", |b| b.iter(|| load(black_box(true))));
+/// The benign requests again, with the memo on: every value was seen by the iteration before, as a browser's
+/// headers and cookies are on every request of a visit after the first.
+fn memo_warm(c: &mut Criterion) {
+    let full = load_as_shipped(true);
+    let mut g = c.benchmark_group("memo_warm");
+    for case in cases()
+        .into_iter()
+        .filter(|case| matches!(case.name, "benign_get" | "form_post_1k" | "json_post_4k"))
+    {
+        case.with(|request| {
+            g.bench_function(BenchmarkId::new("engine", case.name), |b| {
+                b.iter(|| full.evaluate(black_box(request)))
+            });
+        });
+    }
     g.finish();
 }
 
-criterion_group!(benches, evaluation, load_time);
+fn load_time(c: &mut Criterion) {
+    let mut g = c.benchmark_group("load");
+    g.sample_size(10);
+    g.bench_function("compile_from_yaml", |b| {
+        b.iter(|| load_as_shipped(black_box(true)))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, evaluation, memo_warm, load_time);
 criterion_main!(benches);

@@ -8,6 +8,7 @@
 
 use crate::collection::RequestView;
 use crate::compile::{Chains, CompiledRule};
+use crate::memo::ValueMemo;
 use crate::operator::Found;
 use crate::prefilter::{Prefilter, ScanBuffers};
 use crate::request::HttpRequest;
@@ -64,6 +65,10 @@ pub struct TransformCache {
     filled: usize,
     /// The prefilter's tables, reused from request to request.
     pub(crate) scan_buffers: ScanBuffers,
+    /// Results remembered across requests; consulted only when `memo_on` (set for each request by
+    /// [`evaluate`]). Never cleared by [`TransformCache::clear`].
+    pub(crate) memo: ValueMemo,
+    pub(crate) memo_on: bool,
 }
 
 /// Kept small: a value's row has a slot for every chain of the rule set, most of them never filled.
@@ -311,7 +316,12 @@ impl TransformCache {
         if entry.detections.0 & ran != 0 {
             return entry.detections.0 & matched != 0;
         }
-        let verdict = run(entry.bytes.as_deref().unwrap_or(raw));
+        let value = entry.bytes.as_deref().unwrap_or(raw);
+        let verdict = if self.memo_on {
+            self.memo.detection(detector, value, run)
+        } else {
+            run(value)
+        };
         entry.detections.0 |= ran | if verdict { matched } else { 0 };
         verdict
     }
@@ -324,6 +334,11 @@ impl TransformCache {
         self.stored.clear();
         self.chain_count = 0;
         self.filled = 0;
+    }
+
+    /// How many lookups the memo of earlier requests answered (for tests).
+    pub fn memo_hits(&self) -> u64 {
+        self.memo.hits()
     }
 
     /// How many transformed values were computed (for tests of the sharing).
@@ -344,6 +359,8 @@ pub struct Rules<'s> {
     pub paranoia_level: u8,
     /// When set, a first pass selects the rules that may match each value (see [`crate::prefilter`]).
     pub prefilter: Option<&'s Prefilter>,
+    /// Whether results are remembered across requests ([`crate::memo`]).
+    pub memo: bool,
 }
 
 /// Evaluates the rules at or below the paranoia level, in order.
@@ -354,6 +371,7 @@ pub fn evaluate<O: Observer>(
     observer: &mut O,
 ) -> Verdict {
     let view = RequestView::new(request);
+    cache.memo_on = rules.memo;
     let marks = rules
         .prefilter
         .map(|prefilter| prefilter.scan(&view, rules.chains, cache));

@@ -34,6 +34,7 @@ pub mod evaluate;
 pub mod explain;
 pub mod ftw;
 pub mod load;
+pub mod memo;
 pub mod operator;
 pub mod prefilter;
 pub mod regex_engine;

@@ -27,6 +27,8 @@ pub struct CompiledRuleSet {
     plan: EnginePlan,
     /// Selects the rules that may match each value; `None` runs every rule on every value.
     prefilter: Option<Prefilter>,
+    /// Whether evaluation remembers results across requests ([`crate::memo`]); on by default.
+    value_memo: bool,
 }
 
 /// What loading produced: the rules that loaded, and an error for each problem (broken files are skipped).
@@ -135,6 +137,7 @@ impl CompiledRuleSet {
             source_hash: hex::encode(hasher.finalize()),
             plan,
             prefilter: None,
+            value_memo: true,
         };
         // Built from these very rules, so it fits; were it refused, evaluation without it is still correct.
         let _ = ruleset.set_prefilter(Some(prefilter));
@@ -157,6 +160,7 @@ impl CompiledRuleSet {
             source_hash,
             plan,
             prefilter: None,
+            value_memo: true,
         }
     }
 
@@ -221,6 +225,7 @@ impl CompiledRuleSet {
             chains: &self.chains,
             paranoia_level: self.paranoia_level,
             prefilter: self.prefilter.as_ref(),
+            memo: self.value_memo,
         };
         evaluate::evaluate(&rules, request, cache, observer)
     }
@@ -241,6 +246,12 @@ impl CompiledRuleSet {
         }
         self.prefilter = prefilter;
         Ok(())
+    }
+
+    /// Turns the memo of results across requests ([`crate::memo`]) on or off: the verdicts are the same either
+    /// way; off, every request pays for all of its values (benchmarks of the cold path, parity tests).
+    pub fn set_value_memo(&mut self, on: bool) {
+        self.value_memo = on;
     }
 
     /// Number of rules that run (at or below the paranoia level).

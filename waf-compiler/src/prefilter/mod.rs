@@ -27,6 +27,7 @@ mod literals;
 use crate::collection::RequestView;
 use crate::compile::{Chains, CompiledRule};
 use crate::evaluate::TransformCache;
+use crate::memo::MAX_VALUE_LEN;
 use crate::operator::{Matcher, pcre_byte_escapes, syntax_config};
 use crate::rule::{Rule, Transform, Variable};
 use crate::transform::Triggers;
@@ -130,7 +131,13 @@ pub struct Prefilter {
     fully_gated: Vec<u64>,
     /// Per group, what its values are scanned under. Derived when attached, never stored.
     plans: Vec<ScanPlan>,
+    /// Names this prefilter's marks in the memo of results across requests ([`crate::memo`]): new at every
+    /// attach, never 0 once attached (0: not attached, nothing remembered).
+    id: u64,
 }
+
+/// The next prefilter id.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// How one group's values are scanned: `chains[slot]` is the chain whose value is scanned for the group's
 /// chain `slot` (that chain without its trailing `lowercase` transforms), and the triggers its transforms act
@@ -226,6 +233,7 @@ impl Prefilter {
             words: rule_count.div_ceil(64),
             fully_gated: Vec::new(),
             plans: Vec::new(),
+            id: 0,
         }
     }
 
@@ -264,6 +272,7 @@ impl Prefilter {
             }
         }
         self.fully_gated = fully_gated;
+        self.id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.plans = self
             .groups
             .iter()
@@ -309,6 +318,14 @@ impl Prefilter {
                 let at = index * self.words;
                 if bits.len() < at + self.words {
                     bits.resize(at + self.words, 0);
+                }
+                let memo = self.id != 0 && cache.memo_on && raw.len() <= MAX_VALUE_LEN;
+                if memo && let Some(known) = cache.memo.marks(self.id, g, raw) {
+                    for (word, &marked) in known.iter().enumerate() {
+                        bits[at + word] = marked;
+                        any[word] |= marked;
+                    }
+                    continue;
                 }
                 sources.clear();
                 let triggers = Triggers::of(raw);
@@ -365,6 +382,11 @@ impl Prefilter {
                             }
                         }
                     }
+                }
+                if memo {
+                    cache
+                        .memo
+                        .remember_marks(self.id, g, raw, &bits[at..at + self.words]);
                 }
             }
         }
@@ -504,6 +526,7 @@ impl TryFrom<PrefilterData> for Prefilter {
             words,
             fully_gated: Vec::new(),
             plans,
+            id: 0,
         })
     }
 }
