@@ -42,6 +42,18 @@ impl<'a, 'r> Values<'a, 'r> {
     }
 }
 
+impl Values<'_, '_> {
+    /// The value at `index` (as [`Values::iter`] numbers them).
+    pub fn get(&self, index: usize) -> Option<&[u8]> {
+        let item = self.items.get(index)?;
+        match self.names_only {
+            true if item.name.is_empty() => None,
+            true => Some(&item.name),
+            false => Some(&item.value),
+        }
+    }
+}
+
 impl<'r> RequestView<'r> {
     pub fn new(request: &HttpRequest<'r>) -> Self {
         let uri = request.uri;

@@ -10,7 +10,7 @@ use crate::collection::RequestView;
 use crate::compile::{Chains, CompiledRule};
 use crate::memo::ValueMemo;
 use crate::operator::Found;
-use crate::prefilter::{Prefilter, ScanBuffers};
+use crate::prefilter::{Marks, Prefilter, ScanBuffers};
 use crate::request::HttpRequest;
 use crate::rule::{Transform, Variable};
 use crate::transform::{Triggers, apply, may_change};
@@ -372,97 +372,138 @@ pub fn evaluate<O: Observer>(
 ) -> Verdict {
     let view = RequestView::new(request);
     cache.memo_on = rules.memo;
-    let marks = rules
+    let mut marks = rules
         .prefilter
         .map(|prefilter| prefilter.scan(&view, rules.chains, cache));
-    let matches = rules
-        .rules
-        .iter()
-        .enumerate()
-        .filter(|(_, r)| r.rule.paranoia_level <= rules.paranoia_level)
-        .filter_map(|(index, rule)| {
-            if marks.as_ref().is_some_and(|m| m.skips_rule(index)) {
-                observer.skipped_rule(rule);
-                return None;
-            }
-            let selected = |variable, value| {
-                marks
-                    .as_ref()
-                    .is_none_or(|m| m.may_match(index, variable, value))
-            };
-            evaluate_rule(rule, rules.chains, &view, selected, cache, observer)
-        })
-        .collect();
+    let mut matches = Vec::new();
+    for (index, rule) in rules.rules.iter().enumerate() {
+        if rule.rule.paranoia_level > rules.paranoia_level {
+            continue;
+        }
+        if marks.as_ref().is_some_and(|m| m.skips_rule(index)) {
+            observer.skipped_rule(rule);
+            continue;
+        }
+        let checked = Checked {
+            rule,
+            index,
+            chains: rules.chains,
+        };
+        matches.extend(checked.evaluate(&view, &mut marks, cache, observer));
+    }
     if let Some(marks) = marks {
+        if cache.memo_on {
+            marks.remember(&view, cache);
+        }
         marks.recycle(cache);
     }
     Verdict { matches }
 }
 
-/// Runs one rule over its values; `selected(variable, value index)` says whether the value can match at all.
-fn evaluate_rule<O: Observer>(
-    rule: &CompiledRule,
-    chains: &Chains,
-    view: &RequestView<'_>,
-    selected: impl Fn(Variable, usize) -> bool,
-    cache: &mut TransformCache,
-    observer: &mut O,
-) -> Option<RuleMatch> {
-    for selector in &rule.selectors {
-        for (index, key, raw) in view.values(selector.variable).iter() {
-            // The prefilter's bit first: most values of a gated rule are ruled out by it.
-            if !selected(selector.variable, index) {
-                if O::WANTS_SKIPS && selector.accepts(key) {
-                    observer.skipped(rule, selector.variable, key);
-                }
+/// One rule being evaluated: the rule, its index in the rule set, the chains.
+struct Checked<'a> {
+    rule: &'a CompiledRule,
+    index: usize,
+    chains: &'a Chains,
+}
+
+impl Checked<'_> {
+    /// Runs the rule over its values, skipping those the prefilter's marks rule out, and unmarking those it
+    /// ran on and did not match.
+    fn evaluate<O: Observer>(
+        &self,
+        view: &RequestView<'_>,
+        marks: &mut Option<Marks<'_>>,
+        cache: &mut TransformCache,
+        observer: &mut O,
+    ) -> Option<RuleMatch> {
+        let (rule, rule_index) = (self.rule, self.index);
+        for selector in &rule.selectors {
+            let variable = selector.variable;
+            if !O::WANTS_SKIPS
+                && marks
+                    .as_ref()
+                    .is_some_and(|m| !m.may_match_some(rule_index, variable))
+            {
                 continue;
             }
-            if !selector.accepts(key) {
-                continue;
-            }
-            // The full chain's computation fills every stage's value.
-            cache.fill(selector.variable, index, rule.chain, chains, raw);
-            let mut previous = None;
-            for &stage in &rule.stages {
-                // As in ModSecurity, a transform that left the value unchanged gives no new run. (Stages with
-                // different sources differ: a stage gets a source of its own only when its transform changed
-                // the bytes of the stage before.)
-                let source = cache.source(selector.variable, index, stage);
-                if previous == Some(source) {
+            for (index, key, raw) in view.values(variable).iter() {
+                // The prefilter's bit first: most values of a gated rule are ruled out by it.
+                if marks
+                    .as_ref()
+                    .is_some_and(|m| !m.may_match(rule_index, variable, index))
+                {
+                    if O::WANTS_SKIPS && selector.accepts(key) {
+                        observer.skipped(rule, variable, key);
+                    }
                     continue;
                 }
-                previous = Some(source);
-                let found = match rule.matcher.detector() {
-                    Some(detector) => cache
-                        .detect(selector.variable, index, source, raw, detector, |value| {
-                            rule.matcher.find(value, false).is_some()
-                        })
-                        .then(|| Found::whole(cache.value(selector.variable, index, source, raw))),
-                    None => rule.matcher.find(
-                        cache.value(selector.variable, index, source, raw),
-                        rule.needs_captures,
-                    ),
-                };
-                let value = cache.value(selector.variable, index, source, raw);
-                let found =
-                    found.filter(|found| rule.conditions.iter().all(|c| c.holds(value, found)));
-                observer.inspected(rule, selector.variable, key, value, found.is_some());
-                if let Some(found) = found {
-                    return Some(RuleMatch {
-                        rule_id: rule.rule.id,
-                        variable: variable_label(selector.variable, key),
-                        value_excerpt: excerpt(value.get(found.span).unwrap_or(value)),
-                        msg: rule.rule.msg.clone(),
-                        severity: rule.rule.severity,
-                        action: rule.rule.action,
-                        paranoia_level: rule.rule.paranoia_level,
-                        tags: rule.rule.tags.clone(),
-                    });
+                if !selector.accepts(key) {
+                    continue;
+                }
+                if let Some(found) = self.run(variable, index, key, raw, cache, observer) {
+                    return Some(found);
+                }
+                if let Some(marks) = marks.as_mut() {
+                    marks.refute(rule_index, variable, index);
                 }
             }
         }
+        None
     }
-    None
+
+    /// Runs the rule's operator on one value (on each stage of a `multi_match` rule).
+    fn run<O: Observer>(
+        &self,
+        variable: Variable,
+        index: usize,
+        key: &[u8],
+        raw: &[u8],
+        cache: &mut TransformCache,
+        observer: &mut O,
+    ) -> Option<RuleMatch> {
+        let rule = self.rule;
+        // The full chain's computation fills every stage's value.
+        cache.fill(variable, index, rule.chain, self.chains, raw);
+        let mut previous = None;
+        for &stage in &rule.stages {
+            // As in ModSecurity, a transform that left the value unchanged gives no new run. (Stages with
+            // different sources differ: a stage gets a source of its own only when its transform changed
+            // the bytes of the stage before.)
+            let source = cache.source(variable, index, stage);
+            if previous == Some(source) {
+                continue;
+            }
+            previous = Some(source);
+            let found = match rule.matcher.detector() {
+                Some(detector) => cache
+                    .detect(variable, index, source, raw, detector, |value| {
+                        rule.matcher.find(value, false).is_some()
+                    })
+                    .then(|| Found::whole(cache.value(variable, index, source, raw))),
+                None => rule.matcher.find(
+                    cache.value(variable, index, source, raw),
+                    rule.needs_captures,
+                ),
+            };
+            let value = cache.value(variable, index, source, raw);
+            let found = found.filter(|found| rule.conditions.iter().all(|c| c.holds(value, found)));
+            observer.inspected(rule, variable, key, value, found.is_some());
+            if let Some(found) = found {
+                return Some(RuleMatch {
+                    rule_id: rule.rule.id,
+                    variable: variable_label(variable, key),
+                    value_excerpt: excerpt(value.get(found.span).unwrap_or(value)),
+                    msg: rule.rule.msg.clone(),
+                    severity: rule.rule.severity,
+                    action: rule.rule.action,
+                    paranoia_level: rule.rule.paranoia_level,
+                    tags: rule.rule.tags.clone(),
+                });
+            }
+        }
+        None
+    }
 }
 
 /// `ARGS_GET:id`, or the bare name for a single-valued variable.

@@ -103,8 +103,6 @@ struct Group {
     chains: Vec<usize>,
     /// `targets[literal]`: (rule index, slot in `chains`).
     targets: Vec<Vec<(usize, usize)>>,
-    /// Bit per rule: gated for this variable (it has literals or a byte gate here).
-    gated: Vec<u64>,
     byte_gates: Vec<ByteGate>,
 }
 
@@ -126,11 +124,16 @@ pub struct Prefilter {
     /// `by_variable[v]`: the index in `groups` of variable `v`'s group.
     by_variable: [Option<usize>; Variable::COUNT],
     words: usize,
-    /// Bit per rule: gated for every variable it reads, so a request without any of its literals skips the
-    /// rule outright. Derived from the rules when attached ([`Prefilter::attach`]), never stored.
+    /// Bit per rule: every variable it reads has a group, so a request where no value is marked for it skips
+    /// the rule outright. Derived from the rules when attached ([`Prefilter::attach`]), never stored.
     fully_gated: Vec<u64>,
     /// Per group, what its values are scanned under. Derived when attached, never stored.
     plans: Vec<ScanPlan>,
+    /// Per group, bit per rule: the rules without a gate for the group's variable (no literal, no byte gate
+    /// there: the detectors, among others). The scan marks them on every value it computes, so that the
+    /// second pass can rule them out of the value and the memo remember that ([`Marks::refute`]). Until
+    /// attached, every rule not gated there; once attached, only those that read the variable.
+    ungated: Vec<Vec<u64>>,
     /// Names this prefilter's marks in the memo of results across requests ([`crate::memo`]): new at every
     /// attach, never 0 once attached (0: not attached, nothing remembered).
     id: u64,
@@ -233,6 +236,7 @@ impl Prefilter {
             words: rule_count.div_ceil(64),
             fully_gated: Vec::new(),
             plans: Vec::new(),
+            ungated: Vec::new(),
             id: 0,
         }
     }
@@ -261,14 +265,23 @@ impl Prefilter {
             ));
         }
         let mut fully_gated = vec![0u64; self.words];
+        let mut readers = vec![vec![0u64; self.words]; self.groups.len()];
         for (index, rule) in rules.iter().enumerate() {
             let (word, bit) = (index / 64, 1u64 << (index % 64));
-            let gated = |variable: Variable| {
-                self.by_variable[variable.index()]
-                    .is_some_and(|g| self.groups[g].gated[word] & bit != 0)
-            };
-            if rule.selectors.iter().all(|s| gated(s.variable)) {
+            let mut grouped = true;
+            for selector in &rule.selectors {
+                match self.by_variable[selector.variable.index()] {
+                    Some(g) => readers[g][word] |= bit,
+                    None => grouped = false,
+                }
+            }
+            if grouped {
                 fully_gated[word] |= bit;
+            }
+        }
+        for (ungated, readers) in self.ungated.iter_mut().zip(&readers) {
+            for (ungated, readers) in ungated.iter_mut().zip(readers) {
+                *ungated &= readers;
             }
         }
         self.fully_gated = fully_gated;
@@ -303,7 +316,15 @@ impl Prefilter {
             mut seen,
             mut hits,
             mut sources,
+            mut fresh,
+            mut group_any,
         } = std::mem::take(&mut cache.scan_buffers);
+        fresh.clear();
+        group_any.resize_with(self.groups.len(), Vec::new);
+        for words in &mut group_any {
+            words.clear();
+            words.resize(self.words, 0);
+        }
         any.clear();
         any.resize(self.words, 0);
         all_bits.resize_with(self.groups.len(), Vec::new);
@@ -323,8 +344,8 @@ impl Prefilter {
                 if memo && let Some(known) = cache.memo.marks(self.id, g, raw) {
                     for (word, &marked) in known.iter().enumerate() {
                         bits[at + word] = marked;
-                        any[word] |= marked;
                     }
+                    accumulate(&bits[at..at + self.words], &mut group_any[g], &mut any);
                     continue;
                 }
                 sources.clear();
@@ -364,7 +385,6 @@ impl Prefilter {
                     }
                     let mut mark = |rule: usize| {
                         bits[at + rule / 64] |= 1 << (rule % 64);
-                        any[rule / 64] |= 1 << (rule % 64);
                     };
                     for &literal in &hits {
                         seen[literal] = false;
@@ -383,11 +403,14 @@ impl Prefilter {
                         }
                     }
                 }
-                if memo {
-                    cache
-                        .memo
-                        .remember_marks(self.id, g, raw, &bits[at..at + self.words]);
+                // The rules without a gate here may match any value; the second pass will tell.
+                for (word, &ungated) in self.ungated[g].iter().enumerate() {
+                    bits[at + word] |= ungated;
                 }
+                if memo {
+                    fresh.push((g, index));
+                }
+                accumulate(&bits[at..at + self.words], &mut group_any[g], &mut any);
             }
         }
         Marks {
@@ -398,6 +421,8 @@ impl Prefilter {
                 seen,
                 hits,
                 sources,
+                fresh,
+                group_any,
             },
         }
     }
@@ -419,6 +444,7 @@ impl TryFrom<PrefilterData> for Prefilter {
         let mut by_variable = [None; Variable::COUNT];
         let mut parts = Vec::with_capacity(data.groups.len());
         let mut all_targets = Vec::with_capacity(data.groups.len());
+        let mut all_ungated = Vec::with_capacity(data.groups.len());
         for (position, group) in data.groups.iter().enumerate() {
             let name = group.variable.name();
             if by_variable[group.variable.index()]
@@ -486,7 +512,13 @@ impl TryFrom<PrefilterData> for Prefilter {
                     targets: resolved,
                 });
             }
-            parts.push((chain_ids, gated, byte_gates));
+            let ungated: Vec<u64> = gated
+                .iter()
+                .enumerate()
+                .map(|(word, &g)| !g & word_mask(rule_count, word))
+                .collect();
+            parts.push((chain_ids, byte_gates));
+            all_ungated.push(ungated);
             all_targets.push(targets);
         }
         let automata = share_automata(&data.groups, &mut all_targets)?;
@@ -496,7 +528,7 @@ impl TryFrom<PrefilterData> for Prefilter {
             .zip(parts)
             .zip(all_targets.into_iter().zip(automata))
             .map(
-                |((stored, (chains, gated, byte_gates)), (targets, automaton))| Group {
+                |((stored, (chains, byte_gates)), (targets, automaton))| Group {
                     variable: stored.variable,
                     automaton,
                     shortest: stored
@@ -507,7 +539,6 @@ impl TryFrom<PrefilterData> for Prefilter {
                         .unwrap_or(usize::MAX),
                     chains,
                     targets,
-                    gated,
                     byte_gates,
                 },
             )
@@ -526,8 +557,26 @@ impl TryFrom<PrefilterData> for Prefilter {
             words,
             fully_gated: Vec::new(),
             plans,
+            ungated: all_ungated,
             id: 0,
         })
+    }
+}
+
+/// Adds one value's marks to its group's and the request's.
+fn accumulate(value: &[u64], group: &mut [u64], request: &mut [u64]) {
+    for ((&marked, group), request) in value.iter().zip(group).zip(request) {
+        *group |= marked;
+        *request |= marked;
+    }
+}
+
+/// The bits of word `word` that stand for one of `rule_count` rules.
+fn word_mask(rule_count: usize, word: usize) -> u64 {
+    match rule_count.saturating_sub(word * 64) {
+        0 => 0,
+        n if n >= 64 => u64::MAX,
+        n => (1u64 << n) - 1,
     }
 }
 
@@ -656,12 +705,16 @@ pub struct ScanBuffers {
     bits: Vec<Vec<u64>>,
     /// Bit per rule: set when the rule may match some value.
     any: Vec<u64>,
+    /// Per group, bit per rule: set when the rule may match some value of the group's variable.
+    group_any: Vec<Vec<u64>>,
     /// Per literal of the group being scanned: found in the value being scanned.
     seen: Vec<bool>,
     /// The literals found in the value being scanned.
     hits: Vec<usize>,
     /// Per chain slot of the group: the source of the value being scanned.
     sources: Vec<usize>,
+    /// (group, value index) of the values computed by this scan that the memo is to remember.
+    fresh: Vec<(usize, usize)>,
 }
 
 impl Marks<'_> {
@@ -670,8 +723,8 @@ impl Marks<'_> {
         cache.scan_buffers = self.buffers;
     }
 
-    /// Whether rule `rule` cannot match any value of the request: it is gated for all its variables and no
-    /// value has one of its literals.
+    /// Whether rule `rule` cannot match any value of the request: all its variables have a group and no value
+    /// is marked for it.
     pub fn skips_rule(&self, rule: usize) -> bool {
         let (word, bit) = (rule / 64, 1u64 << (rule % 64));
         let fully_gated = self
@@ -682,20 +735,55 @@ impl Marks<'_> {
         fully_gated && self.buffers.any[word] & bit == 0
     }
 
-    /// Whether rule `rule` (index in the rule set) may match value `index` of `variable`: true unless the rule
-    /// is gated for the variable and none of its literals occurs in the value it sees.
+    /// Whether rule `rule` (index in the rule set) may match value `index` of `variable`: true unless the
+    /// variable has a group and the value is not marked for the rule (none of its literals occurs in the value
+    /// it sees, or the memo remembers that the rule did not match these bytes).
     pub fn may_match(&self, rule: usize, variable: Variable, index: usize) -> bool {
         let Some(g) = self.prefilter.by_variable[variable.index()] else {
             return true;
         };
         let (word, bit) = (rule / 64, 1u64 << (rule % 64));
-        let gated = self.prefilter.groups[g]
-            .gated
-            .get(word)
-            .is_some_and(|w| w & bit != 0);
-        !gated
-            || self.buffers.bits[g]
-                .get(index * self.prefilter.words + word)
-                .is_some_and(|w| w & bit != 0)
+        self.buffers.bits[g]
+            .get(index * self.prefilter.words + word)
+            .is_some_and(|w| w & bit != 0)
+    }
+
+    /// Whether rule `rule` may match some value of `variable` (when not, its values need not be looked at).
+    pub fn may_match_some(&self, rule: usize, variable: Variable) -> bool {
+        let Some(g) = self.prefilter.by_variable[variable.index()] else {
+            return true;
+        };
+        self.buffers.group_any[g]
+            .get(rule / 64)
+            .is_some_and(|w| w & (1u64 << (rule % 64)) != 0)
+    }
+
+    /// Rule `rule` ran on value `index` of `variable` (every stage) and did not match: the value is unmarked
+    /// for it, and the memo will remember that of these bytes.
+    pub fn refute(&mut self, rule: usize, variable: Variable, index: usize) {
+        let Some(g) = self.prefilter.by_variable[variable.index()] else {
+            return;
+        };
+        if let Some(w) = self.buffers.bits[g].get_mut(index * self.prefilter.words + rule / 64) {
+            *w &= !(1u64 << (rule % 64));
+        }
+    }
+
+    /// Remembers the marks of the values the scan computed, as the second pass left them (with the rules that
+    /// ran and did not match taken out), in the memo of results across requests.
+    pub fn remember(&self, view: &RequestView<'_>, cache: &mut TransformCache) {
+        let words = self.prefilter.words;
+        for &(g, index) in &self.buffers.fresh {
+            let group = &self.prefilter.groups[g];
+            if let Some(raw) = view.values(group.variable).get(index) {
+                let at = index * words;
+                cache.memo.remember_marks(
+                    self.prefilter.id,
+                    g,
+                    raw,
+                    &self.buffers.bits[g][at..at + words],
+                );
+            }
+        }
     }
 }
