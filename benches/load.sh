@@ -5,6 +5,7 @@
 #   bash benches/load.sh                 # builds the release binary, 15 s per run, A B A B, then 60 s memory run
 #   DURATION=30 bash benches/load.sh
 #   VARIANTS="no-rules disabled" bash benches/load.sh
+#   UNIQUE=1 bash benches/load.sh        # every request with its own query, cookie and body values (see load-mix.lua)
 #
 # VARIANTS (default "enforce no-rules disabled") chooses the waf configurations measured, each its own process:
 # `enforce` (the rule directories, mode enforce), `no-rules` (an empty rule directory, mode enforce: the cost of
