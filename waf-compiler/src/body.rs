@@ -4,6 +4,7 @@
 //! exceeds a parsing limit, still yields its raw bytes as a value, so an attacker gains nothing by breaking the
 //! syntax (a classic WAF bypass). The raw body is also always available as `BODY`.
 
+use serde::de::DeserializeSeed;
 use std::borrow::Cow;
 
 /// A named value of a collection (an argument, a cookie, a header...).
@@ -171,19 +172,31 @@ fn trim_spaces(v: &[u8]) -> &[u8] {
 }
 
 /// JSON leaves, named by their dotted path under `json` as ModSecurity names them (`json.user.name`; array
-/// elements by index, `json.ids.0`). Strings are unescaped; numbers, booleans and null as written.
+/// elements by index, `json.ids.0`). Strings are unescaped; numbers, booleans and null as written. Leaves come
+/// in document order, a repeated key once per occurrence (an application may read either). The document is
+/// walked as it is parsed, without building a tree of it (building it and then walking it was most of a JSON
+/// request's inspection time).
 fn parse_json(body: &[u8]) -> Vec<Item<'_>> {
-    let Ok(doc) = serde_json::from_slice::<serde_json::Value>(body) else {
-        return vec![Item::raw(body)];
-    };
     let mut walk = JsonWalk {
         // Leaf names repeat their parents' keys, so a long key over many leaves could make the names far larger
         // than the body (memory amplification). Names and values together get at most this many bytes; past
         // that the walk stops and the raw body is inspected instead.
         budget: body.len().saturating_mul(2).saturating_add(4096),
         items: Vec::new(),
+        path: b"json".to_vec(),
+        stopped: false,
     };
-    if !walk.flatten(&doc, &mut b"json".to_vec(), 0) {
+    let mut parser = serde_json::Deserializer::from_slice(body);
+    let parsed = Leaves {
+        walk: &mut walk,
+        depth: 0,
+    }
+    .deserialize(&mut parser)
+    .and_then(|()| parser.end());
+    if parsed.is_err() {
+        return vec![Item::raw(body)];
+    }
+    if walk.stopped {
         walk.items.push(Item::raw(body));
     }
     walk.items
@@ -192,49 +205,159 @@ fn parse_json(body: &[u8]) -> Vec<Item<'_>> {
 struct JsonWalk<'r> {
     budget: usize,
     items: Vec<Item<'r>>,
+    /// The dotted name of the value being parsed.
+    path: Vec<u8>,
+    /// A limit stopped the walk: the rest of the document is parsed but not collected, and the raw body is
+    /// inspected as well.
+    stopped: bool,
 }
 
 impl JsonWalk<'_> {
-    /// Appends the leaves of `value`; false when a limit stopped the walk (the caller then adds the raw body).
-    fn flatten(&mut self, value: &serde_json::Value, path: &mut Vec<u8>, depth: usize) -> bool {
-        use serde_json::Value;
-        if depth > MAX_JSON_DEPTH {
-            return false;
+    fn leaf(&mut self, text: &[u8]) {
+        if self.items.len() >= MAX_ARGS {
+            self.stopped = true;
+            return;
         }
-        let mut child = |walk: &mut Self, key: &[u8], v: &Value| {
-            let len = path.len();
-            path.push(b'.');
-            path.extend_from_slice(key);
-            let ok = walk.flatten(v, path, depth + 1);
-            path.truncate(len);
-            ok
-        };
-        match value {
-            Value::Object(map) => map.iter().all(|(k, v)| child(self, k.as_bytes(), v)),
-            Value::Array(list) => list
-                .iter()
-                .enumerate()
-                .all(|(i, v)| child(self, i.to_string().as_bytes(), v)),
-            leaf => {
-                if self.items.len() >= MAX_ARGS {
-                    return false;
-                }
-                let text = match leaf {
-                    Value::String(s) => s.clone().into_bytes(),
-                    Value::Null => Vec::new(),
-                    other => other.to_string().into_bytes(),
-                };
-                match self.budget.checked_sub(path.len() + text.len()) {
-                    Some(left) => self.budget = left,
-                    None => return false,
-                }
-                self.items.push(Item {
-                    name: Cow::Owned(path.clone()),
-                    value: Cow::Owned(text),
-                });
-                true
+        match self.budget.checked_sub(self.path.len() + text.len()) {
+            Some(left) => self.budget = left,
+            None => {
+                self.stopped = true;
+                return;
             }
         }
+        self.items.push(Item {
+            name: Cow::Owned(self.path.clone()),
+            value: Cow::Owned(text.to_vec()),
+        });
+    }
+
+    /// A number as `serde_json` writes it (the text a rule sees does not depend on how it was parsed).
+    fn number(&mut self, number: serde_json::Number) {
+        self.leaf(number.to_string().as_bytes());
+    }
+}
+
+/// One JSON value at `depth`, collected into the walk.
+struct Leaves<'w, 'r> {
+    walk: &'w mut JsonWalk<'r>,
+    depth: usize,
+}
+
+impl<'de> DeserializeSeed<'de> for Leaves<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, parser: D) -> Result<(), D::Error> {
+        if self.depth > MAX_JSON_DEPTH {
+            self.walk.stopped = true;
+        }
+        if self.walk.stopped {
+            return parser
+                .deserialize_ignored_any(serde::de::IgnoredAny)
+                .map(|_| ());
+        }
+        parser.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for Leaves<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<(), E> {
+        self.walk.leaf(if v { b"true" } else { b"false" });
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<(), E> {
+        self.walk.number(v.into());
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<(), E> {
+        self.walk.number(v.into());
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<(), E> {
+        // Parsed JSON numbers are finite; a non-finite one would have no text.
+        match serde_json::Number::from_f64(v) {
+            Some(number) => self.walk.number(number),
+            None => self.walk.leaf(b""),
+        }
+        Ok(())
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.walk.leaf(v.as_bytes());
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        self.walk.leaf(b"");
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let mut index = 0usize;
+        loop {
+            let len = self.walk.path.len();
+            self.walk.path.push(b'.');
+            self.walk
+                .path
+                .extend_from_slice(index.to_string().as_bytes());
+            let element = seq.next_element_seed(Leaves {
+                walk: self.walk,
+                depth: self.depth + 1,
+            })?;
+            self.walk.path.truncate(len);
+            if element.is_none() {
+                return Ok(());
+            }
+            index += 1;
+        }
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        loop {
+            let len = self.walk.path.len();
+            self.walk.path.push(b'.');
+            if map.next_key_seed(KeyInto(&mut self.walk.path))?.is_none() {
+                self.walk.path.truncate(len);
+                return Ok(());
+            }
+            map.next_value_seed(Leaves {
+                walk: self.walk,
+                depth: self.depth + 1,
+            })?;
+            self.walk.path.truncate(len);
+        }
+    }
+}
+
+/// An object key, appended to the path as it is parsed (no allocation for it).
+struct KeyInto<'p>(&'p mut Vec<u8>);
+
+impl<'de> DeserializeSeed<'de> for KeyInto<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, parser: D) -> Result<(), D::Error> {
+        parser.deserialize_str(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for KeyInto<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("an object key")
+    }
+
+    fn visit_str<E>(self, key: &str) -> Result<(), E> {
+        self.0.extend_from_slice(key.as_bytes());
+        Ok(())
     }
 }
 

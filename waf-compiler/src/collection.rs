@@ -324,6 +324,30 @@ mod tests {
     }
 
     #[test]
+    fn json_repeated_keys_are_each_inspected_and_numbers_keep_their_json_text() {
+        let headers: &[(&str, &[u8])] = &[("content-type", b"application/json")];
+        // An application may read the first `id` or the last: both are inspected.
+        let body = br#"{"id":"1","id":"1' or 1=1","n":[1e100,89.5,-3,0.1]}"#;
+        with_request("POST", "/", headers, body, |v| {
+            assert_eq!(
+                collect(v, Variable::ArgsPost),
+                pairs(&[
+                    ("json.id", "1"),
+                    ("json.id", "1' or 1=1"),
+                    ("json.n.0", "1e+100"),
+                    ("json.n.1", "89.5"),
+                    ("json.n.2", "-3"),
+                    ("json.n.3", "0.1"),
+                ])
+            );
+        });
+        // Invalid JSON, even after valid leaves: the raw body only.
+        with_request("POST", "/", headers, br#"{"a":"x","b":"#, |v| {
+            assert_eq!(values(v, Variable::ArgsPost), [r#"{"a":"x","b":"#]);
+        });
+    }
+
+    #[test]
     fn multipart_fields_not_files() {
         let headers: &[(&str, &[u8])] = &[("Content-Type", b"multipart/form-data; boundary=XyZ")];
         let body = b"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1' or 1=1\r\n--XyZ\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.txt\"\r\nContent-Type: text/plain\r\n\r\nfile body\r\n--XyZ--\r\n";
