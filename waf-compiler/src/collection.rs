@@ -114,12 +114,16 @@ impl<'r> RequestView<'r> {
         let r = &self.request;
         match variable {
             RequestLine => {
-                let line = if r.version.is_empty() {
-                    format!("{} {}", r.method, r.uri)
-                } else {
-                    format!("{} {} {}", r.method, r.uri, r.version)
-                };
-                Self::single(line.into_bytes())
+                let mut line =
+                    Vec::with_capacity(r.method.len() + r.uri.len() + r.version.len() + 2);
+                line.extend_from_slice(r.method.as_bytes());
+                line.push(b' ');
+                line.extend_from_slice(r.uri.as_bytes());
+                if !r.version.is_empty() {
+                    line.push(b' ');
+                    line.extend_from_slice(r.version.as_bytes());
+                }
+                Self::single(line)
             }
             RequestFilename => Self::single(self.path.as_bytes()),
             RequestBasename => {

@@ -329,12 +329,14 @@ impl Prefilter {
         any.resize(self.words, 0);
         all_bits.resize_with(self.groups.len(), Vec::new);
         // `seen` is all false between scans (only the entries in `hits` are set, and they are reset after each
-        // scan), so no per-value clearing of a table the size of the literal set.
+        // scan), so no clearing of a table the size of the literal set, per value or per request.
         for (g, (group, bits)) in self.groups.iter().zip(&mut all_bits).enumerate() {
             bits.clear();
             let scan_chains = &self.plans[g].chains;
-            seen.clear();
-            seen.resize(group.targets.len(), false);
+            // All false (see above): it only has to be long enough.
+            if seen.len() < group.targets.len() {
+                seen.resize(group.targets.len(), false);
+            }
             for (index, _, raw) in view.values(group.variable).iter() {
                 let at = index * self.words;
                 if bits.len() < at + self.words {
