@@ -3,7 +3,7 @@
 use crate::config::Config;
 use http::Version;
 use http::request::Parts;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use waf_compiler::{Action, CompileOptions, CompiledRuleSet, HttpRequest};
 
 /// A rule set as loaded, with the files that could not be loaded (skipped, the rest in force).
@@ -81,10 +81,16 @@ fn version_name(v: Version) -> &'static str {
 /// workers. A broken file is reported in `errors` and skipped; only a state in which nothing can be loaded at all
 /// is an `Err`, and then the previous rule set stays in force.
 pub fn load(config: &Config) -> Result<LoadedRules, String> {
-    let (dirs, artifact, paranoia_level) = config.rule_sources();
-    if let Some(path) = artifact {
-        return load_artifact(path, paranoia_level);
-    }
+    let (dirs, artifact, paranoia_level, remember_values) = config.rule_sources();
+    let mut loaded = match artifact {
+        Some(path) => load_artifact(path, paranoia_level)?,
+        None => load_dirs(dirs, paranoia_level)?,
+    };
+    loaded.set.set_value_memo(remember_values);
+    Ok(loaded)
+}
+
+fn load_dirs(dirs: &[PathBuf], paranoia_level: u8) -> Result<LoadedRules, String> {
     for dir in dirs {
         if !dir.is_dir() {
             return Err(format!("rule directory {} does not exist", dir.display()));

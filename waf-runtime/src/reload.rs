@@ -226,7 +226,7 @@ fn warn_restart_needed(old: &Config, new: &Config) {
 /// Names, sizes and modification times of every rule file under the configured sources (the artifact's included).
 pub fn fingerprint(config: &Config) -> u64 {
     let mut hasher = DefaultHasher::new();
-    let (dirs, artifact, paranoia) = config.rule_sources();
+    let (dirs, artifact, paranoia, _) = config.rule_sources();
     paranoia.hash(&mut hasher);
     for dir in dirs {
         dir.hash(&mut hasher);

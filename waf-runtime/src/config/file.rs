@@ -87,6 +87,7 @@ pub struct FileRules {
     pub artifact: Option<String>,
     pub paranoia_level: Option<u8>,
     pub reload_interval_sec: Option<u64>,
+    pub remember_values: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -98,6 +98,10 @@ pub struct RulesConfig {
     pub artifact: Option<PathBuf>,
     pub paranoia_level: u8,
     pub reload_interval_sec: u64,
+    /// Whether the engine remembers, per worker thread, what it found in values it has seen (see
+    /// `waf_compiler::memo`): about 1.5 MB per worker at most, holding recent header, cookie and argument
+    /// values of up to 256 bytes.
+    pub remember_values: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -145,12 +149,13 @@ impl Config {
             .unwrap_or(&self.upstream.default)
     }
 
-    /// Which rule sources to load and how; a change here means the rules must be recompiled.
-    pub fn rule_sources(&self) -> (&[PathBuf], Option<&Path>, u8) {
+    /// Which rule sources to load and how; a change here means the rules must be loaded again.
+    pub fn rule_sources(&self) -> (&[PathBuf], Option<&Path>, u8, bool) {
         (
             &self.rules.directories,
             self.rules.artifact.as_deref(),
             self.rules.paranoia_level,
+            self.rules.remember_values,
         )
     }
 }

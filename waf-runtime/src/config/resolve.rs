@@ -366,6 +366,7 @@ impl Resolver<'_> {
             artifact,
             paranoia_level,
             reload_interval_sec,
+            remember_values: r.remember_values.unwrap_or(true),
         })
     }
 
@@ -420,8 +421,11 @@ mod tests {
         assert_eq!(c.rules.directories, vec![PathBuf::from("rules")]);
         assert_eq!(c.body.limit_bytes, 1_048_576);
         assert_eq!(c.rules.reload_interval_sec, 5);
+        assert!(c.rules.remember_values);
         let cores = std::thread::available_parallelism().unwrap().get();
         assert_eq!(c.server.workers, cores);
+        let c = run("waf: {rules: {remember_values: false}}", &[]).unwrap();
+        assert!(!c.rules.remember_values);
         let c = run("waf: {server: {workers: 3}}", &[]).unwrap();
         assert_eq!(c.server.workers, 3);
     }
