@@ -1,7 +1,8 @@
-//! Results remembered from one request to the next, per thread: what the prefilter found in a value, and the
-//! detectors' verdicts on a value.
+//! Results remembered from one request to the next, per thread: which rules may still match a value (the
+//! prefilter's marks, less the rules the second pass ran on the value without a match), and the detectors'
+//! verdicts on a value.
 //!
-//! Both are functions of the value's bytes alone (and of the rule set, for the prefilter's marks): the same
+//! Both are functions of the value's bytes alone (and of the rule set, for the marks): the same
 //! `User-Agent`, `Accept` or session cookie gives the same marks and verdicts on every request that carries it.
 //! Real traffic repeats such values all the time: a browser sends the same headers and cookies with every
 //! request of a visit. A value seen recently costs a hash and a comparison instead of its transforms, its
@@ -10,7 +11,7 @@
 //! What keeps it safe:
 //! - A hit compares the whole value, byte for byte, with the remembered one: a hash collision can only cost a
 //!   miss, never give another value's result. Verdicts with and without the memo are the same
-//!   (`tests/prefilter_parity.rs` checks every test request twice).
+//!   (`tests/value_memo.rs` checks every test request twice, the second time from the memo).
 //! - Marks are remembered with the id of the prefilter that computed them ([`crate::prefilter::Prefilter`] gets
 //!   a new id whenever it is attached to a rule set), so a reloaded rule set never sees an older one's marks.
 //! - Bounded: [`SCAN_SLOTS`] and [`DETECTION_SLOTS`] entries per thread, direct-mapped (a new value replaces
