@@ -12,6 +12,8 @@ pub struct LoadedRules {
     pub errors: Vec<String>,
     /// Where the rules came from (`artifact PATH` or `directories A, B`), for `/health` and logs.
     pub source: String,
+    /// The number of rules that run, counted once (every request asks).
+    count: usize,
 }
 
 /// One rule that matched a request.
@@ -27,8 +29,17 @@ pub struct Finding {
 }
 
 impl LoadedRules {
+    fn new(set: CompiledRuleSet, errors: Vec<String>, source: String) -> LoadedRules {
+        LoadedRules {
+            count: set.rule_count(),
+            set,
+            errors,
+            source,
+        }
+    }
+
     pub fn count(&self) -> usize {
-        self.set.rule_count()
+        self.count
     }
 
     pub fn hash(&self) -> String {
@@ -98,11 +109,11 @@ fn load_dirs(dirs: &[PathBuf], paranoia_level: u8) -> Result<LoadedRules, String
     }
     let outcome = CompiledRuleSet::load_dirs(dirs, &CompileOptions { paranoia_level });
     let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-    Ok(LoadedRules {
-        set: outcome.ruleset,
-        errors: outcome.errors.iter().map(|e| e.to_string()).collect(),
-        source: format!("directories {}", names.join(", ")),
-    })
+    Ok(LoadedRules::new(
+        outcome.ruleset,
+        outcome.errors.iter().map(|e| e.to_string()).collect(),
+        format!("directories {}", names.join(", ")),
+    ))
 }
 
 /// Loads a compiled artifact: all or nothing (a refused artifact keeps the rules in force). Its paranoia level
@@ -119,9 +130,9 @@ fn load_artifact(path: &Path, paranoia_level: u8) -> Result<LoadedRules, String>
             set.paranoia_level()
         ));
     }
-    Ok(LoadedRules {
+    Ok(LoadedRules::new(
         set,
-        errors: Vec::new(),
-        source: format!("artifact {}", path.display()),
-    })
+        Vec::new(),
+        format!("artifact {}", path.display()),
+    ))
 }
