@@ -111,32 +111,10 @@ struct Detections(u8);
 
 impl TransformCache {
     /// Computes `raw` transformed by chain `chain_id` and each of its prefixes, each at most once per request,
-    /// starting from the longest prefix already computed. The recursion is as deep as the chain is long, which
-    /// the rule files (not the request) decide.
+    /// starting from the longest prefix already computed; `raw_triggers` are the raw value's triggers when the
+    /// caller has found them already. The recursion is as deep as the chain is long, which the rule files (not
+    /// the request) decide.
     pub fn fill(
-        &mut self,
-        variable: Variable,
-        index: usize,
-        chain_id: usize,
-        chains: &Chains,
-        raw: &[u8],
-    ) {
-        self.fill_from(variable, index, chain_id, chains, raw, None);
-    }
-
-    /// [`TransformCache::fill`] for a value whose triggers the caller has already found.
-    pub fn fill_with_triggers(
-        &mut self,
-        variable: Variable,
-        index: usize,
-        chain_id: usize,
-        chains: &Chains,
-        (raw, raw_triggers): (&[u8], Triggers),
-    ) {
-        self.fill_from(variable, index, chain_id, chains, raw, Some(raw_triggers));
-    }
-
-    fn fill_from(
         &mut self,
         variable: Variable,
         index: usize,
@@ -166,14 +144,14 @@ impl TransformCache {
         };
         // The raw value first: when none of the chain's transforms can act on it, the chain's value is the
         // raw value, with no walk through the prefixes (what most benign values of most chains come to).
-        self.fill_from(variable, index, 0, chains, raw, raw_triggers);
+        self.fill(variable, index, 0, chains, raw, raw_triggers);
         let (_, triggers) = self.stored(variable, index, 0, raw);
         if !triggers.meets(chains.acted_on(chain_id)) {
             self.slots[variable.index()][at] = Slot::Same(0);
             self.filled += 1;
             return;
         }
-        self.fill_from(variable, index, parent, chains, raw, raw_triggers);
+        self.fill(variable, index, parent, chains, raw, raw_triggers);
         let source = self.source(variable, index, parent);
         let slot = match self.derived(variable, index, source, transform) {
             // Another chain of this value applied the same transform to the same bytes.
@@ -464,7 +442,7 @@ impl Checked<'_> {
     ) -> Option<RuleMatch> {
         let rule = self.rule;
         // The full chain's computation fills every stage's value.
-        cache.fill(variable, index, rule.chain, self.chains, raw);
+        cache.fill(variable, index, rule.chain, self.chains, raw, None);
         let mut previous = None;
         for &stage in &rule.stages {
             // As in ModSecurity, a transform that left the value unchanged gives no new run. (Stages with

@@ -354,13 +354,7 @@ impl Prefilter {
                 let triggers = Triggers::of(raw);
                 for &(chain, acted_on) in scan_chains {
                     sources.push(if triggers.meets(acted_on) {
-                        cache.fill_with_triggers(
-                            group.variable,
-                            index,
-                            chain,
-                            chains,
-                            (raw, triggers),
-                        );
+                        cache.fill(group.variable, index, chain, chains, raw, Some(triggers));
                         cache.source(group.variable, index, chain)
                     } else {
                         0
