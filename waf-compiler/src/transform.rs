@@ -47,23 +47,26 @@ impl Triggers {
     const SPACE: u16 = 1 << 6;
     /// A whitespace byte other than ' '.
     const OTHER_SPACE: u16 = 1 << 7;
-    // Byte pairs, in the order of the lead bits in `CLASSES` (pair bit = lead bit << 8).
+    // Byte pairs.
     const DASH_DASH: u16 = 1 << 8;
     const SLASH_STAR: u16 = 1 << 9;
     const STAR_SLASH: u16 = 1 << 10;
     const SPACE_SPACE: u16 = 1 << 11;
+    /// The flags above that a single byte sets; the pairs come from [`CLASSES`]' pair bits.
+    const BYTE_FLAGS: u32 = 0xff;
+    const PAIRS: u32 = 0xf00;
 
     /// The triggers of `input`.
     pub fn of(input: &[u8]) -> Triggers {
-        let (mut flags, mut pairs, mut previous) = (0u32, 0u32, 0u32);
+        let (mut flags, mut pairs, mut opened) = (0u32, 0u32, 0u32);
         for &b in input {
             let class = CLASSES[usize::from(b)];
             flags |= class;
-            // `class >> 8`: the lead bits a previous byte must have for (previous, b) to be a pair of interest.
-            pairs |= previous & (class >> 8);
-            previous = class >> 12;
+            // A pair is found when this byte ends one the previous byte began.
+            pairs |= opened & class;
+            opened = class >> OPENS_SHIFT;
         }
-        Triggers((flags & 0xff) as u16 | ((pairs & 0xf) << 8) as u16)
+        Triggers(((flags & Self::BYTE_FLAGS) | (pairs & Self::PAIRS)) as u16)
     }
 
     fn has(self, bits: u16) -> bool {
@@ -82,9 +85,12 @@ impl Triggers {
     }
 }
 
-/// Per byte: its trigger flags (bits 0-7), the lead bits a preceding byte needs to form a pair with it (bits
-/// 8-11: `-` after `-`, `*` after `/`, `/` after `*`, whitespace after whitespace) and its own lead bits (12-15,
-/// same order).
+/// Where, in a [`CLASSES`] entry, a byte says which pairs it begins: the pair's bit shifted this far left. A pair's
+/// own bit in the entry means the byte ends that pair.
+const OPENS_SHIFT: u32 = 4;
+
+/// Per byte: its trigger flags, the pairs it ends (the pair's bit: `-` ends `--`, `*` ends `/*`, ...) and the
+/// pairs it begins (the pair's bit << [`OPENS_SHIFT`]).
 static CLASSES: [u32; 256] = {
     let mut table = [0u32; 256];
     let mut b = 0;
@@ -109,17 +115,19 @@ static CLASSES: [u32; 256] = {
         if byte == b'#' {
             class |= Triggers::HASH as u32;
         }
+        let (ends, begins) = match byte {
+            b'-' => (Triggers::DASH_DASH, Triggers::DASH_DASH),
+            b'/' => (Triggers::STAR_SLASH, Triggers::SLASH_STAR),
+            b'*' => (Triggers::SLASH_STAR, Triggers::STAR_SLASH),
+            _ if is_space(byte) => (Triggers::SPACE_SPACE, Triggers::SPACE_SPACE),
+            _ => (0, 0),
+        };
+        class |= ends as u32 | (begins as u32) << OPENS_SHIFT;
         if is_space(byte) {
-            class |= Triggers::SPACE as u32 | 1 << 11 | 1 << 15;
+            class |= Triggers::SPACE as u32;
             if byte != b' ' {
                 class |= Triggers::OTHER_SPACE as u32;
             }
-        }
-        match byte {
-            b'-' => class |= 1 << 8 | 1 << 12,
-            b'/' => class |= 1 << 10 | 1 << 13,
-            b'*' => class |= 1 << 9 | 1 << 14,
-            _ => {}
         }
         table[b] = class;
         b += 1;
