@@ -29,6 +29,8 @@ pub struct CompiledRuleSet {
     prefilter: Option<Prefilter>,
     /// Whether evaluation remembers results across requests ([`crate::memo`]); on by default.
     value_memo: bool,
+    /// How many rules run (at or below the paranoia level): fixed at construction, asked on every request.
+    active: usize,
 }
 
 /// What loading produced: the rules that loaded, and an error for each problem (broken files are skipped).
@@ -130,15 +132,13 @@ impl CompiledRuleSet {
         hasher.update([opts.paranoia_level]);
         rules.sort_by_key(|r| r.rule.id);
         let prefilter = Prefilter::build(&rules, &chains, opts.paranoia_level);
-        let mut ruleset = CompiledRuleSet {
+        let mut ruleset = CompiledRuleSet::from_parts(
             rules,
             chains,
-            paranoia_level: opts.paranoia_level,
-            source_hash: hex::encode(hasher.finalize()),
+            opts.paranoia_level,
+            hex::encode(hasher.finalize()),
             plan,
-            prefilter: None,
-            value_memo: true,
-        };
+        );
         // Built from these very rules, so it fits; were it refused, evaluation without it is still correct.
         let _ = ruleset.set_prefilter(Some(prefilter));
         LoadOutcome { ruleset, errors }
@@ -153,6 +153,10 @@ impl CompiledRuleSet {
         source_hash: String,
         plan: EnginePlan,
     ) -> CompiledRuleSet {
+        let active = rules
+            .iter()
+            .filter(|r| r.rule.paranoia_level <= paranoia_level)
+            .count();
         CompiledRuleSet {
             rules,
             chains,
@@ -161,6 +165,7 @@ impl CompiledRuleSet {
             plan,
             prefilter: None,
             value_memo: true,
+            active,
         }
     }
 
@@ -256,18 +261,12 @@ impl CompiledRuleSet {
 
     /// Number of rules that run (at or below the paranoia level).
     pub fn rule_count(&self) -> usize {
-        self.active_rules().count()
+        self.active
     }
 
     /// Every loaded rule, including those above the paranoia level, by id.
     pub fn rules(&self) -> impl Iterator<Item = &CompiledRule> {
         self.rules.iter()
-    }
-
-    fn active_rules(&self) -> impl Iterator<Item = &CompiledRule> {
-        self.rules
-            .iter()
-            .filter(|r| r.rule.paranoia_level <= self.paranoia_level)
     }
 
     pub fn paranoia_level(&self) -> u8 {

@@ -12,8 +12,6 @@ pub struct LoadedRules {
     pub errors: Vec<String>,
     /// Where the rules came from (`artifact PATH` or `directories A, B`), for `/health` and logs.
     pub source: String,
-    /// The number of rules that run, counted once (every request asks).
-    count: usize,
 }
 
 /// One rule that matched a request.
@@ -29,17 +27,8 @@ pub struct Finding {
 }
 
 impl LoadedRules {
-    fn new(set: CompiledRuleSet, errors: Vec<String>, source: String) -> LoadedRules {
-        LoadedRules {
-            count: set.rule_count(),
-            set,
-            errors,
-            source,
-        }
-    }
-
     pub fn count(&self) -> usize {
-        self.count
+        self.set.rule_count()
     }
 
     pub fn hash(&self) -> String {
@@ -109,11 +98,11 @@ fn load_dirs(dirs: &[PathBuf], paranoia_level: u8) -> Result<LoadedRules, String
     }
     let outcome = CompiledRuleSet::load_dirs(dirs, &CompileOptions { paranoia_level });
     let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
-    Ok(LoadedRules::new(
-        outcome.ruleset,
-        outcome.errors.iter().map(|e| e.to_string()).collect(),
-        format!("directories {}", names.join(", ")),
-    ))
+    Ok(LoadedRules {
+        set: outcome.ruleset,
+        errors: outcome.errors.iter().map(|e| e.to_string()).collect(),
+        source: format!("directories {}", names.join(", ")),
+    })
 }
 
 /// Loads a compiled artifact: all or nothing (a refused artifact keeps the rules in force). Its paranoia level
@@ -130,9 +119,9 @@ fn load_artifact(path: &Path, paranoia_level: u8) -> Result<LoadedRules, String>
             set.paranoia_level()
         ));
     }
-    Ok(LoadedRules::new(
+    Ok(LoadedRules {
         set,
-        Vec::new(),
-        format!("artifact {}", path.display()),
-    ))
+        errors: Vec::new(),
+        source: format!("artifact {}", path.display()),
+    })
 }
