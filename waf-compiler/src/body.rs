@@ -6,6 +6,7 @@
 
 use serde::de::DeserializeSeed;
 use std::borrow::Cow;
+use std::io::Write;
 
 /// A named value of a collection (an argument, a cookie, a header...).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -304,10 +305,8 @@ impl<'de> serde::de::Visitor<'de> for Leaves<'_, '_> {
         let mut index = 0usize;
         loop {
             let len = self.walk.path.len();
-            self.walk.path.push(b'.');
-            self.walk
-                .path
-                .extend_from_slice(index.to_string().as_bytes());
+            // Writing to a vector cannot fail.
+            let _ = write!(self.walk.path, ".{index}");
             let element = seq.next_element_seed(Leaves {
                 walk: self.walk,
                 depth: self.depth + 1,

@@ -492,7 +492,7 @@ impl TryFrom<PrefilterData> for Prefilter {
             for gate in &group.byte_gates {
                 let mut set = [false; 256];
                 // Both cases of a letter: a chain ending in `lowercase` is counted on the value before it
-                // (see `scan_chains`), and counting more bytes can only let a rule run more often.
+                // (see `ScanPlan`), and counting more bytes can only let a rule run more often.
                 for &b in &gate.bytes {
                     set[usize::from(b.to_ascii_lowercase())] = true;
                     set[usize::from(b.to_ascii_uppercase())] = true;
