@@ -113,7 +113,8 @@ impl<'s> Baseline<'s> {
 
     /// Ids of the matching rules, in rule order.
     fn evaluate(&self, request: &HttpRequest<'_>) -> Vec<u32> {
-        let view = RequestView::new(request);
+        let arena = bumpalo::Bump::new();
+        let view = RequestView::new(request, &arena);
         self.rules
             .iter()
             .filter(|rule| self.rule_matches(rule, &view))

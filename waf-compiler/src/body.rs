@@ -3,29 +3,31 @@
 //! The one rule here: **parsing can only add inspection, never remove it.** A body that is malformed, or that
 //! exceeds a parsing limit, still yields its raw bytes as a value, so an attacker gains nothing by breaking the
 //! syntax (a classic WAF bypass). The raw body is also always available as `BODY`.
+//!
+//! Values borrow from the request where its bytes already are; what parsing produces (decoded arguments, JSON
+//! leaf names, XML text) is written into the request's arena ([`bumpalo::Bump`]), which is reset after the
+//! request: no heap allocation and no free per value.
 
+use bumpalo::Bump;
+use bumpalo::collections::Vec as ArenaVec;
 use serde::de::DeserializeSeed;
-use std::borrow::Cow;
-use std::io::Write;
+use std::fmt::Write;
 
-/// A named value of a collection (an argument, a cookie, a header...).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Item<'r> {
-    pub name: Cow<'r, [u8]>,
-    pub value: Cow<'r, [u8]>,
+/// A named value of a collection (an argument, a cookie, a header...), borrowed from the request or its arena.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Item<'a> {
+    pub name: &'a [u8],
+    pub value: &'a [u8],
 }
 
-impl<'r> Item<'r> {
-    pub fn borrowed(name: &'r [u8], value: &'r [u8]) -> Self {
-        Item {
-            name: Cow::Borrowed(name),
-            value: Cow::Borrowed(value),
-        }
+impl<'a> Item<'a> {
+    pub fn new(name: &'a [u8], value: &'a [u8]) -> Self {
+        Item { name, value }
     }
 
     /// The raw-inspection fallback: no name (so it is not an argument name), the raw bytes as value.
-    pub fn raw(value: &'r [u8]) -> Self {
-        Item::borrowed(b"", value)
+    pub fn raw(value: &'a [u8]) -> Self {
+        Item::new(b"", value)
     }
 }
 
@@ -58,41 +60,52 @@ impl BodyKind {
             return BodyKind::Other;
         };
         let media = ct.split(|b| *b == b';').next().unwrap_or(&[]);
-        let media = String::from_utf8_lossy(media).trim().to_ascii_lowercase();
-        match media.as_str() {
-            "application/x-www-form-urlencoded" => BodyKind::UrlEncoded,
-            "multipart/form-data" => BodyKind::Multipart,
-            "application/json" => BodyKind::Json,
-            "application/xml" | "text/xml" => BodyKind::Xml,
-            m if m.ends_with("+json") => BodyKind::Json,
-            m if m.ends_with("+xml") => BodyKind::Xml,
-            _ => BodyKind::Other,
+        let media = media.trim_ascii();
+        let is = |name: &[u8]| media.eq_ignore_ascii_case(name);
+        let ends_with = |suffix: &[u8]| {
+            media.len() >= suffix.len()
+                && media[media.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+        };
+        if is(b"application/x-www-form-urlencoded") {
+            BodyKind::UrlEncoded
+        } else if is(b"multipart/form-data") {
+            BodyKind::Multipart
+        } else if is(b"application/json") || ends_with(b"+json") {
+            BodyKind::Json
+        } else if is(b"application/xml") || is(b"text/xml") || ends_with(b"+xml") {
+            BodyKind::Xml
+        } else {
+            BodyKind::Other
         }
     }
 }
 
 /// The values a body yields.
-#[derive(Debug, Default)]
-pub struct ParsedBody<'r> {
+#[derive(Debug, Default, Clone, Copy)]
+pub struct ParsedBody<'a> {
     /// `ARGS_POST` (names are `ARGS_POST_NAMES`); a raw fallback value has an empty name.
-    pub args: Vec<Item<'r>>,
+    pub args: &'a [Item<'a>],
     /// `XML`: the document's text (name `/*`) and attribute values (name `@*`).
-    pub xml: Vec<Item<'r>>,
+    pub xml: &'a [Item<'a>],
 }
 
-pub fn parse_body<'r>(body: &'r [u8], content_type: Option<&'r [u8]>) -> ParsedBody<'r> {
+pub fn parse_body<'a>(
+    arena: &'a Bump,
+    body: &'a [u8],
+    content_type: Option<&'a [u8]>,
+) -> ParsedBody<'a> {
     let mut parsed = ParsedBody::default();
     if body.is_empty() {
         return parsed;
     }
     match BodyKind::from_content_type(content_type) {
-        BodyKind::UrlEncoded => parsed.args = parse_urlencoded(body, b'&'),
-        BodyKind::Json => parsed.args = parse_json(body),
+        BodyKind::UrlEncoded => parsed.args = parse_urlencoded(arena, body, b'&'),
+        BodyKind::Json => parsed.args = parse_json(arena, body),
         BodyKind::Multipart => {
-            parsed.args = parse_multipart(body, content_type.unwrap_or_default())
+            parsed.args = parse_multipart(arena, body, content_type.unwrap_or_default())
         }
-        BodyKind::Xml => parsed.xml = parse_xml(body),
-        BodyKind::Other => parsed.args.push(Item::raw(body)),
+        BodyKind::Xml => parsed.xml = parse_xml(arena, body),
+        BodyKind::Other => parsed.args = arena.alloc_slice_copy(&[Item::raw(body)]),
     }
     parsed
 }
@@ -100,8 +113,8 @@ pub fn parse_body<'r>(body: &'r [u8], content_type: Option<&'r [u8]>) -> ParsedB
 /// `a=1&b=2` (the query string, or a form body): names and values URL-decoded as ModSecurity does
 /// (`urlDecode`: `+` is a space, invalid escapes kept). Empty segments are skipped; a segment without `=` is a
 /// name with an empty value.
-pub fn parse_urlencoded(input: &[u8], separator: u8) -> Vec<Item<'_>> {
-    let mut items = Vec::new();
+pub fn parse_urlencoded<'a>(arena: &'a Bump, input: &'a [u8], separator: u8) -> &'a [Item<'a>] {
+    let mut items = ArenaVec::new_in(arena);
     let mut rest = input;
     while !rest.is_empty() {
         if items.len() == MAX_ARGS {
@@ -118,25 +131,22 @@ pub fn parse_urlencoded(input: &[u8], separator: u8) -> Vec<Item<'_>> {
             Some(eq) => (&pair[..eq], &pair[eq + 1..]),
             None => (pair, &[][..]),
         };
-        items.push(Item {
-            name: decode_arg(name),
-            value: decode_arg(value),
-        });
+        items.push(Item::new(decode_arg(arena, name), decode_arg(arena, value)));
     }
-    items
+    items.into_bump_slice()
 }
 
-fn decode_arg(raw: &[u8]) -> Cow<'_, [u8]> {
+fn decode_arg<'a>(arena: &'a Bump, raw: &'a [u8]) -> &'a [u8] {
     if raw.iter().any(|b| matches!(b, b'%' | b'+')) {
-        Cow::Owned(crate::transform::url_decode(raw))
+        crate::transform::url_decode_in(arena, raw)
     } else {
-        Cow::Borrowed(raw)
+        raw
     }
 }
 
-/// Cookie headers: `a=1; b=2`. Values are not decoded (ModSecurity does not); names and values are trimmed.
-pub fn parse_cookies(header: &[u8]) -> Vec<Item<'_>> {
-    let mut items = Vec::new();
+/// The cookies of one `Cookie` header (`a=1; b=2`), appended to `items`. Values are not decoded (ModSecurity
+/// does not); names and values are trimmed.
+pub fn parse_cookies<'a>(header: &'a [u8], items: &mut ArenaVec<'a, Item<'a>>) {
     for (i, pair) in header.split(|b| *b == b';').enumerate() {
         if i == MAX_ARGS {
             let consumed: usize = header
@@ -147,29 +157,16 @@ pub fn parse_cookies(header: &[u8]) -> Vec<Item<'_>> {
             items.push(Item::raw(&header[consumed.min(header.len())..]));
             break;
         }
-        let pair = trim_spaces(pair);
+        let pair = pair.trim_ascii();
         if pair.is_empty() {
             continue;
         }
         let (name, value) = match memchr::memchr(b'=', pair) {
-            Some(eq) => (trim_spaces(&pair[..eq]), trim_spaces(&pair[eq + 1..])),
+            Some(eq) => (pair[..eq].trim_ascii(), pair[eq + 1..].trim_ascii()),
             None => (pair, &[][..]),
         };
-        items.push(Item::borrowed(name, value));
+        items.push(Item::new(name, value));
     }
-    items
-}
-
-fn trim_spaces(v: &[u8]) -> &[u8] {
-    let start = v
-        .iter()
-        .position(|b| !b.is_ascii_whitespace())
-        .unwrap_or(v.len());
-    let end = v
-        .iter()
-        .rposition(|b| !b.is_ascii_whitespace())
-        .map_or(start, |e| e + 1);
-    &v[start..end]
 }
 
 /// JSON leaves, named by their dotted path under `json` as ModSecurity names them (`json.user.name`; array
@@ -177,13 +174,14 @@ fn trim_spaces(v: &[u8]) -> &[u8] {
 /// in document order, a repeated key once per occurrence (an application may read either). The document is
 /// walked as it is parsed, without building a tree of it (building it and then walking it was most of a JSON
 /// request's inspection time).
-fn parse_json(body: &[u8]) -> Vec<Item<'_>> {
+fn parse_json<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
     let mut walk = JsonWalk {
         // Leaf names repeat their parents' keys, so a long key over many leaves could make the names far larger
         // than the body (memory amplification). Names and values together get at most this many bytes; past
         // that the walk stops and the raw body is inspected instead.
         budget: body.len().saturating_mul(2).saturating_add(4096),
-        items: Vec::new(),
+        arena,
+        items: ArenaVec::new_in(arena),
         path: b"json".to_vec(),
         stopped: false,
     };
@@ -195,17 +193,18 @@ fn parse_json(body: &[u8]) -> Vec<Item<'_>> {
     .deserialize(&mut parser)
     .and_then(|()| parser.end());
     if parsed.is_err() {
-        return vec![Item::raw(body)];
+        return arena.alloc_slice_copy(&[Item::raw(body)]);
     }
     if walk.stopped {
         walk.items.push(Item::raw(body));
     }
-    walk.items
+    walk.items.into_bump_slice()
 }
 
-struct JsonWalk<'r> {
+struct JsonWalk<'a> {
     budget: usize,
-    items: Vec<Item<'r>>,
+    arena: &'a Bump,
+    items: ArenaVec<'a, Item<'a>>,
     /// The dotted name of the value being parsed.
     path: Vec<u8>,
     /// A limit stopped the walk: the rest of the document is parsed but not collected, and the raw body is
@@ -213,8 +212,9 @@ struct JsonWalk<'r> {
     stopped: bool,
 }
 
-impl JsonWalk<'_> {
-    fn leaf(&mut self, text: &[u8]) {
+impl<'a> JsonWalk<'a> {
+    /// A leaf whose text is in the body (a string without escapes) or in the arena already.
+    fn leaf_in_place(&mut self, text: &'a [u8]) {
         if self.items.len() >= MAX_ARGS {
             self.stopped = true;
             return;
@@ -226,28 +226,35 @@ impl JsonWalk<'_> {
                 return;
             }
         }
-        self.items.push(Item {
-            name: Cow::Owned(self.path.clone()),
-            value: Cow::Owned(text.to_vec()),
-        });
+        let name = self.arena.alloc_slice_copy(&self.path);
+        self.items.push(Item::new(name, text));
+    }
+
+    /// A leaf whose text is elsewhere (an unescaped string): copied into the arena.
+    fn leaf(&mut self, text: &[u8]) {
+        let text = self.arena.alloc_slice_copy(text);
+        self.leaf_in_place(text);
     }
 
     /// A number as `serde_json` writes it (the text a rule sees does not depend on how it was parsed).
     fn number(&mut self, number: serde_json::Number) {
-        self.leaf(number.to_string().as_bytes());
+        let mut text = bumpalo::collections::String::new_in(self.arena);
+        // Writing to a string cannot fail.
+        let _ = write!(text, "{number}");
+        self.leaf_in_place(text.into_bump_str().as_bytes());
     }
 }
 
 /// One JSON value at `depth`, collected into the walk.
-struct Leaves<'w, 'r> {
-    walk: &'w mut JsonWalk<'r>,
+struct Leaves<'w, 'a> {
+    walk: &'w mut JsonWalk<'a>,
     depth: usize,
 }
 
-impl<'de> DeserializeSeed<'de> for Leaves<'_, '_> {
+impl<'a> DeserializeSeed<'a> for Leaves<'_, 'a> {
     type Value = ();
 
-    fn deserialize<D: serde::Deserializer<'de>>(self, parser: D) -> Result<(), D::Error> {
+    fn deserialize<D: serde::Deserializer<'a>>(self, parser: D) -> Result<(), D::Error> {
         if self.depth > MAX_JSON_DEPTH {
             self.walk.stopped = true;
         }
@@ -260,7 +267,7 @@ impl<'de> DeserializeSeed<'de> for Leaves<'_, '_> {
     }
 }
 
-impl<'de> serde::de::Visitor<'de> for Leaves<'_, '_> {
+impl<'a> serde::de::Visitor<'a> for Leaves<'_, 'a> {
     type Value = ();
 
     fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -291,6 +298,11 @@ impl<'de> serde::de::Visitor<'de> for Leaves<'_, '_> {
         Ok(())
     }
 
+    fn visit_borrowed_str<E>(self, v: &'a str) -> Result<(), E> {
+        self.walk.leaf_in_place(v.as_bytes());
+        Ok(())
+    }
+
     fn visit_str<E>(self, v: &str) -> Result<(), E> {
         self.walk.leaf(v.as_bytes());
         Ok(())
@@ -301,12 +313,12 @@ impl<'de> serde::de::Visitor<'de> for Leaves<'_, '_> {
         Ok(())
     }
 
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+    fn visit_seq<A: serde::de::SeqAccess<'a>>(self, mut seq: A) -> Result<(), A::Error> {
         let mut index = 0usize;
         loop {
             let len = self.walk.path.len();
             // Writing to a vector cannot fail.
-            let _ = write!(self.walk.path, ".{index}");
+            let _ = std::io::Write::write_fmt(&mut self.walk.path, format_args!(".{index}"));
             let element = seq.next_element_seed(Leaves {
                 walk: self.walk,
                 depth: self.depth + 1,
@@ -319,7 +331,7 @@ impl<'de> serde::de::Visitor<'de> for Leaves<'_, '_> {
         }
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+    fn visit_map<A: serde::de::MapAccess<'a>>(self, mut map: A) -> Result<(), A::Error> {
         loop {
             let len = self.walk.path.len();
             self.walk.path.push(b'.');
@@ -363,24 +375,28 @@ impl<'de> serde::de::Visitor<'de> for KeyInto<'_> {
 /// `multipart/form-data`: form fields become arguments (file parts do not, as in ModSecurity: their content is
 /// in `BODY`). Missing boundary, a missing closing delimiter or a part without a header block make the whole
 /// body one raw value instead.
-fn parse_multipart<'r>(body: &'r [u8], content_type: &[u8]) -> Vec<Item<'r>> {
-    match multipart_fields(body, content_type) {
-        Some(items) => items,
-        None => vec![Item::raw(body)],
+fn parse_multipart<'a>(arena: &'a Bump, body: &'a [u8], content_type: &[u8]) -> &'a [Item<'a>] {
+    match multipart_fields(arena, body, content_type) {
+        Some(items) => items.into_bump_slice(),
+        None => arena.alloc_slice_copy(&[Item::raw(body)]),
     }
 }
 
-fn multipart_fields<'r>(body: &'r [u8], content_type: &[u8]) -> Option<Vec<Item<'r>>> {
+fn multipart_fields<'a>(
+    arena: &'a Bump,
+    body: &'a [u8],
+    content_type: &[u8],
+) -> Option<ArenaVec<'a, Item<'a>>> {
     let boundary = header_param(content_type, b"boundary")?;
     if boundary.is_empty() {
         return None;
     }
     let mut delimiter = b"--".to_vec();
-    delimiter.extend_from_slice(&boundary);
+    delimiter.extend_from_slice(boundary);
     let finder = memchr::memmem::Finder::new(&delimiter);
     let first = finder.find(body)?;
     let mut rest = &body[first + delimiter.len()..];
-    let mut items = Vec::new();
+    let mut items = ArenaVec::new_in(arena);
     let mut parts = 0;
     loop {
         if rest.starts_with(b"--") {
@@ -409,10 +425,7 @@ fn multipart_fields<'r>(body: &'r [u8], content_type: &[u8]) -> Option<Vec<Item<
             continue;
         }
         let name = header_param(disposition, b"name").unwrap_or_default();
-        items.push(Item {
-            name: Cow::Owned(name),
-            value: Cow::Borrowed(content),
-        });
+        items.push(Item::new(name, content));
     }
 }
 
@@ -425,21 +438,21 @@ fn split_part(part: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 /// The value of `name=value` or `name="value"` in a header such as `Content-Type` or `Content-Disposition`.
-fn header_param(header: &[u8], name: &[u8]) -> Option<Vec<u8>> {
+fn header_param<'h>(header: &'h [u8], name: &[u8]) -> Option<&'h [u8]> {
     for param in header.split(|b| *b == b';').skip(1) {
-        let param = trim_spaces(param);
+        let param = param.trim_ascii();
         let Some(eq) = memchr::memchr(b'=', param) else {
             continue;
         };
-        if !trim_spaces(&param[..eq]).eq_ignore_ascii_case(name) {
+        if !param[..eq].trim_ascii().eq_ignore_ascii_case(name) {
             continue;
         }
-        let value = trim_spaces(&param[eq + 1..]);
+        let value = param[eq + 1..].trim_ascii();
         let value = value
             .strip_prefix(b"\"")
             .and_then(|v| v.strip_suffix(b"\""))
             .unwrap_or(value);
-        return Some(value.to_vec());
+        return Some(value);
     }
     None
 }
@@ -448,27 +461,24 @@ fn header_param(header: &[u8], name: &[u8]) -> Option<Vec<u8>> {
 /// `XML:/*` XPath yields) named `/*`, and each attribute value named `@*`. Entities are the five predefined ones
 /// and character references; DTD entities are never expanded (no XXE). Broken XML is inspected raw under both
 /// names.
-fn parse_xml(body: &[u8]) -> Vec<Item<'_>> {
-    match xml_values(body) {
+fn parse_xml<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
+    match xml_values(arena, body) {
         Some(items) => items,
-        None => vec![Item::borrowed(b"/*", body), Item::borrowed(b"@*", body)],
+        None => arena.alloc_slice_copy(&[Item::new(b"/*", body), Item::new(b"@*", body)]),
     }
 }
 
-fn xml_values(body: &[u8]) -> Option<Vec<Item<'_>>> {
+fn xml_values<'a>(arena: &'a Bump, body: &'a [u8]) -> Option<&'a [Item<'a>]> {
     use quick_xml::events::{BytesStart, Event};
     let mut reader = quick_xml::Reader::from_reader(body);
     let mut text = Vec::new();
-    let mut attrs: Vec<Item<'_>> = Vec::new();
+    let mut attrs: Vec<Item<'a>> = Vec::new();
     let mut depth = 0usize;
     let mut seen_root = false;
-    let collect_attrs = |e: &BytesStart<'_>, attrs: &mut Vec<Item<'_>>| -> Option<()> {
+    let collect_attrs = |e: &BytesStart<'_>, attrs: &mut Vec<Item<'a>>| -> Option<()> {
         for attr in e.attributes() {
             let value = attr.ok()?.unescape_value().ok()?;
-            attrs.push(Item {
-                name: Cow::Borrowed(&b"@*"[..]),
-                value: Cow::Owned(value.into_owned().into_bytes()),
-            });
+            attrs.push(Item::new(b"@*", arena.alloc_slice_copy(value.as_bytes())));
         }
         Some(())
     };
@@ -506,10 +516,8 @@ fn xml_values(body: &[u8]) -> Option<Vec<Item<'_>>> {
     if !seen_root || depth != 0 {
         return None;
     }
-    let mut items = vec![Item {
-        name: Cow::Borrowed(&b"/*"[..]),
-        value: Cow::Owned(text),
-    }];
-    items.extend(attrs);
-    Some(items)
+    let mut items = ArenaVec::with_capacity_in(attrs.len() + 1, arena);
+    items.push(Item::new(b"/*", arena.alloc_slice_copy(&text)));
+    items.extend_from_slice_copy(&attrs);
+    Some(items.into_bump_slice())
 }

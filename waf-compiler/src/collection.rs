@@ -2,64 +2,67 @@
 //!
 //! A request that no rule inspects by cookie never has its cookies parsed; a body is parsed once however many
 //! rules read `ARGS_POST`, `ARGS_POST_NAMES` or `XML`. Values borrow from the request wherever the bytes are
-//! already there, so most variables cost no allocation.
+//! already there; what is derived (header lines, decoded arguments, JSON leaves...) and the lists of values are
+//! written into an arena that the evaluation resets after the request, so no variable costs a heap allocation.
 
 use crate::body::{Item, ParsedBody, parse_body, parse_cookies, parse_urlencoded};
 use crate::request::HttpRequest;
 use crate::rule::Variable;
-use std::borrow::Cow;
+use bumpalo::Bump;
+use bumpalo::collections::Vec as ArenaVec;
 use std::cell::OnceCell;
 
-/// A request's variables, lazily computed.
-pub struct RequestView<'r> {
-    request: HttpRequest<'r>,
-    path: &'r str,
-    query: &'r str,
-    cells: [OnceCell<Vec<Item<'r>>>; Variable::COUNT],
-    body: OnceCell<ParsedBody<'r>>,
+/// A request's variables, lazily computed into `arena`.
+pub struct RequestView<'a> {
+    request: HttpRequest<'a>,
+    arena: &'a Bump,
+    path: &'a str,
+    query: &'a str,
+    cells: [OnceCell<&'a [Item<'a>]>; Variable::COUNT],
+    body: OnceCell<ParsedBody<'a>>,
 }
 
 /// The values of one variable: items of a collection, either their values or (for `*_NAMES`) their names.
 #[derive(Clone, Copy)]
-pub struct Values<'a, 'r> {
-    items: &'a [Item<'r>],
+pub struct Values<'a> {
+    items: &'a [Item<'a>],
     names_only: bool,
 }
 
-impl<'a, 'r> Values<'a, 'r> {
+impl<'a> Values<'a> {
     /// `(index, key, value)` of each value; the index identifies the value within its variable for the
     /// lifetime of the view (the transform cache keys on it). Nameless raw-fallback items are not names.
-    pub fn iter(&self) -> impl Iterator<Item = (usize, &'a [u8], &'a [u8])> + use<'a, 'r> {
+    pub fn iter(&self) -> impl Iterator<Item = (usize, &'a [u8], &'a [u8])> + use<'a> {
         let names_only = self.names_only;
         self.items
             .iter()
             .enumerate()
             .filter(move |(_, item)| !names_only || !item.name.is_empty())
             .map(move |(i, item)| {
-                let value: &'a [u8] = if names_only { &item.name } else { &item.value };
-                (i, &*item.name, value)
+                let value = if names_only { item.name } else { item.value };
+                (i, item.name, value)
             })
     }
-}
 
-impl Values<'_, '_> {
     /// The value at `index` (as [`Values::iter`] numbers them).
-    pub fn get(&self, index: usize) -> Option<&[u8]> {
+    pub fn get(&self, index: usize) -> Option<&'a [u8]> {
         let item = self.items.get(index)?;
         match self.names_only {
             true if item.name.is_empty() => None,
-            true => Some(&item.name),
-            false => Some(&item.value),
+            true => Some(item.name),
+            false => Some(item.value),
         }
     }
 }
 
-impl<'r> RequestView<'r> {
-    pub fn new(request: &HttpRequest<'r>) -> Self {
+impl<'a> RequestView<'a> {
+    /// The view of `request`, whose derived values go into `arena`.
+    pub fn new(request: &HttpRequest<'a>, arena: &'a Bump) -> Self {
         let uri = request.uri;
         let (path, query) = uri.split_once('?').unwrap_or((uri, ""));
         RequestView {
             request: *request,
+            arena,
             path,
             query,
             cells: std::array::from_fn(|_| OnceCell::new()),
@@ -68,12 +71,12 @@ impl<'r> RequestView<'r> {
     }
 
     /// The values of `variable`.
-    pub fn values(&self, variable: Variable) -> Values<'_, 'r> {
+    pub fn values(&self, variable: Variable) -> Values<'a> {
         use Variable::*;
-        let (items, names_only): (&[Item<'r>], bool) = match variable {
-            ArgsPost => (&self.parsed_body().args, false),
-            ArgsPostNames => (&self.parsed_body().args, true),
-            Xml => (&self.parsed_body().xml, false),
+        let (items, names_only): (&'a [Item<'a>], bool) = match variable {
+            ArgsPost => (self.parsed_body().args, false),
+            ArgsPostNames => (self.parsed_body().args, true),
+            Xml => (self.parsed_body().xml, false),
             ArgsNames | ArgsGetNames => (self.cell(ArgsGet), true),
             CookieNames | RequestCookiesNames => (self.cell(RequestCookies), true),
             RequestHeadersNames => (self.cell(RequestHeaders), true),
@@ -82,15 +85,15 @@ impl<'r> RequestView<'r> {
         Values { items, names_only }
     }
 
-    fn parsed_body(&self) -> &ParsedBody<'r> {
-        self.body.get_or_init(|| {
+    fn parsed_body(&self) -> ParsedBody<'a> {
+        *self.body.get_or_init(|| {
             let content_type = self.header("content-type").next();
-            parse_body(self.request.body, content_type)
+            parse_body(self.arena, self.request.body, content_type)
         })
     }
 
     /// Values of the headers named `name` (case-insensitive), in order.
-    fn header<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'r [u8]> + 's {
+    fn header<'s>(&'s self, name: &'s str) -> impl Iterator<Item = &'a [u8]> + 's {
         self.request
             .headers
             .iter()
@@ -98,84 +101,79 @@ impl<'r> RequestView<'r> {
             .map(|(_, v)| *v)
     }
 
-    fn cell(&self, variable: Variable) -> &[Item<'r>] {
+    fn cell(&self, variable: Variable) -> &'a [Item<'a>] {
         self.cells[variable.index()].get_or_init(|| self.compute(variable))
     }
 
-    fn single(value: impl Into<Cow<'r, [u8]>>) -> Vec<Item<'r>> {
-        vec![Item {
-            name: Cow::Borrowed(&b""[..]),
-            value: value.into(),
-        }]
+    fn single(&self, value: &'a [u8]) -> &'a [Item<'a>] {
+        std::slice::from_ref(self.arena.alloc(Item::raw(value)))
     }
 
-    fn compute(&self, variable: Variable) -> Vec<Item<'r>> {
+    /// `parts` concatenated in the arena.
+    fn joined(&self, parts: &[&[u8]]) -> &'a [u8] {
+        let mut out = ArenaVec::new_in(self.arena);
+        out.extend_from_slices_copy(parts);
+        out.into_bump_slice()
+    }
+
+    fn compute(&self, variable: Variable) -> &'a [Item<'a>] {
         use Variable::*;
         let r = &self.request;
+        let arena = self.arena;
         match variable {
             RequestLine => {
-                let mut line =
-                    Vec::with_capacity(r.method.len() + r.uri.len() + r.version.len() + 2);
-                line.extend_from_slice(r.method.as_bytes());
-                line.push(b' ');
-                line.extend_from_slice(r.uri.as_bytes());
-                if !r.version.is_empty() {
-                    line.push(b' ');
-                    line.extend_from_slice(r.version.as_bytes());
-                }
-                Self::single(line)
+                let line = match r.version.is_empty() {
+                    true => self.joined(&[r.method.as_bytes(), b" ", r.uri.as_bytes()]),
+                    false => self.joined(&[
+                        r.method.as_bytes(),
+                        b" ",
+                        r.uri.as_bytes(),
+                        b" ",
+                        r.version.as_bytes(),
+                    ]),
+                };
+                self.single(line)
             }
-            RequestFilename => Self::single(self.path.as_bytes()),
+            RequestFilename => self.single(self.path.as_bytes()),
             RequestBasename => {
                 let base = self.path.rsplit('/').next().unwrap_or(self.path);
-                Self::single(base.as_bytes())
+                self.single(base.as_bytes())
             }
-            Args => self
-                .cell(ArgsGet)
-                .iter()
-                .map(|item| {
-                    let mut kv = item.name.to_vec();
-                    kv.push(b'=');
-                    kv.extend_from_slice(&item.value);
-                    Item {
-                        name: item.name.clone(),
-                        value: Cow::Owned(kv),
-                    }
-                })
-                .collect(),
-            ArgsGet => parse_urlencoded(self.query.as_bytes(), b'&'),
-            Headers => r
-                .headers
-                .iter()
-                .map(|(name, value)| {
-                    let mut line = Vec::with_capacity(name.len() + 2 + value.len());
-                    line.extend_from_slice(name.as_bytes());
-                    line.extend_from_slice(b": ");
-                    line.extend_from_slice(value);
-                    Item {
-                        name: Cow::Borrowed(name.as_bytes()),
-                        value: Cow::Owned(line),
-                    }
-                })
-                .collect(),
-            RequestHeaders => r
-                .headers
-                .iter()
-                .map(|(name, value)| Item::borrowed(name.as_bytes(), value))
-                .collect(),
-            Body => Self::single(r.body),
-            Cookie => self
-                .header("cookie")
-                .map(|v| Item::borrowed(b"Cookie", v))
-                .collect(),
-            RequestCookies => self.header("cookie").flat_map(parse_cookies).collect(),
-            RequestMethod => Self::single(r.method.as_bytes()),
-            RequestProtocol => Self::single(r.version.as_bytes()),
-            RequestUri => Self::single(r.uri.as_bytes()),
-            QueryString => Self::single(self.query.as_bytes()),
+            Args => arena.alloc_slice_fill_iter(
+                self.cell(ArgsGet)
+                    .iter()
+                    .map(|item| Item::new(item.name, self.joined(&[item.name, b"=", item.value]))),
+            ),
+            ArgsGet => parse_urlencoded(arena, self.query.as_bytes(), b'&'),
+            Headers => arena.alloc_slice_fill_iter(r.headers.iter().map(|(name, value)| {
+                let name = name.as_bytes();
+                Item::new(name, self.joined(&[name, b": ", value]))
+            })),
+            RequestHeaders => arena.alloc_slice_fill_iter(
+                r.headers
+                    .iter()
+                    .map(|(name, value)| Item::new(name.as_bytes(), value)),
+            ),
+            Body => self.single(r.body),
+            Cookie => ArenaVec::from_iter_in(
+                self.header("cookie").map(|v| Item::new(b"Cookie", v)),
+                arena,
+            )
+            .into_bump_slice(),
+            RequestCookies => {
+                let mut items = ArenaVec::new_in(arena);
+                for header in self.header("cookie") {
+                    parse_cookies(header, &mut items);
+                }
+                items.into_bump_slice()
+            }
+            RequestMethod => self.single(r.method.as_bytes()),
+            RequestProtocol => self.single(r.version.as_bytes()),
+            RequestUri => self.single(r.uri.as_bytes()),
+            QueryString => self.single(self.query.as_bytes()),
             // Served by `values` from other collections; never stored under their own index.
             ArgsNames | CookieNames | ArgsGetNames | ArgsPost | ArgsPostNames
-            | RequestCookiesNames | RequestHeadersNames | Xml => Vec::new(),
+            | RequestCookiesNames | RequestHeadersNames | Xml => &[],
         }
     }
 }
@@ -220,7 +218,7 @@ mod tests {
             headers,
             body,
         };
-        f(&RequestView::new(&request))
+        f(&RequestView::new(&request, &Bump::new()))
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::request::HttpRequest;
 use crate::rule::{Transform, Variable};
 use crate::transform::{Triggers, apply, may_change};
 use crate::verdict::{RuleMatch, Verdict, excerpt};
+use bumpalo::Bump;
 
 /// Sees every value a rule inspects; `rulec explain` uses it to show the decisions. The default methods do
 /// nothing, so the proxy's path ([`Silent`]) compiles to no extra work.
@@ -69,7 +70,14 @@ pub struct TransformCache {
     /// [`evaluate`]). Never cleared by [`TransformCache::clear`].
     pub(crate) memo: ValueMemo,
     pub(crate) memo_on: bool,
+    /// Where the request's parsed values go ([`RequestView`]); reset after each request.
+    arena: Bump,
 }
+
+/// An arena that grew past this many bytes (a large body's values) is dropped after its request instead of
+/// kept for the next: a reset arena keeps its largest chunk, and a thread should not hold on to one large
+/// request's memory. Ordinary requests need a few kilobytes.
+const ARENA_KEPT_BYTES: usize = 256 * 1024;
 
 /// Kept small: a value's row has a slot for every chain of the rule set, most of them never filled.
 #[derive(Clone, Copy, Default)]
@@ -348,11 +356,30 @@ pub fn evaluate<O: Observer>(
     cache: &mut TransformCache,
     observer: &mut O,
 ) -> Verdict {
-    let view = RequestView::new(request);
+    // The view borrows the arena while the evaluation borrows the rest of the cache mutably.
+    let arena = std::mem::take(&mut cache.arena);
+    let verdict = evaluate_view(rules, &RequestView::new(request, &arena), cache, observer);
+    cache.arena = match arena.allocated_bytes() > ARENA_KEPT_BYTES {
+        true => Bump::new(),
+        false => {
+            let mut arena = arena;
+            arena.reset();
+            arena
+        }
+    };
+    verdict
+}
+
+fn evaluate_view<O: Observer>(
+    rules: &Rules<'_>,
+    view: &RequestView<'_>,
+    cache: &mut TransformCache,
+    observer: &mut O,
+) -> Verdict {
     cache.memo_on = rules.memo;
     let mut marks = rules
         .prefilter
-        .map(|prefilter| prefilter.scan(&view, rules.chains, cache));
+        .map(|prefilter| prefilter.scan(view, rules.chains, cache));
     let mut matches = Vec::new();
     for (index, rule) in rules.rules.iter().enumerate() {
         if rule.rule.paranoia_level > rules.paranoia_level {
@@ -367,11 +394,11 @@ pub fn evaluate<O: Observer>(
             index,
             chains: rules.chains,
         };
-        matches.extend(checked.evaluate(&view, &mut marks, cache, observer));
+        matches.extend(checked.evaluate(view, &mut marks, cache, observer));
     }
     if let Some(marks) = marks {
         if cache.memo_on {
-            marks.remember(&view, cache);
+            marks.remember(view, cache);
         }
         marks.recycle(cache);
     }
@@ -490,5 +517,47 @@ pub fn variable_label(variable: Variable, key: &[u8]) -> String {
         variable.name().to_owned()
     } else {
         format!("{}:{}", variable.name(), excerpt(key))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ruleset::SourceFile;
+    use crate::{CompileOptions, CompiledRuleSet};
+
+    #[test]
+    fn the_arena_of_a_large_request_is_not_kept() {
+        let source = SourceFile {
+            path: "r.yaml".into(),
+            relative: "r.yaml".into(),
+            text: Ok("rules:\n  - {id: 1, msg: m, pattern: 'evil', variables: [ARGS_POST], action: deny}\n".into()),
+        };
+        let rules = CompiledRuleSet::from_sources(&[source], &CompileOptions::default()).ruleset;
+        let headers: &[(&str, &[u8])] = &[("Content-Type", b"application/x-www-form-urlencoded")];
+        let request = |body: &'static [u8]| HttpRequest {
+            method: "POST",
+            uri: "/",
+            version: "HTTP/1.1",
+            headers,
+            body,
+        };
+        let mut cache = TransformCache::default();
+        // A decoded argument is written into the arena: half a megabyte of it.
+        let large = format!("a={}evil", "x+".repeat(250_000)).leak();
+        let verdict = rules.evaluate_with(&request(large.as_bytes()), &mut cache, &mut Silent);
+        assert_eq!(verdict.matches.len(), 1);
+        assert_eq!(
+            cache.arena.allocated_bytes(),
+            0,
+            "a large request's arena is dropped"
+        );
+        let verdict = rules.evaluate_with(&request(b"a=evil+one"), &mut cache, &mut Silent);
+        assert_eq!(verdict.matches.len(), 1);
+        let kept = cache.arena.allocated_bytes();
+        assert!(
+            kept > 0 && kept <= ARENA_KEPT_BYTES,
+            "a small request's arena is kept for the next ({kept})"
+        );
     }
 }

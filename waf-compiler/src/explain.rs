@@ -63,7 +63,8 @@ fn chain_names(chain: &[Transform]) -> String {
 pub fn explain(rules: &CompiledRuleSet, request: &HttpRequest<'_>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "== variables");
-    let view = RequestView::new(request);
+    let arena = bumpalo::Bump::new();
+    let view = RequestView::new(request, &arena);
     for variable in Variable::ALL {
         for (_, key, value) in view.values(variable).iter() {
             let _ = writeln!(

@@ -218,6 +218,13 @@ pub fn url_decode(input: &[u8]) -> Vec<u8> {
     percent_decode(input, false)
 }
 
+/// [`url_decode`] into `arena`: how parsed arguments are decoded, without a heap allocation each.
+pub fn url_decode_in<'a>(arena: &'a bumpalo::Bump, input: &[u8]) -> &'a [u8] {
+    let out = arena.alloc_slice_fill_copy(input.len(), 0u8);
+    let len = percent_decode_to(input, false, out);
+    &out[..len]
+}
+
 /// `urlDecodeUni`: `urlDecode` plus IIS-style `%uXXXX`.
 ///
 /// Without a Unicode map (the CRS sets none) ModSecurity keeps the low byte of the code point and maps the
@@ -227,9 +234,17 @@ pub fn url_decode_uni(input: &[u8]) -> Vec<u8> {
     percent_decode(input, true)
 }
 
-/// The decoder behind both: one output byte per escape, invalid escapes copied.
 fn percent_decode(input: &[u8], unicode: bool) -> Vec<u8> {
-    let mut out = Vec::with_capacity(input.len());
+    let mut out = vec![0u8; input.len()];
+    let len = percent_decode_to(input, unicode, &mut out);
+    out.truncate(len);
+    out
+}
+
+/// The decoder behind both: one output byte per escape, invalid escapes copied. Writes into `out` (at least as
+/// long as `input`: the output is never longer) and returns the decoded length.
+fn percent_decode_to(input: &[u8], unicode: bool, out: &mut [u8]) -> usize {
+    let mut written = 0;
     let mut i = 0;
     while i < input.len() {
         let (byte, used) = match input[i] {
@@ -246,7 +261,9 @@ fn percent_decode(input: &[u8], unicode: bool) -> Vec<u8> {
                         (if ascii { low + 0x20 } else { low }, 6)
                     }
                     None => {
-                        out.push(b'%');
+                        // Two bytes out for the two consumed.
+                        out[written] = b'%';
+                        written += 1;
                         (input[i + 1], 2)
                     }
                 }
@@ -255,10 +272,11 @@ fn percent_decode(input: &[u8], unicode: bool) -> Vec<u8> {
             b'+' => (b' ', 1),
             b => (b, 1),
         };
-        out.push(byte);
+        out[written] = byte;
+        written += 1;
         i += used;
     }
-    out
+    written
 }
 
 /// `utf8toUnicode`, as ModSecurity 3 does it: each multi-byte UTF-8 sequence becomes `%u` and its code point in
