@@ -11,8 +11,8 @@ use crate::responses;
 use crate::state::{Live, State};
 use crate::upgrade;
 use http::request::Parts;
-use http::uri::Authority;
-use http::{HeaderValue, Request, Response, StatusCode, Version, header};
+use http::uri::{Authority, PathAndQuery};
+use http::{HeaderValue, Request, Response, StatusCode, Uri, Version, header};
 use hyper::upgrade::OnUpgrade;
 
 /// The host a request is for: from the absolute-form URI (HTTP/2 `:authority`) or the `Host` header.
@@ -61,12 +61,6 @@ pub async fn forward(
 ) -> Response<ProxyBody> {
     let config = &live.config;
     let upstream = config.upstream_for(&host.name);
-    let Ok(uri) = upstream.join(std::mem::take(&mut parts.uri)) else {
-        return responses::refused(crate::framing::Refusal {
-            status: StatusCode::BAD_REQUEST,
-            reason: "invalid request target",
-        });
-    };
 
     let had_length = parts.headers.contains_key(header::CONTENT_LENGTH);
     // hyper leaves an upgrade handle on the requests that may switch protocols (HTTP/1.1 with the headers).
@@ -85,9 +79,13 @@ pub async fn forward(
         .any(|c| c.contains(peer.ip));
     let host_text = host.raw.as_ref().and_then(|h| h.to_str().ok());
     set_forwarded(&mut parts.headers, peer, trusted_peer, host_text);
-    if let Some(raw) = &host.raw {
-        parts.headers.insert(header::HOST, raw.clone());
-    }
+    // HTTP/1.1 needs a Host: the client's, or (from an HTTP/1.0 client without one) the upstream's.
+    let host_header = match &host.raw {
+        Some(raw) => raw.clone(),
+        None => HeaderValue::from_str(upstream.authority().as_str())
+            .unwrap_or_else(|_| HeaderValue::from_static("localhost")),
+    };
+    parts.headers.insert(header::HOST, host_header);
     match &body {
         ProxyBody::Full(Some(bytes)) => {
             parts
@@ -106,12 +104,16 @@ pub async fn forward(
         // way in and out); without one it goes chunked.
         ProxyBody::Stream(_) | ProxyBody::Prefixed(..) => {}
     }
-    parts.uri = uri;
+    parts.uri = origin_form(std::mem::take(&mut parts.uri));
     parts.version = Version::HTTP_11;
 
     match live
         .upstreams
-        .send(worker, Request::from_parts(parts, body))
+        .send(
+            worker,
+            upstream.authority(),
+            Request::from_parts(parts, body),
+        )
         .await
     {
         Ok(mut response) if response.status() == StatusCode::SWITCHING_PROTOCOLS => {
@@ -142,5 +144,30 @@ pub async fn forward(
                 UpstreamFailure::Unavailable => responses::bad_gateway(),
             }
         }
+    }
+}
+
+/// The target sent upstream: the request's own path and query (`/` when it has none). An absolute-form target
+/// (`GET http://host/p`) loses its scheme and host: those were the client's to write, and the upstream is chosen
+/// by configuration only.
+fn origin_form(target: Uri) -> Uri {
+    let path_and_query = target
+        .into_parts()
+        .path_and_query
+        .unwrap_or_else(|| PathAndQuery::from_static("/"));
+    Uri::from(path_and_query)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_upstream_gets_the_origin_form_target() {
+        let target = |t: &str| origin_form(t.parse().unwrap()).to_string();
+        assert_eq!(target("/a?b=1"), "/a?b=1");
+        assert_eq!(target("http://elsewhere:9/p?q"), "/p?q");
+        assert_eq!(target("http://elsewhere:9"), "/");
+        assert_eq!(target("*"), "*");
     }
 }

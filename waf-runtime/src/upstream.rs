@@ -1,49 +1,77 @@
-//! The pooled keep-alive client that talks to upstreams, and how its failures are classified.
+//! The keep-alive connections to upstreams, and how their failures are classified.
 //!
-//! Each worker (`workers.rs`) has its own client, so an upstream connection is used only by the thread that
-//! opened it; one client serves every upstream (the pool is keyed by address). The clients are rebuilt only when
-//! their own settings change on a config reload; a change of domains or upstream addresses keeps the warm pools.
+//! Each worker (`workers.rs`) has its own pool, so an upstream connection is used only by the thread that opened
+//! it, and one pool serves every upstream of that worker. A pooled connection is an HTTP/1.1 connection of
+//! hyper's (`client::conn::http1`) whose task runs on the worker; the pool keeps the handles to send on them.
+//!
+//! Why not hyper-util's pooled client: it is built for any executor and any number of threads (a shared map
+//! hashed with SipHash per request, a lock, a race between checkout and a new connection, boxed futures), and
+//! that bookkeeping was about a tenth of a proxied request's instructions here. A worker needs less: a short list
+//! per upstream, most recently used first.
+//!
+//! A connection goes back to its list as soon as the response head has arrived; while its body streams, it is
+//! busy (`is_ready` false) and checkouts pass it by. One that the upstream closed, or that stayed idle longer than
+//! `pool_idle_timeout_sec`, is dropped at the next checkout. A request sent on a pooled connection that turns out
+//! to be closed before the request was written is sent again on a new connection (the upstream never saw it);
+//! any other failure is the client's 502 or 504.
+//!
+//! The pools are rebuilt only when their own settings change on a config reload; a change of domains or
+//! upstream addresses keeps the warm connections.
 use crate::body::ProxyBody;
 use crate::config::UpstreamConfig;
 use crate::metrics::UpstreamFailure;
+use http::uri::Authority;
 use http::{Request, Response};
 use hyper::body::Incoming;
-use hyper_util::client::legacy::Client;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::{TokioExecutor, TokioTimer};
-use std::time::Duration;
+use hyper::client::conn::http1::{self, SendRequest};
+use hyper_util::rt::TokioIo;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+use tokio::net::TcpStream;
 
 pub struct Upstreams {
     /// One per worker, indexed by the worker's number.
-    clients: Vec<Client<HttpConnector, ProxyBody>>,
+    pools: Vec<Pool>,
+    connect_timeout: Duration,
     response_timeout: Duration,
+    idle_timeout: Duration,
+    max_idle: usize,
     settings: UpstreamConfig,
 }
 
+/// One worker's connections. The lock is never contended (only its worker takes it) and never held across an
+/// await; it is there because the request futures may be polled from any thread as far as the types know.
+#[derive(Default)]
+struct Pool(Mutex<Vec<Lane>>);
+
+/// The connections to one upstream address, most recently returned last.
+struct Lane {
+    authority: Authority,
+    connections: Vec<Pooled>,
+}
+
+struct Pooled {
+    sender: SendRequest<ProxyBody>,
+    returned: Instant,
+}
+
+type Failure = (UpstreamFailure, String);
+
 impl Upstreams {
-    /// Clients for `workers` workers. Building one opens no connection: pools fill on first use.
+    /// Pools for `workers` workers. Building one opens no connection: pools fill on first use.
     pub fn new(cfg: &UpstreamConfig, workers: usize) -> Self {
-        let mut connector = HttpConnector::new();
-        connector.set_connect_timeout(Some(Duration::from_millis(cfg.connect_timeout_ms)));
-        connector.set_nodelay(true);
-        let clients = (0..workers)
-            .map(|_| {
-                Client::builder(TokioExecutor::new())
-                    .pool_timer(TokioTimer::new())
-                    .pool_idle_timeout(Duration::from_secs(cfg.pool_idle_timeout_sec))
-                    .pool_max_idle_per_host(cfg.pool_max_idle_per_host)
-                    .build(connector.clone())
-            })
-            .collect();
         Upstreams {
-            clients,
+            pools: (0..workers).map(|_| Pool::default()).collect(),
+            connect_timeout: Duration::from_millis(cfg.connect_timeout_ms),
             response_timeout: Duration::from_millis(cfg.response_timeout_ms),
+            idle_timeout: Duration::from_secs(cfg.pool_idle_timeout_sec),
+            max_idle: cfg.pool_max_idle_per_host,
             settings: cfg.clone(),
         }
     }
 
-    /// Whether this client was built from settings equal to `cfg` (only the default upstream may differ: it
-    /// is not a client setting).
+    /// Whether these pools were built from settings equal to `cfg` (only the default upstream may differ: it
+    /// is not a pool setting).
     pub fn matches(&self, cfg: &UpstreamConfig) -> bool {
         UpstreamConfig {
             default: cfg.default.clone(),
@@ -51,28 +79,138 @@ impl Upstreams {
         } == *cfg
     }
 
-    /// Sends a request with worker `worker`'s client and waits for the response head, within the response
-    /// timeout. The body is not awaited: it streams back to the client as it arrives.
+    /// Sends a request (origin-form target, `Host` set) to `upstream` on a connection of worker `worker`'s
+    /// pool, and waits for the response head within the response timeout (a new connection's connect timeout
+    /// included). The body is not awaited: it streams back to the client as it arrives.
     pub async fn send(
         &self,
         worker: usize,
+        upstream: &Authority,
         req: Request<ProxyBody>,
-    ) -> Result<Response<Incoming>, (UpstreamFailure, String)> {
-        let client = &self.clients[worker];
-        match tokio::time::timeout(self.response_timeout, client.request(req)).await {
-            Err(_) => Err((UpstreamFailure::Timeout, "no response head in time".into())),
-            Ok(Ok(response)) => Ok(response),
-            Ok(Err(e)) => {
-                let detail = error_chain(&e);
-                let failure = if is_timeout(&e) {
-                    UpstreamFailure::Timeout
-                } else {
-                    UpstreamFailure::Unavailable
+    ) -> Result<Response<Incoming>, Failure> {
+        let pool = &self.pools[worker];
+        let exchange = async {
+            let mut req = req;
+            loop {
+                let (mut sender, pooled) = match pool.checkout(upstream, self.idle_timeout) {
+                    Some(sender) => (sender, true),
+                    None => (self.connect(upstream).await?, false),
                 };
-                Err((failure, detail))
+                match sender.try_send_request(req).await {
+                    Ok(response) => {
+                        pool.checkin(upstream, sender, self.max_idle);
+                        return Ok(response);
+                    }
+                    Err(mut e) => match e.take_message() {
+                        // A pooled connection closed before the request was written: the upstream never saw it.
+                        // Each retry takes another pooled connection or, at last, a new one, which is not retried.
+                        Some(unsent) if pooled => req = unsent,
+                        _ => return Err(classify(e.error())),
+                    },
+                }
             }
+        };
+        match tokio::time::timeout(self.response_timeout, exchange).await {
+            Err(_) => Err((UpstreamFailure::Timeout, "no response head in time".into())),
+            Ok(result) => result,
         }
     }
+
+    /// Opens a connection to `upstream` and starts its task on the current worker.
+    async fn connect(&self, upstream: &Authority) -> Result<SendRequest<ProxyBody>, Failure> {
+        // `[::1]` in a URL is `::1` to the resolver.
+        let host = upstream
+            .host()
+            .trim_start_matches('[')
+            .trim_end_matches(']');
+        let port = upstream.port_u16().unwrap_or(80);
+        let stream = match tokio::time::timeout(
+            self.connect_timeout,
+            TcpStream::connect((host, port)),
+        )
+        .await
+        {
+            Err(_) => return Err((UpstreamFailure::Timeout, "connect timed out".into())),
+            Ok(Err(e)) => return Err((UpstreamFailure::Unavailable, format!("connect: {e}"))),
+            Ok(Ok(stream)) => stream,
+        };
+        // Requests and answers are small writes that should leave at once.
+        let _ = stream.set_nodelay(true);
+        let (sender, connection) = http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| classify(&e))?;
+        tokio::spawn(async move {
+            // Upgrades: a 101 answer hands the connection over to `upgrade::relay`.
+            if let Err(e) = connection.with_upgrades().await {
+                tracing::debug!("upstream connection ended: {e}");
+            }
+        });
+        Ok(sender)
+    }
+}
+
+impl Pool {
+    /// The most recently returned connection to `upstream` that is ready for a request, dropping on the way the
+    /// ones that are closed or were idle too long.
+    fn checkout(
+        &self,
+        upstream: &Authority,
+        idle_timeout: Duration,
+    ) -> Option<SendRequest<ProxyBody>> {
+        let mut lanes = self.0.lock().ok()?;
+        let lane = lanes.iter_mut().find(|l| l.authority == *upstream)?;
+        let connections = &mut lane.connections;
+        let mut now = None;
+        let mut i = connections.len();
+        while i > 0 {
+            i -= 1;
+            let pooled = &connections[i];
+            let expired = pooled.sender.is_closed()
+                || now
+                    .get_or_insert_with(Instant::now)
+                    .duration_since(pooled.returned)
+                    > idle_timeout;
+            if expired {
+                connections.remove(i);
+            } else if pooled.sender.is_ready() {
+                return Some(connections.remove(i).sender);
+            }
+        }
+        None
+    }
+
+    /// Returns a connection whose request was sent; beyond `max_idle` per upstream it is closed instead.
+    fn checkin(&self, upstream: &Authority, sender: SendRequest<ProxyBody>, max_idle: usize) {
+        let Ok(mut lanes) = self.0.lock() else {
+            return;
+        };
+        let i = match lanes.iter().position(|l| l.authority == *upstream) {
+            Some(i) => i,
+            None => {
+                lanes.push(Lane {
+                    authority: upstream.clone(),
+                    connections: Vec::new(),
+                });
+                lanes.len() - 1
+            }
+        };
+        let lane = &mut lanes[i];
+        if lane.connections.len() < max_idle {
+            lane.connections.push(Pooled {
+                sender,
+                returned: Instant::now(),
+            });
+        }
+    }
+}
+
+fn classify(e: &hyper::Error) -> Failure {
+    let failure = if is_timeout(e) {
+        UpstreamFailure::Timeout
+    } else {
+        UpstreamFailure::Unavailable
+    };
+    (failure, error_chain(e))
 }
 
 fn is_timeout(e: &(dyn std::error::Error + 'static)) -> bool {

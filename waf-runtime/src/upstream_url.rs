@@ -2,7 +2,7 @@
 //!
 //! Only the scheme and authority are kept: the request's own path and query are sent as they came. A path,
 //! query, user info or an `https` upstream are refused at load time rather than half-honoured.
-use http::uri::{Authority, InvalidUriParts, PathAndQuery, Scheme, Uri};
+use http::uri::{Authority, Uri};
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
@@ -15,18 +15,6 @@ pub struct UpstreamUrl {
 impl UpstreamUrl {
     pub fn authority(&self) -> &Authority {
         &self.authority
-    }
-
-    /// The absolute URI the pooled client sends to: this upstream plus the request's path and query (`/` when
-    /// it has none), reusing the request's own path-and-query without copying it.
-    pub fn join(&self, request_target: Uri) -> Result<Uri, InvalidUriParts> {
-        let mut parts = request_target.into_parts();
-        parts.scheme = Some(Scheme::HTTP);
-        parts.authority = Some(self.authority.clone());
-        parts
-            .path_and_query
-            .get_or_insert_with(|| PathAndQuery::from_static("/"));
-        Uri::from_parts(parts)
     }
 }
 
@@ -83,17 +71,7 @@ mod tests {
     #[test]
     fn accepts_host_and_port_only() {
         let u: UpstreamUrl = "http://127.0.0.1:8080".parse().unwrap();
-        assert_eq!(
-            u.join("/a?b=1".parse().unwrap()).unwrap().to_string(),
-            "http://127.0.0.1:8080/a?b=1"
-        );
-        // An absolute-form target keeps only its path and query.
-        assert_eq!(
-            u.join("http://elsewhere:9/p?q".parse().unwrap())
-                .unwrap()
-                .to_string(),
-            "http://127.0.0.1:8080/p?q"
-        );
+        assert_eq!(u.authority().as_str(), "127.0.0.1:8080");
         assert!("http://app/".parse::<UpstreamUrl>().is_ok());
         for bad in [
             "https://a",

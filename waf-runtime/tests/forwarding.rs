@@ -5,7 +5,11 @@ mod support;
 use bytes::Bytes;
 use http::Request;
 use http_body_util::Full;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 use support::*;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 fn upstream_config(up: &Upstream) -> String {
     format!(
@@ -74,6 +78,78 @@ async fn upstream_connections_are_reused_across_requests() {
         (1..=WORKERS).contains(&opened),
         "{opened} upstream connections for 40 sequential requests"
     );
+}
+
+/// An upstream that answers each connection's first request with keep-alive framing, then closes the
+/// connection 100 ms later, as an upstream ending idle keep-alive connections does. Counts its connections.
+async fn closing_upstream() -> (String, Arc<AtomicUsize>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let connections = Arc::new(AtomicUsize::new(0));
+    let accepted = connections.clone();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            accepted.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(async move {
+                let mut head = Vec::new();
+                let mut buf = [0u8; 4096];
+                while !head.windows(4).any(|w| w == b"\r\n\r\n") {
+                    match stream.read(&mut buf).await {
+                        Ok(0) | Err(_) => return,
+                        Ok(n) => head.extend_from_slice(&buf[..n]),
+                    }
+                }
+                let answer = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok";
+                let _ = stream.write_all(answer).await;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            });
+        }
+    });
+    (url, connections)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_pooled_connection_the_upstream_closed_is_not_used() {
+    let (url, connections) = closing_upstream().await;
+    let waf = Waf::start(
+        &format!("  upstream: {{default: '{url}', response_timeout_ms: 2000}}\n"),
+        &[],
+    );
+    for i in 0..4 {
+        let (head, body) = get(waf.addr, &format!("/n/{i}")).await;
+        assert_eq!(head.status, 200, "request {i}");
+        assert_eq!(&body[..], b"ok");
+        tokio::time::sleep(Duration::from_millis(300)).await;
+    }
+    assert_eq!(connections.load(Ordering::SeqCst), 4);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn no_connection_is_kept_when_the_pool_may_keep_none() {
+    let up = Upstream::start().await;
+    let waf = Waf::start(
+        &format!(
+            "  upstream: {{default: '{}', pool_max_idle_per_host: 0}}\n",
+            up.url()
+        ),
+        &[],
+    );
+    for i in 0..5 {
+        let (head, _) = get(waf.addr, &format!("/n/{i}")).await;
+        assert_eq!(head.status, 200);
+    }
+    assert_eq!(up.connections(), 5);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_without_host_reaches_the_upstream_with_the_upstreams() {
+    let up = Upstream::start().await;
+    let waf = Waf::start(&upstream_config(&up), &[]);
+    let answer = raw(waf.addr, b"GET /old?x=1 HTTP/1.0\r\n\r\n").await;
+    assert!(answer.starts_with("HTTP/1.0 200"), "{answer}");
+    let seen = up.last();
+    assert_eq!(seen.uri, "/old?x=1");
+    assert_eq!(seen.headers["host"], up.addr.to_string().as_str());
 }
 
 #[tokio::test(flavor = "multi_thread")]
