@@ -44,6 +44,11 @@ impl<'a> Values<'a> {
             })
     }
 
+    /// How many indexes [`Values::iter`] may number (names-only values skip the nameless ones).
+    pub fn slots(&self) -> usize {
+        self.items.len()
+    }
+
     /// The value at `index` (as [`Values::iter`] numbers them).
     pub fn get(&self, index: usize) -> Option<&'a [u8]> {
         let item = self.items.get(index)?;

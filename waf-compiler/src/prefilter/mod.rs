@@ -320,34 +320,31 @@ impl Prefilter {
             mut group_any,
         } = std::mem::take(&mut cache.scan_buffers);
         fresh.clear();
-        group_any.resize_with(self.groups.len(), Vec::new);
-        for words in &mut group_any {
-            words.clear();
-            words.resize(self.words, 0);
-        }
+        group_any.clear();
+        group_any.resize(self.groups.len() * self.words, 0);
         any.clear();
         any.resize(self.words, 0);
         all_bits.resize_with(self.groups.len(), Vec::new);
         // `seen` is all false between scans (only the entries in `hits` are set, and they are reset after each
         // scan), so no clearing of a table the size of the literal set, per value or per request.
         for (g, (group, bits)) in self.groups.iter().zip(&mut all_bits).enumerate() {
+            let values = view.values(group.variable);
             bits.clear();
+            bits.resize(values.slots() * self.words, 0);
+            let group_any = &mut group_any[g * self.words..(g + 1) * self.words];
             let scan_chains = &self.plans[g].chains;
             // All false (see above): it only has to be long enough.
             if seen.len() < group.targets.len() {
                 seen.resize(group.targets.len(), false);
             }
-            for (index, _, raw) in view.values(group.variable).iter() {
+            for (index, _, raw) in values.iter() {
                 let at = index * self.words;
-                if bits.len() < at + self.words {
-                    bits.resize(at + self.words, 0);
-                }
                 let memo = self.id != 0 && cache.memo_on && raw.len() <= MAX_VALUE_LEN;
                 if memo && let Some(known) = cache.memo.marks(self.id, g, raw) {
-                    for (word, &marked) in known.iter().enumerate() {
-                        bits[at + word] = marked;
+                    for (word, &marked) in bits[at..at + self.words].iter_mut().zip(known) {
+                        *word = marked;
                     }
-                    accumulate(&bits[at..at + self.words], &mut group_any[g], &mut any);
+                    accumulate(&bits[at..at + self.words], group_any, &mut any);
                     continue;
                 }
                 sources.clear();
@@ -406,7 +403,7 @@ impl Prefilter {
                 if memo {
                     fresh.push((g, index));
                 }
-                accumulate(&bits[at..at + self.words], &mut group_any[g], &mut any);
+                accumulate(&bits[at..at + self.words], group_any, &mut any);
             }
         }
         Marks {
@@ -701,8 +698,8 @@ pub struct ScanBuffers {
     bits: Vec<Vec<u64>>,
     /// Bit per rule: set when the rule may match some value.
     any: Vec<u64>,
-    /// Per group, bit per rule: set when the rule may match some value of the group's variable.
-    group_any: Vec<Vec<u64>>,
+    /// `words` per group, bit per rule: set when the rule may match some value of the group's variable.
+    group_any: Vec<u64>,
     /// Per literal of the group being scanned: found in the value being scanned.
     seen: Vec<bool>,
     /// The literals found in the value being scanned.
@@ -749,8 +746,9 @@ impl Marks<'_> {
         let Some(g) = self.prefilter.by_variable[variable.index()] else {
             return true;
         };
-        self.buffers.group_any[g]
-            .get(rule / 64)
+        self.buffers
+            .group_any
+            .get(g * self.prefilter.words + rule / 64)
             .is_some_and(|w| w & (1u64 << (rule % 64)) != 0)
     }
 
