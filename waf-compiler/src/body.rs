@@ -147,25 +147,27 @@ fn decode_arg<'a>(arena: &'a Bump, raw: &'a [u8]) -> &'a [u8] {
 /// The cookies of one `Cookie` header (`a=1; b=2`), appended to `items`. Values are not decoded (ModSecurity
 /// does not); names and values are trimmed.
 pub fn parse_cookies<'a>(header: &'a [u8], items: &mut ArenaVec<'a, Item<'a>>) {
-    for (i, pair) in header.split(|b| *b == b';').enumerate() {
+    // Pairs found with memchr: a byte-by-byte split was most of the cost of a browser's Cookie header.
+    let mut start = 0;
+    for i in 0..=MAX_ARGS {
+        let rest = &header[start..];
         if i == MAX_ARGS {
-            let consumed: usize = header
-                .split(|b| *b == b';')
-                .take(i)
-                .map(|p| p.len() + 1)
-                .sum();
-            items.push(Item::raw(&header[consumed.min(header.len())..]));
-            break;
+            items.push(Item::raw(rest));
+            return;
         }
-        let pair = pair.trim_ascii();
-        if pair.is_empty() {
-            continue;
+        let end = memchr::memchr(b';', rest).unwrap_or(rest.len());
+        let pair = rest[..end].trim_ascii();
+        if !pair.is_empty() {
+            let (name, value) = match memchr::memchr(b'=', pair) {
+                Some(eq) => (pair[..eq].trim_ascii(), pair[eq + 1..].trim_ascii()),
+                None => (pair, &[][..]),
+            };
+            items.push(Item::new(name, value));
         }
-        let (name, value) = match memchr::memchr(b'=', pair) {
-            Some(eq) => (pair[..eq].trim_ascii(), pair[eq + 1..].trim_ascii()),
-            None => (pair, &[][..]),
-        };
-        items.push(Item::new(name, value));
+        if end == rest.len() {
+            return;
+        }
+        start += end + 1;
     }
 }
 

@@ -420,6 +420,17 @@ mod tests {
             assert_eq!(got.len(), crate::body::MAX_ARGS + 1);
             assert!(got.last().unwrap().ends_with("tail=' or 1=1"));
         });
+        let cookies: String = (0..crate::body::MAX_ARGS + 5)
+            .map(|i| format!("c{i}=1; "))
+            .collect();
+        let cookies = format!("{cookies}tail=' or 1=1");
+        let headers: &[(&str, &[u8])] = &[("Cookie", cookies.as_bytes())];
+        with_request("GET", "/", headers, b"", |v| {
+            let got = values(v, Variable::RequestCookies);
+            assert_eq!(got.len(), crate::body::MAX_ARGS + 1);
+            assert_eq!(got[0], "1");
+            assert!(got.last().unwrap().ends_with("tail=' or 1=1"));
+        });
         let key = "k".repeat(10_000);
         let wide = format!("{{\"{key}\": [{}1]}}", "1,".repeat(500));
         let json: &[(&str, &[u8])] = &[("Content-Type", b"application/json")];
