@@ -35,6 +35,17 @@ pub async fn serve(
         .header_read_timeout(Duration::from_secs(server.header_read_timeout_sec))
         .timer(TokioTimer::new());
 
+    // The worker's idle upstream connections are closed once past their idle timeout, traffic or not.
+    let sweeper = tokio::spawn({
+        let state = state.clone();
+        async move {
+            let mut every_second = tokio::time::interval(Duration::from_secs(1));
+            loop {
+                every_second.tick().await;
+                state.live.load().upstreams.close_idle(worker);
+            }
+        }
+    });
     let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);
     loop {
@@ -70,6 +81,7 @@ pub async fn serve(
         }
     }
     drop(listener);
+    sweeper.abort();
     tracing::info!("shutting down: draining requests in flight");
     let grace = Duration::from_secs(server.shutdown_grace_sec);
     tokio::select! {

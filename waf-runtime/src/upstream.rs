@@ -11,8 +11,9 @@
 //!
 //! A connection goes back to its list as soon as the response head has arrived; while its body streams, it is
 //! busy (`is_ready` false) and checkouts pass it by. One that the upstream closed, or that stayed idle longer than
-//! `pool_idle_timeout_sec`, is dropped at the next checkout. A request sent on a pooled connection that turns out
-//! to be closed before the request was written is sent again on a new connection (the upstream never saw it);
+//! `pool_idle_timeout_sec`, is dropped when a checkout meets it or at the worker's next sweep
+//! ([`Upstreams::close_idle`], every second), which closes it. A request sent on a pooled connection that turns out
+//! to be closed before the request was written is sent again on another connection (the upstream never saw it);
 //! any other failure is the client's 502 or 504.
 //!
 //! The pools are rebuilt only when their own settings change on a config reload; a change of domains or
@@ -116,6 +117,21 @@ impl Upstreams {
         }
     }
 
+    /// Closes worker `worker`'s stale connections (see [`Pooled::is_stale`]): an idle connection is closed after
+    /// the idle timeout even when no request comes to notice it.
+    pub fn close_idle(&self, worker: usize) {
+        let Some(Ok(mut lanes)) = self.pools.get(worker).map(|pool| pool.0.lock()) else {
+            return;
+        };
+        let now = Instant::now();
+        for lane in lanes.iter_mut() {
+            // Dropping the last handle to an idle connection closes it.
+            lane.connections
+                .retain(|pooled| !pooled.is_stale(now, self.idle_timeout));
+        }
+        lanes.retain(|lane| !lane.connections.is_empty());
+    }
+
     /// Opens a connection to `upstream` and starts its task on the current worker.
     async fn connect(&self, upstream: &Authority) -> Result<SendRequest<ProxyBody>, Failure> {
         // `[::1]` in a URL is `::1` to the resolver.
@@ -149,9 +165,18 @@ impl Upstreams {
     }
 }
 
+impl Pooled {
+    /// Closed by the upstream, or idle since longer than `idle_timeout` before `now`. A busy connection (its
+    /// response still streaming) is neither.
+    fn is_stale(&self, now: Instant, idle_timeout: Duration) -> bool {
+        self.sender.is_closed()
+            || (self.sender.is_ready() && now.duration_since(self.returned) > idle_timeout)
+    }
+}
+
 impl Pool {
     /// The most recently returned connection to `upstream` that is ready for a request, dropping on the way the
-    /// ones that are closed or were idle too long.
+    /// stale ones.
     fn checkout(
         &self,
         upstream: &Authority,
@@ -160,17 +185,12 @@ impl Pool {
         let mut lanes = self.0.lock().ok()?;
         let lane = lanes.iter_mut().find(|l| l.authority == *upstream)?;
         let connections = &mut lane.connections;
-        let mut now = None;
+        let now = Instant::now();
         let mut i = connections.len();
         while i > 0 {
             i -= 1;
             let pooled = &connections[i];
-            let expired = pooled.sender.is_closed()
-                || now
-                    .get_or_insert_with(Instant::now)
-                    .duration_since(pooled.returned)
-                    > idle_timeout;
-            if expired {
+            if pooled.is_stale(now, idle_timeout) {
                 connections.remove(i);
             } else if pooled.sender.is_ready() {
                 return Some(connections.remove(i).sender);

@@ -80,16 +80,20 @@ async fn upstream_connections_are_reused_across_requests() {
     );
 }
 
-/// An upstream that answers each connection's first request with keep-alive framing, then closes the
-/// connection 100 ms later, as an upstream ending idle keep-alive connections does. Counts its connections.
-async fn closing_upstream() -> (String, Arc<AtomicUsize>) {
+/// An upstream that answers each connection's first request with keep-alive framing, then, when `close_after`
+/// is set, closes the connection that long after (as an upstream ending idle keep-alive connections does), else
+/// waits for the proxy to close it. Counts the connections it accepted and those the proxy closed.
+async fn one_shot_upstream(
+    close_after: Option<Duration>,
+) -> (String, Arc<AtomicUsize>, Arc<AtomicUsize>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    let connections = Arc::new(AtomicUsize::new(0));
-    let accepted = connections.clone();
+    let (accepted, closed) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let (accepted_count, closed_count) = (accepted.clone(), closed.clone());
     tokio::spawn(async move {
         while let Ok((mut stream, _)) = listener.accept().await {
-            accepted.fetch_add(1, Ordering::SeqCst);
+            accepted_count.fetch_add(1, Ordering::SeqCst);
+            let closed_count = closed_count.clone();
             tokio::spawn(async move {
                 let mut head = Vec::new();
                 let mut buf = [0u8; 4096];
@@ -101,16 +105,23 @@ async fn closing_upstream() -> (String, Arc<AtomicUsize>) {
                 }
                 let answer = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\nok";
                 let _ = stream.write_all(answer).await;
-                tokio::time::sleep(Duration::from_millis(100)).await;
+                match close_after {
+                    Some(delay) => tokio::time::sleep(delay).await,
+                    None => {
+                        if let Ok(0) = stream.read(&mut buf).await {
+                            closed_count.fetch_add(1, Ordering::SeqCst);
+                        }
+                    }
+                }
             });
         }
     });
-    (url, connections)
+    (url, accepted, closed)
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_pooled_connection_the_upstream_closed_is_not_used() {
-    let (url, connections) = closing_upstream().await;
+    let (url, connections, _) = one_shot_upstream(Some(Duration::from_millis(100))).await;
     let waf = Waf::start(
         &format!("  upstream: {{default: '{url}', response_timeout_ms: 2000}}\n"),
         &[],
@@ -122,6 +133,31 @@ async fn a_pooled_connection_the_upstream_closed_is_not_used() {
         tokio::time::sleep(Duration::from_millis(300)).await;
     }
     assert_eq!(connections.load(Ordering::SeqCst), 4);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_idle_upstream_connection_is_closed_after_the_idle_timeout() {
+    let (url, _, closed) = one_shot_upstream(None).await;
+    let waf = Waf::start(
+        &format!("  upstream: {{default: '{url}', pool_idle_timeout_sec: 1}}\n"),
+        &[],
+    );
+    let (head, _) = get(waf.addr, "/once").await;
+    assert_eq!(head.status, 200);
+    assert_eq!(
+        closed.load(Ordering::SeqCst),
+        0,
+        "kept for the next request"
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while closed.load(Ordering::SeqCst) == 0 && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        closed.load(Ordering::SeqCst),
+        1,
+        "closed by the pool once idle"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
