@@ -2,7 +2,8 @@
 # Load test of the waf proxy against Debian's nginx as a bare reverse proxy, both in front of the same fast
 # upstream (nginx answering 200). Run by hand, on an otherwise idle machine, from the repository root:
 #
-#   bash benches/load.sh                 # builds the release binary, 15 s per run, A B A B, then 60 s memory run
+#   bash benches/load.sh                 # builds the release binary, 3 s warm-up per target, then 15 s per run,
+#                                        # A B A B, then 60 s memory run
 #   DURATION=30 bash benches/load.sh
 #   VARIANTS="no-rules disabled" bash benches/load.sh
 #   UNIQUE=1 bash benches/load.sh        # every request with its own query, cookie and body values (see load-mix.lua)
@@ -19,6 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DURATION="${DURATION:-15}"
+WARMUP="${WARMUP:-3}"
 MEMORY_SECONDS="${MEMORY_SECONDS:-60}"
 CONNECTIONS="${CONNECTIONS:-64}"
 RULE_DIRS="${RULE_DIRS:-rules,crs-942}"
@@ -96,6 +98,12 @@ run() { # label, port, pids...
   ratio=$(awk -v a="$rps" -v b="$nginx_rps" 'BEGIN {printf "%.0f%%", 100 * a / b}')
   printf '%-12s %10s %9s %9s %11s %9s\n' "$label" "$rps" "$p50" "$p99" "$cpu_us" "$ratio"
 }
+
+# Every target first gets WARMUP seconds of the same load, not reported: connection pools, per-thread caches and
+# the allocator's heaps fill then, so the first measured run is not partly a start-up.
+for port in "$NGINX_PROXY_PORT" $(for v in $VARIANTS; do echo "${waf_port[$v]}"; done); do
+  wrk -t2 -c"$CONNECTIONS" -d"${WARMUP}s" -s benches/load-mix.lua "http://127.0.0.1:$port/" >/dev/null
+done
 
 printf '%-12s %10s %9s %9s %11s %9s\n' "target" "req/s" "p50" "p99" "CPU us/req" "vs nginx"
 # shellcheck disable=SC2046
