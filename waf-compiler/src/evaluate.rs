@@ -8,7 +8,7 @@
 
 use crate::collection::RequestView;
 use crate::compile::{Chains, CompiledRule};
-use crate::memo::ValueMemo;
+use crate::memo::{DetectorVerdicts, ValueMemo};
 use crate::operator::Found;
 use crate::prefilter::{Marks, Prefilter, ScanBuffers};
 use crate::request::HttpRequest;
@@ -94,7 +94,7 @@ struct Stored {
     /// `None` for the raw value, which the request holds.
     bytes: Option<Vec<u8>>,
     triggers: Triggers,
-    detections: Detections,
+    detections: DetectorVerdicts,
     /// Transforms already applied to these bytes, and the chain id holding each result: two chains that reach
     /// the same bytes and then apply the same transform (`[url_decode_uni]` and `[utf8_to_unicode,
     /// url_decode_uni]` on an ASCII value) compute it once. The first few are remembered; that is all chains
@@ -107,15 +107,11 @@ impl Stored {
         Stored {
             bytes,
             triggers,
-            detections: Detections::default(),
+            detections: DetectorVerdicts::default(),
             derived: [None; 3],
         }
     }
 }
-
-/// Detector verdicts known for one value: bit `2d` set when detector `d` ran, bit `2d + 1` when it matched.
-#[derive(Clone, Copy, Default)]
-struct Detections(u8);
 
 impl TransformCache {
     /// Computes `raw` transformed by chain `chain_id` and each of its prefixes, each at most once per request,
@@ -291,7 +287,6 @@ impl TransformCache {
         detector: u8,
         run: impl FnOnce(&[u8]) -> bool,
     ) -> bool {
-        let (ran, matched) = (1u8 << (2 * detector), 1u8 << (2 * detector + 1));
         let Slot::Stored(at) = self.slot(variable, index, source) else {
             // Not filled: nothing to remember it by.
             return run(raw);
@@ -299,8 +294,8 @@ impl TransformCache {
         let Some(entry) = self.stored.get_mut(at) else {
             return run(raw);
         };
-        if entry.detections.0 & ran != 0 {
-            return entry.detections.0 & matched != 0;
+        if let Some(verdict) = entry.detections.get(detector) {
+            return verdict;
         }
         let value = entry.bytes.as_deref().unwrap_or(raw);
         let verdict = if self.memo_on {
@@ -308,7 +303,7 @@ impl TransformCache {
         } else {
             run(value)
         };
-        entry.detections.0 |= ran | if verdict { matched } else { 0 };
+        entry.detections.set(detector, verdict);
         verdict
     }
 
@@ -359,13 +354,12 @@ pub fn evaluate<O: Observer>(
     // The view borrows the arena while the evaluation borrows the rest of the cache mutably.
     let arena = std::mem::take(&mut cache.arena);
     let verdict = evaluate_view(rules, &RequestView::new(request, &arena), cache, observer);
-    cache.arena = match arena.allocated_bytes() > ARENA_KEPT_BYTES {
-        true => Bump::new(),
-        false => {
-            let mut arena = arena;
-            arena.reset();
-            arena
-        }
+    cache.arena = if arena.allocated_bytes() > ARENA_KEPT_BYTES {
+        Bump::new()
+    } else {
+        let mut arena = arena;
+        arena.reset();
+        arena
     };
     verdict
 }

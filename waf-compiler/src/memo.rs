@@ -46,9 +46,25 @@ struct ScanEntry {
 
 #[derive(Clone, Default)]
 struct DetectionEntry {
-    /// Bit `d` set when detector `d` ran on `value`; bit `8 + d` when it matched.
-    verdicts: u16,
+    verdicts: DetectorVerdicts,
     value: Vec<u8>,
+}
+
+/// The detectors' verdicts known for one value (detectors are numbered by [`crate::operator::Matcher::detector`]):
+/// bit `2d` set when detector `d` ran, bit `2d + 1` when it matched.
+#[derive(Clone, Copy, Default)]
+pub struct DetectorVerdicts(u8);
+
+impl DetectorVerdicts {
+    /// Detector `detector`'s verdict, if it ran.
+    pub fn get(self, detector: u8) -> Option<bool> {
+        let (ran, matched) = (1u8 << (2 * detector), 1u8 << (2 * detector + 1));
+        (self.0 & ran != 0).then_some(self.0 & matched != 0)
+    }
+
+    pub fn set(&mut self, detector: u8, verdict: bool) {
+        self.0 |= 1u8 << (2 * detector) | u8::from(verdict) << (2 * detector + 1);
+    }
 }
 
 impl ValueMemo {
@@ -90,21 +106,20 @@ impl ValueMemo {
         if value.len() > MAX_VALUE_LEN {
             return run(value);
         }
-        let (ran, matched) = (1u16 << detector, 1u16 << (8 + detector));
         if self.detections.is_empty() {
             self.detections = vec![DetectionEntry::default(); DETECTION_SLOTS];
         }
         let entry = &mut self.detections[slot(hash(0, value), DETECTION_SLOTS)];
         if entry.value != value {
-            entry.verdicts = 0;
+            entry.verdicts = DetectorVerdicts::default();
             entry.value.clear();
             entry.value.extend_from_slice(value);
-        } else if entry.verdicts & ran != 0 {
+        } else if let Some(verdict) = entry.verdicts.get(detector) {
             self.hits += 1;
-            return entry.verdicts & matched != 0;
+            return verdict;
         }
         let verdict = run(value);
-        entry.verdicts |= ran | if verdict { matched } else { 0 };
+        entry.verdicts.set(detector, verdict);
         verdict
     }
 
