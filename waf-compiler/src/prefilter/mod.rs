@@ -344,7 +344,7 @@ impl Prefilter {
                     for (word, &marked) in bits[at..at + self.words].iter_mut().zip(known) {
                         *word = marked;
                     }
-                    accumulate(&bits[at..at + self.words], group_any, &mut any);
+                    or_into(&bits[at..at + self.words], group_any);
                     continue;
                 }
                 sources.clear();
@@ -403,8 +403,12 @@ impl Prefilter {
                 if memo {
                     fresh.push((g, index));
                 }
-                accumulate(&bits[at..at + self.words], group_any, &mut any);
+                or_into(&bits[at..at + self.words], group_any);
             }
+        }
+        // The request's summary is its groups' together.
+        for (i, &marked) in group_any.iter().enumerate() {
+            any[i % self.words] |= marked;
         }
         Marks {
             prefilter: self,
@@ -556,11 +560,10 @@ impl TryFrom<PrefilterData> for Prefilter {
     }
 }
 
-/// Adds one value's marks to its group's and the request's.
-fn accumulate(value: &[u64], group: &mut [u64], request: &mut [u64]) {
-    for ((&marked, group), request) in value.iter().zip(group).zip(request) {
-        *group |= marked;
-        *request |= marked;
+/// Adds the bits of `from` to `into`.
+fn or_into(from: &[u64], into: &mut [u64]) {
+    for (into, &bits) in into.iter_mut().zip(from) {
+        *into |= bits;
     }
 }
 
