@@ -33,10 +33,6 @@ use tokio::net::TcpStream;
 pub struct Upstreams {
     /// One per worker, indexed by the worker's number.
     pools: Vec<Pool>,
-    connect_timeout: Duration,
-    response_timeout: Duration,
-    idle_timeout: Duration,
-    max_idle: usize,
     settings: UpstreamConfig,
 }
 
@@ -63,10 +59,6 @@ impl Upstreams {
     pub fn new(cfg: &UpstreamConfig, workers: usize) -> Self {
         Upstreams {
             pools: (0..workers).map(|_| Pool::default()).collect(),
-            connect_timeout: Duration::from_millis(cfg.connect_timeout_ms),
-            response_timeout: Duration::from_millis(cfg.response_timeout_ms),
-            idle_timeout: Duration::from_secs(cfg.pool_idle_timeout_sec),
-            max_idle: cfg.pool_max_idle_per_host,
             settings: cfg.clone(),
         }
     }
@@ -93,13 +85,13 @@ impl Upstreams {
         let exchange = async {
             let mut req = req;
             loop {
-                let (mut sender, pooled) = match pool.checkout(upstream, self.idle_timeout) {
+                let (mut sender, pooled) = match pool.checkout(upstream, self.idle_timeout()) {
                     Some(sender) => (sender, true),
                     None => (self.connect(upstream).await?, false),
                 };
                 match sender.try_send_request(req).await {
                     Ok(response) => {
-                        pool.checkin(upstream, sender, self.max_idle);
+                        pool.checkin(upstream, sender, self.settings.pool_max_idle_per_host);
                         return Ok(response);
                     }
                     Err(mut e) => match e.take_message() {
@@ -111,7 +103,12 @@ impl Upstreams {
                 }
             }
         };
-        match tokio::time::timeout(self.response_timeout, exchange).await {
+        match tokio::time::timeout(
+            Duration::from_millis(self.settings.response_timeout_ms),
+            exchange,
+        )
+        .await
+        {
             Err(_) => Err((UpstreamFailure::Timeout, "no response head in time".into())),
             Ok(result) => result,
         }
@@ -127,9 +124,13 @@ impl Upstreams {
         for lane in lanes.iter_mut() {
             // Dropping the last handle to an idle connection closes it.
             lane.connections
-                .retain(|pooled| !pooled.is_stale(now, self.idle_timeout));
+                .retain(|pooled| !pooled.is_stale(now, self.idle_timeout()));
         }
         lanes.retain(|lane| !lane.connections.is_empty());
+    }
+
+    fn idle_timeout(&self) -> Duration {
+        Duration::from_secs(self.settings.pool_idle_timeout_sec)
     }
 
     /// Opens a connection to `upstream` and starts its task on the current worker.
@@ -141,7 +142,7 @@ impl Upstreams {
             .trim_end_matches(']');
         let port = upstream.port_u16().unwrap_or(80);
         let stream = match tokio::time::timeout(
-            self.connect_timeout,
+            Duration::from_millis(self.settings.connect_timeout_ms),
             TcpStream::connect((host, port)),
         )
         .await
