@@ -21,6 +21,61 @@ const fn bad(reason: &'static str) -> Refusal {
     }
 }
 
+/// How a request's body is framed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BodyFraming {
+    Empty,
+    Length(u64),
+    Chunked,
+}
+
+/// Decides the body framing from the `Content-Length` and `Transfer-Encoding` fields (`name`, `value`; other
+/// fields are ignored), refusing every shape two parsers could frame differently. The one rule for both views of
+/// a request: the head guard's, on the bytes of an HTTP/1 head, and `check`'s, on the parsed header map.
+pub fn body_framing<'a>(
+    http11: bool,
+    fields: impl Iterator<Item = (&'a [u8], &'a [u8])>,
+) -> Result<BodyFraming, Refusal> {
+    let mut length: Option<&[u8]> = None;
+    let mut lengths = 0;
+    let mut coding: Option<&[u8]> = None;
+    let mut codings = 0;
+    for (name, value) in fields {
+        if name.eq_ignore_ascii_case(b"content-length") {
+            lengths += 1;
+            length = Some(value.trim_ascii());
+        } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
+            codings += 1;
+            coding = Some(value.trim_ascii());
+        }
+    }
+    if lengths > 0 && codings > 0 {
+        return Err(bad("both Content-Length and Transfer-Encoding"));
+    }
+    if lengths > 1 {
+        return Err(bad("more than one Content-Length"));
+    }
+    if codings > 1 {
+        return Err(bad("more than one Transfer-Encoding"));
+    }
+    if let Some(digits) = length {
+        // Digits only: no sign, no list, no spaces inside; a number past u64 is refused the same way.
+        return match std::str::from_utf8(digits) {
+            Ok(d) if !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()) => d
+                .parse()
+                .map(BodyFraming::Length)
+                .map_err(|_| bad("Content-Length is not a number")),
+            _ => Err(bad("Content-Length is not a number")),
+        };
+    }
+    match coding {
+        None => Ok(BodyFraming::Empty),
+        Some(_) if !http11 => Err(bad("Transfer-Encoding outside HTTP/1.1")),
+        Some(c) if c.eq_ignore_ascii_case(b"chunked") => Ok(BodyFraming::Chunked),
+        Some(_) => Err(bad("Transfer-Encoding other than chunked")),
+    }
+}
+
 pub fn check(method: &Method, version: Version, headers: &HeaderMap) -> Result<(), Refusal> {
     if method == Method::CONNECT {
         // A reverse proxy does not open tunnels; forwarding CONNECT would make it an open proxy.
@@ -29,31 +84,15 @@ pub fn check(method: &Method, version: Version, headers: &HeaderMap) -> Result<(
             reason: "CONNECT is not supported",
         });
     }
-    let lengths = headers.get_all(header::CONTENT_LENGTH).iter().count();
-    let codings = headers.get_all(header::TRANSFER_ENCODING).iter().count();
-    if lengths > 0 && codings > 0 {
-        return Err(bad("both Content-Length and Transfer-Encoding"));
-    }
-    if lengths > 1 {
-        return Err(bad("more than one Content-Length"));
-    }
-    if let Some(cl) = headers.get(header::CONTENT_LENGTH) {
-        let digits = cl.as_bytes();
-        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-            return Err(bad("Content-Length is not a number"));
-        }
-    }
-    if codings > 1 {
-        return Err(bad("more than one Transfer-Encoding"));
-    }
-    if let Some(te) = headers.get(header::TRANSFER_ENCODING) {
-        if version != Version::HTTP_11 {
-            return Err(bad("Transfer-Encoding outside HTTP/1.1"));
-        }
-        if !te.as_bytes().eq_ignore_ascii_case(b"chunked") {
-            return Err(bad("Transfer-Encoding other than chunked"));
-        }
-    }
+    let lengths = headers
+        .get_all(header::CONTENT_LENGTH)
+        .iter()
+        .map(|v| (header::CONTENT_LENGTH.as_str().as_bytes(), v.as_bytes()));
+    let codings = headers
+        .get_all(header::TRANSFER_ENCODING)
+        .iter()
+        .map(|v| (header::TRANSFER_ENCODING.as_str().as_bytes(), v.as_bytes()));
+    body_framing(version == Version::HTTP_11, lengths.chain(codings))?;
     match headers.get_all(header::HOST).iter().count() {
         0 if version == Version::HTTP_11 => Err(bad("missing Host")),
         0 | 1 => Ok(()),

@@ -1,295 +1,536 @@
-//! Sees each HTTP/1 request head as it arrives on the socket, before hyper normalises it.
+//! The proxy's front line: every HTTP/1 byte from a client passes here before hyper parses it.
 //!
-//! hyper resolves conflicting framing itself: with both `Content-Length` and `Transfer-Encoding` it drops the
-//! length (RFC 9112 §6.3) and closes the connection afterwards; repeated equal lengths are merged. That is safe
-//! for hyper, but the request never looks conflicting to the code behind it, so it cannot be refused. The
-//! specification wants such requests refused with 400, as any front proxy should: a request that two parsers
-//! could frame differently is an attack or a broken client, and not something to guess about.
+//! `HeadGuard` wraps the connection's read side and frames the byte stream exactly as hyper will: request heads
+//! by httparse's rules (the parser hyper uses, with the same configuration), bodies by hyper's rules (a
+//! `Content-Length`, or hyper's chunked decoder, which wants CRLF after every chunk line). For each head it
+//! decides, before hyper sees it:
 //!
-//! `HeadGuard` wraps the connection's read side and follows the byte stream the way hyper frames it (head, then
-//! a body by length or by chunks), noting for each head whether its framing headers conflict. The request
-//! pipeline takes the notes in order, one per request (`HeadNotes::next`). The guard never changes the bytes and
-//! never blocks: when it meets something it does not follow (a head larger than its bound, a malformed chunk
-//! size, HTTP/2, a request to switch protocols) it stops noting for that connection, and hyper's own checks and
-//! `framing.rs` remain.
-use memchr::memmem;
+//! - limits (`limits.rs`): a request line, a header line, a head or a header count over the limit is refused
+//!   as soon as it is over, without buffering the rest;
+//! - framing (`framing::body_framing`): two lengths, both a length and a transfer coding, or a coding other
+//!   than `chunked` is refused, and the request that carries it is the one refused;
+//! - the target (`request_target.rs`): bytes httparse accepts but `http::Uri` refuses are percent-encoded.
+//!
+//! A refused head never reaches hyper: hyper is handed a stand-in request instead (`STAND_IN`, which asks for the
+//! connection to close), the pipeline answers it with the refusal (`HeadNote::refusal`), and nothing after it
+//! on the connection is read. So a refusal never reaches the rules or the upstream.
+//!
+//! Bare LF: RFC 9112 §2.2 lets a recipient accept a bare LF as a line terminator, httparse does (so hyper does),
+//! and so does nginx. The guard accepts it too, in the request line and header lines, because what matters is
+//! that the guard and the parser agree on where a head ends; refusing bare LF in the guard alone would also be
+//! consistent but refuse clients that nginx and the upstream serve. Chunked bodies stay CRLF-only, as in hyper.
+//! A head is handed on only when httparse, run by the guard on the same bytes, ends it exactly where the
+//! guard's scan did; anything else is refused.
+//!
+//! HTTP/2 (a connection that opens with the h2 preface, when h2 is on) and the bytes after a `101 Switching
+//! Protocols` are not HTTP/1: the guard passes them on untouched. After a request that asks to switch, the
+//! guard reads nothing more until the pipeline says how it was answered (`HeadNotes::upgrade_answered`).
+use crate::framing::{self, BodyFraming, Refusal};
+use crate::limits::{self, Limits};
+use crate::request_target;
+use bytes::{Buf, BytesMut};
+use http::StatusCode;
 use std::collections::VecDeque;
 use std::io;
 use std::pin::Pin;
-use std::sync::{Arc, LazyLock, Mutex};
-use std::task::{Context, Poll};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context, Poll, Waker, ready};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-/// Largest request head followed. hyper's own limit is larger; a bigger head only ends the noting.
-const MAX_HEAD: usize = 64 * 1024;
-/// Longest chunk-size line followed (size plus extensions).
-const MAX_CHUNK_LINE: usize = 1024;
+/// What hyper is handed in place of a refused head: a request without a body that asks for the connection to
+/// be closed after its answer. The pipeline never routes it; it answers with the note's refusal.
+pub const STAND_IN: &[u8] = b"GET / HTTP/1.1\r\nhost: refused.invalid\r\nconnection: close\r\n\r\n";
 
-const HEAD_END: &[u8] = b"\r\n\r\n";
+/// How a connection that speaks HTTP/2 with prior knowledge opens (RFC 9113 §3.4).
+const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
-/// The searcher for `HEAD_END`, built once: `memmem::find` would build one on every read.
-static HEAD_END_FINDER: LazyLock<memmem::Finder<'static>> =
-    LazyLock::new(|| memmem::Finder::new(HEAD_END));
+/// Bytes read from the socket at a time.
+const READ_SIZE: usize = 16 * 1024;
 
-/// A conflict found in one request head.
-pub type Conflict = Option<&'static str>;
+/// What the guard learnt about one request head, for the request pipeline.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HeadNote {
+    /// The head was refused: hyper got `STAND_IN` in its place, to be answered with this.
+    pub refusal: Option<Refusal>,
+    /// The target as the client sent it, when it was percent-encoded for the parser (and is UTF-8): what the
+    /// rules inspect.
+    pub sent_target: Option<String>,
+    /// The body framing the guard followed.
+    pub framing: Option<BodyFraming>,
+    /// The request asks to switch protocols (hyper's rule: `Upgrade` in HTTP/1.1, or CONNECT).
+    pub upgrade: bool,
+}
 
 /// The notes of one connection, shared between the guard (writer) and the request pipeline (reader).
 #[derive(Clone, Default)]
-pub struct HeadNotes(Arc<Mutex<VecDeque<Conflict>>>);
+pub struct HeadNotes(Arc<Mutex<Shared>>);
+
+#[derive(Default)]
+struct Shared {
+    notes: VecDeque<HeadNote>,
+    /// How the request that asked to switch protocols was answered, once it was.
+    switched: Option<bool>,
+    waker: Option<Waker>,
+}
 
 impl HeadNotes {
-    /// The note for the next request of this connection (`None` when the guard did not follow it).
-    pub fn next(&self) -> Conflict {
-        self.0.lock().ok().and_then(|mut q| q.pop_front()).flatten()
+    fn shared(&self) -> MutexGuard<'_, Shared> {
+        // The lock is never held across anything that can panic; a poisoned one still holds consistent notes.
+        self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    fn push(&self, conflict: Conflict) {
-        if let Ok(mut q) = self.0.lock() {
-            q.push_back(conflict);
+    /// The note for the next request of this connection (a default one for requests the guard does not see:
+    /// HTTP/2).
+    pub fn next(&self) -> HeadNote {
+        self.shared().notes.pop_front().unwrap_or_default()
+    }
+
+    /// Tells the guard how the request that asked to switch protocols was answered: it reads on as HTTP/1, or
+    /// passes the rest through.
+    pub fn upgrade_answered(&self, switched: bool) {
+        let mut shared = self.shared();
+        shared.switched = Some(switched);
+        if let Some(waker) = shared.waker.take() {
+            waker.wake();
         }
+    }
+
+    fn push(&self, note: HeadNote) {
+        self.shared().notes.push_back(note);
+    }
+
+    fn upgrade_decision(&self, waker: &Waker) -> Option<bool> {
+        let mut shared = self.shared();
+        let decided = shared.switched.take();
+        if decided.is_none() {
+            shared.waker = Some(waker.clone());
+        }
+        decided
     }
 }
 
+/// Progress through a request head: positions in the guard's input, which starts at the request line.
+#[derive(Default, Clone, Copy)]
+struct HeadScan {
+    /// Input examined for line ends so far.
+    scanned: usize,
+    /// Where the current line starts.
+    line_start: usize,
+    /// Complete lines so far, the request line included.
+    lines: usize,
+}
+
+/// hyper's chunked decoder, state for state (`hyper::proto::h1::decode`), carrying the chunk size.
+#[derive(Clone, Copy)]
+enum Chunk {
+    Start,
+    Size(u64),
+    SizeLws(u64),
+    Extension(u64),
+    SizeLf(u64),
+    Data(u64),
+    DataCr,
+    DataLf,
+    EndCr,
+    Trailer,
+    TrailerLf,
+    EndLf,
+}
+
 enum Phase {
-    Head(Vec<u8>),
+    Head(HeadScan),
     Length(u64),
-    ChunkSize(Vec<u8>),
-    ChunkData(u64),
-    ChunkDataEnd(u8),
-    Trailers(Vec<u8>),
-    /// Not following this connection any more.
-    Off,
+    Chunked(Chunk),
+    /// After a request that asks to switch protocols: waiting for its answer.
+    AwaitUpgrade,
+    /// Not HTTP/1 (HTTP/2, or a switched protocol): passed on untouched.
+    Passthrough,
+    /// After a refusal, or a body hyper will fail on: nothing more is handed on.
+    Closed,
 }
 
 pub struct HeadGuard<T> {
     inner: T,
-    phase: Phase,
+    limits: Limits,
+    /// Whether the connection may open with the HTTP/2 preface.
+    h2: bool,
     notes: HeadNotes,
+    phase: Phase,
+    /// Read from the client, not yet handed on: the head being assembled and what came after it.
+    input: BytesMut,
+    /// Ready for hyper, handed out by the next reads.
+    output: BytesMut,
+    /// Whether no head was seen yet on this connection (only the first may be the HTTP/2 preface).
+    first: bool,
+    /// The current request asks to switch protocols: after its body, wait for the answer.
+    upgrading: bool,
 }
 
 impl<T> HeadGuard<T> {
-    pub fn new(inner: T, notes: HeadNotes) -> Self {
+    pub fn new(inner: T, notes: HeadNotes, limits: Limits, h2: bool) -> Self {
         HeadGuard {
             inner,
-            phase: Phase::Head(Vec::new()),
+            limits,
+            h2,
             notes,
+            phase: Phase::Head(HeadScan::default()),
+            input: BytesMut::new(),
+            output: BytesMut::new(),
+            first: true,
+            upgrading: false,
         }
     }
 
-    fn observe(&mut self, mut bytes: &[u8]) {
-        while !bytes.is_empty() {
-            let (phase, used) = step(
-                std::mem::replace(&mut self.phase, Phase::Off),
-                bytes,
-                &self.notes,
-            );
-            self.phase = phase;
-            bytes = &bytes[used..];
-            if matches!(self.phase, Phase::Off) {
-                return;
-            }
-        }
+    /// Takes bytes read from the client and moves what can be decided on to the output. Public for the fuzz
+    /// target, which drives the guard without a socket.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        self.input.extend_from_slice(bytes);
+        self.process();
     }
-}
 
-/// Advances by at most `bytes`, returning the next phase and how many bytes were consumed.
-fn step(phase: Phase, bytes: &[u8], notes: &HeadNotes) -> (Phase, usize) {
-    match phase {
-        Phase::Off => (Phase::Off, bytes.len()),
-        Phase::Head(mut buf) => {
-            if buf.is_empty() {
-                // hyper skips empty lines before a request line.
-                let used = bytes
-                    .iter()
-                    .take_while(|b| **b == b'\r' || **b == b'\n')
-                    .count();
-                let rest = &bytes[used..];
-                // The usual case: the whole head arrived in one read; look at it where it lies, no copy.
-                if let Some(i) = HEAD_END_FINDER.find(rest) {
-                    let end = i + HEAD_END.len();
-                    return (after_head(&rest[..end], notes), used + end);
-                }
-                buf.extend_from_slice(rest);
-                return (Phase::Head(buf), bytes.len());
-            }
-            let start = buf.len().saturating_sub(HEAD_END.len() - 1);
-            buf.extend_from_slice(bytes);
-            let Some(end) = HEAD_END_FINDER
-                .find(&buf[start..])
-                .map(|i| start + i + HEAD_END.len())
-            else {
-                return if buf.len() > MAX_HEAD {
-                    (Phase::Off, bytes.len())
-                } else {
-                    (Phase::Head(buf), bytes.len())
-                };
-            };
-            let consumed = bytes.len() - (buf.len() - end);
-            (after_head(&buf[..end], notes), consumed)
-        }
-        Phase::Length(n) => {
-            let take = n.min(bytes.len() as u64);
-            let rest = n - take;
-            let next = if rest == 0 {
-                Phase::Head(Vec::new())
-            } else {
-                Phase::Length(rest)
-            };
-            (next, take as usize)
-        }
-        Phase::ChunkSize(mut line) => match bytes.iter().position(|b| *b == b'\n') {
-            None => {
-                line.extend_from_slice(bytes);
-                if line.len() > MAX_CHUNK_LINE {
-                    (Phase::Off, bytes.len())
-                } else {
-                    (Phase::ChunkSize(line), bytes.len())
-                }
-            }
-            Some(i) => {
-                line.extend_from_slice(&bytes[..i]);
-                let size = line.split(|b| *b == b';').next().unwrap_or_default();
-                let size = std::str::from_utf8(size)
-                    .ok()
-                    .map(|s| s.trim_matches([' ', '\t', '\r']));
-                match size.and_then(|s| u64::from_str_radix(s, 16).ok()) {
-                    Some(0) => (Phase::Trailers(Vec::new()), i + 1),
-                    Some(n) => (Phase::ChunkData(n), i + 1),
-                    None => (Phase::Off, bytes.len()),
-                }
-            }
-        },
-        Phase::ChunkData(n) => {
-            let take = n.min(bytes.len() as u64);
-            let rest = n - take;
-            let next = if rest == 0 {
-                Phase::ChunkDataEnd(2)
-            } else {
-                Phase::ChunkData(rest)
-            };
-            (next, take as usize)
-        }
-        Phase::ChunkDataEnd(n) => {
-            let take = usize::from(n).min(bytes.len());
-            let rest = n - take as u8;
-            let next = if rest == 0 {
-                Phase::ChunkSize(Vec::new())
-            } else {
-                Phase::ChunkDataEnd(rest)
-            };
-            (next, take)
-        }
-        Phase::Trailers(mut line) => match bytes.iter().position(|b| *b == b'\n') {
-            None => {
-                line.extend_from_slice(bytes);
-                if line.len() > MAX_HEAD {
-                    (Phase::Off, bytes.len())
-                } else {
-                    (Phase::Trailers(line), bytes.len())
-                }
-            }
-            Some(i) => {
-                line.extend_from_slice(&bytes[..i]);
-                let blank = line.iter().all(|b| *b == b'\r');
-                let next = if blank {
-                    Phase::Head(Vec::new())
-                } else {
-                    Phase::Trailers(Vec::new())
-                };
-                (next, i + 1)
-            }
-        },
+    /// Takes what is ready for the parser.
+    pub fn take_output(&mut self) -> BytesMut {
+        self.output.split()
     }
-}
 
-/// Notes a complete head and chooses how its body is framed.
-fn after_head(head: &[u8], notes: &HeadNotes) -> Phase {
-    // Lines found with memchr: this runs over every request head, and a byte-by-byte split cost more than the
-    // rest of the guard together.
-    let mut start = 0;
-    let mut lines = memchr::memchr_iter(b'\n', head)
-        .chain(std::iter::once(head.len()))
-        .map(|end| {
-            let line = &head[start.min(end)..end];
-            start = end + 1;
-            line.strip_suffix(b"\r").unwrap_or(line)
-        });
-    let request_line = lines.next().unwrap_or_default();
-    if !request_line.ends_with(b"HTTP/1.1") && !request_line.ends_with(b"HTTP/1.0") {
-        return Phase::Off;
-    }
-    let mut lengths = Vec::new();
-    let mut chunked = false;
-    let mut codings = 0;
-    let mut upgrade = false;
-    for line in lines {
-        // Only `Content-Length`, `Transfer-Encoding` and `Upgrade` matter: skip other lines by their first byte.
-        if !matches!(line.first(), Some(b'c' | b'C' | b't' | b'T' | b'u' | b'U')) {
-            continue;
-        }
-        let Some(colon) = memchr::memchr(b':', line) else {
-            continue;
-        };
-        let (name, value) = (&line[..colon], line[colon + 1..].trim_ascii());
-        if name.eq_ignore_ascii_case(b"content-length") {
-            lengths.push(value);
-        } else if name.eq_ignore_ascii_case(b"transfer-encoding") {
-            codings += 1;
-            chunked = value.eq_ignore_ascii_case(b"chunked");
-        } else if name.eq_ignore_ascii_case(b"upgrade") {
-            upgrade = true;
+    fn process(&mut self) {
+        while !self.input.is_empty() {
+            let phase = std::mem::replace(&mut self.phase, Phase::Closed);
+            self.phase = match phase {
+                Phase::Head(scan) => match self.head(scan) {
+                    Some(next) => next,
+                    None => return,
+                },
+                Phase::Length(n) => {
+                    let take =
+                        usize::try_from(n).map_or(self.input.len(), |n| n.min(self.input.len()));
+                    self.pass(take);
+                    match n - take as u64 {
+                        0 => self.after_request(),
+                        rest => Phase::Length(rest),
+                    }
+                }
+                Phase::Chunked(state) => self.chunked(state),
+                Phase::Passthrough => {
+                    self.pass(self.input.len());
+                    Phase::Passthrough
+                }
+                Phase::AwaitUpgrade => {
+                    self.phase = Phase::AwaitUpgrade;
+                    return;
+                }
+                Phase::Closed => {
+                    self.input.clear();
+                    return;
+                }
+            };
         }
     }
-    let conflict = if !lengths.is_empty() && codings > 0 {
-        Some("both Content-Length and Transfer-Encoding")
-    } else if lengths.len() > 1 {
-        Some("more than one Content-Length")
-    } else {
-        None
-    };
-    notes.push(conflict);
-    if conflict.is_some() {
-        // hyper closes such a connection after answering: nothing after this head is a request.
-        return Phase::Off;
+
+    /// Hands the first `n` input bytes on unchanged.
+    fn pass(&mut self, n: usize) {
+        let bytes = self.input.split_to(n);
+        self.output.extend_from_slice(&bytes);
     }
-    if upgrade {
-        // If the upstream switches protocols, what follows is not HTTP: stop rather than read it as heads.
-        return Phase::Off;
-    }
-    if codings > 0 {
-        return if chunked {
-            Phase::ChunkSize(Vec::new())
+
+    fn after_request(&mut self) -> Phase {
+        if std::mem::take(&mut self.upgrading) {
+            Phase::AwaitUpgrade
         } else {
-            Phase::Off
-        };
+            Phase::Head(HeadScan::default())
+        }
     }
-    match lengths.first() {
-        None => Phase::Head(Vec::new()),
-        Some(v) => match std::str::from_utf8(v)
-            .ok()
-            .and_then(|s| s.parse::<u64>().ok())
-        {
-            Some(0) => Phase::Head(Vec::new()),
-            Some(n) => Phase::Length(n),
-            None => Phase::Off,
-        },
+
+    fn refuse(&mut self, refusal: Refusal) -> Phase {
+        self.output.extend_from_slice(STAND_IN);
+        self.notes.push(HeadNote {
+            refusal: Some(refusal),
+            ..HeadNote::default()
+        });
+        self.input.clear();
+        Phase::Closed
+    }
+
+    /// Looks for the end of the head; `None` while more bytes are needed.
+    fn head(&mut self, mut scan: HeadScan) -> Option<Phase> {
+        if scan.scanned == 0 {
+            if self.first && self.h2 {
+                let n = self.input.len().min(H2_PREFACE.len());
+                if self.input[..n] == H2_PREFACE[..n] {
+                    if n < H2_PREFACE.len() {
+                        self.phase = Phase::Head(scan);
+                        return None;
+                    }
+                    return Some(Phase::Passthrough);
+                }
+            }
+            // Empty lines before a request line are skipped, as httparse does (a CR must be followed by LF).
+            let blank = self
+                .input
+                .iter()
+                .position(|b| *b != b'\n' && *b != b'\r')
+                .unwrap_or(self.input.len());
+            let mut skip = 0;
+            while skip < blank {
+                match self.input[skip] {
+                    b'\n' => skip += 1,
+                    _ if self.input.get(skip + 1) == Some(&b'\n') => skip += 2,
+                    _ if skip + 1 == self.input.len() => break,
+                    _ => return Some(self.refuse(bad("malformed request head"))),
+                }
+            }
+            self.input.advance(skip);
+            if self.input.is_empty() || self.input[0] == b'\r' {
+                self.phase = Phase::Head(scan);
+                return None;
+            }
+        }
+        let end = match scan_head(&self.input, &mut scan, &self.limits) {
+            Ok(Some(end)) => end,
+            Ok(None) => {
+                self.phase = Phase::Head(scan);
+                return None;
+            }
+            Err(refusal) => return Some(self.refuse(refusal)),
+        };
+        self.first = false;
+        let parsed = match parse_head(&self.input[..end], scan.lines - 1) {
+            Ok(parsed) => parsed,
+            Err(refusal) => return Some(self.refuse(refusal)),
+        };
+        let mut note = HeadNote {
+            framing: Some(parsed.framing),
+            upgrade: parsed.upgrade,
+            ..HeadNote::default()
+        };
+        let target = parsed.target;
+        match request_target::encode_for_parser(&self.input[target.clone()]) {
+            None => self.pass(end),
+            Some(encoded) => {
+                let head = self.input.split_to(end);
+                note.sent_target = String::from_utf8(head[target.clone()].to_vec()).ok();
+                self.output.extend_from_slice(&head[..target.start]);
+                self.output.extend_from_slice(&encoded);
+                self.output.extend_from_slice(&head[target.end..]);
+            }
+        }
+        self.notes.push(note);
+        self.upgrading = parsed.upgrade;
+        Some(match parsed.framing {
+            BodyFraming::Empty | BodyFraming::Length(0) => self.after_request(),
+            BodyFraming::Length(n) => Phase::Length(n),
+            BodyFraming::Chunked => Phase::Chunked(Chunk::Start),
+        })
+    }
+
+    /// Follows a chunked body through the input. Everything examined is handed on, including a byte hyper will
+    /// refuse: hyper then fails the body, and the guard hands on nothing more.
+    fn chunked(&mut self, mut state: Chunk) -> Phase {
+        let mut used = 0;
+        let next = loop {
+            let Some(&byte) = self.input.get(used) else {
+                break Phase::Chunked(state);
+            };
+            if let Chunk::Data(n) = state {
+                let available = (self.input.len() - used) as u64;
+                let take = n.min(available);
+                used += take as usize;
+                state = match n - take {
+                    0 => Chunk::DataCr,
+                    rest => Chunk::Data(rest),
+                };
+                continue;
+            }
+            used += 1;
+            state = match (state, byte) {
+                (Chunk::Start, b) => match hex(b) {
+                    Some(d) => Chunk::Size(d),
+                    None => break Phase::Closed,
+                },
+                (Chunk::Size(n), b) => match hex(b) {
+                    Some(d) => match n.checked_mul(16).and_then(|n| n.checked_add(d)) {
+                        Some(n) => Chunk::Size(n),
+                        None => break Phase::Closed,
+                    },
+                    None => match b {
+                        b'\t' | b' ' => Chunk::SizeLws(n),
+                        b';' => Chunk::Extension(n),
+                        b'\r' => Chunk::SizeLf(n),
+                        _ => break Phase::Closed,
+                    },
+                },
+                (Chunk::SizeLws(n), b'\t' | b' ') => Chunk::SizeLws(n),
+                (Chunk::SizeLws(n), b';') => Chunk::Extension(n),
+                (Chunk::SizeLws(n) | Chunk::Extension(n), b'\r') => Chunk::SizeLf(n),
+                (Chunk::Extension(_), b'\n') => break Phase::Closed,
+                (Chunk::Extension(n), _) => Chunk::Extension(n),
+                (Chunk::SizeLf(0), b'\n') => Chunk::EndCr,
+                (Chunk::SizeLf(n), b'\n') => Chunk::Data(n),
+                (Chunk::DataCr, b'\r') => Chunk::DataLf,
+                (Chunk::DataLf, b'\n') => Chunk::Start,
+                (Chunk::EndCr, b'\r') => Chunk::EndLf,
+                (Chunk::Trailer, b'\r') => Chunk::TrailerLf,
+                (Chunk::EndCr | Chunk::Trailer, _) => Chunk::Trailer,
+                (Chunk::TrailerLf, b'\n') => Chunk::EndCr,
+                (Chunk::EndLf, b'\n') => {
+                    self.pass(used);
+                    return self.after_request();
+                }
+                _ => break Phase::Closed,
+            };
+        };
+        self.pass(used);
+        next
+    }
+}
+
+/// Scans `input` (which starts at the request line) for the end of the head, by lines ending in LF or CRLF,
+/// applying the limits as it goes. `Ok(None)` while more bytes are needed, `Ok(Some(end))` once the blank line
+/// that ends the head is in.
+fn scan_head(input: &[u8], scan: &mut HeadScan, limits: &Limits) -> Result<Option<usize>, Refusal> {
+    for at in memchr::memchr_iter(b'\n', &input[scan.scanned..]) {
+        let lf = scan.scanned + at;
+        let line = &input[scan.line_start..lf];
+        let len = line.strip_suffix(b"\r").unwrap_or(line).len();
+        if len == 0 {
+            // The request line is never empty (empty lines before it were skipped), so this ends the head.
+            return if lf + 1 > limits.max_head_bytes {
+                Err(limits::head_too_large())
+            } else {
+                Ok(Some(lf + 1))
+            };
+        }
+        if scan.lines == 0 {
+            if len > limits.max_request_line_bytes {
+                return Err(limits::target_too_long());
+            }
+        } else if len > limits.max_header_line_bytes {
+            return Err(limits::header_line_too_long());
+        } else if scan.lines > limits.max_headers {
+            return Err(limits::too_many_headers());
+        }
+        scan.lines += 1;
+        scan.line_start = lf + 1;
+    }
+    // Refused as soon as over a limit, not once the rest has arrived: an endless line costs nothing. A line's
+    // CR may be here while its LF is not yet: one byte of slack.
+    let partial = (input.len() - scan.line_start).saturating_sub(1);
+    if scan.lines == 0 && partial > limits.max_request_line_bytes {
+        return Err(limits::target_too_long());
+    }
+    if scan.lines > 0 && partial > limits.max_header_line_bytes {
+        return Err(limits::header_line_too_long());
+    }
+    if input.len() > limits.max_head_bytes {
+        return Err(limits::head_too_large());
+    }
+    scan.scanned = input.len();
+    Ok(None)
+}
+
+/// What the guard needs of a complete head.
+struct ParsedHead {
+    framing: BodyFraming,
+    upgrade: bool,
+    /// Where the request target lies in the head.
+    target: std::ops::Range<usize>,
+}
+
+/// Parses a complete head (`fields` header lines) with httparse, as hyper will, and decides its framing.
+fn parse_head(head: &[u8], fields: usize) -> Result<ParsedHead, Refusal> {
+    let mut headers = vec![httparse::EMPTY_HEADER; fields];
+    let mut req = httparse::Request::new(&mut headers);
+    match req.parse(head) {
+        Ok(httparse::Status::Complete(n)) if n == head.len() => {}
+        // Cannot happen for a head that ends with a blank line; refused rather than trusted.
+        Ok(_) => return Err(bad("request head the parser ends elsewhere")),
+        Err(e) => return Err(bad(parse_error(e))),
+    }
+    let (Some(method), Some(target), Some(version)) = (req.method, req.path, req.version) else {
+        return Err(bad("malformed request head"));
+    };
+    let http11 = version == 1;
+    let fields = req.headers.iter().map(|h| (h.name.as_bytes(), h.value));
+    let framing = framing::body_framing(http11, fields)?;
+    let upgrade = method == "CONNECT"
+        || (http11
+            && req
+                .headers
+                .iter()
+                .any(|h| h.name.eq_ignore_ascii_case("upgrade")));
+    // The target's place in the head, from where httparse found it: its bytes are then read from the head,
+    // never through the `str` httparse made of them (which may not be UTF-8).
+    let start = target.as_ptr() as usize - head.as_ptr() as usize;
+    Ok(ParsedHead {
+        framing,
+        upgrade,
+        target: start..start + target.len(),
+    })
+}
+
+fn hex(b: u8) -> Option<u64> {
+    char::from(b).to_digit(16).map(u64::from)
+}
+
+const fn bad(reason: &'static str) -> Refusal {
+    Refusal {
+        status: StatusCode::BAD_REQUEST,
+        reason,
+    }
+}
+
+/// The reason for a head httparse refuses (what hyper would have answered with 400, or 431 for the count).
+fn parse_error(e: httparse::Error) -> &'static str {
+    match e {
+        httparse::Error::HeaderName => "invalid header name",
+        httparse::Error::HeaderValue => "invalid header value",
+        httparse::Error::NewLine => "invalid line ending",
+        httparse::Error::Token => "invalid method or request target",
+        httparse::Error::Version => "invalid HTTP version",
+        httparse::Error::Status | httparse::Error::TooManyHeaders => "malformed request head",
     }
 }
 
 impl<T: AsyncRead + Unpin> AsyncRead for HeadGuard<T> {
     fn poll_read(
-        mut self: Pin<&mut Self>,
+        self: Pin<&mut Self>,
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<io::Result<()>> {
-        let before = buf.filled().len();
-        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
-        if let Poll::Ready(Ok(())) = polled {
-            let this = self.get_mut();
-            this.observe(&buf.filled()[before..]);
+        let this = self.get_mut();
+        loop {
+            if !this.output.is_empty() {
+                let n = this.output.len().min(buf.remaining());
+                buf.put_slice(&this.output[..n]);
+                this.output.advance(n);
+                return Poll::Ready(Ok(()));
+            }
+            match this.phase {
+                // hyper closes the connection after answering; until then it gets nothing more.
+                Phase::Closed => return Poll::Pending,
+                Phase::AwaitUpgrade => {
+                    match this.notes.upgrade_decision(cx.waker()) {
+                        None => return Poll::Pending,
+                        Some(true) => this.phase = Phase::Passthrough,
+                        Some(false) => this.phase = Phase::Head(HeadScan::default()),
+                    }
+                    this.process();
+                    continue;
+                }
+                Phase::Passthrough if this.input.is_empty() => {
+                    return Pin::new(&mut this.inner).poll_read(cx, buf);
+                }
+                _ => {}
+            }
+            let mut chunk = [0u8; READ_SIZE];
+            let mut read = ReadBuf::new(&mut chunk);
+            ready!(Pin::new(&mut this.inner).poll_read(cx, &mut read))?;
+            if read.filled().is_empty() {
+                // End of the stream: an unfinished head is dropped, hyper sees the connection close.
+                return Poll::Ready(Ok(()));
+            }
+            this.feed(read.filled());
         }
-        polled
     }
 }
 
@@ -327,48 +568,137 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for HeadGuard<T> {
 mod tests {
     use super::*;
 
-    /// Feeds `stream` in pieces of `piece` bytes and returns the notes taken.
-    fn notes(stream: &[u8], piece: usize) -> Vec<Conflict> {
+    /// Feeds `stream` in pieces of `piece` bytes; returns the notes and what the parser would be handed.
+    fn run(stream: &[u8], piece: usize, limits: Limits) -> (Vec<HeadNote>, Vec<u8>) {
         let notes = HeadNotes::default();
-        let mut guard = HeadGuard::new((), notes.clone());
+        let mut guard = HeadGuard::new((), notes.clone(), limits, true);
+        let mut out = Vec::new();
         for part in stream.chunks(piece) {
-            guard.observe(part);
+            guard.feed(part);
+            out.extend_from_slice(&guard.take_output());
         }
-        let taken: Vec<Conflict> = notes.0.lock().unwrap().iter().copied().collect();
-        taken
+        let taken = notes.shared().notes.iter().cloned().collect();
+        (taken, out)
+    }
+
+    fn refusals(stream: &[u8], piece: usize) -> Vec<Option<&'static str>> {
+        run(stream, piece, Limits::default())
+            .0
+            .iter()
+            .map(|n| n.refusal.map(|r| r.reason))
+            .collect()
     }
 
     #[test]
     fn follows_pipelined_requests_in_any_piece_size() {
-        let stream = b"\r\nPOST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello\
-GET /b HTTP/1.1\r\nHost: a\r\n\r\n\
-POST /c HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n0\r\nX-Trailer: 1\r\n\r\n\
+        let stream = b"\r\n\nPOST /a HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello\
+GET /b HTTP/1.1\nHost: a\n\n\
+POST /c HTTP/1.1\r\nHost: a\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n0\r\nX-Trailer: 1\r\n\r\n\
 POST /d HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\ncontent-length: 4\r\n\r\nabcd";
         for piece in [1, 2, 3, 7, 64, 4096] {
+            let (notes, out) = run(stream, piece, Limits::default());
+            let reasons: Vec<_> = notes.iter().map(|n| n.refusal.map(|r| r.reason)).collect();
             assert_eq!(
-                notes(stream, piece),
+                reasons,
                 vec![None, None, None, Some("more than one Content-Length")],
                 "piece size {piece}"
+            );
+            // The first three go on unchanged (without the leading empty lines), the fourth is the stand-in.
+            let fourth = stream.windows(7).position(|w| w == b"POST /d").unwrap();
+            let mut expected = stream[3..fourth].to_vec();
+            expected.extend_from_slice(STAND_IN);
+            assert_eq!(out, expected, "piece size {piece}");
+        }
+    }
+
+    #[test]
+    fn a_conflict_is_pinned_on_its_own_request_and_ends_the_stream() {
+        let stream = b"GET /1 HTTP/1.1\nHost: a\n\nPOST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET / HTTP/1.1\r\n\r\n";
+        assert_eq!(
+            refusals(stream, 5),
+            vec![None, Some("both Content-Length and Transfer-Encoding")]
+        );
+    }
+
+    #[test]
+    fn limits_are_applied_before_the_head_is_complete() {
+        let long_target = format!("GET /{} HTTP/1.1\r\n", "a".repeat(9000));
+        assert_eq!(
+            refusals(long_target.as_bytes(), 100),
+            vec![Some("request line over the limit")]
+        );
+        let long_line = format!("GET / HTTP/1.1\r\nx: {}", "a".repeat(9000));
+        assert_eq!(
+            refusals(long_line.as_bytes(), 100),
+            vec![Some("header line over the limit")]
+        );
+        let mut big = "GET / HTTP/1.1\r\n".to_string();
+        for i in 0..10 {
+            big.push_str(&format!("x{i}: {}\r\n", "a".repeat(4000)));
+        }
+        assert_eq!(
+            refusals(big.as_bytes(), 1000),
+            vec![Some("request head over the limit")]
+        );
+        let mut many = "GET / HTTP/1.1\r\n".to_string();
+        for i in 0..101 {
+            many.push_str(&format!("x{i}: 1\r\n"));
+        }
+        many.push_str("\r\n");
+        assert_eq!(
+            refusals(many.as_bytes(), 1000),
+            vec![Some("more header fields than the limit")]
+        );
+        // Exactly at every limit is fine.
+        let mut at = format!("GET /{} HTTP/1.1\r\n", "a".repeat(8192 - 15));
+        for i in 0..2 {
+            at.push_str(&format!("x{i}: {}\r\n", "b".repeat(8192 - 4)));
+        }
+        for i in 2..100 {
+            at.push_str(&format!("x{i}: 1\r\n"));
+        }
+        at.push_str("\r\n");
+        assert!(at.len() <= 32 * 1024, "{}", at.len());
+        assert_eq!(refusals(at.as_bytes(), 999), vec![None]);
+    }
+
+    #[test]
+    fn targets_are_encoded_for_the_parser_and_kept_as_sent() {
+        let (notes, out) = run(
+            b"GET /?json={\"a\":1} HTTP/1.1\r\nHost: a\r\n\r\n",
+            3,
+            Limits::default(),
+        );
+        assert_eq!(notes[0].sent_target.as_deref(), Some("/?json={\"a\":1}"));
+        assert_eq!(
+            out,
+            b"GET /?json=%7B%22a%22:1%7D HTTP/1.1\r\nHost: a\r\n\r\n"
+        );
+        for bad_target in [
+            &b"GET /a\x01b HTTP/1.1\r\n\r\n"[..],
+            b"GET /a\0 HTTP/1.1\r\n\r\n",
+        ] {
+            assert_eq!(
+                refusals(bad_target, 4),
+                vec![Some("invalid method or request target")]
             );
         }
     }
 
     #[test]
-    fn notes_both_framings_and_stops() {
-        let stream = b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET / HTTP/1.1\r\n\r\n";
-        assert_eq!(
-            notes(stream, 5),
-            vec![Some("both Content-Length and Transfer-Encoding")]
-        );
-    }
+    fn http2_and_switched_protocols_pass_untouched() {
+        let h2 = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04";
+        let (notes, out) = run(h2, 5, Limits::default());
+        assert!(notes.is_empty());
+        assert_eq!(out, h2);
 
-    #[test]
-    fn gives_up_on_what_it_does_not_follow() {
-        assert!(notes(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 100).is_empty());
-        let bad_chunk =
-            b"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nGET / HTTP/1.1\r\n\r\n";
-        assert_eq!(notes(bad_chunk, 100), vec![None]);
-        let huge = vec![b'a'; MAX_HEAD + 10];
-        assert!(notes(&huge, 1000).is_empty());
+        let notes = HeadNotes::default();
+        let mut guard = HeadGuard::new((), notes.clone(), Limits::default(), false);
+        guard.feed(b"GET / HTTP/1.1\r\nUpgrade: websocket\r\n\r\n\x81\x05hello");
+        assert_eq!(guard.take_output().len(), 38);
+        assert!(notes.next().upgrade);
+        assert_eq!(notes.upgrade_decision(Waker::noop()), None);
+        notes.upgrade_answered(true);
+        assert_eq!(notes.upgrade_decision(Waker::noop()), Some(true));
     }
 }

@@ -35,8 +35,9 @@ impl LoadedRules {
         self.set.source_hash().to_string()
     }
 
-    /// Evaluates one request (its head and the inspected part of its body).
-    pub fn inspect(&self, parts: &Parts, body: &[u8]) -> Vec<Finding> {
+    /// Evaluates one request (its head and the inspected part of its body). `target` is the request target as
+    /// the client sent it (see `request_target.rs`).
+    pub fn inspect(&self, parts: &Parts, target: &str, body: &[u8]) -> Vec<Finding> {
         let headers: Vec<(&str, &[u8])> = parts
             .headers
             .iter()
@@ -44,7 +45,7 @@ impl LoadedRules {
             .collect();
         let request = HttpRequest {
             method: parts.method.as_str(),
-            uri: parts.uri.path_and_query().map_or("/", |pq| pq.as_str()),
+            uri: target,
             version: version_name(parts.version),
             headers: &headers,
             body,

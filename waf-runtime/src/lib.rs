@@ -1,7 +1,7 @@
 //! `waf`: a reverse proxy that inspects every request with compiled rules, then blocks, logs or forwards it.
 //!
-//! Reading order follows a request: `workers.rs` runs the request threads, `server.rs` accepts on each,
-//! `pipeline.rs` runs the stages (`framing.rs`, `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and
+//! Reading order follows a request: `workers.rs` runs the request threads, `server.rs` accepts on each, `head_guard.rs`
+//! frames each HTTP/1 byte stream (with `limits.rs`, `request_target.rs`) before hyper parses it, `pipeline.rs` runs the stages (`framing.rs`, `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and
 //! `upstream.rs` talk to the upstream (`upgrade.rs` relays switched protocols), `responses.rs` holds the proxy's
 //! own answers. Around them: `config/` (file, environment, defaults), `state.rs` (what a reload swaps),
 //! `reload.rs` (when it does), `metrics.rs` and `logging.rs`.
@@ -17,10 +17,12 @@ pub mod framing;
 pub mod head_guard;
 pub mod headers;
 pub mod inspect;
+pub mod limits;
 pub mod logging;
 pub mod metrics;
 pub mod pipeline;
 pub mod reload;
+pub mod request_target;
 pub mod responses;
 pub mod server;
 pub mod state;

@@ -30,6 +30,10 @@ pub struct Metrics {
 #[derive(Clone, Copy)]
 pub enum Rejection {
     Malformed,
+    /// Request line over `server.limits` (414).
+    TargetTooLong,
+    /// Header line, head or header count over `server.limits` (431).
+    HeadTooLarge,
     BodyTooLarge,
     BodyTimeout,
 }
@@ -78,7 +82,13 @@ impl Metrics {
             inspection_seconds: metrics::histogram!("waf_inspection_duration_seconds"),
         };
         // Series exist from the start, so a scrape shows zeros rather than nothing.
-        for reason in ["malformed", "body_too_large", "body_timeout"] {
+        for reason in [
+            "malformed",
+            "target_too_long",
+            "head_too_large",
+            "body_too_large",
+            "body_timeout",
+        ] {
             metrics::counter!("waf_rejected_total", "reason" => reason).absolute(0);
         }
         for kind in ["unavailable", "timeout"] {
@@ -113,6 +123,8 @@ impl Metrics {
     pub fn rejected(&self, why: Rejection) {
         let reason = match why {
             Rejection::Malformed => "malformed",
+            Rejection::TargetTooLong => "target_too_long",
+            Rejection::HeadTooLarge => "head_too_large",
             Rejection::BodyTooLarge => "body_too_large",
             Rejection::BodyTimeout => "body_timeout",
         };

@@ -13,7 +13,7 @@ use crate::client_ip::{Peer, client_addr};
 use crate::config::{Config, Mode, OverLimit};
 use crate::forward::{RequestHost, forward};
 use crate::framing::{self, Refusal};
-use crate::head_guard::Conflict;
+use crate::head_guard::HeadNote;
 use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome};
 use crate::metrics::Rejection;
 use crate::responses;
@@ -27,26 +27,20 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// Answers one request on worker `worker`. `conflict` is what the connection's head guard noted about this
-/// request's framing.
+/// Answers one request on worker `worker`. `note` is what the connection's head guard noted about it: a
+/// refusal (the request is then the guard's stand-in), or the target as the client sent it.
 pub async fn handle(
     state: Arc<State>,
     worker: usize,
     peer: Peer,
-    conflict: Conflict,
+    note: HeadNote,
     req: Request<Incoming>,
 ) -> Response<ProxyBody> {
     let started = Instant::now();
     state.metrics.requests.increment(1);
-    let response = match conflict {
-        Some(reason) => refuse(
-            &state,
-            Refusal {
-                status: StatusCode::BAD_REQUEST,
-                reason,
-            },
-        ),
-        None => route(&state, worker, &peer, req).await,
+    let response = match note.refusal {
+        Some(refusal) => refuse(&state, peer.ip, refusal),
+        None => route(&state, worker, &peer, note.sent_target.as_deref(), req).await,
     };
     state.metrics.request_seconds.record(started.elapsed());
     response
@@ -56,6 +50,7 @@ async fn route(
     state: &State,
     worker: usize,
     peer: &Peer,
+    sent_target: Option<&str>,
     req: Request<Incoming>,
 ) -> Response<ProxyBody> {
     let live = state.live.load_full();
@@ -66,13 +61,20 @@ async fn route(
             _ => {}
         }
     }
-    if let Err(refusal) = framing::check(req.method(), req.version(), req.headers()) {
-        return refuse(state, refusal);
+    let checked = live
+        .config
+        .server
+        .limits
+        .check_h2(&req)
+        .and_then(|()| framing::check(req.method(), req.version(), req.headers()));
+    if let Err(refusal) = checked {
+        return refuse(state, peer.ip, refusal);
     }
     let (parts, body) = req.into_parts();
     let Some(host) = RequestHost::of(&parts) else {
         return refuse(
             state,
+            peer.ip,
             Refusal {
                 status: StatusCode::BAD_REQUEST,
                 reason: "invalid Host",
@@ -92,7 +94,7 @@ async fn route(
 
     let body = match live.config.mode {
         Mode::Disabled => ProxyBody::Stream(body),
-        mode => match inspect(state, &live.config, mode, client, &parts, body).await {
+        mode => match inspect(state, &live.config, mode, client, &parts, sent_target, body).await {
             Ok(body) => body,
             Err(response) => return response,
         },
@@ -100,9 +102,18 @@ async fn route(
     forward(state, &live, worker, parts, body, peer, &host).await
 }
 
-fn refuse(state: &State, refusal: Refusal) -> Response<ProxyBody> {
-    state.metrics.rejected(Rejection::Malformed);
-    tracing::debug!("refused request: {}", refusal.reason);
+fn refuse(state: &State, client: IpAddr, refusal: Refusal) -> Response<ProxyBody> {
+    state.metrics.rejected(match refusal.status {
+        StatusCode::URI_TOO_LONG => Rejection::TargetTooLong,
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => Rejection::HeadTooLarge,
+        _ => Rejection::Malformed,
+    });
+    // The peer's address, not a forwarded one: a refused request's headers are not read.
+    tracing::info!(
+        "refused request from {client}: {} ({})",
+        refusal.reason,
+        refusal.status.as_u16()
+    );
     responses::refused(refusal)
 }
 
@@ -117,8 +128,11 @@ async fn inspect(
     mode: Mode,
     client: IpAddr,
     parts: &Parts,
+    sent_target: Option<&str>,
     body: Incoming,
 ) -> Result<ProxyBody, Response<ProxyBody>> {
+    // The rules see the target as the client sent it, before any encoding for the parser.
+    let target = sent_target.unwrap_or_else(|| uri_text(parts));
     let metrics = state.metrics;
     let limit = config.body.limit_bytes;
     let refuse_large = mode == Mode::Enforce && config.body.over_limit == OverLimit::Reject;
@@ -169,7 +183,7 @@ async fn inspect(
             };
             tracing::warn!(
                 "{prefix}request body over {limit} bytes: only the first {limit} inspected [client \"{client}\"] [uri \"{}\"]",
-                logging::clean(uri_text(parts))
+                logging::clean(target)
             );
             (read.slice(..limit), ProxyBody::Prefixed(Some(read), rest))
         }
@@ -181,7 +195,7 @@ async fn inspect(
         return Ok(forwarded);
     }
     let started = Instant::now();
-    let findings = rules.inspect(parts, &inspected);
+    let findings = rules.inspect(parts, target, &inspected);
     metrics.inspection_seconds.record(started.elapsed());
     if findings.is_empty() {
         return Ok(forwarded);
@@ -201,7 +215,7 @@ async fn inspect(
         outcome,
         client,
         method: parts.method.as_str(),
-        uri: uri_text(parts),
+        uri: target,
         test_id: parts
             .headers
             .get(CRS_TEST_HEADER)

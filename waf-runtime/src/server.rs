@@ -4,6 +4,8 @@ use crate::client_ip::Peer;
 use crate::head_guard::{HeadGuard, HeadNotes};
 use crate::pipeline;
 use crate::state::State;
+use http::{Method, Request, StatusCode};
+use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
@@ -33,7 +35,13 @@ pub async fn serve(
         .http1()
         // A client that trickles its headers holds a connection and a task: bound the time it may take.
         .header_read_timeout(Duration::from_secs(server.header_read_timeout_sec))
+        // The guard refuses heads with more fields (431, counted); hyper's own bound must not be lower.
+        .max_headers(server.limits.max_headers)
         .timer(TokioTimer::new());
+    // HTTP/2 heads have no socket-side guard: the header list size is announced and enforced by the h2 library.
+    builder
+        .http2()
+        .max_header_list_size(server.limits.h2_max_header_list_size());
 
     // The worker's idle upstream connections are closed once past their idle timeout, traffic or not.
     let sweeper = tokio::spawn({
@@ -56,12 +64,27 @@ pub async fn serve(
                     let state = state.clone();
                     let notes = HeadNotes::default();
                     let client = Peer::new(peer.ip());
-                    let io = TokioIo::new(HeadGuard::new(stream, notes.clone()));
-                    let service = service_fn(move |req| {
+                    let guard = HeadGuard::new(stream, notes.clone(), server.limits, server.http2_enabled);
+                    let io = TokioIo::new(guard);
+                    let service = service_fn(move |req: Request<Incoming>| {
                         let state = state.clone();
-                        let conflict = notes.next();
+                        let note = notes.next();
+                        let notes = notes.clone();
                         let client = client.clone();
-                        async move { Ok::<_, Infallible>(pipeline::handle(state, worker, client, conflict, req).await) }
+                        let connect = req.method() == Method::CONNECT;
+                        async move {
+                            let upgrade = note.upgrade;
+                            let response = pipeline::handle(state, worker, client, note, req).await;
+                            if upgrade {
+                                // hyper switches on 101, or on a 2xx to CONNECT: the guard reads on as HTTP/1
+                                // only when it did not.
+                                let status = response.status();
+                                let switched = status == StatusCode::SWITCHING_PROTOCOLS
+                                    || (connect && status.is_success());
+                                notes.upgrade_answered(switched);
+                            }
+                            Ok::<_, Infallible>(response)
+                        }
                     });
                     let connection = builder.serve_connection_with_upgrades(io, service).into_owned();
                     let connection = graceful.watch(connection);

@@ -48,7 +48,17 @@ pub struct FileServer {
     pub body_read_timeout_sec: Option<u64>,
     pub shutdown_grace_sec: Option<u64>,
     pub workers: Option<u64>,
+    pub limits: Option<FileLimits>,
     pub tls: Option<FileTls>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileLimits {
+    pub max_request_line_bytes: Option<u64>,
+    pub max_header_line_bytes: Option<u64>,
+    pub max_head_bytes: Option<u64>,
+    pub max_headers: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -7,6 +7,7 @@ mod file;
 mod resolve;
 
 use crate::cidr::Cidr;
+use crate::limits::Limits;
 use crate::upstream_url::UpstreamUrl;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -67,6 +68,8 @@ pub struct ServerConfig {
     pub shutdown_grace_sec: u64,
     /// Threads serving requests, each with its own single-threaded runtime (see `workers.rs`).
     pub workers: usize,
+    /// Request head limits (`limits.rs`), for HTTP/1 and HTTP/2 alike.
+    pub limits: Limits,
     pub tls: TlsConfig,
 }
 

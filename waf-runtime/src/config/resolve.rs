@@ -11,6 +11,7 @@ use super::{
     UpstreamConfig,
 };
 use crate::cidr::Cidr;
+use crate::limits::{self, Limits};
 use crate::upstream_url::UpstreamUrl;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -280,6 +281,7 @@ impl Resolver<'_> {
             )?,
             shutdown_grace_sec: s.shutdown_grace_sec.unwrap_or(30),
             workers: self.workers(s.workers)?,
+            limits: self.limits(s.limits.unwrap_or_default())?,
             tls: TlsConfig {
                 cert_file: path(tls.cert_file, "TLS_CERT_FILE"),
                 key_file: path(tls.key_file, "TLS_KEY_FILE"),
@@ -302,6 +304,45 @@ impl Resolver<'_> {
             ));
         }
         Ok(n as usize)
+    }
+
+    /// `server.limits`: each at least 1 and at most its ceiling (see `limits.rs` for why each ceiling).
+    fn limits(&self, l: super::file::FileLimits) -> Result<Limits, ConfigError> {
+        let default = Limits::default();
+        let bounded = |key: &str, file: Option<u64>, default: usize, ceiling: usize| {
+            let n = positive(self, key, file, default as u64)?;
+            match usize::try_from(n) {
+                Ok(n) if n <= ceiling => Ok(n),
+                _ => Err(self.key_error(key, format!("{n} is more than {ceiling}"))),
+            }
+        };
+        let limits = Limits {
+            max_request_line_bytes: bounded(
+                "waf.server.limits.max_request_line_bytes",
+                l.max_request_line_bytes,
+                default.max_request_line_bytes,
+                limits::MAX_REQUEST_LINE_CEILING,
+            )?,
+            max_header_line_bytes: bounded(
+                "waf.server.limits.max_header_line_bytes",
+                l.max_header_line_bytes,
+                default.max_header_line_bytes,
+                limits::MAX_HEAD_BYTES_CEILING,
+            )?,
+            max_head_bytes: bounded(
+                "waf.server.limits.max_head_bytes",
+                l.max_head_bytes,
+                default.max_head_bytes,
+                limits::MAX_HEAD_BYTES_CEILING,
+            )?,
+            max_headers: bounded(
+                "waf.server.limits.max_headers",
+                l.max_headers,
+                default.max_headers,
+                limits::MAX_HEADERS_CEILING,
+            )?,
+        };
+        Ok(limits)
     }
 
     fn upstream_config(&self, u: super::file::FileUpstream) -> Result<UpstreamConfig, ConfigError> {
@@ -484,6 +525,14 @@ mod tests {
             ("waf: {body: {over_limit: pass}}", "waf.body.over_limit"),
             ("waf: {server: {workers: 0}}", "waf.server.workers"),
             ("waf: {server: {workers: 5000}}", "waf.server.workers"),
+            (
+                "waf: {server: {limits: {max_head_bytes: 0}}}",
+                "waf.server.limits.max_head_bytes",
+            ),
+            (
+                "waf: {server: {limits: {max_request_line_bytes: 20000}}}",
+                "waf.server.limits.max_request_line_bytes",
+            ),
         ] {
             let e = run(text, &[]).unwrap_err().to_string();
             assert!(e.contains(key), "{text}: {e}");
