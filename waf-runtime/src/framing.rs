@@ -5,6 +5,10 @@
 //! `chunked`, two parsers can disagree, and the bytes one of them treats as body the other treats as the next
 //! request. Such requests are refused with 400, never repaired: the proxy re-frames every forwarded body itself
 //! (see `forward.rs`), so nothing a client says about framing reaches the upstream.
+//!
+//! `body_framing` is the one rule. The head guard applies it to each HTTP/1 head on the socket, before hyper
+//! (which would quietly drop a `Content-Length` next to a `Transfer-Encoding`) sees it; `check` applies it
+//! again to the parsed request, which also covers HTTP/2.
 use http::{HeaderMap, Method, StatusCode, Version, header};
 
 /// Why a request is refused before inspection.

@@ -294,26 +294,26 @@ impl<T> HeadGuard<T> {
             Err(refusal) => return Some(self.refuse(refusal)),
         };
         self.first = false;
-        let parsed = match parse_head(&self.input[..end], scan.lines - 1) {
+        let head = self.input.split_to(end);
+        // A target with bytes the parser refuses is encoded first, so the parser checks what hyper will get.
+        let (sent_target, encoded) = match encode_target(&head) {
+            Some((target, encoded)) => {
+                (String::from_utf8(head[target].to_vec()).ok(), Some(encoded))
+            }
+            None => (None, None),
+        };
+        let parsed = match parse_head(encoded.as_deref().unwrap_or(&head), scan.lines - 1) {
             Ok(parsed) => parsed,
             Err(refusal) => return Some(self.refuse(refusal)),
         };
-        let mut note = HeadNote {
+        self.output
+            .extend_from_slice(encoded.as_deref().unwrap_or(&head));
+        let note = HeadNote {
             framing: Some(parsed.framing),
             upgrade: parsed.upgrade,
-            ..HeadNote::default()
+            sent_target,
+            refusal: None,
         };
-        let target = parsed.target;
-        match request_target::encode_for_parser(&self.input[target.clone()]) {
-            None => self.pass(end),
-            Some(encoded) => {
-                let head = self.input.split_to(end);
-                note.sent_target = String::from_utf8(head[target.clone()].to_vec()).ok();
-                self.output.extend_from_slice(&head[..target.start]);
-                self.output.extend_from_slice(&encoded);
-                self.output.extend_from_slice(&head[target.end..]);
-            }
-        }
         self.notes.push(note);
         self.upgrading = parsed.upgrade;
         Some(match parsed.framing {
@@ -432,8 +432,23 @@ fn scan_head(input: &[u8], scan: &mut HeadScan, limits: &Limits) -> Result<Optio
 struct ParsedHead {
     framing: BodyFraming,
     upgrade: bool,
-    /// Where the request target lies in the head.
-    target: std::ops::Range<usize>,
+}
+
+/// The target's place in `head` and the head with the target percent-encoded (`request_target.rs`), when the
+/// target has bytes that need it. The target is what lies between the request line's first and last space:
+/// where httparse finds it in a request line it accepts; in one it refuses, only bytes of the encoding set in
+/// that span change, and the line stays refused.
+fn encode_target(head: &[u8]) -> Option<(std::ops::Range<usize>, Vec<u8>)> {
+    let line = &head[..memchr::memchr(b'\n', head)?];
+    let first = memchr::memchr(b' ', line)?;
+    let last = memchr::memrchr(b' ', line)?;
+    let target = first + 1..last.max(first + 1);
+    let encoded = request_target::encode_for_parser(&head[target.clone()])?;
+    let mut out = Vec::with_capacity(head.len() + encoded.len() - target.len());
+    out.extend_from_slice(&head[..target.start]);
+    out.extend_from_slice(&encoded);
+    out.extend_from_slice(&head[target.end..]);
+    Some((target, out))
 }
 
 /// Parses a complete head (`fields` header lines) with httparse, as hyper will, and decides its framing.
@@ -446,7 +461,7 @@ fn parse_head(head: &[u8], fields: usize) -> Result<ParsedHead, Refusal> {
         Ok(_) => return Err(bad("request head the parser ends elsewhere")),
         Err(e) => return Err(bad(parse_error(e))),
     }
-    let (Some(method), Some(target), Some(version)) = (req.method, req.path, req.version) else {
+    let (Some(method), Some(version)) = (req.method, req.version) else {
         return Err(bad("malformed request head"));
     };
     let http11 = version == 1;
@@ -458,14 +473,7 @@ fn parse_head(head: &[u8], fields: usize) -> Result<ParsedHead, Refusal> {
                 .headers
                 .iter()
                 .any(|h| h.name.eq_ignore_ascii_case("upgrade")));
-    // The target's place in the head, from where httparse found it: its bytes are then read from the head,
-    // never through the `str` httparse made of them (which may not be UTF-8).
-    let start = target.as_ptr() as usize - head.as_ptr() as usize;
-    Ok(ParsedHead {
-        framing,
-        upgrade,
-        target: start..start + target.len(),
-    })
+    Ok(ParsedHead { framing, upgrade })
 }
 
 fn hex(b: u8) -> Option<u64> {
@@ -674,6 +682,15 @@ POST /d HTTP/1.1\r\nHost: a\r\nContent-Length: 4\r\ncontent-length: 4\r\n\r\nabc
             out,
             b"GET /?json=%7B%22a%22:1%7D HTTP/1.1\r\nHost: a\r\n\r\n"
         );
+        // Not UTF-8: httparse alone would refuse it.
+        let (notes, out) = run(
+            b"GET /caf\xe9 HTTP/1.1\nHost: a\n\n",
+            100,
+            Limits::default(),
+        );
+        assert_eq!(notes[0].sent_target, None);
+        assert_eq!(notes[0].refusal, None);
+        assert_eq!(out, b"GET /caf%E9 HTTP/1.1\nHost: a\n\n");
         for bad_target in [
             &b"GET /a\x01b HTTP/1.1\r\n\r\n"[..],
             b"GET /a\0 HTTP/1.1\r\n\r\n",

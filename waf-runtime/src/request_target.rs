@@ -12,11 +12,13 @@
 //! included (an existing escape is not encoded twice). Control characters, spaces and NUL never get here: the
 //! parser refuses them (400).
 
-/// Whether `http::Uri` refuses this byte in a path or query (every other visible ASCII byte it accepts).
+/// Whether this byte of a target is percent-encoded: visible ASCII that `http::Uri` refuses (it accepts every
+/// other visible ASCII byte), and every byte past ASCII. DEL and the other control bytes are left for the parser
+/// to refuse.
 fn needs_encoding(b: u8) -> bool {
     matches!(
         b,
-        b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'}' | b'|' | 0x7f..=0xff
+        b'"' | b'<' | b'>' | b'\\' | b'^' | b'`' | b'{' | b'}' | b'|' | 0x80..=0xff
     )
 }
 

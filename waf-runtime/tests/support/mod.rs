@@ -211,8 +211,23 @@ impl Waf {
     }
 
     pub fn write_config(dir: &Path, config: &str) {
+        Self::write_config_with(dir, "", config);
+    }
+
+    /// Starts `waf` like `start`, with more `server:` settings (YAML flow entries, such as `http2_enabled: true`).
+    pub fn start_with_server(server: &str, config: &str, rules: &[(&str, &str)]) -> Waf {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("rules")).unwrap();
+        for (name, text) in rules {
+            std::fs::write(dir.path().join("rules").join(name), text).unwrap();
+        }
+        Self::write_config_with(dir.path(), server, config);
+        Self::launch(dir)
+    }
+
+    fn write_config_with(dir: &Path, server: &str, config: &str) {
         let text = format!(
-            "waf:\n  server: {{listen_address: 127.0.0.1, http_port: 0, shutdown_grace_sec: 10, workers: {WORKERS}}}\n  rules: {{directories: [rules], reload_interval_sec: 1}}\n{config}"
+            "waf:\n  server: {{listen_address: 127.0.0.1, http_port: 0, shutdown_grace_sec: 10, workers: {WORKERS}, {server}}}\n  rules: {{directories: [rules], reload_interval_sec: 1}}\n{config}"
         );
         // Write then rename, as an operator's deploy tool would: the watcher never sees a half-written file.
         let tmp = dir.join("waf.yml.tmp");
