@@ -2,7 +2,7 @@
 //! request boundaries must be the parser's. For every request hyper hands over, the guard's note for it must
 //! describe that same request:
 //!
-//! - a refused head reaches hyper only as the guard's stand-in, and the stand-in only for a refused head;
+//! - a refused head reaches hyper only as the guard's stand-in;
 //! - a head the guard framed by a length gives hyper exactly that many body bytes (or fails, when the stream
 //!   ends early), a head without a body gives none;
 //! - hyper never sees more requests than the guard noted.
@@ -93,15 +93,13 @@ fuzz_target!(|data: &[u8]| {
             match (&note.refusal, &note.framing) {
                 (Some(_), _) => assert!(stand_in, "a refused head reached hyper as another request"),
                 (None, None) => panic!("hyper parsed a request the guard did not note"),
-                (None, Some(framing)) => {
-                    assert!(!stand_in, "the stand-in's note is not a refusal");
-                    match (framing, &body) {
-                        (BodyFraming::Empty, Ok(b)) => assert!(b.is_empty()),
-                        (BodyFraming::Empty, Err(e)) => panic!("an empty body failed: {e}"),
-                        (BodyFraming::Length(n), Ok(b)) => assert_eq!(b.len() as u64, *n),
-                        (BodyFraming::Length(_) | BodyFraming::Chunked, _) => {}
-                    }
-                }
+                (None, Some(framing)) => match (framing, &body) {
+                    (BodyFraming::Empty, Ok(b)) => assert!(b.is_empty()),
+                    (BodyFraming::Empty, Err(e)) => panic!("an empty body failed: {e}"),
+                    (BodyFraming::Length(n), Ok(b)) => assert_eq!(b.len() as u64, *n),
+                    // A body cut short by the end of the stream fails; a chunked one has no length to compare.
+                    (BodyFraming::Length(_) | BodyFraming::Chunked, _) => {}
+                },
             }
             if note.upgrade {
                 notes.upgrade_answered(false);
