@@ -10,6 +10,10 @@
 
 use crate::rule::Transform;
 
+pub mod unicode_map;
+
+pub use unicode_map::UnicodeMap;
+
 /// The transforms that actually run for a rule: the list after its last `none` (which clears what came before,
 /// as in ModSecurity).
 pub fn effective_chain(transforms: &[Transform]) -> Vec<Transform> {
@@ -20,11 +24,11 @@ pub fn effective_chain(transforms: &[Transform]) -> Vec<Transform> {
     transforms[start..].to_vec()
 }
 
-/// Applies `chain` in order.
-pub fn apply_chain(chain: &[Transform], input: &[u8]) -> Vec<u8> {
+/// Applies `chain` in order; `urlDecodeUni` uses `map`.
+pub fn apply_chain(chain: &[Transform], input: &[u8], map: UnicodeMap) -> Vec<u8> {
     let mut value = input.to_vec();
     for t in chain {
-        value = apply(*t, &value);
+        value = apply(*t, &value, map);
     }
     value
 }
@@ -166,12 +170,12 @@ pub fn may_change(transform: Transform, triggers: Triggers, input: &[u8]) -> boo
             || input.last().is_some_and(|&b| is_space(b)))
 }
 
-/// Applies one transform.
-pub fn apply(transform: Transform, input: &[u8]) -> Vec<u8> {
+/// Applies one transform; `urlDecodeUni` uses `map`.
+pub fn apply(transform: Transform, input: &[u8], map: UnicodeMap) -> Vec<u8> {
     match transform {
         Transform::None => input.to_vec(),
         Transform::UrlDecode => url_decode(input),
-        Transform::UrlDecodeUni => url_decode_uni(input),
+        Transform::UrlDecodeUni => url_decode_uni(input, map),
         Transform::Lowercase => input.to_ascii_lowercase(),
         Transform::Utf8ToUnicode => utf8_to_unicode(input),
         Transform::RemoveNulls => keep_bytes(input, |b| b != 0),
@@ -215,26 +219,28 @@ const fn is_space(b: u8) -> bool {
 
 /// `urlDecode`: `%XX` becomes the byte, `+` a space; an invalid or truncated escape is kept as is.
 pub fn url_decode(input: &[u8]) -> Vec<u8> {
-    percent_decode(input, false)
+    percent_decode(input, None)
 }
 
 /// [`url_decode`] into `arena`: how parsed arguments are decoded, without a heap allocation each.
 pub fn url_decode_in<'a>(arena: &'a bumpalo::Bump, input: &[u8]) -> &'a [u8] {
     let out = arena.alloc_slice_fill_copy(input.len(), 0u8);
-    let len = percent_decode_to(input, false, out);
+    let len = percent_decode_to(input, None, out);
     &out[..len]
 }
 
 /// `urlDecodeUni`: `urlDecode` plus IIS-style `%uXXXX`.
 ///
-/// Without a Unicode map (the CRS sets none) ModSecurity keeps the low byte of the code point and maps the
-/// full-width ASCII range (`%uFF01`..`%uFF5E`) to ASCII by adding 0x20 to it. An invalid `%u` escape keeps both
-/// `%` and `u`.
-pub fn url_decode_uni(input: &[u8]) -> Vec<u8> {
-    percent_decode(input, true)
+/// A code point the Unicode `map` has becomes its byte (`%u2019` → `'` in code page 20127). Any other (and every
+/// one with [`UnicodeMap::NONE`]) becomes, as in ModSecurity, the low byte of the code point, except that the
+/// full-width ASCII range (`%uFF01`..`%uFF5E`) maps to ASCII by adding 0x20 to it. An invalid `%u` escape keeps
+/// both `%` and `u`.
+pub fn url_decode_uni(input: &[u8], map: UnicodeMap) -> Vec<u8> {
+    percent_decode(input, Some(map))
 }
 
-fn percent_decode(input: &[u8], unicode: bool) -> Vec<u8> {
+/// `unicode`: whether `%u` escapes are decoded, and with which map.
+fn percent_decode(input: &[u8], unicode: Option<UnicodeMap>) -> Vec<u8> {
     let mut out = vec![0u8; input.len()];
     let len = percent_decode_to(input, unicode, &mut out);
     out.truncate(len);
@@ -243,22 +249,27 @@ fn percent_decode(input: &[u8], unicode: bool) -> Vec<u8> {
 
 /// The decoder behind both: one output byte per escape, invalid escapes copied. Writes into `out` (at least as
 /// long as `input`: the output is never longer) and returns the decoded length.
-fn percent_decode_to(input: &[u8], unicode: bool, out: &mut [u8]) -> usize {
+fn percent_decode_to(input: &[u8], unicode: Option<UnicodeMap>, out: &mut [u8]) -> usize {
     let mut written = 0;
     let mut i = 0;
     while i < input.len() {
-        let (byte, used) = match input[i] {
-            b'%' if unicode && matches!(input.get(i + 1), Some(b'u' | b'U')) => {
+        let (byte, used) = match (input[i], unicode) {
+            (b'%', Some(map)) if matches!(input.get(i + 1), Some(b'u' | b'U')) => {
                 match input
                     .get(i + 2..i + 6)
                     .filter(|d| d.iter().all(|b| hex_value(*b).is_some()))
                 {
                     Some(d) => {
-                        // All four are hex digits, so the low pair decodes.
+                        // All four are hex digits, so both pairs decode.
+                        let high = hex_pair(d, 0).unwrap_or(0);
                         let low = hex_pair(d, 2).unwrap_or(0);
-                        let full_width = matches!(d[0], b'f' | b'F') && matches!(d[1], b'f' | b'F');
-                        let ascii = full_width && low > 0x00 && low < 0x5f;
-                        (if ascii { low + 0x20 } else { low }, 6)
+                        let byte =
+                            map.lookup(u16::from_be_bytes([high, low]))
+                                .unwrap_or_else(|| {
+                                    let ascii = high == 0xff && low > 0x00 && low < 0x5f;
+                                    if ascii { low + 0x20 } else { low }
+                                });
+                        (byte, 6)
                     }
                     None => {
                         // Two bytes out for the two consumed.
@@ -268,9 +279,9 @@ fn percent_decode_to(input: &[u8], unicode: bool, out: &mut [u8]) -> usize {
                     }
                 }
             }
-            b'%' => hex_pair(input, i + 1).map_or((b'%', 1), |b| (b, 3)),
-            b'+' => (b' ', 1),
-            b => (b, 1),
+            (b'%', _) => hex_pair(input, i + 1).map_or((b'%', 1), |b| (b, 3)),
+            (b'+', _) => (b' ', 1),
+            (b, _) => (b, 1),
         };
         out[written] = byte;
         written += 1;
@@ -487,7 +498,7 @@ mod tests {
     use super::*;
 
     fn t(transform: Transform, input: &[u8]) -> Vec<u8> {
-        apply(transform, input)
+        apply(transform, input, UnicodeMap::NONE)
     }
 
     fn check_table(transform: Transform, cases: &[(&[u8], &[u8])]) {
@@ -529,11 +540,7 @@ mod tests {
         for transform in Transform::ALL {
             for input in inputs {
                 if !may_change(transform, Triggers::of(input), input) {
-                    assert_eq!(
-                        apply(transform, input),
-                        *input,
-                        "{transform:?} of {input:?}"
-                    );
+                    assert_eq!(t(transform, input), *input, "{transform:?} of {input:?}");
                 }
             }
         }
@@ -567,11 +574,7 @@ mod tests {
         for transform in Transform::ALL {
             for input in &inputs {
                 if !may_change(transform, Triggers::of(input), input) {
-                    assert_eq!(
-                        apply(transform, input),
-                        *input,
-                        "{transform:?} of {input:?}"
-                    );
+                    assert_eq!(t(transform, input), *input, "{transform:?} of {input:?}");
                 }
             }
         }
@@ -580,7 +583,11 @@ mod tests {
                 let chain = [first, second];
                 let acted_on = Triggers::acted_on_by(&chain);
                 for input in inputs.iter().filter(|i| !Triggers::of(i).meets(acted_on)) {
-                    assert_eq!(apply_chain(&chain, input), *input, "{chain:?} of {input:?}");
+                    assert_eq!(
+                        apply_chain(&chain, input, UnicodeMap::default()),
+                        *input,
+                        "{chain:?} of {input:?}"
+                    );
                 }
             }
         }
@@ -618,7 +625,7 @@ mod tests {
     }
 
     #[test]
-    fn url_decode_uni_table() {
+    fn url_decode_uni_without_a_map_table() {
         let cases: &[(&[u8], &[u8])] = &[
             (b"%u0027", b"'"),
             (b"%U0027", b"'"),
@@ -634,6 +641,38 @@ mod tests {
             (b"a%u0020b", b"a b"),
         ];
         check_table(Transform::UrlDecodeUni, cases);
+    }
+
+    #[test]
+    fn url_decode_uni_with_the_default_map() {
+        let map = UnicodeMap::default();
+        let cases: &[(&[u8], &[u8])] = &[
+            (b"%u2019%u2018%u02bc%uFF07", b"''''"),
+            (b"%u201c%u201D", b"\"\""),
+            (b"%u3002", b"."),
+            (b"%u00e9", b"e"),
+            (b"%u4e00", b"\0"), // not in the map: the low byte, as without one
+            (b"%uff1c", b"<"),  // in the map
+            (b"%u2019zz%u20", b"'zz%u20"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                url_decode_uni(input, map),
+                *want,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        // What a rule with `[utf8_to_unicode, url_decode_uni]` sees of typographic quotes.
+        let chain = [Transform::Utf8ToUnicode, Transform::UrlDecodeUni];
+        assert_eq!(
+            apply_chain(&chain, "x’ OR ʼaʼ=“a”".as_bytes(), map),
+            b"x' OR 'a'=\"a\""
+        );
+        assert_eq!(
+            apply_chain(&chain, "x’".as_bytes(), UnicodeMap::NONE),
+            b"x\x19"
+        );
     }
 
     #[test]
@@ -711,10 +750,13 @@ mod tests {
     fn chain_applies_in_order() {
         use Transform::*;
         assert_eq!(
-            apply_chain(&[UrlDecodeUni, Lowercase], b"%53ELECT"),
+            apply_chain(&[UrlDecodeUni, Lowercase], b"%53ELECT", UnicodeMap::NONE),
             b"select"
         );
-        assert_eq!(apply_chain(&[Lowercase, UrlDecodeUni], b"%u0053"), b"S");
-        assert_eq!(apply_chain(&[], b"x"), b"x");
+        assert_eq!(
+            apply_chain(&[Lowercase, UrlDecodeUni], b"%u0053", UnicodeMap::NONE),
+            b"S"
+        );
+        assert_eq!(apply_chain(&[], b"x", UnicodeMap::NONE), b"x");
     }
 }
