@@ -48,6 +48,7 @@ impl Triggers {
     const NUL: u16 = 1 << 3;
     const AMPERSAND: u16 = 1 << 4;
     const HASH: u16 = 1 << 5;
+    /// A byte `removeWhitespace` removes.
     const SPACE: u16 = 1 << 6;
     /// A whitespace byte other than ' '.
     const OTHER_SPACE: u16 = 1 << 7;
@@ -127,11 +128,11 @@ static CLASSES: [u32; 256] = {
             _ => (0, 0),
         };
         class |= ends as u32 | (begins as u32) << OPENS_SHIFT;
-        if is_space(byte) {
+        if is_space(byte) || is_removed_space(byte) {
             class |= Triggers::SPACE as u32;
-            if byte != b' ' {
-                class |= Triggers::OTHER_SPACE as u32;
-            }
+        }
+        if is_space(byte) && byte != b' ' {
+            class |= Triggers::OTHER_SPACE as u32;
         }
         table[b] = class;
         b += 1;
@@ -146,7 +147,8 @@ fn trigger_bits(transform: Transform) -> u16 {
         Transform::None => 0,
         Transform::UrlDecode | Transform::UrlDecodeUni => Triggers::PERCENT_OR_PLUS,
         Transform::Lowercase => Triggers::UPPER,
-        Transform::Utf8ToUnicode => Triggers::NON_ASCII,
+        // A NUL is dropped.
+        Transform::Utf8ToUnicode => Triggers::NON_ASCII | Triggers::NUL,
         Transform::RemoveNulls => Triggers::NUL,
         Transform::ReplaceComments => Triggers::SLASH_STAR,
         // Every marker (`/*`, `*/`, `<!--`, `-->`, `--`, `#`) holds one of these.
@@ -181,7 +183,7 @@ pub fn apply(transform: Transform, input: &[u8], map: UnicodeMap) -> Vec<u8> {
         Transform::RemoveNulls => keep_bytes(input, |b| b != 0),
         Transform::ReplaceComments => replace_comments(input),
         Transform::RemoveCommentsChar => remove_comments_char(input),
-        Transform::RemoveWhitespace => keep_bytes(input, |b| !is_space(b)),
+        Transform::RemoveWhitespace => keep_bytes(input, |b| !is_space(b) && !is_removed_space(b)),
         Transform::CompressWhitespace => compress_whitespace(input),
         Transform::HtmlEntityDecode => html_entity_decode(input),
         Transform::Trim => trim(input).to_vec(),
@@ -212,9 +214,17 @@ fn hex_pair(input: &[u8], i: usize) -> Option<u8> {
     Some(hi << 4 | lo)
 }
 
-/// ModSecurity's whitespace: C `isspace` plus the non-breaking space byte 0xA0.
+/// ModSecurity's whitespace: C `isspace` (in the C locale). ModSecurity v3 means to count the non-breaking space
+/// 0xA0 too in `compressWhitespace`, but compares it with a signed `char`, so it never does; `trim` uses
+/// `isspace` alone.
 const fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0xa0)
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// What `removeWhitespace` removes besides [`is_space`]: 0xA0 and 0xC2, both bytes of a UTF-8 non-breaking space
+/// (ModSecurity v3 removes every such byte, wherever it is).
+const fn is_removed_space(b: u8) -> bool {
+    matches!(b, 0xa0 | 0xc2)
 }
 
 /// `urlDecode`: `%XX` becomes the byte, `+` a space; an invalid or truncated escape is kept as is.
@@ -294,14 +304,18 @@ fn percent_decode_to(input: &[u8], unicode: Option<UnicodeMap>, out: &mut [u8]) 
 /// lower-case hex (at least four digits). Its quirks are kept, since rules are written against them: a lead byte
 /// whose continuation bytes are missing or wrong is dropped; an overlong or surrogate sequence is converted and
 /// then followed by its raw lead byte; a lead byte beyond U+10FFFF (0xF5..0xF7) is copied before the conversion;
-/// any other byte (ASCII, a stray continuation byte, 0xF8..0xFF) is copied. (ModSecurity also cuts the result at
-/// the first NUL byte, a C-string artefact that would hide the rest of the value; that one is not reproduced.)
+/// any other byte (ASCII, a stray continuation byte, 0xF8..0xFF) is copied, except NUL, which ModSecurity drops
+/// (it writes a NUL without moving on, and the next byte overwrites it).
 pub fn utf8_to_unicode(input: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(input.len());
     let mut i = 0;
     while i < input.len() {
         let c = input[i];
         let (len, lead_bits) = match c {
+            0 => {
+                i += 1;
+                continue;
+            }
             0xc0..=0xdf => (2, u32::from(c & 0x1f)),
             0xe0..=0xef => (3, u32::from(c & 0x0f)),
             0xf0..=0xf7 => (4, u32::from(c & 0x07)),
@@ -684,6 +698,7 @@ mod tests {
             ("\u{ff07}".as_bytes(), b"%uff07"),
             ("\u{1f600}".as_bytes(), b"%u1f600"),
             (b"a\xc3", b"a"),             // truncated sequence: lead byte dropped
+            (b"a\0b\0", b"ab"),           // NUL dropped
             (b"\xc3(", b"("),             // bad continuation: lead byte dropped
             (b"\x80x\xff", b"\x80x\xff"), // stray continuation and 0xFF copied
             (b"\xc0\xa7", b"%u0027\xc0"), // overlong: converted, then the lead byte
@@ -715,11 +730,19 @@ mod tests {
     #[test]
     fn whitespace_and_case_table() {
         assert_eq!(
-            t(Transform::RemoveWhitespace, b" a\tb\r\n\x0bc\x0c\xa0d "),
-            b"abcd"
+            t(
+                Transform::RemoveWhitespace,
+                b" a\tb\r\n\x0bc\x0c\xa0d \xc2\xa0e\xc2"
+            ),
+            b"abcde"
         );
         assert_eq!(t(Transform::CompressWhitespace, b"a \t\n b  c"), b"a b c");
+        assert_eq!(
+            t(Transform::CompressWhitespace, b"a\xa0 \xa0b"),
+            b"a\xa0 \xa0b"
+        );
         assert_eq!(t(Transform::Trim, b" \t a b \r\n"), b"a b");
+        assert_eq!(t(Transform::Trim, b"\xa0a\xa0"), b"\xa0a\xa0");
         assert_eq!(t(Transform::Trim, b"   "), b"");
         assert_eq!(
             t(Transform::Lowercase, b"SeLeCt \xc3\x89"),
