@@ -282,10 +282,8 @@ fn the_artifact_records_the_unicode_map_and_its_rules_evaluate_with_it() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("rules.wafc");
     let rules = repo("rules");
-    let request = OwnedRequest::parse(
-        b"GET /?id=x%u2019%20or%20%u20191%u2019=%u20191 HTTP/1.1\r\nHost: a\r\n\r\n",
-    )
-    .unwrap();
+    let request =
+        OwnedRequest::parse(b"GET /?user=admin%u2019-- HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
     for (flag, code_page, blocked) in [("none", None, false), ("28591", Some(28591), true)] {
         let compiled = rulec(&[
             "compile",
