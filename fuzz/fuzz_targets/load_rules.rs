@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
         relative: "fuzz.yaml".into(),
         text: Ok(text.to_owned()),
     }];
-    let outcome = CompiledRuleSet::from_sources(&sources, &CompileOptions { paranoia_level: 4 });
+    let outcome = CompiledRuleSet::from_sources(&sources, &CompileOptions { paranoia_level: 4, ..Default::default() });
     // Whatever loaded must also evaluate.
     let request = waf_compiler::HttpRequest {
         method: "POST",

@@ -22,8 +22,14 @@ fn rule_dirs() -> Vec<PathBuf> {
 }
 
 fn from_yaml(paranoia_level: u8, plan: EnginePlan) -> CompiledRuleSet {
-    let outcome =
-        CompiledRuleSet::load_dirs_with(&rule_dirs(), &CompileOptions { paranoia_level }, plan);
+    let outcome = CompiledRuleSet::load_dirs_with(
+        &rule_dirs(),
+        &CompileOptions {
+            paranoia_level,
+            ..Default::default()
+        },
+        plan,
+    );
     assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
     outcome.ruleset
 }

@@ -60,6 +60,7 @@ fn load_as_shipped(with_shipped: bool) -> CompiledRuleSet {
         &rule_dirs(with_shipped),
         &CompileOptions {
             paranoia_level: PARANOIA,
+            ..Default::default()
         },
     );
     assert!(
@@ -131,14 +132,17 @@ impl<'s> Baseline<'s> {
                 .filter(|(_, key, _)| selector.accepts(key))
                 .any(|(_, _, raw)| {
                     if !compiled.rule.multi_match {
-                        return Self::value_matches(rule, &apply_chain(chain, raw));
+                        return Self::value_matches(
+                            rule,
+                            &apply_chain(chain, raw, self.chains.unicode_map()),
+                        );
                     }
                     let mut value = raw.to_vec();
                     if Self::value_matches(rule, &value) {
                         return true;
                     }
                     chain.iter().any(|t| {
-                        let next = apply(*t, &value);
+                        let next = apply(*t, &value, self.chains.unicode_map());
                         let changed = next != value;
                         value = next;
                         changed && Self::value_matches(rule, &value)

@@ -23,6 +23,7 @@ use crate::prefilter::Prefilter;
 use crate::regex_engine::{EnginePlan, RegexEngine, RegexSource};
 use crate::rule::{Rule, Transform};
 use crate::ruleset::CompiledRuleSet;
+use crate::transform::UnicodeMap;
 use regex_automata::dfa::{Automaton, StartKind, dense, regex::Regex as DenseRegex};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
@@ -33,8 +34,9 @@ use std::path::Path;
 pub const MAGIC: [u8; 8] = *b"WAFRULES";
 
 /// Bumped whenever the payload's layout changes: a reader refuses any other version.
-/// (1: rules, DFAs; 2: the transform chains and the literal prefilter; 3: the prefilter's byte gates.)
-pub const FORMAT_VERSION: u32 = 3;
+/// (1: rules, DFAs; 2: the transform chains and the literal prefilter; 3: the prefilter's byte gates; 4: the
+/// Unicode code page.)
+pub const FORMAT_VERSION: u32 = 4;
 
 /// The version of the compiler that writes (and alone may read) an artifact: the DFAs' semantics depend on the
 /// engine that built them, so an artifact from another version is refused and must be recompiled.
@@ -81,6 +83,10 @@ pub struct Header {
     /// [`CompiledRuleSet::source_hash`]: the source files and the paranoia level.
     pub source_hash: String,
     pub paranoia_level: u8,
+    /// The code page of the Unicode map `url_decode_uni` was compiled with (`None`: no map). Honoured on load: the
+    /// rule set evaluates as it was compiled and tested; the proxy refuses an artifact whose code page is not the
+    /// configured one.
+    pub unicode_code_page: Option<u32>,
     /// The dense DFA budget per DFA in bytes; 0 when every regex is lazy.
     pub dfa_size_limit: u64,
     /// Seconds since the Unix epoch.
@@ -186,6 +192,7 @@ pub fn write(ruleset: &CompiledRuleSet) -> Result<Vec<u8>, String> {
             compiler_version: COMPILER_VERSION.to_owned(),
             source_hash: ruleset.source_hash().to_owned(),
             paranoia_level: ruleset.paranoia_level(),
+            unicode_code_page: ruleset.chains().unicode_map().code_page(),
             dfa_size_limit: match ruleset.engine_plan() {
                 EnginePlan::Lazy => 0,
                 EnginePlan::Dense { size_limit } => size_limit as u64,
@@ -351,7 +358,9 @@ pub fn read(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
             payload.regexes.len()
         )));
     }
-    let mut chains = Chains::from_list(&payload.chains).map_err(corrupt)?;
+    let unicode_map = UnicodeMap::for_code_page(payload.header.unicode_code_page)
+        .map_err(|e| corrupt(e.to_string()))?;
+    let mut chains = Chains::from_list(&payload.chains, unicode_map).map_err(corrupt)?;
     let mut compiled: Vec<CompiledRule> = Vec::with_capacity(rules.len());
     let mut scratch = Vec::new();
     for (rule, stored) in rules.iter().zip(&payload.regexes) {

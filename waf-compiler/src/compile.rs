@@ -15,18 +15,24 @@
 use crate::operator::{Condition, Matcher, RegexFactory};
 use crate::regex_engine::{RegexEngine, RegexSource};
 use crate::rule::{MAX_PARANOIA_LEVEL, Rule, Transform, Variable, VariableSpec};
-use crate::transform::{Triggers, effective_chain};
+use crate::transform::{Triggers, UnicodeMap, effective_chain};
 
 /// How a rule set is compiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CompileOptions {
     /// Rules with a higher `paranoia_level` are loaded and validated but do not run. Default 1.
     pub paranoia_level: u8,
+    /// The Unicode map `url_decode_uni` uses. Default: code page 20127, as a standard ModSecurity deployment
+    /// (see [`crate::transform::unicode_map`]).
+    pub unicode_map: UnicodeMap,
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { paranoia_level: 1 }
+        CompileOptions {
+            paranoia_level: 1,
+            unicode_map: UnicodeMap::default(),
+        }
     }
 }
 
@@ -133,9 +139,11 @@ pub struct CompiledRule {
     pub needs_captures: bool,
 }
 
-/// The distinct transform chains of a rule set and all their prefixes; index 0 is the empty chain.
+/// The distinct transform chains of a rule set and all their prefixes; index 0 is the empty chain. With them, the
+/// Unicode map their `url_decode_uni` uses.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Chains {
+    unicode_map: UnicodeMap,
     chains: Vec<Vec<Transform>>,
     /// `parents[id]`: the id of `chains[id]` without its last transform (0 for the empty chain).
     parents: Vec<usize>,
@@ -143,17 +151,22 @@ pub struct Chains {
     acted_on: Vec<Triggers>,
 }
 
-impl Default for Chains {
-    fn default() -> Self {
+impl Chains {
+    /// Only the empty chain, with `unicode_map`.
+    pub fn new(unicode_map: UnicodeMap) -> Chains {
         Chains {
+            unicode_map,
             chains: vec![Vec::new()],
             parents: vec![0],
             acted_on: vec![Triggers::default()],
         }
     }
-}
 
-impl Chains {
+    /// The Unicode map `url_decode_uni` uses in these chains.
+    pub fn unicode_map(&self) -> UnicodeMap {
+        self.unicode_map
+    }
+
     /// The id of `chain`, interning it and (first) each of its prefixes.
     fn intern(&mut self, chain: &[Transform]) -> usize {
         let Some((_, prefix)) = chain.split_last() else {
@@ -177,8 +190,8 @@ impl Chains {
 
     /// The chains with the ids they had when stored (`list[id]`), for the artifact loader. Refused unless
     /// interning them in order gives back the same ids (the empty chain first, each chain after its prefixes).
-    pub fn from_list(list: &[Vec<Transform>]) -> Result<Chains, String> {
-        let mut chains = Chains::default();
+    pub fn from_list(list: &[Vec<Transform>], unicode_map: UnicodeMap) -> Result<Chains, String> {
+        let mut chains = Chains::new(unicode_map);
         for (id, chain) in list.iter().enumerate() {
             if chains.intern(chain) != id || chains.len() != id + 1 {
                 return Err(format!("transform chain {id} is out of order"));

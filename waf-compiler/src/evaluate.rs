@@ -163,7 +163,7 @@ impl TransformCache {
             None => {
                 let (input, triggers) = self.stored(variable, index, source, raw);
                 if may_change(transform, triggers, input) {
-                    let output = apply(transform, input);
+                    let output = apply(transform, input, chains.unicode_map());
                     let result = if output == input {
                         Slot::Same(source)
                     } else {
@@ -486,7 +486,11 @@ impl Checked<'_> {
                 ),
             };
             let value = cache.value(variable, index, source, raw);
-            let found = found.filter(|found| rule.conditions.iter().all(|c| c.holds(value, found)));
+            let found = found.filter(|found| {
+                rule.conditions
+                    .iter()
+                    .all(|c| c.holds(value, found, self.chains.unicode_map()))
+            });
             observer.inspected(rule, variable, key, value, found.is_some());
             if let Some(found) = found {
                 return Some(RuleMatch {

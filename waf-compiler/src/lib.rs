@@ -5,7 +5,7 @@
 //! ```no_run
 //! use waf_compiler::{CompileOptions, CompiledRuleSet, HttpRequest};
 //!
-//! let outcome = CompiledRuleSet::load_dirs(&["rules"], &CompileOptions { paranoia_level: 1 });
+//! let outcome = CompiledRuleSet::load_dirs(&["rules"], &CompileOptions::default());
 //! for error in &outcome.errors {
 //!     eprintln!("skipped: {error}"); // names the file, the rule id and the field
 //! }

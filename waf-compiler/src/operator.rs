@@ -9,7 +9,7 @@
 use crate::detect;
 use crate::regex_engine::RegexEngine;
 use crate::rule::{ChainOperator, ChainTarget, OperatorKind, Transform};
-use crate::transform;
+use crate::transform::{self, UnicodeMap};
 use regex_automata::meta::{self, Regex};
 use regex_automata::util::syntax;
 use std::ops::Range;
@@ -321,7 +321,8 @@ impl Condition {
     }
 
     /// Whether the condition holds for a match `found` in `value`.
-    pub fn holds(&self, value: &[u8], found: &Found) -> bool {
+    /// `unicode_map`: the one the rule set's `url_decode_uni` uses.
+    pub fn holds(&self, value: &[u8], found: &Found, unicode_map: UnicodeMap) -> bool {
         let group = |n: usize| -> &[u8] {
             found
                 .groups
@@ -335,7 +336,7 @@ impl Condition {
             ChainTarget::MatchedValue => value,
             ChainTarget::Capture(n) => group(usize::from(n)),
         };
-        let target = transform::apply_chain(&self.transforms, target);
+        let target = transform::apply_chain(&self.transforms, target, unicode_map);
         let expand = |pieces: &[Piece]| -> Vec<u8> {
             pieces
                 .iter()
@@ -467,7 +468,7 @@ mod tests {
         .ok()
         .unwrap();
         assert!(equal.needs_captures());
-        assert!(equal.holds(value, &found));
+        assert!(equal.holds(value, &found, UnicodeMap::default()));
         let differ = Condition::new(
             ChainTarget::Capture(1),
             ChainOperator::Equals,
@@ -479,7 +480,7 @@ mod tests {
         )
         .ok()
         .unwrap();
-        assert!(!differ.holds(value, &found));
+        assert!(!differ.holds(value, &found, UnicodeMap::default()));
         let not_token = Condition::new(
             ChainTarget::MatchedValue,
             ChainOperator::Regex,
@@ -491,8 +492,12 @@ mod tests {
         )
         .ok()
         .unwrap();
-        assert!(not_token.holds(value, &found));
-        assert!(!not_token.holds(b"a=a", &m.find(b"a=a", true).unwrap()));
+        assert!(not_token.holds(value, &found, UnicodeMap::default()));
+        assert!(!not_token.holds(
+            b"a=a",
+            &m.find(b"a=a", true).unwrap(),
+            UnicodeMap::default()
+        ));
         let lowered = Condition::new(
             ChainTarget::Capture(1),
             ChainOperator::Equals,
@@ -504,7 +509,11 @@ mod tests {
         )
         .ok()
         .unwrap();
-        assert!(lowered.holds(b"ABC=1", &m.find(b"ABC=1", true).unwrap()));
+        assert!(lowered.holds(
+            b"ABC=1",
+            &m.find(b"ABC=1", true).unwrap(),
+            UnicodeMap::default()
+        ));
     }
 
     #[test]

@@ -106,7 +106,7 @@ impl CompiledRuleSet {
         };
         let mut hasher = Sha256::new();
         let mut errors = Vec::new();
-        let mut chains = Chains::default();
+        let mut chains = Chains::new(opts.unicode_map);
         let mut rules: Vec<CompiledRule> = Vec::new();
         let mut owner: HashMap<u32, PathBuf> = HashMap::new();
         for source in sources {
@@ -130,6 +130,11 @@ impl CompiledRuleSet {
         }
         hasher.update(b"paranoia_level\0");
         hasher.update([opts.paranoia_level]);
+        // What the rules see depends on the map as much as on the sources.
+        if let Some(code_page) = opts.unicode_map.code_page() {
+            hasher.update(b"unicode_code_page\0");
+            hasher.update(code_page.to_le_bytes());
+        }
         rules.sort_by_key(|r| r.rule.id);
         let prefilter = Prefilter::build(&rules, &chains, opts.paranoia_level);
         let mut ruleset = CompiledRuleSet::from_parts(

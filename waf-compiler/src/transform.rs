@@ -10,6 +10,10 @@
 
 use crate::rule::Transform;
 
+pub mod unicode_map;
+
+pub use unicode_map::UnicodeMap;
+
 /// The transforms that actually run for a rule: the list after its last `none` (which clears what came before,
 /// as in ModSecurity).
 pub fn effective_chain(transforms: &[Transform]) -> Vec<Transform> {
@@ -20,11 +24,11 @@ pub fn effective_chain(transforms: &[Transform]) -> Vec<Transform> {
     transforms[start..].to_vec()
 }
 
-/// Applies `chain` in order.
-pub fn apply_chain(chain: &[Transform], input: &[u8]) -> Vec<u8> {
+/// Applies `chain` in order; `urlDecodeUni` uses `map`.
+pub fn apply_chain(chain: &[Transform], input: &[u8], map: UnicodeMap) -> Vec<u8> {
     let mut value = input.to_vec();
     for t in chain {
-        value = apply(*t, &value);
+        value = apply(*t, &value, map);
     }
     value
 }
@@ -44,6 +48,7 @@ impl Triggers {
     const NUL: u16 = 1 << 3;
     const AMPERSAND: u16 = 1 << 4;
     const HASH: u16 = 1 << 5;
+    /// A byte `removeWhitespace` removes.
     const SPACE: u16 = 1 << 6;
     /// A whitespace byte other than ' '.
     const OTHER_SPACE: u16 = 1 << 7;
@@ -123,11 +128,11 @@ static CLASSES: [u32; 256] = {
             _ => (0, 0),
         };
         class |= ends as u32 | (begins as u32) << OPENS_SHIFT;
-        if is_space(byte) {
+        if is_space(byte) || is_removed_space(byte) {
             class |= Triggers::SPACE as u32;
-            if byte != b' ' {
-                class |= Triggers::OTHER_SPACE as u32;
-            }
+        }
+        if is_space(byte) && byte != b' ' {
+            class |= Triggers::OTHER_SPACE as u32;
         }
         table[b] = class;
         b += 1;
@@ -142,7 +147,8 @@ fn trigger_bits(transform: Transform) -> u16 {
         Transform::None => 0,
         Transform::UrlDecode | Transform::UrlDecodeUni => Triggers::PERCENT_OR_PLUS,
         Transform::Lowercase => Triggers::UPPER,
-        Transform::Utf8ToUnicode => Triggers::NON_ASCII,
+        // A NUL is dropped.
+        Transform::Utf8ToUnicode => Triggers::NON_ASCII | Triggers::NUL,
         Transform::RemoveNulls => Triggers::NUL,
         Transform::ReplaceComments => Triggers::SLASH_STAR,
         // Every marker (`/*`, `*/`, `<!--`, `-->`, `--`, `#`) holds one of these.
@@ -166,18 +172,18 @@ pub fn may_change(transform: Transform, triggers: Triggers, input: &[u8]) -> boo
             || input.last().is_some_and(|&b| is_space(b)))
 }
 
-/// Applies one transform.
-pub fn apply(transform: Transform, input: &[u8]) -> Vec<u8> {
+/// Applies one transform; `urlDecodeUni` uses `map`.
+pub fn apply(transform: Transform, input: &[u8], map: UnicodeMap) -> Vec<u8> {
     match transform {
         Transform::None => input.to_vec(),
         Transform::UrlDecode => url_decode(input),
-        Transform::UrlDecodeUni => url_decode_uni(input),
+        Transform::UrlDecodeUni => url_decode_uni(input, map),
         Transform::Lowercase => input.to_ascii_lowercase(),
         Transform::Utf8ToUnicode => utf8_to_unicode(input),
         Transform::RemoveNulls => keep_bytes(input, |b| b != 0),
         Transform::ReplaceComments => replace_comments(input),
         Transform::RemoveCommentsChar => remove_comments_char(input),
-        Transform::RemoveWhitespace => keep_bytes(input, |b| !is_space(b)),
+        Transform::RemoveWhitespace => keep_bytes(input, |b| !is_space(b) && !is_removed_space(b)),
         Transform::CompressWhitespace => compress_whitespace(input),
         Transform::HtmlEntityDecode => html_entity_decode(input),
         Transform::Trim => trim(input).to_vec(),
@@ -208,33 +214,43 @@ fn hex_pair(input: &[u8], i: usize) -> Option<u8> {
     Some(hi << 4 | lo)
 }
 
-/// ModSecurity's whitespace: C `isspace` plus the non-breaking space byte 0xA0.
+/// ModSecurity's whitespace: C `isspace` (in the C locale). ModSecurity v3 means to count the non-breaking space
+/// 0xA0 too in `compressWhitespace`, but compares it with a signed `char`, so it never does; `trim` uses
+/// `isspace` alone.
 const fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | 0xa0)
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// What `removeWhitespace` removes besides [`is_space`]: 0xA0 and 0xC2, both bytes of a UTF-8 non-breaking space
+/// (ModSecurity v3 removes every such byte, wherever it is).
+const fn is_removed_space(b: u8) -> bool {
+    matches!(b, 0xa0 | 0xc2)
 }
 
 /// `urlDecode`: `%XX` becomes the byte, `+` a space; an invalid or truncated escape is kept as is.
 pub fn url_decode(input: &[u8]) -> Vec<u8> {
-    percent_decode(input, false)
+    percent_decode(input, None)
 }
 
 /// [`url_decode`] into `arena`: how parsed arguments are decoded, without a heap allocation each.
 pub fn url_decode_in<'a>(arena: &'a bumpalo::Bump, input: &[u8]) -> &'a [u8] {
     let out = arena.alloc_slice_fill_copy(input.len(), 0u8);
-    let len = percent_decode_to(input, false, out);
+    let len = percent_decode_to(input, None, out);
     &out[..len]
 }
 
 /// `urlDecodeUni`: `urlDecode` plus IIS-style `%uXXXX`.
 ///
-/// Without a Unicode map (the CRS sets none) ModSecurity keeps the low byte of the code point and maps the
-/// full-width ASCII range (`%uFF01`..`%uFF5E`) to ASCII by adding 0x20 to it. An invalid `%u` escape keeps both
-/// `%` and `u`.
-pub fn url_decode_uni(input: &[u8]) -> Vec<u8> {
-    percent_decode(input, true)
+/// A code point the Unicode `map` has becomes its byte (`%u2019` → `'` in code page 20127). Any other (and every
+/// one with [`UnicodeMap::NONE`]) becomes, as in ModSecurity, the low byte of the code point, except that the
+/// full-width ASCII range (`%uFF01`..`%uFF5E`) maps to ASCII by adding 0x20 to it. An invalid `%u` escape keeps
+/// both `%` and `u`.
+pub fn url_decode_uni(input: &[u8], map: UnicodeMap) -> Vec<u8> {
+    percent_decode(input, Some(map))
 }
 
-fn percent_decode(input: &[u8], unicode: bool) -> Vec<u8> {
+/// `unicode`: whether `%u` escapes are decoded, and with which map.
+fn percent_decode(input: &[u8], unicode: Option<UnicodeMap>) -> Vec<u8> {
     let mut out = vec![0u8; input.len()];
     let len = percent_decode_to(input, unicode, &mut out);
     out.truncate(len);
@@ -243,22 +259,27 @@ fn percent_decode(input: &[u8], unicode: bool) -> Vec<u8> {
 
 /// The decoder behind both: one output byte per escape, invalid escapes copied. Writes into `out` (at least as
 /// long as `input`: the output is never longer) and returns the decoded length.
-fn percent_decode_to(input: &[u8], unicode: bool, out: &mut [u8]) -> usize {
+fn percent_decode_to(input: &[u8], unicode: Option<UnicodeMap>, out: &mut [u8]) -> usize {
     let mut written = 0;
     let mut i = 0;
     while i < input.len() {
-        let (byte, used) = match input[i] {
-            b'%' if unicode && matches!(input.get(i + 1), Some(b'u' | b'U')) => {
+        let (byte, used) = match (input[i], unicode) {
+            (b'%', Some(map)) if matches!(input.get(i + 1), Some(b'u' | b'U')) => {
                 match input
                     .get(i + 2..i + 6)
                     .filter(|d| d.iter().all(|b| hex_value(*b).is_some()))
                 {
                     Some(d) => {
-                        // All four are hex digits, so the low pair decodes.
+                        // All four are hex digits, so both pairs decode.
+                        let high = hex_pair(d, 0).unwrap_or(0);
                         let low = hex_pair(d, 2).unwrap_or(0);
-                        let full_width = matches!(d[0], b'f' | b'F') && matches!(d[1], b'f' | b'F');
-                        let ascii = full_width && low > 0x00 && low < 0x5f;
-                        (if ascii { low + 0x20 } else { low }, 6)
+                        let byte =
+                            map.lookup(u16::from_be_bytes([high, low]))
+                                .unwrap_or_else(|| {
+                                    let ascii = high == 0xff && low > 0x00 && low < 0x5f;
+                                    if ascii { low + 0x20 } else { low }
+                                });
+                        (byte, 6)
                     }
                     None => {
                         // Two bytes out for the two consumed.
@@ -268,9 +289,9 @@ fn percent_decode_to(input: &[u8], unicode: bool, out: &mut [u8]) -> usize {
                     }
                 }
             }
-            b'%' => hex_pair(input, i + 1).map_or((b'%', 1), |b| (b, 3)),
-            b'+' => (b' ', 1),
-            b => (b, 1),
+            (b'%', _) => hex_pair(input, i + 1).map_or((b'%', 1), |b| (b, 3)),
+            (b'+', _) => (b' ', 1),
+            (b, _) => (b, 1),
         };
         out[written] = byte;
         written += 1;
@@ -283,14 +304,18 @@ fn percent_decode_to(input: &[u8], unicode: bool, out: &mut [u8]) -> usize {
 /// lower-case hex (at least four digits). Its quirks are kept, since rules are written against them: a lead byte
 /// whose continuation bytes are missing or wrong is dropped; an overlong or surrogate sequence is converted and
 /// then followed by its raw lead byte; a lead byte beyond U+10FFFF (0xF5..0xF7) is copied before the conversion;
-/// any other byte (ASCII, a stray continuation byte, 0xF8..0xFF) is copied. (ModSecurity also cuts the result at
-/// the first NUL byte, a C-string artefact that would hide the rest of the value; that one is not reproduced.)
+/// any other byte (ASCII, a stray continuation byte, 0xF8..0xFF) is copied, except NUL, which ModSecurity drops
+/// (it writes a NUL without moving on, and the next byte overwrites it).
 pub fn utf8_to_unicode(input: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(input.len());
     let mut i = 0;
     while i < input.len() {
         let c = input[i];
         let (len, lead_bits) = match c {
+            0 => {
+                i += 1;
+                continue;
+            }
             0xc0..=0xdf => (2, u32::from(c & 0x1f)),
             0xe0..=0xef => (3, u32::from(c & 0x0f)),
             0xf0..=0xf7 => (4, u32::from(c & 0x07)),
@@ -487,7 +512,7 @@ mod tests {
     use super::*;
 
     fn t(transform: Transform, input: &[u8]) -> Vec<u8> {
-        apply(transform, input)
+        apply(transform, input, UnicodeMap::NONE)
     }
 
     fn check_table(transform: Transform, cases: &[(&[u8], &[u8])]) {
@@ -529,11 +554,7 @@ mod tests {
         for transform in Transform::ALL {
             for input in inputs {
                 if !may_change(transform, Triggers::of(input), input) {
-                    assert_eq!(
-                        apply(transform, input),
-                        *input,
-                        "{transform:?} of {input:?}"
-                    );
+                    assert_eq!(t(transform, input), *input, "{transform:?} of {input:?}");
                 }
             }
         }
@@ -567,11 +588,7 @@ mod tests {
         for transform in Transform::ALL {
             for input in &inputs {
                 if !may_change(transform, Triggers::of(input), input) {
-                    assert_eq!(
-                        apply(transform, input),
-                        *input,
-                        "{transform:?} of {input:?}"
-                    );
+                    assert_eq!(t(transform, input), *input, "{transform:?} of {input:?}");
                 }
             }
         }
@@ -580,7 +597,11 @@ mod tests {
                 let chain = [first, second];
                 let acted_on = Triggers::acted_on_by(&chain);
                 for input in inputs.iter().filter(|i| !Triggers::of(i).meets(acted_on)) {
-                    assert_eq!(apply_chain(&chain, input), *input, "{chain:?} of {input:?}");
+                    assert_eq!(
+                        apply_chain(&chain, input, UnicodeMap::default()),
+                        *input,
+                        "{chain:?} of {input:?}"
+                    );
                 }
             }
         }
@@ -618,7 +639,7 @@ mod tests {
     }
 
     #[test]
-    fn url_decode_uni_table() {
+    fn url_decode_uni_without_a_map_table() {
         let cases: &[(&[u8], &[u8])] = &[
             (b"%u0027", b"'"),
             (b"%U0027", b"'"),
@@ -637,6 +658,38 @@ mod tests {
     }
 
     #[test]
+    fn url_decode_uni_with_the_default_map() {
+        let map = UnicodeMap::default();
+        let cases: &[(&[u8], &[u8])] = &[
+            (b"%u2019%u2018%u02bc%uFF07", b"''''"),
+            (b"%u201c%u201D", b"\"\""),
+            (b"%u3002", b"."),
+            (b"%u00e9", b"e"),
+            (b"%u4e00", b"\0"), // not in the map: the low byte, as without one
+            (b"%uff1c", b"<"),  // in the map
+            (b"%u2019zz%u20", b"'zz%u20"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(
+                url_decode_uni(input, map),
+                *want,
+                "{:?}",
+                String::from_utf8_lossy(input)
+            );
+        }
+        // What a rule with `[utf8_to_unicode, url_decode_uni]` sees of typographic quotes.
+        let chain = [Transform::Utf8ToUnicode, Transform::UrlDecodeUni];
+        assert_eq!(
+            apply_chain(&chain, "x’ OR ʼaʼ=“a”".as_bytes(), map),
+            b"x' OR 'a'=\"a\""
+        );
+        assert_eq!(
+            apply_chain(&chain, "x’".as_bytes(), UnicodeMap::NONE),
+            b"x\x19"
+        );
+    }
+
+    #[test]
     fn utf8_to_unicode_table() {
         let cases: &[(&[u8], &[u8])] = &[
             (b"abc", b"abc"),
@@ -645,6 +698,7 @@ mod tests {
             ("\u{ff07}".as_bytes(), b"%uff07"),
             ("\u{1f600}".as_bytes(), b"%u1f600"),
             (b"a\xc3", b"a"),             // truncated sequence: lead byte dropped
+            (b"a\0b\0", b"ab"),           // NUL dropped
             (b"\xc3(", b"("),             // bad continuation: lead byte dropped
             (b"\x80x\xff", b"\x80x\xff"), // stray continuation and 0xFF copied
             (b"\xc0\xa7", b"%u0027\xc0"), // overlong: converted, then the lead byte
@@ -676,11 +730,19 @@ mod tests {
     #[test]
     fn whitespace_and_case_table() {
         assert_eq!(
-            t(Transform::RemoveWhitespace, b" a\tb\r\n\x0bc\x0c\xa0d "),
-            b"abcd"
+            t(
+                Transform::RemoveWhitespace,
+                b" a\tb\r\n\x0bc\x0c\xa0d \xc2\xa0e\xc2"
+            ),
+            b"abcde"
         );
         assert_eq!(t(Transform::CompressWhitespace, b"a \t\n b  c"), b"a b c");
+        assert_eq!(
+            t(Transform::CompressWhitespace, b"a\xa0 \xa0b"),
+            b"a\xa0 \xa0b"
+        );
         assert_eq!(t(Transform::Trim, b" \t a b \r\n"), b"a b");
+        assert_eq!(t(Transform::Trim, b"\xa0a\xa0"), b"\xa0a\xa0");
         assert_eq!(t(Transform::Trim, b"   "), b"");
         assert_eq!(
             t(Transform::Lowercase, b"SeLeCt \xc3\x89"),
@@ -711,10 +773,13 @@ mod tests {
     fn chain_applies_in_order() {
         use Transform::*;
         assert_eq!(
-            apply_chain(&[UrlDecodeUni, Lowercase], b"%53ELECT"),
+            apply_chain(&[UrlDecodeUni, Lowercase], b"%53ELECT", UnicodeMap::NONE),
             b"select"
         );
-        assert_eq!(apply_chain(&[Lowercase, UrlDecodeUni], b"%u0053"), b"S");
-        assert_eq!(apply_chain(&[], b"x"), b"x");
+        assert_eq!(
+            apply_chain(&[Lowercase, UrlDecodeUni], b"%u0053", UnicodeMap::NONE),
+            b"S"
+        );
+        assert_eq!(apply_chain(&[], b"x", UnicodeMap::NONE), b"x");
     }
 }

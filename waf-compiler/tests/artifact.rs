@@ -17,7 +17,14 @@ use waf_compiler::{
 
 fn compile(dirs: &[&str], paranoia_level: u8, plan: EnginePlan) -> CompiledRuleSet {
     let paths: Vec<PathBuf> = dirs.iter().map(|d| repo(d)).collect();
-    let outcome = CompiledRuleSet::load_dirs_with(&paths, &CompileOptions { paranoia_level }, plan);
+    let outcome = CompiledRuleSet::load_dirs_with(
+        &paths,
+        &CompileOptions {
+            paranoia_level,
+            ..Default::default()
+        },
+        plan,
+    );
     assert!(outcome.errors.is_empty(), "{:#?}", outcome.errors);
     outcome.ruleset
 }
@@ -268,6 +275,51 @@ fn one_loaded_set_serves_four_threads() {
             });
         }
     });
+}
+
+#[test]
+fn the_artifact_records_the_unicode_map_and_its_rules_evaluate_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rules.wafc");
+    let rules = repo("rules");
+    let request =
+        OwnedRequest::parse(b"GET /?user=admin%u2019-- HTTP/1.1\r\nHost: a\r\n\r\n").unwrap();
+    for (flag, code_page, blocked) in [("none", None, false), ("28591", Some(28591), true)] {
+        let compiled = rulec(&[
+            "compile",
+            rules.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--unicode-code-page",
+            flag,
+        ]);
+        assert!(
+            compiled.status.success(),
+            "{}",
+            String::from_utf8_lossy(&compiled.stderr)
+        );
+        let header = artifact::read_file(&out).unwrap().header;
+        assert_eq!(header.unicode_code_page, code_page);
+        let loaded = CompiledRuleSet::from_artifact_file(&out).unwrap();
+        assert_eq!(loaded.chains().unicode_map().code_page(), code_page);
+        assert_eq!(!verdict(&loaded, &request).is_empty(), blocked, "{flag}");
+        let inspected = rulec(&["inspect", out.to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&inspected.stdout);
+        assert!(
+            text.contains(&format!("Unicode map       {flag}")),
+            "{text}"
+        );
+    }
+    let refused = rulec(&[
+        "compile",
+        rules.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+        "--unicode-code-page",
+        "65001",
+    ]);
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("unknown Unicode code page 65001"));
 }
 
 fn rulec(args: &[&str]) -> std::process::Output {

@@ -15,8 +15,13 @@ fn shipped_rules_dir() -> PathBuf {
 }
 
 fn shipped(paranoia_level: u8) -> CompiledRuleSet {
-    let outcome =
-        CompiledRuleSet::load_dirs(&[shipped_rules_dir()], &CompileOptions { paranoia_level });
+    let outcome = CompiledRuleSet::load_dirs(
+        &[shipped_rules_dir()],
+        &CompileOptions {
+            paranoia_level,
+            ..Default::default()
+        },
+    );
     assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
     outcome.ruleset
 }
@@ -27,7 +32,13 @@ fn from_yaml(yaml: &str, paranoia_level: u8) -> CompiledRuleSet {
         relative: "test.yaml".into(),
         text: Ok(yaml.to_owned()),
     }];
-    let outcome = CompiledRuleSet::from_sources(&sources, &CompileOptions { paranoia_level });
+    let outcome = CompiledRuleSet::from_sources(
+        &sources,
+        &CompileOptions {
+            paranoia_level,
+            ..Default::default()
+        },
+    );
     assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
     outcome.ruleset
 }

@@ -14,7 +14,13 @@ use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest};
 
 fn load(dirs: &[&str], paranoia_level: u8) -> CompiledRuleSet {
     let paths: Vec<PathBuf> = dirs.iter().map(|d| repo(d)).collect();
-    let outcome = CompiledRuleSet::load_dirs(&paths, &CompileOptions { paranoia_level });
+    let outcome = CompiledRuleSet::load_dirs(
+        &paths,
+        &CompileOptions {
+            paranoia_level,
+            ..Default::default()
+        },
+    );
     assert!(outcome.errors.is_empty(), "{dirs:?}: {:#?}", outcome.errors);
     outcome.ruleset
 }

@@ -218,6 +218,7 @@ fn source_hash_covers_rules_and_paranoia_level() {
             &[dir.path()],
             &CompileOptions {
                 paranoia_level: level,
+                ..Default::default()
             },
         )
         .ruleset

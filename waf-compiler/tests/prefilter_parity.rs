@@ -16,7 +16,13 @@ use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, Verdict};
 
 fn load_all() -> CompiledRuleSet {
     let dirs = [repo("rules"), repo("crs-942")];
-    let outcome = CompiledRuleSet::load_dirs(&dirs, &CompileOptions { paranoia_level: 4 });
+    let outcome = CompiledRuleSet::load_dirs(
+        &dirs,
+        &CompileOptions {
+            paranoia_level: 4,
+            ..Default::default()
+        },
+    );
     assert!(outcome.errors.is_empty(), "{:#?}", outcome.errors);
     outcome.ruleset
 }

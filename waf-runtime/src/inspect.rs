@@ -4,6 +4,7 @@ use crate::config::Config;
 use http::Version;
 use http::request::Parts;
 use std::path::{Path, PathBuf};
+use waf_compiler::transform::UnicodeMap;
 use waf_compiler::{Action, CompileOptions, CompiledRuleSet, HttpRequest};
 
 /// A rule set as loaded, with the files that could not be loaded (skipped, the rest in force).
@@ -82,22 +83,28 @@ fn version_name(v: Version) -> &'static str {
 /// workers. A broken file is reported in `errors` and skipped; only a state in which nothing can be loaded at all
 /// is an `Err`, and then the previous rule set stays in force.
 pub fn load(config: &Config) -> Result<LoadedRules, String> {
-    let (dirs, artifact, paranoia_level, remember_values) = config.rule_sources();
-    let mut loaded = match artifact {
-        Some(path) => load_artifact(path, paranoia_level)?,
-        None => load_dirs(dirs, paranoia_level)?,
+    let sources = config.rule_sources();
+    let unicode_map =
+        UnicodeMap::for_code_page(sources.unicode_code_page).map_err(|e| e.to_string())?;
+    let opts = CompileOptions {
+        paranoia_level: sources.paranoia_level,
+        unicode_map,
     };
-    loaded.set.set_value_memo(remember_values);
+    let mut loaded = match sources.artifact {
+        Some(path) => load_artifact(path, &opts)?,
+        None => load_dirs(sources.directories, &opts)?,
+    };
+    loaded.set.set_value_memo(sources.remember_values);
     Ok(loaded)
 }
 
-fn load_dirs(dirs: &[PathBuf], paranoia_level: u8) -> Result<LoadedRules, String> {
+fn load_dirs(dirs: &[PathBuf], opts: &CompileOptions) -> Result<LoadedRules, String> {
     for dir in dirs {
         if !dir.is_dir() {
             return Err(format!("rule directory {} does not exist", dir.display()));
         }
     }
-    let outcome = CompiledRuleSet::load_dirs(dirs, &CompileOptions { paranoia_level });
+    let outcome = CompiledRuleSet::load_dirs(dirs, opts);
     let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
     Ok(LoadedRules {
         set: outcome.ruleset,
@@ -107,11 +114,25 @@ fn load_dirs(dirs: &[PathBuf], paranoia_level: u8) -> Result<LoadedRules, String
 }
 
 /// Loads a compiled artifact: all or nothing (a refused artifact keeps the rules in force). Its paranoia level
-/// is baked in at compile time, so one that differs from the configured level is refused rather than run at a
-/// level the operator did not ask for.
-fn load_artifact(path: &Path, paranoia_level: u8) -> Result<LoadedRules, String> {
+/// and Unicode map are baked in at compile time, so one that differs from the configured setting is refused
+/// rather than run in a way the operator did not ask for.
+fn load_artifact(path: &Path, opts: &CompileOptions) -> Result<LoadedRules, String> {
+    let paranoia_level = opts.paranoia_level;
     let set = CompiledRuleSet::from_artifact_file(path)
         .map_err(|e| format!("artifact {}: {e}", path.display()))?;
+    let compiled_with = set.chains().unicode_map();
+    if compiled_with != opts.unicode_map {
+        let flag = opts
+            .unicode_map
+            .code_page()
+            .map_or_else(|| "none".to_owned(), |n| n.to_string());
+        return Err(format!(
+            "artifact {} was compiled with Unicode map {compiled_with}, but waf.rules.unicode_code_page is {}: \
+             recompile it with `rulec compile --unicode-code-page {flag}` or change the setting",
+            path.display(),
+            opts.unicode_map,
+        ));
+    }
     if set.paranoia_level() != paranoia_level {
         return Err(format!(
             "artifact {} was compiled at paranoia level {}, but waf.rules.paranoia_level is {paranoia_level}: \

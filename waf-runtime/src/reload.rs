@@ -226,13 +226,14 @@ fn warn_restart_needed(old: &Config, new: &Config) {
 /// Names, sizes and modification times of every rule file under the configured sources (the artifact's included).
 pub fn fingerprint(config: &Config) -> u64 {
     let mut hasher = DefaultHasher::new();
-    let (dirs, artifact, paranoia, _) = config.rule_sources();
-    paranoia.hash(&mut hasher);
-    for dir in dirs {
+    let sources = config.rule_sources();
+    sources.paranoia_level.hash(&mut hasher);
+    sources.unicode_code_page.hash(&mut hasher);
+    for dir in sources.directories {
         dir.hash(&mut hasher);
         scan(dir, 0, &mut hasher);
     }
-    if let Some(path) = artifact {
+    if let Some(path) = sources.artifact {
         hash_file(path, &mut hasher);
     }
     hasher.finish()

@@ -20,7 +20,10 @@ fn compile_artifact(work: &Path, pattern: &str, paranoia_level: u8, out: &Path) 
     std::fs::write(src.join("rule.yaml"), rule).unwrap();
     let outcome = CompiledRuleSet::load_dirs_with(
         &[&src],
-        &CompileOptions { paranoia_level },
+        &CompileOptions {
+            paranoia_level,
+            ..Default::default()
+        },
         EnginePlan::Dense {
             size_limit: DEFAULT_DFA_SIZE_LIMIT,
         },
@@ -144,6 +147,27 @@ fn check_config_names_the_artifact_and_refuses_a_bad_one() {
         stdout.contains("1 rules loaded from artifact rules.wafc"),
         "{stdout}"
     );
+
+    // Compiled with the default map (20127): refused when the proxy is set to another, with the fix named.
+    std::fs::write(
+        dir.path().join("waf.yml"),
+        "waf:\n  rules: {artifact: rules.wafc, unicode_code_page: none}\n",
+    )
+    .unwrap();
+    let out = check();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(
+            "compiled with Unicode map 20127 (US-ASCII), but waf.rules.unicode_code_page is none"
+        ) && stderr.contains("rulec compile --unicode-code-page none"),
+        "{stderr}"
+    );
+    std::fs::write(
+        dir.path().join("waf.yml"),
+        "waf:\n  rules: {artifact: rules.wafc}\n",
+    )
+    .unwrap();
 
     std::fs::write(dir.path().join("rules.wafc"), b"WAFRULES").unwrap();
     let out = check();

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use waf_compiler::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
+use waf_compiler::transform::UnicodeMap;
 use waf_compiler::{
     CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, artifact, explain, ftw,
 };
@@ -43,6 +44,10 @@ enum Command {
         /// Size budget of each dense DFA in bytes (0: no DFAs, every regex compiled at load).
         #[arg(long, default_value_t = DEFAULT_DFA_SIZE_LIMIT, value_name = "BYTES")]
         dfa_size_limit: usize,
+        /// Baked into the artifact. The code page of ModSecurity's Unicode map that `url_decode_uni` uses (as `SecUnicodeMapFile
+        /// unicode.mapping N`), or `none` for ModSecurity's behaviour without a map.
+        #[arg(long, default_value = "20127", value_parser = parse_code_page, value_name = "N|none")]
+        unicode_code_page: UnicodeMap,
         /// Print every rule's engines and sizes.
         #[arg(short, long)]
         verbose: bool,
@@ -60,12 +65,16 @@ enum Command {
         /// Rule directories.
         #[arg(long = "rules", required_unless_present = "artifact", num_args = 1..)]
         rules: Vec<PathBuf>,
-        /// A compiled artifact instead of rule directories (its paranoia level is baked in).
-        #[arg(long, conflicts_with_all = ["rules", "paranoia"])]
+        /// A compiled artifact instead of rule directories (its paranoia level and code page are baked in).
+        #[arg(long, conflicts_with_all = ["rules", "paranoia", "unicode_code_page"])]
         artifact: Option<PathBuf>,
         /// Paranoia level; defaults to 4, as the CRS runs its own tests.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=4))]
         paranoia: u8,
+        /// The code page of ModSecurity's Unicode map that `url_decode_uni` uses (as `SecUnicodeMapFile
+        /// unicode.mapping N`), or `none` for ModSecurity's behaviour without a map.
+        #[arg(long, default_value = "20127", value_parser = parse_code_page, value_name = "N|none")]
+        unicode_code_page: UnicodeMap,
         /// Exit 0 when at least this percentage of tests pass (default: every test must pass).
         #[arg(long, value_parser = parse_rate)]
         min_pass_rate: Option<f64>,
@@ -81,6 +90,10 @@ enum Command {
         /// Paranoia level.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
         paranoia: u8,
+        /// The code page of ModSecurity's Unicode map that `url_decode_uni` uses (as `SecUnicodeMapFile
+        /// unicode.mapping N`), or `none` for ModSecurity's behaviour without a map.
+        #[arg(long, default_value = "20127", value_parser = parse_code_page, value_name = "N|none")]
+        unicode_code_page: UnicodeMap,
         /// File holding the raw request (request line, headers, blank line, body).
         #[arg(long)]
         request: PathBuf,
@@ -105,6 +118,18 @@ fn parse_rate(s: &str) -> Result<f64, String> {
     }
 }
 
+/// `--unicode-code-page`: a code page of the map, or `none`.
+fn parse_code_page(s: &str) -> Result<UnicodeMap, String> {
+    let code_page = match s {
+        "none" => None,
+        n => Some(
+            n.parse::<u32>()
+                .map_err(|_| "a code page number or `none`".to_owned())?,
+        ),
+    };
+    UnicodeMap::for_code_page(code_page).map_err(|e| e.to_string())
+}
+
 fn main() -> ExitCode {
     match Cli::parse().command {
         Command::Check { dirs } => check(&dirs),
@@ -113,13 +138,21 @@ fn main() -> ExitCode {
             out,
             paranoia,
             dfa_size_limit,
+            unicode_code_page,
             verbose,
-        } => compile(&dirs, &out, paranoia, dfa_size_limit, verbose),
+        } => {
+            let opts = CompileOptions {
+                paranoia_level: paranoia,
+                unicode_map: unicode_code_page,
+            };
+            compile(&dirs, &out, &opts, dfa_size_limit, verbose)
+        }
         Command::Inspect { file } => inspect(&file),
         Command::Test {
             rules,
             artifact,
             paranoia,
+            unicode_code_page,
             min_pass_rate,
             tests,
         } => {
@@ -131,15 +164,29 @@ fn main() -> ExitCode {
                         return ExitCode::FAILURE;
                     }
                 },
-                None => load(&rules, paranoia),
+                None => load(
+                    &rules,
+                    &CompileOptions {
+                        paranoia_level: paranoia,
+                        unicode_map: unicode_code_page,
+                    },
+                ),
             };
             test(loaded, min_pass_rate, &tests)
         }
         Command::Explain {
             rules,
             paranoia,
+            unicode_code_page,
             request,
-        } => explain_request(&rules, paranoia, &request),
+        } => explain_request(
+            &rules,
+            &CompileOptions {
+                paranoia_level: paranoia,
+                unicode_map: unicode_code_page,
+            },
+            &request,
+        ),
         Command::ImportCrs { file, out } => import_crs(&file, &out),
     }
 }
@@ -166,8 +213,8 @@ fn import_crs(file: &std::path::Path, out: &std::path::Path) -> ExitCode {
 }
 
 /// Loads rules, printing each error to stderr; the flag is false when any error occurred.
-fn load(dirs: &[PathBuf], paranoia_level: u8) -> (CompiledRuleSet, bool) {
-    let outcome = CompiledRuleSet::load_dirs(dirs, &CompileOptions { paranoia_level });
+fn load(dirs: &[PathBuf], opts: &CompileOptions) -> (CompiledRuleSet, bool) {
+    let outcome = CompiledRuleSet::load_dirs(dirs, opts);
     for error in &outcome.errors {
         eprintln!("error: {error}");
     }
@@ -175,7 +222,11 @@ fn load(dirs: &[PathBuf], paranoia_level: u8) -> (CompiledRuleSet, bool) {
 }
 
 fn check(dirs: &[PathBuf]) -> ExitCode {
-    let (rules, ok) = load(dirs, 4);
+    let opts = CompileOptions {
+        paranoia_level: 4,
+        ..CompileOptions::default()
+    };
+    let (rules, ok) = load(dirs, &opts);
     println!(
         "{} rules loaded, source hash {}",
         rules.rule_count(),
@@ -191,7 +242,7 @@ fn check(dirs: &[PathBuf]) -> ExitCode {
 fn compile(
     dirs: &[PathBuf],
     out: &Path,
-    paranoia_level: u8,
+    opts: &CompileOptions,
     dfa_size_limit: usize,
     verbose: bool,
 ) -> ExitCode {
@@ -200,18 +251,20 @@ fn compile(
         size_limit => EnginePlan::Dense { size_limit },
     };
     eprintln!(
-        "compiling {} at paranoia level {paranoia_level} ({}) ...",
+        "compiling {} at paranoia level {}, Unicode map {} ({}) ...",
         dirs.iter()
             .map(|d| d.display().to_string())
             .collect::<Vec<_>>()
             .join(" "),
+        opts.paranoia_level,
+        opts.unicode_map,
         match plan {
             EnginePlan::Lazy => "no dense DFAs".to_owned(),
             EnginePlan::Dense { size_limit } => format!("dense DFAs up to {size_limit} bytes each"),
         }
     );
     let started = Instant::now();
-    let outcome = CompiledRuleSet::load_dirs_with(dirs, &CompileOptions { paranoia_level }, plan);
+    let outcome = CompiledRuleSet::load_dirs_with(dirs, opts, plan);
     for error in &outcome.errors {
         eprintln!("error: {error}");
     }
@@ -297,6 +350,11 @@ fn inspect(path: &Path) -> ExitCode {
             println!("  source hash       {}", h.source_hash);
             println!("  paranoia level    {}", h.paranoia_level);
             println!(
+                "  Unicode map       {}",
+                h.unicode_code_page
+                    .map_or_else(|| "none".to_owned(), |n| n.to_string())
+            );
+            println!(
                 "  DFA size limit    {}",
                 match h.dfa_size_limit {
                     0 => "none (every regex lazy)".to_owned(),
@@ -378,7 +436,7 @@ fn test(
     }
 }
 
-fn explain_request(rule_dirs: &[PathBuf], paranoia: u8, path: &PathBuf) -> ExitCode {
+fn explain_request(rule_dirs: &[PathBuf], opts: &CompileOptions, path: &PathBuf) -> ExitCode {
     let raw = match std::fs::read(path) {
         Ok(raw) => raw,
         Err(e) => {
@@ -393,7 +451,7 @@ fn explain_request(rule_dirs: &[PathBuf], paranoia: u8, path: &PathBuf) -> ExitC
             return ExitCode::FAILURE;
         }
     };
-    let (rules, ok) = load(rule_dirs, paranoia);
+    let (rules, ok) = load(rule_dirs, opts);
     let headers = request.headers();
     print!(
         "{}",

@@ -96,8 +96,17 @@ pub struct FileRules {
     pub directories: Option<Vec<String>>,
     pub artifact: Option<String>,
     pub paranoia_level: Option<u8>,
+    pub unicode_code_page: Option<CodePageSetting>,
     pub reload_interval_sec: Option<u64>,
     pub remember_values: Option<bool>,
+}
+
+/// `waf.rules.unicode_code_page`: a code page number, or the word `none`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum CodePageSetting {
+    Number(u32),
+    Word(String),
 }
 
 #[derive(Debug, Default, Deserialize)]

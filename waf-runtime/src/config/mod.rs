@@ -100,6 +100,9 @@ pub struct RulesConfig {
     pub directories: Vec<PathBuf>,
     pub artifact: Option<PathBuf>,
     pub paranoia_level: u8,
+    /// The code page of ModSecurity's Unicode map that `url_decode_uni` uses (`None`: no map); checked against
+    /// the map when the configuration is read. Default 20127, as a standard ModSecurity deployment.
+    pub unicode_code_page: Option<u32>,
     pub reload_interval_sec: u64,
     /// Whether the engine remembers, per worker thread, what it found in values it has seen (see
     /// `waf_compiler::memo`): about 1.5 MB per worker at most, holding recent header, cookie and argument
@@ -153,14 +156,25 @@ impl Config {
     }
 
     /// Which rule sources to load and how; a change here means the rules must be loaded again.
-    pub fn rule_sources(&self) -> (&[PathBuf], Option<&Path>, u8, bool) {
-        (
-            &self.rules.directories,
-            self.rules.artifact.as_deref(),
-            self.rules.paranoia_level,
-            self.rules.remember_values,
-        )
+    pub fn rule_sources(&self) -> RuleSources<'_> {
+        RuleSources {
+            directories: &self.rules.directories,
+            artifact: self.rules.artifact.as_deref(),
+            paranoia_level: self.rules.paranoia_level,
+            unicode_code_page: self.rules.unicode_code_page,
+            remember_values: self.rules.remember_values,
+        }
     }
+}
+
+/// The settings that decide which rule set is loaded.
+#[derive(Debug, PartialEq, Eq)]
+pub struct RuleSources<'a> {
+    pub directories: &'a [PathBuf],
+    pub artifact: Option<&'a Path>,
+    pub paranoia_level: u8,
+    pub unicode_code_page: Option<u32>,
+    pub remember_values: bool,
 }
 
 /// A configuration error, always saying where (file and key path, or environment variable) and what.

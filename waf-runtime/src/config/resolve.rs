@@ -4,7 +4,7 @@
 //! value (an earlier design let the environment silently override the file). Settings of features that come in
 //! later versions (TLS, ACME per domain, rate limiting, IP and GeoIP filtering, the admin panel) are parsed and
 //! validated now, and enabling one is an error saying it is not yet supported, never a silent no-op.
-use super::file::{FileRoot, FileWaf};
+use super::file::{CodePageSetting, FileRoot, FileWaf};
 use super::{
     AcmeConfig, BodyConfig, ClientIpConfig, Config, ConfigError, DomainConfig, LogFormat,
     LoggingConfig, MetricsConfig, Mode, OverLimit, RulesConfig, ServerConfig, TlsConfig,
@@ -15,6 +15,8 @@ use crate::limits::{self, Limits};
 use crate::upstream_url::UpstreamUrl;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use waf_compiler::transform::UnicodeMap;
+use waf_compiler::transform::unicode_map::DEFAULT_CODE_PAGE;
 
 /// Reads one environment variable (a parameter so tests can pass their own environment).
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -398,6 +400,19 @@ impl Resolver<'_> {
         if !(1..=4).contains(&paranoia_level) {
             return Err(self.key_error("waf.rules.paranoia_level", "must be 1, 2, 3 or 4"));
         }
+        let unicode_code_page = match &r.unicode_code_page {
+            None => Some(DEFAULT_CODE_PAGE),
+            Some(CodePageSetting::Number(n)) => Some(*n),
+            Some(CodePageSetting::Word(w)) if w == "none" => None,
+            Some(CodePageSetting::Word(w)) => {
+                return Err(self.key_error(
+                    "waf.rules.unicode_code_page",
+                    format!("`{w}` is neither a code page number nor `none`"),
+                ));
+            }
+        };
+        UnicodeMap::for_code_page(unicode_code_page)
+            .map_err(|e| self.key_error("waf.rules.unicode_code_page", e.to_string()))?;
         let reload_interval_sec = self.pick(r.reload_interval_sec, "RELOAD_INTERVAL_SEC", 5)?;
         if reload_interval_sec == 0 {
             return Err(self.key_error("waf.rules.reload_interval_sec", "must be at least 1"));
@@ -406,6 +421,7 @@ impl Resolver<'_> {
             directories,
             artifact,
             paranoia_level,
+            unicode_code_page,
             reload_interval_sec,
             remember_values: r.remember_values.unwrap_or(true),
         })
@@ -523,6 +539,14 @@ mod tests {
                 "waf.rules.paranoia_level",
             ),
             ("waf: {body: {over_limit: pass}}", "waf.body.over_limit"),
+            (
+                "waf: {rules: {unicode_code_page: 65001}}",
+                "waf.rules.unicode_code_page",
+            ),
+            (
+                "waf: {rules: {unicode_code_page: ascii}}",
+                "waf.rules.unicode_code_page",
+            ),
             ("waf: {server: {workers: 0}}", "waf.server.workers"),
             ("waf: {server: {workers: 5000}}", "waf.server.workers"),
             (
@@ -539,6 +563,14 @@ mod tests {
         }
         let e = run("", &[("HTTP_PORT", "x")]).unwrap_err().to_string();
         assert!(e.contains("HTTP_PORT"), "{e}");
+    }
+
+    #[test]
+    fn unicode_code_page_is_20127_unless_set() {
+        let page = |text| run(text, &[]).unwrap().rules.unicode_code_page;
+        assert_eq!(page(""), Some(20127));
+        assert_eq!(page("waf: {rules: {unicode_code_page: 1252}}"), Some(1252));
+        assert_eq!(page("waf: {rules: {unicode_code_page: none}}"), None);
     }
 
     #[test]
