@@ -297,8 +297,9 @@ fn warn_restart_needed(old: &Config, new: &Config) {
     if old.server != new.server {
         tracing::warn!("changes under waf.server apply at the next restart");
     }
-    if old.logging != new.logging {
-        tracing::warn!("changes under waf.logging apply at the next restart");
+    // traffic_level is read per decision from the live configuration: it applies at once.
+    if (&old.logging.level, old.logging.format) != (&new.logging.level, new.logging.format) {
+        tracing::warn!("changes to waf.logging.level and .format apply at the next restart");
     }
 }
 
