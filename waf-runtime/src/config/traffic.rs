@@ -309,6 +309,82 @@ impl Resolver<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::{Config, resolve};
+    use std::path::Path;
+
+    fn run(text: &str) -> Result<Config, ConfigError> {
+        resolve(text, Path::new("t.yml"), &|_| None)
+    }
+
+    #[test]
+    fn bad_values_name_their_key() {
+        for (text, key) in [
+            (
+                "waf: {rate_limit: {requests: 0}}",
+                "waf.rate_limit.requests",
+            ),
+            (
+                "waf: {rate_limit: {window_sec: 0}}",
+                "waf.rate_limit.window_sec",
+            ),
+            (
+                "waf: {rate_limit: {requests: 5000000, window_sec: 1}}",
+                "waf.rate_limit.requests",
+            ),
+            ("waf: {rate_limit: {burst: 0}}", "waf.rate_limit.burst"),
+            (
+                "waf: {rate_limit: {backend: disk}}",
+                "waf.rate_limit.backend",
+            ),
+            (
+                "waf: {rate_limit: {backend: redis}}",
+                "waf.rate_limit.redis_url",
+            ),
+            (
+                "waf: {rate_limit: {redis_url: 'http://x'}}",
+                "waf.rate_limit.redis_url",
+            ),
+            (
+                "waf: {ip_filter: {deny: [10.0.0.0/8, 1.2.3]}}",
+                "waf.ip_filter.deny[1]",
+            ),
+            ("waf: {geoip: {enabled: true}}", "waf.geoip.database"),
+            (
+                "waf: {geoip: {allow_countries: [FRA]}}",
+                "waf.geoip.allow_countries[0]",
+            ),
+            ("waf: {geoip: {unknown: maybe}}", "waf.geoip.unknown"),
+            (
+                "waf: {logging: {traffic_level: loud}}",
+                "waf.logging.traffic_level",
+            ),
+            (
+                "waf: {domains: {a.test: {rate_limit: {burst: 0}}}}",
+                "waf.domains.a.test.rate_limit.burst",
+            ),
+        ] {
+            let e = run(text).unwrap_err().to_string();
+            assert!(e.contains(key), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_domain_overrides_key_by_key() {
+        let c = run(
+            "waf:\n  rate_limit: {enabled: true, requests: 10, burst: 20, window_sec: 5}\n  geoip: {enabled: true, database: g.mmdb, deny_countries: [fr]}\n  domains:\n    A.test:\n      rate_limit: {requests: 3}\n      geoip: {unknown: deny}\n    b.test: {default_upstream: 'http://127.0.0.1:9'}\n",
+        )
+        .unwrap();
+        assert_eq!(c.rate_limit.burst, 20);
+        assert_eq!(c.geoip.deny_countries, ["FR"]);
+        let a = &c.domains["a.test"];
+        let r = a.rate_limit.as_ref().unwrap();
+        assert!(r.enabled);
+        assert_eq!((r.requests, r.window_sec, r.burst), (3, 5, 3));
+        let g = a.geoip.as_ref().unwrap();
+        assert_eq!(g.deny_countries, ["FR"]);
+        assert_eq!(g.unknown, UnknownCountry::Deny);
+        assert!(c.domains["b.test"].rate_limit.is_none());
+    }
 
     #[test]
     fn redis_password_is_masked() {

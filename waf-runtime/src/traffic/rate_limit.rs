@@ -132,7 +132,11 @@ impl MemoryLimiter {
     }
 
     pub fn check(&self, key: u128) -> Verdict {
-        if self.checks.fetch_add(1, Ordering::Relaxed) % SIZE_CHECK_EVERY == 0 {
+        if self
+            .checks
+            .fetch_add(1, Ordering::Relaxed)
+            .is_multiple_of(SIZE_CHECK_EVERY)
+        {
             self.full
                 .store(self.limiter.len() >= self.cap, Ordering::Relaxed);
         }
