@@ -71,7 +71,8 @@ waf_variant_config() { # variant, port, upstream port, file
     enforce) mode=enforce rule_dirs="${dir_list%, }" ;;
     no-rules) mode=enforce rule_dirs="'$work/empty-rules'" ;;
     disabled) mode=disabled rule_dirs="${dir_list%, }" ;;
-    *) echo "$SCRIPT: unknown variant $1 (enforce, no-rules, disabled)" >&2; exit 1 ;;
+    traffic) mode=enforce rule_dirs="${dir_list%, }" ;;
+    *) echo "$SCRIPT: unknown variant $1 (enforce, no-rules, disabled, traffic)" >&2; exit 1 ;;
   esac
   cat >"$4" <<CONF
 waf:
@@ -81,4 +82,32 @@ waf:
   rules: {directories: [$rule_dirs], paranoia_level: 1}
   logging: {level: warn}
 CONF
+  [ "$1" = traffic ] && traffic_controls_config >>"$4"
+  return 0
+}
+
+# `traffic`: enforce plus every traffic control on, none of them refusing the load's client (127.0.0.1): an allow
+# list, a deny file of 100,000 single addresses (none adjacent, so none merge), a rate limit far above the load,
+# and GeoIP when $TEST_PYTHON has mmdb-writer (.ci/requirements.txt) to build a database with.
+traffic_controls_config() {
+  awk 'BEGIN { for (i = 0; i < 100000; i++) { n = 2 * i; printf "10.%d.%d.%d\n", int(n / 65536), int(n / 256) % 256, n % 256 } }' \
+    >"$work/deny-100k.txt"
+  cat <<CONF
+  ip_filter: {allow: [127.0.0.0/8, '::1'], deny_file: '$work/deny-100k.txt'}
+  rate_limit: {enabled: true, requests: 1000000000, window_sec: 1000}
+CONF
+  if [ -n "${TEST_PYTHON:-}" ] && "$TEST_PYTHON" -c 'import mmdb_writer' 2>/dev/null; then
+    "$TEST_PYTHON" - "$work/country.mmdb" <<'PY'
+import sys
+from netaddr import IPSet
+from mmdb_writer import MMDBWriter
+w = MMDBWriter(ip_version=6, ipv4_compatible=True, database_type='GeoLite2-Country')
+w.insert_network(IPSet(['127.0.0.0/8']), {'country': {'iso_code': 'FR'}})
+w.insert_network(IPSet(['198.51.100.0/24']), {'country': {'iso_code': 'ZZ'}})
+w.to_db_file(sys.argv[1])
+PY
+    echo "  geoip: {enabled: true, database: '$work/country.mmdb', deny_countries: [ZZ], unknown: deny}"
+  else
+    echo "$SCRIPT: TEST_PYTHON has no mmdb-writer: the traffic variant runs without GeoIP" >&2
+  fi
 }

@@ -10,7 +10,9 @@
 #
 # VARIANTS (default "enforce no-rules disabled") chooses the waf configurations measured, each its own process:
 # `enforce` (the rule directories, mode enforce), `no-rules` (an empty rule directory, mode enforce: the cost of
-# the forwarding path alone) and `disabled` (the rule directories, mode disabled: no inspection).
+# the forwarding path alone), `disabled` (the rule directories, mode disabled: no inspection) and `traffic`
+# (enforce plus IP lists with 100,000 entries, a rate limit and GeoIP, none of them refusing: the cost of the
+# traffic controls, docs/traffic-controls.md). Controls on vs off: VARIANTS="enforce traffic".
 #
 # Needs: nginx and wrk (apt-get install -y nginx wrk), and the rule directories `rules` and `crs-942`
 # (override with RULE_DIRS=dir1,dir2). Prints requests/s, p50, p99 and server CPU per request for each run,

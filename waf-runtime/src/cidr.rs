@@ -16,6 +16,11 @@ pub struct Cidr {
 }
 
 impl Cidr {
+    /// The address as written (host bits not cleared) and the prefix length.
+    pub fn parts(&self) -> (IpAddr, u8) {
+        (self.network, self.prefix)
+    }
+
     pub fn contains(&self, addr: IpAddr) -> bool {
         match (self.network, addr.to_canonical()) {
             (IpAddr::V4(net), IpAddr::V4(a)) => {

@@ -4,10 +4,10 @@
 //! frames each HTTP/1 byte stream (with `limits.rs`, `request_target.rs`) before hyper parses it, `pipeline.rs` runs the stages (`framing.rs`, `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and
 //! `upstream.rs` talk to the upstream (`upgrade.rs` relays switched protocols), `responses.rs` holds the proxy's
 //! own answers. Around them: `config/` (file, environment, defaults), `state.rs` (what a reload swaps),
-//! `reload.rs` (when it does), `metrics.rs` and `logging.rs`.
+//! `reload.rs` (when it does), `metrics.rs` and `logging.rs`. `traffic/` holds the controls that run once the
+//! client address is known (IP lists, GeoIP, rate limits).
 //!
-//! Later features slot in as stages of `pipeline.rs` (IP and GeoIP filtering, rate limiting after the client
-//! address is known) or as listeners beside `server.rs` (TLS, the admin panel).
+//! Later features slot in as listeners beside `server.rs` (TLS, the admin panel).
 pub mod body;
 pub mod cidr;
 pub mod client_ip;
@@ -26,6 +26,7 @@ pub mod request_target;
 pub mod responses;
 pub mod server;
 pub mod state;
+pub mod traffic;
 pub mod upgrade;
 pub mod upstream;
 pub mod upstream_url;
@@ -47,6 +48,21 @@ pub fn run(config: Config, config_path: Option<PathBuf>) -> anyhow::Result<()> {
         .build()
         .context("starting the control runtime")?;
     control.block_on(control_plane(config, config_path))
+}
+
+/// Every so often, the rate limiters forget clients whose state is back to fresh: under a flood of distinct
+/// addresses the tables shrink back once it ends.
+fn spawn_traffic_upkeep(state: Arc<State>) {
+    const EVERY: std::time::Duration = std::time::Duration::from_secs(10);
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(EVERY);
+        loop {
+            tick.tick().await;
+            let traffic = state.live.load().traffic.clone();
+            // Pruning walks the tables: off the control runtime's event loop.
+            let _ = tokio::task::spawn_blocking(move || traffic.prune()).await;
+        }
+    });
 }
 
 /// Loads the rules, binds, starts the request workers (`workers.rs`), then runs reloads and metrics upkeep and
@@ -96,7 +112,11 @@ async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::
         Some(p) => tokio::fs::read_to_string(p).await.ok(),
         None => None,
     };
-    let state = Arc::new(State::new(config, rules, metrics, config_path));
+    let traffic = traffic::Traffic::build(&config, None, metrics)
+        .map_err(anyhow::Error::msg)
+        .context("building the traffic controls")?;
+    let state = Arc::new(State::new(config, traffic, rules, metrics, config_path));
+    spawn_traffic_upkeep(state.clone());
     tokio::spawn(reload::Reloader::new(state.clone(), config_text).run());
 
     let mut terminate = signal(SignalKind::terminate()).context("SIGTERM handler")?;

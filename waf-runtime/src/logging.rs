@@ -5,8 +5,9 @@
 //! also logged once even without a match: go-ftw brackets each test with such marker requests and waits for the
 //! marker to appear in the log. Values from the request are escaped and truncated: a log line must not be
 //! forgeable or unbounded.
-use crate::config::{LogFormat, LoggingConfig, Mode};
+use crate::config::{LogFormat, LoggingConfig, Mode, TrafficLogLevel};
 use crate::inspect::Finding;
+use crate::traffic::Block;
 use std::fmt::Write;
 use std::net::IpAddr;
 use tracing_subscriber::EnvFilter;
@@ -94,6 +95,47 @@ pub fn rule_match(f: &Finding, ctx: &MatchContext) {
         clean(ctx.method),
         clean(ctx.uri),
     );
+}
+
+/// One line per traffic-control refusal, at the configured level (`logging.traffic_level`).
+pub fn traffic_decision(
+    level: TrafficLogLevel,
+    block: &Block,
+    observe: bool,
+    client: IpAddr,
+    host: &str,
+    method: &str,
+    uri: &str,
+) {
+    if level == TrafficLogLevel::Off {
+        return;
+    }
+    let (prefix, action) = if observe {
+        ("OBSERVE MODE ", "observed")
+    } else {
+        ("", "blocked")
+    };
+    let detail = match block {
+        Block::Country(Some(c)) => format!(" [country \"{}\"]", c.as_str()),
+        Block::Country(None) => " [country \"unknown\"]".to_string(),
+        Block::RateLimitUnavailable { .. } => " [backend \"unavailable\"]".to_string(),
+        _ => String::new(),
+    };
+    let line = format!(
+        "{prefix}traffic control [reason \"{}\"] [action \"{action}\"] [client \"{client}\"] [host \"{}\"] \
+         [method \"{}\"] [uri \"{}\"]{detail}",
+        block.reason(),
+        clean(host),
+        clean(method),
+        clean(uri),
+    );
+    match level {
+        TrafficLogLevel::Off => {}
+        TrafficLogLevel::Error => tracing::error!("{line}"),
+        TrafficLogLevel::Warn => tracing::warn!("{line}"),
+        TrafficLogLevel::Info => tracing::info!("{line}"),
+        TrafficLogLevel::Debug => tracing::debug!("{line}"),
+    }
 }
 
 pub fn test_marker(test_id: &str, method: &str, uri: &str) {

@@ -68,6 +68,14 @@ fn check(config: &config::Config, path: Option<PathBuf>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
+    // The list files and the GeoIP database are read as the proxy would read them: a bad line is found here.
+    let traffic = waf_runtime::metrics::Metrics::install()
+        .map_err(|e| e.to_string())
+        .and_then(|metrics| waf_runtime::traffic::Traffic::build(config, None, metrics));
+    if let Err(e) = traffic {
+        eprintln!("waf: traffic controls: {e}");
+        return ExitCode::from(2);
+    }
     match waf_runtime::inspect::load(config) {
         Err(e) => {
             eprintln!("waf: rules: {e}");

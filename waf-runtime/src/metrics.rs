@@ -24,6 +24,11 @@ pub struct Metrics {
     pub rule_file_errors: Gauge,
     pub request_seconds: Histogram,
     pub inspection_seconds: Histogram,
+    pub rate_limited: Counter,
+    /// Requests the rate limiter could not ask Redis about (down or slow).
+    pub rate_limit_backend_errors: Counter,
+    /// Requests not limited per address because the in-process limiter's table was full.
+    pub rate_limit_table_full: Counter,
 }
 
 /// Why a request was refused before reaching the rules.
@@ -50,6 +55,8 @@ pub enum UpstreamFailure {
 pub enum Reloaded {
     Rules,
     Config,
+    /// The traffic controls' files (IP lists, GeoIP database).
+    Traffic,
 }
 
 impl Reloaded {
@@ -57,6 +64,7 @@ impl Reloaded {
         match self {
             Reloaded::Rules => "rules",
             Reloaded::Config => "config",
+            Reloaded::Traffic => "traffic",
         }
     }
 }
@@ -80,6 +88,9 @@ impl Metrics {
             rule_file_errors: metrics::gauge!("waf_rule_file_errors"),
             request_seconds: metrics::histogram!("waf_request_duration_seconds"),
             inspection_seconds: metrics::histogram!("waf_inspection_duration_seconds"),
+            rate_limited: metrics::counter!("waf_rate_limited_total"),
+            rate_limit_backend_errors: metrics::counter!("waf_rate_limit_backend_errors_total"),
+            rate_limit_table_full: metrics::counter!("waf_rate_limit_table_full_total"),
         };
         // Series exist from the start, so a scrape shows zeros rather than nothing.
         for reason in [
@@ -91,10 +102,13 @@ impl Metrics {
         ] {
             metrics::counter!("waf_rejected_total", "reason" => reason).absolute(0);
         }
+        for reason in ["ip_denied", "ip_not_allowed"] {
+            metrics::counter!("waf_ip_blocked_total", "reason" => reason).absolute(0);
+        }
         for kind in ["unavailable", "timeout"] {
             metrics::counter!("waf_upstream_errors_total", "kind" => kind).absolute(0);
         }
-        for what in ["rules", "config"] {
+        for what in ["rules", "config", "traffic"] {
             metrics::counter!("waf_reloads_total", "what" => what).absolute(0);
             metrics::counter!("waf_reload_failures_total", "what" => what).absolute(0);
         }
@@ -129,6 +143,16 @@ impl Metrics {
             Rejection::BodyTimeout => "body_timeout",
         };
         metrics::counter!("waf_rejected_total", "reason" => reason).increment(1);
+    }
+
+    /// `reason`: `ip_denied` or `ip_not_allowed`.
+    pub fn ip_blocked(&self, reason: &'static str) {
+        metrics::counter!("waf_ip_blocked_total", "reason" => reason).increment(1);
+    }
+
+    /// `country`: a two-letter code (see `traffic/geoip.rs`: nothing else becomes a label) or `unknown`.
+    pub fn geo_blocked(&self, country: &str) {
+        metrics::counter!("waf_geo_blocked_total", "country" => country.to_string()).increment(1);
     }
 
     pub fn upstream_failed(&self, failure: UpstreamFailure) {

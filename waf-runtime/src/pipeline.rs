@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! own endpoints (GET /health, GET /metrics) ─► framing checks ─► host + client address
-//!   ─► body read up to the limit ─► rules ─► 403 | forward (forward.rs) ─► response streamed back
+//!   ─► traffic controls (traffic/: IP lists, GeoIP, rate limit) ─► body read up to the limit ─► rules
+//!   ─► 403 | forward (forward.rs) ─► response streamed back
 //! ```
 //!
 //! Each stage either passes the request on or answers it. Only `GET` reaches the proxy's own endpoints: any
@@ -18,6 +19,7 @@ use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome};
 use crate::metrics::Rejection;
 use crate::responses;
 use crate::state::State;
+use crate::traffic::Block;
 use bytes::Bytes;
 use http::request::Parts;
 use http::{Method, Request, Response, StatusCode, header};
@@ -91,6 +93,13 @@ async fn route(
     if let Some(test_id) = test_id {
         logging::test_marker(test_id, parts.method.as_str(), uri_text(&parts));
     }
+    // Before the body is read: a refused client costs no body read and no rule evaluation.
+    if live.config.mode != Mode::Disabled
+        && let Err(block) = live.traffic.check(&host.name, client).await
+        && let Some(response) = traffic_refusal(state, &live.config, block, client, &host, &parts)
+    {
+        return response;
+    }
 
     let body = match live.config.mode {
         Mode::Disabled => ProxyBody::Stream(body),
@@ -100,6 +109,50 @@ async fn route(
         },
     };
     forward(state, &live, worker, parts, body, peer, &host).await
+}
+
+/// Counts and logs a traffic control's refusal; the answer in enforce mode, none in observe mode (forwarded).
+fn traffic_refusal(
+    state: &State,
+    config: &Config,
+    block: Block,
+    client: IpAddr,
+    host: &RequestHost,
+    parts: &Parts,
+) -> Option<Response<ProxyBody>> {
+    let observe = config.mode == Mode::Observe;
+    logging::traffic_decision(
+        config.logging.traffic_level,
+        &block,
+        observe,
+        client,
+        &host.name,
+        parts.method.as_str(),
+        uri_text(parts),
+    );
+    if observe {
+        state.metrics.observed.increment(1);
+        return None;
+    }
+    let metrics = state.metrics;
+    Some(match block {
+        Block::IpDenied | Block::IpNotAllowed => {
+            metrics.ip_blocked(block.reason());
+            responses::traffic_forbidden(block.reason())
+        }
+        Block::Country(country) => {
+            metrics.geo_blocked(country.as_ref().map_or("unknown", |c| c.as_str()));
+            responses::traffic_forbidden(block.reason())
+        }
+        Block::RateLimited { limit, retry_after } => {
+            metrics.rate_limited.increment(1);
+            responses::rate_limited(limit, retry_after)
+        }
+        Block::RateLimitUnavailable { limit } => {
+            metrics.rate_limited.increment(1);
+            responses::rate_limited(limit, Duration::from_secs(1))
+        }
+    })
 }
 
 fn refuse(state: &State, client: IpAddr, refusal: Refusal) -> Response<ProxyBody> {

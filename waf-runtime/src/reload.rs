@@ -1,4 +1,5 @@
-//! Hot reload of the configuration file and the rule sources.
+//! Hot reload of the configuration file, the rule sources, and the traffic controls' files (IP list files, the
+//! GeoIP database).
 //!
 //! Three triggers, one loop: file-system events (`notify`) for promptness, a periodic check every reload interval
 //! as the fallback when events are lost or unsupported (network file systems, some container mounts), and SIGHUP
@@ -9,6 +10,7 @@ use crate::config::{self, Config};
 use crate::inspect;
 use crate::metrics::Reloaded;
 use crate::state::State;
+use crate::traffic::{self, Traffic};
 use notify::{RecommendedWatcher, RecursiveMode, Watcher};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -29,23 +31,27 @@ pub struct Reloader {
     watchers: Vec<RecommendedWatcher>,
     config_text: Option<String>,
     rules_fingerprint: u64,
+    traffic_fingerprint: u64,
 }
 
 impl Reloader {
     pub fn new(state: Arc<State>, config_text: Option<String>) -> Self {
         let rules_fingerprint = fingerprint(&state.live.load().config);
+        let traffic_fingerprint = traffic_fingerprint(&state.live.load().config);
         let mut reloader = Reloader {
             state,
             wake: Arc::new(Notify::new()),
             watchers: Vec::new(),
             config_text,
             rules_fingerprint,
+            traffic_fingerprint,
         };
         reloader.watch();
         reloader
     }
 
-    /// (Re)creates the file-system watchers for the config file and the current rule directories.
+    /// (Re)creates the file-system watchers for the config file, the current rule directories and the traffic
+    /// controls' files.
     fn watch(&mut self) {
         self.watchers.clear();
         let config = &self.state.live.load().config;
@@ -63,12 +69,14 @@ impl Reloader {
                 .unwrap_or(Path::new("."))
                 .to_path_buf()
         };
+        let traffic_files = traffic::files(config);
         for file in [
             self.state.config_path.as_deref(),
             config.rules.artifact.as_deref(),
         ]
         .into_iter()
         .flatten()
+        .chain(traffic_files.iter().map(PathBuf::as_path))
         {
             let dir = parent(file);
             if !targets.iter().any(|(t, _)| *t == dir) {
@@ -119,17 +127,52 @@ impl Reloader {
     }
 
     async fn check(&mut self, force: bool) {
-        let sources_changed = self.check_config(force).await;
-        if sources_changed {
+        let changed = self.check_config(force).await;
+        if changed.rule_sources || changed.traffic_files {
             self.watch();
         }
-        self.check_rules(force || sources_changed).await;
+        if !changed.traffic {
+            self.check_traffic(force).await;
+        }
+        self.check_rules(force || changed.rule_sources).await;
     }
 
-    /// Reloads the config file if its text changed. Returns whether the rule sources changed.
-    async fn check_config(&mut self, force: bool) -> bool {
+    /// Rebuilds the traffic controls when one of their files changed (or on SIGHUP); a build that fails (a bad
+    /// line in a list, an unreadable database) keeps the controls in force.
+    async fn check_traffic(&mut self, force: bool) {
+        let live = self.state.live.load_full();
+        let now = traffic_fingerprint(&live.config);
+        if !force && now == self.traffic_fingerprint {
+            return;
+        }
+        self.traffic_fingerprint = now;
+        let metrics = self.state.metrics;
+        let built = tokio::task::spawn_blocking(move || {
+            Traffic::build(&live.config, Some(&live.traffic), metrics)
+        })
+        .await;
+        match built {
+            Ok(Ok(traffic)) => {
+                tracing::info!("traffic controls reloaded (IP lists, GeoIP database)");
+                self.state.apply_traffic(traffic);
+                self.state.metrics.reloaded(Reloaded::Traffic, true);
+            }
+            Ok(Err(e)) => {
+                tracing::error!("traffic controls reload failed, keeping those in force: {e}");
+                self.state.metrics.reloaded(Reloaded::Traffic, false);
+            }
+            Err(e) => {
+                tracing::error!("traffic controls reload task failed: {e}");
+                self.state.metrics.reloaded(Reloaded::Traffic, false);
+            }
+        }
+    }
+
+    /// Reloads the config file if its text changed (and with it the traffic controls). Says what changed.
+    async fn check_config(&mut self, force: bool) -> ConfigChange {
+        let unchanged = ConfigChange::default();
         let Some(path) = self.state.config_path.clone() else {
-            return false;
+            return unchanged;
         };
         let text = match tokio::fs::read_to_string(&path).await {
             Ok(t) => t,
@@ -141,11 +184,11 @@ impl Reloader {
                     );
                     self.state.metrics.reloaded(Reloaded::Config, false);
                 }
-                return false;
+                return unchanged;
             }
         };
         if !force && self.config_text.as_deref() == Some(text.as_str()) {
-            return false;
+            return unchanged;
         }
         self.config_text = Some(text.clone());
         let resolved = config::resolve(&text, &path, &|name| std::env::var(name).ok());
@@ -154,20 +197,45 @@ impl Reloader {
             Err(e) => {
                 tracing::error!("config reload failed, keeping the configuration in force: {e}");
                 self.state.metrics.reloaded(Reloaded::Config, false);
-                return false;
+                return unchanged;
+            }
+        };
+        let live = self.state.live.load_full();
+        let metrics = self.state.metrics;
+        let built = tokio::task::spawn_blocking(move || {
+            let traffic = Traffic::build(&new, Some(&live.traffic), metrics);
+            (new, traffic)
+        })
+        .await;
+        let (new, traffic) = match built {
+            Ok((new, Ok(traffic))) => (new, traffic),
+            Ok((_, Err(e))) => {
+                tracing::error!("config reload failed, keeping the configuration in force: {e}");
+                self.state.metrics.reloaded(Reloaded::Config, false);
+                return unchanged;
+            }
+            Err(e) => {
+                tracing::error!("config reload task failed: {e}");
+                self.state.metrics.reloaded(Reloaded::Config, false);
+                return unchanged;
             }
         };
         let old = &self.state.live.load().config;
         warn_restart_needed(old, &new);
-        let sources_changed = old.rule_sources() != new.rule_sources();
+        let change = ConfigChange {
+            rule_sources: old.rule_sources() != new.rule_sources(),
+            traffic_files: traffic::files(old) != traffic::files(&new),
+            traffic: true,
+        };
+        self.traffic_fingerprint = traffic_fingerprint(&new);
         tracing::info!(
             "configuration reloaded from {} (mode {:?})",
             path.display(),
             new.mode
         );
-        self.state.apply_config(new);
+        self.state.apply_config(new, traffic);
         self.state.metrics.reloaded(Reloaded::Config, true);
-        sources_changed
+        change
     }
 
     async fn check_rules(&mut self, force: bool) {
@@ -213,14 +281,39 @@ impl Reloader {
     }
 }
 
+/// What a configuration reload changed.
+#[derive(Default)]
+struct ConfigChange {
+    /// The rule directories, artifact or paranoia level: the rules are loaded again.
+    rule_sources: bool,
+    /// Which files the traffic controls read: the watchers follow.
+    traffic_files: bool,
+    /// The traffic controls were rebuilt (with the configuration).
+    traffic: bool,
+}
+
 /// Settings read once at start-up: say so instead of pretending they applied.
 fn warn_restart_needed(old: &Config, new: &Config) {
     if old.server != new.server {
         tracing::warn!("changes under waf.server apply at the next restart");
     }
-    if old.logging != new.logging {
-        tracing::warn!("changes under waf.logging apply at the next restart");
+    // traffic_level is read per decision from the live configuration: it applies at once.
+    if (&old.logging.level, old.logging.format) != (&new.logging.level, new.logging.format) {
+        tracing::warn!("changes to waf.logging.level and .format apply at the next restart");
     }
+}
+
+/// Names, sizes, modification times and inodes of the traffic controls' files (a file replaced by a rename is a
+/// new inode even when size and time agree).
+fn traffic_fingerprint(config: &Config) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    for path in traffic::files(config) {
+        hash_file(&path, &mut hasher);
+        if let Ok(meta) = std::fs::metadata(&path) {
+            std::os::unix::fs::MetadataExt::ino(&meta).hash(&mut hasher);
+        }
+    }
+    hasher.finish()
 }
 
 /// Names, sizes and modification times of every rule file under the configured sources (the artifact's included).

@@ -71,3 +71,35 @@ pub fn gateway_timeout() -> Response<ProxyBody> {
         &json!({"error": "gateway timeout", "message": "upstream did not answer in time"}),
     )
 }
+
+/// 403 from the IP lists or GeoIP: `{error, reason, message}`, `reason` one of `ip_denied`, `ip_not_allowed`,
+/// `country_denied`. The body names neither the address nor the country: the client knows the first, and the
+/// second is the operator's business.
+pub fn traffic_forbidden(reason: &str) -> Response<ProxyBody> {
+    let message = match reason {
+        "ip_denied" => "the client address is on a deny list",
+        "ip_not_allowed" => "the client address is not on the allow list",
+        _ => "requests from this location are not accepted",
+    };
+    json(
+        StatusCode::FORBIDDEN,
+        &json!({"error": "forbidden", "reason": reason, "message": message}),
+    )
+}
+
+/// 429 with `Retry-After` and the `RateLimit-Limit`, `-Remaining`, `-Reset` headers (seconds, rounded up, at
+/// least 1 so a client never retries at once).
+pub fn rate_limited(limit: u32, retry_after: std::time::Duration) -> Response<ProxyBody> {
+    let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
+    let secs = secs.max(1);
+    let mut response = json(
+        StatusCode::TOO_MANY_REQUESTS,
+        &json!({"error": "too many requests", "reason": "rate_limited", "retry_after": secs}),
+    );
+    let headers = response.headers_mut();
+    headers.insert(header::RETRY_AFTER, HeaderValue::from(secs));
+    headers.insert("ratelimit-limit", HeaderValue::from(limit));
+    headers.insert("ratelimit-remaining", HeaderValue::from_static("0"));
+    headers.insert("ratelimit-reset", HeaderValue::from(secs));
+    response
+}

@@ -5,15 +5,17 @@
 use crate::config::Config;
 use crate::inspect::LoadedRules;
 use crate::metrics::Metrics;
+use crate::traffic::Traffic;
 use crate::upstream::Upstreams;
 use arc_swap::ArcSwap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// The configuration and the client built from it: they change together.
+/// The configuration and what is built from it (upstream client, traffic controls): they change together.
 pub struct Live {
     pub config: Config,
     pub upstreams: Arc<Upstreams>,
+    pub traffic: Arc<Traffic>,
 }
 
 pub struct State {
@@ -27,8 +29,10 @@ pub struct State {
 }
 
 impl State {
+    /// `traffic` is built from `config` (`Traffic::build`), which can fail on its files: the caller reports that.
     pub fn new(
         config: Config,
+        traffic: Traffic,
         rules: LoadedRules,
         metrics: &'static Metrics,
         config_path: Option<PathBuf>,
@@ -38,22 +42,41 @@ impl State {
         record_rules(metrics, &rules);
         State {
             workers,
-            live: ArcSwap::from_pointee(Live { config, upstreams }),
+            live: ArcSwap::from_pointee(Live {
+                config,
+                upstreams,
+                traffic: Arc::new(traffic),
+            }),
             rules: ArcSwap::from_pointee(rules),
             metrics,
             config_path,
         }
     }
 
-    /// Swaps in a new configuration, keeping the warm upstream pool when its settings did not change.
-    pub fn apply_config(&self, config: Config) {
+    /// Swaps in a new configuration and the traffic controls built from it, keeping the warm upstream pool when
+    /// its settings did not change.
+    pub fn apply_config(&self, config: Config, traffic: Traffic) {
         let current = self.live.load();
         let upstreams = if current.upstreams.matches(&config.upstream) {
             current.upstreams.clone()
         } else {
             Arc::new(Upstreams::new(&config.upstream, self.workers))
         };
-        self.live.store(Arc::new(Live { config, upstreams }));
+        self.live.store(Arc::new(Live {
+            config,
+            upstreams,
+            traffic: Arc::new(traffic),
+        }));
+    }
+
+    /// Swaps in traffic controls rebuilt because a list file or GeoIP database changed.
+    pub fn apply_traffic(&self, traffic: Traffic) {
+        let current = self.live.load();
+        self.live.store(Arc::new(Live {
+            config: current.config.clone(),
+            upstreams: current.upstreams.clone(),
+            traffic: Arc::new(traffic),
+        }));
     }
 
     pub fn apply_rules(&self, rules: LoadedRules) {

@@ -6,8 +6,8 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-// Sections of later features (rate limiting, IP lists, GeoIP, admin panel) hold only the switch for now: turning
-// one on is refused as not yet supported (resolve.rs); their other keys arrive with the features.
+// Sections of later features (the admin panel) hold only the switch for now: turning one on is refused as not yet
+// supported (resolve.rs); their other keys arrive with the features.
 
 /// The whole file: everything lives under the top key `waf`.
 #[derive(Debug, Default, Deserialize)]
@@ -88,6 +88,9 @@ pub struct FileDomain {
     pub key_file: Option<String>,
     pub acme_enabled: Option<bool>,
     pub acme_email: Option<String>,
+    pub rate_limit: Option<FileRateLimit>,
+    pub ip_filter: Option<FileIpFilter>,
+    pub geoip: Option<FileGeoip>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -127,6 +130,7 @@ pub struct FileClientIp {
 pub struct FileLogging {
     pub level: Option<String>,
     pub format: Option<String>,
+    pub traffic_level: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -135,23 +139,36 @@ pub struct FileMetrics {
     pub enabled: Option<bool>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileRateLimit {
     pub enabled: Option<bool>,
+    pub requests: Option<u32>,
+    pub window_sec: Option<u64>,
+    pub burst: Option<u32>,
+    pub backend: Option<String>,
+    pub redis_url: Option<String>,
+    pub redis_timeout_ms: Option<u64>,
+    pub fail_open: Option<bool>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileIpFilter {
     pub allow: Option<Vec<String>>,
     pub deny: Option<Vec<String>>,
+    pub allow_file: Option<String>,
+    pub deny_file: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileGeoip {
     pub enabled: Option<bool>,
+    pub database: Option<String>,
+    pub allow_countries: Option<Vec<String>>,
+    pub deny_countries: Option<Vec<String>>,
+    pub unknown: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

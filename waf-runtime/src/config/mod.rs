@@ -5,6 +5,7 @@
 //! whole (see `state.rs`), so the request path never sees a half-applied change.
 mod file;
 mod resolve;
+mod traffic;
 
 use crate::cidr::Cidr;
 use crate::limits::Limits;
@@ -14,6 +15,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use resolve::resolve;
+pub use traffic::{
+    DomainTraffic, GeoipConfig, IpFilterConfig, RateLimitBackend, RateLimitConfig, RedisUrl,
+    UnknownCountry,
+};
 
 /// Where the proxy looks for its configuration when `--config` is not given.
 pub const DEFAULT_CONFIG_PATH: &str = "config/waf.yml";
@@ -52,6 +57,9 @@ pub struct Config {
     pub client_ip: ClientIpConfig,
     pub logging: LoggingConfig,
     pub metrics: MetricsConfig,
+    pub rate_limit: RateLimitConfig,
+    pub ip_filter: IpFilterConfig,
+    pub geoip: GeoipConfig,
     pub acme: AcmeConfig,
 }
 
@@ -93,6 +101,13 @@ pub struct UpstreamConfig {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DomainConfig {
     pub default_upstream: Option<UpstreamUrl>,
+    /// The domain's traffic controls, where it overrides the global ones (`traffic.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rate_limit: Option<RateLimitConfig>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ip_filter: Option<IpFilterConfig>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub geoip: Option<GeoipConfig>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -125,6 +140,18 @@ pub struct ClientIpConfig {
 pub struct LoggingConfig {
     pub level: String,
     pub format: LogFormat,
+    /// The level of the line each traffic-control decision (IP list, GeoIP, rate limit) writes.
+    pub traffic_level: TrafficLogLevel,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TrafficLogLevel {
+    Off,
+    Error,
+    Warn,
+    Info,
+    Debug,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -2,13 +2,13 @@
 //!
 //! The precedence is the specification's: an environment variable applies only when the file does not set the
 //! value (an earlier design let the environment silently override the file). Settings of features that come in
-//! later versions (TLS, ACME per domain, rate limiting, IP and GeoIP filtering, the admin panel) are parsed and
+//! later versions (TLS, ACME per domain, the admin panel) are parsed and
 //! validated now, and enabling one is an error saying it is not yet supported, never a silent no-op.
 use super::file::{CodePageSetting, FileRoot, FileWaf};
 use super::{
     AcmeConfig, BodyConfig, ClientIpConfig, Config, ConfigError, DomainConfig, LogFormat,
     LoggingConfig, MetricsConfig, Mode, OverLimit, RulesConfig, ServerConfig, TlsConfig,
-    UpstreamConfig,
+    TrafficLogLevel, UpstreamConfig,
 };
 use crate::cidr::Cidr;
 use crate::limits::{self, Limits};
@@ -49,13 +49,13 @@ fn parse(text: &str, path: &Path) -> Result<FileRoot, ConfigError> {
     })
 }
 
-struct Resolver<'a> {
+pub(super) struct Resolver<'a> {
     path: &'a Path,
     env: Env<'a>,
 }
 
 impl Resolver<'_> {
-    fn key_error(&self, key: &str, message: impl Into<String>) -> ConfigError {
+    pub(super) fn key_error(&self, key: &str, message: impl Into<String>) -> ConfigError {
         ConfigError::Key {
             path: self.path.to_path_buf(),
             key: key.to_string(),
@@ -141,6 +141,8 @@ impl Resolver<'_> {
         let server = self.server(waf.server.unwrap_or_default())?;
         let upstream = self.upstream_config(waf.upstream.unwrap_or_default())?;
 
+        let global_rate_limit = waf.rate_limit.unwrap_or_default();
+        let global_geoip = waf.geoip.unwrap_or_default();
         let mut domains = std::collections::BTreeMap::new();
         for (name, d) in waf.domains.unwrap_or_default() {
             let key = format!("waf.domains.{name}");
@@ -154,8 +156,23 @@ impl Resolver<'_> {
                 Some(u) => Some(self.upstream(&format!("{key}.default_upstream"), &u)?),
                 None => None,
             };
+            let traffic = self.domain_traffic(
+                &key,
+                d.rate_limit,
+                d.ip_filter,
+                d.geoip,
+                (&global_rate_limit, &global_geoip),
+            )?;
             // Host matching is case-insensitive and ignores the port: store the name the way it is looked up.
-            domains.insert(name.to_ascii_lowercase(), DomainConfig { default_upstream });
+            domains.insert(
+                name.to_ascii_lowercase(),
+                DomainConfig {
+                    default_upstream,
+                    rate_limit: traffic.rate_limit,
+                    ip_filter: traffic.ip_filter,
+                    geoip: traffic.geoip,
+                },
+            );
         }
 
         let rules = self.rules(waf.rules.unwrap_or_default())?;
@@ -209,6 +226,23 @@ impl Resolver<'_> {
             }
         };
 
+        let traffic_level = match logging.traffic_level.as_deref() {
+            Some("off") => TrafficLogLevel::Off,
+            Some("error") => TrafficLogLevel::Error,
+            None | Some("warn") => TrafficLogLevel::Warn,
+            Some("info") => TrafficLogLevel::Info,
+            Some("debug") => TrafficLogLevel::Debug,
+            Some(other) => {
+                return Err(self.key_error(
+                    "waf.logging.traffic_level",
+                    format!("unknown level {other:?}, expected off, error, warn, info or debug"),
+                ));
+            }
+        };
+        let rate_limit = self.rate_limit("waf.rate_limit", global_rate_limit)?;
+        let ip_filter = self.ip_filter("waf.ip_filter", waf.ip_filter.unwrap_or_default())?;
+        let geoip = self.geoip("waf.geoip", global_geoip)?;
+
         let metrics = MetricsConfig {
             enabled: waf.metrics.as_ref().and_then(|m| m.enabled).unwrap_or(true),
         };
@@ -231,8 +265,15 @@ impl Resolver<'_> {
                 over_limit,
             },
             client_ip: ClientIpConfig { trusted_proxies },
-            logging: LoggingConfig { level, format },
+            logging: LoggingConfig {
+                level,
+                format,
+                traffic_level,
+            },
             metrics,
+            rate_limit,
+            ip_filter,
+            geoip,
             acme,
         })
     }
@@ -428,18 +469,6 @@ impl Resolver<'_> {
     }
 
     fn later_features(&self, waf: &FileWaf) -> Result<(), ConfigError> {
-        if waf.rate_limit.as_ref().and_then(|r| r.enabled) == Some(true) {
-            return Err(self.not_yet("waf.rate_limit.enabled", "rate limiting"));
-        }
-        if let Some(f) = &waf.ip_filter
-            && (f.allow.as_ref().is_some_and(|a| !a.is_empty())
-                || f.deny.as_ref().is_some_and(|d| !d.is_empty()))
-        {
-            return Err(self.not_yet("waf.ip_filter", "IP allow/deny lists"));
-        }
-        if waf.geoip.as_ref().and_then(|g| g.enabled) == Some(true) {
-            return Err(self.not_yet("waf.geoip.enabled", "GeoIP filtering"));
-        }
         if waf.admin.as_ref().and_then(|a| a.enabled) == Some(true) {
             return Err(self.not_yet("waf.admin.enabled", "the admin panel"));
         }
@@ -577,9 +606,6 @@ mod tests {
     fn later_features_are_refused_not_ignored() {
         for text in [
             "waf: {server: {https_enabled: true}}",
-            "waf: {rate_limit: {enabled: true}}",
-            "waf: {geoip: {enabled: true}}",
-            "waf: {ip_filter: {deny: ['1.2.3.4/32']}}",
             "waf: {admin: {enabled: true}}",
             "waf: {domains: {a.com: {acme_enabled: true}}}",
         ] {

@@ -235,7 +235,8 @@ impl Waf {
         std::fs::rename(tmp, dir.join("waf.yml")).unwrap();
     }
 
-    fn launch(dir: tempfile::TempDir) -> Waf {
+    /// Starts `waf` on the `waf.yml` the test wrote into `dir` (with `write_config`).
+    pub fn launch(dir: tempfile::TempDir) -> Waf {
         let mut child = Command::new(env!("CARGO_BIN_EXE_waf"))
             .arg("--config")
             .arg(dir.path().join("waf.yml"))
