@@ -132,26 +132,26 @@ impl<'s> Baseline<'s> {
                 .filter(|(_, key, _)| selector.accepts(key))
                 .any(|(_, _, raw)| {
                     if !compiled.rule.multi_match {
-                        return Self::value_matches(
+                        return self.value_matches(
                             rule,
                             &apply_chain(chain, raw, self.chains.unicode_map()),
                         );
                     }
                     let mut value = raw.to_vec();
-                    if Self::value_matches(rule, &value) {
+                    if self.value_matches(rule, &value) {
                         return true;
                     }
                     chain.iter().any(|t| {
                         let next = apply(*t, &value, self.chains.unicode_map());
                         let changed = next != value;
                         value = next;
-                        changed && Self::value_matches(rule, &value)
+                        changed && self.value_matches(rule, &value)
                     })
                 })
         })
     }
 
-    fn value_matches(rule: &BaselineRule<'_>, value: &[u8]) -> bool {
+    fn value_matches(&self, rule: &BaselineRule<'_>, value: &[u8]) -> bool {
         let compiled = rule.compiled;
         let found = match &rule.regex {
             Some(re) if compiled.needs_captures => re.captures(value).map(|caps| {
@@ -167,7 +167,12 @@ impl<'s> Baseline<'s> {
             }),
             None => compiled.matcher.find(value, compiled.needs_captures),
         };
-        found.is_some_and(|f| compiled.conditions.iter().all(|c| c.holds(value, &f)))
+        found.is_some_and(|f| {
+            compiled
+                .conditions
+                .iter()
+                .all(|c| c.holds(value, &f, self.chains.unicode_map()))
+        })
     }
 }
 
