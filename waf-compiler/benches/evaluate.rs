@@ -171,7 +171,7 @@ impl<'s> Baseline<'s> {
             compiled
                 .conditions
                 .iter()
-                .all(|c| c.holds(value, &f, self.chains.unicode_map()))
+                .all(|c| c.holds(value, &f, &[], self.chains.unicode_map()))
         })
     }
 }

@@ -87,6 +87,8 @@ pub struct ParsedBody<'a> {
     pub args: &'a [Item<'a>],
     /// `XML`: the document's text (name `/*`) and attribute values (name `@*`).
     pub xml: &'a [Item<'a>],
+    /// `FILES`: the file name of each multipart file part, named by the part's field name (`FILES_NAMES`).
+    pub files: &'a [Item<'a>],
 }
 
 pub fn parse_body<'a>(
@@ -102,7 +104,8 @@ pub fn parse_body<'a>(
         BodyKind::UrlEncoded => parsed.args = parse_urlencoded(arena, body, b'&'),
         BodyKind::Json => parsed.args = parse_json(arena, body),
         BodyKind::Multipart => {
-            parsed.args = parse_multipart(arena, body, content_type.unwrap_or_default())
+            (parsed.args, parsed.files) =
+                parse_multipart(arena, body, content_type.unwrap_or_default())
         }
         BodyKind::Xml => parsed.xml = parse_xml(arena, body),
         BodyKind::Other => parsed.args = arena.alloc_slice_copy(&[Item::raw(body)]),
@@ -377,10 +380,16 @@ impl<'de> serde::de::Visitor<'de> for KeyInto<'_> {
 /// `multipart/form-data`: form fields become arguments (file parts do not, as in ModSecurity: their content is
 /// in `BODY`). Missing boundary, a missing closing delimiter or a part without a header block make the whole
 /// body one raw value instead.
-fn parse_multipart<'a>(arena: &'a Bump, body: &'a [u8], content_type: &[u8]) -> &'a [Item<'a>] {
-    match multipart_fields(arena, body, content_type) {
-        Some(items) => items.into_bump_slice(),
-        None => arena.alloc_slice_copy(&[Item::raw(body)]),
+/// Returns the form fields and the file parts (field name, file name).
+fn parse_multipart<'a>(
+    arena: &'a Bump,
+    body: &'a [u8],
+    content_type: &[u8],
+) -> (&'a [Item<'a>], &'a [Item<'a>]) {
+    let mut files = ArenaVec::new_in(arena);
+    match multipart_fields(arena, body, content_type, &mut files) {
+        Some(items) => (items.into_bump_slice(), files.into_bump_slice()),
+        None => (arena.alloc_slice_copy(&[Item::raw(body)]), &[]),
     }
 }
 
@@ -388,6 +397,7 @@ fn multipart_fields<'a>(
     arena: &'a Bump,
     body: &'a [u8],
     content_type: &[u8],
+    files: &mut ArenaVec<'a, Item<'a>>,
 ) -> Option<ArenaVec<'a, Item<'a>>> {
     let boundary = header_param(content_type, b"boundary")?;
     if boundary.is_empty() {
@@ -423,10 +433,11 @@ fn multipart_fields<'a>(
         let disposition = headers
             .split(|b| *b == b'\n')
             .find(|l| l.len() > 20 && l[..20].eq_ignore_ascii_case(b"content-disposition:"))?;
-        if header_param(disposition, b"filename").is_some() {
+        let name = header_param(disposition, b"name").unwrap_or_default();
+        if let Some(file_name) = header_param(disposition, b"filename") {
+            files.push(Item::new(name, file_name));
             continue;
         }
-        let name = header_param(disposition, b"name").unwrap_or_default();
         items.push(Item::new(name, content));
     }
 }
@@ -440,23 +451,39 @@ fn split_part(part: &[u8]) -> Option<(&[u8], &[u8])> {
 }
 
 /// The value of `name=value` or `name="value"` in a header such as `Content-Type` or `Content-Disposition`.
+/// A quoted value may hold `;` (`name="a;b"`), and a backslash in it escapes the next byte (`\"` does not end
+/// it); the value is returned as written between the quotes, escapes included.
 fn header_param<'h>(header: &'h [u8], name: &[u8]) -> Option<&'h [u8]> {
-    for param in header.split(|b| *b == b';').skip(1) {
-        let param = param.trim_ascii();
-        let Some(eq) = memchr::memchr(b'=', param) else {
-            continue;
-        };
-        if !param[..eq].trim_ascii().eq_ignore_ascii_case(name) {
+    let mut rest = &header[memchr::memchr(b';', header)? + 1..];
+    loop {
+        rest = rest.trim_ascii_start();
+        let name_end = rest.iter().position(|&b| b == b'=' || b == b';')?;
+        let this = rest[..name_end].trim_ascii();
+        rest = &rest[name_end..];
+        if rest[0] == b';' {
+            rest = &rest[1..];
             continue;
         }
-        let value = param[eq + 1..].trim_ascii();
-        let value = value
-            .strip_prefix(b"\"")
-            .and_then(|v| v.strip_suffix(b"\""))
-            .unwrap_or(value);
-        return Some(value);
+        let value = rest[1..].trim_ascii_start();
+        let (found, after) = match value.first() {
+            Some(b'"') => {
+                let mut i = 1;
+                while i < value.len() && value[i] != b'"' {
+                    i += if value[i] == b'\\' { 2 } else { 1 };
+                }
+                let end = i.min(value.len());
+                (&value[1..end], value.get(end + 1..).unwrap_or(&[]))
+            }
+            _ => {
+                let end = memchr::memchr(b';', value).unwrap_or(value.len());
+                (value[..end].trim_ascii(), &value[end..])
+            }
+        };
+        if this.eq_ignore_ascii_case(name) {
+            return Some(found);
+        }
+        rest = &after[memchr::memchr(b';', after)? + 1..];
     }
-    None
 }
 
 /// XML: the text of the root element (all its text and CDATA, concatenated, which is what ModSecurity's
@@ -522,4 +549,31 @@ fn xml_values<'a>(arena: &'a Bump, body: &'a [u8]) -> Option<&'a [Item<'a>]> {
     items.push(Item::new(b"/*", arena.alloc_slice_copy(&text)));
     items.extend_from_slice_copy(&attrs);
     Some(items.into_bump_slice())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::header_param;
+
+    #[test]
+    fn header_params_respect_quotes() {
+        let d = br#"form-data; name="a;b=c"; filename="x\"y;z.txt" ; size=3"#;
+        assert_eq!(header_param(d, b"name"), Some(&b"a;b=c"[..]));
+        assert_eq!(header_param(d, b"filename"), Some(&br#"x\"y;z.txt"#[..]));
+        assert_eq!(header_param(d, b"SIZE"), Some(&b"3"[..]));
+        assert_eq!(header_param(d, b"b"), None);
+        assert_eq!(
+            header_param(b"form-data; flag; name=x", b"name"),
+            Some(&b"x"[..])
+        );
+        assert_eq!(
+            header_param(b"form-data; name=\"open", b"name"),
+            Some(&b"open"[..])
+        );
+        assert_eq!(
+            header_param(b"form-data; name=\"a\\", b"name"),
+            Some(&b"a\\"[..])
+        );
+        assert_eq!(header_param(b"multipart/form-data", b"boundary"), None);
+    }
 }

@@ -5,7 +5,7 @@
 //! already there; what is derived (header lines, decoded arguments, JSON leaves...) and the lists of values are
 //! written into an arena that the evaluation resets after the request, so no variable costs a heap allocation.
 
-use crate::body::{Item, ParsedBody, parse_body, parse_cookies, parse_urlencoded};
+use crate::body::{BodyKind, Item, ParsedBody, parse_body, parse_cookies, parse_urlencoded};
 use crate::request::HttpRequest;
 use crate::rule::Variable;
 use bumpalo::Bump;
@@ -75,6 +75,11 @@ impl<'a> RequestView<'a> {
         }
     }
 
+    /// The request's headers, as received.
+    pub fn headers(&self) -> &'a [(&'a str, &'a [u8])] {
+        self.request.headers
+    }
+
     /// The values of `variable`.
     pub fn values(&self, variable: Variable) -> Values<'a> {
         use Variable::*;
@@ -82,6 +87,8 @@ impl<'a> RequestView<'a> {
             ArgsPost => (self.parsed_body().args, false),
             ArgsPostNames => (self.parsed_body().args, true),
             Xml => (self.parsed_body().xml, false),
+            Files => (self.parsed_body().files, false),
+            FilesNames => (self.parsed_body().files, true),
             ArgsNames | ArgsGetNames => (self.cell(ArgsGet), true),
             CookieNames | RequestCookiesNames => (self.cell(RequestCookies), true),
             RequestHeadersNames => (self.cell(RequestHeaders), true),
@@ -160,6 +167,10 @@ impl<'a> RequestView<'a> {
                     .map(|(name, value)| Item::new(name.as_bytes(), value)),
             ),
             Body => self.single(r.body),
+            RequestBody => match BodyKind::from_content_type(self.header("content-type").next()) {
+                BodyKind::UrlEncoded | BodyKind::Json | BodyKind::Other => self.single(r.body),
+                BodyKind::Xml | BodyKind::Multipart => &[],
+            },
             Cookie => ArenaVec::from_iter_in(
                 self.header("cookie").map(|v| Item::new(b"Cookie", v)),
                 arena,
@@ -178,7 +189,7 @@ impl<'a> RequestView<'a> {
             QueryString => self.single(self.query.as_bytes()),
             // Served by `values` from other collections; never stored under their own index.
             ArgsNames | CookieNames | ArgsGetNames | ArgsPost | ArgsPostNames
-            | RequestCookiesNames | RequestHeadersNames | Xml => &[],
+            | RequestCookiesNames | RequestHeadersNames | Xml | Files | FilesNames => &[],
         }
     }
 }

@@ -63,6 +63,8 @@ enum KeyMatcher {
 #[derive(Debug)]
 pub struct Selector {
     pub variable: Variable,
+    /// The rule sees how many values are selected instead of the values.
+    pub count: bool,
     names: Vec<KeyMatcher>,
     exclude: Vec<KeyMatcher>,
 }
@@ -95,6 +97,7 @@ impl Selector {
         }
         Ok(Selector {
             variable: spec.variable,
+            count: spec.count,
             names,
             exclude: compile(&spec.exclude)?,
         })
@@ -137,6 +140,9 @@ pub struct CompiledRule {
     pub conditions: Vec<Condition>,
     /// Whether the matcher must resolve capture groups (some condition reads them).
     pub needs_captures: bool,
+    /// Whether a value's outcome depends on the value alone, not on the rest of the request (no condition reads
+    /// another variable or a header): only then may a non-match be remembered for the value's bytes.
+    pub value_only: bool,
 }
 
 /// The distinct transform chains of a rule set and all their prefixes; index 0 is the empty chain. With them, the
@@ -283,17 +289,22 @@ pub fn compile_rule(
             Err(e) => errors.push(FieldError::new(format!("variables[{i}]"), e)),
         }
     }
-    let matcher = Matcher::new(rule.operator, rule.pattern.as_deref(), regexes)
-        .map_err(|e| errors.push(FieldError::new("pattern", e)))
-        .ok();
-    let groups = match &matcher {
+    let matcher = Matcher::new(
+        rule.operator,
+        rule.pattern.as_deref(),
+        &rule.phrases,
+        regexes,
+    )
+    .map_err(|e| errors.push(FieldError::new("pattern", e)))
+    .ok();
+    let mut groups = match &matcher {
         Some(m @ Matcher::Regex(_)) => m.group_count(),
         _ => 0,
     };
     let mut conditions = Vec::new();
     for (i, c) in rule.chain.iter().enumerate() {
         match Condition::new(
-            c.target,
+            c.target.clone(),
             c.operator,
             &c.pattern,
             &c.transforms,
@@ -301,7 +312,13 @@ pub fn compile_rule(
             groups,
             regexes,
         ) {
-            Ok(cond) => conditions.push(cond),
+            Ok(cond) => {
+                // Conditions after a regex on another variable read that match's groups.
+                if let Some(n) = cond.capture_groups() {
+                    groups = n;
+                }
+                conditions.push(cond)
+            }
             Err(e) => errors.push(FieldError::new(
                 format!("chain[{i}].{}", e.field),
                 e.message,
@@ -318,6 +335,7 @@ pub fn compile_rule(
             };
             Ok(CompiledRule {
                 needs_captures: conditions.iter().any(Condition::needs_captures),
+                value_only: !conditions.iter().any(Condition::reads_request),
                 rule: rule.clone(),
                 selectors,
                 chain,

@@ -7,13 +7,13 @@
 //! pair is computed once and shared by every rule that uses that chain or a longer one ([`TransformCache`]).
 
 use crate::collection::RequestView;
-use crate::compile::{Chains, CompiledRule};
+use crate::compile::{Chains, CompiledRule, Selector};
 use crate::memo::{DetectorVerdicts, ValueMemo};
-use crate::operator::Found;
+use crate::operator::{Found, chain_holds};
 use crate::prefilter::{Marks, Prefilter, ScanBuffers};
 use crate::request::HttpRequest;
 use crate::rule::{Transform, Variable};
-use crate::transform::{Triggers, apply, may_change};
+use crate::transform::{Triggers, apply, apply_chain, may_change};
 use crate::verdict::{RuleMatch, Verdict, excerpt};
 use bumpalo::Bump;
 
@@ -387,6 +387,7 @@ fn evaluate_view<O: Observer>(
             rule,
             index,
             chains: rules.chains,
+            view,
         };
         matches.extend(checked.evaluate(view, &mut marks, cache, observer));
     }
@@ -399,14 +400,16 @@ fn evaluate_view<O: Observer>(
     Verdict { matches }
 }
 
-/// One rule being evaluated: the rule, its index in the rule set, the chains.
-struct Checked<'a> {
+/// One rule being evaluated: the rule, its index in the rule set, the chains, and the request's headers
+/// (chain conditions may read them).
+struct Checked<'a, 'v> {
     rule: &'a CompiledRule,
     index: usize,
     chains: &'a Chains,
+    view: &'a RequestView<'v>,
 }
 
-impl Checked<'_> {
+impl Checked<'_, '_> {
     /// Runs the rule over its values, skipping those the prefilter's marks rule out, and unmarking those it
     /// ran on and did not match.
     fn evaluate<O: Observer>(
@@ -419,6 +422,12 @@ impl Checked<'_> {
         let (rule, rule_index) = (self.rule, self.index);
         for selector in &rule.selectors {
             let variable = selector.variable;
+            if selector.count {
+                if let Some(found) = self.run_count(selector, view, observer) {
+                    return Some(found);
+                }
+                continue;
+            }
             if !O::WANTS_SKIPS
                 && marks
                     .as_ref()
@@ -443,12 +452,77 @@ impl Checked<'_> {
                 if let Some(found) = self.run(variable, index, key, raw, cache, observer) {
                     return Some(found);
                 }
-                if let Some(marks) = marks.as_mut() {
+                if let Some(marks) = marks.as_mut()
+                    && rule.value_only
+                {
                     marks.refute(rule_index, variable, index);
                 }
             }
         }
         None
+    }
+
+    /// Runs the rule's operator on the number of values `selector` selects, written in decimal (the rule's
+    /// transforms apply to that text, as in ModSecurity; they are not cached, the text being a few bytes).
+    fn run_count<O: Observer>(
+        &self,
+        selector: &Selector,
+        view: &RequestView<'_>,
+        observer: &mut O,
+    ) -> Option<RuleMatch> {
+        let variable = selector.variable;
+        let count = view
+            .values(variable)
+            .iter()
+            .filter(|(_, key, _)| selector.accepts(key))
+            .count();
+        let value = apply_chain(
+            self.chains.get(self.rule.chain),
+            count.to_string().as_bytes(),
+            self.chains.unicode_map(),
+        );
+        let found = self.operate(&value);
+        observer.inspected(self.rule, variable, b"", &value, found.is_some());
+        found.map(|found| self.report(variable, b"", &value, &found))
+    }
+
+    /// The rule's operator on a value outside the cache, negation and chain conditions included.
+    fn operate(&self, value: &[u8]) -> Option<Found> {
+        let rule = self.rule;
+        self.judge(rule.matcher.find(value, rule.needs_captures), value)
+    }
+
+    /// Whether the operator's result `found` on `value` is a match of the rule: the negation applied (a
+    /// negated rule matches the whole value its operator does not), then the chain conditions.
+    fn judge(&self, found: Option<Found>, value: &[u8]) -> Option<Found> {
+        let found = match (found, self.rule.rule.negate) {
+            (found, false) => found,
+            (None, true) => Some(Found::whole(value)),
+            (Some(_), true) => None,
+        };
+        found.filter(|found| {
+            chain_holds(
+                &self.rule.conditions,
+                value,
+                found,
+                self.view,
+                self.chains.unicode_map(),
+            )
+        })
+    }
+
+    fn report(&self, variable: Variable, key: &[u8], value: &[u8], found: &Found) -> RuleMatch {
+        let rule = &self.rule.rule;
+        RuleMatch {
+            rule_id: rule.id,
+            variable: variable_label(variable, key),
+            value_excerpt: excerpt(value.get(found.span.clone()).unwrap_or(value)),
+            msg: rule.msg.clone(),
+            severity: rule.severity,
+            action: rule.action,
+            paranoia_level: rule.paranoia_level,
+            tags: rule.tags.clone(),
+        }
     }
 
     /// Runs the rule's operator on one value (on each stage of a `multi_match` rule).
@@ -486,23 +560,10 @@ impl Checked<'_> {
                 ),
             };
             let value = cache.value(variable, index, source, raw);
-            let found = found.filter(|found| {
-                rule.conditions
-                    .iter()
-                    .all(|c| c.holds(value, found, self.chains.unicode_map()))
-            });
+            let found = self.judge(found, value);
             observer.inspected(rule, variable, key, value, found.is_some());
             if let Some(found) = found {
-                return Some(RuleMatch {
-                    rule_id: rule.rule.id,
-                    variable: variable_label(variable, key),
-                    value_excerpt: excerpt(value.get(found.span).unwrap_or(value)),
-                    msg: rule.rule.msg.clone(),
-                    severity: rule.rule.severity,
-                    action: rule.rule.action,
-                    paranoia_level: rule.rule.paranoia_level,
-                    tags: rule.rule.tags.clone(),
-                });
+                return Some(self.report(variable, key, value, &found));
             }
         }
         None

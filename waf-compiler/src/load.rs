@@ -258,7 +258,7 @@ mod tests {
         assert!(e[0].starts_with("r.yaml: field `id`:"), "{e:?}");
         let e = errors(
             "id: 5
-action: block
+action: drop
 msg: m
 variables: [ARGS]
 ",
@@ -295,17 +295,21 @@ mod round_trip {
             paranoia_level: 2,
             operator: OperatorKind::Regex,
             pattern: Some(r#"(?i)[\s\x0b"'-\)`]*?\b([0-9A-Z_a-z]+)\b"#.into()),
+            phrases: Vec::new(),
+            negate: false,
             variables: vec![
                 VariableSpec::all(Variable::ArgsGet),
                 VariableSpec {
                     variable: Variable::RequestHeaders,
                     names: vec!["User-Agent".into()],
                     exclude: vec!["/^x-/".into()],
+                    count: false,
                 },
                 VariableSpec {
                     variable: Variable::Xml,
                     names: vec!["@*".into()],
                     exclude: Vec::new(),
+                    count: false,
                 },
             ],
             transforms: vec![

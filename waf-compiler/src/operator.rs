@@ -6,10 +6,15 @@
 //! `^`/`$` match at line boundaries, and matching is on bytes (no UTF-8 assumption; `\w`, `\s`, `(?i)` are ASCII,
 //! as in PCRE without its UTF flag). Look-around and back-references cannot be expressed and are load errors.
 
+pub mod check;
+
+use crate::collection::RequestView;
 use crate::detect;
 use crate::regex_engine::RegexEngine;
-use crate::rule::{ChainOperator, ChainTarget, OperatorKind, Transform};
+use crate::rule::{ChainOperator, ChainTarget, OperatorKind, Transform, Variable};
 use crate::transform::{self, UnicodeMap};
+use aho_corasick::{AhoCorasick, MatchKind};
+use check::Check;
 use regex_automata::meta::{self, Regex};
 use regex_automata::util::syntax;
 use std::ops::Range;
@@ -104,6 +109,9 @@ pub enum Matcher {
     StartsWith(Vec<u8>),
     DetectorSqli,
     DetectorXss,
+    /// `pm`: one Aho-Corasick automaton over all the phrases, so a value is scanned once however many there are.
+    Pm(Box<AhoCorasick>),
+    Check(Check),
 }
 
 /// Where and how a value matched.
@@ -130,24 +138,54 @@ impl Matcher {
     pub fn new(
         kind: OperatorKind,
         pattern: Option<&str>,
+        phrases: &[String],
         regexes: &mut RegexFactory<'_>,
     ) -> Result<Matcher, String> {
         let need =
             || pattern.ok_or_else(|| format!("operator `{}` needs a pattern", operator_name(kind)));
+        if !phrases.is_empty() && kind != OperatorKind::Pm {
+            return Err(format!(
+                "`phrases` belong to the `pm` operator, not `{}`",
+                operator_name(kind)
+            ));
+        }
+        if !kind.takes_pattern() && pattern.is_some() {
+            return Err(format!(
+                "operator `{}` takes no pattern (use null)",
+                operator_name(kind)
+            ));
+        }
+        if let Some(check) = Check::new(kind, pattern) {
+            if kind != OperatorKind::Unconditional && kind.takes_pattern() {
+                need()?;
+            }
+            return check.map(Matcher::Check);
+        }
         Ok(match kind {
             OperatorKind::Regex => Matcher::Regex(regexes(need()?)?),
             OperatorKind::Contains => Matcher::Contains(Box::new(
                 memchr::memmem::Finder::new(need()?.as_bytes()).into_owned(),
             )),
             OperatorKind::StartsWith => Matcher::StartsWith(need()?.as_bytes().to_vec()),
-            OperatorKind::DetectorSqli | OperatorKind::DetectorXss if pattern.is_some() => {
+            OperatorKind::DetectorSqli => Matcher::DetectorSqli,
+            OperatorKind::DetectorXss => Matcher::DetectorXss,
+            OperatorKind::Pm => {
+                if phrases.is_empty() {
+                    return Err("operator `pm` needs at least one entry in `phrases`".to_string());
+                }
+                let automaton = AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .match_kind(MatchKind::LeftmostFirst)
+                    .build(phrases)
+                    .map_err(|e| format!("phrases do not compile: {e}"))?;
+                Matcher::Pm(Box::new(automaton))
+            }
+            _ => {
                 return Err(format!(
-                    "operator `{}` takes no pattern (use null)",
+                    "operator `{}` is not a search",
                     operator_name(kind)
                 ));
             }
-            OperatorKind::DetectorSqli => Matcher::DetectorSqli,
-            OperatorKind::DetectorXss => Matcher::DetectorXss,
         })
     }
 
@@ -165,7 +203,11 @@ impl Matcher {
         match self {
             Matcher::DetectorSqli => Some(0),
             Matcher::DetectorXss => Some(1),
-            Matcher::Regex(_) | Matcher::Contains(_) | Matcher::StartsWith(_) => None,
+            Matcher::Regex(_)
+            | Matcher::Contains(_)
+            | Matcher::StartsWith(_)
+            | Matcher::Pm(_)
+            | Matcher::Check(_) => None,
         }
     }
 
@@ -196,6 +238,14 @@ impl Matcher {
             }),
             Matcher::DetectorSqli => detect::sqli::is_sqli(value).then(whole),
             Matcher::DetectorXss => detect::xss::is_xss(value).then(whole),
+            Matcher::Pm(automaton) => automaton.find(value).map(|m| Found {
+                span: m.range(),
+                groups: Vec::new(),
+            }),
+            Matcher::Check(check) => check.find(value).map(|span| Found {
+                span,
+                groups: Vec::new(),
+            }),
         }
     }
 }
@@ -207,14 +257,32 @@ fn operator_name(kind: OperatorKind) -> &'static str {
         OperatorKind::StartsWith => "starts_with",
         OperatorKind::DetectorSqli => "detector_sqli",
         OperatorKind::DetectorXss => "detector_xss",
+        OperatorKind::Pm => "pm",
+        OperatorKind::EndsWith => "ends_with",
+        OperatorKind::Equals => "equals",
+        OperatorKind::Within => "within",
+        OperatorKind::ContainsWord => "contains_word",
+        OperatorKind::Eq => "eq",
+        OperatorKind::Gt => "gt",
+        OperatorKind::Ge => "ge",
+        OperatorKind::Lt => "lt",
+        OperatorKind::Le => "le",
+        OperatorKind::Unconditional => "unconditional",
+        OperatorKind::ValidateByteRange => "validate_byte_range",
+        OperatorKind::ValidateUrlEncoding => "validate_url_encoding",
+        OperatorKind::ValidateUtf8Encoding => "validate_utf8_encoding",
+        OperatorKind::IpMatch => "ip_match",
     }
 }
 
-/// A pattern of `equals`/`contains`/`starts_with` conditions: literal text with `${capture:N}` references.
+/// A pattern of the text conditions (or a template target): literal text with `${capture:N}` and
+/// `${request_headers:NAME}` references.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Piece {
     Literal(Vec<u8>),
     Capture(usize),
+    /// The first request header of this name (ASCII-lowercased), empty when absent.
+    Header(String),
 }
 
 fn parse_template(pattern: &str) -> Result<Vec<Piece>, String> {
@@ -225,18 +293,40 @@ fn parse_template(pattern: &str) -> Result<Vec<Piece>, String> {
             .find('}')
             .ok_or_else(|| format!("unterminated `${{` in `{pattern}`"))?;
         let reference = &rest[start + 2..start + end];
-        let n = reference
-            .strip_prefix("capture:")
-            .and_then(|n| n.parse().ok())
-            .ok_or_else(|| {
-                format!("unknown reference `${{{reference}}}`, expected `${{capture:N}}`")
-            })?;
+        let piece = if let Some(name) = reference.strip_prefix("request_headers:") {
+            Piece::Header(name.to_ascii_lowercase())
+        } else {
+            reference
+                .strip_prefix("capture:")
+                .and_then(|n| n.parse().ok())
+                .map(Piece::Capture)
+                .ok_or_else(|| {
+                    format!(
+                        "unknown reference `${{{reference}}}`, expected `${{capture:N}}` or `${{request_headers:NAME}}`"
+                    )
+                })?
+        };
         pieces.push(Piece::Literal(rest.as_bytes()[..start].to_vec()));
-        pieces.push(Piece::Capture(n));
+        pieces.push(piece);
         rest = &rest[start + end + 1..];
     }
     pieces.push(Piece::Literal(rest.as_bytes().to_vec()));
     Ok(pieces)
+}
+
+/// A condition's compiled target.
+#[derive(Debug)]
+enum Target {
+    Matched,
+    Capture(usize),
+    Template(Vec<Piece>),
+    /// The values of a request variable, of one key only when given (ASCII-lowercased for header variables),
+    /// or with `count` the number of them.
+    Variable {
+        variable: Variable,
+        key: Option<String>,
+        count: bool,
+    },
 }
 
 #[derive(Debug)]
@@ -245,15 +335,94 @@ enum ConditionOp {
     Contains(Vec<Piece>),
     StartsWith(Vec<Piece>),
     Equals(Vec<Piece>),
+    EndsWith(Vec<Piece>),
+    /// The target occurs in the expanded pattern (`@within`; an empty target is within anything).
+    Within(Vec<Piece>),
+    /// Any of the pattern's space-separated phrases occurs in the target, ASCII case-insensitive.
+    Pm(Box<AhoCorasick>),
 }
 
 /// One compiled chain condition.
 #[derive(Debug)]
 pub struct Condition {
-    target: ChainTarget,
+    target: Target,
     op: ConditionOp,
     transforms: Vec<Transform>,
     negate: bool,
+}
+
+/// A value and a regex match in it, whose capture groups chain conditions read.
+type Captured = (Vec<u8>, Found);
+
+/// Capture group `n` of `found` in `value`, empty when it did not participate.
+fn group<'v>(value: &'v [u8], found: &Found, n: usize) -> &'v [u8] {
+    found
+        .groups
+        .get(n)
+        .cloned()
+        .flatten()
+        .and_then(|r| value.get(r))
+        .unwrap_or(&[])
+}
+
+/// A template's text for the match `found` in `value`.
+fn expand(pieces: &[Piece], value: &[u8], found: &Found, headers: &[(&str, &[u8])]) -> Vec<u8> {
+    pieces
+        .iter()
+        .flat_map(|p| match p {
+            Piece::Literal(l) => l.as_slice(),
+            Piece::Capture(n) => group(value, found, *n),
+            Piece::Header(name) => headers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name))
+                .map_or(&[][..], |(_, v)| v),
+        })
+        .copied()
+        .collect()
+}
+
+/// Whether every condition of a chain holds for the match `found` in `value`, in order. A condition on another
+/// variable holds when one of its values satisfies it; when that is a regex match, its capture groups are the
+/// ones the later conditions read (ModSecurity's `capture` on a chained rule), until the next such match.
+/// `unicode_map`: the one the rule set's `url_decode_uni` uses.
+pub fn chain_holds(
+    conditions: &[Condition],
+    value: &[u8],
+    found: &Found,
+    view: &RequestView<'_>,
+    unicode_map: UnicodeMap,
+) -> bool {
+    let mut captured: Option<Captured> = None;
+    for condition in conditions {
+        let current = match &captured {
+            Some((v, f)) => (v.as_slice(), f),
+            None => (value, found),
+        };
+        let holds = match &condition.target {
+            Target::Variable {
+                variable,
+                key,
+                count,
+            } => match condition.holds_in(
+                (*variable, key.as_deref(), *count),
+                view,
+                current,
+                unicode_map,
+            ) {
+                None => false,
+                Some(None) => true,
+                Some(new) => {
+                    captured = new;
+                    true
+                }
+            },
+            _ => condition.holds(current.0, current.1, view.headers(), unicode_map),
+        };
+        if !holds {
+            return false;
+        }
+    }
+    true
 }
 
 /// Which part of a chain condition is wrong, for the load error.
@@ -273,8 +442,9 @@ impl Condition {
         groups: usize,
         regexes: &mut RegexFactory<'_>,
     ) -> Result<Condition, ConditionError> {
+        // Group 0 is the whole match (ModSecurity's TX:0).
         let check_group = |n: usize, field| {
-            if n == 0 || n >= groups {
+            if n >= groups {
                 Err(ConditionError {
                     field,
                     message: format!(
@@ -286,21 +456,37 @@ impl Condition {
                 Ok(())
             }
         };
-        if let ChainTarget::Capture(n) = target {
-            check_group(usize::from(n), "target")?;
-        }
-        let template = || -> Result<Vec<Piece>, ConditionError> {
-            let pieces = parse_template(pattern).map_err(|message| ConditionError {
-                field: "pattern",
-                message,
-            })?;
+        let checked_template = |text: &str, field| -> Result<Vec<Piece>, ConditionError> {
+            let pieces =
+                parse_template(text).map_err(|message| ConditionError { field, message })?;
             for piece in &pieces {
                 if let Piece::Capture(n) = piece {
-                    check_group(*n, "pattern")?;
+                    check_group(*n, field)?;
                 }
             }
             Ok(pieces)
         };
+        let target = match target {
+            ChainTarget::MatchedValue => Target::Matched,
+            ChainTarget::Capture(n) => {
+                check_group(usize::from(n), "target")?;
+                Target::Capture(usize::from(n))
+            }
+            ChainTarget::Template(text) => Target::Template(checked_template(&text, "target")?),
+            ChainTarget::Variable {
+                variable,
+                key,
+                count,
+            } => Target::Variable {
+                variable,
+                key: key.map(|k| match variable.case_insensitive_keys() {
+                    true => k.to_ascii_lowercase(),
+                    false => k,
+                }),
+                count,
+            },
+        };
+        let template = || checked_template(pattern, "pattern");
         let op = match operator {
             ChainOperator::Regex => {
                 ConditionOp::Regex(regexes(pattern).map_err(|message| ConditionError {
@@ -311,6 +497,17 @@ impl Condition {
             ChainOperator::Contains => ConditionOp::Contains(template()?),
             ChainOperator::StartsWith => ConditionOp::StartsWith(template()?),
             ChainOperator::Equals => ConditionOp::Equals(template()?),
+            ChainOperator::EndsWith => ConditionOp::EndsWith(template()?),
+            ChainOperator::Within => ConditionOp::Within(template()?),
+            ChainOperator::Pm => ConditionOp::Pm(Box::new(
+                AhoCorasick::builder()
+                    .ascii_case_insensitive(true)
+                    .build(pattern.split_ascii_whitespace())
+                    .map_err(|e| ConditionError {
+                        field: "pattern",
+                        message: format!("phrases do not compile: {e}"),
+                    })?,
+            )),
         };
         Ok(Condition {
             target,
@@ -320,40 +517,112 @@ impl Condition {
         })
     }
 
-    /// Whether the condition holds for a match `found` in `value`.
-    /// `unicode_map`: the one the rule set's `url_decode_uni` uses.
-    pub fn holds(&self, value: &[u8], found: &Found, unicode_map: UnicodeMap) -> bool {
-        let group = |n: usize| -> &[u8] {
-            found
-                .groups
-                .get(n)
-                .cloned()
-                .flatten()
-                .and_then(|r| value.get(r))
-                .unwrap_or(&[])
+    /// Whether the condition holds for a match `found` in `value`; `headers` are the request's, which
+    /// `${request_headers:NAME}` reads; `unicode_map` is the one the rule set's `url_decode_uni` uses. (A
+    /// condition on another variable reads the request: [`chain_holds`].)
+    pub fn holds(
+        &self,
+        value: &[u8],
+        found: &Found,
+        headers: &[(&str, &[u8])],
+        unicode_map: UnicodeMap,
+    ) -> bool {
+        let target = match &self.target {
+            Target::Matched => value.to_vec(),
+            Target::Capture(n) => group(value, found, *n).to_vec(),
+            Target::Template(pieces) => expand(pieces, value, found, headers),
+            Target::Variable { .. } => return false,
         };
-        let target = match self.target {
-            ChainTarget::MatchedValue => value,
-            ChainTarget::Capture(n) => group(usize::from(n)),
-        };
-        let target = transform::apply_chain(&self.transforms, target, unicode_map);
-        let expand = |pieces: &[Piece]| -> Vec<u8> {
-            pieces
-                .iter()
-                .flat_map(|p| match p {
-                    Piece::Literal(l) => l.as_slice(),
-                    Piece::Capture(n) => group(*n),
-                })
-                .copied()
-                .collect()
-        };
+        self.test(
+            &transform::apply_chain(&self.transforms, &target, unicode_map),
+            value,
+            found,
+            headers,
+        )
+    }
+
+    /// The operator (negation included) on the transformed `target`; templates of the pattern read the capture
+    /// groups of `found` in `value`.
+    fn test(&self, target: &[u8], value: &[u8], found: &Found, headers: &[(&str, &[u8])]) -> bool {
+        let expand = |pieces: &[Piece]| expand(pieces, value, found, headers);
         let result = match &self.op {
-            ConditionOp::Regex(re) => re.is_match(&target[..]),
-            ConditionOp::Contains(p) => memchr::memmem::find(&target, &expand(p)).is_some(),
+            ConditionOp::Regex(re) => re.is_match(target),
+            ConditionOp::Contains(p) => memchr::memmem::find(target, &expand(p)).is_some(),
             ConditionOp::StartsWith(p) => target.starts_with(&expand(p)),
             ConditionOp::Equals(p) => target == expand(p),
+            ConditionOp::EndsWith(p) => target.ends_with(&expand(p)),
+            ConditionOp::Within(p) => {
+                target.is_empty() || memchr::memmem::find(&expand(p), target).is_some()
+            }
+            ConditionOp::Pm(automaton) => automaton.is_match(target),
         };
         result != self.negate
+    }
+
+    /// For a condition on another variable: `None` when none of its values satisfies the condition, else the
+    /// captures that later conditions read from then on, when it was a regex match (`Some(None)`: no new ones).
+    /// `current` is the value and match whose groups the pattern's templates read.
+    fn holds_in(
+        &self,
+        (variable, key, count): (Variable, Option<&str>, bool),
+        view: &RequestView<'_>,
+        (value, found): (&[u8], &Found),
+        unicode_map: UnicodeMap,
+    ) -> Option<Option<Captured>> {
+        let headers = view.headers();
+        let selected = view.values(variable).iter().filter(|(_, name, _)| {
+            key.is_none_or(|key| match variable.case_insensitive_keys() {
+                true => name.eq_ignore_ascii_case(key.as_bytes()),
+                false => *name == key.as_bytes(),
+            })
+        });
+        if count {
+            let count = selected.count().to_string();
+            let target = transform::apply_chain(&self.transforms, count.as_bytes(), unicode_map);
+            return self.test(&target, value, found, headers).then_some(None);
+        }
+        for (_, _, raw) in selected {
+            let target = transform::apply_chain(&self.transforms, raw, unicode_map);
+            match (&self.op, self.negate) {
+                (ConditionOp::Regex(re), false) => {
+                    if let Some(caps) = re.captures(&target) {
+                        let groups = (0..caps.group_len())
+                            .map(|i| caps.get_group(i).map(|span| span.range()))
+                            .collect();
+                        let span = caps.get_match().map_or(0..0, |m| m.range());
+                        return Some(Some((target, Found { span, groups })));
+                    }
+                }
+                _ if self.test(&target, value, found, headers) => return Some(None),
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The number of capture groups (with group 0) that a match of this condition gives the conditions after
+    /// it, when it is a regex on another variable.
+    pub fn capture_groups(&self) -> Option<usize> {
+        match (&self.target, &self.op, self.negate) {
+            (Target::Variable { .. }, ConditionOp::Regex(re), false) => Some(re.group_count()),
+            _ => None,
+        }
+    }
+
+    /// Whether the condition reads the request beyond the matched value (another variable, a header): its
+    /// outcome for a value then depends on the request, so it must not be remembered per value.
+    pub fn reads_request(&self) -> bool {
+        let reads = |p: &[Piece]| p.iter().any(|p| matches!(p, Piece::Header(_)));
+        matches!(self.target, Target::Variable { .. })
+            || matches!(&self.target, Target::Template(p) if reads(p))
+            || match &self.op {
+                ConditionOp::Regex(_) | ConditionOp::Pm(_) => false,
+                ConditionOp::Contains(p)
+                | ConditionOp::StartsWith(p)
+                | ConditionOp::Equals(p)
+                | ConditionOp::EndsWith(p)
+                | ConditionOp::Within(p) => reads(p),
+            }
     }
 
     /// The condition's regex, if it is a regex condition.
@@ -367,12 +636,20 @@ impl Condition {
     /// Whether this condition reads capture groups (so the rule's regex must resolve them).
     pub fn needs_captures(&self) -> bool {
         let uses = |p: &[Piece]| p.iter().any(|p| matches!(p, Piece::Capture(_)));
-        matches!(self.target, ChainTarget::Capture(_))
+        let target_uses = match &self.target {
+            Target::Matched => false,
+            Target::Capture(_) => true,
+            Target::Template(pieces) => uses(pieces),
+            Target::Variable { .. } => false,
+        };
+        target_uses
             || match &self.op {
-                ConditionOp::Regex(_) => false,
-                ConditionOp::Contains(p) | ConditionOp::StartsWith(p) | ConditionOp::Equals(p) => {
-                    uses(p)
-                }
+                ConditionOp::Regex(_) | ConditionOp::Pm(_) => false,
+                ConditionOp::Contains(p)
+                | ConditionOp::StartsWith(p)
+                | ConditionOp::Equals(p)
+                | ConditionOp::EndsWith(p)
+                | ConditionOp::Within(p) => uses(p),
             }
     }
 }
@@ -386,7 +663,7 @@ mod tests {
     }
 
     fn regex(p: &str) -> Matcher {
-        Matcher::new(OperatorKind::Regex, Some(p), &mut lazy).unwrap()
+        Matcher::new(OperatorKind::Regex, Some(p), &[], &mut lazy).unwrap()
     }
 
     #[test]
@@ -419,17 +696,17 @@ mod tests {
     #[test]
     fn lookaround_and_backreferences_are_refused() {
         for p in [r"a(?=b)", r"(?<!a)b", r"(a)\1", "(unclosed"] {
-            let err = Matcher::new(OperatorKind::Regex, Some(p), &mut lazy).unwrap_err();
+            let err = Matcher::new(OperatorKind::Regex, Some(p), &[], &mut lazy).unwrap_err();
             assert!(err.starts_with("regex does not compile"), "{p}: {err}");
         }
     }
 
     #[test]
     fn string_operators() {
-        let contains = Matcher::new(OperatorKind::Contains, Some("../"), &mut lazy).unwrap();
+        let contains = Matcher::new(OperatorKind::Contains, Some("../"), &[], &mut lazy).unwrap();
         assert_eq!(contains.find(b"/a/../b", false).unwrap().span, 3..6);
         assert!(contains.find(b"/a/./b", false).is_none());
-        let starts = Matcher::new(OperatorKind::StartsWith, Some("() {"), &mut lazy).unwrap();
+        let starts = Matcher::new(OperatorKind::StartsWith, Some("() {"), &[], &mut lazy).unwrap();
         assert!(starts.find(b"() { :; }; cat", false).is_some());
         assert!(starts.find(b"x() {", false).is_none());
     }
@@ -437,17 +714,79 @@ mod tests {
     #[test]
     fn operator_pattern_rules() {
         assert!(
-            Matcher::new(OperatorKind::Regex, None, &mut lazy)
+            Matcher::new(OperatorKind::Regex, None, &[], &mut lazy)
                 .unwrap_err()
                 .contains("needs a pattern")
         );
-        assert!(Matcher::new(OperatorKind::Contains, None, &mut lazy).is_err());
+        assert!(Matcher::new(OperatorKind::Contains, None, &[], &mut lazy).is_err());
         assert!(
-            Matcher::new(OperatorKind::DetectorSqli, Some("x"), &mut lazy)
+            Matcher::new(OperatorKind::DetectorSqli, Some("x"), &[], &mut lazy)
                 .unwrap_err()
                 .contains("takes no pattern")
         );
-        assert!(Matcher::new(OperatorKind::DetectorXss, None, &mut lazy).is_ok());
+        assert!(Matcher::new(OperatorKind::DetectorXss, None, &[], &mut lazy).is_ok());
+        assert!(
+            Matcher::new(OperatorKind::Pm, None, &[], &mut lazy)
+                .unwrap_err()
+                .contains("phrases")
+        );
+        assert!(
+            Matcher::new(OperatorKind::Regex, Some("a"), &["a".into()], &mut lazy)
+                .unwrap_err()
+                .contains("belong to the `pm` operator")
+        );
+        assert!(Matcher::new(OperatorKind::Eq, None, &[], &mut lazy).is_err());
+        assert!(Matcher::new(OperatorKind::Unconditional, None, &[], &mut lazy).is_ok());
+    }
+
+    #[test]
+    fn pm_finds_any_phrase_case_insensitively() {
+        let phrases = ["/etc/passwd".to_string(), "boot.ini".to_string()];
+        let pm = Matcher::new(OperatorKind::Pm, None, &phrases, &mut lazy).unwrap();
+        assert_eq!(pm.find(b"x=../../ETC/passwd", false).unwrap().span, 7..18);
+        assert!(pm.find(b"C:\\Boot.INI", false).is_some());
+        assert!(pm.find(b"/etc/hosts", false).is_none());
+    }
+
+    #[test]
+    fn template_targets_and_header_references() {
+        let m = regex(r"\.([^.]+)$");
+        let mut lazy = lazy;
+        let extension = Condition::new(
+            ChainTarget::Template(".${capture:1}/".into()),
+            ChainOperator::Within,
+            ".bak/ .conf/",
+            &[Transform::Lowercase],
+            false,
+            m.group_count(),
+            &mut lazy,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.message));
+        let found = m.find(b"/a/site.CONF", true).unwrap();
+        assert!(extension.holds(b"/a/site.CONF", &found, &[], UnicodeMap::default()));
+        let found = m.find(b"/a/site.config", true).unwrap();
+        assert!(!extension.holds(b"/a/site.config", &found, &[], UnicodeMap::default()));
+        let url = regex(r"^https?://([^/]+)");
+        let host = Condition::new(
+            ChainTarget::Capture(1),
+            ChainOperator::EndsWith,
+            "${request_headers:host}",
+            &[],
+            true,
+            url.group_count(),
+            &mut lazy,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.message));
+        let value = b"http://www.example.com/x";
+        let found = url.find(value, true).unwrap();
+        let headers: &[(&str, &[u8])] = &[("Host", b"example.com")];
+        assert!(!host.holds(value, &found, headers, UnicodeMap::default()));
+        assert!(host.holds(
+            value,
+            &found,
+            &[("Host", b"other.org")],
+            UnicodeMap::default()
+        ));
     }
 
     #[test]
@@ -468,7 +807,7 @@ mod tests {
         .ok()
         .unwrap();
         assert!(equal.needs_captures());
-        assert!(equal.holds(value, &found, UnicodeMap::default()));
+        assert!(equal.holds(value, &found, &[], UnicodeMap::default()));
         let differ = Condition::new(
             ChainTarget::Capture(1),
             ChainOperator::Equals,
@@ -480,7 +819,7 @@ mod tests {
         )
         .ok()
         .unwrap();
-        assert!(!differ.holds(value, &found, UnicodeMap::default()));
+        assert!(!differ.holds(value, &found, &[], UnicodeMap::default()));
         let not_token = Condition::new(
             ChainTarget::MatchedValue,
             ChainOperator::Regex,
@@ -492,10 +831,11 @@ mod tests {
         )
         .ok()
         .unwrap();
-        assert!(not_token.holds(value, &found, UnicodeMap::default()));
+        assert!(not_token.holds(value, &found, &[], UnicodeMap::default()));
         assert!(!not_token.holds(
             b"a=a",
             &m.find(b"a=a", true).unwrap(),
+            &[],
             UnicodeMap::default()
         ));
         let lowered = Condition::new(
@@ -512,6 +852,7 @@ mod tests {
         assert!(lowered.holds(
             b"ABC=1",
             &m.find(b"ABC=1", true).unwrap(),
+            &[],
             UnicodeMap::default()
         ));
     }

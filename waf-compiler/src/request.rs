@@ -156,6 +156,49 @@ impl OwnedRequest {
     }
 }
 
+/// Splits a file of raw requests written one after another (as the CSIC 2010 dataset and HTTP captures store
+/// them) into one slice per request: each ends after its headers' blank line plus `Content-Length` bytes of body.
+/// Blank lines between requests are skipped. A request without a blank line after its headers takes the rest.
+pub fn split_requests(raw: &[u8]) -> Vec<&[u8]> {
+    let mut requests = Vec::new();
+    let mut rest = raw;
+    loop {
+        while let Some(next) = rest
+            .strip_prefix(b"\r\n")
+            .or_else(|| rest.strip_prefix(b"\n"))
+        {
+            rest = next;
+        }
+        if rest.is_empty() {
+            return requests;
+        }
+        let mut at = 0;
+        let mut content_length = 0usize;
+        let body_start = loop {
+            match split_line(&rest[at..]) {
+                None => break rest.len(),
+                Some((line, next)) => {
+                    at = rest.len() - next.len();
+                    if line.is_empty() {
+                        break at;
+                    }
+                    if let Some(colon) = memchr::memchr(b':', line)
+                        && line[..colon].eq_ignore_ascii_case(b"content-length")
+                    {
+                        content_length = std::str::from_utf8(trim_ows(&line[colon + 1..]))
+                            .ok()
+                            .and_then(|v| v.parse().ok())
+                            .unwrap_or(0);
+                    }
+                }
+            }
+        };
+        let end = body_start.saturating_add(content_length).min(rest.len());
+        requests.push(&rest[..end]);
+        rest = &rest[end..];
+    }
+}
+
 /// The first line (without its CR LF or LF) and the rest, if there is a line ending.
 fn split_line(input: &[u8]) -> Option<(&[u8], &[u8])> {
     let lf = memchr::memchr(b'\n', input)?;
@@ -224,6 +267,17 @@ mod tests {
             OwnedRequest::parse(b"GET\r\n"),
             Err(ParseError::BadRequestLine)
         );
+    }
+
+    #[test]
+    fn splits_a_file_of_requests() {
+        let raw = b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n\r\nPOST /b HTTP/1.1\r\ncontent-length: 3\r\n\r\nq=1\r\n\r\nGET /c HTTP/1.1\r\nHost: y";
+        let parts = split_requests(raw);
+        assert_eq!(parts.len(), 3);
+        assert_eq!(parts[0], b"GET /a HTTP/1.1\r\nHost: x\r\n\r\n");
+        assert_eq!(OwnedRequest::parse(parts[1]).unwrap().body, b"q=1");
+        assert_eq!(OwnedRequest::parse(parts[2]).unwrap().uri, "/c");
+        assert!(split_requests(b"\r\n\n").is_empty());
     }
 
     #[test]

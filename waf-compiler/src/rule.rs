@@ -28,6 +28,12 @@ pub struct Rule {
     pub operator: OperatorKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
+    /// The phrases of a `pm` operator (ModSecurity's `@pm` and `@pmFromFile`), matched case-insensitively.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub phrases: Vec<String>,
+    /// The rule matches a value when its operator does NOT (ModSecurity's `!@op`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub negate: bool,
     pub variables: Vec<VariableSpec>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transforms: Vec<Transform>,
@@ -60,6 +66,19 @@ pub enum Severity {
     Low,
 }
 
+impl Severity {
+    /// What a `block` rule of this severity adds to the request's anomaly score: CRS's defaults for its
+    /// CRITICAL, ERROR, WARNING and NOTICE (`tx.critical_anomaly_score` etc. in crs-setup.conf).
+    pub fn anomaly_score(self) -> u32 {
+        match self {
+            Severity::Critical => 5,
+            Severity::High => 4,
+            Severity::Medium => 3,
+            Severity::Low => 2,
+        }
+    }
+}
+
 impl fmt::Display for Severity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
@@ -71,12 +90,14 @@ impl fmt::Display for Severity {
     }
 }
 
-/// What a match does: `deny` blocks the request, `log` only reports it.
+/// What a match does: `deny` blocks the request, `log` only reports it, `block` adds the rule's anomaly score
+/// (by severity, [`Severity::anomaly_score`]) and blocks once the request's score reaches the threshold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
     Deny,
     Log,
+    Block,
 }
 
 impl fmt::Display for Action {
@@ -84,6 +105,7 @@ impl fmt::Display for Action {
         f.write_str(match self {
             Action::Deny => "deny",
             Action::Log => "log",
+            Action::Block => "block",
         })
     }
 }
@@ -97,12 +119,47 @@ pub enum OperatorKind {
     StartsWith,
     DetectorSqli,
     DetectorXss,
+    /// Any of `phrases` occurs in the value (case-insensitive).
+    Pm,
+    EndsWith,
+    /// The value equals the pattern (ModSecurity's `@streq`).
+    Equals,
+    /// The value is one of the pattern's space-separated words (ModSecurity's `@within`: the pattern contains
+    /// the value, on word boundaries).
+    Within,
+    /// The pattern occurs in the value as a whole word.
+    ContainsWord,
+    /// Numeric comparisons of the value (read as an integer, as ModSecurity reads it) with the pattern.
+    Eq,
+    Gt,
+    Ge,
+    Lt,
+    Le,
+    /// Always matches (one match per selected value).
+    Unconditional,
+    /// Some byte of the value is outside the pattern's ranges (`9,10,13,32-126`).
+    ValidateByteRange,
+    /// The value has an invalid `%` escape.
+    ValidateUrlEncoding,
+    /// The value is not valid UTF-8.
+    ValidateUtf8Encoding,
+    /// The value is an IP address in one of the pattern's comma-separated addresses or CIDR ranges.
+    IpMatch,
 }
 
 impl OperatorKind {
-    /// Whether the operator takes a `pattern` (the detectors take none).
+    /// Whether the operator takes a `pattern` (the detectors, `pm`, `unconditional` and the encoding checks
+    /// take none).
     pub fn takes_pattern(self) -> bool {
-        !matches!(self, OperatorKind::DetectorSqli | OperatorKind::DetectorXss)
+        !matches!(
+            self,
+            OperatorKind::DetectorSqli
+                | OperatorKind::DetectorXss
+                | OperatorKind::Pm
+                | OperatorKind::Unconditional
+                | OperatorKind::ValidateUrlEncoding
+                | OperatorKind::ValidateUtf8Encoding
+        )
     }
 }
 
@@ -122,10 +179,19 @@ pub enum Transform {
     CompressWhitespace,
     HtmlEntityDecode,
     Trim,
+    CmdLine,
+    JsDecode,
+    CssDecode,
+    NormalizePath,
+    NormalizePathWin,
+    EscapeSeqDecode,
+    Base64Decode,
+    HexEncode,
+    Length,
 }
 
 impl Transform {
-    pub const ALL: [Transform; 12] = [
+    pub const ALL: [Transform; 21] = [
         Transform::None,
         Transform::UrlDecode,
         Transform::UrlDecodeUni,
@@ -138,6 +204,15 @@ impl Transform {
         Transform::CompressWhitespace,
         Transform::HtmlEntityDecode,
         Transform::Trim,
+        Transform::CmdLine,
+        Transform::JsDecode,
+        Transform::CssDecode,
+        Transform::NormalizePath,
+        Transform::NormalizePathWin,
+        Transform::EscapeSeqDecode,
+        Transform::Base64Decode,
+        Transform::HexEncode,
+        Transform::Length,
     ];
 
     /// The name used in YAML.
@@ -155,6 +230,15 @@ impl Transform {
             Transform::CompressWhitespace => "compress_whitespace",
             Transform::HtmlEntityDecode => "html_entity_decode",
             Transform::Trim => "trim",
+            Transform::CmdLine => "cmd_line",
+            Transform::JsDecode => "js_decode",
+            Transform::CssDecode => "css_decode",
+            Transform::NormalizePath => "normalize_path",
+            Transform::NormalizePathWin => "normalize_path_win",
+            Transform::EscapeSeqDecode => "escape_seq_decode",
+            Transform::Base64Decode => "base64_decode",
+            Transform::HexEncode => "hex_encode",
+            Transform::Length => "length",
         }
     }
 }
@@ -187,10 +271,15 @@ pub enum Variable {
     RequestUri,
     QueryString,
     Xml,
+    Files,
+    FilesNames,
+    /// The raw body unless it is XML or multipart, as ModSecurity's `REQUEST_BODY` (whose XML and multipart
+    /// body processors do not keep it; their contents are `XML`, and `ARGS_POST` and `FILES`).
+    RequestBody,
 }
 
 impl Variable {
-    pub const COUNT: usize = 22;
+    pub const COUNT: usize = 25;
     pub const ALL: [Variable; Variable::COUNT] = [
         Variable::RequestLine,
         Variable::RequestFilename,
@@ -214,6 +303,9 @@ impl Variable {
         Variable::RequestUri,
         Variable::QueryString,
         Variable::Xml,
+        Variable::Files,
+        Variable::FilesNames,
+        Variable::RequestBody,
     ];
 
     /// The name used in YAML and in match reports.
@@ -241,6 +333,9 @@ impl Variable {
             Variable::RequestUri => "REQUEST_URI",
             Variable::QueryString => "QUERY_STRING",
             Variable::Xml => "XML",
+            Variable::Files => "FILES",
+            Variable::FilesNames => "FILES_NAMES",
+            Variable::RequestBody => "REQUEST_BODY",
         }
     }
 
@@ -272,6 +367,9 @@ pub struct VariableSpec {
     pub variable: Variable,
     pub names: Vec<String>,
     pub exclude: Vec<String>,
+    /// The rule sees one value instead of the selected ones: how many there are, in decimal (ModSecurity's
+    /// `&ARGS`).
+    pub count: bool,
 }
 
 impl VariableSpec {
@@ -281,6 +379,7 @@ impl VariableSpec {
             variable,
             names: Vec::new(),
             exclude: Vec::new(),
+            count: false,
         }
     }
 }
@@ -299,6 +398,8 @@ enum VariableSpecRepr {
         names: Vec<String>,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         exclude: Vec<String>,
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        count: bool,
     },
 }
 
@@ -306,13 +407,14 @@ impl TryFrom<VariableSpecRepr> for VariableSpec {
     type Error = String;
 
     fn try_from(repr: VariableSpecRepr) -> Result<Self, String> {
-        let (kind, names, exclude) = match repr {
-            VariableSpecRepr::Name(name) => (name, Vec::new(), Vec::new()),
+        let (kind, names, exclude, count) = match repr {
+            VariableSpecRepr::Name(name) => (name, Vec::new(), Vec::new(), false),
             VariableSpecRepr::Full {
                 kind,
                 names,
                 exclude,
-            } => (kind, names, exclude),
+                count,
+            } => (kind, names, exclude, count),
         };
         let variable = Variable::parse(&kind).ok_or_else(|| {
             let known: Vec<&str> = Variable::ALL.iter().map(|v| v.name()).collect();
@@ -325,19 +427,21 @@ impl TryFrom<VariableSpecRepr> for VariableSpec {
             variable,
             names,
             exclude,
+            count,
         })
     }
 }
 
 impl From<VariableSpec> for VariableSpecRepr {
     fn from(spec: VariableSpec) -> Self {
-        if spec.names.is_empty() && spec.exclude.is_empty() {
+        if spec.names.is_empty() && spec.exclude.is_empty() && !spec.count {
             VariableSpecRepr::Name(spec.variable.name().to_owned())
         } else {
             VariableSpecRepr::Full {
                 kind: spec.variable.name().to_owned(),
                 names: spec.names,
                 exclude: spec.exclude,
+                count: spec.count,
             }
         }
     }
@@ -356,12 +460,22 @@ pub struct ChainCondition {
     pub negate: bool,
 }
 
-/// What a chain condition reads: the matched value, or a capture group of the rule's regex.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// What a chain condition reads: the matched value, a capture group, a text built from capture groups and
+/// request headers (`|${capture:0}|`, the shape of CRS's `setvar:tx.x=|%{tx.0}|`), or another variable of the
+/// request (`REQUEST_HEADERS:Referer`, `REQUEST_METHOD`), which holds when any of its values satisfies it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "String", into = "String")]
 pub enum ChainTarget {
     MatchedValue,
     Capture(u16),
+    Template(String),
+    Variable {
+        variable: Variable,
+        /// Only the values of this key (case-insensitive for header variables).
+        key: Option<String>,
+        /// `&` before the name: the number of values, in decimal, instead of the values.
+        count: bool,
+    },
 }
 
 impl TryFrom<String> for ChainTarget {
@@ -371,11 +485,32 @@ impl TryFrom<String> for ChainTarget {
         if s == "matched_value" {
             return Ok(ChainTarget::MatchedValue);
         }
+        if s.contains("${") {
+            return Ok(ChainTarget::Template(s));
+        }
+        let (count, variable) = match s.strip_prefix('&') {
+            Some(rest) => (true, rest),
+            None => (false, s.as_str()),
+        };
+        let (name, key) = match variable.split_once(':') {
+            Some((name, key)) => (name, Some(key.to_owned())),
+            None => (variable, None),
+        };
+        if let Some(variable) = Variable::parse(name) {
+            return Ok(ChainTarget::Variable {
+                variable,
+                key,
+                count,
+            });
+        }
         s.strip_prefix("capture:")
             .and_then(|n| n.parse().ok())
             .map(ChainTarget::Capture)
             .ok_or_else(|| {
-                format!("unknown chain target `{s}`, expected `matched_value` or `capture:N`")
+                format!(
+                    "unknown chain target `{s}`, expected `matched_value`, `capture:N`, a text with `${{capture:N}}` \
+                     or a variable (`REQUEST_HEADERS:Referer`)"
+                )
             })
     }
 }
@@ -385,6 +520,17 @@ impl From<ChainTarget> for String {
         match t {
             ChainTarget::MatchedValue => "matched_value".to_owned(),
             ChainTarget::Capture(n) => format!("capture:{n}"),
+            ChainTarget::Template(text) => text,
+            ChainTarget::Variable {
+                variable,
+                key,
+                count,
+            } => format!(
+                "{}{}{}",
+                if count { "&" } else { "" },
+                variable.name(),
+                key.map(|key| format!(":{key}")).unwrap_or_default()
+            ),
         }
     }
 }
@@ -396,4 +542,7 @@ pub enum ChainOperator {
     Contains,
     StartsWith,
     Equals,
+    EndsWith,
+    Within,
+    Pm,
 }

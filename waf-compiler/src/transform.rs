@@ -8,6 +8,8 @@
 //! A rule's transform list is normalised ([`effective_chain`]) and interned once at compile time; evaluation
 //! then computes each distinct chain once per value (see [`crate::evaluate`]).
 
+mod decode;
+
 use crate::rule::Transform;
 
 pub mod unicode_map;
@@ -57,6 +59,8 @@ impl Triggers {
     const SLASH_STAR: u16 = 1 << 9;
     const STAR_SLASH: u16 = 1 << 10;
     const SPACE_SPACE: u16 = 1 << 11;
+    /// Set in every value's triggers: what a transform that may change any value acts on.
+    const ANY: u16 = 1 << 12;
     /// The flags above that a single byte sets; the pairs come from [`CLASSES`]' pair bits.
     const BYTE_FLAGS: u32 = 0xff;
     const PAIRS: u32 = 0xf00;
@@ -71,7 +75,7 @@ impl Triggers {
             pairs |= opened & class;
             opened = class >> OPENS_SHIFT;
         }
-        Triggers(((flags & Self::BYTE_FLAGS) | (pairs & Self::PAIRS)) as u16)
+        Triggers(((flags & Self::BYTE_FLAGS) | (pairs & Self::PAIRS)) as u16 | Self::ANY)
     }
 
     fn has(self, bits: u16) -> bool {
@@ -159,6 +163,16 @@ fn trigger_bits(transform: Transform) -> u16 {
         // Only a space other than ' ', or two spaces in a row, are rewritten.
         Transform::CompressWhitespace => Triggers::OTHER_SPACE | Triggers::SPACE_SPACE,
         Transform::HtmlEntityDecode => Triggers::AMPERSAND,
+        // Transforms that may act on any value: their cost is a run per value and chain, cached like the others.
+        Transform::CmdLine
+        | Transform::JsDecode
+        | Transform::CssDecode
+        | Transform::NormalizePath
+        | Transform::NormalizePathWin
+        | Transform::EscapeSeqDecode
+        | Transform::Base64Decode
+        | Transform::HexEncode
+        | Transform::Length => Triggers::ANY,
     }
 }
 
@@ -187,6 +201,15 @@ pub fn apply(transform: Transform, input: &[u8], map: UnicodeMap) -> Vec<u8> {
         Transform::CompressWhitespace => compress_whitespace(input),
         Transform::HtmlEntityDecode => html_entity_decode(input),
         Transform::Trim => trim(input).to_vec(),
+        Transform::CmdLine => decode::cmd_line(input),
+        Transform::JsDecode => decode::js_decode(input),
+        Transform::CssDecode => decode::css_decode(input),
+        Transform::NormalizePath => decode::normalize_path(input),
+        Transform::NormalizePathWin => decode::normalize_path_win(input),
+        Transform::EscapeSeqDecode => decode::escape_seq_decode(input),
+        Transform::Base64Decode => decode::base64_decode(input),
+        Transform::HexEncode => decode::hex_encode(input),
+        Transform::Length => decode::length(input),
     }
 }
 

@@ -23,15 +23,54 @@ pub struct Verdict {
     pub matches: Vec<RuleMatch>,
 }
 
+/// CRS's default inbound anomaly threshold (`tx.inbound_anomaly_score_threshold`): one CRITICAL `block` match
+/// (5) blocks, a WARNING (3) needs another match.
+pub const DEFAULT_ANOMALY_THRESHOLD: u32 = 5;
+
 impl Verdict {
-    /// The match that blocks the request: the first `deny` match. Any one suffices (no anomaly scoring), since only
-    /// rules at or below the configured paranoia level run at all.
+    /// The match that blocks the request at the default anomaly threshold ([`Verdict::blocking_at`]).
     pub fn blocking(&self) -> Option<&RuleMatch> {
-        self.matches.iter().find(|m| m.action == Action::Deny)
+        self.blocking_at(DEFAULT_ANOMALY_THRESHOLD)
+    }
+
+    /// The match that blocks the request: the first `deny` match, or, once the anomaly score of the `block`
+    /// matches reaches `threshold`, the first `block` match.
+    pub fn blocking_at(&self, threshold: u32) -> Option<&RuleMatch> {
+        self.matches
+            .iter()
+            .find(|m| m.action == Action::Deny)
+            .or_else(|| {
+                (self.anomaly_score() >= threshold)
+                    .then(|| self.matches.iter().find(|m| m.action == Action::Block))
+                    .flatten()
+            })
     }
 
     pub fn is_blocked(&self) -> bool {
         self.blocking().is_some()
+    }
+
+    /// The sum of the anomaly scores of the `block` matches (a `block` rule without a severity scores as
+    /// CRITICAL, as a CRS rule's `block` without a score would block alone).
+    pub fn anomaly_score(&self) -> u32 {
+        self.matches
+            .iter()
+            .filter(|m| m.action == Action::Block)
+            .map(|m| m.severity.unwrap_or(Severity::Critical).anomaly_score())
+            .fold(0u32, u32::saturating_add)
+    }
+
+    /// The ids of the `block` matches with what each added to the score, for the 403 body and `rulec explain`.
+    pub fn contributions(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.matches
+            .iter()
+            .filter(|m| m.action == Action::Block)
+            .map(|m| {
+                (
+                    m.rule_id,
+                    m.severity.unwrap_or(Severity::Critical).anomaly_score(),
+                )
+            })
     }
 }
 
@@ -61,6 +100,42 @@ pub fn excerpt(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn hit(rule_id: u32, action: Action, severity: Severity) -> RuleMatch {
+        RuleMatch {
+            rule_id,
+            variable: "ARGS_GET:a".into(),
+            value_excerpt: String::new(),
+            msg: String::new(),
+            severity: Some(severity),
+            action,
+            paranoia_level: 1,
+            tags: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn block_matches_add_up_to_the_threshold() {
+        use Action::{Block, Deny, Log};
+        let verdict = |matches| Verdict { matches };
+        let warning = verdict(vec![hit(1, Block, Severity::Medium)]);
+        assert_eq!(warning.anomaly_score(), 3);
+        assert!(!warning.is_blocked());
+        assert_eq!(warning.blocking_at(3).map(|m| m.rule_id), Some(1));
+        let two = verdict(vec![
+            hit(1, Log, Severity::Critical),
+            hit(2, Block, Severity::Medium),
+            hit(3, Block, Severity::Low),
+        ]);
+        assert_eq!(two.anomaly_score(), 5);
+        assert_eq!(two.blocking().map(|m| m.rule_id), Some(2));
+        assert_eq!(two.contributions().collect::<Vec<_>>(), [(2, 3), (3, 2)]);
+        let deny = verdict(vec![
+            hit(1, Block, Severity::Low),
+            hit(2, Deny, Severity::Low),
+        ]);
+        assert_eq!(deny.blocking_at(100).map(|m| m.rule_id), Some(2));
+    }
 
     #[test]
     fn excerpts_are_escaped_and_bounded() {

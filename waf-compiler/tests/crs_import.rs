@@ -102,3 +102,97 @@ fn the_yaml_reads_back_as_exactly_the_converted_rules() {
     let expected: Vec<_> = converted.rules.into_iter().map(|c| c.rule).collect();
     assert_eq!(loaded, expected);
 }
+
+/// The request rule files of the CRS that `crs/` holds: every `REQUEST-9xx` file but 942, which `crs-942/` holds.
+fn crs_request_files(crs: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(crs.join("rules"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let name = p.file_name().unwrap().to_string_lossy();
+            name.starts_with("REQUEST-9")
+                && name.ends_with(".conf")
+                && !name.starts_with("REQUEST-942-")
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn committed_crs_is_the_converters_output() {
+    let Some(crs) = crs_dir() else { return };
+    let files = crs_request_files(&crs);
+    assert!(files.len() >= 16, "{files:?}");
+    let out = tempfile::tempdir().unwrap();
+    let run = Command::new(env!("CARGO_BIN_EXE_rulec"))
+        .arg("import-crs")
+        .args(&files)
+        .arg("-o")
+        .arg(out.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "rulec import-crs failed:\n{stderr}");
+    let committed_dir = repo_root().join("crs");
+    let mut committed: Vec<String> = std::fs::read_dir(&committed_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".yaml"))
+        .collect();
+    committed.sort();
+    let mut fresh: Vec<String> = std::fs::read_dir(out.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    fresh.sort();
+    assert_eq!(
+        committed, fresh,
+        "crs/ holds one YAML file per CRS request file"
+    );
+    for name in &fresh {
+        let new = std::fs::read_to_string(out.path().join(name)).unwrap();
+        let old = std::fs::read_to_string(committed_dir.join(name)).unwrap();
+        assert!(
+            new == old,
+            "crs/{name} is out of date: run `rulec import-crs ../shared/crs/rules/REQUEST-9*.conf -o crs` (without 942)"
+        );
+    }
+}
+
+#[test]
+fn strict_import_fails_on_what_cannot_be_expressed_and_names_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let conf = dir.path().join("REQUEST-1-X.conf");
+    std::fs::write(
+        &conf,
+        concat!(
+            "SecRule ARGS \"@rx a\" \"id:1,msg:'x',block\"\n",
+            "SecRule ARGS \"@pmFromFile missing.data\" \"id:2,msg:'x',block\"\n",
+        ),
+    )
+    .unwrap();
+    let run = |strict: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_rulec"));
+        command
+            .arg("import-crs")
+            .arg(&conf)
+            .arg("-o")
+            .arg(dir.path().join("out"));
+        if strict {
+            command.arg("--strict");
+        }
+        command.output().unwrap()
+    };
+    let lenient = run(false);
+    let stderr = String::from_utf8_lossy(&lenient.stderr);
+    assert!(lenient.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("REQUEST-1-X.conf:2: rule 2: data file `missing.data`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("converted 1 rules"), "{stderr}");
+    let strict = run(true);
+    assert!(!strict.status.success());
+    assert!(String::from_utf8_lossy(&strict.stderr).contains("--strict"));
+}

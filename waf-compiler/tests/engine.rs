@@ -235,9 +235,26 @@ fn shipped_rules_exercise_every_operator_variable_and_transform() {
         operators,
         all_ops.iter().map(|o| format!("{o:?}")).collect()
     );
-    assert_eq!(variables, Variable::ALL.into_iter().collect());
-    assert_eq!(transforms, Transform::ALL.into_iter().collect());
     assert!(chained);
+    // Some ModSecurity-style variables (FILES, REQUEST_BODY) and transforms (cmdLine, base64Decode...) only the
+    // CRS conversions beside the rules use.
+    let crs = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let outcome = CompiledRuleSet::load_dirs(
+        &[shipped_rules_dir(), crs.join("crs-942"), crs.join("crs")],
+        &CompileOptions {
+            paranoia_level: 4,
+            ..CompileOptions::default()
+        },
+    );
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+    for r in outcome.ruleset.rules() {
+        variables.extend(r.rule.variables.iter().map(|v| v.variable));
+        transforms.extend(r.rule.transforms.iter().copied());
+    }
+    assert_eq!(variables, Variable::ALL.into_iter().collect());
+    // hexEncode: of the request files, only 901's initialization (not converted) uses it.
+    transforms.insert(Transform::HexEncode);
+    assert_eq!(transforms, Transform::ALL.into_iter().collect());
 }
 
 #[test]
@@ -542,4 +559,71 @@ fn a_rule_set_can_be_shared_across_threads() {
     for worker in workers {
         assert_eq!(worker.join().unwrap(), [100401]);
     }
+}
+
+/// A chain condition on another request variable holds when one of its values satisfies it; its regex captures
+/// are what later conditions read. The verdict depends on the other variable even when the matched value was
+/// seen before (the value memo must not remember a non-match of such a rule).
+#[test]
+fn chain_conditions_read_other_variables_and_their_captures() {
+    let yaml = r#"
+rules:
+  - id: 1
+    msg: session id with an off-site referer
+    pattern: '^sessionid$'
+    variables: [ARGS_GET_NAMES]
+    action: deny
+    chain:
+      - {target: 'REQUEST_HEADERS:Referer', operator: regex, pattern: '^https?://(.*?)/'}
+      - {target: 'capture:1', operator: ends_with, pattern: '${request_headers:host}', negate: true}
+  - id: 2
+    msg: a method the rule names
+    pattern: 'x'
+    variables: [ARGS_GET]
+    action: deny
+    chain:
+      - {target: 'REQUEST_METHOD', operator: within, pattern: 'PUT DELETE'}
+  - id: 4
+    msg: a POST without a Content-Length
+    pattern: '^POST$'
+    variables: [REQUEST_METHOD]
+    action: deny
+    chain:
+      - {target: '&REQUEST_HEADERS:Content-Length', operator: equals, pattern: '0'}
+"#;
+    let rules = from_yaml(yaml, 1);
+    let uri = "/?sessionid=1&a=x";
+    let host = ("Host", &b"shop.example"[..]);
+    let off_site = [host, ("referer", &b"https://evil.example/x"[..])];
+    let same_site = [host, ("Referer", &b"https://www.shop.example/x"[..])];
+    for _ in 0..2 {
+        assert_eq!(ids(&rules, "GET", uri, &same_site, b""), Vec::<u32>::new());
+        assert_eq!(ids(&rules, "GET", uri, &[host], b""), Vec::<u32>::new());
+        assert_eq!(ids(&rules, "GET", uri, &off_site, b""), [1]);
+        assert_eq!(ids(&rules, "DELETE", uri, &same_site, b""), [2]);
+        assert_eq!(ids(&rules, "POST", "/", &[host], b""), [4]);
+        let length = ("content-length", &b"0"[..]);
+        assert_eq!(
+            ids(&rules, "POST", "/", &[host, length], b""),
+            Vec::<u32>::new()
+        );
+    }
+    let unknown = [SourceFile {
+        path: "bad.yaml".into(),
+        relative: "bad.yaml".into(),
+        text: Ok(
+            "rules: [{id: 3, msg: m, pattern: a, variables: [ARGS], action: deny, \
+                  chain: [{target: 'NO_SUCH_VARIABLE', operator: regex, pattern: a}]}]"
+                .to_owned(),
+        ),
+    }];
+    let outcome = CompiledRuleSet::from_sources(
+        &unknown,
+        &CompileOptions {
+            paranoia_level: 1,
+            ..CompileOptions::default()
+        },
+    );
+    let errors = format!("{:?}", outcome.errors);
+    assert!(errors.contains("NO_SUCH_VARIABLE"), "{errors}");
 }

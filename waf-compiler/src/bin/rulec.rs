@@ -78,6 +78,10 @@ enum Command {
         /// Exit 0 when at least this percentage of tests pass (default: every test must pass).
         #[arg(long, value_parser = parse_rate)]
         min_pass_rate: Option<f64>,
+        /// Also require this percentage of each directory's tests (the CRS keeps one directory per rule file);
+        /// prints every directory's pass rate.
+        #[arg(long, value_parser = parse_rate)]
+        min_file_pass_rate: Option<f64>,
         /// Test files or directories of test files.
         #[arg(required = true)]
         tests: Vec<PathBuf>,
@@ -98,16 +102,44 @@ enum Command {
         #[arg(long)]
         request: PathBuf,
     },
+    /// Evaluate every request of files of raw requests (written one after another, as the CSIC 2010 dataset
+    /// stores them) and print how many are blocked and which rules blocked them: a false-positive measurement
+    /// on benign traffic, a detection measurement on attacks.
+    ///
+    /// Absolute-form targets (`GET http://host/path`) are evaluated in origin form (`/path`), as a reverse proxy
+    /// receives them.
+    Replay {
+        /// Rule directories.
+        #[arg(long = "rules", required = true, num_args = 1..)]
+        rules: Vec<PathBuf>,
+        /// Paranoia level.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=4))]
+        paranoia: u8,
+        /// The code page of ModSecurity's Unicode map that `url_decode_uni` uses (as `SecUnicodeMapFile
+        /// unicode.mapping N`), or `none` for ModSecurity's behaviour without a map.
+        #[arg(long, default_value = "20127", value_parser = parse_code_page, value_name = "N|none")]
+        unicode_code_page: UnicodeMap,
+        /// Anomaly score at which a request is blocked (`rules.anomaly_threshold`).
+        #[arg(long, default_value_t = waf_compiler::verdict::DEFAULT_ANOMALY_THRESHOLD)]
+        anomaly_threshold: u32,
+        /// Files of raw requests.
+        #[arg(required = true, last = true)]
+        files: Vec<PathBuf>,
+    },
     /// Convert an OWASP CRS (ModSecurity SecRule) rule file into our YAML rule format.
     ///
     /// Writes one YAML file named after FILE into DIR and prints, on stderr, everything it could
     /// not express (rule id and construct).
     ImportCrs {
-        /// The CRS `.conf` file.
-        file: PathBuf,
-        /// The directory to write the YAML file into.
+        /// The CRS `.conf` files (`.data` files and REQUEST-901-INITIALIZATION.conf are read from beside each).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The directory to write the YAML files into.
         #[arg(short, long, value_name = "DIR")]
         out: PathBuf,
+        /// Fail (after writing) when any construct could not be expressed.
+        #[arg(long)]
+        strict: bool,
     },
 }
 
@@ -154,6 +186,7 @@ fn main() -> ExitCode {
             paranoia,
             unicode_code_page,
             min_pass_rate,
+            min_file_pass_rate,
             tests,
         } => {
             let loaded = match artifact {
@@ -172,7 +205,7 @@ fn main() -> ExitCode {
                     },
                 ),
             };
-            test(loaded, min_pass_rate, &tests)
+            test(loaded, (min_pass_rate, min_file_pass_rate), &tests)
         }
         Command::Explain {
             rules,
@@ -187,28 +220,56 @@ fn main() -> ExitCode {
             },
             &request,
         ),
-        Command::ImportCrs { file, out } => import_crs(&file, &out),
+        Command::Replay {
+            rules,
+            paranoia,
+            unicode_code_page,
+            anomaly_threshold,
+            files,
+        } => replay(
+            &rules,
+            &CompileOptions {
+                paranoia_level: paranoia,
+                unicode_map: unicode_code_page,
+            },
+            anomaly_threshold,
+            &files,
+        ),
+        Command::ImportCrs { files, out, strict } => import_crs(&files, &out, strict),
     }
 }
 
-fn import_crs(file: &std::path::Path, out: &std::path::Path) -> ExitCode {
-    match waf_compiler::crs::import_file(file, out) {
-        Ok((import, path)) => {
-            for warning in &import.warnings {
-                eprintln!("warning: {warning}");
+fn import_crs(files: &[PathBuf], out: &std::path::Path, strict: bool) -> ExitCode {
+    let mut failed = false;
+    let mut warned = 0;
+    for file in files {
+        match waf_compiler::crs::import_file(file, out) {
+            Ok((import, path)) => {
+                for warning in &import.warnings {
+                    eprintln!("warning: {warning}");
+                }
+                warned += import.warnings.len();
+                eprintln!(
+                    "converted {} rules into {} ({} warnings)",
+                    import.rule_count,
+                    path.display(),
+                    import.warnings.len()
+                );
             }
-            eprintln!(
-                "converted {} rules into {} ({} warnings)",
-                import.rule_count,
-                path.display(),
-                import.warnings.len()
-            );
-            ExitCode::SUCCESS
+            Err(e) => {
+                eprintln!("error: {e}");
+                failed = true;
+            }
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            ExitCode::FAILURE
-        }
+    }
+    if strict && warned > 0 {
+        eprintln!("error: --strict: {warned} construct(s) could not be expressed");
+        failed = true;
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
@@ -389,19 +450,54 @@ fn test_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     files
 }
 
-/// Runs the tests against `rules` (`rules_ok`: whether they loaded without error).
+/// Passed and failed tests.
+#[derive(Default, Clone, Copy)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+}
+
+impl Tally {
+    fn rate(self) -> f64 {
+        let total = self.passed + self.failed;
+        if total == 0 {
+            0.0
+        } else {
+            100.0 * self.passed as f64 / total as f64
+        }
+    }
+
+    /// At least `min` percent passed, or (without a minimum) all of them; never an empty run.
+    fn meets(self, min: Option<f64>) -> bool {
+        let total = self.passed + self.failed;
+        match min {
+            Some(min) => total > 0 && self.rate() >= min,
+            None => total > 0 && self.failed == 0,
+        }
+    }
+}
+
+/// Runs the tests against `rules` (`rules_ok`: whether they loaded without error); `(overall, per directory)`
+/// are the pass rates required.
 fn test(
     (rules, rules_ok): (CompiledRuleSet, bool),
-    min_pass_rate: Option<f64>,
+    (min_pass_rate, min_file_pass_rate): (Option<f64>, Option<f64>),
     tests: &[PathBuf],
 ) -> ExitCode {
-    let (mut passed, mut failed) = (0usize, 0usize);
+    let mut total = Tally::default();
+    let mut by_dir: std::collections::BTreeMap<String, Tally> = Default::default();
     for path in test_files(tests) {
+        let dir = path
+            .parent()
+            .and_then(Path::file_name)
+            .map_or_else(String::new, |d| d.to_string_lossy().into_owned());
+        let tally = by_dir.entry(dir).or_default();
         let file = match ftw::read_file(&path) {
             Ok(file) => file,
             Err(e) => {
                 println!("FAIL {e}");
-                failed += 1;
+                total.failed += 1;
+                tally.failed += 1;
                 continue;
             }
         };
@@ -410,26 +506,34 @@ fn test(
             .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
         for outcome in ftw::run_file(&rules, &label, &file) {
             match outcome.failure {
-                None => passed += 1,
+                None => {
+                    total.passed += 1;
+                    tally.passed += 1;
+                }
                 Some(why) => {
                     println!("FAIL {}: {why}", outcome.name);
-                    failed += 1;
+                    total.failed += 1;
+                    tally.failed += 1;
                 }
             }
         }
     }
-    println!("{passed} passed, {failed} failed");
-    let total = passed + failed;
-    let rate = if total == 0 {
-        0.0
-    } else {
-        100.0 * passed as f64 / total as f64
-    };
-    let good = match min_pass_rate {
-        Some(min) => total > 0 && rate >= min,
-        None => total > 0 && failed == 0,
-    };
-    if good && rules_ok {
+    let mut files_ok = true;
+    if by_dir.len() > 1 || min_file_pass_rate.is_some() {
+        for (dir, tally) in &by_dir {
+            let ok = min_file_pass_rate.is_none() || tally.meets(min_file_pass_rate);
+            files_ok &= ok;
+            println!(
+                "{dir}: {} passed, {} failed ({:.1}%){}",
+                tally.passed,
+                tally.failed,
+                tally.rate(),
+                if ok { "" } else { " BELOW THE MINIMUM" }
+            );
+        }
+    }
+    println!("{} passed, {} failed", total.passed, total.failed);
+    if total.meets(min_pass_rate) && files_ok && rules_ok {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -456,6 +560,71 @@ fn explain_request(rule_dirs: &[PathBuf], opts: &CompileOptions, path: &PathBuf)
     print!(
         "{}",
         explain::explain(&rules, &request.as_request(&headers))
+    );
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// How many requests of `files` the rules block, and the rules that contributed to the blocks.
+fn replay(
+    rule_dirs: &[PathBuf],
+    opts: &CompileOptions,
+    threshold: u32,
+    files: &[PathBuf],
+) -> ExitCode {
+    let (rules, ok) = load(rule_dirs, opts);
+    let (mut total, mut blocked, mut unparsable) = (0usize, 0usize, 0usize);
+    let mut by_rule: std::collections::BTreeMap<u32, usize> = Default::default();
+    for path in files {
+        let raw = match std::fs::read(path) {
+            Ok(raw) => raw,
+            Err(e) => {
+                eprintln!("error: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+        };
+        for raw in waf_compiler::request::split_requests(&raw) {
+            total += 1;
+            let Ok(mut request) = OwnedRequest::parse(raw) else {
+                unparsable += 1;
+                continue;
+            };
+            if let Some(rest) = ["http://", "https://"]
+                .iter()
+                .find_map(|scheme| request.uri.strip_prefix(scheme))
+            {
+                request.uri = rest
+                    .find('/')
+                    .map_or("/", |slash| &rest[slash..])
+                    .to_owned();
+            }
+            let headers = request.headers();
+            let verdict = rules.evaluate(&request.as_request(&headers));
+            if verdict.blocking_at(threshold).is_some() {
+                blocked += 1;
+                for (id, _) in verdict.contributions() {
+                    *by_rule.entry(id).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut ranked: Vec<(u32, usize)> = by_rule.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    for (id, count) in ranked {
+        println!("rule {id}: in {count} blocked requests");
+    }
+    println!(
+        "{total} requests, {blocked} blocked ({:.2}%), {unparsable} not parsable as HTTP, \
+         paranoia {}, anomaly threshold {threshold}",
+        if total == 0 {
+            0.0
+        } else {
+            100.0 * blocked as f64 / total as f64
+        },
+        opts.paranoia_level
     );
     if ok {
         ExitCode::SUCCESS

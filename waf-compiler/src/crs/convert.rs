@@ -14,10 +14,13 @@
 //!   single matching `deny` rule (see "Blocking" in the rule format), so a CRS `block` is a `deny`.
 
 use super::secrule::{Directive, SecRule, Selector, Variable as SecVariable};
+use crate::compile::{Chains, compile_rule};
+use crate::regex_engine::{EnginePlan, Planner};
 use crate::rule::{
     Action, ChainCondition, ChainOperator, ChainTarget, OperatorKind, Rule, Severity, Transform,
     Variable, VariableSpec,
 };
+use crate::transform::UnicodeMap;
 
 /// A rule in our model (the engine's serde types), with what the converter could not express for it.
 #[derive(Debug, Clone, PartialEq)]
@@ -46,8 +49,52 @@ pub struct Converted {
 /// The CRS variable that holds the configured paranoia level in gate rules.
 const PARANOIA_GATE_VARIABLE: &str = "TX:DETECTION_PARANOIA_LEVEL";
 
-/// Converts every detection rule of a parsed file.
+/// Reads the `.data` file of that name: its text, or why it cannot be read.
+pub type DataFileReader<'a> = &'a dyn Fn(&str) -> Result<String, String>;
+
+/// What a conversion may read besides the rule file: the `.data` files of `@pmFromFile`, and the values of
+/// CRS's transaction variables that operators refer to (`%{tx.allowed_methods}`), from 901's defaults.
+#[derive(Default)]
+pub struct Context<'a> {
+    /// The text of a `.data` file named by `@pmFromFile`, or why it cannot be read.
+    pub data_file: Option<DataFileReader<'a>>,
+    /// Lowercased variable name (`allowed_methods`) to value.
+    pub tx_defaults: std::collections::BTreeMap<String, String>,
+}
+
+/// The defaults a CRS initialization file (901) gives transaction variables: each
+/// `setvar:'tx.NAME=VALUE'` with a literal value, on a rule that sets it only when it is unset.
+pub fn tx_defaults(directives: &[Directive]) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for directive in directives {
+        let Directive::Rule(rule) = directive else {
+            continue;
+        };
+        let mut link = Some(rule);
+        while let Some(current) = link {
+            for setvar in current.values("setvar") {
+                if let Some((name, value)) = setvar.split_once('=')
+                    && let Some(name) = name.strip_prefix("tx.").or(name.strip_prefix("TX."))
+                    && !value.starts_with('+')
+                    && !value.contains("%{")
+                {
+                    out.entry(name.to_ascii_lowercase())
+                        .or_insert_with(|| value.to_string());
+                }
+            }
+            link = current.chained.as_deref();
+        }
+    }
+    out
+}
+
+/// Converts every detection rule of a parsed file, with nothing to read besides it.
 pub fn convert(directives: &[Directive]) -> Converted {
+    convert_with(directives, &Context::default())
+}
+
+/// Converts every detection rule of a parsed file.
+pub fn convert_with(directives: &[Directive], context: &Context<'_>) -> Converted {
     let mut out = Converted {
         rules: Vec::new(),
         version: None,
@@ -56,8 +103,17 @@ pub fn convert(directives: &[Directive]) -> Converted {
     // CRS runs rules placed before any gate at every level, i.e. at level 1.
     let mut paranoia_level = 1u8;
     for directive in directives {
-        let Directive::Rule(rule) = directive else {
-            continue;
+        let rule = match directive {
+            Directive::Rule(rule) => rule,
+            Directive::Marker { .. } => continue,
+            Directive::Other { name, line } => {
+                out.warnings.push(Warning {
+                    line: *line,
+                    rule_id: None,
+                    message: format!("directive `{name}` has no equivalent: not converted"),
+                });
+                continue;
+            }
         };
         if let Some(level) = paranoia_gate(rule) {
             paranoia_level = level;
@@ -84,10 +140,53 @@ pub fn convert(directives: &[Directive]) -> Converted {
                 Some(_) => {}
             }
         }
-        out.rules
-            .push(convert_rule(rule, id, msg.to_string(), paranoia_level));
+        let converted = convert_rule(rule, id, msg.to_string(), paranoia_level, context);
+        match unusable(rule, &converted.rule) {
+            None => out.rules.push(converted),
+            Some(why) => out.warnings.extend(
+                converted
+                    .warnings
+                    .into_iter()
+                    .chain([format!("{why}: not converted")])
+                    .map(|message| Warning {
+                        line: rule.line,
+                        rule_id: Some(id),
+                        message,
+                    }),
+            ),
+        }
     }
     out
+}
+
+/// Why a converted rule must not be written, if it must not: what it lost would make it match more than the
+/// CRS rule (a dropped chain condition), or it cannot run (no variable left, no phrase, a field the engine
+/// refuses). Dropping such a rule loses detection, visibly; writing it would add false positives, or make the
+/// whole file fail to load.
+fn unusable(source: &SecRule, rule: &Rule) -> Option<String> {
+    let links = std::iter::successors(source.chained.as_deref(), |r| r.chained.as_deref()).count();
+    if rule.chain.len() < links {
+        return Some("a chained condition could not be expressed".to_string());
+    }
+    if rule.variables.is_empty() {
+        return Some("no variable left to inspect".to_string());
+    }
+    if rule.operator == OperatorKind::Pm && rule.phrases.is_empty() {
+        return Some("no phrases to match".to_string());
+    }
+    let mut planner = Planner {
+        plan: EnginePlan::Lazy,
+        paranoia_level: 0,
+    };
+    compile_rule(rule, &mut Chains::new(UnicodeMap::default()), &mut planner)
+        .err()
+        .map(|errors| {
+            let errors: Vec<String> = errors
+                .iter()
+                .map(|e| format!("field `{}`: {}", e.field, e.message))
+                .collect();
+            format!("the engine refuses it ({})", errors.join("; "))
+        })
 }
 
 /// The level N of a `TX:DETECTION_PARANOIA_LEVEL "@lt N" "...skipAfter:..."` gate.
@@ -106,7 +205,13 @@ fn paranoia_gate(rule: &SecRule) -> Option<u8> {
     is_gate.then(|| rule.operator.argument.trim().parse().ok())?
 }
 
-fn convert_rule(rule: &SecRule, id: u32, msg: String, paranoia_level: u8) -> ConvertedRule {
+fn convert_rule(
+    rule: &SecRule,
+    id: u32,
+    msg: String,
+    paranoia_level: u8,
+    context: &Context<'_>,
+) -> ConvertedRule {
     let mut warnings = Vec::new();
     let tags: Vec<String> = rule.values("tag").map(str::to_string).collect();
     for tag in &tags {
@@ -125,7 +230,16 @@ fn convert_rule(rule: &SecRule, id: u32, msg: String, paranoia_level: u8) -> Con
         }
         mapped
     });
-    let (operator, pattern) = main_operator(rule, &mut warnings);
+    let own_score = own_anomaly_score(rule);
+    if rule.has("block")
+        && let Some(own) = own_score
+        && own != severity.unwrap_or(Severity::Critical).anomaly_score()
+    {
+        warnings.push(format!(
+            "the rule adds {own} to the anomaly score, which its severity does not give: it scores by its severity"
+        ));
+    }
+    let main = main_operator(rule, context, &mut warnings);
     let category = tags
         .iter()
         .find_map(|t| t.strip_prefix("attack-"))
@@ -138,8 +252,10 @@ fn convert_rule(rule: &SecRule, id: u32, msg: String, paranoia_level: u8) -> Con
         severity,
         tags,
         paranoia_level,
-        operator,
-        pattern,
+        operator: main.kind,
+        pattern: main.pattern,
+        phrases: main.phrases,
+        negate: rule.operator.negated,
         variables: variables(&rule.variables, &mut warnings),
         transforms: transforms(rule, &mut warnings),
         multi_match: rule.has("multiMatch"),
@@ -147,9 +263,10 @@ fn convert_rule(rule: &SecRule, id: u32, msg: String, paranoia_level: u8) -> Con
         chain: Vec::new(),
     };
     check_actions(rule, true, &mut warnings);
+    let captured = captured_variables(rule);
     let mut link = rule.chained.as_deref();
     while let Some(next) = link {
-        if let Some(condition) = chain_condition(next, &mut warnings) {
+        if let Some(condition) = chain_condition(next, context, &captured, &mut warnings) {
             converted.chain.push(condition);
         }
         check_actions(next, false, &mut warnings);
@@ -159,6 +276,61 @@ fn convert_rule(rule: &SecRule, id: u32, msg: String, paranoia_level: u8) -> Con
         rule: converted,
         warnings,
     }
+}
+
+/// The transaction variables a head rule sets from its capture groups and literal text
+/// (`setvar:'tx.content_type=|%{tx.0}|'`), as templates (`|${capture:0}|`) by lowercased name.
+fn captured_variables(rule: &SecRule) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for setvar in rule.values("setvar") {
+        let Some((name, value)) = setvar.split_once('=') else {
+            continue;
+        };
+        let Some(name) = name.strip_prefix("tx.").or(name.strip_prefix("TX.")) else {
+            continue;
+        };
+        let mut template = String::new();
+        let mut rest = value;
+        let mut only_captures = !value.starts_with(['+', '-']);
+        while let Some(start) = rest.find("%{") {
+            let Some(len) = rest[start..].find('}') else {
+                only_captures = false;
+                break;
+            };
+            let reference = &rest[start + 2..start + len];
+            let digit = reference
+                .strip_prefix("tx.")
+                .or(reference.strip_prefix("TX."))
+                .filter(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit());
+            match digit {
+                Some(n) => {
+                    template.push_str(&rest[..start]);
+                    template.push_str(&format!("${{capture:{n}}}"));
+                }
+                None => only_captures = false,
+            }
+            rest = &rest[start + len + 1..];
+        }
+        template.push_str(rest);
+        if only_captures && template.contains("${capture:") {
+            out.insert(name.to_ascii_lowercase(), template);
+        }
+    }
+    out
+}
+
+/// The template of the variable a head rule sets per matched value (`tx.NAME_%{MATCHED_VAR_NAME}`), when the
+/// key regex `re` of a chained `TX:/re/` selects exactly those variables (`^?NAME_.*`).
+fn per_match_variable(
+    re: &str,
+    captured: &std::collections::BTreeMap<String, String>,
+) -> Option<String> {
+    let prefix = re.strip_prefix('^').unwrap_or(re).strip_suffix(".*")?;
+    let name = format!("{}%{{matched_var_name}}", prefix.to_ascii_lowercase());
+    let selected = captured
+        .keys()
+        .filter(|k| k.starts_with(&name[..prefix.len()]));
+    (selected.count() == 1).then(|| captured.get(&name).cloned())?
 }
 
 /// CRS severities onto ours. ModSecurity's scale has eight levels; CRS uses the four below.
@@ -172,28 +344,148 @@ fn severity(name: &str) -> Option<Severity> {
     })
 }
 
-fn main_operator(rule: &SecRule, warnings: &mut Vec<String>) -> (OperatorKind, Option<String>) {
+/// A rule's operator in our terms.
+struct MainOperator {
+    kind: OperatorKind,
+    pattern: Option<String>,
+    phrases: Vec<String>,
+}
+
+fn main_operator(
+    rule: &SecRule,
+    context: &Context<'_>,
+    warnings: &mut Vec<String>,
+) -> MainOperator {
     let op = &rule.operator;
-    if op.negated {
-        warnings.push(format!(
-            "negated operator `!@{}` cannot be expressed: converted without the negation",
-            op.name
-        ));
+    let argument = resolve_macros(&op.argument, context, warnings);
+    let with = |kind, pattern| MainOperator {
+        kind,
+        pattern,
+        phrases: Vec::new(),
+    };
+    let simple = match op.name.as_str() {
+        "rx" => Some(OperatorKind::Regex),
+        "contains" => Some(OperatorKind::Contains),
+        "beginsWith" => Some(OperatorKind::StartsWith),
+        "endsWith" => Some(OperatorKind::EndsWith),
+        "streq" => Some(OperatorKind::Equals),
+        "within" => Some(OperatorKind::Within),
+        "containsWord" => Some(OperatorKind::ContainsWord),
+        "eq" => Some(OperatorKind::Eq),
+        "gt" => Some(OperatorKind::Gt),
+        "ge" => Some(OperatorKind::Ge),
+        "lt" => Some(OperatorKind::Lt),
+        "le" => Some(OperatorKind::Le),
+        "validateByteRange" => Some(OperatorKind::ValidateByteRange),
+        "ipMatch" => Some(OperatorKind::IpMatch),
+        _ => None,
+    };
+    if let Some(kind) = simple {
+        return with(kind, Some(argument));
     }
-    let argument = Some(op.argument.clone());
     match op.name.as_str() {
-        "rx" => (OperatorKind::Regex, argument),
-        "detectSQLi" => (OperatorKind::DetectorSqli, None),
-        "detectXSS" => (OperatorKind::DetectorXss, None),
-        "contains" => (OperatorKind::Contains, argument),
-        "beginsWith" => (OperatorKind::StartsWith, argument),
+        "detectSQLi" => with(OperatorKind::DetectorSqli, None),
+        "detectXSS" => with(OperatorKind::DetectorXss, None),
+        "unconditionalMatch" => with(OperatorKind::Unconditional, None),
+        "validateUrlEncoding" => with(OperatorKind::ValidateUrlEncoding, None),
+        "validateUtf8Encoding" => with(OperatorKind::ValidateUtf8Encoding, None),
+        "pm" => MainOperator {
+            kind: OperatorKind::Pm,
+            pattern: None,
+            phrases: argument
+                .split_ascii_whitespace()
+                .map(str::to_string)
+                .collect(),
+        },
+        "pmFromFile" | "pmf" => MainOperator {
+            kind: OperatorKind::Pm,
+            pattern: None,
+            phrases: phrases_from_files(&argument, context, warnings),
+        },
         other => {
             warnings.push(format!(
                 "operator `@{other}` cannot be expressed: converted as a regex on its argument"
             ));
-            (OperatorKind::Regex, argument)
+            with(OperatorKind::Regex, Some(argument))
         }
     }
+}
+
+/// The phrases of the `.data` files `@pmFromFile` names (space-separated): one per line, `#` comments and
+/// blank lines skipped. A phrase is its whole line, spaces included, as ModSecurity v3 reads it: CRS writes
+/// ` in query expression` so that `within query expression` is not a hit. (ModSecurity also takes a line of
+/// spaces as a phrase that matches every space; that line is skipped here.)
+fn phrases_from_files(
+    names: &str,
+    context: &Context<'_>,
+    warnings: &mut Vec<String>,
+) -> Vec<String> {
+    let mut phrases = Vec::new();
+    for name in names.split_ascii_whitespace() {
+        let text = match context.data_file {
+            Some(read) => read(name),
+            None => Err("no data directory given".to_string()),
+        };
+        match text {
+            Ok(text) => phrases.extend(
+                text.split('\n')
+                    .filter(|l| {
+                        let start = l.trim_start();
+                        !start.is_empty() && !start.starts_with('#')
+                    })
+                    .map(str::to_string),
+            ),
+            Err(e) => warnings.push(format!("data file `{name}` of `@pmFromFile`: {e}")),
+        }
+    }
+    phrases
+}
+
+/// Replaces each `%{tx.NAME}` whose value 901 sets by default with that value; any other macro is kept as
+/// written (matched literally) and reported.
+fn resolve_macros(argument: &str, context: &Context<'_>, warnings: &mut Vec<String>) -> String {
+    resolve_macros_in(argument, context, false, warnings)
+}
+
+/// [`resolve_macros`]; with `templates`, `%{request_headers.NAME}` becomes the template reference
+/// `${request_headers:NAME}` (chain conditions with text operators expand it per request).
+fn resolve_macros_in(
+    argument: &str,
+    context: &Context<'_>,
+    templates: bool,
+    warnings: &mut Vec<String>,
+) -> String {
+    let mut out = String::with_capacity(argument.len());
+    let mut rest = argument;
+    while let Some(start) = rest.find("%{") {
+        let Some(len) = rest[start..].find('}') else {
+            break;
+        };
+        let name = &rest[start + 2..start + len];
+        let value = name
+            .split_once('.')
+            .filter(|(collection, _)| collection.eq_ignore_ascii_case("tx"))
+            .and_then(|(_, key)| context.tx_defaults.get(&key.to_ascii_lowercase()));
+        out.push_str(&rest[..start]);
+        let header = name
+            .split_once('.')
+            .filter(|(collection, _)| {
+                templates && collection.eq_ignore_ascii_case("request_headers")
+            })
+            .map(|(_, header)| format!("${{request_headers:{}}}", header.to_ascii_lowercase()));
+        match value.cloned().or(header) {
+            Some(value) => out.push_str(&value),
+            None => {
+                warnings.push(format!(
+                    "macro `%{{{name}}}` has no value at conversion time: matched literally"
+                ));
+                out.push_str(&rest[start..start + len + 1]);
+            }
+        }
+        rest = &rest[start + len + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// ModSecurity collections onto ours (`docs/rule-format.md`, "ModSecurity-style collections").
@@ -216,9 +508,13 @@ fn collection(name: &str) -> Option<&'static [Variable]> {
         "REQUEST_METHOD" => &[Variable::RequestMethod],
         "REQUEST_PROTOCOL" => &[Variable::RequestProtocol],
         "REQUEST_URI" => &[Variable::RequestUri],
+        // The raw request target: what our REQUEST_URI already is (the proxy sees origin-form targets).
+        "REQUEST_URI_RAW" => &[Variable::RequestUri],
         "QUERY_STRING" => &[Variable::QueryString],
-        "REQUEST_BODY" => &[Variable::Body],
+        "REQUEST_BODY" => &[Variable::RequestBody],
         "XML" => &[Variable::Xml],
+        "FILES" => &[Variable::Files],
+        "FILES_NAMES" => &[Variable::FilesNames],
         _ => return None,
     })
 }
@@ -235,6 +531,7 @@ fn is_keyed(kind: Variable) -> bool {
             | Variable::RequestUri
             | Variable::QueryString
             | Variable::Body
+            | Variable::RequestBody
     )
 }
 
@@ -262,7 +559,10 @@ fn variables(list: &[SecVariable], warnings: &mut Vec<String>) -> Vec<VariableSp
         }
     };
     for variable in list.iter().filter(|v| !v.exclude) {
-        let Some(kinds) = collection(&variable.collection).filter(|_| !variable.count) else {
+        // A count reads one collection: `&ARGS` (query and body) would be two counts here.
+        let Some(kinds) =
+            collection(&variable.collection).filter(|kinds| !variable.count || kinds.len() == 1)
+        else {
             warnings.push(format!(
                 "variable `{}{}` has no equivalent: dropped",
                 if variable.count { "&" } else { "" },
@@ -296,18 +596,25 @@ fn variables(list: &[SecVariable], warnings: &mut Vec<String>) -> Vec<VariableSp
                     Vec::new()
                 }
             };
-            let existing = entries
-                .iter_mut()
-                .find(|e| e.variable == kind && (kind != Variable::Xml || e.names == names));
+            if variable.count {
+                entries.push(VariableSpec {
+                    count: true,
+                    names,
+                    ..VariableSpec::all(kind)
+                });
+                continue;
+            }
+            let existing = entries.iter_mut().find(|e| {
+                e.variable == kind && !e.count && (kind != Variable::Xml || e.names == names)
+            });
             match existing {
                 // The same XML selection twice reads the same values once.
                 Some(_) if kind == Variable::Xml => {}
                 Some(entry) if entry.names.is_empty() || names.is_empty() => entry.names.clear(),
                 Some(entry) => entry.names.extend(names),
                 None => entries.push(VariableSpec {
-                    variable: kind,
                     names,
-                    exclude: Vec::new(),
+                    ..VariableSpec::all(kind)
                 }),
             }
         }
@@ -362,6 +669,16 @@ fn transforms(rule: &SecRule, warnings: &mut Vec<String>) -> Vec<Transform> {
             "compressWhitespace" => Transform::CompressWhitespace,
             "htmlEntityDecode" => Transform::HtmlEntityDecode,
             "trim" => Transform::Trim,
+            "cmdLine" => Transform::CmdLine,
+            "jsDecode" => Transform::JsDecode,
+            "cssDecode" => Transform::CssDecode,
+            "normalizePath" | "normalisePath" => Transform::NormalizePath,
+            "normalizePathWin" | "normalisePathWin" => Transform::NormalizePathWin,
+            "escapeSeqDecode" => Transform::EscapeSeqDecode,
+            // ModSecurity reads transform names case-insensitively; one CRS rule writes `base64decode`.
+            "base64Decode" | "base64decode" => Transform::Base64Decode,
+            "hexEncode" => Transform::HexEncode,
+            "length" => Transform::Length,
             other => {
                 warnings.push(format!("transform `t:{other}` has no equivalent: dropped"));
                 continue;
@@ -377,9 +694,6 @@ fn transforms(rule: &SecRule, warnings: &mut Vec<String>) -> Vec<Transform> {
     }
     out
 }
-
-/// CRS's default inbound anomaly threshold (`tx.inbound_anomaly_score_threshold` in crs-setup.conf).
-const CRS_INBOUND_THRESHOLD: u32 = 5;
 
 /// The score CRS adds per severity macro (`tx.critical_anomaly_score` etc., crs-setup.conf defaults).
 fn anomaly_score(macro_name: &str) -> Option<u32> {
@@ -411,18 +725,13 @@ fn own_anomaly_score(rule: &SecRule) -> Option<u32> {
     None
 }
 
-/// `block` defers to CRS's anomaly scoring: a request is blocked once the scores of its matches reach
-/// the threshold (5). A rule whose own score reaches it blocks alone, so it is a `deny`; a rule
-/// scoring less (WARNING: 3) never blocks alone in CRS, so it is a `log` here, where rules do not
-/// add up.
+/// `block` is CRS's anomaly scoring, which our `block` action is: the rule adds its severity's score and the
+/// request is blocked once the total reaches the threshold.
 fn disruptive_action(rule: &SecRule, warnings: &mut Vec<String>) -> Action {
     if rule.has("deny") || rule.has("drop") {
         Action::Deny
     } else if rule.has("block") {
-        match own_anomaly_score(rule) {
-            Some(score) if score < CRS_INBOUND_THRESHOLD => Action::Log,
-            _ => Action::Deny,
-        }
+        Action::Block
     } else if rule.has("pass") {
         Action::Log
     } else {
@@ -472,23 +781,81 @@ fn check_actions(rule: &SecRule, head: bool, warnings: &mut Vec<String>) {
 }
 
 /// A chained rule as a condition on the head rule's match.
-fn chain_condition(rule: &SecRule, warnings: &mut Vec<String>) -> Option<ChainCondition> {
+fn chain_condition(
+    rule: &SecRule,
+    context: &Context<'_>,
+    captured: &std::collections::BTreeMap<String, String>,
+    warnings: &mut Vec<String>,
+) -> Option<ChainCondition> {
     let line = rule.line;
-    let [variable] = rule.variables.as_slice() else {
-        warnings.push(format!(
-            "chained rule at line {line} reads several variables: dropped"
-        ));
-        return None;
+    let variable = match rule.variables.as_slice() {
+        [variable] => variable,
+        // `MATCHED_VARS|XML:/*`: the matched value is what the chain can read; the rest is reported.
+        several => {
+            let Some(matched) = several.iter().find(|v| v.collection == "MATCHED_VARS") else {
+                warnings.push(format!(
+                    "chained rule at line {line} reads several variables: dropped"
+                ));
+                return None;
+            };
+            warnings.push(format!(
+                "chained rule at line {line} also reads variables other than MATCHED_VARS: only MATCHED_VARS kept"
+            ));
+            matched
+        }
+    };
+    let per_match = match (variable.collection.as_str(), &variable.selector) {
+        ("TX", Some(Selector::Regex(re))) => per_match_variable(re, captured),
+        _ => None,
     };
     let target = match (variable.collection.as_str(), &variable.selector) {
         ("MATCHED_VARS" | "MATCHED_VAR", None) => ChainTarget::MatchedValue,
+        // `setvar:tx.rfi_parameter_%{MATCHED_VAR_NAME}=.%{tx.1}` then `TX:/rfi_parameter_.*/`: one variable per
+        // matched value, so the chain reads the one of the value being checked.
+        ("TX", Some(Selector::Regex(_))) if per_match.is_some() => {
+            ChainTarget::Template(per_match.unwrap_or_default())
+        }
+        // A variable the head rule set from its captures: `setvar:tx.x=|%{tx.0}|` then `TX:x`.
+        ("TX", Some(Selector::Key(name))) if captured.contains_key(&name.to_ascii_lowercase()) => {
+            ChainTarget::Template(captured[&name.to_ascii_lowercase()].clone())
+        }
         ("TX", Some(Selector::Key(n))) if n.len() == 1 && n.as_bytes()[0].is_ascii_digit() => {
             ChainTarget::Capture(u16::from(n.as_bytes()[0] - b'0'))
         }
+        // Another request variable, whole or one key of it: `REQUEST_HEADERS:Referer`, `REQUEST_METHOD`.
+        (name, selector @ (None | Some(Selector::Key(_))))
+            if !(variable.exclude || (name == "XML" && selector.is_some())) =>
+        {
+            match collection(name) {
+                Some(&[kind]) => ChainTarget::Variable {
+                    variable: kind,
+                    key: match selector {
+                        Some(Selector::Key(key)) => Some(key.clone()),
+                        _ => None,
+                    },
+                    count: variable.count,
+                },
+                _ => {
+                    warnings.push(format!(
+                        "chained rule at line {line} reads `{}`, which has no equivalent as a chain target \
+                         (one request variable, TX:0-9 or MATCHED_VARS): dropped",
+                        variable.collection
+                    ));
+                    return None;
+                }
+            }
+        }
         _ => {
             warnings.push(format!(
-                "chained rule at line {line} reads `{}`, which has no equivalent (only TX:0-9 and MATCHED_VARS): dropped",
-                variable.collection
+                "chained rule at line {line} reads `{}{}{}`, which has no equivalent as a chain target \
+                 (one request variable, TX:0-9 or MATCHED_VARS): dropped",
+                if variable.count { "&" } else { "" },
+                variable.collection,
+                match &variable.selector {
+                    Some(Selector::Key(key)) => format!(":{key}"),
+                    Some(Selector::Regex(re)) => format!(":/{re}/"),
+                    None => String::new(),
+                }
             ));
             return None;
         }
@@ -499,6 +866,11 @@ fn chain_condition(rule: &SecRule, warnings: &mut Vec<String>) -> Option<ChainCo
         "streq" => ChainOperator::Equals,
         "contains" => ChainOperator::Contains,
         "beginsWith" => ChainOperator::StartsWith,
+        "endsWith" => ChainOperator::EndsWith,
+        "within" => ChainOperator::Within,
+        "pm" => ChainOperator::Pm,
+        // A count is written in decimal without leading zeros, so `@eq N` is text equality with N.
+        "eq" if variable.count && op.argument.parse::<u32>().is_ok() => ChainOperator::Equals,
         other => {
             warnings.push(format!(
                 "chained rule at line {line}: operator `@{other}` has no equivalent: dropped"
@@ -506,31 +878,33 @@ fn chain_condition(rule: &SecRule, warnings: &mut Vec<String>) -> Option<ChainCo
             return None;
         }
     };
-    let pattern = match op.argument.strip_prefix("%{") {
-        None => op.argument.clone(),
-        Some(macro_body) => match macro_body
-            .strip_suffix('}')
-            .and_then(|m| m.strip_prefix("TX.").or_else(|| m.strip_prefix("tx.")))
-            .filter(|n| {
-                n.len() == 1
-                    && n.as_bytes()[0].is_ascii_digit()
-                    && operator == ChainOperator::Equals
-            }) {
-            Some(n) => format!("${{capture:{n}}}"),
-            None => {
+    let capture_reference = op
+        .argument
+        .strip_prefix("%{")
+        .and_then(|m| m.strip_suffix('}'))
+        .and_then(|m| m.strip_prefix("TX.").or_else(|| m.strip_prefix("tx.")))
+        .filter(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit());
+    let pattern = match capture_reference {
+        // `%{TX.2}`: a capture group of the head rule's match, which templates can expand.
+        Some(n) if !matches!(operator, ChainOperator::Regex | ChainOperator::Pm) => {
+            format!("${{capture:{n}}}")
+        }
+        _ if op.argument.contains("%{") => {
+            let before = warnings.len();
+            let templates = !matches!(operator, ChainOperator::Regex | ChainOperator::Pm);
+            let resolved = resolve_macros_in(&op.argument, context, templates, warnings);
+            if warnings.len() > before {
+                // A macro without a value would be matched as its own text: the condition would be wrong.
                 warnings.push(format!(
-                    "chained rule at line {line}: macro `{}` has no equivalent: dropped",
+                    "chained rule at line {line}: a macro of `{}` has no value: dropped",
                     op.argument
                 ));
                 return None;
             }
-        },
+            resolved
+        }
+        _ => op.argument.clone(),
     };
-    if pattern.contains("%{") {
-        warnings.push(format!(
-            "chained rule at line {line}: macro inside `{pattern}` is matched literally"
-        ));
-    }
     Some(ChainCondition {
         target,
         operator,
@@ -579,6 +953,7 @@ mod tests {
             variable,
             names: names.iter().map(|s| s.to_string()).collect(),
             exclude: exclude.iter().map(|s| s.to_string()).collect(),
+            count: false,
         };
         assert_eq!(
             converted.rules[0].rule.variables,
@@ -603,18 +978,17 @@ mod tests {
     #[test]
     fn unknown_constructs_are_reported_per_rule() {
         let converted = convert_text(concat!(
-            "SecRule FILES|&ARGS|XML://title \"!@pm a b\" ",
-            "\"id:3,msg:'m',block,t:none,t:base64Decode,multiMatch,expirevar:x=1\"\n",
+            "SecRule REQUEST_BODY_LENGTH|&ARGS|XML://title|ARGS \"!@verifyCC a b\" ",
+            "\"id:3,msg:'m',block,t:none,t:sha1,multiMatch,expirevar:x=1\"\n",
             "SecRule ARGS \"@rx a\" \"id:4,msg:'m',block\"\n",
         ));
         let warnings = converted.rules[0].warnings.join("\n");
         for construct in [
-            "FILES",
+            "REQUEST_BODY_LENGTH",
             "&ARGS",
             "XML://title",
-            "!@pm",
-            "@pm",
-            "base64Decode",
+            "@verifyCC",
+            "sha1",
             "expirevar",
         ] {
             assert!(
@@ -661,18 +1035,99 @@ mod tests {
     }
 
     #[test]
-    fn block_is_deny_only_when_the_rules_own_score_reaches_the_threshold() {
+    fn block_is_anomaly_scored_by_severity() {
         let converted = convert_text(concat!(
-            "SecRule ARGS \"@rx a\" \"id:1,msg:'m',block,setvar:'tx.inbound_anomaly_score_pl1=+%{tx.critical_anomaly_score}'\"\n",
-            "SecRule ARGS \"@rx a\" \"id:2,msg:'m',block,setvar:'tx.inbound_anomaly_score_pl2=+%{tx.warning_anomaly_score}'\"\n",
-            "SecRule ARGS \"@rx a\" \"id:3,msg:'m',block,chain\"\n",
-            "  SecRule MATCHED_VARS \"@rx b\" \"setvar:'tx.inbound_anomaly_score_pl1=+%{tx.notice_anomaly_score}'\"\n",
-            "SecRule ARGS \"@rx a\" \"id:4,msg:'m',block\"\n",
-            "SecRule ARGS \"@rx a\" \"id:5,msg:'m',deny,setvar:'tx.inbound_anomaly_score_pl1=+%{tx.warning_anomaly_score}'\"\n",
+            "SecRule ARGS \"@rx a\" \"id:1,msg:'m',block,severity:'CRITICAL',setvar:'tx.inbound_anomaly_score_pl1=+%{tx.critical_anomaly_score}'\"\n",
+            "SecRule ARGS \"@rx a\" \"id:2,msg:'m',block,severity:'WARNING',setvar:'tx.inbound_anomaly_score_pl2=+%{tx.warning_anomaly_score}'\"\n",
+            "SecRule ARGS \"@rx a\" \"id:3,msg:'m',block,severity:'WARNING',setvar:'tx.inbound_anomaly_score_pl1=+%{tx.critical_anomaly_score}'\"\n",
+            "SecRule ARGS \"@rx a\" \"id:4,msg:'m',deny\"\n",
+            "SecRule ARGS \"@rx a\" \"id:5,msg:'m',pass\"\n",
         ));
         let actions: Vec<_> = converted.rules.iter().map(|r| r.rule.action).collect();
-        use Action::{Deny, Log};
-        assert_eq!(actions, [Deny, Log, Log, Deny, Deny]);
+        use Action::{Block, Deny, Log};
+        assert_eq!(actions, [Block, Block, Block, Deny, Log]);
+        let warned: Vec<u32> = converted
+            .rules
+            .iter()
+            .filter(|r| !r.warnings.is_empty())
+            .map(|r| r.rule.id)
+            .collect();
+        assert_eq!(
+            warned,
+            [3],
+            "a score its severity does not give is reported"
+        );
+    }
+
+    #[test]
+    fn new_operators_negation_counts_and_macros() {
+        let data = |name: &str| match name {
+            "words.data" => Ok(
+                "# comment\nalpha\n\nbeta gamma\n  # indented comment\n \n in query\n".to_string(),
+            ),
+            _ => Err("missing".to_string()),
+        };
+        let context = Context {
+            data_file: Some(&data),
+            tx_defaults: [("allowed_methods".to_string(), "GET POST".to_string())].into(),
+        };
+        let text = concat!(
+            "SecRule REQUEST_METHOD \"!@within %{tx.allowed_methods}\" \"id:1,msg:'m',block\"\n",
+            "SecRule ARGS \"@pmFromFile words.data\" \"id:2,msg:'m',block\"\n",
+            "SecRule ARGS \"@pm a bc\" \"id:3,msg:'m',block\"\n",
+            "SecRule &REQUEST_HEADERS:Host \"@eq 0\" \"id:4,msg:'m',block\"\n",
+            "SecRule ARGS \"@pmFromFile gone.data\" \"id:5,msg:'m',block\"\n",
+            "SecRule ARGS \"@streq %{tx.unknown}\" \"id:6,msg:'m',block\"\n",
+        );
+        let converted = convert_with(&parse(text).unwrap(), &context);
+        let rules: Vec<&Rule> = converted.rules.iter().map(|r| &r.rule).collect();
+        assert_eq!(rules[0].operator, OperatorKind::Within);
+        assert_eq!(rules[0].pattern.as_deref(), Some("GET POST"));
+        assert!(rules[0].negate);
+        assert_eq!(rules[1].phrases, ["alpha", "beta gamma", " in query"]);
+        assert_eq!(rules[2].phrases, ["a", "bc"]);
+        assert_eq!(
+            rules[3].variables,
+            [VariableSpec {
+                names: vec!["Host".into()],
+                count: true,
+                ..VariableSpec::all(Variable::RequestHeaders)
+            }]
+        );
+        assert!(converted.rules[..4].iter().all(|r| r.warnings.is_empty()));
+        // Rule 5 has no phrases: reported, not converted.
+        assert_eq!(converted.rules.len(), 5);
+        assert!(converted.warnings[0].message.contains("gone.data"));
+        assert_eq!(converted.warnings[1].rule_id, Some(5));
+        assert!(converted.rules[4].warnings[0].contains("%{tx.unknown}"));
+    }
+
+    #[test]
+    fn chains_read_other_variables_and_per_match_variables() {
+        let converted = convert_text(concat!(
+            "SecRule ARGS \"@rx //([^/]*)\" \"id:7,msg:'m',block,capture,",
+            "setvar:'tx.p_%{MATCHED_VAR_NAME}=.%{tx.1}',chain\"\n",
+            "  SecRule TX:/p_.*/ \"!@endsWith .%{request_headers.host}\" \"chain\"\n",
+            "  SecRule &REQUEST_HEADERS:Referer \"@eq 1\" \"chain\"\n",
+            "  SecRule REQUEST_HEADERS:Referer \"@rx ^https?://(.*?)/\" \"capture\"\n",
+        ));
+        let rule = &converted.rules[0];
+        let targets: Vec<String> = rule
+            .rule
+            .chain
+            .iter()
+            .map(|c| c.target.clone().into())
+            .collect();
+        assert_eq!(
+            targets,
+            [
+                ".${capture:1}",
+                "&REQUEST_HEADERS:Referer",
+                "REQUEST_HEADERS:Referer"
+            ]
+        );
+        assert_eq!(rule.rule.chain[1].operator, ChainOperator::Equals);
+        assert!(rule.warnings.is_empty(), "{:?}", rule.warnings);
     }
 
     #[test]

@@ -29,10 +29,20 @@ pub struct Import {
     pub warnings: Vec<String>,
 }
 
-/// Converts the text of one CRS file named `source_name`.
+/// Converts the text of one CRS file named `source_name`, with nothing to read besides it.
 pub fn import(source: &str, source_name: &str) -> Result<Import, secrule::ParseError> {
+    import_with(source, source_name, &convert::Context::default())
+}
+
+/// Converts the text of one CRS file named `source_name`, reading `.data` files and 901's defaults through
+/// `context`.
+pub fn import_with(
+    source: &str,
+    source_name: &str,
+    context: &convert::Context<'_>,
+) -> Result<Import, secrule::ParseError> {
     let directives = secrule::parse(source)?;
-    let converted = convert::convert(&directives);
+    let converted = convert::convert_with(&directives, context);
     let mut warnings: Vec<String> = converted
         .warnings
         .iter()
@@ -86,8 +96,12 @@ impl fmt::Display for ImportError {
 
 impl std::error::Error for ImportError {}
 
+/// The CRS file that sets the transaction variables' defaults, read from beside the file being converted.
+const INITIALIZATION_FILE: &str = "REQUEST-901-INITIALIZATION.conf";
+
 /// Converts the CRS file at `source` and writes the YAML into `out_dir` (created if missing).
-/// Returns the import with the path written in `file_name`'s place.
+/// `@pmFromFile`'s `.data` files and the initialization file (for `%{tx.*}` defaults) are read from
+/// `source`'s directory. Returns the import with the path written in `file_name`'s place.
 pub fn import_file(source: &Path, out_dir: &Path) -> Result<(Import, PathBuf), ImportError> {
     let text =
         std::fs::read_to_string(source).map_err(|e| ImportError::Read(source.to_path_buf(), e))?;
@@ -95,7 +109,29 @@ pub fn import_file(source: &Path, out_dir: &Path) -> Result<(Import, PathBuf), I
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "rules.conf".to_string());
-    let import = import(&text, &name).map_err(|e| ImportError::Parse(source.to_path_buf(), e))?;
+    let dir = source.parent().unwrap_or(Path::new("."));
+    let initialization = dir.join(INITIALIZATION_FILE);
+    let tx_defaults = match std::fs::read_to_string(&initialization) {
+        Ok(init) => convert::tx_defaults(
+            &secrule::parse(&init).map_err(|e| ImportError::Parse(initialization.clone(), e))?,
+        ),
+        // Without it, macros stay unresolved and each is reported.
+        Err(_) => Default::default(),
+    };
+    let read_data = |data_name: &str| -> Result<String, String> {
+        // A data file is named, never a path: a rule file cannot make the importer read elsewhere.
+        if data_name.contains(['/', '\\']) || data_name.starts_with('.') {
+            return Err("not a plain file name".to_string());
+        }
+        let path = dir.join(data_name);
+        std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+    };
+    let context = convert::Context {
+        data_file: Some(&read_data),
+        tx_defaults,
+    };
+    let import = import_with(&text, &name, &context)
+        .map_err(|e| ImportError::Parse(source.to_path_buf(), e))?;
     std::fs::create_dir_all(out_dir).map_err(|e| ImportError::Write(out_dir.to_path_buf(), e))?;
     let target = out_dir.join(&import.file_name);
     std::fs::write(&target, &import.yaml).map_err(|e| ImportError::Write(target.clone(), e))?;

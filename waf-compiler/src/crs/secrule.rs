@@ -27,6 +27,12 @@ pub enum Directive {
         name: String,
         line: usize,
     },
+    /// A directive that is not a rule (`SecAction`, `SecComponentSignature`, `SecRuleUpdateTargetById`): kept
+    /// by name so the converter can report it.
+    Other {
+        name: String,
+        line: usize,
+    },
 }
 
 /// A `SecRule`, with the rules chained to it.
@@ -154,6 +160,15 @@ pub fn parse(text: &str) -> Result<Vec<Directive>, ParseError> {
                 };
                 directives.push(Directive::Marker {
                     name: marker.clone(),
+                    line,
+                });
+            }
+            "SecAction" | "SecComponentSignature" | "SecRuleUpdateTargetById" => {
+                if open_chain.is_some() {
+                    return Err(error(line, format!("{name} inside a rule chain")));
+                }
+                directives.push(Directive::Other {
+                    name: name.clone(),
                     line,
                 });
             }
@@ -518,8 +533,16 @@ mod tests {
     fn errors_name_the_line() {
         let err = parse("\nSecRule ARGS \"@rx a\" \"id:5,chain\"\n").unwrap_err();
         assert_eq!(err.line, 2);
-        let err = parse("SecAction \"id:6\"").unwrap_err();
-        assert!(err.message.contains("SecAction"), "{err}");
+        let err = parse("SecDefaultAction \"id:6\"").unwrap_err();
+        assert!(err.message.contains("SecDefaultAction"), "{err}");
+        // Directives that are not rules are kept, for the converter to report.
+        assert_eq!(
+            parse("SecAction \"id:6\"").unwrap(),
+            [Directive::Other {
+                name: "SecAction".into(),
+                line: 1
+            }]
+        );
         let err = parse("SecRule ARGS \"@rx a").unwrap_err();
         assert!(err.message.contains("unterminated"), "{err}");
         let err = parse("SecRule ARGS \"@rx a\" \"msg:'x\"").unwrap_err();

@@ -32,7 +32,12 @@ pub fn write(converted: &Converted, source_name: &str, notice: &str) -> String {
             one_line(&warning.message)
         );
     }
-    out.push_str("rules:\n");
+    // An empty list, not a missing key, for a file with nothing to convert: the file still loads.
+    out.push_str(if converted.rules.is_empty() {
+        "rules: []\n"
+    } else {
+        "rules:\n"
+    });
     for rule in &converted.rules {
         write_rule(&mut out, rule);
     }
@@ -65,6 +70,15 @@ fn write_rule(out: &mut String, converted: &ConvertedRule) {
             let _ = writeln!(out, "    pattern: {}", quote(pattern));
         }
         None => out.push_str("    pattern: null\n"),
+    }
+    if !rule.phrases.is_empty() {
+        out.push_str("    phrases:\n");
+        for phrase in &rule.phrases {
+            let _ = writeln!(out, "      - {}", quote(phrase));
+        }
+    }
+    if rule.negate {
+        out.push_str("    negate: true\n");
     }
     out.push_str("    variables:\n");
     for variable in &rule.variables {
@@ -100,10 +114,13 @@ fn name_list<T: Serialize>(items: &[T]) -> String {
 
 fn variable_spec(spec: &VariableSpec) -> String {
     let kind = spec.variable.name();
-    if spec.names.is_empty() && spec.exclude.is_empty() {
+    if spec.names.is_empty() && spec.exclude.is_empty() && !spec.count {
         return kind.to_string();
     }
     let mut text = format!("{{type: {kind}");
+    if spec.count {
+        text.push_str(", count: true");
+    }
     if !spec.names.is_empty() {
         let _ = write!(text, ", names: {}", flow_list(&spec.names));
     }
@@ -187,12 +204,15 @@ mod tests {
             paranoia_level: 2,
             operator: OperatorKind::Regex,
             pattern: Some(r"(\w+)=(\w+)".into()),
+            phrases: Vec::new(),
+            negate: false,
             variables: vec![
                 VariableSpec::all(Variable::ArgsGet),
                 VariableSpec {
                     variable: Variable::RequestHeaders,
                     names: vec![],
                     exclude: vec!["Cookie".into()],
+                    count: false,
                 },
             ],
             transforms: vec![Transform::UrlDecodeUni],

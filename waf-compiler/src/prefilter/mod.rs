@@ -672,19 +672,42 @@ fn rule_hir(rule: &CompiledRule) -> Option<Hir> {
 
 /// The literals gating `rule`, or `None` when it has none.
 fn rule_literals(rule: &CompiledRule) -> Option<Literals> {
-    let Rule { pattern, .. } = &rule.rule;
+    let Rule {
+        pattern, phrases, ..
+    } = &rule.rule;
+    // A negated rule or one that counts values matches where its operator finds nothing: no literal gates it.
+    if !is_gated(rule) {
+        return None;
+    }
     match rule.matcher {
         Matcher::Regex(_) => literals::required_literals(&rule_hir(rule)?),
         Matcher::Contains(_) | Matcher::StartsWith(_) => {
             let needle = pattern.as_deref()?.as_bytes().to_ascii_lowercase();
             (!needle.is_empty()).then(|| Literals::from([needle]))
         }
-        Matcher::DetectorSqli | Matcher::DetectorXss => None,
+        // The phrases are the literals: the prefilter's scan finds the values holding one, so the rule's own
+        // automaton runs only on those.
+        Matcher::Pm(_) => {
+            let set: Literals = phrases
+                .iter()
+                .map(|p| p.as_bytes().to_ascii_lowercase())
+                .collect();
+            (!set.is_empty() && set.iter().all(|p| !p.is_empty())).then_some(set)
+        }
+        Matcher::DetectorSqli | Matcher::DetectorXss | Matcher::Check(_) => None,
     }
+}
+
+/// Whether the prefilter may skip the rule on values without its literals or bytes.
+fn is_gated(rule: &CompiledRule) -> bool {
+    !rule.rule.negate && rule.rule.variables.iter().all(|v| !v.count)
 }
 
 /// The byte requirement of a `regex` rule without literals.
 fn rule_bytes(rule: &CompiledRule) -> Option<ByteCount> {
+    if !is_gated(rule) {
+        return None;
+    }
     literals::required_bytes(&rule_hir(rule)?)
 }
 
