@@ -14,14 +14,16 @@ use std::net::IpAddr;
 pub struct Peer {
     pub ip: IpAddr,
     pub header: HeaderValue,
+    /// Whether the connection is HTTPS.
+    pub tls: bool,
 }
 
 impl Peer {
-    pub fn new(ip: IpAddr) -> Peer {
+    pub fn new(ip: IpAddr, tls: bool) -> Peer {
         let ip = ip.to_canonical();
         let header = HeaderValue::try_from(ip.to_string())
             .expect("an IP address in text form is a valid header value");
-        Peer { ip, header }
+        Peer { ip, header, tls }
     }
 }
 

@@ -80,8 +80,8 @@ pub fn set_forwarded(headers: &mut HeaderMap, peer: &Peer, trusted_peer: bool, h
         headers.insert(X_FORWARDED_FOR.clone(), value);
     }
     if !headers.contains_key(&X_FORWARDED_PROTO) {
-        // Plain HTTP is this version's only listener.
-        headers.insert(X_FORWARDED_PROTO.clone(), HeaderValue::from_static("http"));
+        let proto = if peer.tls { "https" } else { "http" };
+        headers.insert(X_FORWARDED_PROTO.clone(), HeaderValue::from_static(proto));
     }
     if !headers.contains_key(&X_FORWARDED_HOST)
         && let Some(value) = host.and_then(|h| HeaderValue::from_str(h).ok())
@@ -127,7 +127,7 @@ mod tests {
             ("x-forwarded-proto", "https"),
             ("forwarded", "for=1.2.3.4"),
         ]);
-        let peer = Peer::new("203.0.113.9".parse().unwrap());
+        let peer = Peer::new("203.0.113.9".parse().unwrap(), false);
         set_forwarded(&mut h, &peer, false, Some("app.test"));
         assert_eq!(h["x-forwarded-for"], "203.0.113.9");
         assert_eq!(h["x-forwarded-proto"], "http");
@@ -142,7 +142,7 @@ mod tests {
             ("x-forwarded-for", "5.6.7.8"),
             ("x-forwarded-proto", "https"),
         ]);
-        let peer = Peer::new("10.0.0.1".parse().unwrap());
+        let peer = Peer::new("10.0.0.1".parse().unwrap(), true);
         set_forwarded(&mut h, &peer, true, Some("app.test"));
         assert_eq!(h["x-forwarded-for"], "1.2.3.4, 5.6.7.8, 10.0.0.1");
         assert_eq!(h["x-forwarded-proto"], "https");

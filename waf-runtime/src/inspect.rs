@@ -20,7 +20,8 @@ pub struct Finding {
     pub rule_id: u64,
     pub msg: String,
     pub severity: String,
-    /// A `deny` rule: in enforce mode it blocks.
+    /// A `deny` rule, or a `block` rule of a request whose anomaly score reached the threshold: in enforce mode
+    /// it blocks.
     pub blocks: bool,
     pub variable: String,
     /// The matched part of the value, already escaped and bounded by the engine.
@@ -32,13 +33,25 @@ impl LoadedRules {
         self.set.rule_count()
     }
 
+    /// The rules in force (the admin panel lists them).
+    pub fn rules(&self) -> impl Iterator<Item = &waf_compiler::Rule> {
+        self.set.rules().map(|r| &r.rule)
+    }
+
     pub fn hash(&self) -> String {
         self.set.source_hash().to_string()
     }
 
     /// Evaluates one request (its head and the inspected part of its body). `target` is the request target as
-    /// the client sent it (see `request_target.rs`).
-    pub fn inspect(&self, parts: &Parts, target: &str, body: &[u8]) -> Vec<Finding> {
+    /// the client sent it (see `request_target.rs`); `block` rules block once their anomaly scores add up to
+    /// `anomaly_threshold`.
+    pub fn inspect(
+        &self,
+        parts: &Parts,
+        target: &str,
+        body: &[u8],
+        anomaly_threshold: u32,
+    ) -> Vec<Finding> {
         let headers: Vec<(&str, &[u8])> = parts
             .headers
             .iter()
@@ -51,8 +64,9 @@ impl LoadedRules {
             headers: &headers,
             body,
         };
-        self.set
-            .evaluate(&request)
+        let verdict = self.set.evaluate(&request);
+        let score_blocks = verdict.anomaly_score() >= anomaly_threshold;
+        verdict
             .matches
             .into_iter()
             .map(|m| Finding {
@@ -60,7 +74,7 @@ impl LoadedRules {
                 severity: m
                     .severity
                     .map_or_else(|| "-".to_string(), |s| s.to_string()),
-                blocks: m.action == Action::Deny,
+                blocks: m.action == Action::Deny || (m.action == Action::Block && score_blocks),
                 msg: m.msg,
                 variable: m.variable,
                 excerpt: m.value_excerpt,

@@ -5,9 +5,11 @@
 //! `upstream.rs` talk to the upstream (`upgrade.rs` relays switched protocols), `responses.rs` holds the proxy's
 //! own answers. Around them: `config/` (file, environment, defaults), `state.rs` (what a reload swaps),
 //! `reload.rs` (when it does), `metrics.rs` and `logging.rs`. `traffic/` holds the controls that run once the
-//! client address is known (IP lists, GeoIP, rate limits).
+//! client address is known (IP lists, GeoIP, rate limits). HTTPS lives in `tls/`: certificates per SNI name,
+//! their files watched, the handshake run on the same workers before `server.rs` serves the connection.
 //!
-//! Later features slot in as listeners beside `server.rs` (TLS, the admin panel).
+//! `admin/` is the admin panel, on its own listener; `recent_blocks.rs` is what the request path tells it.
+pub mod admin;
 pub mod body;
 pub mod cidr;
 pub mod client_ip;
@@ -21,11 +23,13 @@ pub mod limits;
 pub mod logging;
 pub mod metrics;
 pub mod pipeline;
+pub mod recent_blocks;
 pub mod reload;
 pub mod request_target;
 pub mod responses;
 pub mod server;
 pub mod state;
+pub mod tls;
 pub mod traffic;
 pub mod upgrade;
 pub mod upstream;
@@ -95,18 +99,57 @@ async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::
         .listen_address
         .parse()
         .context("waf.server.listen_address")?;
-    let addr = SocketAddr::new(ip, config.server.http_port);
-    let listener = TcpListener::bind(addr)
-        .await
-        .with_context(|| format!("binding {addr}"))?
-        .into_std()
-        .context("listening socket")?;
-    tracing::info!(
-        "listening on {}, default upstream {}, {} workers",
-        listener.local_addr().context("local address")?,
-        config.upstream.default,
-        config.server.workers
-    );
+    // Certificates first: a broken certificate file stops the start before any port is taken.
+    let certs = tls::Certs::default();
+    let cert_watcher = if config.server.https_enabled {
+        let global = tls::global_files(&config).context("TLS auto_generate")?;
+        Some(tls::CertWatcher::start(
+            &config,
+            global,
+            tls::provider(),
+            certs.clone(),
+            metrics,
+        )?)
+    } else {
+        None
+    };
+    let http = match config.server.http_enabled {
+        true => Some(bind(SocketAddr::new(ip, config.server.http_port)).await?),
+        false => None,
+    };
+    let https = match config.server.https_enabled {
+        true => {
+            let listener = bind(SocketAddr::new(ip, config.server.https_port)).await?;
+            let acceptor =
+                tls::acceptor(certs.clone(), config.server.http2_enabled, tls::provider())?;
+            Some((listener, acceptor))
+        }
+        false => None,
+    };
+    // HTTP first: tests and scripts read the first "listening on" line for the plain HTTP address.
+    if let Some(l) = &http {
+        tracing::info!(
+            "listening on {}, default upstream {}, {} workers",
+            l.local_addr().context("local address")?,
+            config.upstream.default,
+            config.server.workers
+        );
+    }
+    let mut https_port = config.server.https_port;
+    if let Some((l, _)) = &https {
+        let addr = l.local_addr().context("local address")?;
+        https_port = addr.port();
+        tracing::info!(
+            "HTTPS listening on {addr}, default upstream {}, {} workers, HTTP/2 {}",
+            config.upstream.default,
+            config.server.workers,
+            if config.server.http2_enabled {
+                "on"
+            } else {
+                "off"
+            }
+        );
+    }
 
     let config_text = match &config_path {
         Some(p) => tokio::fs::read_to_string(p).await.ok(),
@@ -115,15 +158,47 @@ async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::
     let traffic = traffic::Traffic::build(&config, None, metrics)
         .map_err(anyhow::Error::msg)
         .context("building the traffic controls")?;
-    let state = Arc::new(State::new(config, traffic, rules, metrics, config_path));
+    // The panel's listener is read at start, like the proxy's.
+    let admin = config.admin.clone();
+    let https_state = tls::Https {
+        port: https_port,
+        certs: certs.clone(),
+        challenges: Arc::default(),
+    };
+    let state = Arc::new(State::new(
+        config,
+        traffic,
+        rules,
+        metrics,
+        config_path,
+        https_state,
+    ));
     spawn_traffic_upkeep(state.clone());
     tokio::spawn(reload::Reloader::new(state.clone(), config_text).run());
+    if let Some(watcher) = cert_watcher {
+        tokio::spawn(watcher.run(state.clone()));
+    }
+
+    if admin.enabled {
+        admin::start(state.clone(), &admin)
+            .await
+            .context("starting the admin panel")?;
+    }
 
     let mut terminate = signal(SignalKind::terminate()).context("SIGTERM handler")?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let workers = workers::Workers::start(&state, &listener, &stopped)?;
-    // The workers hold their own handles; the socket closes when the last of them stops accepting.
-    drop(listener);
+    let bound = workers::Bound { http, https };
+    let workers = workers::Workers::start(&state, &bound, &stopped)?;
+    // The workers hold their own handles; a socket closes when the last of them stops accepting.
+    drop(bound);
+    // Now that the HTTP listener answers challenges.
+    tls::Acme::start(
+        &state.live.load().config,
+        state.https.challenges.clone(),
+        certs,
+        tls::provider(),
+        metrics,
+    );
     tokio::select! {
         _ = terminate.recv() => tracing::info!("SIGTERM received"),
         _ = tokio::signal::ctrl_c() => tracing::info!("SIGINT received"),
@@ -133,4 +208,12 @@ async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::
         .await
         .context("waiting for the workers")?;
     Ok(())
+}
+
+async fn bind(addr: SocketAddr) -> anyhow::Result<std::net::TcpListener> {
+    TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("binding {addr}"))?
+        .into_std()
+        .context("listening socket")
 }

@@ -29,6 +29,7 @@ pub struct Metrics {
     pub rate_limit_backend_errors: Counter,
     /// Requests not limited per address because the in-process limiter's table was full.
     pub rate_limit_table_full: Counter,
+    pub tls_handshakes: Counter,
 }
 
 /// Why a request was refused before reaching the rules.
@@ -91,6 +92,7 @@ impl Metrics {
             rate_limited: metrics::counter!("waf_rate_limited_total"),
             rate_limit_backend_errors: metrics::counter!("waf_rate_limit_backend_errors_total"),
             rate_limit_table_full: metrics::counter!("waf_rate_limit_table_full_total"),
+            tls_handshakes: metrics::counter!("waf_tls_handshakes_total"),
         };
         // Series exist from the start, so a scrape shows zeros rather than nothing.
         for reason in [
@@ -112,6 +114,12 @@ impl Metrics {
             metrics::counter!("waf_reloads_total", "what" => what).absolute(0);
             metrics::counter!("waf_reload_failures_total", "what" => what).absolute(0);
         }
+        for reason in ["error", "timeout"] {
+            metrics::counter!("waf_tls_handshake_failures_total", "reason" => reason).absolute(0);
+        }
+        metrics::counter!("waf_tls_certificate_load_failures_total").absolute(0);
+        metrics::counter!("waf_acme_orders_total").absolute(0);
+        metrics::counter!("waf_acme_order_failures_total").absolute(0);
         Ok(METRICS.get_or_init(|| metrics))
     }
 
@@ -170,5 +178,31 @@ impl Metrics {
             "waf_reload_failures_total"
         };
         metrics::counter!(name, "what" => what.name()).increment(1);
+    }
+
+    /// `reason` is one of the fixed values registered in `install`.
+    pub fn tls_handshake_failed(&self, reason: &'static str) {
+        metrics::counter!("waf_tls_handshake_failures_total", "reason" => reason).increment(1);
+    }
+
+    /// A certificate now served for `domain` (a configured name, or `(global)`), expiring at `not_after` (Unix
+    /// seconds).
+    pub fn certificate_loaded(&self, domain: &str, not_after: i64) {
+        metrics::gauge!("waf_tls_certificate_not_after_seconds", "domain" => domain.to_string())
+            .set(not_after as f64);
+    }
+
+    pub fn certificate_load_failed(&self) {
+        metrics::counter!("waf_tls_certificate_load_failures_total").increment(1);
+    }
+
+    /// An ACME order started (a first certificate or a renewal).
+    pub fn acme_order(&self) {
+        metrics::counter!("waf_acme_orders_total").increment(1);
+    }
+
+    /// An ACME order that brought no certificate; it is retried.
+    pub fn acme_order_failed(&self) {
+        metrics::counter!("waf_acme_order_failures_total").increment(1);
     }
 }

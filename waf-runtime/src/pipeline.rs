@@ -1,8 +1,9 @@
 //! The path of one request, as a sequence of small stages:
 //!
 //! ```text
-//! own endpoints (GET /health, GET /metrics) ─► framing checks ─► host + client address
-//!   ─► traffic controls (traffic/: IP lists, GeoIP, rate limit) ─► body read up to the limit ─► rules
+//! own endpoints (GET /health, GET /metrics; ACME HTTP-01 tokens over HTTP) ─► framing checks ─► host
+//!   ─► redirect to HTTPS (force_https) ─► client address ─► traffic controls (traffic/: IP lists, GeoIP, rate
+//!   limit) ─► body read up to the limit ─► rules
 //!   ─► 403 | forward (forward.rs) ─► response streamed back
 //! ```
 //!
@@ -17,8 +18,10 @@ use crate::framing::{self, Refusal};
 use crate::head_guard::HeadNote;
 use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome};
 use crate::metrics::Rejection;
+use crate::recent_blocks::{self, BlockedRequest};
 use crate::responses;
 use crate::state::State;
+use crate::tls;
 use crate::traffic::Block;
 use bytes::Bytes;
 use http::request::Parts;
@@ -63,6 +66,16 @@ async fn route(
             _ => {}
         }
     }
+    // Before inspection and before a redirect to HTTPS: the ACME server must reach the token as it is.
+    if !peer.tls
+        && req.uri().path().starts_with(tls::challenge::PATH_PREFIX)
+        && live.config.acme_domains().next().is_some()
+    {
+        return state
+            .https
+            .challenges
+            .answer(req.method(), req.uri().path());
+    }
     let checked = live
         .config
         .server
@@ -83,6 +96,11 @@ async fn route(
             },
         );
     };
+    if !peer.tls
+        && let Some(location) = https_location(&live.config, state.https.port, &host, &parts)
+    {
+        return responses::to_https(&parts.method, location);
+    }
     let trusted = &live.config.client_ip.trusted_proxies;
     let forwarded_for = parts.headers.get_all("x-forwarded-for");
     let client = client_addr(peer.ip, forwarded_for.iter().map(|v| v.as_bytes()), trusted);
@@ -103,7 +121,20 @@ async fn route(
 
     let body = match live.config.mode {
         Mode::Disabled => ProxyBody::Stream(body),
-        mode => match inspect(state, &live.config, mode, client, &parts, sent_target, body).await {
+        mode => match inspect(
+            state,
+            &live.config,
+            mode,
+            Sender {
+                client,
+                host: &host.name,
+            },
+            &parts,
+            sent_target,
+            body,
+        )
+        .await
+        {
             Ok(body) => body,
             Err(response) => return response,
         },
@@ -155,6 +186,25 @@ fn traffic_refusal(
     })
 }
 
+/// Where a plain HTTP request for a `force_https` domain is sent instead: same host, the HTTPS port (left out
+/// when 443), same path and query. Only configured domains redirect, so the name is one of ours.
+fn https_location(
+    config: &Config,
+    https_port: u16,
+    host: &RequestHost,
+    parts: &Parts,
+) -> Option<http::HeaderValue> {
+    if !config.domains.get(&host.name)?.force_https {
+        return None;
+    }
+    let port = match https_port {
+        443 => String::new(),
+        p => format!(":{p}"),
+    };
+    // An IPv6 literal cannot be a configured domain name, so the name needs no brackets.
+    http::HeaderValue::try_from(format!("https://{}{port}{}", host.name, uri_text(parts))).ok()
+}
+
 fn refuse(state: &State, client: IpAddr, refusal: Refusal) -> Response<ProxyBody> {
     state.metrics.rejected(match refusal.status {
         StatusCode::URI_TOO_LONG => Rejection::TargetTooLong,
@@ -174,12 +224,18 @@ fn uri_text(parts: &Parts) -> &str {
     parts.uri.path_and_query().map_or("/", |pq| pq.as_str())
 }
 
+/// Who sent a request: the client address (`client_ip.rs`) and the host it asked for.
+struct Sender<'a> {
+    client: IpAddr,
+    host: &'a str,
+}
+
 /// Reads the body up to the limit and runs the rules. Returns the body to forward, or the answer to send instead.
 async fn inspect(
     state: &State,
     config: &Config,
     mode: Mode,
-    client: IpAddr,
+    Sender { client, host }: Sender<'_>,
     parts: &Parts,
     sent_target: Option<&str>,
     body: Incoming,
@@ -248,7 +304,7 @@ async fn inspect(
         return Ok(forwarded);
     }
     let started = Instant::now();
-    let findings = rules.inspect(parts, target, &inspected);
+    let findings = rules.inspect(parts, target, &inspected, config.rules.anomaly_threshold);
     metrics.inspection_seconds.record(started.elapsed());
     if findings.is_empty() {
         return Ok(forwarded);
@@ -278,6 +334,21 @@ async fn inspect(
         metrics.rule_matched(finding.rule_id);
         logging::rule_match(finding, &ctx);
     }
+    if matches!(outcome, Outcome::Blocked | Outcome::Observed) {
+        state.recent_blocks.record(BlockedRequest {
+            at_ms: recent_blocks::now_ms(),
+            client: client.to_string(),
+            domain: host.to_string(),
+            method: parts.method.to_string(),
+            path: target.to_string(),
+            rule_ids: findings.iter().map(|f| f.rule_id).collect(),
+            outcome: if matches!(outcome, Outcome::Blocked) {
+                "blocked"
+            } else {
+                "observed"
+            },
+        });
+    }
     match (outcome, blocking) {
         (Outcome::Blocked, Some(rule)) => {
             metrics.blocked.increment(1);
@@ -304,6 +375,7 @@ fn health(state: &State, config: &Config) -> Response<ProxyBody> {
             "rule_set_hash": rules.hash(),
             "rule_file_errors": rules.errors.len(),
             "rules_source": rules.source,
+            "tls": tls::health(config, &state.https.certs.load()),
         }),
     )
 }

@@ -297,6 +297,9 @@ fn warn_restart_needed(old: &Config, new: &Config) {
     if old.server != new.server {
         tracing::warn!("changes under waf.server apply at the next restart");
     }
+    if old.admin != new.admin {
+        tracing::warn!("changes under waf.admin apply at the next restart");
+    }
     // traffic_level is read per decision from the live configuration: it applies at once.
     if (&old.logging.level, old.logging.format) != (&new.logging.level, new.logging.format) {
         tracing::warn!("changes to waf.logging.level and .format apply at the next restart");

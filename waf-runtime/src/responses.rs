@@ -103,3 +103,18 @@ pub fn rate_limited(limit: u32, retry_after: std::time::Duration) -> Response<Pr
     headers.insert("ratelimit-reset", HeaderValue::from(secs));
     response
 }
+
+/// `force_https`: the same URL over HTTPS. 301 for GET and HEAD (what browsers and caches expect), 308 for other
+/// methods, which must be repeated with the same method and body.
+pub fn to_https(method: &http::Method, location: HeaderValue) -> Response<ProxyBody> {
+    let status = match *method {
+        http::Method::GET | http::Method::HEAD => StatusCode::MOVED_PERMANENTLY,
+        _ => StatusCode::PERMANENT_REDIRECT,
+    };
+    let mut response = json(
+        status,
+        &json!({"error": "use https", "location": location.to_str().unwrap_or_default()}),
+    );
+    response.headers_mut().insert(header::LOCATION, location);
+    response
+}

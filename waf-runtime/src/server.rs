@@ -1,27 +1,38 @@
-//! One worker's accept loop: accepts connections, serves each with hyper on the worker's own runtime, and drains
-//! them on shutdown.
+//! One worker's accept loops: accepts connections on the HTTP and HTTPS listeners, serves each with hyper on the
+//! worker's own runtime, and drains them on shutdown.
 use crate::client_ip::Peer;
 use crate::head_guard::{HeadGuard, HeadNotes};
+use crate::limits::Limits;
 use crate::pipeline;
 use crate::state::State;
+use crate::tls;
 use http::{Method, Request, StatusCode};
 use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
+use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::net::TcpListener;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::{TcpListener, TcpStream};
+use tokio_rustls::TlsAcceptor;
+
+/// What one worker accepts on: either listener may be off (`server.http_enabled`, `server.https_enabled`).
+pub struct Listeners {
+    pub http: Option<TcpListener>,
+    pub https: Option<(TcpListener, TlsAcceptor)>,
+}
 
 /// Serves until `shutdown` completes, then stops accepting and waits up to the configured grace period for the
 /// requests in flight to finish. `worker` is this worker's index (`workers.rs`).
 pub async fn serve(
     state: Arc<State>,
     worker: usize,
-    listener: TcpListener,
+    listeners: Listeners,
     shutdown: impl Future<Output = ()>,
 ) {
     let server = state.live.load().config.server.clone();
@@ -42,6 +53,7 @@ pub async fn serve(
     builder
         .http2()
         .max_header_list_size(server.limits.h2_max_header_list_size());
+    let handshake_limit = Duration::from_secs(server.header_read_timeout_sec);
 
     // The worker's idle upstream connections are closed once past their idle timeout, traffic or not.
     let sweeper = tokio::spawn({
@@ -55,60 +67,116 @@ pub async fn serve(
         }
     });
     let graceful = GracefulShutdown::new();
+    let connection = Connection {
+        state,
+        worker,
+        builder,
+        limits: server.limits,
+        h2: server.http2_enabled,
+    };
+    let Listeners { http, https } = listeners;
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => {
-                    let _ = stream.set_nodelay(true);
-                    let state = state.clone();
-                    let notes = HeadNotes::default();
-                    let client = Peer::new(peer.ip());
-                    let guard = HeadGuard::new(stream, notes.clone(), server.limits, server.http2_enabled);
-                    let io = TokioIo::new(guard);
-                    let service = service_fn(move |req: Request<Incoming>| {
-                        let state = state.clone();
-                        let note = notes.next();
-                        let notes = notes.clone();
-                        let client = client.clone();
-                        let connect = req.method() == Method::CONNECT;
-                        async move {
-                            let upgrade = note.upgrade;
-                            let response = pipeline::handle(state, worker, client, note, req).await;
-                            if upgrade {
-                                // hyper switches on 101, or on a 2xx to CONNECT: the guard reads on as HTTP/1
-                                // only when it did not.
-                                let status = response.status();
-                                let switched = status == StatusCode::SWITCHING_PROTOCOLS
-                                    || (connect && status.is_success());
-                                notes.upgrade_answered(switched);
-                            }
-                            Ok::<_, Infallible>(response)
-                        }
-                    });
-                    let connection = builder.serve_connection_with_upgrades(io, service).into_owned();
-                    let connection = graceful.watch(connection);
-                    tokio::spawn(async move {
-                        if let Err(e) = connection.await {
-                            tracing::debug!("connection from {peer} ended: {e}");
-                        }
-                    });
-                }
-                Err(e) => {
-                    // Typically out of file descriptors: back off instead of spinning on the error.
-                    tracing::warn!("accept failed: {e}");
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                }
+            accepted = accept(http.as_ref()) => if let Some((stream, peer)) = accepted {
+                connection.serve(stream, peer, false, graceful.watcher());
+            },
+            accepted = accept(https.as_ref().map(|(l, _)| l)) => if let Some((stream, peer)) = accepted {
+                let Some((_, acceptor)) = &https else { continue };
+                let acceptor = acceptor.clone();
+                let connection = connection.clone();
+                let watcher = graceful.watcher();
+                // The handshake runs as its own task: a slow client never holds up this loop.
+                tokio::spawn(async move {
+                    let metrics = connection.state.metrics;
+                    if let Some(stream) = tls::handshake(&acceptor, stream, handshake_limit, metrics).await {
+                        connection.serve(stream, peer, true, watcher);
+                    }
+                });
             },
             () = &mut shutdown => break,
         }
     }
-    drop(listener);
+    drop((http, https));
     sweeper.abort();
     tracing::info!("shutting down: draining requests in flight");
     let grace = Duration::from_secs(server.shutdown_grace_sec);
     tokio::select! {
         () = graceful.shutdown() => tracing::info!("all connections closed"),
         () = tokio::time::sleep(grace) => tracing::warn!("grace period of {grace:?} over; closing the rest"),
+    }
+}
+
+/// Accepts one connection on `listener`; never completes when there is none. `None` after an accept error.
+async fn accept(listener: Option<&TcpListener>) -> Option<(TcpStream, SocketAddr)> {
+    let Some(listener) = listener else {
+        return std::future::pending().await;
+    };
+    match listener.accept().await {
+        Ok((stream, peer)) => {
+            let _ = stream.set_nodelay(true);
+            Some((stream, peer))
+        }
+        Err(e) => {
+            // Typically out of file descriptors: back off instead of spinning on the error.
+            tracing::warn!("accept failed: {e}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            None
+        }
+    }
+}
+
+/// What serving a connection needs, shared by the connections of one worker.
+#[derive(Clone)]
+struct Connection {
+    state: Arc<State>,
+    worker: usize,
+    builder: auto::Builder<TokioExecutor>,
+    /// The head guard's limits and whether it lets an HTTP/2 preface through (read at start).
+    limits: Limits,
+    h2: bool,
+}
+
+impl Connection {
+    /// Serves HTTP on `io` (plain or TLS) in a task of its own, watched by the worker's graceful shutdown.
+    fn serve<I>(&self, io: I, peer: SocketAddr, tls: bool, watcher: Watcher)
+    where
+        I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+    {
+        let state = self.state.clone();
+        let worker = self.worker;
+        let notes = HeadNotes::default();
+        let client = Peer::new(peer.ip(), tls);
+        let io = TokioIo::new(HeadGuard::new(io, notes.clone(), self.limits, self.h2));
+        let service = service_fn(move |req: Request<Incoming>| {
+            let state = state.clone();
+            let note = notes.next();
+            let notes = notes.clone();
+            let client = client.clone();
+            let connect = req.method() == Method::CONNECT;
+            async move {
+                let upgrade = note.upgrade;
+                let response = pipeline::handle(state, worker, client, note, req).await;
+                if upgrade {
+                    // hyper switches on 101, or on a 2xx to CONNECT: the guard reads on as HTTP/1 only when it
+                    // did not.
+                    let status = response.status();
+                    let switched = status == StatusCode::SWITCHING_PROTOCOLS
+                        || (connect && status.is_success());
+                    notes.upgrade_answered(switched);
+                }
+                Ok::<_, Infallible>(response)
+            }
+        });
+        let connection = self
+            .builder
+            .serve_connection_with_upgrades(io, service)
+            .into_owned();
+        let connection = watcher.watch(connection);
+        tokio::spawn(async move {
+            if let Err(e) = connection.await {
+                tracing::debug!("connection from {peer} ended: {e}");
+            }
+        });
     }
 }

@@ -5,6 +5,8 @@
 use crate::config::Config;
 use crate::inspect::LoadedRules;
 use crate::metrics::Metrics;
+use crate::recent_blocks::RecentBlocks;
+use crate::tls::Https;
 use crate::traffic::Traffic;
 use crate::upstream::Upstreams;
 use arc_swap::ArcSwap;
@@ -26,6 +28,10 @@ pub struct State {
     pub workers: usize,
     /// The file the configuration came from, watched for changes (none when running on env and defaults).
     pub config_path: Option<PathBuf>,
+    /// The HTTPS listener's port and certificates (an empty table without HTTPS).
+    pub https: Https,
+    /// Requests the rules blocked lately, for the admin panel.
+    pub recent_blocks: RecentBlocks,
 }
 
 impl State {
@@ -36,6 +42,7 @@ impl State {
         rules: LoadedRules,
         metrics: &'static Metrics,
         config_path: Option<PathBuf>,
+        https: Https,
     ) -> Self {
         let workers = config.server.workers;
         let upstreams = Arc::new(Upstreams::new(&config.upstream, workers));
@@ -50,6 +57,8 @@ impl State {
             rules: ArcSwap::from_pointee(rules),
             metrics,
             config_path,
+            https,
+            recent_blocks: RecentBlocks::default(),
         }
     }
 

@@ -1,6 +1,6 @@
 //! The threads that serve requests: `server.workers` of them (default: one per core), each running its own
-//! single-threaded tokio runtime that accepts on the shared listening socket and serves the connections it
-//! accepted from start to end, with its own keep-alive pool to the upstreams (`upstream.rs`).
+//! single-threaded tokio runtime that accepts on the shared listening sockets (HTTP, HTTPS) and serves the
+//! connections it accepted from start to end, with its own keep-alive pool to the upstreams (`upstream.rs`).
 //!
 //! Why not one multi-threaded runtime: a proxied request is short (parse, a few microseconds of checks, a write
 //! to a pooled upstream connection, a read back), and on a multi-threaded runtime its pieces wake each other
@@ -13,29 +13,61 @@
 //!
 //! The control plane (signals, reloads, metrics upkeep, rule compilation) runs on a separate small runtime in
 //! `lib.rs`, so a reload never takes a request thread.
-use crate::server;
+use crate::server::{self, Listeners};
 use crate::state::State;
 use anyhow::Context;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use tokio::sync::watch;
+use tokio_rustls::TlsAcceptor;
+
+/// The bound listening sockets (non-blocking), shared by all workers.
+pub struct Bound {
+    pub http: Option<std::net::TcpListener>,
+    pub https: Option<(std::net::TcpListener, TlsAcceptor)>,
+}
+
+impl Bound {
+    /// A worker's own handles to the sockets.
+    fn share(&self) -> anyhow::Result<Bound> {
+        let share =
+            |l: &std::net::TcpListener| l.try_clone().context("sharing the listening socket");
+        Ok(Bound {
+            http: self.http.as_ref().map(share).transpose()?,
+            https: match &self.https {
+                Some((l, acceptor)) => Some((share(l)?, acceptor.clone())),
+                None => None,
+            },
+        })
+    }
+
+    /// The sockets registered with the calling worker's runtime.
+    fn into_listeners(self) -> std::io::Result<Listeners> {
+        let tokio = tokio::net::TcpListener::from_std;
+        Ok(Listeners {
+            http: self.http.map(tokio).transpose()?,
+            https: match self.https {
+                Some((l, acceptor)) => Some((tokio(l)?, acceptor)),
+                None => None,
+            },
+        })
+    }
+}
 
 /// The running worker threads.
 pub struct Workers(Vec<JoinHandle<()>>);
 
 impl Workers {
-    /// Starts `state`'s configured number of workers, each accepting on its own handle to `listener` (which must
-    /// be non-blocking), until `stop` turns true; then each drains its connections (`server::serve`).
+    /// Starts `state`'s configured number of workers, each accepting on its own handles to `bound`, until `stop`
+    /// turns true; then each drains its connections (`server::serve`).
     pub fn start(
         state: &Arc<State>,
-        listener: &std::net::TcpListener,
+        bound: &Bound,
         stop: &watch::Receiver<bool>,
     ) -> anyhow::Result<Workers> {
         let mut handles = Vec::with_capacity(state.workers);
         for id in 0..state.workers {
-            let listener = listener
-                .try_clone()
-                .context("sharing the listening socket")?;
+            let listener = bound.share()?;
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
@@ -46,7 +78,7 @@ impl Workers {
                 .name(format!("waf-worker-{id}"))
                 .spawn(move || {
                     runtime.block_on(async move {
-                        let listener = match tokio::net::TcpListener::from_std(listener) {
+                        let listeners = match listener.into_listeners() {
                             Ok(l) => l,
                             Err(e) => {
                                 tracing::error!(
@@ -59,7 +91,7 @@ impl Workers {
                             // An error means the sender is gone: the process is ending either way.
                             let _ = stop.wait_for(|stop| *stop).await;
                         };
-                        server::serve(state, id, listener, stopped).await;
+                        server::serve(state, id, listeners, stopped).await;
                     });
                 })
                 .context("starting a worker thread")?;

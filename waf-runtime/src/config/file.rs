@@ -6,9 +6,6 @@
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-// Sections of later features (the admin panel) hold only the switch for now: turning one on is refused as not yet
-// supported (resolve.rs); their other keys arrive with the features.
-
 /// The whole file: everything lives under the top key `waf`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -91,6 +88,7 @@ pub struct FileDomain {
     pub rate_limit: Option<FileRateLimit>,
     pub ip_filter: Option<FileIpFilter>,
     pub geoip: Option<FileGeoip>,
+    pub force_https: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -99,6 +97,7 @@ pub struct FileRules {
     pub directories: Option<Vec<String>>,
     pub artifact: Option<String>,
     pub paranoia_level: Option<u8>,
+    pub anomaly_threshold: Option<u32>,
     pub unicode_code_page: Option<CodePageSetting>,
     pub reload_interval_sec: Option<u64>,
     pub remember_values: Option<bool>,
@@ -175,10 +174,16 @@ pub struct FileGeoip {
 #[serde(deny_unknown_fields)]
 pub struct FileAcme {
     pub staging: Option<bool>,
+    pub directory_url: Option<String>,
+    pub ca_file: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileAdmin {
     pub enabled: Option<bool>,
+    pub listen_address: Option<String>,
+    pub port: Option<u16>,
+    pub data_dir: Option<String>,
+    pub secure_cookies: Option<bool>,
 }

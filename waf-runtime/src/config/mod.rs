@@ -61,6 +61,7 @@ pub struct Config {
     pub ip_filter: IpFilterConfig,
     pub geoip: GeoipConfig,
     pub acme: AcmeConfig,
+    pub admin: AdminConfig,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -83,10 +84,14 @@ pub struct ServerConfig {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TlsConfig {
+    /// The global certificate (full chain, PEM) and its key: served to a name no domain has its own for.
+    /// Both or neither (checked in `resolve.rs`).
     pub cert_file: Option<PathBuf>,
     pub key_file: Option<PathBuf>,
+    /// Without a global certificate file: a local CA and a leaf it signs, for testing only (`tls/self_signed.rs`).
     pub auto_generate: bool,
-    pub auto_cert_dir: Option<PathBuf>,
+    /// Where generated certificates are kept, reused across restarts.
+    pub auto_cert_dir: PathBuf,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -108,6 +113,15 @@ pub struct DomainConfig {
     pub ip_filter: Option<IpFilterConfig>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub geoip: Option<GeoipConfig>,
+    /// The domain's own certificate, chosen by SNI before any other (both or neither).
+    pub cert_file: Option<PathBuf>,
+    pub key_file: Option<PathBuf>,
+    /// Plain HTTP requests for this domain are redirected to HTTPS.
+    pub force_https: bool,
+    /// A certificate from the ACME server for this name (HTTP-01 on the HTTP listener); `acme_email` is the
+    /// account's contact.
+    pub acme_enabled: bool,
+    pub acme_email: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -115,6 +129,8 @@ pub struct RulesConfig {
     pub directories: Vec<PathBuf>,
     pub artifact: Option<PathBuf>,
     pub paranoia_level: u8,
+    /// A request is blocked once the anomaly scores of its matching `block` rules add up to this.
+    pub anomaly_threshold: u32,
     /// The code page of ModSecurity's Unicode map that `url_decode_uni` uses (`None`: no map); checked against
     /// the map when the configuration is read. Default 20127, as a standard ModSecurity deployment.
     pub unicode_code_page: Option<u32>,
@@ -166,12 +182,35 @@ pub struct MetricsConfig {
     pub enabled: bool,
 }
 
+/// The admin panel (`admin/`): its own listener, read at start like the other listeners.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AdminConfig {
+    pub enabled: bool,
+    pub listen_address: String,
+    /// 0 picks a free port (logged at start).
+    pub port: u16,
+    /// Where the panel keeps its SQLite database (admins, sessions, audit log), its signing key and the
+    /// one-time setup token.
+    pub data_dir: PathBuf,
+    /// Marks the session cookies `Secure`. Off by default only because the panel is served over plain HTTP on
+    /// loopback until HTTPS arrives; turn it on whenever the panel is reached over HTTPS.
+    pub secure_cookies: bool,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AcmeConfig {
-    pub staging: bool,
+    /// The ACME server's directory: `directory_url`, else Let's Encrypt's staging or production one.
+    pub directory_url: String,
+    /// A PEM bundle trusted for the ACME server's own HTTPS (a test CA); unset: the system's roots.
+    pub ca_file: Option<PathBuf>,
 }
 
 impl Config {
+    /// The domains that get their certificate from ACME.
+    pub fn acme_domains(&self) -> impl Iterator<Item = (&String, &DomainConfig)> {
+        self.domains.iter().filter(|(_, d)| d.acme_enabled)
+    }
+
     /// The upstream for a request to `host` (already lower-cased, without port): the domain's own upstream when the
     /// domain is configured with one, else the global one. Only configured values can come out of here, so no
     /// client header can point the proxy at an address of its choosing.

@@ -1,13 +1,11 @@
 //! File, then environment, then default: how each setting gets its value.
 //!
 //! The precedence is the specification's: an environment variable applies only when the file does not set the
-//! value (an earlier design let the environment silently override the file). Settings of features that come in
-//! later versions (TLS, ACME per domain, the admin panel) are parsed and
-//! validated now, and enabling one is an error saying it is not yet supported, never a silent no-op.
+//! value (an earlier design let the environment silently override the file).
 use super::file::{CodePageSetting, FileRoot, FileWaf};
 use super::{
-    AcmeConfig, BodyConfig, ClientIpConfig, Config, ConfigError, DomainConfig, LogFormat,
-    LoggingConfig, MetricsConfig, Mode, OverLimit, RulesConfig, ServerConfig, TlsConfig,
+    AcmeConfig, AdminConfig, BodyConfig, ClientIpConfig, Config, ConfigError, DomainConfig,
+    LogFormat, LoggingConfig, MetricsConfig, Mode, OverLimit, RulesConfig, ServerConfig, TlsConfig,
     TrafficLogLevel, UpstreamConfig,
 };
 use crate::cidr::Cidr;
@@ -17,6 +15,11 @@ use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use waf_compiler::transform::UnicodeMap;
 use waf_compiler::transform::unicode_map::DEFAULT_CODE_PAGE;
+
+/// Let's Encrypt's directories: production by default, staging with `acme.staging` (its certificates are not
+/// trusted, and its rate limits are far higher, for trying a setup out).
+const LETS_ENCRYPT: &str = "https://acme-v02.api.letsencrypt.org/directory";
+const LETS_ENCRYPT_STAGING: &str = "https://acme-staging-v02.api.letsencrypt.org/directory";
 
 /// Reads one environment variable (a parameter so tests can pass their own environment).
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -114,15 +117,7 @@ impl Resolver<'_> {
         raw.parse().map_err(|e: String| self.key_error(key, e))
     }
 
-    fn not_yet(&self, key: &str, what: &str) -> ConfigError {
-        self.key_error(
-            key,
-            format!("{what} is not yet supported by this version of waf; remove the setting or set it to false"),
-        )
-    }
-
     fn config(&self, waf: FileWaf) -> Result<Config, ConfigError> {
-        self.later_features(&waf)?;
         let observe = self.pick_bool(None, "OBSERVE", false)?;
         let mode = match waf.mode.as_deref() {
             Some("enforce") => Mode::Enforce,
@@ -146,11 +141,27 @@ impl Resolver<'_> {
         let mut domains = std::collections::BTreeMap::new();
         for (name, d) in waf.domains.unwrap_or_default() {
             let key = format!("waf.domains.{name}");
-            if d.cert_file.is_some() || d.key_file.is_some() {
-                return Err(self.not_yet(&key, "a per-domain certificate (TLS)"));
+            let acme_enabled = d.acme_enabled.unwrap_or(false);
+            // The name becomes the ACME identifier and the name of its files in auto_cert_dir/acme.
+            let dns_name = !name.is_empty()
+                && !name.starts_with('.')
+                && !name.contains("..")
+                && name
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+            if acme_enabled && !dns_name {
+                return Err(self.key_error(
+                    &format!("{key}.acme_enabled"),
+                    "ACME needs a DNS name (letters, digits, '-' and '.'; no wildcard)",
+                ));
             }
-            if d.acme_enabled == Some(true) || d.acme_email.is_some() {
-                return Err(self.not_yet(&key, "ACME"));
+            if acme_enabled && !(server.https_enabled && server.http_enabled) {
+                // HTTP-01 is answered on the HTTP listener, and the certificate is only of use over HTTPS.
+                return Err(self.key_error(
+                    &format!("{key}.acme_enabled"),
+                    "ACME needs both listeners: http_enabled (the HTTP-01 challenge is answered on the HTTP \
+                     port) and https_enabled",
+                ));
             }
             let default_upstream = match d.default_upstream {
                 Some(u) => Some(self.upstream(&format!("{key}.default_upstream"), &u)?),
@@ -163,6 +174,14 @@ impl Resolver<'_> {
                 d.geoip,
                 (&global_rate_limit, &global_geoip),
             )?;
+            let (cert_file, key_file) = self.pair(&key, d.cert_file, d.key_file)?;
+            let force_https = d.force_https.unwrap_or(false);
+            if force_https && !server.https_enabled {
+                return Err(self.key_error(
+                    &format!("{key}.force_https"),
+                    "redirects to HTTPS, but server.https_enabled is false",
+                ));
+            }
             // Host matching is case-insensitive and ignores the port: store the name the way it is looked up.
             domains.insert(
                 name.to_ascii_lowercase(),
@@ -171,8 +190,26 @@ impl Resolver<'_> {
                     rate_limit: traffic.rate_limit,
                     ip_filter: traffic.ip_filter,
                     geoip: traffic.geoip,
+                    cert_file,
+                    key_file,
+                    force_https,
+                    acme_enabled,
+                    acme_email: d.acme_email,
                 },
             );
+        }
+        if server.https_enabled
+            && server.tls.cert_file.is_none()
+            && !server.tls.auto_generate
+            && domains
+                .values()
+                .all(|d| d.cert_file.is_none() && !d.acme_enabled)
+        {
+            return Err(self.key_error(
+                "waf.server.https_enabled",
+                "HTTPS needs a certificate: set server.tls.cert_file and key_file, server.tls.auto_generate, \
+                 or a domain's cert_file and key_file or acme_enabled",
+            ));
         }
 
         let rules = self.rules(waf.rules.unwrap_or_default())?;
@@ -246,13 +283,32 @@ impl Resolver<'_> {
         let metrics = MetricsConfig {
             enabled: waf.metrics.as_ref().and_then(|m| m.enabled).unwrap_or(true),
         };
+        let file_acme = waf.acme.unwrap_or_default();
+        let staging = self.pick_bool(file_acme.staging, "ACME_STAGING", false)?;
+        let env_value = |name: &str| (self.env)(name).filter(|v| !v.is_empty());
+        let directory_url = file_acme
+            .directory_url
+            .or_else(|| env_value("ACME_DIRECTORY_URL"))
+            .unwrap_or_else(|| match staging {
+                true => LETS_ENCRYPT_STAGING.into(),
+                false => LETS_ENCRYPT.into(),
+            });
+        if !directory_url.starts_with("https://") {
+            // The account key signs every request, but the directory and the certificates come back over this
+            // connection: plain HTTP would let anyone on the path hand out certificates.
+            return Err(self.key_error(
+                "waf.acme.directory_url",
+                format!("{directory_url:?} is not an https:// URL"),
+            ));
+        }
         let acme = AcmeConfig {
-            staging: self.pick_bool(
-                waf.acme.as_ref().and_then(|a| a.staging),
-                "ACME_STAGING",
-                false,
-            )?,
+            directory_url,
+            ca_file: file_acme
+                .ca_file
+                .or_else(|| env_value("ACME_CA_FILE"))
+                .map(PathBuf::from),
         };
+        let admin = self.admin(waf.admin.unwrap_or_default())?;
 
         Ok(Config {
             mode,
@@ -275,20 +331,18 @@ impl Resolver<'_> {
             ip_filter,
             geoip,
             acme,
+            admin,
         })
     }
 
     fn server(&self, s: super::file::FileServer) -> Result<ServerConfig, ConfigError> {
         let tls = s.tls.unwrap_or_default();
         let https_enabled = self.pick_bool(s.https_enabled, "HTTPS_ENABLED", false)?;
-        if https_enabled {
-            return Err(self.not_yet("waf.server.https_enabled", "HTTPS"));
-        }
         let http_enabled = self.pick_bool(s.http_enabled, "HTTP_ENABLED", true)?;
-        if !http_enabled {
+        if !http_enabled && !https_enabled {
             return Err(self.key_error(
                 "waf.server.http_enabled",
-                "no listener enabled: HTTP is the only listener of this version",
+                "no listener enabled: enable http_enabled, https_enabled or both",
             ));
         }
         let listen_address = s.listen_address.unwrap_or_else(|| "0.0.0.0".into());
@@ -298,11 +352,20 @@ impl Resolver<'_> {
                 format!("{listen_address:?} is not an IP address"),
             ));
         }
-        let path = |file: Option<String>, env_name: &str| {
-            file.or_else(|| (self.env)(env_name))
-                .filter(|p| !p.is_empty())
-                .map(PathBuf::from)
-        };
+        let env_path = |name: &str| (self.env)(name).filter(|p| !p.is_empty());
+        let (cert_file, key_file) = self.pair(
+            "waf.server.tls",
+            tls.cert_file.or_else(|| env_path("TLS_CERT_FILE")),
+            tls.key_file.or_else(|| env_path("TLS_KEY_FILE")),
+        )?;
+        let auto_generate = self.pick_bool(tls.auto_generate, "TLS_AUTO_GENERATE", false)?;
+        if auto_generate && cert_file.is_some() {
+            // One global certificate, so nobody wonders which one is served.
+            return Err(self.key_error(
+                "waf.server.tls",
+                "set either cert_file/key_file or auto_generate, not both",
+            ));
+        }
         Ok(ServerConfig {
             listen_address,
             http_enabled,
@@ -326,12 +389,29 @@ impl Resolver<'_> {
             workers: self.workers(s.workers)?,
             limits: self.limits(s.limits.unwrap_or_default())?,
             tls: TlsConfig {
-                cert_file: path(tls.cert_file, "TLS_CERT_FILE"),
-                key_file: path(tls.key_file, "TLS_KEY_FILE"),
-                auto_generate: self.pick_bool(tls.auto_generate, "TLS_AUTO_GENERATE", false)?,
-                auto_cert_dir: tls.auto_cert_dir.map(PathBuf::from),
+                cert_file,
+                key_file,
+                auto_generate,
+                auto_cert_dir: PathBuf::from(tls.auto_cert_dir.unwrap_or_else(|| "certs".into())),
             },
         })
+    }
+
+    /// A certificate file and its key file: both or neither.
+    fn pair(
+        &self,
+        key: &str,
+        cert: Option<String>,
+        private_key: Option<String>,
+    ) -> Result<(Option<PathBuf>, Option<PathBuf>), ConfigError> {
+        match (cert, private_key) {
+            (Some(c), Some(k)) => Ok((Some(PathBuf::from(c)), Some(PathBuf::from(k)))),
+            (None, None) => Ok((None, None)),
+            _ => Err(self.key_error(
+                key,
+                "cert_file and key_file go together: set both or neither",
+            )),
+        }
     }
 
     /// `server.workers`, by default one per core the process may run on.
@@ -441,6 +521,13 @@ impl Resolver<'_> {
         if !(1..=4).contains(&paranoia_level) {
             return Err(self.key_error("waf.rules.paranoia_level", "must be 1, 2, 3 or 4"));
         }
+        // 0 would block every request, matching or not.
+        let anomaly_threshold = r
+            .anomaly_threshold
+            .unwrap_or(waf_compiler::verdict::DEFAULT_ANOMALY_THRESHOLD);
+        if anomaly_threshold == 0 {
+            return Err(self.key_error("waf.rules.anomaly_threshold", "must be at least 1"));
+        }
         let unicode_code_page = match &r.unicode_code_page {
             None => Some(DEFAULT_CODE_PAGE),
             Some(CodePageSetting::Number(n)) => Some(*n),
@@ -462,17 +549,34 @@ impl Resolver<'_> {
             directories,
             artifact,
             paranoia_level,
+            anomaly_threshold,
             unicode_code_page,
             reload_interval_sec,
             remember_values: r.remember_values.unwrap_or(true),
         })
     }
 
-    fn later_features(&self, waf: &FileWaf) -> Result<(), ConfigError> {
-        if waf.admin.as_ref().and_then(|a| a.enabled) == Some(true) {
-            return Err(self.not_yet("waf.admin.enabled", "the admin panel"));
+    fn admin(&self, a: super::file::FileAdmin) -> Result<AdminConfig, ConfigError> {
+        // Loopback by default: the panel changes what the proxy lets through, so reaching it from elsewhere is
+        // an explicit choice.
+        let listen_address = a.listen_address.unwrap_or_else(|| "127.0.0.1".into());
+        if listen_address.parse::<std::net::IpAddr>().is_err() {
+            return Err(self.key_error(
+                "waf.admin.listen_address",
+                format!("{listen_address:?} is not an IP address"),
+            ));
         }
-        Ok(())
+        let data_dir = a.data_dir.unwrap_or_else(|| "admin-data".into());
+        if data_dir.is_empty() {
+            return Err(self.key_error("waf.admin.data_dir", "must not be empty"));
+        }
+        Ok(AdminConfig {
+            enabled: a.enabled.unwrap_or(false),
+            listen_address,
+            port: a.port.unwrap_or(8888),
+            data_dir: PathBuf::from(data_dir),
+            secure_cookies: a.secure_cookies.unwrap_or(false),
+        })
     }
 }
 
@@ -603,16 +707,91 @@ mod tests {
     }
 
     #[test]
-    fn later_features_are_refused_not_ignored() {
-        for text in [
-            "waf: {server: {https_enabled: true}}",
-            "waf: {admin: {enabled: true}}",
-            "waf: {domains: {a.com: {acme_enabled: true}}}",
+    fn https_settings() {
+        let c = run(
+            "waf:\n  server: {https_enabled: true, http_enabled: false, tls: {auto_generate: true}}\n",
+            &[],
+        )
+        .unwrap();
+        assert!(c.server.https_enabled && !c.server.http_enabled);
+        assert_eq!(c.server.tls.auto_cert_dir, PathBuf::from("certs"));
+        let c = run(
+            "waf:\n  server: {https_enabled: true}\n  domains: {A.com: {cert_file: a.pem, key_file: a.key, force_https: true}}\n",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(c.domains["a.com"].cert_file, Some(PathBuf::from("a.pem")));
+        assert!(c.domains["a.com"].force_https);
+        let env = [
+            ("HTTPS_ENABLED", "true"),
+            ("TLS_CERT_FILE", "c.pem"),
+            ("TLS_KEY_FILE", "k.pem"),
+        ];
+        let c = run("", &env).unwrap();
+        assert_eq!(c.server.tls.cert_file, Some(PathBuf::from("c.pem")));
+        assert_eq!(c.acme.directory_url, LETS_ENCRYPT);
+        let c = run(
+            "waf:\n  server: {https_enabled: true}\n  domains: {a.com: {acme_enabled: true, acme_email: o@a.com}}\n",
+            &[("ACME_STAGING", "true"), ("ACME_CA_FILE", "ca.pem")],
+        )
+        .unwrap();
+        assert!(c.domains["a.com"].acme_enabled);
+        assert_eq!(c.acme.directory_url, LETS_ENCRYPT_STAGING);
+        assert_eq!(c.acme.ca_file, Some(PathBuf::from("ca.pem")));
+        let env = [("ACME_DIRECTORY_URL", "https://127.0.0.1:14000/dir")];
+        let c = run("waf: {acme: {staging: true}}", &env).unwrap();
+        assert_eq!(c.acme.directory_url, "https://127.0.0.1:14000/dir");
+        for (text, env, says) in [
+            (
+                "waf: {server: {https_enabled: true}}",
+                &[][..],
+                "needs a certificate",
+            ),
+            ("", &[("HTTPS_ENABLED", "true")][..], "needs a certificate"),
+            (
+                "waf: {server: {http_enabled: false}}",
+                &[][..],
+                "no listener",
+            ),
+            (
+                "waf: {server: {https_enabled: true, tls: {cert_file: c.pem}}}",
+                &[][..],
+                "set both or neither",
+            ),
+            (
+                "waf: {server: {https_enabled: true, tls: {cert_file: c, key_file: k, auto_generate: true}}}",
+                &[][..],
+                "not both",
+            ),
+            (
+                "waf: {domains: {a.com: {force_https: true}}}",
+                &[][..],
+                "https_enabled is false",
+            ),
+            (
+                "waf: {server: {https_enabled: true, http_enabled: false}, domains: {a.com: {acme_enabled: true}}}",
+                &[][..],
+                "ACME needs both listeners",
+            ),
+            (
+                "waf: {domains: {a.com: {acme_enabled: true}}}",
+                &[][..],
+                "ACME needs both listeners",
+            ),
+            (
+                "waf: {server: {https_enabled: true}, domains: {'../x': {acme_enabled: true}}}",
+                &[][..],
+                "ACME needs a DNS name",
+            ),
+            (
+                "waf: {acme: {directory_url: 'http://ca.test/dir'}}",
+                &[][..],
+                "not an https:// URL",
+            ),
         ] {
-            let e = run(text, &[]).unwrap_err().to_string();
-            assert!(e.contains("not yet supported"), "{text}: {e}");
+            let e = run(text, env).unwrap_err().to_string();
+            assert!(e.contains(says), "{text}: {e}");
         }
-        assert!(run("", &[("HTTPS_ENABLED", "true")]).is_err());
     }
 
     #[test]
@@ -641,5 +820,26 @@ mod tests {
             "http://127.0.0.1:9"
         );
         assert_eq!(c.upstream_for("other").to_string(), "http://127.0.0.1:8080");
+    }
+
+    #[test]
+    fn admin_panel_defaults_to_loopback_8888_and_is_off() {
+        let a = run("", &[]).unwrap().admin;
+        assert!(!a.enabled);
+        assert_eq!((a.listen_address.as_str(), a.port), ("127.0.0.1", 8888));
+        assert_eq!(a.data_dir, PathBuf::from("admin-data"));
+        assert!(!a.secure_cookies);
+        let a = run(
+            "waf: {admin: {enabled: true, port: 0, data_dir: d, secure_cookies: true}}",
+            &[],
+        )
+        .unwrap()
+        .admin;
+        assert!(a.enabled && a.secure_cookies);
+        assert_eq!((a.port, a.data_dir), (0, PathBuf::from("d")));
+        let e = run("waf: {admin: {listen_address: nowhere}}", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("waf.admin.listen_address"), "{e}");
     }
 }

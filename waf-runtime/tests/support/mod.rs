@@ -19,6 +19,8 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 
+pub mod tls;
+
 /// What the upstream received.
 #[derive(Clone, Debug)]
 pub struct Seen {
@@ -211,23 +213,40 @@ impl Waf {
     }
 
     pub fn write_config(dir: &Path, config: &str) {
-        Self::write_config_with(dir, "", config);
+        Self::write_config_with_server(dir, "", config);
     }
 
-    /// Starts `waf` like `start`, with more `server:` settings (YAML flow entries, such as `http2_enabled: true`).
+    /// Starts `waf` as `start` does, with `server` (flow-mapping entries such as `https_enabled: true`) added to
+    /// the `server:` settings.
     pub fn start_with_server(server: &str, config: &str, rules: &[(&str, &str)]) -> Waf {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("rules")).unwrap();
         for (name, text) in rules {
             std::fs::write(dir.path().join("rules").join(name), text).unwrap();
         }
-        Self::write_config_with(dir.path(), server, config);
+        Self::write_config_with_server(dir.path(), server, config);
         Self::launch(dir)
     }
 
-    fn write_config_with(dir: &Path, server: &str, config: &str) {
+    /// Starts `waf` again in the directory of one that was stopped, with the config it left there.
+    pub fn restart_in(dir: tempfile::TempDir) -> Waf {
+        Self::launch(dir)
+    }
+
+    pub fn write_config_with_server(dir: &Path, server: &str, config: &str) {
+        let server = if server.is_empty() {
+            String::new()
+        } else {
+            format!(", {server}")
+        };
+        // A test that needs a fixed HTTP port (ACME validates on it) sets it in `server`.
+        let http_port = if server.contains("http_port:") {
+            ""
+        } else {
+            "http_port: 0, "
+        };
         let text = format!(
-            "waf:\n  server: {{listen_address: 127.0.0.1, http_port: 0, shutdown_grace_sec: 10, workers: {WORKERS}, {server}}}\n  rules: {{directories: [rules], reload_interval_sec: 1}}\n{config}"
+            "waf:\n  server: {{listen_address: 127.0.0.1, {http_port}shutdown_grace_sec: 10, workers: {WORKERS}{server}}}\n  rules: {{directories: [rules], reload_interval_sec: 1}}\n{config}"
         );
         // Write then rename, as an operator's deploy tool would: the watcher never sees a half-written file.
         let tmp = dir.join("waf.yml.tmp");
@@ -279,6 +298,32 @@ impl Waf {
             child,
             log,
         }
+    }
+
+    /// The HTTPS listener's address (from its "HTTPS listening on" log line).
+    pub fn https_addr(&self) -> SocketAddr {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let text = self.logs();
+            if let Some(rest) = text.split("HTTPS listening on ").nth(1) {
+                return rest
+                    .split([',', ' ', '\n'])
+                    .next()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+            }
+            assert!(Instant::now() < deadline, "no HTTPS listener:\n{text}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Stops the process (SIGKILL) and hands back its directory, for a restart in the same place.
+    pub fn stop(mut self) -> tempfile::TempDir {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let placeholder = tempfile::tempdir().unwrap();
+        std::mem::replace(&mut self.dir, placeholder)
     }
 
     pub fn logs(&self) -> String {
@@ -341,6 +386,22 @@ impl Waf {
                 "health never satisfied the check: {health}"
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Waits until `series` reaches `value` (or fails after 10 s).
+    pub async fn wait_metric(&self, series: &str, value: f64) {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let now = self.metric(series).await;
+            if now == value {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{series} stayed at {now}, not {value}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
         }
     }
 

@@ -1,0 +1,342 @@
+//! Certificates from an ACME server (RFC 8555, instant-acme) for the domains with `acme_enabled`, validated by
+//! HTTP-01 on the HTTP listener (`challenge.rs`).
+//!
+//! Starts once the listeners are up (the ACME server must be able to reach the challenge). Per domain: the
+//! certificate kept in `auto_cert_dir/acme/` is served at once if it is still usable; a new one is ordered when
+//! there is none or renewal is due, and served at once by swapping it into the SNI table (open connections keep
+//! theirs). The account key and certificates are kept on disk (keys 0600, written atomically), so a restart
+//! neither creates a new account nor orders again.
+//!
+//! Renewal is due 30 days before expiry, or once two thirds of the lifetime have passed when that is sooner (a
+//! short-lived certificate, such as a test CA's, would otherwise be renewed without end); it is checked at least
+//! every 12 hours. A failed order is logged, counted and retried with backoff.
+use super::certs::{PemFiles, Served, Source};
+use super::challenge::Challenges;
+use super::private_file;
+use super::sni::{CertTable, Certs};
+use crate::config::{AcmeConfig, Config};
+use crate::metrics::Metrics;
+use anyhow::{Context, bail};
+use instant_acme::{
+    Account, AccountCredentials, AuthorizationStatus, ChallengeType, Identifier, NewAccount,
+    NewOrder, OrderStatus, RetryPolicy,
+};
+use rustls::crypto::CryptoProvider;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long before expiry renewal starts (Let's Encrypt's recommendation for its 90-day certificates).
+const RENEW_BEFORE: Duration = Duration::from_secs(30 * 24 * 3600);
+/// The longest wait between two checks of a certificate, so a clock jump or a suspended host cannot let a
+/// certificate expire unnoticed.
+const CHECK_EVERY: Duration = Duration::from_secs(12 * 3600);
+/// The first retry after a failed order; each further failure waits four times longer, up to `RETRY_MAX`.
+/// Let's Encrypt allows 5 failed validations per hostname and hour: 10 s, 40 s, 160 s, 640 s, 43 min stays
+/// about within it.
+const RETRY_FIRST: Duration = Duration::from_secs(10);
+const RETRY_MAX: Duration = Duration::from_secs(6 * 3600);
+/// One order from start to certificate; the ACME server answering slowly or not at all must not stall renewal.
+const ORDER_LIMIT: Duration = Duration::from_secs(300);
+
+/// What the ACME tasks share.
+pub struct Acme {
+    config: AcmeConfig,
+    dir: PathBuf,
+    contacts: Vec<String>,
+    challenges: Arc<Challenges>,
+    certs: Certs,
+    provider: Arc<CryptoProvider>,
+    metrics: &'static Metrics,
+    account: tokio::sync::Mutex<Option<Account>>,
+}
+
+/// The account file: the credentials, and the directory they belong to (another CA does not know them).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct StoredAccount {
+    directory_url: String,
+    credentials: AccountCredentials,
+}
+
+impl Acme {
+    /// Starts one task per ACME domain on the current runtime. Call after the listeners are up.
+    pub fn start(
+        config: &Config,
+        challenges: Arc<Challenges>,
+        certs: Certs,
+        provider: Arc<CryptoProvider>,
+        metrics: &'static Metrics,
+    ) {
+        let domains: Vec<String> = config.acme_domains().map(|(n, _)| n.clone()).collect();
+        if domains.is_empty() {
+            return;
+        }
+        // instant-acme's HTTPS client takes the process's default provider, and with both ring and aws-lc-rs in
+        // the tree rustls cannot pick one itself. An error only means it is installed already.
+        let _ = CryptoProvider::install_default(provider.as_ref().clone());
+        let mut contacts: Vec<String> = config
+            .acme_domains()
+            .filter_map(|(_, d)| d.acme_email.as_ref().map(|e| format!("mailto:{e}")))
+            .collect();
+        contacts.sort();
+        contacts.dedup();
+        let acme = Arc::new(Acme {
+            config: config.acme.clone(),
+            dir: config.server.tls.auto_cert_dir.join("acme"),
+            contacts,
+            challenges,
+            certs,
+            provider,
+            metrics,
+            account: tokio::sync::Mutex::new(None),
+        });
+        tracing::info!(
+            "ACME: certificates for {domains:?} from {}",
+            acme.config.directory_url
+        );
+        for domain in domains {
+            tokio::spawn(acme.clone().keep(domain));
+        }
+    }
+
+    fn files(&self, domain: &str) -> (PathBuf, PathBuf) {
+        (
+            self.dir.join(format!("{domain}.pem")),
+            self.dir.join(format!("{domain}.key")),
+        )
+    }
+
+    /// Serves and renews `domain`'s certificate, for ever.
+    async fn keep(self: Arc<Self>, domain: String) {
+        let (cert_path, key_path) = self.files(&domain);
+        let mut current = match PemFiles::read(&cert_path, &key_path) {
+            Ok(files) => match files.parse(&self.provider, Source::Acme, &cert_path, &key_path) {
+                Ok(served) => {
+                    tracing::info!("ACME: serving the certificate kept for {domain}");
+                    Some(self.install(&domain, served))
+                }
+                Err(e) => {
+                    tracing::warn!(
+                        "ACME: the kept certificate for {domain} is unusable ({e}): ordering one"
+                    );
+                    None
+                }
+            },
+            Err(_) => None,
+        };
+        let mut failures = 0u32;
+        loop {
+            let wait = current.as_ref().map_or(Duration::ZERO, |s| {
+                until_renewal(s.not_before, s.not_after, unix_now())
+            });
+            if !wait.is_zero() {
+                tokio::time::sleep(wait.min(CHECK_EVERY)).await;
+                continue;
+            }
+            self.metrics.acme_order();
+            let ordered = tokio::time::timeout(ORDER_LIMIT, self.order(&domain))
+                .await
+                .unwrap_or_else(|_| Err(anyhow::anyhow!("no certificate within {ORDER_LIMIT:?}")));
+            match ordered.and_then(|(chain, key)| self.store(&domain, chain, key)) {
+                Ok(served) => {
+                    tracing::info!(
+                        "ACME: new certificate for {domain}, not after {} Unix time",
+                        served.not_after
+                    );
+                    failures = 0;
+                    current = Some(self.install(&domain, served));
+                }
+                Err(e) => {
+                    self.metrics.acme_order_failed();
+                    let retry = retry_delay(failures);
+                    failures = failures.saturating_add(1);
+                    let keeping = match &current {
+                        Some(_) => "the current certificate is kept",
+                        None => "no certificate for it yet",
+                    };
+                    tracing::error!(
+                        "ACME: order for {domain} failed: {e:#}; {keeping}; retrying in {retry:?}"
+                    );
+                    tokio::time::sleep(retry).await;
+                }
+            }
+        }
+    }
+
+    /// The account: the stored one for this directory, else a new one (stored before use).
+    async fn account(&self) -> anyhow::Result<Account> {
+        let mut slot = self.account.lock().await;
+        if let Some(account) = slot.as_ref() {
+            return Ok(account.clone());
+        }
+        let path = self.dir.join("account.json");
+        let stored = std::fs::read(&path)
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<StoredAccount>(&bytes).ok())
+            .filter(|s| s.directory_url == self.config.directory_url);
+        let account = match stored {
+            Some(stored) => self
+                .builder()?
+                .from_credentials(stored.credentials)
+                .await
+                .context("restoring the ACME account")?,
+            None => {
+                let contacts: Vec<&str> = self.contacts.iter().map(String::as_str).collect();
+                let new = NewAccount {
+                    contact: &contacts,
+                    terms_of_service_agreed: true,
+                    only_return_existing: false,
+                };
+                let (account, credentials) = self
+                    .builder()?
+                    .create(&new, self.config.directory_url.clone(), None)
+                    .await
+                    .context("creating the ACME account")?;
+                let stored = StoredAccount {
+                    directory_url: self.config.directory_url.clone(),
+                    credentials,
+                };
+                create_dir(&self.dir)?;
+                // The credentials hold the account's private key.
+                private_file::write(&path, &serde_json::to_vec(&stored)?)?;
+                tracing::info!("ACME: account created, kept in {}", path.display());
+                account
+            }
+        };
+        *slot = Some(account.clone());
+        Ok(account)
+    }
+
+    fn builder(&self) -> anyhow::Result<instant_acme::AccountBuilder> {
+        Ok(match &self.config.ca_file {
+            Some(ca) => Account::builder_with_root(ca)
+                .with_context(|| format!("acme.ca_file {}", ca.display()))?,
+            None => Account::builder()?,
+        })
+    }
+
+    /// One order for `domain`: HTTP-01, finalize with a new key; the chain and the key, as PEM.
+    async fn order(&self, domain: &str) -> anyhow::Result<(String, String)> {
+        let account = self.account().await?;
+        let identifiers = [Identifier::Dns(domain.to_string())];
+        let mut order = account
+            .new_order(&NewOrder::new(&identifiers))
+            .await
+            .context("new order")?;
+        let mut published = Published(&self.challenges, Vec::new());
+        let mut authorizations = order.authorizations();
+        while let Some(authorization) = authorizations.next().await {
+            let mut authorization = authorization.context("authorization")?;
+            match authorization.status {
+                AuthorizationStatus::Pending => {}
+                AuthorizationStatus::Valid => continue,
+                other => bail!("authorization is {other:?}"),
+            }
+            let mut challenge = authorization
+                .challenge(ChallengeType::Http01)
+                .context("the ACME server offers no HTTP-01 challenge")?;
+            let token = challenge.token.clone();
+            self.challenges
+                .insert(&token, challenge.key_authorization().as_str());
+            published.1.push(token);
+            challenge.set_ready().await.context("challenge ready")?;
+        }
+        let polling = RetryPolicy::new().timeout(Duration::from_secs(120));
+        let status = order.poll_ready(&polling).await.context("validation")?;
+        if status != OrderStatus::Ready {
+            bail!("order is {status:?} after validation");
+        }
+        let key = order.finalize().await.context("finalize")?;
+        let chain = order
+            .poll_certificate(&polling)
+            .await
+            .context("certificate")?;
+        Ok((chain, key))
+    }
+
+    /// Checks the new certificate, then writes it (key first, each atomically) where the next start finds it.
+    fn store(&self, domain: &str, chain: String, key: String) -> anyhow::Result<Served> {
+        let (cert_path, key_path) = self.files(domain);
+        let files = PemFiles {
+            cert: chain.into_bytes(),
+            key: key.into_bytes(),
+        };
+        let served = files.parse(&self.provider, Source::Acme, &cert_path, &key_path)?;
+        create_dir(&self.dir)?;
+        private_file::write(&key_path, &files.key)?;
+        private_file::write_public(&cert_path, &files.cert)?;
+        Ok(served)
+    }
+
+    /// Serves `served` for `domain` from the next handshake on.
+    fn install(&self, domain: &str, served: Served) -> Arc<Served> {
+        let served = Arc::new(served);
+        self.metrics.certificate_loaded(domain, served.not_after);
+        self.certs.rcu(|current| {
+            let mut table = CertTable::clone(current);
+            table.acme.insert(domain.to_string(), served.clone());
+            table
+        });
+        served
+    }
+}
+
+/// Withdraws an order's tokens when it ends, however it ends.
+struct Published<'a>(&'a Challenges, Vec<String>);
+
+impl Drop for Published<'_> {
+    fn drop(&mut self) {
+        for token in &self.1 {
+            self.0.remove(token);
+        }
+    }
+}
+
+fn create_dir(dir: &Path) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))
+}
+
+fn unix_now() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
+}
+
+/// How long until a certificate valid from `not_before` to `not_after` is due for renewal at `now` (zero: due).
+fn until_renewal(not_before: i64, not_after: i64, now: i64) -> Duration {
+    let lifetime = (not_after - not_before).max(0);
+    let before = (RENEW_BEFORE.as_secs() as i64).min(lifetime / 3);
+    let due = not_after - before;
+    Duration::from_secs((due - now).max(0) as u64)
+}
+
+fn retry_delay(failures: u32) -> Duration {
+    RETRY_FIRST
+        .saturating_mul(4u32.saturating_pow(failures))
+        .min(RETRY_MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renewal_is_due_30_days_before_expiry_or_at_two_thirds_of_a_short_lifetime() {
+        let day = 24 * 3600;
+        assert_eq!(
+            until_renewal(0, 90 * day, 0),
+            Duration::from_secs(60 * day as u64)
+        );
+        assert_eq!(until_renewal(0, 90 * day, 61 * day), Duration::ZERO);
+        assert_eq!(until_renewal(1000, 1030, 1000), Duration::from_secs(20));
+        assert_eq!(until_renewal(1000, 1030, 5000), Duration::ZERO);
+    }
+
+    #[test]
+    fn retries_back_off_to_a_ceiling() {
+        assert_eq!(retry_delay(0), Duration::from_secs(10));
+        assert_eq!(retry_delay(1), Duration::from_secs(40));
+        assert_eq!(retry_delay(3), Duration::from_secs(640));
+        assert_eq!(retry_delay(40), RETRY_MAX);
+    }
+}

@@ -1,0 +1,139 @@
+//! HTTPS: TLS on the same per-core workers as plain HTTP (`server.rs`), with certificates chosen per SNI name.
+//!
+//! - `certs.rs`: one certificate (PEM chain and key) and what is reported about it;
+//! - `sni.rs`: the table of served certificates and the choice per handshake;
+//! - `watch.rs`: loading the configured files, and again when they change on disk;
+//! - `self_signed.rs`: `tls.auto_generate` (a local CA and a leaf, for testing);
+//! - `acme.rs`: certificates ordered from an ACME server, and renewed; `challenge.rs`: its HTTP-01 answers;
+//! - `private_file.rs`: writing keys atomically, owner-only.
+//!
+//! Only TLS 1.2 and 1.3, with rustls's aws-lc-rs provider, whose suites are all AEAD with forward secrecy. The
+//! provider is passed explicitly rather than taken from the process default: other crates in the workspace enable
+//! ring as well, and rustls refuses to guess between two.
+mod acme;
+mod certs;
+pub mod challenge;
+mod private_file;
+mod self_signed;
+pub mod sni;
+mod watch;
+
+pub use acme::Acme;
+pub use certs::Source;
+pub use challenge::Challenges;
+pub use sni::{CertTable, Certs};
+pub use watch::{CertPaths, CertWatcher};
+
+use crate::config::Config;
+use crate::metrics::Metrics;
+use rustls::ServerConfig;
+use rustls::crypto::CryptoProvider;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpStream;
+use tokio_rustls::TlsAcceptor;
+use tokio_rustls::server::TlsStream;
+
+/// What the request path knows about HTTPS.
+pub struct Https {
+    /// The port HTTPS is served on (the bound one when the configured port is 0), for `force_https` redirects.
+    pub port: u16,
+    pub certs: Certs,
+    /// HTTP-01 tokens of the ACME orders in progress, answered on the HTTP listener.
+    pub challenges: Arc<Challenges>,
+}
+
+pub fn provider() -> Arc<CryptoProvider> {
+    Arc::new(rustls::crypto::aws_lc_rs::default_provider())
+}
+
+/// The global certificate's files: the configured ones, or generated ones with `tls.auto_generate`.
+pub fn global_files(config: &Config) -> anyhow::Result<Option<CertPaths>> {
+    let tls = &config.server.tls;
+    if let (Some(cert), Some(key)) = (&tls.cert_file, &tls.key_file) {
+        return Ok(Some(CertPaths {
+            source: Source::GlobalFiles,
+            cert: cert.clone(),
+            key: key.clone(),
+        }));
+    }
+    if !tls.auto_generate {
+        return Ok(None);
+    }
+    let generated = self_signed::ensure(
+        &tls.auto_cert_dir,
+        config.domains.keys().map(String::as_str),
+    )?;
+    Ok(Some(CertPaths {
+        source: Source::SelfSigned,
+        cert: generated.cert,
+        key: generated.key,
+    }))
+}
+
+/// The acceptor every worker shares: protocol versions, ALPN and the SNI resolver over `certs`.
+pub fn acceptor(
+    certs: Certs,
+    http2: bool,
+    provider: Arc<CryptoProvider>,
+) -> anyhow::Result<TlsAcceptor> {
+    let mut config = ServerConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])?
+        .with_no_client_auth()
+        .with_cert_resolver(Arc::new(sni::SniResolver(certs)));
+    // HTTP/2 only when enabled: hyper serves h2 on the connection exactly when the client chose it here.
+    config.alpn_protocols = if http2 {
+        vec![b"h2".to_vec(), b"http/1.1".to_vec()]
+    } else {
+        vec![b"http/1.1".to_vec()]
+    };
+    Ok(TlsAcceptor::from(Arc::new(config)))
+}
+
+/// Runs the server side of a handshake, cut off after `limit` (the header read timeout): a client that opens a
+/// connection and sends nothing, or trickles its hello, would otherwise hold the connection and its task for
+/// ever. The handshake is a task of its own on the worker, so it never delays another connection.
+pub async fn handshake(
+    acceptor: &TlsAcceptor,
+    stream: TcpStream,
+    limit: Duration,
+    metrics: &Metrics,
+) -> Option<TlsStream<TcpStream>> {
+    match tokio::time::timeout(limit, acceptor.accept(stream)).await {
+        Ok(Ok(tls)) => {
+            metrics.tls_handshakes.increment(1);
+            Some(tls)
+        }
+        Ok(Err(e)) => {
+            metrics.tls_handshake_failed("error");
+            tracing::debug!("TLS handshake failed: {e}");
+            None
+        }
+        Err(_) => {
+            metrics.tls_handshake_failed("timeout");
+            tracing::debug!("TLS handshake not finished within {limit:?}: connection closed");
+            None
+        }
+    }
+}
+
+/// `/health`'s `tls` part: per configured domain (and `*` for any other name), where its certificate comes from
+/// and when it expires.
+pub fn health(config: &Config, table: &CertTable) -> serde_json::Value {
+    if !config.server.https_enabled {
+        return serde_json::json!({ "enabled": false });
+    }
+    let entry = |name: Option<&str>| match table.for_name(name) {
+        Some(served) => serde_json::json!({
+            "source": served.source,
+            "not_after_unix": served.not_after,
+        }),
+        None => serde_json::json!({ "source": "none" }),
+    };
+    let mut domains = serde_json::Map::new();
+    domains.insert("*".into(), entry(None));
+    for name in config.domains.keys() {
+        domains.insert(name.clone(), entry(Some(name)));
+    }
+    serde_json::json!({ "enabled": true, "certificates": domains })
+}
