@@ -1,0 +1,296 @@
+//! First-time setup, sign-in and sign-out, token refresh, admins and password changes.
+use super::Panel;
+use super::error::{ApiError, ApiResult};
+use super::password;
+use super::session::{self, SignedIn};
+use axum::Json;
+use axum::extract::State;
+use axum::http::request::Parts;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use utoipa::ToSchema;
+
+/// Longest admin name (it appears in the audit log and in the throttle's keys).
+const MAX_USERNAME: usize = 64;
+
+#[derive(Deserialize, ToSchema)]
+pub struct SetupRequest {
+    /// The token from the proxy's log line `admin setup token:` or the data directory's `setup-token` file.
+    pub token: String,
+    pub username: String,
+    pub password: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct Credentials {
+    pub username: String,
+    pub password: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct PasswordChange {
+    pub current: String,
+    pub new: String,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct Status {
+    /// No admin exists yet: the setup wizard is the only way in.
+    pub setup_required: bool,
+    /// The signed-in admin, if any.
+    pub username: Option<String>,
+}
+
+#[derive(Serialize, ToSchema)]
+pub struct SignedInAnswer {
+    pub username: String,
+    /// Send it back as `X-CSRF-Token` on every state-changing request (also in the `waf_admin_csrf` cookie).
+    pub csrf: String,
+}
+
+fn check_username(name: &str) -> ApiResult<()> {
+    let ok = !name.is_empty()
+        && name.len() <= MAX_USERNAME
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"._@-".contains(&b));
+    if ok {
+        Ok(())
+    } else {
+        Err(ApiError::bad_request(format!(
+            "a username has 1 to {MAX_USERNAME} letters, digits or . _ @ -"
+        )))
+    }
+}
+
+#[utoipa::path(get, path = "/api/status", responses((status = 200, body = Status)))]
+pub async fn status(
+    State(panel): State<Arc<Panel>>,
+    who: Option<SignedIn>,
+) -> ApiResult<Json<Status>> {
+    Ok(Json(Status {
+        setup_required: panel.store.admin_count().await? == 0,
+        username: who.map(|w| w.username),
+    }))
+}
+
+/// Creates the first admin with the one-time setup token.
+#[utoipa::path(post, path = "/api/setup", request_body = SetupRequest,
+    responses((status = 201, description = "first admin created"), (status = 403, description = "wrong token"),
+        (status = 409, description = "setup already done")))]
+pub async fn setup(
+    State(panel): State<Arc<Panel>>,
+    parts: Parts,
+    Json(req): Json<SetupRequest>,
+) -> ApiResult<StatusCode> {
+    session::check_origin(&parts.headers)?;
+    if !panel.setup.pending() {
+        return Err(ApiError::new(StatusCode::CONFLICT, "setup is already done"));
+    }
+    if !panel.setup.matches(&req.token) {
+        return Err(ApiError::forbidden("wrong setup token"));
+    }
+    check_username(&req.username)?;
+    password::check_policy(&req.password).map_err(ApiError::bad_request)?;
+    let hash = password::hash(req.password)
+        .await
+        .map_err(|e| ApiError::internal("setup", e))?;
+    if !panel.store.create_first_admin(&req.username, &hash).await? {
+        return Err(ApiError::new(StatusCode::CONFLICT, "setup is already done"));
+    }
+    panel.setup.spend();
+    let client = session::client(&parts);
+    panel
+        .store
+        .audit(
+            &req.username,
+            &client,
+            "setup: first admin created",
+            None,
+            None,
+        )
+        .await?;
+    tracing::info!(
+        "admin panel: first admin {:?} created from {client}",
+        req.username
+    );
+    Ok(StatusCode::CREATED)
+}
+
+#[utoipa::path(post, path = "/api/session", request_body = Credentials,
+    responses((status = 200, body = SignedInAnswer), (status = 401), (status = 429)))]
+pub async fn sign_in(
+    State(panel): State<Arc<Panel>>,
+    parts: Parts,
+    Json(req): Json<Credentials>,
+) -> ApiResult<Response> {
+    session::check_origin(&parts.headers)?;
+    let client = session::client(&parts);
+    let address = client
+        .parse()
+        .unwrap_or(std::net::Ipv4Addr::UNSPECIFIED.into());
+    if let Err(wait) = panel.throttle.check(address, &req.username) {
+        let mut response = ApiError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            "too many sign-in attempts: wait and try again",
+        )
+        .into_response();
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(wait));
+        return Ok(response);
+    }
+    let admin = if req.username.len() <= MAX_USERNAME {
+        panel.store.admin_by_name(&req.username).await?
+    } else {
+        None
+    };
+    let stored = admin.as_ref().map_or_else(
+        || password::decoy().to_string(),
+        |a| a.password_hash.clone(),
+    );
+    // An over-long password cannot be right (none is stored longer): refused without hashing it.
+    let valid =
+        req.password.len() <= password::MAX_LEN && password::verify(req.password, stored).await;
+    let admin = match admin {
+        Some(admin) if valid => admin,
+        _ => {
+            // The name as typed is data in the audit log (bounded, never a format string or a log line).
+            let typed: String = req.username.chars().take(MAX_USERNAME).collect();
+            panel
+                .store
+                .audit(&typed, &client, "sign-in failed", None, None)
+                .await?;
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "wrong username or password",
+            ));
+        }
+    };
+    let session_id = hex::encode(rand::random::<[u8; 16]>());
+    let expires = super::store::now() + session::SESSION_SECONDS;
+    panel
+        .store
+        .create_session(&session_id, admin.id, expires)
+        .await?;
+    let csrf = hex::encode(rand::random::<[u8; 16]>());
+    let issued = panel.issue(admin.id, &session_id, csrf, expires)?;
+    panel
+        .store
+        .audit(&admin.username, &client, "sign-in", None, None)
+        .await?;
+    Ok(with_cookies(
+        issued.cookies,
+        Json(SignedInAnswer {
+            username: admin.username,
+            csrf: issued.csrf,
+        }),
+    ))
+}
+
+#[utoipa::path(post, path = "/api/session/refresh",
+    responses((status = 200, body = SignedInAnswer), (status = 401)))]
+pub async fn refresh(State(panel): State<Arc<Panel>>, parts: Parts) -> ApiResult<Response> {
+    let (who, issued) = panel.refresh(&parts).await?;
+    Ok(with_cookies(
+        issued.cookies,
+        Json(SignedInAnswer {
+            username: who.username,
+            csrf: issued.csrf,
+        }),
+    ))
+}
+
+#[utoipa::path(delete, path = "/api/session", responses((status = 204)))]
+pub async fn sign_out(State(panel): State<Arc<Panel>>, who: SignedIn) -> ApiResult<Response> {
+    panel.store.revoke_session(&who.session_id).await?;
+    panel
+        .store
+        .audit(&who.username, &who.client, "sign-out", None, None)
+        .await?;
+    Ok(with_cookies(
+        panel.cleared_cookies()?,
+        StatusCode::NO_CONTENT,
+    ))
+}
+
+#[utoipa::path(get, path = "/api/admins", responses((status = 200, body = Vec<String>)))]
+pub async fn list_admins(
+    State(panel): State<Arc<Panel>>,
+    _who: SignedIn,
+) -> ApiResult<Json<Vec<String>>> {
+    Ok(Json(panel.store.admin_names().await?))
+}
+
+#[utoipa::path(post, path = "/api/admins", request_body = Credentials,
+    responses((status = 201), (status = 409, description = "name taken")))]
+pub async fn add_admin(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Json(req): Json<Credentials>,
+) -> ApiResult<StatusCode> {
+    check_username(&req.username)?;
+    password::check_policy(&req.password).map_err(ApiError::bad_request)?;
+    let hash = password::hash(req.password)
+        .await
+        .map_err(|e| ApiError::internal("adding an admin", e))?;
+    if !panel.store.create_admin(&req.username, &hash).await? {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "that username is taken",
+        ));
+    }
+    let after = serde_json::json!({ "username": req.username }).to_string();
+    panel
+        .store
+        .audit(
+            &who.username,
+            &who.client,
+            "admin added",
+            None,
+            Some(&after),
+        )
+        .await?;
+    Ok(StatusCode::CREATED)
+}
+
+/// Changes the signed-in admin's password; their other sessions end.
+#[utoipa::path(put, path = "/api/me/password", request_body = PasswordChange,
+    responses((status = 204), (status = 403, description = "wrong current password")))]
+pub async fn change_password(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Json(req): Json<PasswordChange>,
+) -> ApiResult<StatusCode> {
+    let admin = panel
+        .store
+        .admin_by_id(who.admin_id)
+        .await?
+        .ok_or_else(ApiError::unauthorized)?;
+    if !password::verify(req.current, admin.password_hash).await {
+        return Err(ApiError::forbidden("wrong current password"));
+    }
+    password::check_policy(&req.new).map_err(ApiError::bad_request)?;
+    let hash = password::hash(req.new)
+        .await
+        .map_err(|e| ApiError::internal("changing a password", e))?;
+    panel
+        .store
+        .set_password(who.admin_id, &hash, &who.session_id)
+        .await?;
+    panel
+        .store
+        .audit(&who.username, &who.client, "password changed", None, None)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+fn with_cookies(cookies: [HeaderValue; 2], body: impl IntoResponse) -> Response {
+    let mut response = body.into_response();
+    for cookie in cookies {
+        response.headers_mut().append(header::SET_COOKIE, cookie);
+    }
+    response
+}

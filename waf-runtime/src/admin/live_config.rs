@@ -1,0 +1,206 @@
+//! Changes made in the panel: validated like the file, applied to the running proxy through the same atomic
+//! swap a reload uses (`State::apply_config`, `State::apply_rules`), and written to `waf.yml`.
+//!
+//! A change edits the file's parsed tree (never its text), so a value typed in the panel is always stored as
+//! data: a string holding a newline and `mode: disabled` stays one string (an earlier design spliced text into
+//! the YAML). The new tree is serialized, then read back by the very resolver that reads the file at start
+//! (`config::resolve`), and its traffic controls and (when their sources changed) its rules are built, all
+//! before anything is written or swapped: an invalid change is refused with the resolver's reason and nothing is
+//! applied. The file is then replaced atomically (temp file, fsync, rename) after copying the previous version
+//! to `waf.yml.bak`. Keys the panel does not manage are kept; comments are not (the YAML library does not keep
+//! them), which the backup and the header line of the written file say.
+//!
+//! Changes are serialized by a lock, so two admins' changes never interleave between read and write. The
+//! reloader then sees the new file and reloads it, which yields the configuration already in force.
+use super::Panel;
+use super::error::ApiError;
+use crate::config::{self, Config};
+use crate::inspect;
+use crate::traffic::Traffic;
+use axum::http::StatusCode;
+use serde_json::{Map, Value, json};
+use std::io::Write;
+use std::path::Path;
+
+const HEADER: &str = "# Written by the waf admin panel (comments are not kept; the previous version is in waf.yml.bak).\n";
+
+/// What a change did, for the answer and the audit log.
+pub struct Changed {
+    pub before: Value,
+    pub after: Value,
+}
+
+/// The settings the panel manages, as the API shows them.
+pub fn managed(config: &Config) -> Value {
+    let domains: Map<String, Value> = config
+        .domains
+        .iter()
+        .map(|(host, d)| {
+            let upstream = d.default_upstream.as_ref().map(|u| u.to_string());
+            (host.clone(), json!({ "upstream": upstream }))
+        })
+        .collect();
+    json!({
+        "mode": config.mode,
+        "paranoia_level": config.rules.paranoia_level,
+        "domains": domains,
+        "ip_filter": {
+            "allow": config.ip_filter.allow.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+            "deny": config.ip_filter.deny.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        },
+        "rate_limit": {
+            "enabled": config.rate_limit.enabled,
+            "requests": config.rate_limit.requests,
+            "window_sec": config.rate_limit.window_sec,
+            "burst": config.rate_limit.burst,
+        },
+    })
+}
+
+/// The object at `key` under `parent`, made (or replaced, when it is not an object) if needed.
+pub fn section<'a>(parent: &'a mut Map<String, Value>, key: &str) -> &'a mut Map<String, Value> {
+    let slot = parent
+        .entry(key.to_string())
+        .or_insert_with(|| Value::Object(Map::new()));
+    if !slot.is_object() {
+        *slot = Value::Object(Map::new());
+    }
+    match slot {
+        Value::Object(map) => map,
+        _ => unreachable!("made an object just above"),
+    }
+}
+
+impl Panel {
+    /// Applies `edit` to the `waf:` mapping of the configuration file, then validates, writes and applies the
+    /// result as described above.
+    pub async fn change(
+        &self,
+        edit: impl FnOnce(&mut Map<String, Value>),
+    ) -> Result<Changed, ApiError> {
+        let _one_at_a_time = self.edits.lock().await;
+        let path = self.state.config_path.clone().ok_or_else(|| {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                "the proxy runs without a configuration file: there is nowhere to save a change",
+            )
+        })?;
+        let text = tokio::fs::read_to_string(&path)
+            .await
+            .map_err(|e| ApiError::internal("reading the configuration file", e))?;
+        let mut tree: Value = if text.trim().is_empty() {
+            Value::Null
+        } else {
+            serde_saphyr::from_str(&text).map_err(|e| {
+                ApiError::new(
+                    StatusCode::CONFLICT,
+                    format!("the configuration file is not valid YAML now: {e}"),
+                )
+            })?
+        };
+        if !tree.is_object() {
+            tree = Value::Object(Map::new());
+        }
+        let Value::Object(root) = &mut tree else {
+            unreachable!("made an object just above")
+        };
+        edit(section(root, "waf"));
+        let new_text = serde_saphyr::to_string(&tree)
+            .map_err(|e| ApiError::internal("serializing the configuration", e))?;
+        let new_text = format!("{HEADER}{new_text}");
+
+        let new = config::resolve(&new_text, &path, &|name| std::env::var(name).ok())
+            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let live = self.state.live.load_full();
+        let reload_rules = live.config.rule_sources() != new.rule_sources();
+        let metrics = self.state.metrics;
+        let built = tokio::task::spawn_blocking(move || {
+            let traffic = Traffic::build(&new, Some(&live.traffic), metrics)?;
+            let rules = if reload_rules {
+                Some(inspect::load(&new)?)
+            } else {
+                None
+            };
+            Ok::<_, String>((new, traffic, rules))
+        })
+        .await
+        .map_err(|e| ApiError::internal("building the new configuration", e))?;
+        let (new, traffic, rules) = built.map_err(ApiError::bad_request)?;
+        if let Some(rules) = &rules
+            && let Some(error) = rules.errors.first()
+        {
+            return Err(ApiError::bad_request(format!(
+                "a rule file would be skipped: {error}"
+            )));
+        }
+
+        write_atomically(&path, &new_text)
+            .map_err(|e| ApiError::internal("writing the configuration file", e))?;
+        let before = managed(&self.state.live.load().config);
+        let after = managed(&new);
+        self.state.apply_config(new, traffic);
+        if let Some(rules) = rules {
+            self.state.apply_rules(rules);
+        }
+        Ok(Changed { before, after })
+    }
+}
+
+/// Keeps the current file as `NAME.bak`, then replaces the file by a complete new one: a reader (the reloader,
+/// an operator, a crash) sees the old file or the new one, never half of one.
+fn write_atomically(path: &Path, text: &str) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .ok_or_else(|| std::io::Error::other("the configuration path has no file name"))?
+        .to_string_lossy()
+        .into_owned();
+    let backup = path.with_file_name(format!("{name}.bak"));
+    std::fs::copy(path, &backup)?;
+    let tmp = path.with_file_name(format!(".{name}.admin-tmp"));
+    let mut file = std::fs::File::create(&tmp)?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    // Same permissions as the file it replaces (it may hold a Redis URL with a password).
+    std::fs::set_permissions(&tmp, std::fs::metadata(path)?.permissions())?;
+    std::fs::rename(&tmp, path)?;
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::File::open(dir)?.sync_all()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whatever a field holds, it goes into the file as one scalar and comes back as the same string.
+    #[test]
+    fn strings_are_stored_as_data() {
+        for nasty in [
+            "a\n  mode: disabled",
+            "x: y",
+            "'quoted' \"double\"",
+            "- item",
+            "&anchor *alias",
+            "# comment",
+            "{flow: map}",
+            "line\r\nbreak\ttab\u{0}nul",
+            "null",
+            "true",
+            "12",
+        ] {
+            let tree = json!({ "waf": { "domains": { nasty: { "default_upstream": nasty } } } });
+            let text = serde_saphyr::to_string(&tree).unwrap();
+            let back: Value = serde_saphyr::from_str(&text).unwrap();
+            assert_eq!(back, tree, "{nasty:?} became:\n{text}");
+        }
+    }
+
+    #[test]
+    fn section_replaces_a_scalar_by_a_mapping() {
+        let mut root = Map::new();
+        root.insert("waf".into(), json!("text"));
+        section(&mut root, "waf").insert("mode".into(), json!("observe"));
+        assert_eq!(Value::Object(root), json!({"waf": {"mode": "observe"}}));
+    }
+}

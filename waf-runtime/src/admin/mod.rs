@@ -1,0 +1,187 @@
+//! The admin panel: an axum router in the proxy's process, on its own listener (`admin:` in `waf.yml`,
+//! 127.0.0.1:8888 by default), serving a small web UI built into the binary and the JSON API behind it
+//! (OpenAPI at `/api/openapi.json`). Reference: docs/admin-panel.md.
+//!
+//! - `setup.rs`: the one-time token that creates the first admin.
+//! - `password.rs`, `session.rs`, `throttle.rs`, `accounts.rs`: Argon2id accounts, JWT sessions in cookies,
+//!   CSRF checks, sign-in throttling, and the account endpoints.
+//! - `settings.rs`, `live_config.rs`: changes to the running proxy, applied like a reload and saved to `waf.yml`.
+//! - `monitoring.rs`, `dashboard.rs`: live figures, recent blocked requests (`recent_blocks.rs`), audit log.
+//! - `store.rs`: the SQLite database (admins, sessions, audit log); `ui.rs`: the embedded pages.
+//!
+//! The panel runs on the control runtime, apart from the request workers: a slow panel never slows traffic.
+//! TLS for the panel's own listener arrives with HTTPS; `admin.secure_cookies` is already the switch the
+//! cookies follow.
+mod accounts;
+mod dashboard;
+mod error;
+mod live_config;
+mod monitoring;
+mod password;
+mod session;
+mod settings;
+mod setup;
+mod store;
+mod throttle;
+mod ui;
+
+use crate::config::AdminConfig;
+use crate::state::State;
+use anyhow::Context;
+use axum::Router;
+use axum::http::{HeaderValue, header};
+use axum::response::Response;
+use axum::routing::{get, post, put};
+use std::net::{IpAddr, SocketAddr};
+use std::os::unix::fs::DirBuilderExt;
+use std::sync::Arc;
+use utoipa::OpenApi;
+
+/// What every handler shares.
+pub struct Panel {
+    state: Arc<State>,
+    store: store::Store,
+    setup: setup::SetupToken,
+    keys: session::Keys,
+    secure_cookies: bool,
+    throttle: Arc<throttle::Throttle>,
+    /// One configuration change at a time (`live_config.rs`).
+    edits: tokio::sync::Mutex<()>,
+}
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "waf admin panel",
+        description = "Manage the running proxy. Every state-changing request needs the \
+        session cookie and the X-CSRF-Token header (see docs/admin-panel.md)."
+    ),
+    paths(
+        accounts::status,
+        accounts::setup,
+        accounts::sign_in,
+        accounts::refresh,
+        accounts::sign_out,
+        accounts::list_admins,
+        accounts::add_admin,
+        accounts::change_password,
+        settings::show,
+        settings::set_mode,
+        settings::set_paranoia,
+        settings::put_domain,
+        settings::delete_domain,
+        settings::set_ip_lists,
+        settings::set_rate_limit,
+        monitoring::show,
+        monitoring::blocked,
+        monitoring::events,
+        monitoring::audit,
+    )
+)]
+struct ApiDoc;
+
+/// Opens the data directory and the database, issues the setup token when no admin exists, binds the panel's
+/// listener and serves it on the current (control) runtime. Returns the bound address.
+pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<SocketAddr> {
+    let dir = &config.data_dir;
+    // 0700: the directory holds the signing key, the setup token and the password hashes.
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)
+        .with_context(|| format!("creating the admin data directory {}", dir.display()))?;
+    let store = store::Store::open(dir)
+        .await
+        .with_context(|| format!("opening the admin database in {}", dir.display()))?;
+    let keys = session::Keys::load_or_create(dir).context("the admin session key")?;
+    let setup = if store.admin_count().await? == 0 {
+        setup::SetupToken::issue(dir).context("writing the admin setup token")?
+    } else {
+        setup::SetupToken::none(dir)
+    };
+    let panel = Arc::new(Panel {
+        state,
+        store,
+        setup,
+        keys,
+        secure_cookies: config.secure_cookies,
+        throttle: throttle::Throttle::new(),
+        edits: tokio::sync::Mutex::new(()),
+    });
+    let ip: IpAddr = config
+        .listen_address
+        .parse()
+        .context("waf.admin.listen_address")?;
+    let listener = tokio::net::TcpListener::bind((ip, config.port))
+        .await
+        .with_context(|| format!("binding the admin panel to {ip}:{}", config.port))?;
+    let addr = listener.local_addr().context("admin panel address")?;
+    tracing::info!("admin panel listening on {addr}");
+    let app = router(panel).into_make_service_with_connect_info::<SocketAddr>();
+    tokio::spawn(async move {
+        if let Err(e) = axum::serve(listener, app).await {
+            tracing::error!("admin panel stopped: {e}");
+        }
+    });
+    Ok(addr)
+}
+
+fn router(panel: Arc<Panel>) -> Router {
+    let api = Router::new()
+        .route("/status", get(accounts::status))
+        .route("/setup", post(accounts::setup))
+        .route(
+            "/session",
+            post(accounts::sign_in).delete(accounts::sign_out),
+        )
+        .route("/session/refresh", post(accounts::refresh))
+        .route(
+            "/admins",
+            get(accounts::list_admins).post(accounts::add_admin),
+        )
+        .route("/me/password", put(accounts::change_password))
+        .route("/config", get(settings::show))
+        .route("/config/mode", put(settings::set_mode))
+        .route("/config/paranoia", put(settings::set_paranoia))
+        .route(
+            "/domains/{host}",
+            put(settings::put_domain).delete(settings::delete_domain),
+        )
+        .route("/ip-filter", put(settings::set_ip_lists))
+        .route("/rate-limit", put(settings::set_rate_limit))
+        .route("/dashboard", get(monitoring::show))
+        .route("/blocked", get(monitoring::blocked))
+        .route("/events", get(monitoring::events))
+        .route("/audit", get(monitoring::audit))
+        .route("/rules", get(monitoring::rules))
+        .route("/openapi.json", get(openapi));
+    Router::new()
+        .nest("/api", api)
+        .merge(ui::routes())
+        .with_state(panel)
+        .layer(axum::middleware::map_response(security_headers))
+}
+
+async fn openapi() -> axum::Json<utoipa::openapi::OpenApi> {
+    axum::Json(ApiDoc::openapi())
+}
+
+/// On every answer: no framing by other sites (clickjacking), no MIME sniffing, scripts and styles only from the
+/// panel itself, nothing cached (answers hold settings and logs). No `Access-Control-*` header is ever set, so
+/// browsers keep other origins from reading any answer.
+async fn security_headers(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        (header::X_FRAME_OPTIONS, "DENY"),
+        (header::X_CONTENT_TYPE_OPTIONS, "nosniff"),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            "default-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+        ),
+        (header::REFERRER_POLICY, "no-referrer"),
+        (header::CACHE_CONTROL, "no-store"),
+    ] {
+        headers.insert(name, HeaderValue::from_static(value));
+    }
+    response
+}

@@ -1,0 +1,125 @@
+//! What the panel shows: the dashboard figures, the recent blocked requests (also as a live stream), the audit
+//! log.
+use super::Panel;
+use super::dashboard::{self, Dashboard};
+use super::error::ApiResult;
+use super::session::SignedIn;
+use super::store::AuditEntry;
+use crate::recent_blocks::BlockedRequest;
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use serde::Deserialize;
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::broadcast::error::RecvError;
+
+/// Most entries one listing returns.
+const MAX_LIST: usize = 500;
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct Listing {
+    /// How many entries, newest first (default 50, at most 500).
+    pub limit: Option<usize>,
+}
+
+impl Listing {
+    fn limit(&self) -> usize {
+        self.limit.unwrap_or(50).min(MAX_LIST)
+    }
+}
+
+#[utoipa::path(get, path = "/api/dashboard", responses((status = 200, body = Dashboard)))]
+pub async fn show(State(panel): State<Arc<Panel>>, _who: SignedIn) -> Json<Dashboard> {
+    Json(dashboard::read(panel.state.metrics))
+}
+
+#[utoipa::path(get, path = "/api/blocked", params(Listing),
+    responses((status = 200, body = Vec<BlockedRequest>)))]
+pub async fn blocked(
+    State(panel): State<Arc<Panel>>,
+    _who: SignedIn,
+    Query(listing): Query<Listing>,
+) -> Json<Vec<Arc<BlockedRequest>>> {
+    Json(panel.state.recent_blocks.newest(listing.limit()))
+}
+
+/// Server-sent events: one `blocked` event (the entry as JSON) per blocked or observed request, as it happens.
+#[utoipa::path(get, path = "/api/events", responses((status = 200, content_type = "text/event-stream")))]
+pub async fn events(
+    State(panel): State<Arc<Panel>>,
+    _who: SignedIn,
+) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
+    let live = panel.state.recent_blocks.subscribe();
+    let stream = futures_util::stream::unfold(live, |mut live| async move {
+        loop {
+            match live.recv().await {
+                Ok(entry) => {
+                    if let Ok(event) = Event::default().event("blocked").json_data(&*entry) {
+                        return Some((Ok(event), live));
+                    }
+                }
+                // A slow reader skips what it missed; the list endpoint has it all.
+                Err(RecvError::Lagged(_)) => continue,
+                Err(RecvError::Closed) => return None,
+            }
+        }
+    });
+    Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
+}
+
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct RuleSearch {
+    /// Keeps the rules whose id or message contains this text (any case).
+    pub search: Option<String>,
+}
+
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct RuleInfo {
+    pub id: u32,
+    pub msg: String,
+    pub paranoia_level: u8,
+    /// Requests this rule matched since the proxy started.
+    pub hits: u64,
+}
+
+/// The rules in force, by id.
+#[utoipa::path(get, path = "/api/rules", params(RuleSearch), responses((status = 200, body = Vec<RuleInfo>)))]
+pub async fn rules(
+    State(panel): State<Arc<Panel>>,
+    _who: SignedIn,
+    Query(query): Query<RuleSearch>,
+) -> Json<Vec<RuleInfo>> {
+    let hits = dashboard::rule_hits(panel.state.metrics);
+    let needle = query.search.unwrap_or_default().to_lowercase();
+    let loaded = panel.state.rules.load();
+    let mut rules: Vec<RuleInfo> = loaded
+        .rules()
+        .filter(|r| {
+            needle.is_empty()
+                || r.id.to_string().contains(&needle)
+                || r.msg.to_lowercase().contains(&needle)
+        })
+        .map(|r| RuleInfo {
+            id: r.id,
+            msg: r.msg.clone(),
+            paranoia_level: r.paranoia_level,
+            hits: hits.get(&u64::from(r.id)).copied().unwrap_or(0),
+        })
+        .collect();
+    rules.sort_by_key(|r| r.id);
+    Json(rules)
+}
+
+#[utoipa::path(get, path = "/api/audit", params(Listing),
+    responses((status = 200, body = Vec<AuditEntry>)))]
+pub async fn audit(
+    State(panel): State<Arc<Panel>>,
+    _who: SignedIn,
+    Query(listing): Query<Listing>,
+) -> ApiResult<Json<Vec<AuditEntry>>> {
+    Ok(Json(
+        panel.store.recent_audit(listing.limit() as i64).await?,
+    ))
+}

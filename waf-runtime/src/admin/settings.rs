@@ -1,0 +1,253 @@
+//! The settings the panel manages: WAF mode, paranoia level, domains, IP lists and the rate limit. Each handler
+//! only says how its change edits the file's tree; `live_config.rs` validates, writes and applies it, and the
+//! change is audited with the managed settings before and after.
+use super::Panel;
+use super::error::{ApiError, ApiResult};
+use super::live_config::{self, Changed, section};
+use super::session::SignedIn;
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use std::sync::Arc;
+use utoipa::ToSchema;
+
+/// Longest host name (RFC 1035).
+const MAX_HOST: usize = 253;
+
+#[derive(Deserialize, ToSchema)]
+pub struct ModeChange {
+    /// enforce, observe or disabled
+    pub mode: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct ParanoiaChange {
+    /// 1 to 4
+    pub level: u8,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct DomainChange {
+    /// `http://host:port` of the domain's upstream.
+    pub upstream: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct IpListsChange {
+    /// Addresses or CIDR blocks; when not empty, only these are admitted.
+    pub allow: Vec<String>,
+    /// Addresses or CIDR blocks always refused.
+    pub deny: Vec<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RateLimitChange {
+    pub enabled: bool,
+    pub requests: Option<u32>,
+    pub window_sec: Option<u64>,
+    pub burst: Option<u32>,
+}
+
+#[utoipa::path(get, path = "/api/config", responses((status = 200, description = "the managed settings")))]
+pub async fn show(State(panel): State<Arc<Panel>>, _who: SignedIn) -> Json<Value> {
+    Json(live_config::managed(&panel.state.live.load().config))
+}
+
+#[utoipa::path(put, path = "/api/config/mode", request_body = ModeChange,
+    responses((status = 200), (status = 400, description = "refused, nothing applied")))]
+pub async fn set_mode(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Json(req): Json<ModeChange>,
+) -> ApiResult<Json<Value>> {
+    let changed = panel
+        .change(|waf| {
+            waf.insert("mode".into(), Value::String(req.mode));
+        })
+        .await?;
+    audited(&panel, &who, "mode changed", changed).await
+}
+
+#[utoipa::path(put, path = "/api/config/paranoia", request_body = ParanoiaChange,
+    responses((status = 200), (status = 400, description = "refused, nothing applied")))]
+pub async fn set_paranoia(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Json(req): Json<ParanoiaChange>,
+) -> ApiResult<Json<Value>> {
+    let changed = panel
+        .change(|waf| {
+            section(waf, "rules").insert("paranoia_level".into(), json!(req.level));
+        })
+        .await?;
+    audited(&panel, &who, "paranoia level changed", changed).await
+}
+
+/// Adds a domain or changes its upstream; the domain's other settings are kept.
+#[utoipa::path(put, path = "/api/domains/{host}", request_body = DomainChange,
+    params(("host" = String, Path, description = "the host name the domain answers to")),
+    responses((status = 200), (status = 400, description = "refused, nothing applied")))]
+pub async fn put_domain(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Path(host): Path<String>,
+    Json(req): Json<DomainChange>,
+) -> ApiResult<Json<Value>> {
+    let host = check_host(&host)?;
+    let changed = panel
+        .change(|waf| {
+            let domains = section(waf, "domains");
+            // The file may spell the host in another case: one entry per host.
+            let existing = take_host(domains, &host);
+            let mut domain = match existing {
+                Some(Value::Object(map)) => map,
+                _ => Map::new(),
+            };
+            domain.insert("default_upstream".into(), Value::String(req.upstream));
+            domains.insert(host.clone(), Value::Object(domain));
+        })
+        .await?;
+    audited(&panel, &who, "domain set", changed).await
+}
+
+#[utoipa::path(delete, path = "/api/domains/{host}",
+    params(("host" = String, Path, description = "the host name")),
+    responses((status = 200), (status = 404, description = "no such domain")))]
+pub async fn delete_domain(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Path(host): Path<String>,
+) -> ApiResult<Json<Value>> {
+    let host = check_host(&host)?;
+    if !panel.state.live.load().config.domains.contains_key(&host) {
+        return Err(ApiError::new(
+            axum::http::StatusCode::NOT_FOUND,
+            "no such domain",
+        ));
+    }
+    let changed = panel
+        .change(|waf| {
+            take_host(section(waf, "domains"), &host);
+        })
+        .await?;
+    audited(&panel, &who, "domain removed", changed).await
+}
+
+#[utoipa::path(put, path = "/api/ip-filter", request_body = IpListsChange,
+    responses((status = 200), (status = 400, description = "refused, nothing applied")))]
+pub async fn set_ip_lists(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Json(req): Json<IpListsChange>,
+) -> ApiResult<Json<Value>> {
+    let changed = panel
+        .change(|waf| {
+            let filter = section(waf, "ip_filter");
+            filter.insert("allow".into(), json!(req.allow));
+            filter.insert("deny".into(), json!(req.deny));
+        })
+        .await?;
+    audited(&panel, &who, "IP lists changed", changed).await
+}
+
+#[utoipa::path(put, path = "/api/rate-limit", request_body = RateLimitChange,
+    responses((status = 200), (status = 400, description = "refused, nothing applied")))]
+pub async fn set_rate_limit(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Json(req): Json<RateLimitChange>,
+) -> ApiResult<Json<Value>> {
+    let changed = panel
+        .change(|waf| {
+            let limit = section(waf, "rate_limit");
+            limit.insert("enabled".into(), json!(req.enabled));
+            for (key, value) in [
+                ("requests", req.requests.map(u64::from)),
+                ("window_sec", req.window_sec),
+                ("burst", req.burst.map(u64::from)),
+            ] {
+                if let Some(v) = value {
+                    limit.insert(key.into(), json!(v));
+                }
+            }
+        })
+        .await?;
+    audited(&panel, &who, "rate limit changed", changed).await
+}
+
+/// A host name as the proxy looks it up (lower case), made only of DNS characters: the panel refuses anything
+/// else rather than store a name no request can carry.
+fn check_host(host: &str) -> ApiResult<String> {
+    let host = host.to_ascii_lowercase();
+    let ok = !host.is_empty()
+        && host.len() <= MAX_HOST
+        && host.split('.').all(|label| {
+            !label.is_empty()
+                && label.len() <= 63
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        });
+    if ok {
+        Ok(host)
+    } else {
+        Err(ApiError::bad_request(format!(
+            "{host:?} is not a host name (letters, digits, '-' and '.')"
+        )))
+    }
+}
+
+/// Removes the entry for `host` in any case; returns the last one removed.
+fn take_host(domains: &mut Map<String, Value>, host: &str) -> Option<Value> {
+    let keys: Vec<String> = domains
+        .keys()
+        .filter(|k| k.eq_ignore_ascii_case(host))
+        .cloned()
+        .collect();
+    keys.iter().filter_map(|k| domains.remove(k)).last()
+}
+
+async fn audited(
+    panel: &Panel,
+    who: &SignedIn,
+    action: &str,
+    changed: Changed,
+) -> ApiResult<Json<Value>> {
+    panel
+        .store
+        .audit(
+            &who.username,
+            &who.client,
+            action,
+            Some(&changed.before.to_string()),
+            Some(&changed.after.to_string()),
+        )
+        .await?;
+    tracing::info!("admin panel: {action} by {:?}", who.username);
+    Ok(Json(changed.after))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn host_names_only() {
+        assert_eq!(check_host("Shop.Example.COM").unwrap(), "shop.example.com");
+        for bad in [
+            "",
+            "a..b",
+            "-a.b",
+            "a b",
+            "a\nmode: disabled",
+            "a:80",
+            "*.a",
+            "a/b",
+        ] {
+            assert!(check_host(bad).is_err(), "{bad:?}");
+        }
+    }
+}

@@ -1,0 +1,166 @@
+// The admin panel's script. Every value from the API is put into the page with textContent, never as HTML:
+// blocked requests' paths are attacker-controlled.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+let events = null;
+
+function csrf() {
+  const m = document.cookie.match(/(?:^|; )waf_admin_csrf=([^;]*)/);
+  return m ? m[1] : "";
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {}, credentials: "same-origin" };
+  if (method !== "GET") options.headers["X-CSRF-Token"] = csrf();
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  let response = await fetch(path, options);
+  if (response.status === 401 && path !== "/api/session/refresh" && path !== "/api/session") {
+    const refreshed = await fetch("/api/session/refresh", {
+      method: "POST", headers: { "X-CSRF-Token": csrf() }, credentials: "same-origin",
+    });
+    if (refreshed.ok) {
+      if (method !== "GET") options.headers["X-CSRF-Token"] = csrf();
+      response = await fetch(path, options);
+    }
+  }
+  const text = await response.text();
+  const data = text ? JSON.parse(text) : null;
+  if (!response.ok) throw new Error((data && data.error) || response.statusText);
+  return data;
+}
+
+function say(text) { $("message").textContent = text; }
+
+function show(view) {
+  for (const id of ["setup", "sign-in", "panel"]) $(id).hidden = id !== view;
+  $("sign-out").hidden = view !== "panel";
+}
+
+function cells(row, values) {
+  for (const v of values) {
+    const td = document.createElement("td");
+    td.textContent = v;
+    row.appendChild(td);
+  }
+}
+
+function addBlocked(entry, top) {
+  const row = document.createElement("tr");
+  cells(row, [new Date(entry.at_ms).toLocaleTimeString(), entry.client, entry.domain, entry.method,
+    entry.path, entry.rule_ids.join(", "), entry.outcome]);
+  const body = $("recent");
+  if (top) body.insertBefore(row, body.firstChild); else body.appendChild(row);
+  while (body.children.length > 100) body.removeChild(body.lastChild);
+}
+
+async function refreshDashboard() {
+  const d = await api("GET", "/api/dashboard");
+  $("requests").textContent = d.requests;
+  $("blocked").textContent = d.blocked;
+  $("observed").textContent = d.observed;
+  $("rate-limited").textContent = d.rate_limited;
+  const list = $("top-rules");
+  list.replaceChildren();
+  for (const r of d.top_rules) {
+    const li = document.createElement("li");
+    li.textContent = `rule ${r.rule_id}: ${r.hits} hits`;
+    list.appendChild(li);
+  }
+}
+
+async function refreshConfig() {
+  const c = await api("GET", "/api/config");
+  $("mode").value = c.mode;
+  $("paranoia").value = String(c.paranoia_level);
+  const body = $("domains");
+  body.replaceChildren();
+  for (const [host, d] of Object.entries(c.domains)) {
+    const row = document.createElement("tr");
+    cells(row, [host, d.upstream || "(default)"]);
+    const td = document.createElement("td");
+    const remove = document.createElement("button");
+    remove.textContent = "Remove";
+    remove.addEventListener("click", () => act(() => api("DELETE", `/api/domains/${encodeURIComponent(host)}`),
+      `${host} removed`));
+    td.appendChild(remove);
+    row.appendChild(td);
+    body.appendChild(row);
+  }
+}
+
+async function openPanel(username) {
+  $("who").textContent = username;
+  show("panel");
+  await Promise.all([refreshDashboard(), refreshConfig()]);
+  $("recent").replaceChildren();
+  for (const entry of await api("GET", "/api/blocked?limit=100")) addBlocked(entry, false);
+  if (events) events.close();
+  events = new EventSource("/api/events");
+  events.addEventListener("blocked", (e) => {
+    addBlocked(JSON.parse(e.data), true);
+    refreshDashboard().catch(() => {});
+  });
+}
+
+async function act(action, done) {
+  try {
+    await action();
+    say(done);
+    await refreshConfig();
+  } catch (e) {
+    say(`Refused: ${e.message}`);
+  }
+}
+
+async function start() {
+  const status = await api("GET", "/api/status");
+  if (status.setup_required) show("setup");
+  else if (status.username) await openPanel(status.username);
+  else show("sign-in");
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  $("setup-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      await api("POST", "/api/setup", {
+        token: $("setup-token").value, username: $("setup-username").value, password: $("setup-password").value,
+      });
+      say("Admin created: sign in.");
+      show("sign-in");
+    } catch (err) { say(`Setup refused: ${err.message}`); }
+  });
+  $("sign-in-form").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const me = await api("POST", "/api/session", {
+        username: $("sign-in-username").value, password: $("sign-in-password").value,
+      });
+      say("");
+      await openPanel(me.username);
+    } catch (err) { say(`Sign-in refused: ${err.message}`); }
+  });
+  $("sign-out").addEventListener("click", async () => {
+    try { await api("DELETE", "/api/session"); } catch (err) { /* signed out either way */ }
+    if (events) events.close();
+    show("sign-in");
+  });
+  $("mode-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    act(async () => {
+      await api("PUT", "/api/config/mode", { mode: $("mode").value });
+      await api("PUT", "/api/config/paranoia", { level: Number($("paranoia").value) });
+    }, `Mode ${$("mode").value}, paranoia level ${$("paranoia").value} applied.`);
+  });
+  $("domain-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const host = $("domain-host").value;
+    act(() => api("PUT", `/api/domains/${encodeURIComponent(host)}`, { upstream: $("domain-upstream").value }),
+      `${host} saved.`);
+  });
+  start().catch((e) => say(e.message));
+});

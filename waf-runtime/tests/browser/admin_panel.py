@@ -1,0 +1,74 @@
+"""Drives the admin panel in Debian's headless Chromium (through Debian's chromedriver, with Selenium):
+the setup wizard with the token, sign-in, a switch to observe mode, and an attack sent through the proxy that
+then shows on the dashboard. Run by waf-runtime/tests/admin_browser.rs, which starts the real `waf`.
+
+Arguments: PANEL_URL PROXY_URL SETUP_TOKEN SCREENSHOT_DIR. Exit status 0 when every step was seen in the page.
+"""
+import os
+import sys
+import tempfile
+import urllib.request
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import Select, WebDriverWait
+
+panel, proxy, token, shots = sys.argv[1:5]
+os.makedirs(shots, exist_ok=True)
+PASSWORD = "a long enough password"
+
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for flag in ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+             "--disable-component-update", "--disable-sync", "--window-size=1200,1000",
+             f"--user-data-dir={tempfile.mkdtemp(prefix='waf-chromium-')}"]:
+    options.add_argument(flag)
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+wait = WebDriverWait(driver, 20)
+
+
+def visible(element_id):
+    return wait.until(seen.visibility_of_element_located((By.ID, element_id)))
+
+
+def text_in(element_id, text):
+    wait.until(seen.text_to_be_present_in_element((By.ID, element_id), text))
+
+
+def shot(name):
+    driver.save_screenshot(os.path.join(shots, f"{name}.png"))
+
+
+try:
+    driver.get(panel)
+    visible("setup-token").send_keys(token)
+    driver.find_element(By.ID, "setup-username").send_keys("admin")
+    driver.find_element(By.ID, "setup-password").send_keys(PASSWORD)
+    shot("1-setup-wizard")
+    driver.find_element(By.CSS_SELECTOR, "#setup-form button").click()
+
+    visible("sign-in-username").send_keys("admin")
+    driver.find_element(By.ID, "sign-in-password").send_keys(PASSWORD)
+    driver.find_element(By.CSS_SELECTOR, "#sign-in-form button").click()
+    visible("panel")
+    text_in("who", "admin")
+    shot("2-signed-in")
+
+    Select(driver.find_element(By.ID, "mode")).select_by_value("observe")
+    driver.find_element(By.CSS_SELECTOR, "#mode-form button").click()
+    text_in("message", "Mode observe")
+    shot("3-observe-mode")
+
+    # The attack goes through the proxy (not the panel); in observe mode it is forwarded and reported.
+    request = urllib.request.Request(f"{proxy}/search?q=attack-me", headers={"Host": "shop.test"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        assert answer.status == 200, answer.status
+    text_in("recent", "/search?q=attack-me")
+    text_in("recent", "observed")
+    text_in("observed", "1")
+    shot("4-attack-on-dashboard")
+    print("browser: wizard, sign-in, observe mode and the attack on the dashboard all seen")
+finally:
+    driver.quit()
