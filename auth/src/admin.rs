@@ -1,10 +1,11 @@
-//! The administration commands (`auth authority add`, `user add`, `client add`, `apikey add`): each creates one
-//! row and returns what it created as JSON. Secrets (a client secret, an API key) are shown this once.
+//! The administration commands (`auth authority add`, `user add`, `client add`, `apikey add`, `oauth2 add`): each
+//! creates one row and returns what it created as JSON. Secrets we generate (a client secret, an API key) are shown
+//! this once; a provider's client secret, which the operator typed, is never echoed.
 
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use crate::store::{ApiKey, Authority, NewUser, OAuthApplication, Store};
+use crate::store::{ApiKey, Authority, NewUser, OAuthApplication, OAuthStrategy, Store};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AdminError {
@@ -88,7 +89,7 @@ pub async fn add_user(store: &dyn Store, args: NewUserArgs<'_>) -> Result<Value,
         authority_id: authority.id,
         name: args.name,
         email,
-        password_digest,
+        password_digest: Some(password_digest),
         sys_admin: args.admin,
         support: args.support,
     };
@@ -177,4 +178,97 @@ pub async fn add_api_key(store: &dyn Store, new: NewApiKey<'_>) -> Result<Value,
         json!({ "id": key.id, "key": format!("{}.{secret}", key.id), "user_id": key.user_id, "scopes": key.scopes,
                 "expires_at": key.expires_at }),
     )
+}
+
+pub struct NewOAuthStrategy<'a> {
+    pub domain: &'a str,
+    pub name: &'a str,
+    pub client_id: &'a str,
+    pub client_secret: &'a str,
+    pub site: &'a str,
+    pub authorize_url: Option<String>,
+    pub token_url: Option<String>,
+    pub raw_info_url: Option<String>,
+    pub scope: Option<String>,
+    pub auth_scheme: Option<String>,
+    pub info_mappings: Option<String>,
+    pub ensure_matching: Option<String>,
+}
+
+/// A JSON object option, parsed; `None` is `{}`.
+fn json_object(option: &str, text: Option<&str>) -> Result<Value, AdminError> {
+    let Some(text) = text else {
+        return Ok(json!({}));
+    };
+    match serde_json::from_str(text) {
+        Ok(value @ Value::Object(_)) => Ok(value),
+        Ok(_) => Err(AdminError::Invalid(format!(
+            "{option} must be a JSON object"
+        ))),
+        Err(e) => Err(AdminError::Invalid(format!("{option}: {e}"))),
+    }
+}
+
+pub async fn add_oauth_strategy(
+    store: &dyn Store,
+    new: NewOAuthStrategy<'_>,
+) -> Result<Value, AdminError> {
+    let authority = authority(store, new.domain).await?;
+    let auth_scheme = new.auth_scheme.unwrap_or_else(|| "request_body".into());
+    if !matches!(auth_scheme.as_str(), "request_body" | "basic_auth") {
+        return Err(AdminError::Invalid(format!(
+            "--auth-scheme must be basic_auth or request_body, got {auth_scheme:?}"
+        )));
+    }
+    let info_mappings = json_object("--info-mappings", new.info_mappings.as_deref())?;
+    if let Some((field, _)) = info_mappings
+        .as_object()
+        .into_iter()
+        .flatten()
+        .find(|(_, path)| !path.is_string())
+    {
+        return Err(AdminError::Invalid(format!(
+            "--info-mappings: {field} must map to a \"path[,fallback]\" string"
+        )));
+    }
+    let ensure_matching = json_object("--ensure-matching", new.ensure_matching.as_deref())?;
+    crate::oauth_client::profile::compile_rules(&ensure_matching).map_err(AdminError::Invalid)?;
+    let strategy = OAuthStrategy {
+        id: crate::ids::new_id(),
+        name: new.name.to_string(),
+        authority_id: authority.id,
+        client_id: new.client_id.to_string(),
+        client_secret: new.client_secret.to_string(),
+        site: Some(new.site.trim_end_matches('/').to_string()),
+        authorize_url: new
+            .authorize_url
+            .unwrap_or_else(|| "/oauth/authorize".into()),
+        token_url: new.token_url.unwrap_or_else(|| "/oauth/token".into()),
+        token_method: None,
+        auth_scheme,
+        scope: new.scope,
+        raw_info_url: new.raw_info_url,
+        info_mappings,
+        authorize_params: json!({}),
+        ensure_matching,
+    };
+    // Every URL must resolve now, not at a user's first login.
+    for (option, path) in [
+        ("--authorize-url", Some(&strategy.authorize_url)),
+        ("--token-url", Some(&strategy.token_url)),
+        ("--raw-info-url", strategy.raw_info_url.as_ref()),
+    ] {
+        if let Some(path) = path {
+            crate::oauth_client::endpoint(&strategy, option, path)
+                .map_err(|e| AdminError::Invalid(e.to_string()))?;
+        }
+    }
+    store.insert_oauth_strategy(&strategy).await?;
+    Ok(json!({
+        "id": strategy.id, "name": strategy.name, "authority_id": strategy.authority_id,
+        "client_id": strategy.client_id, "site": strategy.site, "authorize_url": strategy.authorize_url,
+        "token_url": strategy.token_url, "raw_info_url": strategy.raw_info_url, "scope": strategy.scope,
+        "auth_scheme": strategy.auth_scheme, "info_mappings": strategy.info_mappings,
+        "ensure_matching": strategy.ensure_matching,
+    }))
 }

@@ -1,7 +1,7 @@
 //! Every environment variable the service reads, in one table.
 //!
 //! The table is the single source for reading (`Config::from_vars`), for `auth --env` (which prints each variable
-//! with its value or default, secrets masked) and for the README's variable table, so the three cannot drift.
+//! with its value or default, secrets masked) and for the variable table of docs/auth.md, so the three cannot drift.
 //! Invalid values stop the start with a message naming the variable; a production start refuses the development
 //! secrets that are convenient on a laptop and dangerous anywhere else.
 
@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::num::NonZeroU32;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use base64::Engine;
 
@@ -21,6 +22,9 @@ pub const MIN_COOKIE_SECRET_BYTES: usize = 32;
 
 /// The longest refresh-token replay grace accepted (see `REFRESH_REPLAY_GRACE_SECONDS`).
 pub const MAX_REFRESH_REPLAY_GRACE_SECONDS: u32 = 300;
+
+/// The longest provider timeout accepted: a browser waiting on the callback gives up long before two minutes.
+pub const MAX_SSO_PROVIDER_TIMEOUT_SECONDS: u64 = 120;
 
 /// One environment variable: its name, its default (`None`: unset by default), whether its value is a secret that
 /// `--env` masks, and what it does.
@@ -143,6 +147,18 @@ pub const VARS: &[Var] = &[
         false,
         "bcrypt cost of new password digests (4..=31)",
     ),
+    var(
+        "SSO_PROVIDER_TIMEOUT_SECONDS",
+        Some("10"),
+        false,
+        "longest wait for an OAuth 2.0 provider's answer (token, profile, discovery, JWKS) before the login fails (1..=120)",
+    ),
+    var(
+        "SSO_PROVIDER_CA_FILE",
+        None,
+        false,
+        "PEM file of CA certificates trusted for https:// providers besides the system's (a company's internal CA)",
+    ),
     var("LOG_FORMAT", Some("text"), false, "`text` or `json`"),
     var("RUST_LOG", Some("info"), false, "log filter"),
 ];
@@ -184,6 +200,9 @@ pub struct Config {
     pub signin_per_account: NonZeroU32,
     pub signin_per_address: NonZeroU32,
     pub bcrypt_cost: u32,
+    /// Bounds every call to an external identity provider: a provider that hangs fails its login, never a worker.
+    pub sso_provider_timeout: Duration,
+    pub sso_provider_ca_file: Option<PathBuf>,
     pub log_json: bool,
 }
 
@@ -315,6 +334,12 @@ impl Config {
                 "REFRESH_REPLAY_GRACE_SECONDS must be within 0..={MAX_REFRESH_REPLAY_GRACE_SECONDS}, got {refresh_replay_grace_seconds}"
             )));
         }
+        let sso_timeout: u64 = parse(vars, "SSO_PROVIDER_TIMEOUT_SECONDS")?;
+        if !(1..=MAX_SSO_PROVIDER_TIMEOUT_SECONDS).contains(&sso_timeout) {
+            return Err(ConfigError(format!(
+                "SSO_PROVIDER_TIMEOUT_SECONDS must be within 1..={MAX_SSO_PROVIDER_TIMEOUT_SECONDS}, got {sso_timeout}"
+            )));
+        }
         let positive = |name: &str| -> Result<NonZeroU32, ConfigError> {
             NonZeroU32::new(parse(vars, name)?)
                 .ok_or_else(|| ConfigError(format!("{name} must be positive")))
@@ -336,6 +361,10 @@ impl Config {
             signin_per_account: positive("SIGNIN_ATTEMPTS_PER_ACCOUNT")?,
             signin_per_address: positive("SIGNIN_ATTEMPTS_PER_ADDRESS")?,
             bcrypt_cost,
+            sso_provider_timeout: Duration::from_secs(sso_timeout),
+            sso_provider_ca_file: get(vars, "SSO_PROVIDER_CA_FILE")
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from),
             log_json: match get(vars, "LOG_FORMAT") {
                 Some("json") => true,
                 Some("text") | None => false,
@@ -452,12 +481,12 @@ mod tests {
     }
 
     #[test]
-    fn readme_documents_every_variable() {
-        let readme = include_str!("../../README.md");
+    fn docs_document_every_variable() {
+        let docs = include_str!("../../docs/auth.md");
         for var in VARS {
             assert!(
-                readme.contains(&format!("| `{}` |", var.name)),
-                "README lacks {}",
+                docs.contains(&format!("| `{}` |", var.name)),
+                "docs/auth.md lacks {}",
                 var.name
             );
         }

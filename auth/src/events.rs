@@ -17,7 +17,7 @@ const QUEUE_CAPACITY: usize = 1024;
 /// Connecting and each PUBLISH give up after this, so a black-holed Redis costs a second per event, not a hang.
 const REDIS_TIMEOUT: Duration = Duration::from_secs(1);
 
-#[derive(Clone, Copy, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Provider {
     Internal,

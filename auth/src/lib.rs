@@ -5,6 +5,8 @@
 //! the host) → [`session`] / [`apikey`] / [`bearer`] / [`client_auth`] (who is calling) → handler → [`store`]
 //! (PostgreSQL on the legacy schema, or embedded SQLite), [`tokens`] (RS256 keys and claims) and [`events`] (Redis
 //! PUBLISH, never in the way of a login); issued tokens' rows go through [`token_writer`] (batched commits).
+//! External logins: [`oauth_client`] (OAuth 2.0 / OpenID Connect providers) hands the identity it verified to
+//! [`sso`], which links or creates the user and signs them in.
 //! Every limit and security choice is explained in the module that makes it.
 
 pub mod admin;
@@ -18,10 +20,12 @@ pub mod events;
 pub mod http_client;
 pub mod ids;
 pub mod metrics;
+pub mod oauth_client;
 pub mod password;
 pub mod redirect;
 pub mod routes;
 pub mod session;
+pub mod sso;
 pub mod state;
 pub mod store;
 pub mod tenancy;

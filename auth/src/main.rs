@@ -58,6 +58,49 @@ enum Command {
         #[command(subcommand)]
         action: ApikeyAction,
     },
+    /// Manage OAuth 2.0 providers users sign in with (oauth_strat).
+    Oauth2 {
+        #[command(subcommand)]
+        action: OAuth2Action,
+    },
+}
+
+#[derive(Subcommand)]
+enum OAuth2Action {
+    Add {
+        #[arg(long)]
+        domain: String,
+        #[arg(long)]
+        name: String,
+        #[arg(long)]
+        client_id: String,
+        #[arg(long)]
+        client_secret: String,
+        /// The provider's base URL; relative endpoint paths join it.
+        #[arg(long)]
+        site: String,
+        /// Path or URL of the authorization endpoint (default /oauth/authorize).
+        #[arg(long)]
+        authorize_url: Option<String>,
+        /// Path or URL of the token endpoint (default /oauth/token).
+        #[arg(long)]
+        token_url: Option<String>,
+        /// URL (or path) of the profile, fetched with the access token.
+        #[arg(long)]
+        raw_info_url: Option<String>,
+        /// Space-separated scopes; with `openid`, the ID token is verified.
+        #[arg(long)]
+        scope: Option<String>,
+        /// How the client authenticates at the token endpoint: basic_auth or request_body (default).
+        #[arg(long)]
+        auth_scheme: Option<String>,
+        /// JSON object: our field (uid, email, name) -> "path[,fallback]" in the profile.
+        #[arg(long)]
+        info_mappings: Option<String>,
+        /// JSON object: field -> regex or list of regexes; one must match, case-insensitively.
+        #[arg(long)]
+        ensure_matching: Option<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -198,7 +241,13 @@ fn init_logging(config: &Config) {
 
 /// Exit 0 for a 200-499 answer, 1 for any other status, 2 when no answer arrives.
 async fn health_check(url: &str) -> ExitCode {
-    let client = auth::http_client::new();
+    let client = match auth::http_client::new(None) {
+        Ok(client) => client,
+        Err(e) => {
+            eprintln!("auth: {e}");
+            return ExitCode::from(2);
+        }
+    };
     match auth::http_client::get_status(&client, url, &[], Duration::from_secs(5)).await {
         Ok(status) if (200..500).contains(&status.as_u16()) => ExitCode::SUCCESS,
         Ok(status) => {
@@ -296,6 +345,39 @@ async fn run(command: Option<Command>, config: Config) -> anyhow::Result<()> {
                 expires_at,
             };
             admin::add_api_key(store.as_ref(), new).await?
+        }
+        Some(Command::Oauth2 {
+            action:
+                OAuth2Action::Add {
+                    domain,
+                    name,
+                    client_id,
+                    client_secret,
+                    site,
+                    authorize_url,
+                    token_url,
+                    raw_info_url,
+                    scope,
+                    auth_scheme,
+                    info_mappings,
+                    ensure_matching,
+                },
+        }) => {
+            let new = admin::NewOAuthStrategy {
+                domain: &domain,
+                name: &name,
+                client_id: &client_id,
+                client_secret: &client_secret,
+                site: &site,
+                authorize_url,
+                token_url,
+                raw_info_url,
+                scope,
+                auth_scheme,
+                info_mappings,
+                ensure_matching,
+            };
+            admin::add_oauth_strategy(store.as_ref(), new).await?
         }
     };
     match emit(&out.to_string()) {

@@ -36,8 +36,26 @@ pub struct Session {
     pub exp: i64,
     #[serde(default, skip_serializing_if = "Option::is_none", rename = "continue")]
     pub continue_to: Option<String>,
+    /// An external login under way (started, its provider's answer not yet consumed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub oauth_state: Option<String>,
+    pub pending: Option<PendingLogin>,
+}
+
+/// What an external login's start binds to the browser's session, checked when the provider's answer arrives: the
+/// answer must come back to the same session, for the same strategy, carrying the same `state` (OAuth 2.0) or
+/// `InResponseTo` (SAML). The cookie is encrypted, so the PKCE verifier and the nonce stay secret from the client.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PendingLogin {
+    /// `oauth2` or `saml`.
+    pub provider: String,
+    /// The strategy row's id.
+    pub strategy: String,
+    /// OAuth 2.0 `state` or the AuthnRequest's ID.
+    pub state: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pkce_verifier: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nonce: Option<String>,
 }
 
 impl Session {
@@ -51,7 +69,7 @@ impl Session {
             iat: now.timestamp_micros(),
             exp: now.timestamp() + i64::from(minutes) * 60,
             continue_to: None,
-            oauth_state: None,
+            pending: None,
         }
     }
 

@@ -35,6 +35,13 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// How long a session opened on `authority` lasts: its own `internals.session_timeout`, else the service's.
+    pub fn session_minutes(&self, authority: &crate::store::Authority) -> u32 {
+        authority
+            .session_timeout_minutes()
+            .unwrap_or(self.config.session_timeout_minutes)
+    }
+
     /// Starts the background parts (event publisher, throttle cleanup); call inside the runtime.
     pub async fn new(
         config: Config,
@@ -61,6 +68,7 @@ impl AppState {
             config.login_events_channel.clone(),
         )?;
         let token_rows = TokenWriter::start(store.clone());
+        let http = crate::http_client::new(config.sso_provider_ca_file.as_deref())?;
         Ok(Arc::new(AppState {
             cookies: SessionCookies::new(config.cookie_secret.as_deref(), config.production),
             config,
@@ -68,7 +76,7 @@ impl AppState {
             throttle,
             events,
             metrics,
-            http: crate::http_client::new(),
+            http,
             tokens,
             signing_slots: tokio::sync::Semaphore::new(
                 std::thread::available_parallelism().map_or(1, |n| n.get()),

@@ -5,6 +5,7 @@
 //! servers, so they start once and stop when the run ends.
 
 mod python;
+mod sso;
 mod support;
 
 use std::future::Future;
@@ -16,6 +17,11 @@ use base64::Engine;
 use hyper::StatusCode;
 use libtest_mimic::{Arguments, Trial};
 use serde_json::json;
+use sso::{
+    oauth2_add_command, oauth2_login_creates_then_matches_the_user,
+    oauth2_login_links_an_existing_user_by_email, oauth2_login_over_https,
+    oauth2_login_through_oidc_provider, oauth2_misbehaving_providers, oauth2_refusals,
+};
 use support::postgres::Postgres;
 use support::redis_server::RedisServer;
 use support::server::{AuthServer, Backend, command};
@@ -118,6 +124,13 @@ const SCENARIOS: &[Scenario] = scenarios![
     redis_down_login_still_succeeds,
     throttling_answers_429,
     probes_and_tenancy,
+    oauth2_login_creates_then_matches_the_user,
+    oauth2_login_links_an_existing_user_by_email,
+    oauth2_refusals,
+    oauth2_misbehaving_providers,
+    oauth2_add_command,
+    oauth2_login_through_oidc_provider,
+    oauth2_login_over_https,
 ];
 
 fn main() {

@@ -2,6 +2,7 @@
 //! OpenAPI document generated from the handlers' annotations (`auth --docs`, `auth --routes`).
 
 pub mod authorize;
+pub mod oauth_client;
 pub mod oauth_server;
 pub mod oidc;
 pub mod refresh;
@@ -43,6 +44,8 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
         refresh::introspect,
         oidc::discovery,
         oidc::userinfo,
+        oauth_client::start,
+        oauth_client::callback,
         metrics
     )
 )]
@@ -55,6 +58,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(oidc::router())
         .merge(authorize::router())
         .merge(refresh::router())
+        .merge(oauth_client::router())
         .route("/auth/metrics", get(metrics))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::map_response(count_response))

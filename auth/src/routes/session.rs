@@ -258,10 +258,7 @@ pub async fn signin(
     state.events.publish(&user.id, Provider::Internal);
     metrics::login(Provider::Internal.as_str(), "success", started.elapsed());
     tracing::info!(user_id = %user.id, "signed in");
-    let minutes = tenant
-        .authority
-        .session_timeout_minutes()
-        .unwrap_or(state.config.session_timeout_minutes);
+    let minutes = state.session_minutes(&tenant.authority);
     let jar = state
         .cookies
         .write(&Session::new(&tenant.authority, Some(user.id), minutes));
@@ -400,10 +397,7 @@ pub async fn login(
         if !id_ok {
             return Err(AppError::BadRequest("invalid id".into()));
         }
-        let minutes = tenant
-            .authority
-            .session_timeout_minutes()
-            .unwrap_or(state.config.session_timeout_minutes);
+        let minutes = state.session_minutes(&tenant.authority);
         let mut session = state
             .cookies
             .read(&headers, &tenant.authority)

@@ -22,6 +22,7 @@ struct Dialect {
     token_user: &'static str,
     api_key_by_id: &'static str,
     token_by_jti: &'static str,
+    oauth_strategy_by_id: &'static str,
 }
 
 /// Implements [`Store`] for `$store` (which has a `pool`) with the SQL of `$dialect`.
@@ -186,6 +187,67 @@ macro_rules! store_impl {
                 })
             }
 
+            fn oauth_strategy_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<OAuthStrategy>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.oauth_strategy_by_id).bind(id).fetch_optional(&self.pool).await?)
+                })
+            }
+
+            fn insert_oauth_strategy<'a>(&'a self, s: &'a OAuthStrategy) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO oauth_strat (id, name, authority_id, client_id, client_secret, site, authorize_url, \
+                         token_url, token_method, auth_scheme, scope, raw_info_url, info_mappings, authorize_params, \
+                         ensure_matching) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+                    )
+                    .bind(&s.id)
+                    .bind(&s.name)
+                    .bind(&s.authority_id)
+                    .bind(&s.client_id)
+                    .bind(&s.client_secret)
+                    .bind(&s.site)
+                    .bind(&s.authorize_url)
+                    .bind(&s.token_url)
+                    .bind(&s.token_method)
+                    .bind(&s.auth_scheme)
+                    .bind(&s.scope)
+                    .bind(&s.raw_info_url)
+                    .bind(sqlx::types::Json(&s.info_mappings))
+                    .bind(sqlx::types::Json(&s.authorize_params))
+                    .bind(sqlx::types::Json(&s.ensure_matching))
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+
+            fn user_auth_lookup<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<UserAuthLookup>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as(
+                        "SELECT id, uid, provider, user_id, authority_id FROM authentication WHERE id = $1",
+                    )
+                    .bind(id)
+                    .fetch_optional(&self.pool)
+                    .await?)
+                })
+            }
+
+            fn insert_user_auth_lookup<'a>(&'a self, l: &'a UserAuthLookup) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO authentication (id, uid, provider, user_id, authority_id) VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .bind(&l.id)
+                    .bind(&l.uid)
+                    .bind(&l.provider)
+                    .bind(&l.user_id)
+                    .bind(&l.authority_id)
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+
             fn token_by_jti<'a>(&'a self, jti: &'a str) -> StoreFuture<'a, Option<TokenRecord>> {
                 Box::pin(async move {
                     Ok(sqlx::query_as($dialect.token_by_jti).bind(jti).fetch_optional(&self.pool).await?)
@@ -340,14 +402,14 @@ pub struct User {
     pub last_login: Option<DateTime<Utc>>,
 }
 
-/// What `auth user add` creates.
+/// What `auth user add` creates, or an external login creates inline (without a password).
 #[derive(Clone, Debug)]
 pub struct NewUser {
     pub id: String,
     pub authority_id: String,
     pub name: Option<String>,
     pub email: String,
-    pub password_digest: String,
+    pub password_digest: Option<String>,
     pub sys_admin: bool,
     pub support: bool,
 }
@@ -381,6 +443,52 @@ pub struct OAuthApplication {
     pub confidential: bool,
     /// The authority owning the client.
     pub owner_id: Option<String>,
+}
+
+/// An OAuth 2.0 provider an authority's users sign in with (`oauth_strat`); see `oauth_client`.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct OAuthStrategy {
+    pub id: String,
+    pub name: String,
+    pub authority_id: String,
+    pub client_id: String,
+    pub client_secret: String,
+    /// Base URL the relative endpoint paths join.
+    pub site: Option<String>,
+    pub authorize_url: String,
+    pub token_url: String,
+    /// `post` (default) or `get`.
+    pub token_method: Option<String>,
+    /// `request_body` or `basic_auth`: where the client credentials go on the token request.
+    pub auth_scheme: String,
+    pub scope: Option<String>,
+    pub raw_info_url: Option<String>,
+    /// Our field → `"path[,fallback]"` in the provider's profile.
+    #[sqlx(json)]
+    pub info_mappings: Value,
+    /// Extra parameters of the authorization request.
+    #[sqlx(json)]
+    pub authorize_params: Value,
+    /// Field → regexes; one must match (case-insensitively) or the login fails.
+    #[sqlx(json)]
+    pub ensure_matching: Value,
+}
+
+/// A link from an external identity to a user (`authentication`, the legacy UserAuthLookup).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct UserAuthLookup {
+    /// `auth-<authority_id>-<provider>-<uid>`.
+    pub id: String,
+    pub uid: String,
+    pub provider: String,
+    pub user_id: String,
+    pub authority_id: String,
+}
+
+impl UserAuthLookup {
+    pub fn id_for(authority_id: &str, provider: &str, uid: &str) -> String {
+        format!("auth-{authority_id}-{provider}-{uid}")
+    }
 }
 
 /// What a [`Store`] method returns: a boxed future, so the trait stays usable as `dyn Store`.
@@ -453,6 +561,10 @@ pub trait Store: Send + Sync {
         self.insert_tokens(std::slice::from_ref(token))
     }
     fn token_by_jti<'a>(&'a self, jti: &'a str) -> StoreFuture<'a, Option<TokenRecord>>;
+    fn oauth_strategy_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<OAuthStrategy>>;
+    fn insert_oauth_strategy<'a>(&'a self, strategy: &'a OAuthStrategy) -> StoreFuture<'a, ()>;
+    fn user_auth_lookup<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<UserAuthLookup>>;
+    fn insert_user_auth_lookup<'a>(&'a self, lookup: &'a UserAuthLookup) -> StoreFuture<'a, ()>;
     /// Stamps `revoked_at` unless already revoked; whether this call revoked it.
     fn revoke_token<'a>(&'a self, jti: &'a str, at: DateTime<Utc>) -> StoreFuture<'a, bool>;
     /// Stamps `used_at` unless already used or revoked; whether this call did (a code's single use is this).

@@ -11,8 +11,8 @@ use chrono::{DateTime, Utc};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use super::{
-    ApiKey, Authority, Dialect, NewUser, OAuthApplication, Store, StoreFuture, StoreResult,
-    TokenRecord, TokenUser, User,
+    ApiKey, Authority, Dialect, NewUser, OAuthApplication, OAuthStrategy, Store, StoreFuture,
+    StoreResult, TokenRecord, TokenUser, User, UserAuthLookup,
 };
 
 macro_rules! user_columns {
@@ -51,6 +51,13 @@ const POSTGRES: Dialect = Dialect {
     token_by_jti: "SELECT id, jti, token_type, client_id, sub, scope, issued_at::timestamptz AS issued_at, \
         expires_at::timestamptz AS expires_at, revoked_at::timestamptz AS revoked_at, family, \
         used_at::timestamptz AS used_at, redirect_uri, code_challenge, nonce FROM oauth_tokens WHERE jti = $1",
+    // Legacy rows may hold these as json or text columns: cast to jsonb, NULL as empty.
+    oauth_strategy_by_id: "SELECT id, name, authority_id, client_id, client_secret, site, \
+        COALESCE(authorize_url, '/oauth/authorize') AS authorize_url, COALESCE(token_url, '/oauth/token') AS token_url, \
+        token_method, COALESCE(auth_scheme, 'request_body') AS auth_scheme, scope, raw_info_url, \
+        COALESCE(info_mappings::jsonb, '{}'::jsonb) AS info_mappings, \
+        COALESCE(authorize_params::jsonb, '{}'::jsonb) AS authorize_params, \
+        COALESCE(ensure_matching::jsonb, '{}'::jsonb) AS ensure_matching FROM oauth_strat WHERE id = $1",
 };
 
 pub struct PgStore {

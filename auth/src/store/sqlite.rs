@@ -11,8 +11,8 @@ use sqlx::sqlite::{
 };
 
 use super::{
-    ApiKey, Authority, Dialect, NewUser, OAuthApplication, Store, StoreError, StoreFuture,
-    TokenRecord, TokenUser, User,
+    ApiKey, Authority, Dialect, NewUser, OAuthApplication, OAuthStrategy, Store, StoreError,
+    StoreFuture, TokenRecord, TokenUser, User, UserAuthLookup,
 };
 
 macro_rules! user_columns {
@@ -43,6 +43,9 @@ const SQLITE: Dialect = Dialect {
     api_key_by_id: "SELECT id, name, scopes, secret, user_id, authority_id, expires_at FROM api_key WHERE id = $1",
     token_by_jti: "SELECT id, jti, token_type, client_id, sub, scope, issued_at, expires_at, revoked_at, family, \
         used_at, redirect_uri, code_challenge, nonce FROM oauth_tokens WHERE jti = $1",
+    oauth_strategy_by_id: "SELECT id, name, authority_id, client_id, client_secret, site, authorize_url, token_url, \
+        token_method, auth_scheme, scope, raw_info_url, info_mappings, authorize_params, ensure_matching \
+        FROM oauth_strat WHERE id = $1",
 };
 
 /// The PostgreSQL schema in SQLite's types.

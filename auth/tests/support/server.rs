@@ -175,6 +175,18 @@ impl AuthServer {
     pub fn log(&self) -> String {
         self.log.lock().unwrap().clone()
     }
+
+    /// Whether the server logs `needle` within a few seconds: a line written just before a response reaches the
+    /// log through the stderr reader thread a moment after the response reaches the test.
+    pub async fn logged(&self, needle: &str) -> bool {
+        for _ in 0..100 {
+            if self.log().contains(needle) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        false
+    }
 }
 
 impl Drop for AuthServer {

@@ -1,0 +1,161 @@
+//! How every external login ends, whichever protocol vouched for the identity (OAuth 2.0 or SAML): the user is
+//! found through its link (`authentication`, the legacy UserAuthLookup), or else by email in the authority, or else
+//! created; the link is stored; then the session, the login event and the redirect, as for a password sign-in.
+//! A failure lands on `/auth/failure` with its reason in the log only (never a provider's secret or a code).
+//!
+//! Matching an existing user by email trusts the provider's word for the address: an operator registers a strategy
+//! only for a provider that owns its users' addresses, and `ensure_matching` can pin them to the authority's domains.
+
+use std::time::Instant;
+
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use chrono::Utc;
+
+use crate::events::Provider;
+use crate::session::Session;
+use crate::state::AppState;
+use crate::store::{NewUser, Store, StoreError, User, UserAuthLookup};
+use crate::tenancy::Tenant;
+
+/// An external uid longer than this is not an identifier we store (it becomes part of the link's id).
+const MAX_UID_LEN: usize = 256;
+/// RFC 5321's limit on a forward path, the longest address a mail system accepts.
+const MAX_EMAIL_LEN: usize = 254;
+const MAX_NAME_LEN: usize = 256;
+
+/// Who the provider says signed in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExternalIdentity {
+    pub provider: Provider,
+    /// The provider's stable identifier of the user.
+    pub uid: String,
+    pub email: Option<String>,
+    pub name: Option<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoginError {
+    /// The login is refused; the reason goes to the log.
+    #[error("{0}")]
+    Refused(String),
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+impl LoginError {
+    pub fn refused(reason: impl Into<String>) -> Self {
+        LoginError::Refused(reason.into())
+    }
+}
+
+/// The answer to a failed external login: 302 to `/auth/failure`, the reason logged.
+pub fn failure(provider: Provider, started: Instant, reason: &LoginError) -> Response {
+    crate::metrics::login(provider.as_str(), "failure", started.elapsed());
+    match reason {
+        LoginError::Refused(_) => {
+            tracing::warn!(provider = provider.as_str(), reason = %reason, "external login failed")
+        }
+        LoginError::Store(_) => {
+            tracing::error!(provider = provider.as_str(), reason = %reason, "external login failed")
+        }
+    }
+    (
+        StatusCode::FOUND,
+        [(header::LOCATION, HeaderValue::from_static("/auth/failure"))],
+    )
+        .into_response()
+}
+
+/// Signs in the user `identity` names in `tenant`'s authority, replacing `session` (whose `continue` is kept as the
+/// destination): 303 to that destination with the new session cookie.
+pub async fn sign_in(
+    state: &AppState,
+    tenant: &Tenant,
+    session: &Session,
+    identity: ExternalIdentity,
+    started: Instant,
+) -> Result<Response, LoginError> {
+    let user = linked_user(state.store.as_ref(), &tenant.authority.id, &identity).await?;
+    state.store.record_login(&user.id, Utc::now()).await?;
+    state.events.publish(&user.id, identity.provider);
+    crate::metrics::login(identity.provider.as_str(), "success", started.elapsed());
+    tracing::info!(user_id = %user.id, provider = identity.provider.as_str(), "signed in");
+    let minutes = state.session_minutes(&tenant.authority);
+    // A new session (new id) rather than the pending one upgraded: see session.rs on fixation.
+    let jar = state
+        .cookies
+        .write(&Session::new(&tenant.authority, Some(user.id), minutes));
+    let target = session.continue_to.as_deref().unwrap_or("/");
+    Ok((jar, crate::routes::see_other(target)).into_response())
+}
+
+/// The user `identity` is linked to, or the one with its email (linked now), or a new one (linked now).
+async fn linked_user(
+    store: &dyn Store,
+    authority_id: &str,
+    identity: &ExternalIdentity,
+) -> Result<User, LoginError> {
+    let uid = identity.uid.trim();
+    if uid.is_empty() || uid.len() > MAX_UID_LEN {
+        return Err(LoginError::refused(
+            "the provider named no usable uid (empty or too long)",
+        ));
+    }
+    let provider = identity.provider.as_str();
+    let link_id = UserAuthLookup::id_for(authority_id, provider, uid);
+    if let Some(link) = store.user_auth_lookup(&link_id).await? {
+        return match store.user_by_id(&link.user_id).await? {
+            Some(user) if user.authority_id == authority_id && !user.deleted => Ok(user),
+            Some(_) => Err(LoginError::refused("the linked user is deleted")),
+            None => Err(LoginError::refused("the linked user no longer exists")),
+        };
+    }
+    let email = identity
+        .email
+        .as_deref()
+        .map(|e| e.trim().to_lowercase())
+        .filter(|e| e.contains('@') && e.len() <= MAX_EMAIL_LEN)
+        .ok_or_else(|| {
+            LoginError::refused("the provider named no email for a user not yet linked")
+        })?;
+    let user = match store.user_by_email(authority_id, &email).await? {
+        Some(user) if user.deleted => {
+            return Err(LoginError::refused("the user with this email is deleted"));
+        }
+        Some(user) => user,
+        None => {
+            let new = NewUser {
+                id: crate::ids::new_id(),
+                authority_id: authority_id.to_string(),
+                name: identity
+                    .name
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|n| !n.is_empty() && n.len() <= MAX_NAME_LEN)
+                    .map(str::to_string),
+                email,
+                // Signs in through its provider only.
+                password_digest: None,
+                sys_admin: false,
+                support: false,
+            };
+            store.insert_user(&new).await?;
+            tracing::info!(user_id = %new.id, provider, "user created by an external login");
+            store
+                .user_by_id(&new.id)
+                .await?
+                .ok_or_else(|| LoginError::refused("the new user cannot be read back"))?
+        }
+    };
+    store
+        .insert_user_auth_lookup(&UserAuthLookup {
+            id: link_id,
+            uid: uid.to_string(),
+            provider: provider.to_string(),
+            user_id: user.id.clone(),
+            authority_id: authority_id.to_string(),
+        })
+        .await?;
+    Ok(user)
+}
