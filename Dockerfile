@@ -1,18 +1,52 @@
-# The waf proxy. Build from the repository root:
-#   docker build -t waf .
+# Container images of the two programs, from the repository root:
+#   docker build -t waf .                      # the proxy (the last stage is the default target)
+#   docker build --target auth -t auth .       # the auth service
 #   docker run --rm -p 3030:3030 -e UPSTREAM=http://app:8080 waf
-# The image holds the shipped rules (rules/, crs-942/) and config/waf.yml; mount your own over /srv/waf/config or
-# the rule directories to change them (both are watched and hot-reloaded).
-FROM rust:1.95-bookworm AS build
+# The base images are build arguments so they can be swapped (a mirror, a hardened base, a pinned digest):
+#   --build-arg BUILD_IMAGE=...  an image with Rust (or, as CI does, plain Debian with the host's toolchain and
+#                                cargo cache mounted: see .ci/images and docs/deploy.md)
+#   --build-arg RUNTIME_IMAGE=...  Debian bookworm or a derivative (the binaries link against its glibc)
+ARG BUILD_IMAGE=docker.io/library/rust:1.95-bookworm
+ARG RUNTIME_IMAGE=docker.io/library/debian:bookworm-slim
+
+FROM ${BUILD_IMAGE} AS build
+# The rust image's layout; CI mounts the host's rustup and cargo homes at these paths instead.
+ENV RUSTUP_HOME=/usr/local/rustup CARGO_HOME=/usr/local/cargo \
+    PATH=/usr/local/cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+# A plain Debian base has no C compiler (aws-lc and SQLite are C); the rust image has one.
+RUN command -v cc >/dev/null || { apt-get update -qq \
+    && apt-get install -y -qq --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*; }
 WORKDIR /src
 COPY . .
-RUN cargo build --release --locked -p waf-runtime --bin waf
+# The target directory is /cache/target so a build can mount a persistent one there (podman build -v, or a
+# BuildKit cache mount): the binaries are copied out of it because a mounted directory is not part of the image.
+RUN CARGO_TARGET_DIR=/cache/target cargo build --release --locked -p waf-runtime --bin waf -p auth --bin auth \
+    && mkdir -p /out && cp /cache/target/release/waf /cache/target/release/auth /out/
 
-FROM debian:bookworm-slim
+# The auth service. On the embedded SQLite store by default (DATA_DIR, a volume); any SQL_* variable selects
+# PostgreSQL. Secrets (COOKIE_SESSION_SECRET, JWT_SECRET, SQL_PASSWORD) come from the environment, never the image.
+FROM ${RUNTIME_IMAGE} AS auth
+# Least privilege: an unprivileged user that can write only its data directory (and /tmp).
+RUN useradd --system --no-create-home --shell /usr/sbin/nologin auth \
+    && mkdir -p /var/lib/auth && chown auth /var/lib/auth
+COPY --from=build /out/auth /usr/local/bin/auth
+ENV DATA_DIR=/var/lib/auth BIND_ADDRESS=0.0.0.0 PORT=3000
+VOLUME /var/lib/auth
+USER auth
+EXPOSE 3000
+# `auth -c URL` exits 0 when the service answers (200-499), so the image needs no curl.
+HEALTHCHECK --interval=10s --timeout=3s CMD ["/usr/local/bin/auth", "-c", "http://127.0.0.1:3000/auth/healthz"]
+ENTRYPOINT ["/usr/local/bin/auth"]
+
+# The waf proxy. The image holds the shipped rules (rules/, crs-942/) and config/waf.yml; mount your own over
+# /srv/waf/config or the rule directories (or point rules.artifact at a mounted artifact) to change them: both
+# are watched and hot-reloaded.
+FROM ${RUNTIME_IMAGE} AS waf
 # Least privilege: an unprivileged user, nothing in the image it can write to but /tmp.
 RUN useradd --system --no-create-home --shell /usr/sbin/nologin waf
 WORKDIR /srv/waf
-COPY --from=build /src/target/release/waf /usr/local/bin/waf
+COPY --from=build /out/waf /usr/local/bin/waf
 COPY config ./config
 COPY rules ./rules
 COPY crs-942 ./crs-942

@@ -10,8 +10,18 @@ fn rules() -> &'static CompiledRuleSet {
     static RULES: OnceLock<CompiledRuleSet> = OnceLock::new();
     RULES.get_or_init(|| {
         let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules");
-        let outcome = CompiledRuleSet::load_dirs(&[dir], &CompileOptions { paranoia_level: 4, ..Default::default() });
-        assert!(outcome.errors.is_empty(), "shipped rules must load: {:?}", outcome.errors);
+        let outcome = CompiledRuleSet::load_dirs(
+            &[dir],
+            &CompileOptions {
+                paranoia_level: 4,
+                ..Default::default()
+            },
+        );
+        assert!(
+            outcome.errors.is_empty(),
+            "shipped rules must load: {:?}",
+            outcome.errors
+        );
         outcome.ruleset
     })
 }

@@ -1,7 +1,8 @@
 //! Arbitrary bytes as an artifact payload, sealed with a valid preamble (magic, version, length, checksum) so the
 //! fuzzer reaches the payload decoder, the DFA validation and the rule checks instead of stopping at the checksum.
 //! Loading must refuse or load, never panic; a set that loads must evaluate a request without panicking.
-//! Seed it with a real payload: `rulec compile rules -o x.wafc && tail -c +53 x.wafc > corpus/load_artifact/seed`.
+//! Its committed seeds are real payloads (`tail -c +53 x.wafc`): the shipped rules compiled with lazy DFAs
+//! (`rulec compile rules --dfa-size-limit 0`) and two protocol rules with dense DFAs.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -20,7 +20,10 @@ fuzz_target!(|data: &[u8]| {
         method: "POST",
         uri: "/?a=1' or 1=1",
         version: "HTTP/1.1",
-        headers: &[("Content-Type", b"application/x-www-form-urlencoded"), ("Cookie", b"c=<script>")],
+        headers: &[
+            ("Content-Type", b"application/x-www-form-urlencoded"),
+            ("Cookie", b"c=<script>"),
+        ],
         body: b"b=../../etc/passwd",
     };
     let _ = outcome.ruleset.evaluate(&request);
