@@ -39,7 +39,8 @@ EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=3s CMD ["/usr/local/bin/auth", "-c", "http://127.0.0.1:3000/auth/healthz"]
 ENTRYPOINT ["/usr/local/bin/auth"]
 
-# The waf proxy. The image holds the shipped rules (rules/, crs-942/) and config/waf.yml; mount your own over
+# The waf proxy. The image holds the shipped rules (rules/, crs-942/, and the rest of the CRS in crs/ for
+# `rules.directories: [rules, crs-942, crs]`) and config/waf.yml; mount your own over
 # /srv/waf/config or the rule directories (or point rules.artifact at a mounted artifact) to change them: both
 # are watched and hot-reloaded.
 FROM ${RUNTIME_IMAGE} AS waf
@@ -50,6 +51,7 @@ COPY --from=build /out/waf /usr/local/bin/waf
 COPY config ./config
 COPY rules ./rules
 COPY crs-942 ./crs-942
+COPY crs ./crs
 USER waf
 EXPOSE 3030
 # waf drains requests in flight on SIGTERM (docker stop); give it the grace period it is configured with.
