@@ -18,5 +18,5 @@ fuzz_target!(|data: &[u8]| {
         relative: "fuzz.yaml".into(),
         text: Ok(import.yaml),
     }];
-    let _ = CompiledRuleSet::from_sources(&sources, &CompileOptions { paranoia_level: 4 });
+    let _ = CompiledRuleSet::from_sources(&sources, &CompileOptions { paranoia_level: 4, ..Default::default() });
 });
