@@ -25,11 +25,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# nginx in the foreground (daemon off), its own prefix, logs off: we measure proxying, not disk writes.
-start_nginx() { # name, worker_processes, body of the http block
+# nginx in the foreground (daemon off), its own prefix, logs off: we measure proxying, not disk writes. The
+# optional fourth argument goes into the main context (load_module).
+start_nginx() { # name, worker_processes, body of the http block[, main context directives]
   local dir="$work/$1"
   mkdir -p "$dir/logs" "$dir/tmp"
   cat >"$dir/nginx.conf" <<CONF
+${4:-}
 worker_processes ${2};
 daemon off;
 pid $dir/nginx.pid;

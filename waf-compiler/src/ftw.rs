@@ -94,6 +94,13 @@ pub struct Log {
     pub expect_ids: Vec<u32>,
     #[serde(default)]
     pub no_expect_ids: Vec<u32>,
+    /// A regex the server's log must match (go-ftw's `log_contains` of old): not checked in process, but it
+    /// marks a test that expects a detection (`rulec ftw-requests` reports it).
+    #[serde(default)]
+    pub match_regex: Option<String>,
+    /// A regex the server's log must not match: the counterpart of `match_regex`.
+    #[serde(default)]
+    pub no_match_regex: Option<String>,
 }
 
 /// Reads a go-ftw test file.
@@ -229,18 +236,24 @@ pub struct Outcome {
     pub failure: Option<String>,
 }
 
+impl TestFile {
+    /// `<rule_id>-<test_id>` as the CRS names a test (`file_label`, the file name, stands in when `rule_id` is
+    /// absent).
+    pub fn test_name(&self, file_label: &str, test: &Test) -> String {
+        let prefix = self
+            .rule_id
+            .map_or_else(|| file_label.to_owned(), |id| id.to_string());
+        format!("{prefix}-{}", test.test_id)
+    }
+}
+
 /// Runs every test of a file.
 pub fn run_file(rules: &CompiledRuleSet, file_label: &str, file: &TestFile) -> Vec<Outcome> {
     file.tests
         .iter()
-        .map(|test| {
-            let prefix = file
-                .rule_id
-                .map_or_else(|| file_label.to_owned(), |id| id.to_string());
-            Outcome {
-                name: format!("{prefix}-{}", test.test_id),
-                failure: run_test(rules, test).err(),
-            }
+        .map(|test| Outcome {
+            name: file.test_name(file_label, test),
+            failure: run_test(rules, test).err(),
         })
         .collect()
 }
@@ -351,6 +364,29 @@ mod tests {
         let mut raw_off = input("POST", &[], Some("a b"));
         raw_off.autocomplete_headers = Some(false);
         assert_eq!(text(&raw_off), "POST /post HTTP/1.1\r\n\r\na b");
+    }
+
+    #[test]
+    fn names_tests_and_reads_log_expectations() {
+        let yaml = r#"rule_id: 922130
+tests:
+  - test_id: 2
+    stages:
+      - input: {uri: /}
+        output:
+          log:
+            match_regex: 'id "922130"'
+            no_expect_ids: [1]
+"#;
+        let file: TestFile = serde_saphyr::from_str(yaml).unwrap();
+        let test = &file.tests[0];
+        assert_eq!(file.test_name("ignored", test), "922130-2");
+        let log = &test.stages[0].output.log;
+        assert_eq!(log.match_regex.as_deref(), Some("id \"922130\""));
+        assert_eq!(
+            (log.no_match_regex.as_deref(), &log.no_expect_ids[..]),
+            (None, &[1][..])
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
 //! `rulec`: check rule directories, compile them into an artifact and inspect one, run go-ftw regression tests
-//! against them, explain a request, and convert OWASP CRS rule files.
+//! against them (or print their raw requests), explain a request, and convert OWASP CRS rule files.
 
 use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -82,6 +82,18 @@ enum Command {
         /// prints every directory's pass rate.
         #[arg(long, value_parser = parse_rate)]
         min_file_pass_rate: Option<f64>,
+        /// Test files or directories of test files.
+        #[arg(required = true)]
+        tests: Vec<PathBuf>,
+    },
+    /// Print the raw requests of go-ftw tests, built as `rulec test` builds them, with each stage's expectations:
+    /// one JSON object per test and line, for sending the tests to a real server (`benches/crs-compare.sh`).
+    ///
+    /// Each line: `{"file": DIR, "test": "RULE-TEST", "desc": TEXT, "stages": [{"request": BASE64,
+    /// "expect_ids": [..], "no_expect_ids": [..], "match_regex": BOOL, "no_match_regex": BOOL}]}` (`DIR` is the
+    /// test file's directory, one per CRS rule file; a stage whose request cannot be built has `"error"` instead
+    /// of `"request"`). A file that cannot be read is reported on stderr and skipped.
+    FtwRequests {
         /// Test files or directories of test files.
         #[arg(required = true)]
         tests: Vec<PathBuf>,
@@ -207,6 +219,7 @@ fn main() -> ExitCode {
             };
             test(loaded, (min_pass_rate, min_file_pass_rate), &tests)
         }
+        Command::FtwRequests { tests } => ftw_requests(&tests),
         Command::Explain {
             rules,
             paranoia,
@@ -538,6 +551,64 @@ fn test(
     } else {
         ExitCode::FAILURE
     }
+}
+
+fn ftw_requests(tests: &[PathBuf]) -> ExitCode {
+    use base64::Engine;
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for path in test_files(tests) {
+        let file = match ftw::read_file(&path) {
+            Ok(file) => file,
+            Err(e) => {
+                eprintln!("skipped {e}");
+                continue;
+            }
+        };
+        let dir = path
+            .parent()
+            .and_then(Path::file_name)
+            .map_or_else(String::new, |d| d.to_string_lossy().into_owned());
+        let label = path
+            .file_stem()
+            .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+        for test in &file.tests {
+            let stages: Vec<serde_json::Value> = test
+                .stages
+                .iter()
+                .map(|stage| {
+                    let log = &stage.output.log;
+                    let mut value = serde_json::json!({
+                        "expect_ids": log.expect_ids,
+                        "no_expect_ids": log.no_expect_ids,
+                        "match_regex": log.match_regex.is_some(),
+                        "no_match_regex": log.no_match_regex.is_some(),
+                    });
+                    match ftw::raw_request(&stage.input) {
+                        Ok(raw) => {
+                            value["request"] =
+                                base64::engine::general_purpose::STANDARD.encode(raw).into();
+                        }
+                        Err(e) => value["error"] = e.into(),
+                    }
+                    value
+                })
+                .collect();
+            let line = serde_json::json!({
+                "file": dir,
+                "test": file.test_name(&label, test),
+                "desc": test.desc.as_deref().unwrap_or_default().trim(),
+                "stages": stages,
+            });
+            if writeln!(out, "{line}").is_err() {
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    if out.flush().is_err() {
+        return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
 }
 
 fn explain_request(rule_dirs: &[PathBuf], opts: &CompileOptions, path: &PathBuf) -> ExitCode {

@@ -1,0 +1,210 @@
+#!/usr/bin/env bash
+# Detection and false positives of waf against nginx + ModSecurity v3 + the full OWASP CRS at paranoia level 1,
+# measured on the same requests in one run: the measurement that chooses the default rule set the proxy ships.
+# Run by hand from the repository root:
+#
+#   bash benches/crs-compare.sh                          # builds the release binaries; waf on rules,crs-942,crs
+#   RULE_DIRS=rules,crs-942 bash benches/crs-compare.sh  # the current default rule set
+#   WAF_BIN=target/debug/waf bash benches/crs-compare.sh # binaries already built (rulec beside waf)
+#   SAMPLE=10 bash benches/crs-compare.sh                # every 10th request only: a quick look
+#
+# Starts an upstream (nginx answering 200 with a marker header), nginx + ModSecurity v3 loading the CRS of CRS_DIR
+# (crs-setup.conf.example, paranoia 1, anomaly threshold 5, SecRuleEngine On and ModSecurity's recommended
+# settings) and waf (RULE_DIRS, paranoia 1, mode enforce), both in front of the upstream, then sends every request
+# to both, raw over a socket (benches/crs_compare.py):
+#   - attack:  every CRS go-ftw test of CRS_DIR/tests/REQUEST-9* that expects a rule to fire (expect_ids or a log
+#              regex), at PL1 even those written for rules of paranoia 2 to 4, so both proxies are scored on the
+#              same set;
+#   - benign:  the CRS tests that expect named rules not to fire, the 36,000 normal requests of CSIC 2010
+#              (CSIC_DIR, Host rewritten to the proxy), and the corpus of benches/benign/ (make_corpus.py there).
+# Prints, per corpus and per CRS file: requests, how many each proxy blocked (403) or otherwise refused (another
+# status of its own, connection closed, timeout; reported apart and scored like a block: detected on attacks, a
+# false positive on benign requests), the ratios waf/ModSecurity, a verdict on the target (detection at least
+# ModSecurity's, false positives at most a third of ModSecurity's), the rule ids in each proxy's false positives
+# and the attack tests ModSecurity stops but waf forwards. Exits non-zero only when the setup fails.
+#
+# Needs: nginx, libnginx-mod-http-modsecurity and python3 (apt-get install -y nginx libnginx-mod-http-modsecurity
+# python3); the CRS (rules, crs-setup.conf.example, tests) in CRS_DIR (default ../shared/crs) and CSIC 2010 in
+# CSIC_DIR (default ../shared/benign/csic2010). Other settings: CONCURRENCY (connections per proxy, default 4),
+# TIMEOUT (seconds per answer, default 10), DETAILS (a file for every request's outcome and rule ids at both
+# proxies, JSON lines), RULEC_BIN (default: rulec beside WAF_BIN, else the release build), MODSEC_MODULE and
+# UNICODE_MAP (Debian's paths by default).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CRS_DIR="${CRS_DIR:-../shared/crs}"
+CSIC_DIR="${CSIC_DIR:-../shared/benign/csic2010}"
+RULE_DIRS="${RULE_DIRS:-rules,crs-942,crs}"
+CONCURRENCY="${CONCURRENCY:-4}"
+TIMEOUT="${TIMEOUT:-10}"
+SAMPLE="${SAMPLE:-0}"
+STARTUP_SECONDS="${STARTUP_SECONDS:-600}" # a debug build compiles the whole CRS slowly
+# Debian's module (package libnginx-mod-http-modsecurity; /etc/nginx/modules-enabled loads the same file).
+MODSEC_MODULE="${MODSEC_MODULE:-/usr/lib/nginx/modules/ngx_http_modsecurity_module.so}"
+UNICODE_MAP="${UNICODE_MAP:-/etc/nginx/unicode.mapping}"
+UPSTREAM_PORT=18091 MODSEC_PORT=18092 WAF_PORT=18093
+
+SCRIPT=crs-compare.sh
+source benches/harness.sh
+
+fail() { echo "$SCRIPT: $*" >&2; exit 1; }
+
+install="apt-get install -y nginx libnginx-mod-http-modsecurity python3 curl"
+for tool in nginx python3 curl; do
+  command -v "$tool" >/dev/null || fail "$tool not found ($install)"
+done
+[ -f "$MODSEC_MODULE" ] || fail "no ModSecurity module at $MODSEC_MODULE ($install; or set MODSEC_MODULE)"
+[ -f "$UNICODE_MAP" ] || fail "no unicode.mapping at $UNICODE_MAP ($install; or set UNICODE_MAP)"
+if [ ! -f "$CRS_DIR/crs-setup.conf.example" ] || [ ! -d "$CRS_DIR/rules" ] || [ ! -d "$CRS_DIR/tests" ]; then
+  fail "$CRS_DIR does not hold the CRS (crs-setup.conf.example, rules/, tests/); set CRS_DIR"
+fi
+csic_files=()
+for f in "$CSIC_DIR"/*.txt; do
+  # CSIC 2010 ships normal and anomalous files: only normal traffic is benign.
+  case "$(basename "$f")" in *[Nn]ormal*) csic_files+=("$(realpath "$f")") ;; esac
+done
+[ "${#csic_files[@]}" -gt 0 ] || fail "no CSIC 2010 normal traffic (normal*.txt) in $CSIC_DIR; set CSIC_DIR"
+CRS_DIR="$(realpath "$CRS_DIR")"
+
+waf_binary
+if [ -z "${RULEC_BIN:-}" ]; then
+  if [ -x "$(dirname "$WAF_BIN")/rulec" ]; then
+    RULEC_BIN="$(dirname "$WAF_BIN")/rulec"
+  else
+    cargo build --release -q -p waf-compiler --bin rulec
+    RULEC_BIN="${CARGO_TARGET_DIR:-target}/release/rulec"
+  fi
+fi
+"$RULEC_BIN" ftw-requests --help >/dev/null 2>&1 ||
+  fail "$RULEC_BIN has no ftw-requests command: rebuild it (cargo build -p waf-compiler --bin rulec) or set RULEC_BIN"
+
+# nginx started as root runs its workers as nobody: they must reach their temp directories under $work (mktemp
+# makes it 0700) to buffer large request bodies, and ModSecurity's data directory, or they answer 500.
+chmod 711 "$work"
+
+# The upstream answers everything with 200 and a marker header: a response that carries it reached the
+# application; any other response is the proxy's own. Generous limits, so the upstream refuses nothing a proxy
+# forwards.
+start_nginx upstream 1 "server { listen 127.0.0.1:$UPSTREAM_PORT; client_max_body_size 0;
+    large_client_header_buffers 8 64k; add_header X-Compare-Upstream 1 always;
+    location / { return 200 'ok\n'; } }"
+
+# ModSecurity's recommended settings (modsecurity.conf-recommended of ModSecurity v3, as Debian ships it in
+# /etc/nginx/modsecurity.conf) with the engine on, then the CRS as its INSTALL says: the setup file, then the rules.
+# The audit log records refused requests (4xx/5xx) as JSON lines: their rule ids, by client address.
+mkdir -p "$work/modsec-data"
+chmod 1777 "$work/modsec-data"
+cat >"$work/modsecurity.conf" <<CONF
+SecRuleEngine On
+SecRequestBodyAccess On
+SecRule REQUEST_HEADERS:Content-Type "^(?:application(?:/soap\+|/)|text/)xml" \\
+  "id:'200000',phase:1,t:none,t:lowercase,pass,nolog,ctl:requestBodyProcessor=XML"
+SecRule REQUEST_HEADERS:Content-Type "^application/json" \\
+  "id:'200001',phase:1,t:none,t:lowercase,pass,nolog,ctl:requestBodyProcessor=JSON"
+SecRequestBodyLimit 13107200
+SecRequestBodyNoFilesLimit 131072
+SecRequestBodyLimitAction Reject
+SecRequestBodyJsonDepthLimit 512
+SecArgumentsLimit 1000
+SecRule &ARGS "@ge 1000" \\
+  "id:'200007',phase:2,t:none,log,deny,status:400,\\
+  msg:'Failed to fully parse request body due to large argument count',severity:2"
+SecRule REQBODY_ERROR "!@eq 0" \\
+  "id:'200002',phase:2,t:none,log,deny,status:400,msg:'Failed to parse request body.',\\
+  logdata:'%{reqbody_error_msg}',severity:2"
+SecRule MULTIPART_STRICT_ERROR "!@eq 0" \\
+  "id:'200003',phase:2,t:none,log,deny,status:400,msg:'Multipart request body failed strict validation: \\
+PE %{REQBODY_PROCESSOR_ERROR}, BQ %{MULTIPART_BOUNDARY_QUOTED}, BW %{MULTIPART_BOUNDARY_WHITESPACE}, \\
+DB %{MULTIPART_DATA_BEFORE}, DA %{MULTIPART_DATA_AFTER}, HF %{MULTIPART_HEADER_FOLDING}, LF %{MULTIPART_LF_LINE}, \\
+SM %{MULTIPART_MISSING_SEMICOLON}, IQ %{MULTIPART_INVALID_QUOTING}, IP %{MULTIPART_INVALID_PART}, \\
+IH %{MULTIPART_INVALID_HEADER_FOLDING}, FL %{MULTIPART_FILE_LIMIT_EXCEEDED}'"
+SecRule MULTIPART_UNMATCHED_BOUNDARY "@eq 1" \\
+  "id:'200004',phase:2,t:none,log,deny,msg:'Multipart parser detected a possible unmatched boundary.'"
+SecPcreMatchLimit 1000
+SecPcreMatchLimitRecursion 1000
+SecRule TX:/^MSC_/ "!@streq 0" \\
+  "id:'200005',phase:2,t:none,deny,msg:'ModSecurity internal error flagged: %{MATCHED_VAR_NAME}'"
+SecResponseBodyAccess On
+SecResponseBodyMimeType text/plain text/html text/xml
+SecResponseBodyLimit 524288
+SecResponseBodyLimitAction ProcessPartial
+SecTmpDir $work/modsec-data
+SecDataDir $work/modsec-data
+SecAuditEngine RelevantOnly
+SecAuditLogRelevantStatus "^(?:5|4(?!04))"
+SecAuditLogParts ABHZ
+SecAuditLogType Serial
+SecAuditLogFormat JSON
+SecAuditLog $work/modsec-audit.log
+SecArgumentSeparator &
+SecCookieFormat 0
+SecUnicodeMapFile $UNICODE_MAP 20127
+SecStatusEngine Off
+
+Include $CRS_DIR/crs-setup.conf.example
+# Paranoia level 1 and inbound threshold 5 are the CRS defaults; set as crs-setup.conf.example shows, to be explicit.
+SecAction "id:900000,phase:1,pass,t:none,nolog,tag:'OWASP_CRS',setvar:tx.blocking_paranoia_level=1"
+SecAction "id:900110,phase:1,pass,t:none,nolog,tag:'OWASP_CRS',\\
+  setvar:tx.inbound_anomaly_score_threshold=5,setvar:tx.outbound_anomaly_score_threshold=4"
+Include $CRS_DIR/rules/*.conf
+CONF
+
+# One worker: the audit log is one file, written by one process. client_max_body_size as ModSecurity's own
+# limit (SecRequestBodyLimit), so nginx refuses no body before ModSecurity sees it.
+start_nginx modsec 1 "server { listen 127.0.0.1:$MODSEC_PORT; client_max_body_size 13m;
+    modsecurity on; modsecurity_rules_file $work/modsecurity.conf;
+    location / { proxy_pass http://127.0.0.1:$UPSTREAM_PORT; proxy_set_header Host \$http_host;
+      proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for; } }" "load_module $MODSEC_MODULE;"
+
+waf_variant_config enforce "$WAF_PORT" "$UPSTREAM_PORT" "$work/waf.yml"
+"$WAF_BIN" --config "$work/waf.yml" >"$work/waf.log" 2>&1 &
+pids+=($!)
+
+# Ready: the port answers (a waf in debug build takes minutes to compile the whole CRS).
+wait_ready() { # port, name
+  local deadline=$((SECONDS + STARTUP_SECONDS))
+  until curl -s -o /dev/null "http://127.0.0.1:$1/"; do
+    if [ "$SECONDS" -ge "$deadline" ]; then
+      cat "$work"/*/logs/error.log "$work/waf.log" >&2 || true
+      fail "$2 does not answer on port $1"
+    fi
+    for p in "${pids[@]}"; do
+      kill -0 "$p" 2>/dev/null || { cat "$work"/*/logs/error.log "$work/waf.log" >&2 || true; fail "$2 exited"; }
+    done
+    sleep 0.5
+  done
+}
+wait_ready "$UPSTREAM_PORT" upstream
+wait_ready "$MODSEC_PORT" "nginx + ModSecurity"
+wait_ready "$WAF_PORT" waf
+
+# Both proxies must forward a plain request to the upstream (marker present) and refuse an obvious attack.
+for target in "ModSecurity $MODSEC_PORT" "waf $WAF_PORT"; do
+  name=${target% *} port=${target#* }
+  curl -s -D - -o /dev/null -H "Host: localhost" "http://127.0.0.1:$port/index.html" |
+    grep -qi '^x-compare-upstream: 1' || fail "$name does not forward a plain GET to the upstream"
+  sqli="/?id=1%27%20OR%20%271%27=%271"
+  code=$(curl -s -o /dev/null -w '%{http_code}' -H "Host: localhost" "http://127.0.0.1:$port$sqli")
+  [ "$code" = 403 ] || fail "$name answers $code, not 403, to a SQL injection: is the rule engine on?"
+done
+
+health=$(curl -s "http://127.0.0.1:$WAF_PORT/health")
+echo "waf: $WAF_BIN, rule directories $RULE_DIRS, $(sed -n 's/.*"rules_loaded":\([0-9]*\).*/\1/p' <<<"$health") rules" \
+  "loaded, paranoia level 1, mode $(sed -n 's/.*"mode":"\([a-z]*\)".*/\1/p' <<<"$health")"
+echo "peer: $(nginx -v 2>&1 | sed 's/^nginx version: //') + libmodsecurity3" \
+  "$(dpkg-query -W -f '${Version}' libmodsecurity3 2>/dev/null || echo '?') + CRS" \
+  "$(sed -n 's/.*ver:.\(OWASP_CRS\/[^'"'"']*\).*/\1/p' "$CRS_DIR/rules/REQUEST-901-INITIALIZATION.conf" | head -1)" \
+  "($CRS_DIR), paranoia level 1, anomaly threshold 5"
+sampling=""
+[ "$SAMPLE" -gt 1 ] && sampling=", every ${SAMPLE}th request only"
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $CONCURRENCY connections at a time$sampling"
+
+"$RULEC_BIN" ftw-requests "$CRS_DIR"/tests/REQUEST-9* >"$work/ftw.jsonl" 2>"$work/ftw.err" ||
+  { cat "$work/ftw.err" >&2; fail "rulec ftw-requests failed"; }
+# A CRS test file that does not parse is skipped by rulec and named here.
+sed 's/^/rulec: /' "$work/ftw.err" | grep '^rulec: skipped' | cut -c1-160 || true
+
+python3 benches/crs_compare.py --ftw "$work/ftw.jsonl" --csic "${csic_files[@]}" --benign benches/benign/*.txt \
+  --waf "127.0.0.1:$WAF_PORT" --modsec "127.0.0.1:$MODSEC_PORT" --waf-log "$work/waf.log" \
+  --modsec-audit "$work/modsec-audit.log" --label "$RULE_DIRS" --concurrency "$CONCURRENCY" --timeout "$TIMEOUT" \
+  --sample "$SAMPLE" ${DETAILS:+--details "$DETAILS"}
