@@ -258,6 +258,41 @@ impl CompiledRuleSet {
         Ok(())
     }
 
+    /// Takes the rules with these ids out of the set, as ModSecurity's `SecRuleRemoveById`: the operator's way to
+    /// silence a rule that misfires on their application (for example CRS 911100, which refuses PUT and DELETE)
+    /// without editing generated rule files. Works the same on a set loaded from YAML or from an artifact. The
+    /// prefilter is rebuilt for the rules that remain (so the memo of earlier requests starts afresh) and the
+    /// source hash covers the removal. Returns the ids that matched no loaded rule (a typo, most likely).
+    pub fn disable_rules(&mut self, ids: &[u32]) -> Vec<u32> {
+        if ids.is_empty() {
+            return Vec::new();
+        }
+        let wanted: HashSet<u32> = ids.iter().copied().collect();
+        let loaded: HashSet<u32> = self.rules.iter().map(|r| r.rule.id).collect();
+        let mut unknown: Vec<u32> = wanted.difference(&loaded).copied().collect();
+        unknown.sort_unstable();
+        self.rules.retain(|r| !wanted.contains(&r.rule.id));
+        let paranoia_level = self.paranoia_level;
+        self.active = self
+            .rules
+            .iter()
+            .filter(|r| r.rule.paranoia_level <= paranoia_level)
+            .count();
+        let mut removed: Vec<u32> = wanted.intersection(&loaded).copied().collect();
+        removed.sort_unstable();
+        let mut hasher = Sha256::new();
+        hasher.update(self.source_hash.as_bytes());
+        hasher.update(b"\0disabled_rules\0");
+        for id in &removed {
+            hasher.update(id.to_le_bytes());
+        }
+        self.source_hash = hex::encode(hasher.finalize());
+        let prefilter = Prefilter::build(&self.rules, &self.chains, paranoia_level);
+        // Built from these very rules, so it fits; were it refused, evaluation without it is still correct.
+        let _ = self.set_prefilter(Some(prefilter));
+        unknown
+    }
+
     /// Turns the memo of results across requests ([`crate::memo`]) on or off: the verdicts are the same either
     /// way; off, every request pays for all of its values (benchmarks of the cold path, parity tests).
     pub fn set_value_memo(&mut self, on: bool) {

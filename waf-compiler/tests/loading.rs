@@ -232,3 +232,39 @@ fn source_hash_covers_rules_and_paranoia_level() {
     write(dir.path(), "a.yaml", &rule(2));
     assert_ne!(first, pl(1));
 }
+
+#[test]
+fn disabled_rules_leave_the_set_and_the_rest_still_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "a.yaml",
+        &format!(
+            "{}---\n{}",
+            rule(1),
+            rule(2).replace("pattern: x", "pattern: z")
+        ),
+    );
+    let outcome = load(dir.path());
+    assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
+    let mut set = outcome.ruleset;
+    let before = set.source_hash().to_owned();
+    let raw = b"GET /?a=x&b=z HTTP/1.1\r\nHost: h\r\n\r\n";
+    let owned = waf_compiler::OwnedRequest::parse(raw).unwrap();
+    let headers = owned.headers();
+    let matched = |set: &CompiledRuleSet| -> Vec<u32> {
+        set.evaluate(&owned.as_request(&headers))
+            .matches
+            .iter()
+            .map(|m| m.rule_id)
+            .collect()
+    };
+    assert_eq!(matched(&set), [1, 2]);
+    // An id no rule has is returned (a typo), never silently ignored.
+    assert_eq!(set.disable_rules(&[1, 99]), [99]);
+    assert_eq!(set.rules().map(|r| r.rule.id).collect::<Vec<_>>(), [2]);
+    assert_eq!(set.rule_count(), 1);
+    assert_eq!(matched(&set), [2]);
+    assert_ne!(set.source_hash(), before);
+    assert!(set.disable_rules(&[]).is_empty());
+}

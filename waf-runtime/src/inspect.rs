@@ -109,7 +109,27 @@ pub fn load(config: &Config) -> Result<LoadedRules, String> {
         None => load_dirs(sources.directories, &opts)?,
     };
     loaded.set.set_value_memo(sources.remember_values);
+    let unknown = loaded.set.disable_rules(sources.disabled_rules);
+    if !unknown.is_empty() {
+        loaded.errors.push(format!(
+            "waf.rules.disabled_rules: no loaded rule has id {}",
+            id_list(&unknown)
+        ));
+    }
+    if !sources.disabled_rules.is_empty() {
+        loaded.source = format!(
+            "{} without rules {}",
+            loaded.source,
+            id_list(sources.disabled_rules)
+        );
+    }
     Ok(loaded)
+}
+
+/// `1, 2, 3`: rule ids as messages list them.
+fn id_list(ids: &[u32]) -> String {
+    let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
+    ids.join(", ")
 }
 
 fn load_dirs(dirs: &[PathBuf], opts: &CompileOptions) -> Result<LoadedRules, String> {

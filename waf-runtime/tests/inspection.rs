@@ -198,3 +198,60 @@ async fn crs_test_marker_requests_are_logged() {
     send(waf.addr, req).await;
     waf.wait_log("3f0b-marker", 2).await;
 }
+
+/// The shipped rule set (the whole CRS) refuses PUT as CRS does (911100); `rules.disabled_rules` takes that rule
+/// out without touching the generated rule files, and an id no rule has is reported, not ignored.
+#[tokio::test(flavor = "multi_thread")]
+async fn disabled_rules_take_a_crs_rule_out_of_the_shipped_set() {
+    let up = Upstream::start().await;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap();
+    let dirs: Vec<String> = ["rules", "crs-942", "crs"]
+        .iter()
+        .map(|d| format!("'{}'", root.join(d).display()))
+        .collect();
+    let config = |disabled: &str| {
+        format!(
+            "  upstream: {{default: '{}'}}\n  rules: {{directories: [{}]{disabled}}}\n",
+            up.url(),
+            dirs.join(", ")
+        )
+    };
+    let put = |addr| async move {
+        let req = Request::put("/api/items/7")
+            .header("host", "app.test")
+            .header("content-type", "application/json")
+            .body(Full::new(Bytes::from_static(
+                br#"{"name":"blue mug","qty":2}"#,
+            )))
+            .unwrap();
+        send(addr, req).await.0.status
+    };
+
+    let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config(""));
+    assert_eq!(put(waf.addr).await, 403);
+    waf.wait_log("911100", 10).await;
+    drop(waf);
+
+    let waf = Waf::start_in(
+        tempfile::tempdir().unwrap(),
+        &config(", disabled_rules: [911100, 4242424]"),
+    );
+    assert_eq!(put(waf.addr).await, 200);
+    assert_eq!(up.last().method, "PUT");
+    waf.wait_log(
+        "waf.rules.disabled_rules: no loaded rule has id 4242424",
+        10,
+    )
+    .await;
+    let (_, health) = get(waf.addr, "/health").await;
+    assert!(
+        json(&health)["rules_source"]
+            .as_str()
+            .unwrap()
+            .ends_with(" without rules 911100, 4242424"),
+        "{}",
+        String::from_utf8_lossy(&health)
+    );
+}

@@ -101,6 +101,7 @@ pub struct FileRules {
     pub unicode_code_page: Option<CodePageSetting>,
     pub reload_interval_sec: Option<u64>,
     pub remember_values: Option<bool>,
+    pub disabled_rules: Option<Vec<u32>>,
 }
 
 /// `waf.rules.unicode_code_page`: a code page number, or the word `none`.

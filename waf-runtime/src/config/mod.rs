@@ -139,6 +139,8 @@ pub struct RulesConfig {
     /// `waf_compiler::memo`): about 1.5 MB per worker at most, holding recent header, cookie and argument
     /// values of up to 256 bytes.
     pub remember_values: bool,
+    /// Ids of rules taken out of the loaded set (ModSecurity's `SecRuleRemoveById`), sorted and distinct.
+    pub disabled_rules: Vec<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -229,6 +231,7 @@ impl Config {
             paranoia_level: self.rules.paranoia_level,
             unicode_code_page: self.rules.unicode_code_page,
             remember_values: self.rules.remember_values,
+            disabled_rules: &self.rules.disabled_rules,
         }
     }
 }
@@ -241,6 +244,7 @@ pub struct RuleSources<'a> {
     pub paranoia_level: u8,
     pub unicode_code_page: Option<u32>,
     pub remember_values: bool,
+    pub disabled_rules: &'a [u32],
 }
 
 /// A configuration error, always saying where (file and key path, or environment variable) and what.

@@ -553,6 +553,12 @@ impl Resolver<'_> {
             unicode_code_page,
             reload_interval_sec,
             remember_values: r.remember_values.unwrap_or(true),
+            disabled_rules: {
+                let mut ids = r.disabled_rules.unwrap_or_default();
+                ids.sort_unstable();
+                ids.dedup();
+                ids
+            },
         })
     }
 
@@ -616,6 +622,13 @@ mod tests {
         assert_eq!(c.server.workers, cores);
         let c = run("waf: {rules: {remember_values: false}}", &[]).unwrap();
         assert!(!c.rules.remember_values);
+        assert!(c.rules.disabled_rules.is_empty());
+        let c = run(
+            "waf: {rules: {disabled_rules: [920420, 911100, 920420]}}",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(c.rules.disabled_rules, [911100, 920420]);
         let c = run("waf: {server: {workers: 3}}", &[]).unwrap();
         assert_eq!(c.server.workers, 3);
     }
