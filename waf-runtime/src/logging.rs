@@ -64,6 +64,8 @@ pub struct MatchContext<'a> {
     pub method: &'a str,
     pub uri: &'a str,
     pub test_id: Option<&'a str>,
+    /// The request's anomaly score: the sum of its findings' scores.
+    pub anomaly_score: u32,
 }
 
 pub fn rule_match(f: &Finding, ctx: &MatchContext) {
@@ -85,12 +87,15 @@ pub fn rule_match(f: &Finding, ctx: &MatchContext) {
     tracing::warn!(
         id = f.rule_id,
         "{prefix}rule match [id \"{}\"] [msg \"{}\"] [severity \"{}\"] [variable \"{}\"] [data \"{}\"] \
-         [action \"{action}\"] [client \"{}\"] [method \"{}\"] [uri \"{}\"]{test}",
+         [score \"{}\"] [anomaly_score \"{}\"] [action \"{action}\"] [client \"{}\"] [method \"{}\"] \
+         [uri \"{}\"]{test}",
         f.rule_id,
         clean(&f.msg),
         f.severity,
         clean(&f.variable),
         f.excerpt, // escaped and bounded by the engine
+        f.score,
+        ctx.anomaly_score,
         ctx.client,
         clean(ctx.method),
         clean(ctx.uri),

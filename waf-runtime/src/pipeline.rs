@@ -319,9 +319,14 @@ async fn inspect(
         (_, Some(_)) => Outcome::Blocked,
         _ => Outcome::Logged,
     };
+    let anomaly_score = findings
+        .iter()
+        .map(|f| f.score)
+        .fold(0u32, u32::saturating_add);
     let ctx = MatchContext {
         mode,
         outcome,
+        anomaly_score,
         client,
         method: parts.method.as_str(),
         uri: target,
@@ -352,7 +357,13 @@ async fn inspect(
     match (outcome, blocking) {
         (Outcome::Blocked, Some(rule)) => {
             metrics.blocked.increment(1);
-            Err(responses::blocked(rule.rule_id, &rule.msg))
+            let rule_ids: Vec<u64> = findings.iter().map(|f| f.rule_id).collect();
+            Err(responses::blocked(
+                rule.rule_id,
+                &rule.msg,
+                anomaly_score,
+                &rule_ids,
+            ))
         }
         (Outcome::Observed, _) => {
             metrics.observed.increment(1);

@@ -18,11 +18,24 @@ pub fn json(status: StatusCode, value: &serde_json::Value) -> Response<ProxyBody
     response
 }
 
-/// 403: `{error, rule_id, message}` as specified.
-pub fn blocked(rule_id: u64, message: &str) -> Response<ProxyBody> {
+/// 403: `{error, rule_id, message}` as specified (the rule that decided, and its message), with what led to it:
+/// `rule_ids`, every rule that matched the request, and `anomaly_score`, the sum of the `block` rules' scores
+/// (a `deny` rule blocks whatever the score).
+pub fn blocked(
+    rule_id: u64,
+    message: &str,
+    anomaly_score: u32,
+    rule_ids: &[u64],
+) -> Response<ProxyBody> {
     json(
         StatusCode::FORBIDDEN,
-        &json!({"error": "forbidden", "rule_id": rule_id, "message": message}),
+        &json!({
+            "error": "forbidden",
+            "rule_id": rule_id,
+            "message": message,
+            "anomaly_score": anomaly_score,
+            "rule_ids": rule_ids,
+        }),
     )
 }
 

@@ -40,6 +40,9 @@ async fn enforce_blocks_with_json_and_logs_the_rule_id() {
     assert_eq!(body["error"], "forbidden");
     assert_eq!(body["rule_id"], 100001);
     assert_eq!(body["message"], "test attack marker");
+    // A `deny` rule blocks alone and adds nothing to the anomaly score.
+    assert_eq!(body["rule_ids"], serde_json::json!([100001]));
+    assert_eq!(body["anomaly_score"], 0);
     assert!(
         up.seen().is_empty(),
         "a blocked request reached the upstream"
@@ -231,7 +234,7 @@ async fn disabled_rules_take_a_crs_rule_out_of_the_shipped_set() {
 
     let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config(""));
     assert_eq!(put(waf.addr).await, 403);
-    waf.wait_log("911100", 10).await;
+    waf.wait_log("[id \"911100\"]", 10).await;
     drop(waf);
 
     let waf = Waf::start_in(
@@ -253,5 +256,47 @@ async fn disabled_rules_take_a_crs_rule_out_of_the_shipped_set() {
             .ends_with(" without rules 911100, 4242424"),
         "{}",
         String::from_utf8_lossy(&health)
+    );
+}
+
+/// `block` rules add their severity's score (MEDIUM 3, LOW 2) and block once the sum reaches
+/// `rules.anomaly_threshold` (5); the 403 body and every match line name the rules and the score.
+#[tokio::test(flavor = "multi_thread")]
+async fn block_rules_add_up_to_the_anomaly_threshold() {
+    const SCORED: &str = r#"
+rules:
+  - {id: 300001, msg: "medium marker", severity: MEDIUM, operator: contains, pattern: "m-mark", variables: [ARGS], action: block}
+  - {id: 300002, msg: "low marker", severity: LOW, operator: contains, pattern: "l-mark", variables: [ARGS], action: block}
+"#;
+    let up = Upstream::start().await;
+    let waf = Waf::start(&config(&up, "enforce"), &[("scored.yaml", SCORED)]);
+
+    // 3 < 5: logged, forwarded.
+    let (head, _) = get(waf.addr, "/?a=m-mark").await;
+    assert_eq!(head.status, 200);
+    waf.wait_log("[id \"300001\"]", 2).await;
+    assert!(
+        waf.logs()
+            .contains("[score \"3\"] [anomaly_score \"3\"] [action \"logged\"]"),
+        "{}",
+        waf.logs()
+    );
+
+    // 3 + 2 = 5: blocked, by the first block rule, naming both.
+    let (head, body) = get(waf.addr, "/?a=m-mark&b=l-mark").await;
+    assert_eq!(head.status, 403);
+    let body = json(&body);
+    assert_eq!(body["rule_id"], 300001);
+    assert_eq!(body["rule_ids"], serde_json::json!([300001, 300002]));
+    assert_eq!(body["anomaly_score"], 5);
+    waf.wait_log(
+        "[score \"2\"] [anomaly_score \"5\"] [action \"blocked\"]",
+        2,
+    )
+    .await;
+    assert_eq!(
+        up.seen().len(),
+        1,
+        "only the request under the threshold reached the upstream"
     );
 }
