@@ -1,5 +1,6 @@
-//! Arbitrary bytes as a raw HTTP request, evaluated against the shipped rules at paranoia level 4: the request
-//! path must never panic, whatever the client sends (bodies of every content type, broken encodings).
+//! Arbitrary bytes as a raw HTTP request, evaluated against the shipped default rule set (the project's rules and
+//! the whole CRS) at paranoia level 4, so every rule runs: the request path must never panic, whatever the client
+//! sends (bodies of every content type, broken encodings, values that overflow a transform or a count).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -9,9 +10,10 @@ use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest};
 fn rules() -> &'static CompiledRuleSet {
     static RULES: OnceLock<CompiledRuleSet> = OnceLock::new();
     RULES.get_or_init(|| {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../rules");
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+        let dirs = ["rules", "crs-942", "crs"].map(|d| format!("{root}/{d}"));
         let outcome = CompiledRuleSet::load_dirs(
-            &[dir],
+            &dirs,
             &CompileOptions {
                 paranoia_level: 4,
                 ..Default::default()
@@ -19,7 +21,7 @@ fn rules() -> &'static CompiledRuleSet {
         );
         assert!(
             outcome.errors.is_empty(),
-            "shipped rules must load: {:?}",
+            "the shipped rule set must load: {:?}",
             outcome.errors
         );
         outcome.ruleset
