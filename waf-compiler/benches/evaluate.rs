@@ -6,6 +6,9 @@
 //! a 1 KB urlencoded form, a 4 KB JSON document, a SQL injection in the query, a 64 KB form body, and benign form
 //! bodies of 1 KB, 16 KB and 256 KB to show how the time grows with the input.
 //!
+//! `whole_crs` is the proxy's default rule set (`rules/`, `crs-942/`, `crs/`) at its default paranoia level 1,
+//! engine only (the baseline does not implement every CRS operator), memo off: never-seen values.
+//!
 //! The baseline is what an engine without any of the engine's work would do, built from the engine's own public
 //! pieces so that only the matching strategy differs:
 //! - variables come from the same [`RequestView`] (parsed once per request, as the engine does) and are
@@ -433,5 +436,40 @@ fn load_time(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, evaluation, memo_warm, load_time);
+/// The default rule set of the proxy, the whole CRS, at paranoia level 1, on the benign requests and the attack.
+fn whole_crs(c: &mut Criterion) {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let outcome = CompiledRuleSet::load_dirs(
+        &["rules", "crs-942", "crs"].map(|d| root.join(d)),
+        &CompileOptions::default(),
+    );
+    assert!(
+        outcome.errors.is_empty(),
+        "rule load errors: {:?}",
+        outcome.errors
+    );
+    let mut ruleset = outcome.ruleset;
+    ruleset.set_value_memo(false);
+    let mut g = c.benchmark_group("whole_crs_pl1");
+    for case in cases().into_iter().filter(|case| {
+        matches!(
+            case.name,
+            "benign_get" | "form_post_1k" | "json_post_4k" | "sqli_attack"
+        )
+    }) {
+        case.with(|request| {
+            eprintln!(
+                "whole_crs_pl1/{}: rules matched {:?}",
+                case.name,
+                engine_ids(&ruleset, request)
+            );
+            g.bench_function(BenchmarkId::new("engine", case.name), |b| {
+                b.iter(|| ruleset.evaluate(black_box(request)))
+            });
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, evaluation, memo_warm, whole_crs, load_time);
 criterion_main!(benches);
