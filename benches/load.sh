@@ -14,8 +14,8 @@
 # (enforce plus IP lists with 100,000 entries, a rate limit and GeoIP, none of them refusing: the cost of the
 # traffic controls, docs/traffic-controls.md). Controls on vs off: VARIANTS="enforce traffic".
 #
-# Needs: nginx and wrk (apt-get install -y nginx wrk), and the rule directories `rules` and `crs-942`
-# (override with RULE_DIRS=dir1,dir2). Prints requests/s, p50, p99 and server CPU per request for each run,
+# Needs: nginx and wrk (apt-get install -y nginx wrk), and the rule directories of the shipped default, `rules`,
+# `crs-942` and `crs` (override with RULE_DIRS=dir1,dir2). Prints requests/s, p50, p99 and server CPU per request for each run,
 # with its ratio to the nginx run just before it, refuses to report if any benign request got a non-2xx answer, and
 # samples the memory of the first variant's proxy over 60 s.
 set -euo pipefail
@@ -25,7 +25,7 @@ DURATION="${DURATION:-15}"
 WARMUP="${WARMUP:-3}"
 MEMORY_SECONDS="${MEMORY_SECONDS:-60}"
 CONNECTIONS="${CONNECTIONS:-64}"
-RULE_DIRS="${RULE_DIRS:-rules,crs-942}"
+RULE_DIRS="${RULE_DIRS:-rules,crs-942,crs}"
 VARIANTS="${VARIANTS:-enforce no-rules disabled}"
 UPSTREAM_PORT=18081 NGINX_PROXY_PORT=18082 FIRST_WAF_PORT=18083
 
