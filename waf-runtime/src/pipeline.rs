@@ -347,6 +347,7 @@ async fn inspect(
             method: parts.method.to_string(),
             path: target.to_string(),
             rule_ids: findings.iter().map(|f| f.rule_id).collect(),
+            anomaly_score,
             outcome: if matches!(outcome, Outcome::Blocked) {
                 "blocked"
             } else {

@@ -22,6 +22,8 @@ pub struct BlockedRequest {
     pub method: String,
     pub path: String,
     pub rule_ids: Vec<u64>,
+    /// The request's anomaly score (the sum of its `block` rules' scores; `deny` rules add nothing).
+    pub anomaly_score: u32,
     /// `blocked` (enforce mode) or `observed` (observe mode: matched, forwarded).
     pub outcome: &'static str,
 }
@@ -86,6 +88,7 @@ mod tests {
             method: "GET".into(),
             path: "/".repeat(1000),
             rule_ids: vec![n],
+            anomaly_score: 5,
             outcome: "blocked",
         }
     }

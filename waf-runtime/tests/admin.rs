@@ -516,6 +516,8 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     let event = events.next_event().await;
     assert_eq!(event["outcome"], "blocked");
     assert_eq!(event["rule_ids"], json!([100001]));
+    // A `deny` rule blocks alone: it adds nothing to the anomaly score.
+    assert_eq!(event["anomaly_score"], 0);
     assert_eq!(event["domain"], "app.test");
     let a = client
         .call(

@@ -51,7 +51,7 @@ function cells(row, values) {
 function addBlocked(entry, top) {
   const row = document.createElement("tr");
   cells(row, [new Date(entry.at_ms).toLocaleTimeString(), entry.client, entry.domain, entry.method,
-    entry.path, entry.rule_ids.join(", "), entry.outcome]);
+    entry.path, entry.rule_ids.join(", "), entry.anomaly_score, entry.outcome]);
   const body = $("recent");
   if (top) body.insertBefore(row, body.firstChild); else body.appendChild(row);
   while (body.children.length > 100) body.removeChild(body.lastChild);
