@@ -16,6 +16,7 @@ use crate::operator::{Condition, Matcher, RegexFactory};
 use crate::regex_engine::{RegexEngine, RegexSource};
 use crate::rule::{MAX_PARANOIA_LEVEL, Rule, Transform, Variable, VariableSpec};
 use crate::transform::{Triggers, UnicodeMap, effective_chain};
+use std::collections::BTreeMap;
 
 /// How a rule set is compiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +26,9 @@ pub struct CompileOptions {
     /// The Unicode map `url_decode_uni` uses. Default: code page 20127, as a standard ModSecurity deployment
     /// (see [`crate::transform::unicode_map`]).
     pub unicode_map: UnicodeMap,
+    /// Values of the settings rules name in their `setting` field (CRS's 901 defaults such as
+    /// `allowed_methods`), by name; a rule whose setting is not given keeps its own `pattern`.
+    pub settings: BTreeMap<String, String>,
 }
 
 impl Default for CompileOptions {
@@ -32,6 +36,7 @@ impl Default for CompileOptions {
         CompileOptions {
             paranoia_level: 1,
             unicode_map: UnicodeMap::default(),
+            settings: BTreeMap::new(),
         }
     }
 }

@@ -295,6 +295,7 @@ mod round_trip {
             paranoia_level: 2,
             operator: OperatorKind::Regex,
             pattern: Some(r#"(?i)[\s\x0b"'-\)`]*?\b([0-9A-Z_a-z]+)\b"#.into()),
+            setting: None,
             phrases: Vec::new(),
             negate: false,
             variables: vec![
@@ -323,6 +324,7 @@ mod round_trip {
                 target: ChainTarget::Capture(1),
                 operator: ChainOperator::Equals,
                 pattern: "${capture:2}".into(),
+                setting: None,
                 transforms: vec![Transform::Lowercase],
                 negate: true,
             }],

@@ -28,6 +28,11 @@ pub struct Rule {
     pub operator: OperatorKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
+    /// The name of a setting (`rules.crs_settings` / `rulec --crs-setting`) that replaces `pattern` when it is
+    /// given: CRS's `%{tx.allowed_methods}` and the other 901 defaults, which operators tune per site. `pattern`
+    /// holds the default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting: Option<String>,
     /// The phrases of a `pm` operator (ModSecurity's `@pm` and `@pmFromFile`), matched case-insensitively.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub phrases: Vec<String>,
@@ -454,6 +459,9 @@ pub struct ChainCondition {
     pub target: ChainTarget,
     pub operator: ChainOperator,
     pub pattern: String,
+    /// As a rule's `setting`: the name of a setting whose value replaces `pattern` when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting: Option<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transforms: Vec<Transform>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]

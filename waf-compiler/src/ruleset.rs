@@ -12,7 +12,7 @@ use crate::rule::Rule;
 use crate::verdict::Verdict;
 use sha2::{Digest, Sha256};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// A compiled, ready-to-evaluate rule set.
@@ -109,6 +109,7 @@ impl CompiledRuleSet {
         let mut chains = Chains::new(opts.unicode_map);
         let mut rules: Vec<CompiledRule> = Vec::new();
         let mut owner: HashMap<u32, PathBuf> = HashMap::new();
+        let mut settings_read: HashSet<String> = HashSet::new();
         for source in sources {
             hash_source(&mut hasher, source);
             let text = match &source.text {
@@ -118,7 +119,15 @@ impl CompiledRuleSet {
                     continue;
                 }
             };
-            match compile_file(&source.path, text, &mut chains, &owner, &mut planner) {
+            match compile_file(
+                &source.path,
+                text,
+                &opts.settings,
+                &mut settings_read,
+                &mut chains,
+                &owner,
+                &mut planner,
+            ) {
                 Ok(compiled) => {
                     for rule in &compiled {
                         owner.insert(rule.rule.id, source.path.clone());
@@ -130,6 +139,21 @@ impl CompiledRuleSet {
         }
         hasher.update(b"paranoia_level\0");
         hasher.update([opts.paranoia_level]);
+        // A setting changes what its rules match, as a source change would.
+        for (name, value) in &opts.settings {
+            hasher.update(b"setting\0");
+            hasher.update(name.as_bytes());
+            hasher.update(b"\0");
+            hasher.update(value.as_bytes());
+            hasher.update(b"\0");
+            // A misspelt name would silently change nothing: say so.
+            if !settings_read.contains(name) {
+                errors.push(LoadError::file(
+                    Path::new("settings"),
+                    format!("setting `{name}` is read by no loaded rule"),
+                ));
+            }
+        }
         // What the rules see depends on the map as much as on the sources.
         if let Some(code_page) = opts.unicode_map.code_page() {
             hasher.update(b"unicode_code_page\0");
@@ -338,11 +362,31 @@ fn hash_source(hasher: &mut Sha256, source: &SourceFile) {
 fn compile_file(
     path: &Path,
     text: &str,
+    settings: &BTreeMap<String, String>,
+    settings_read: &mut HashSet<String>,
     chains: &mut Chains,
     owner: &HashMap<u32, PathBuf>,
     regexes: &mut dyn RegexSource,
 ) -> Result<Vec<CompiledRule>, Vec<LoadError>> {
-    let parsed: Vec<Rule> = parse_rules(path, text)?;
+    let mut parsed: Vec<Rule> = parse_rules(path, text)?;
+    // A configured setting replaces the pattern of the rules that name it; the compiled rule (and an artifact
+    // made from it) carries the value in force.
+    let mut apply = |name: &Option<String>, pattern: &mut String| {
+        if let Some(name) = name {
+            settings_read.insert(name.clone());
+            if let Some(value) = settings.get(name) {
+                value.clone_into(pattern);
+            }
+        }
+    };
+    for rule in &mut parsed {
+        if let Some(pattern) = &mut rule.pattern {
+            apply(&rule.setting, pattern);
+        }
+        for condition in &mut rule.chain {
+            apply(&condition.setting, &mut condition.pattern);
+        }
+    }
     let mut errors = Vec::new();
     let mut compiled = Vec::new();
     let mut seen_here: HashSet<u32> = HashSet::new();

@@ -268,3 +268,55 @@ fn disabled_rules_leave_the_set_and_the_rest_still_runs() {
     assert_ne!(set.source_hash(), before);
     assert!(set.disable_rules(&[]).is_empty());
 }
+
+#[test]
+fn settings_replace_the_patterns_of_the_rules_that_name_them() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "methods.yaml",
+        "id: 1\nmsg: m\noperator: within\npattern: GET POST\nsetting: allowed_methods\nnegate: true\n\
+         variables: [REQUEST_METHOD]\naction: deny\n",
+    );
+    let raw = b"PUT /x HTTP/1.1\r\nHost: h\r\n\r\n";
+    let owned = waf_compiler::OwnedRequest::parse(raw).unwrap();
+    let headers = owned.headers();
+    let load_with = |settings: &[(&str, &str)]| {
+        CompiledRuleSet::load_dirs(
+            &[dir.path()],
+            &CompileOptions {
+                settings: settings
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v.to_string()))
+                    .collect(),
+                ..Default::default()
+            },
+        )
+    };
+    // The default pattern refuses PUT; the setting allows it, and changes the source hash.
+    let default = load_with(&[]);
+    assert!(default.errors.is_empty(), "{:?}", default.errors);
+    assert!(
+        default
+            .ruleset
+            .evaluate(&owned.as_request(&headers))
+            .is_blocked()
+    );
+    let tuned = load_with(&[("allowed_methods", "GET POST PUT")]);
+    assert!(tuned.errors.is_empty(), "{:?}", tuned.errors);
+    assert!(
+        !tuned
+            .ruleset
+            .evaluate(&owned.as_request(&headers))
+            .is_blocked()
+    );
+    assert_ne!(default.ruleset.source_hash(), tuned.ruleset.source_hash());
+    // A setting no rule reads is a typo: reported, the rules still load.
+    let typo = load_with(&[("allowed_method", "GET")]);
+    let errors: Vec<String> = typo.errors.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        errors,
+        ["settings: setting `allowed_method` is read by no loaded rule"]
+    );
+    assert_eq!(typo.ruleset.rule_count(), 1);
+}

@@ -110,6 +110,7 @@ pub fn load(config: &Config) -> Result<LoadedRules, String> {
     let opts = CompileOptions {
         paranoia_level: sources.paranoia_level,
         unicode_map,
+        settings: sources.crs_settings.clone(),
     };
     let mut loaded = match sources.artifact {
         Some(path) => load_artifact(path, &opts)?,

@@ -203,9 +203,10 @@ async fn crs_test_marker_requests_are_logged() {
 }
 
 /// The shipped rule set (the whole CRS) refuses PUT as CRS does (911100); `rules.disabled_rules` takes that rule
-/// out without touching the generated rule files, and an id no rule has is reported, not ignored.
+/// out without touching the generated rule files (an id no rule has is reported, not ignored), and
+/// `rules.crs_settings` changes what it allows.
 #[tokio::test(flavor = "multi_thread")]
-async fn disabled_rules_take_a_crs_rule_out_of_the_shipped_set() {
+async fn disabled_rules_and_crs_settings_tune_the_shipped_set() {
     let up = Upstream::start().await;
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -248,6 +249,19 @@ async fn disabled_rules_take_a_crs_rule_out_of_the_shipped_set() {
         10,
     )
     .await;
+    drop(waf);
+
+    // Or the CRS setting the rule reads (901's allowed_methods), as crs-setup.conf would change it.
+    let waf = Waf::start_in(
+        tempfile::tempdir().unwrap(),
+        &config(", crs_settings: {allowed_methods: 'GET HEAD POST OPTIONS PUT'}"),
+    );
+    assert_eq!(put(waf.addr).await, 200);
+    drop(waf);
+    let waf = Waf::start_in(
+        tempfile::tempdir().unwrap(),
+        &config(", disabled_rules: [911100, 4242424]"),
+    );
     let (_, health) = get(waf.addr, "/health").await;
     assert!(
         json(&health)["rules_source"]

@@ -48,6 +48,10 @@ enum Command {
         /// unicode.mapping N`), or `none` for ModSecurity's behaviour without a map.
         #[arg(long, default_value = "20127", value_parser = parse_code_page, value_name = "N|none")]
         unicode_code_page: UnicodeMap,
+        /// A setting the rules read, NAME=VALUE, repeatable: CRS's 901 defaults such as
+        /// `allowed_methods='GET HEAD POST OPTIONS PUT'` (docs/rule-format.md, `setting`).
+        #[arg(long = "crs-setting", value_parser = parse_setting, value_name = "NAME=VALUE")]
+        crs_setting: Vec<(String, String)>,
         /// Print every rule's engines and sizes.
         #[arg(short, long)]
         verbose: bool,
@@ -66,7 +70,7 @@ enum Command {
         #[arg(long = "rules", required_unless_present = "artifact", num_args = 1..)]
         rules: Vec<PathBuf>,
         /// A compiled artifact instead of rule directories (its paranoia level and code page are baked in).
-        #[arg(long, conflicts_with_all = ["rules", "paranoia", "unicode_code_page"])]
+        #[arg(long, conflicts_with_all = ["rules", "paranoia", "unicode_code_page", "crs_setting"])]
         artifact: Option<PathBuf>,
         /// Paranoia level; defaults to 4, as the CRS runs its own tests.
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u8).range(1..=4))]
@@ -75,6 +79,10 @@ enum Command {
         /// unicode.mapping N`), or `none` for ModSecurity's behaviour without a map.
         #[arg(long, default_value = "20127", value_parser = parse_code_page, value_name = "N|none")]
         unicode_code_page: UnicodeMap,
+        /// A setting the rules read, NAME=VALUE, repeatable: CRS's 901 defaults such as
+        /// `allowed_methods='GET HEAD POST OPTIONS PUT'` (docs/rule-format.md, `setting`).
+        #[arg(long = "crs-setting", value_parser = parse_setting, value_name = "NAME=VALUE")]
+        crs_setting: Vec<(String, String)>,
         /// Exit 0 when at least this percentage of tests pass (default: every test must pass).
         #[arg(long, value_parser = parse_rate)]
         min_pass_rate: Option<f64>,
@@ -110,6 +118,10 @@ enum Command {
         /// unicode.mapping N`), or `none` for ModSecurity's behaviour without a map.
         #[arg(long, default_value = "20127", value_parser = parse_code_page, value_name = "N|none")]
         unicode_code_page: UnicodeMap,
+        /// A setting the rules read, NAME=VALUE, repeatable: CRS's 901 defaults such as
+        /// `allowed_methods='GET HEAD POST OPTIONS PUT'` (docs/rule-format.md, `setting`).
+        #[arg(long = "crs-setting", value_parser = parse_setting, value_name = "NAME=VALUE")]
+        crs_setting: Vec<(String, String)>,
         /// File holding the raw request (request line, headers, blank line, body).
         #[arg(long)]
         request: PathBuf,
@@ -131,6 +143,10 @@ enum Command {
         /// unicode.mapping N`), or `none` for ModSecurity's behaviour without a map.
         #[arg(long, default_value = "20127", value_parser = parse_code_page, value_name = "N|none")]
         unicode_code_page: UnicodeMap,
+        /// A setting the rules read, NAME=VALUE, repeatable: CRS's 901 defaults such as
+        /// `allowed_methods='GET HEAD POST OPTIONS PUT'` (docs/rule-format.md, `setting`).
+        #[arg(long = "crs-setting", value_parser = parse_setting, value_name = "NAME=VALUE")]
+        crs_setting: Vec<(String, String)>,
         /// Anomaly score at which a request is blocked (`rules.anomaly_threshold`).
         #[arg(long, default_value_t = waf_compiler::verdict::DEFAULT_ANOMALY_THRESHOLD)]
         anomaly_threshold: u32,
@@ -162,6 +178,14 @@ fn parse_rate(s: &str) -> Result<f64, String> {
     }
 }
 
+/// `--crs-setting NAME=VALUE`.
+fn parse_setting(s: &str) -> Result<(String, String), String> {
+    match s.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+        _ => Err("NAME=VALUE, for example allowed_methods='GET HEAD POST OPTIONS PUT'".into()),
+    }
+}
+
 /// `--unicode-code-page`: a code page of the map, or `none`.
 fn parse_code_page(s: &str) -> Result<UnicodeMap, String> {
     let code_page = match s {
@@ -183,11 +207,13 @@ fn main() -> ExitCode {
             paranoia,
             dfa_size_limit,
             unicode_code_page,
+            crs_setting,
             verbose,
         } => {
             let opts = CompileOptions {
                 paranoia_level: paranoia,
                 unicode_map: unicode_code_page,
+                settings: crs_setting.into_iter().collect(),
             };
             compile(&dirs, &out, &opts, dfa_size_limit, verbose)
         }
@@ -197,6 +223,7 @@ fn main() -> ExitCode {
             artifact,
             paranoia,
             unicode_code_page,
+            crs_setting,
             min_pass_rate,
             min_file_pass_rate,
             tests,
@@ -214,6 +241,7 @@ fn main() -> ExitCode {
                     &CompileOptions {
                         paranoia_level: paranoia,
                         unicode_map: unicode_code_page,
+                        settings: crs_setting.into_iter().collect(),
                     },
                 ),
             };
@@ -224,12 +252,14 @@ fn main() -> ExitCode {
             rules,
             paranoia,
             unicode_code_page,
+            crs_setting,
             request,
         } => explain_request(
             &rules,
             &CompileOptions {
                 paranoia_level: paranoia,
                 unicode_map: unicode_code_page,
+                settings: crs_setting.into_iter().collect(),
             },
             &request,
         ),
@@ -237,6 +267,7 @@ fn main() -> ExitCode {
             rules,
             paranoia,
             unicode_code_page,
+            crs_setting,
             anomaly_threshold,
             files,
         } => replay(
@@ -244,6 +275,7 @@ fn main() -> ExitCode {
             &CompileOptions {
                 paranoia_level: paranoia,
                 unicode_map: unicode_code_page,
+                settings: crs_setting.into_iter().collect(),
             },
             anomaly_threshold,
             &files,

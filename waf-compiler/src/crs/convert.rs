@@ -254,6 +254,7 @@ fn convert_rule(
         paranoia_level,
         operator: main.kind,
         pattern: main.pattern,
+        setting: main.setting,
         phrases: main.phrases,
         negate: rule.operator.negated,
         variables: variables(&rule.variables, &mut warnings),
@@ -348,6 +349,9 @@ fn severity(name: &str) -> Option<Severity> {
 struct MainOperator {
     kind: OperatorKind,
     pattern: Option<String>,
+    /// The 901 setting the whole argument is (`%{tx.allowed_methods}`): kept as the rule's `setting`, so the
+    /// operator can override the default `pattern` per site.
+    setting: Option<String>,
     phrases: Vec<String>,
 }
 
@@ -358,9 +362,11 @@ fn main_operator(
 ) -> MainOperator {
     let op = &rule.operator;
     let argument = resolve_macros(&op.argument, context, warnings);
+    let setting = whole_setting(&op.argument, context);
     let with = |kind, pattern| MainOperator {
         kind,
         pattern,
+        setting: setting.clone(),
         phrases: Vec::new(),
     };
     let simple = match op.name.as_str() {
@@ -392,6 +398,7 @@ fn main_operator(
         "pm" => MainOperator {
             kind: OperatorKind::Pm,
             pattern: None,
+            setting: None,
             phrases: argument
                 .split_ascii_whitespace()
                 .map(str::to_string)
@@ -400,6 +407,7 @@ fn main_operator(
         "pmFromFile" | "pmf" => MainOperator {
             kind: OperatorKind::Pm,
             pattern: None,
+            setting: None,
             phrases: phrases_from_files(&argument, context, warnings),
         },
         other => {
@@ -439,6 +447,19 @@ fn phrases_from_files(
         }
     }
     phrases
+}
+
+/// NAME, when the whole operator argument is `%{tx.NAME}` and 901 gives NAME a default.
+fn whole_setting(argument: &str, context: &Context<'_>) -> Option<String> {
+    let name = argument
+        .trim()
+        .strip_prefix("%{")?
+        .strip_suffix('}')?
+        .split_once('.')
+        .filter(|(collection, _)| collection.eq_ignore_ascii_case("tx"))?
+        .1
+        .to_ascii_lowercase();
+    context.tx_defaults.contains_key(&name).then_some(name)
 }
 
 /// Replaces each `%{tx.NAME}` whose value 901 sets by default with that value; any other macro is kept as
@@ -909,6 +930,7 @@ fn chain_condition(
         target,
         operator,
         pattern,
+        setting: whole_setting(&op.argument, context),
         transforms: transforms(rule, warnings),
         negate: op.negated,
     })
@@ -1145,6 +1167,7 @@ mod tests {
                     target: ChainTarget::Capture(1),
                     operator: ChainOperator::Equals,
                     pattern: "${capture:2}".into(),
+                    setting: None,
                     transforms: vec![],
                     negate: true,
                 },
@@ -1152,6 +1175,7 @@ mod tests {
                     target: ChainTarget::MatchedValue,
                     operator: ChainOperator::Regex,
                     pattern: "^[a-z]+$".into(),
+                    setting: None,
                     transforms: vec![Transform::Lowercase],
                     negate: true,
                 },

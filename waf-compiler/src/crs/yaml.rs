@@ -71,6 +71,9 @@ fn write_rule(out: &mut String, converted: &ConvertedRule) {
         }
         None => out.push_str("    pattern: null\n"),
     }
+    if let Some(setting) = &rule.setting {
+        let _ = writeln!(out, "    setting: {setting}");
+    }
     if !rule.phrases.is_empty() {
         out.push_str("    phrases:\n");
         for phrase in &rule.phrases {
@@ -138,6 +141,9 @@ fn chain_condition(condition: &ChainCondition) -> String {
         yaml_name(&condition.operator),
         quote(&condition.pattern)
     );
+    if let Some(setting) = &condition.setting {
+        let _ = write!(text, ", setting: {setting}");
+    }
     if !condition.transforms.is_empty() {
         let _ = write!(text, ", transforms: {}", name_list(&condition.transforms));
     }
@@ -204,6 +210,7 @@ mod tests {
             paranoia_level: 2,
             operator: OperatorKind::Regex,
             pattern: Some(r"(\w+)=(\w+)".into()),
+            setting: None,
             phrases: Vec::new(),
             negate: false,
             variables: vec![
@@ -222,6 +229,7 @@ mod tests {
                 target: ChainTarget::Capture(1),
                 operator: ChainOperator::Equals,
                 pattern: "${capture:2}".into(),
+                setting: None,
                 transforms: vec![],
                 negate: true,
             }],

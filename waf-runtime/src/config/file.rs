@@ -102,6 +102,7 @@ pub struct FileRules {
     pub reload_interval_sec: Option<u64>,
     pub remember_values: Option<bool>,
     pub disabled_rules: Option<Vec<u32>>,
+    pub crs_settings: Option<std::collections::BTreeMap<String, String>>,
 }
 
 /// `waf.rules.unicode_code_page`: a code page number, or the word `none`.

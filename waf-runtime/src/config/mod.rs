@@ -141,6 +141,9 @@ pub struct RulesConfig {
     pub remember_values: bool,
     /// Ids of rules taken out of the loaded set (ModSecurity's `SecRuleRemoveById`), sorted and distinct.
     pub disabled_rules: Vec<u32>,
+    /// Values of the settings rules read instead of their default pattern (CRS's `allowed_methods`,
+    /// `allowed_request_content_type`, ...), by name. Rule directories only: an artifact has them baked in.
+    pub crs_settings: BTreeMap<String, String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -232,6 +235,7 @@ impl Config {
             unicode_code_page: self.rules.unicode_code_page,
             remember_values: self.rules.remember_values,
             disabled_rules: &self.rules.disabled_rules,
+            crs_settings: &self.rules.crs_settings,
         }
     }
 }
@@ -245,6 +249,7 @@ pub struct RuleSources<'a> {
     pub unicode_code_page: Option<u32>,
     pub remember_values: bool,
     pub disabled_rules: &'a [u32],
+    pub crs_settings: &'a BTreeMap<String, String>,
 }
 
 /// A configuration error, always saying where (file and key path, or environment variable) and what.

@@ -545,6 +545,14 @@ impl Resolver<'_> {
         if reload_interval_sec == 0 {
             return Err(self.key_error("waf.rules.reload_interval_sec", "must be at least 1"));
         }
+        let crs_settings = r.crs_settings.unwrap_or_default();
+        if artifact.is_some() && !crs_settings.is_empty() {
+            return Err(self.key_error(
+                "waf.rules.crs_settings",
+                "applies to rule directories; an artifact has its settings baked in \
+                 (rulec compile --crs-setting NAME=VALUE)",
+            ));
+        }
         Ok(RulesConfig {
             directories,
             artifact,
@@ -559,6 +567,7 @@ impl Resolver<'_> {
                 ids.dedup();
                 ids
             },
+            crs_settings,
         })
     }
 
@@ -629,6 +638,19 @@ mod tests {
         )
         .unwrap();
         assert_eq!(c.rules.disabled_rules, [911100, 920420]);
+        let c = run(
+            "waf: {rules: {crs_settings: {allowed_methods: GET PUT}}}",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(c.rules.crs_settings["allowed_methods"], "GET PUT");
+        let e = run(
+            "waf: {rules: {artifact: r.wafc, crs_settings: {allowed_methods: GET}}}",
+            &[],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("waf.rules.crs_settings"), "{e}");
         let c = run("waf: {server: {workers: 3}}", &[]).unwrap();
         assert_eq!(c.server.workers, 3);
     }
