@@ -615,14 +615,7 @@ impl Condition {
         let reads = |p: &[Piece]| p.iter().any(|p| matches!(p, Piece::Header(_)));
         matches!(self.target, Target::Variable { .. })
             || matches!(&self.target, Target::Template(p) if reads(p))
-            || match &self.op {
-                ConditionOp::Regex(_) | ConditionOp::Pm(_) => false,
-                ConditionOp::Contains(p)
-                | ConditionOp::StartsWith(p)
-                | ConditionOp::Equals(p)
-                | ConditionOp::EndsWith(p)
-                | ConditionOp::Within(p) => reads(p),
-            }
+            || self.op_pieces().is_some_and(reads)
     }
 
     /// The condition's regex, if it is a regex condition.
@@ -642,15 +635,19 @@ impl Condition {
             Target::Template(pieces) => uses(pieces),
             Target::Variable { .. } => false,
         };
-        target_uses
-            || match &self.op {
-                ConditionOp::Regex(_) | ConditionOp::Pm(_) => false,
-                ConditionOp::Contains(p)
-                | ConditionOp::StartsWith(p)
-                | ConditionOp::Equals(p)
-                | ConditionOp::EndsWith(p)
-                | ConditionOp::Within(p) => uses(p),
-            }
+        target_uses || self.op_pieces().is_some_and(uses)
+    }
+
+    /// The pattern of a text operator, as pieces (literal text, captures, headers); `None` for regex and pm.
+    fn op_pieces(&self) -> Option<&[Piece]> {
+        match &self.op {
+            ConditionOp::Regex(_) | ConditionOp::Pm(_) => None,
+            ConditionOp::Contains(p)
+            | ConditionOp::StartsWith(p)
+            | ConditionOp::Equals(p)
+            | ConditionOp::EndsWith(p)
+            | ConditionOp::Within(p) => Some(p),
+        }
     }
 }
 

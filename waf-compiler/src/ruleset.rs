@@ -182,10 +182,7 @@ impl CompiledRuleSet {
         source_hash: String,
         plan: EnginePlan,
     ) -> CompiledRuleSet {
-        let active = rules
-            .iter()
-            .filter(|r| r.rule.paranoia_level <= paranoia_level)
-            .count();
+        let active = count_active(&rules, paranoia_level);
         CompiledRuleSet {
             rules,
             chains,
@@ -297,11 +294,7 @@ impl CompiledRuleSet {
         unknown.sort_unstable();
         self.rules.retain(|r| !wanted.contains(&r.rule.id));
         let paranoia_level = self.paranoia_level;
-        self.active = self
-            .rules
-            .iter()
-            .filter(|r| r.rule.paranoia_level <= paranoia_level)
-            .count();
+        self.active = count_active(&self.rules, paranoia_level);
         let mut removed: Vec<u32> = wanted.intersection(&loaded).copied().collect();
         removed.sort_unstable();
         let mut hasher = Sha256::new();
@@ -359,6 +352,14 @@ fn hash_source(hasher: &mut Sha256, source: &SourceFile) {
 }
 
 /// Parses and compiles one file; any error rejects the whole file.
+/// How many of `rules` run at `paranoia_level`.
+fn count_active(rules: &[CompiledRule], paranoia_level: u8) -> usize {
+    rules
+        .iter()
+        .filter(|r| r.rule.paranoia_level <= paranoia_level)
+        .count()
+}
+
 fn compile_file(
     path: &Path,
     text: &str,

@@ -50,27 +50,32 @@ impl Verdict {
         self.blocking().is_some()
     }
 
-    /// The sum of the anomaly scores of the `block` matches (a `block` rule without a severity scores as
-    /// CRITICAL, as a CRS rule's `block` without a score would block alone).
+    /// The sum of the anomaly scores of the matches ([`RuleMatch::score`]).
     pub fn anomaly_score(&self) -> u32 {
         self.matches
             .iter()
-            .filter(|m| m.action == Action::Block)
-            .map(|m| m.severity.unwrap_or(Severity::Critical).anomaly_score())
+            .map(RuleMatch::score)
             .fold(0u32, u32::saturating_add)
     }
 
-    /// The ids of the `block` matches with what each added to the score, for the 403 body and `rulec explain`.
+    /// The ids of the `block` matches with what each added to the score, for `rulec explain`.
     pub fn contributions(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
         self.matches
             .iter()
             .filter(|m| m.action == Action::Block)
-            .map(|m| {
-                (
-                    m.rule_id,
-                    m.severity.unwrap_or(Severity::Critical).anomaly_score(),
-                )
-            })
+            .map(|m| (m.rule_id, m.score()))
+    }
+}
+
+impl RuleMatch {
+    /// What this match adds to the request's anomaly score: its severity's score for a `block` rule (one without
+    /// a severity scores as CRITICAL, as a CRS rule's `block` without a score would block alone), 0 for `deny` and
+    /// `log` rules, which take no part in scoring.
+    pub fn score(&self) -> u32 {
+        match self.action {
+            Action::Block => self.severity.unwrap_or(Severity::Critical).anomaly_score(),
+            _ => 0,
+        }
     }
 }
 

@@ -440,16 +440,12 @@ fn compare(operators: &[&str], inputs: &[Vec<u8>], expected_deliberate: &[&str])
             inputs.len()
         );
     }
-    for reason in expected_deliberate {
-        assert!(
-            deliberate_seen.contains_key(reason),
-            "the deliberate difference `{reason}` no longer occurs: drop it (and its docs)"
-        );
-    }
-    assert!(
-        differences.is_empty(),
-        "{report}\nfirst differences:\n{}",
-        differences[..differences.len().min(60)].join("\n")
+    modsec_oracle::assert_only_deliberate(
+        &report,
+        expected_deliberate,
+        &deliberate_seen,
+        &differences,
+        60,
     );
 }
 

@@ -290,17 +290,7 @@ fn every_transform_equals_modsecurity_byte_for_byte() {
         let _ = write!(report, "; deliberate ({reason}): {n}");
     }
     eprintln!("{report}");
-    for reason in DELIBERATE {
-        assert!(
-            deliberate_seen.contains_key(reason),
-            "the deliberate difference `{reason}` no longer occurs: drop it (and its docs)"
-        );
-    }
-    assert!(
-        differences.is_empty(),
-        "{report}\nfirst differences:\n{}",
-        differences[..differences.len().min(40)].join("\n")
-    );
+    modsec_oracle::assert_only_deliberate(&report, DELIBERATE, &deliberate_seen, &differences, 40);
 }
 
 /// The whole map, for every code page of the file: `urlDecodeUni` of every `%uXXXX` (one input holding all

@@ -5,7 +5,7 @@ use http::Version;
 use http::request::Parts;
 use std::path::{Path, PathBuf};
 use waf_compiler::transform::UnicodeMap;
-use waf_compiler::{Action, CompileOptions, CompiledRuleSet, HttpRequest, Severity};
+use waf_compiler::{Action, CompileOptions, CompiledRuleSet, HttpRequest};
 
 /// A rule set as loaded, with the files that could not be loaded (skipped, the rest in force).
 pub struct LoadedRules {
@@ -23,8 +23,7 @@ pub struct Finding {
     /// A `deny` rule, or a `block` rule of a request whose anomaly score reached the threshold: in enforce mode
     /// it blocks.
     pub blocks: bool,
-    /// What this match adds to the request's anomaly score: its severity's score for a `block` rule, 0 for
-    /// `deny` and `log` rules (they do not take part in scoring).
+    /// What this match adds to the request's anomaly score (`RuleMatch::score`).
     pub score: u32,
     pub variable: String,
     /// The matched part of the value, already escaped and bounded by the engine.
@@ -74,10 +73,7 @@ impl LoadedRules {
             .into_iter()
             .map(|m| Finding {
                 rule_id: u64::from(m.rule_id),
-                score: match m.action {
-                    Action::Block => m.severity.unwrap_or(Severity::Critical).anomaly_score(),
-                    _ => 0,
-                },
+                score: m.score(),
                 severity: m
                     .severity
                     .map_or_else(|| "-".to_string(), |s| s.to_string()),

@@ -123,3 +123,25 @@ impl Rng {
 pub fn show(bytes: &[u8]) -> String {
     format!("\"{}\"", bytes.escape_ascii())
 }
+
+/// The verdict of a differential test: every deliberate difference it expects still occurs (else the exception
+/// and its docs are stale), and no other difference does. `report` is the test's summary line.
+pub fn assert_only_deliberate(
+    report: &str,
+    expected: &[&str],
+    seen: &std::collections::BTreeMap<&str, usize>,
+    differences: &[String],
+    shown: usize,
+) {
+    for reason in expected {
+        assert!(
+            seen.contains_key(reason),
+            "the deliberate difference `{reason}` no longer occurs: drop it (and its docs)"
+        );
+    }
+    assert!(
+        differences.is_empty(),
+        "{report}\nfirst differences:\n{}",
+        differences[..differences.len().min(shown)].join("\n")
+    );
+}
