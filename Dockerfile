@@ -13,10 +13,12 @@ FROM ${BUILD_IMAGE} AS build
 # The rust image's layout; CI mounts the host's rustup and cargo homes at these paths instead.
 ENV RUSTUP_HOME=/usr/local/rustup CARGO_HOME=/usr/local/cargo \
     PATH=/usr/local/cargo/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-# A plain Debian base has no C compiler (aws-lc and SQLite are C); the rust image has one.
-RUN command -v cc >/dev/null || { apt-get update -qq \
-    && apt-get install -y -qq --no-install-recommends gcc libc6-dev \
-    && rm -rf /var/lib/apt/lists/*; }
+# C parts: aws-lc and SQLite need a compiler (a plain Debian base has none); the auth service's SAML signatures
+# bind Debian's xmlsec and libxml2 (bindgen needs libclang) and link OpenSSL.
+RUN apt-get update -qq \
+    && apt-get install -y -qq --no-install-recommends gcc libc6-dev pkg-config libssl-dev libxml2-dev \
+       libxmlsec1-dev libclang-dev clang \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY . .
 # The target directory is /cache/target so a build can mount a persistent one there (podman build -v, or a
@@ -27,6 +29,10 @@ RUN CARGO_TARGET_DIR=/cache/target cargo build --release --locked -p waf-runtime
 # The auth service. On the embedded SQLite store by default (DATA_DIR, a volume); any SQL_* variable selects
 # PostgreSQL. Secrets (COOKIE_SESSION_SECRET, JWT_SECRET, SQL_PASSWORD) come from the environment, never the image.
 FROM ${RUNTIME_IMAGE} AS auth
+# xmlsec with its OpenSSL backend (and libxml2) verify SAML signatures; ca-certificates for HTTPS to providers.
+RUN apt-get update -qq \
+    && apt-get install -y -qq --no-install-recommends libxmlsec1-openssl ca-certificates \
+    && rm -rf /var/lib/apt/lists/*
 # Least privilege: an unprivileged user that can write only its data directory (and /tmp).
 RUN useradd --system --no-create-home --shell /usr/sbin/nologin auth \
     && mkdir -p /var/lib/auth && chown auth /var/lib/auth

@@ -5,7 +5,9 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Value, json};
 
-use crate::store::{ApiKey, Authority, NewUser, OAuthApplication, OAuthStrategy, Store};
+use crate::store::{
+    ApiKey, Authority, NewUser, OAuthApplication, OAuthStrategy, SamlStrategy, Store,
+};
 
 #[derive(Debug, thiserror::Error)]
 pub enum AdminError {
@@ -270,5 +272,93 @@ pub async fn add_oauth_strategy(
         "token_url": strategy.token_url, "raw_info_url": strategy.raw_info_url, "scope": strategy.scope,
         "auth_scheme": strategy.auth_scheme, "info_mappings": strategy.info_mappings,
         "ensure_matching": strategy.ensure_matching,
+    }))
+}
+
+pub struct NewSamlStrategy<'a> {
+    pub domain: &'a str,
+    pub name: &'a str,
+    pub issuer: &'a str,
+    pub idp_sso_target_url: &'a str,
+    /// The certificate's text (PEM or base64 DER), read from the file the operator named.
+    pub idp_cert: Option<String>,
+    pub idp_cert_fingerprint: Option<String>,
+    pub uid_attribute: Option<String>,
+    pub attribute_statements: Option<String>,
+    pub name_identifier_format: Option<String>,
+    pub idp_slo_target_url: Option<String>,
+}
+
+pub async fn add_saml_strategy(
+    store: &dyn Store,
+    new: NewSamlStrategy<'_>,
+) -> Result<Value, AdminError> {
+    let authority = authority(store, new.domain).await?;
+    let invalid = |e: crate::sso::LoginError| AdminError::Invalid(e.to_string());
+    crate::saml::idp_url("--idp-sso-target-url", Some(new.idp_sso_target_url)).map_err(invalid)?;
+    if let Some(url) = &new.idp_slo_target_url {
+        crate::saml::idp_url("--idp-slo-target-url", Some(url)).map_err(invalid)?;
+    }
+    match (&new.idp_cert, &new.idp_cert_fingerprint) {
+        (Some(cert), None) => {
+            crate::saml::trust::parse_certificates(cert).map_err(AdminError::Invalid)?;
+        }
+        (None, Some(fingerprint)) => {
+            crate::saml::trust::normalize_fingerprint(fingerprint).map_err(AdminError::Invalid)?;
+        }
+        _ => {
+            return Err(AdminError::Invalid(
+                "give exactly one of --idp-cert FILE and --idp-cert-fingerprint FP".into(),
+            ));
+        }
+    }
+    if new.issuer.trim().is_empty() {
+        return Err(AdminError::Invalid("--issuer must not be empty".into()));
+    }
+    let attribute_statements = json_object(
+        "--attribute-statements",
+        new.attribute_statements.as_deref(),
+    )?;
+    if let Some((field, _)) =
+        attribute_statements
+            .as_object()
+            .into_iter()
+            .flatten()
+            .find(|(_, names)| {
+                !(names.is_string()
+                    || names
+                        .as_array()
+                        .is_some_and(|names| names.iter().all(Value::is_string)))
+            })
+    {
+        return Err(AdminError::Invalid(format!(
+            "--attribute-statements: {field} must map to an attribute name or a list of names"
+        )));
+    }
+    let strategy = SamlStrategy {
+        id: crate::ids::new_id(),
+        name: new.name.to_string(),
+        authority_id: authority.id,
+        issuer: Some(new.issuer.to_string()),
+        idp_sso_target_url: Some(new.idp_sso_target_url.to_string()),
+        idp_sso_target_url_runtime_params: json!({}),
+        assertion_consumer_service_url: None,
+        name_identifier_format: new.name_identifier_format,
+        uid_attribute: new.uid_attribute,
+        idp_cert: new.idp_cert,
+        idp_cert_fingerprint: new.idp_cert_fingerprint,
+        attribute_statements,
+        idp_slo_target_url: new.idp_slo_target_url,
+        slo_default_relay_state: None,
+    };
+    store.insert_saml_strategy(&strategy).await?;
+    Ok(json!({
+        "id": strategy.id, "name": strategy.name, "authority_id": strategy.authority_id,
+        "issuer": strategy.issuer, "idp_sso_target_url": strategy.idp_sso_target_url,
+        "idp_cert_fingerprint": strategy.idp_cert_fingerprint, "has_idp_cert": strategy.idp_cert.is_some(),
+        "uid_attribute": strategy.uid_attribute, "attribute_statements": strategy.attribute_statements,
+        "name_identifier_format": strategy.name_identifier_format,
+        "idp_slo_target_url": strategy.idp_slo_target_url,
+        "metadata_path": format!("/auth/saml/metadata/{}", strategy.id),
     }))
 }

@@ -112,6 +112,8 @@ pub enum AppError {
     Unauthorized(&'static str),
     #[error("{0}")]
     Unprocessable(&'static str),
+    #[error("{0}")]
+    NotFound(&'static str),
     #[error("unsupported content type: send application/json or application/x-www-form-urlencoded")]
     UnsupportedMediaType,
     #[error("too many sign-in attempts, retry later")]
@@ -129,6 +131,7 @@ impl IntoResponse for AppError {
             AppError::BadRequest(_) => StatusCode::BAD_REQUEST,
             AppError::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             AppError::Unprocessable(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            AppError::NotFound(_) => StatusCode::NOT_FOUND,
             AppError::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             AppError::TooManyRequests { .. } => StatusCode::TOO_MANY_REQUESTS,
             AppError::Store(_) | AppError::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,

@@ -5,8 +5,8 @@
 //! the host) → [`session`] / [`apikey`] / [`bearer`] / [`client_auth`] (who is calling) → handler → [`store`]
 //! (PostgreSQL on the legacy schema, or embedded SQLite), [`tokens`] (RS256 keys and claims) and [`events`] (Redis
 //! PUBLISH, never in the way of a login); issued tokens' rows go through [`token_writer`] (batched commits).
-//! External logins: [`oauth_client`] (OAuth 2.0 / OpenID Connect providers) hands the identity it verified to
-//! [`sso`], which links or creates the user and signs them in.
+//! External logins: [`oauth_client`] (OAuth 2.0 / OpenID Connect providers) and [`saml`] (SAML identity providers)
+//! hand the identity they verified to [`sso`], which links or creates the user and signs them in.
 //! Every limit and security choice is explained in the module that makes it.
 
 pub mod admin;
@@ -24,6 +24,7 @@ pub mod oauth_client;
 pub mod password;
 pub mod redirect;
 pub mod routes;
+pub mod saml;
 pub mod session;
 pub mod sso;
 pub mod state;

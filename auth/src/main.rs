@@ -63,6 +63,49 @@ enum Command {
         #[command(subcommand)]
         action: OAuth2Action,
     },
+    /// Manage SAML identity providers users sign in with (adfs_strat).
+    Saml {
+        #[command(subcommand)]
+        action: SamlAction,
+    },
+}
+
+#[derive(Subcommand)]
+enum SamlAction {
+    Add {
+        #[arg(long)]
+        domain: String,
+        #[arg(long)]
+        name: String,
+        /// Our entity id at the identity provider (the AuthnRequest's issuer and the audience required).
+        #[arg(long)]
+        issuer: String,
+        /// The identity provider's single sign-on URL (HTTP-Redirect binding).
+        #[arg(long)]
+        idp_sso_target_url: String,
+        /// File holding the identity provider's signing certificate (PEM; several for a rollover).
+        #[arg(
+            long,
+            conflicts_with = "idp_cert_fingerprint",
+            required_unless_present = "idp_cert_fingerprint"
+        )]
+        idp_cert: Option<std::path::PathBuf>,
+        /// SHA-1 or SHA-256 fingerprint of that certificate (hex, colons allowed), instead of the file.
+        #[arg(long)]
+        idp_cert_fingerprint: Option<String>,
+        /// The attribute holding the user's uid (default: the NameID).
+        #[arg(long)]
+        uid_attribute: Option<String>,
+        /// JSON object: our field (email, name, first_name, last_name) -> attribute name or list of names.
+        #[arg(long)]
+        attribute_statements: Option<String>,
+        /// NameIDPolicy format asked for, e.g. urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress.
+        #[arg(long)]
+        name_identifier_format: Option<String>,
+        /// The identity provider's single logout URL; /auth/saml/logout then signs out there too.
+        #[arg(long)]
+        idp_slo_target_url: Option<String>,
+    },
 }
 
 #[derive(Subcommand)]
@@ -378,6 +421,41 @@ async fn run(command: Option<Command>, config: Config) -> anyhow::Result<()> {
                 ensure_matching,
             };
             admin::add_oauth_strategy(store.as_ref(), new).await?
+        }
+        Some(Command::Saml {
+            action:
+                SamlAction::Add {
+                    domain,
+                    name,
+                    issuer,
+                    idp_sso_target_url,
+                    idp_cert,
+                    idp_cert_fingerprint,
+                    uid_attribute,
+                    attribute_statements,
+                    name_identifier_format,
+                    idp_slo_target_url,
+                },
+        }) => {
+            let idp_cert = idp_cert
+                .map(|path| {
+                    std::fs::read_to_string(&path)
+                        .map_err(|e| anyhow::anyhow!("--idp-cert {}: {e}", path.display()))
+                })
+                .transpose()?;
+            let new = admin::NewSamlStrategy {
+                domain: &domain,
+                name: &name,
+                issuer: &issuer,
+                idp_sso_target_url: &idp_sso_target_url,
+                idp_cert,
+                idp_cert_fingerprint,
+                uid_attribute,
+                attribute_statements,
+                name_identifier_format,
+                idp_slo_target_url,
+            };
+            admin::add_saml_strategy(store.as_ref(), new).await?
         }
     };
     match emit(&out.to_string()) {

@@ -39,6 +39,9 @@ pub struct Session {
     /// An external login under way (started, its provider's answer not yet consumed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<PendingLogin>,
+    /// The NameID of a SAML login, for its single logout.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_id: Option<String>,
 }
 
 /// What an external login's start binds to the browser's session, checked when the provider's answer arrives: the
@@ -70,6 +73,7 @@ impl Session {
             exp: now.timestamp() + i64::from(minutes) * 60,
             continue_to: None,
             pending: None,
+            name_id: None,
         }
     }
 

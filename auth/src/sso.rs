@@ -24,6 +24,17 @@ const MAX_UID_LEN: usize = 256;
 const MAX_EMAIL_LEN: usize = 254;
 const MAX_NAME_LEN: usize = 256;
 
+/// Strategy ids are ours (hex) or legacy text ids; anything else is not an id and is refused before a query.
+const MAX_STRATEGY_ID_LEN: usize = 128;
+
+pub fn valid_strategy_id(id: &str) -> bool {
+    !id.is_empty()
+        && id.len() <= MAX_STRATEGY_ID_LEN
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
 /// Who the provider says signed in.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExternalIdentity {
@@ -32,6 +43,8 @@ pub struct ExternalIdentity {
     pub uid: String,
     pub email: Option<String>,
     pub name: Option<String>,
+    /// SAML's NameID, kept in the session so a single logout can name the user to the identity provider.
+    pub name_id: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -83,9 +96,9 @@ pub async fn sign_in(
     tracing::info!(user_id = %user.id, provider = identity.provider.as_str(), "signed in");
     let minutes = state.session_minutes(&tenant.authority);
     // A new session (new id) rather than the pending one upgraded: see session.rs on fixation.
-    let jar = state
-        .cookies
-        .write(&Session::new(&tenant.authority, Some(user.id), minutes));
+    let mut signed_in = Session::new(&tenant.authority, Some(user.id), minutes);
+    signed_in.name_id = identity.name_id;
+    let jar = state.cookies.write(&signed_in);
     let target = session.continue_to.as_deref().unwrap_or("/");
     Ok((jar, crate::routes::see_other(target)).into_response())
 }

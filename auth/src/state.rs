@@ -32,6 +32,8 @@ pub struct AppState {
     pub token_rows: TokenWriter,
     /// Verified against for unknown users, so their sign-in costs what a known user's does.
     pub dummy_digest: Arc<str>,
+    /// SAML assertion ids already consumed.
+    pub saml_replays: crate::saml::replay::ReplayCache,
 }
 
 impl AppState {
@@ -84,6 +86,7 @@ impl AppState {
             authorities: AuthorityCache::default(),
             token_rows,
             dummy_digest: dummy_digest.into(),
+            saml_replays: Default::default(),
         }))
     }
 }

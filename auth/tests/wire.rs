@@ -21,6 +21,7 @@ use sso::{
     oauth2_add_command, oauth2_login_creates_then_matches_the_user,
     oauth2_login_links_an_existing_user_by_email, oauth2_login_over_https,
     oauth2_login_through_oidc_provider, oauth2_misbehaving_providers, oauth2_refusals,
+    saml_fingerprint_strategy_and_add_command, saml_login_and_its_refusals,
 };
 use support::postgres::Postgres;
 use support::redis_server::RedisServer;
@@ -131,6 +132,8 @@ const SCENARIOS: &[Scenario] = scenarios![
     oauth2_add_command,
     oauth2_login_through_oidc_provider,
     oauth2_login_over_https,
+    saml_login_and_its_refusals,
+    saml_fingerprint_strategy_and_add_command,
 ];
 
 fn main() {
@@ -2480,6 +2483,11 @@ async fn env_docs_and_production_refusals() {
         "/auth/logout",
         "/auth/login",
         "/auth/failure",
+        "/auth/oauth2",
+        "/auth/saml",
+        "/auth/saml/callback",
+        "/auth/saml/metadata",
+        "/auth/saml/logout",
     ] {
         assert!(
             docs.contains(&format!("{path}:")),

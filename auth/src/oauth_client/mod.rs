@@ -263,5 +263,6 @@ pub fn identity(strategy: &OAuthStrategy, profile: &Value) -> Result<ExternalIde
         uid,
         email: profile::field(profile, mappings, "email"),
         name: profile::field(profile, mappings, "name"),
+        name_id: None,
     })
 }

@@ -6,6 +6,7 @@ pub mod oauth_client;
 pub mod oauth_server;
 pub mod oidc;
 pub mod refresh;
+pub mod saml;
 pub mod session;
 
 use std::sync::Arc;
@@ -46,6 +47,10 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
         oidc::userinfo,
         oauth_client::start,
         oauth_client::callback,
+        saml::start,
+        saml::callback,
+        saml::metadata,
+        saml::logout,
         metrics
     )
 )]
@@ -59,6 +64,7 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(authorize::router())
         .merge(refresh::router())
         .merge(oauth_client::router())
+        .merge(saml::router())
         .route("/auth/metrics", get(metrics))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::map_response(count_response))

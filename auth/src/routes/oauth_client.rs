@@ -41,17 +41,6 @@ pub fn router() -> Router<Arc<AppState>> {
         )
 }
 
-/// Strategy ids are ours (hex) or legacy text ids; anything else is not an id and is refused before a query.
-const MAX_STRATEGY_ID_LEN: usize = 128;
-
-fn valid_id(id: &str) -> bool {
-    !id.is_empty()
-        && id.len() <= MAX_STRATEGY_ID_LEN
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
-
 #[derive(Deserialize, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct StartQuery {
@@ -73,7 +62,7 @@ async fn strategy(
     tenant: &Tenant,
     id: &str,
 ) -> Result<OAuthStrategy, LoginError> {
-    if !valid_id(id) {
+    if !sso::valid_strategy_id(id) {
         return Err(LoginError::refused("invalid strategy id"));
     }
     match state.store.oauth_strategy_by_id(id).await? {

@@ -353,9 +353,6 @@ pub struct LoginQuery {
     id: Option<String>,
 }
 
-/// Longest external-login strategy id accepted.
-const MAX_STRATEGY_ID_LEN: usize = 128;
-
 /// Sends the browser to the authority's login page, or to an external login.
 #[utoipa::path(
     get,
@@ -389,12 +386,7 @@ pub async fn login(
                 "provider must be oauth2 or saml".into(),
             ));
         }
-        let id_ok = !id.is_empty()
-            && id.len() <= MAX_STRATEGY_ID_LEN
-            && id
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !id_ok {
+        if !crate::sso::valid_strategy_id(&id) {
             return Err(AppError::BadRequest("invalid id".into()));
         }
         let minutes = state.session_minutes(&tenant.authority);

@@ -23,6 +23,7 @@ struct Dialect {
     api_key_by_id: &'static str,
     token_by_jti: &'static str,
     oauth_strategy_by_id: &'static str,
+    saml_strategy_by_id: &'static str,
 }
 
 /// Implements [`Store`] for `$store` (which has a `pool`) with the SQL of `$dialect`.
@@ -215,6 +216,40 @@ macro_rules! store_impl {
                     .bind(sqlx::types::Json(&s.info_mappings))
                     .bind(sqlx::types::Json(&s.authorize_params))
                     .bind(sqlx::types::Json(&s.ensure_matching))
+                    .execute(&self.pool)
+                    .await?;
+                    Ok(())
+                })
+            }
+
+            fn saml_strategy_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<SamlStrategy>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.saml_strategy_by_id).bind(id).fetch_optional(&self.pool).await?)
+                })
+            }
+
+            fn insert_saml_strategy<'a>(&'a self, s: &'a SamlStrategy) -> StoreFuture<'a, ()> {
+                Box::pin(async move {
+                    sqlx::query(
+                        "INSERT INTO adfs_strat (id, name, authority_id, issuer, idp_sso_target_url, \
+                         idp_sso_target_url_runtime_params, assertion_consumer_service_url, name_identifier_format, \
+                         uid_attribute, idp_cert, idp_cert_fingerprint, attribute_statements, idp_slo_target_url, \
+                         slo_default_relay_state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)",
+                    )
+                    .bind(&s.id)
+                    .bind(&s.name)
+                    .bind(&s.authority_id)
+                    .bind(&s.issuer)
+                    .bind(&s.idp_sso_target_url)
+                    .bind(sqlx::types::Json(&s.idp_sso_target_url_runtime_params))
+                    .bind(&s.assertion_consumer_service_url)
+                    .bind(&s.name_identifier_format)
+                    .bind(&s.uid_attribute)
+                    .bind(&s.idp_cert)
+                    .bind(&s.idp_cert_fingerprint)
+                    .bind(sqlx::types::Json(&s.attribute_statements))
+                    .bind(&s.idp_slo_target_url)
+                    .bind(&s.slo_default_relay_state)
                     .execute(&self.pool)
                     .await?;
                     Ok(())
@@ -474,6 +509,36 @@ pub struct OAuthStrategy {
     pub ensure_matching: Value,
 }
 
+/// A SAML identity provider an authority's users sign in with (`adfs_strat`, named after the legacy service's first
+/// provider, ADFS); see `saml`.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct SamlStrategy {
+    pub id: String,
+    pub name: String,
+    pub authority_id: String,
+    /// Our entity id as this identity provider knows it: the AuthnRequest's issuer and the audience we accept.
+    pub issuer: Option<String>,
+    /// Where AuthnRequests go (HTTP-Redirect binding).
+    pub idp_sso_target_url: Option<String>,
+    /// Our start request's parameter → the identity provider's: copied onto the AuthnRequest URL when present.
+    #[sqlx(json)]
+    pub idp_sso_target_url_runtime_params: Value,
+    /// The assertion consumer service URL; unset: `<scheme>://<host>/auth/saml/callback/<id>`.
+    pub assertion_consumer_service_url: Option<String>,
+    pub name_identifier_format: Option<String>,
+    /// The attribute holding the user's uid; unset: the NameID.
+    pub uid_attribute: Option<String>,
+    /// The identity provider's signing certificate (PEM, or the base64 of its DER).
+    pub idp_cert: Option<String>,
+    /// Or its SHA-1 or SHA-256 fingerprint (hex, colons allowed): the certificate then comes with the response.
+    pub idp_cert_fingerprint: Option<String>,
+    /// Our field → the attribute names that carry it (a list, or one name).
+    #[sqlx(json)]
+    pub attribute_statements: Value,
+    pub idp_slo_target_url: Option<String>,
+    pub slo_default_relay_state: Option<String>,
+}
+
 /// A link from an external identity to a user (`authentication`, the legacy UserAuthLookup).
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct UserAuthLookup {
@@ -563,6 +628,8 @@ pub trait Store: Send + Sync {
     fn token_by_jti<'a>(&'a self, jti: &'a str) -> StoreFuture<'a, Option<TokenRecord>>;
     fn oauth_strategy_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<OAuthStrategy>>;
     fn insert_oauth_strategy<'a>(&'a self, strategy: &'a OAuthStrategy) -> StoreFuture<'a, ()>;
+    fn saml_strategy_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<SamlStrategy>>;
+    fn insert_saml_strategy<'a>(&'a self, strategy: &'a SamlStrategy) -> StoreFuture<'a, ()>;
     fn user_auth_lookup<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<UserAuthLookup>>;
     fn insert_user_auth_lookup<'a>(&'a self, lookup: &'a UserAuthLookup) -> StoreFuture<'a, ()>;
     /// Stamps `revoked_at` unless already revoked; whether this call revoked it.

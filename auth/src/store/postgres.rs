@@ -11,8 +11,8 @@ use chrono::{DateTime, Utc};
 use sqlx::postgres::{PgConnectOptions, PgPool, PgPoolOptions};
 
 use super::{
-    ApiKey, Authority, Dialect, NewUser, OAuthApplication, OAuthStrategy, Store, StoreFuture,
-    StoreResult, TokenRecord, TokenUser, User, UserAuthLookup,
+    ApiKey, Authority, Dialect, NewUser, OAuthApplication, OAuthStrategy, SamlStrategy, Store,
+    StoreFuture, StoreResult, TokenRecord, TokenUser, User, UserAuthLookup,
 };
 
 macro_rules! user_columns {
@@ -58,6 +58,11 @@ const POSTGRES: Dialect = Dialect {
         COALESCE(info_mappings::jsonb, '{}'::jsonb) AS info_mappings, \
         COALESCE(authorize_params::jsonb, '{}'::jsonb) AS authorize_params, \
         COALESCE(ensure_matching::jsonb, '{}'::jsonb) AS ensure_matching FROM oauth_strat WHERE id = $1",
+    saml_strategy_by_id: "SELECT id, name, authority_id, issuer, idp_sso_target_url, \
+        COALESCE(idp_sso_target_url_runtime_params::jsonb, '{}'::jsonb) AS idp_sso_target_url_runtime_params, \
+        assertion_consumer_service_url, name_identifier_format, uid_attribute, idp_cert, idp_cert_fingerprint, \
+        COALESCE(attribute_statements::jsonb, '{}'::jsonb) AS attribute_statements, idp_slo_target_url, \
+        slo_default_relay_state FROM adfs_strat WHERE id = $1",
 };
 
 pub struct PgStore {

@@ -11,8 +11,8 @@ use sqlx::sqlite::{
 };
 
 use super::{
-    ApiKey, Authority, Dialect, NewUser, OAuthApplication, OAuthStrategy, Store, StoreError,
-    StoreFuture, TokenRecord, TokenUser, User, UserAuthLookup,
+    ApiKey, Authority, Dialect, NewUser, OAuthApplication, OAuthStrategy, SamlStrategy, Store,
+    StoreError, StoreFuture, TokenRecord, TokenUser, User, UserAuthLookup,
 };
 
 macro_rules! user_columns {
@@ -46,6 +46,9 @@ const SQLITE: Dialect = Dialect {
     oauth_strategy_by_id: "SELECT id, name, authority_id, client_id, client_secret, site, authorize_url, token_url, \
         token_method, auth_scheme, scope, raw_info_url, info_mappings, authorize_params, ensure_matching \
         FROM oauth_strat WHERE id = $1",
+    saml_strategy_by_id: "SELECT id, name, authority_id, issuer, idp_sso_target_url, idp_sso_target_url_runtime_params, \
+        assertion_consumer_service_url, name_identifier_format, uid_attribute, idp_cert, idp_cert_fingerprint, \
+        attribute_statements, idp_slo_target_url, slo_default_relay_state FROM adfs_strat WHERE id = $1",
 };
 
 /// The PostgreSQL schema in SQLite's types.

@@ -3,9 +3,11 @@
 //! providers that misbehave (a token endpoint that redirects, one that never answers).
 
 mod oidc_provider;
+mod saml;
 mod tls_provider;
 
 pub use oidc_provider::oauth2_login_through_oidc_provider;
+pub use saml::{saml_fingerprint_strategy_and_add_command, saml_login_and_its_refusals};
 pub use tls_provider::oauth2_login_over_https;
 
 use std::sync::Arc;
