@@ -12,6 +12,7 @@
 pub mod admin;
 pub mod apikey;
 pub mod bearer;
+pub mod cache;
 pub mod client_addr;
 pub mod client_auth;
 pub mod config;

@@ -4,12 +4,12 @@ use std::sync::Arc;
 
 use metrics_exporter_prometheus::PrometheusHandle;
 
+use crate::cache::RowCache;
 use crate::config::Config;
 use crate::events::LoginEvents;
 use crate::http_client::HttpClient;
 use crate::session::SessionCookies;
-use crate::store::Store;
-use crate::tenancy::AuthorityCache;
+use crate::store::{Authority, OAuthApplication, Store};
 use crate::throttle::Throttle;
 use crate::token_writer::TokenWriter;
 use crate::tokens::TokenKeys;
@@ -24,10 +24,10 @@ pub struct AppState {
     pub http: HttpClient,
     /// Keys that sign and verify access tokens.
     pub tokens: TokenKeys,
-    /// One permit per core for RSA signing on the blocking pool: more signatures at once would only queue on the
-    /// cores while holding blocking threads and their requests' memory.
-    pub signing_slots: tokio::sync::Semaphore,
-    pub authorities: AuthorityCache,
+    /// Authorities by host.
+    pub authorities: RowCache<Authority>,
+    /// OAuth clients by client id: every token request authenticates one.
+    pub clients: RowCache<OAuthApplication>,
     /// Writes the rows of issued access and refresh tokens, batched.
     pub token_rows: TokenWriter,
     /// Verified against for unknown users, so their sign-in costs what a known user's does.
@@ -80,10 +80,8 @@ impl AppState {
             metrics,
             http,
             tokens,
-            signing_slots: tokio::sync::Semaphore::new(
-                std::thread::available_parallelism().map_or(1, |n| n.get()),
-            ),
-            authorities: AuthorityCache::default(),
+            authorities: RowCache::default(),
+            clients: RowCache::default(),
             token_rows,
             dummy_digest: dummy_digest.into(),
             saml_replays: Default::default(),

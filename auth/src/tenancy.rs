@@ -2,9 +2,7 @@
 //! stripped). Only the `Host` header (or the absolute request URI) names it: `X-Forwarded-Host` is not read, so a
 //! client cannot pick a tenant other than the one its URL names.
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
@@ -13,32 +11,6 @@ use axum::http::{HeaderMap, Uri, header};
 use crate::error::AppError;
 use crate::state::AppState;
 use crate::store::Authority;
-
-/// How stale a cached authority may be: an edit of the row (login URL, session timeout) or its removal takes effect
-/// within this time, while the busiest endpoints (token, userinfo) skip a query per request.
-const AUTHORITY_TTL: Duration = Duration::from_secs(5);
-
-/// Authorities by host, each kept for [`AUTHORITY_TTL`]. Only found authorities are kept, so the map holds at most
-/// one entry per authority and unknown hosts cannot grow it.
-#[derive(Default)]
-pub struct AuthorityCache {
-    entries: Mutex<HashMap<String, (Instant, Authority)>>,
-}
-
-impl AuthorityCache {
-    fn get(&self, host: &str) -> Option<Authority> {
-        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries
-            .get(host)
-            .filter(|(at, _)| at.elapsed() < AUTHORITY_TTL)
-            .map(|(_, authority)| authority.clone())
-    }
-
-    fn put(&self, host: String, authority: Authority) {
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.insert(host, (Instant::now(), authority));
-    }
-}
 
 /// Host names are at most 253 characters; a longer header is not a host we serve.
 const MAX_HOST_LEN: usize = 253;

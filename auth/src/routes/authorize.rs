@@ -314,9 +314,7 @@ pub async fn redeem_code(
         if let Some(nonce) = record.nonce {
             id_claims.insert("nonce".into(), nonce.into());
         }
-        body["id_token"] = oauth_server::sign(state, Value::Object(id_claims))
-            .await?
-            .into();
+        body["id_token"] = oauth_server::sign(state, &Value::Object(id_claims))?.into();
     }
     Ok(oauth_server::token_response(body))
 }

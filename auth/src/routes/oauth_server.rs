@@ -159,7 +159,7 @@ pub async fn issue_access(
     client_id: &str,
     family: Option<&str>,
 ) -> Result<String, OAuthError> {
-    let access_token = sign(state, claims.clone()).await?;
+    let access_token = sign(state, claims)?;
     let record = TokenRecord {
         id: crate::ids::new_id(),
         jti: claims.jti.clone(),
@@ -192,22 +192,13 @@ pub fn token_response(body: serde_json::Value) -> Response {
         .into_response()
 }
 
-/// RSA signing costs about a millisecond of CPU: it runs on the blocking pool, off the async workers, one
-/// signature per core at a time.
-pub async fn sign<T: Serialize + Send + 'static>(
-    state: &Arc<AppState>,
-    claims: T,
-) -> Result<String, OAuthError> {
-    let _slot = state
-        .signing_slots
-        .acquire()
-        .await
-        .map_err(|e| OAuthError::server_error(&e))?;
-    let signer = state.clone();
-    let signed = tokio::task::spawn_blocking(move || signer.tokens.sign(&claims)).await;
-    match signed {
-        Ok(Ok(token)) => Ok(token),
-        Ok(Err(e)) => Err(OAuthError::server_error(&e)),
-        Err(e) => Err(OAuthError::server_error(&e)),
-    }
+/// Signs on the worker that handles the request. RSA-2048 costs 0.2-0.7 ms of CPU (by machine), all of it work that
+/// must be done: handing it to the blocking pool added two thread switches per token, and a fixed number of signing
+/// slots left cores idle whenever the requests holding them waited on something else (measured: the token endpoint
+/// 1.3x faster inline, docs/performance.md). A worker busy signing has its queued tasks stolen by the others.
+pub fn sign<T: Serialize>(state: &AppState, claims: &T) -> Result<String, OAuthError> {
+    state
+        .tokens
+        .sign(claims)
+        .map_err(|e| OAuthError::server_error(&e))
 }

@@ -96,4 +96,10 @@ impl PgStore {
     }
 }
 
+impl PgStore {
+    fn token_writes(&self) -> &PgPool {
+        &self.pool
+    }
+}
+
 store_impl!(PgStore, POSTGRES);
