@@ -400,4 +400,86 @@ fn rulec_compile_writes_what_inspect_reads_and_inspect_refuses_a_bad_file() {
         "0",
     ]);
     assert!(String::from_utf8_lossy(&all_lazy.stdout).contains(" 0 regexes dense"));
+
+    // Gzip-compressed: smaller, and read by everything that reads artifacts.
+    let packed = dir.path().join("lazy.wafc.gz");
+    let compressed = rulec(&[
+        "compile",
+        rules.to_str().unwrap(),
+        "-o",
+        packed.to_str().unwrap(),
+        "--dfa-size-limit",
+        "0",
+        "--compress",
+    ]);
+    assert!(String::from_utf8_lossy(&compressed.stdout).contains("bytes, gzip)"));
+    let (plain, gz) = (
+        std::fs::metadata(&lazy).unwrap().len(),
+        std::fs::metadata(&packed).unwrap().len(),
+    );
+    assert!(gz * 2 < plain, "gzip {gz} bytes, plain {plain}");
+    let from_gz = CompiledRuleSet::from_artifact_file(&packed).unwrap();
+    assert_eq!(
+        from_gz.source_hash(),
+        CompiledRuleSet::from_artifact_file(&lazy)
+            .unwrap()
+            .source_hash()
+    );
+    assert!(
+        rulec(&["inspect", packed.to_str().unwrap()])
+            .status
+            .success()
+    );
+}
+
+#[test]
+fn compressed_artifacts_inflate_or_are_refused() {
+    let good = small_artifact();
+    let packed = artifact::compress(&good);
+    assert_eq!(
+        artifact::read(&packed).unwrap().header,
+        artifact::read(&good).unwrap().header
+    );
+    // A damaged stream and a stream of something else: refused with the reason, never a panic.
+    let mut damaged = packed.clone();
+    let middle = damaged.len() / 2;
+    damaged.truncate(middle);
+    assert!(matches!(
+        artifact::read(&damaged),
+        Err(ArtifactError::Corrupt(m)) if m.contains("does not inflate")
+    ));
+    assert!(matches!(
+        artifact::read(&artifact::compress(b"not an artifact")),
+        Err(ArtifactError::Foreign)
+    ));
+}
+
+#[test]
+fn rulec_ends_quietly_when_its_reader_stops_reading() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rules.wafc");
+    let rules = repo("rules");
+    assert!(
+        rulec(&[
+            "compile",
+            rules.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap()
+        ])
+        .status
+        .success()
+    );
+    // `rulec inspect rules.wafc | head -n 1`, with the reader gone before the first line: every write meets a
+    // closed pipe.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_rulec"))
+        .args(["inspect", out.to_str().unwrap()])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run rulec");
+    drop(child.stdout.take());
+    let done = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(done.status.success(), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

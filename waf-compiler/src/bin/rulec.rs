@@ -11,6 +11,21 @@ use waf_compiler::{
     CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, artifact, explain, ftw,
 };
 
+/// `println!` for rulec's reports: a reader that stopped reading (`rulec inspect rules.wafc | head`) ends the
+/// program quietly, as for other command-line tools, instead of a panic on the closed pipe.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if let Err(e) = writeln!(std::io::stdout().lock(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("error: cannot write to stdout: {e}");
+            std::process::exit(1);
+        }
+    }};
+}
+
 /// The WAF rule compiler.
 #[derive(Parser)]
 #[command(version, about)]
@@ -44,6 +59,10 @@ enum Command {
         /// Size budget of each dense DFA in bytes (0: no DFAs, every regex compiled at load).
         #[arg(long, default_value_t = DEFAULT_DFA_SIZE_LIMIT, value_name = "BYTES")]
         dfa_size_limit: usize,
+        /// Write the artifact gzip-compressed (the proxy and `rulec` read either form): about 4x smaller with
+        /// `--dfa-size-limit 0`, e.g. to fit the whole CRS in a Kubernetes ConfigMap.
+        #[arg(long)]
+        compress: bool,
         /// Baked into the artifact. The code page of ModSecurity's Unicode map that `url_decode_uni` uses (as `SecUnicodeMapFile
         /// unicode.mapping N`), or `none` for ModSecurity's behaviour without a map.
         #[arg(long, default_value = "20127", value_parser = parse_code_page, value_name = "N|none")]
@@ -206,6 +225,7 @@ fn main() -> ExitCode {
             out,
             paranoia,
             dfa_size_limit,
+            compress,
             unicode_code_page,
             crs_setting,
             verbose,
@@ -215,7 +235,11 @@ fn main() -> ExitCode {
                 unicode_map: unicode_code_page,
                 settings: crs_setting.into_iter().collect(),
             };
-            compile(&dirs, &out, &opts, dfa_size_limit, verbose)
+            let output = Output {
+                path: &out,
+                compress,
+            };
+            compile(&dirs, output, &opts, dfa_size_limit, verbose)
         }
         Command::Inspect { file } => inspect(&file),
         Command::Test {
@@ -333,7 +357,7 @@ fn check(dirs: &[PathBuf]) -> ExitCode {
         ..CompileOptions::default()
     };
     let (rules, ok) = load(dirs, &opts);
-    println!(
+    out!(
         "{} rules loaded, source hash {}",
         rules.rule_count(),
         rules.source_hash()
@@ -345,9 +369,15 @@ fn check(dirs: &[PathBuf]) -> ExitCode {
     }
 }
 
+/// Where `rulec compile` writes, and in which form.
+struct Output<'a> {
+    path: &'a Path,
+    compress: bool,
+}
+
 fn compile(
     dirs: &[PathBuf],
-    out: &Path,
+    output: Output<'_>,
     opts: &CompileOptions,
     dfa_size_limit: usize,
     verbose: bool,
@@ -381,21 +411,24 @@ fn compile(
     let rules = outcome.ruleset;
     let built = started.elapsed();
     let bytes = match rules.to_artifact() {
+        Ok(bytes) if output.compress => artifact::compress(&bytes),
         Ok(bytes) => bytes,
         Err(e) => {
             eprintln!("error: cannot serialize the rule set: {e}");
             return ExitCode::FAILURE;
         }
     };
+    let out = output.path;
     if let Err(e) = artifact::write_file(out, &bytes) {
         eprintln!("error: cannot write {}: {e}", out.display());
         return ExitCode::FAILURE;
     }
     print_engines(&rules, verbose);
-    println!(
-        "wrote {} ({} bytes) in {:.2} s (compile {:.2} s), source hash {}",
+    out!(
+        "wrote {} ({} bytes{}) in {:.2} s (compile {:.2} s), source hash {}",
         out.display(),
         bytes.len(),
+        if output.compress { ", gzip" } else { "" },
         started.elapsed().as_secs_f64(),
         built.as_secs_f64(),
         rules.source_hash()
@@ -424,7 +457,7 @@ fn print_engines(rules: &CompiledRuleSet, verbose: bool) {
                     EngineKind::Lazy => "lazy".to_owned(),
                 })
                 .collect();
-            println!(
+            out!(
                 "rule {} (paranoia {}{}): {}",
                 rule.rule.id,
                 rule.rule.paranoia_level,
@@ -437,7 +470,7 @@ fn print_engines(rules: &CompiledRuleSet, verbose: bool) {
             );
         }
     }
-    println!(
+    out!(
         "{} rules ({} active): {dense} regexes dense, {lazy} lazy; {total} bytes of DFAs",
         rules.rules().count(),
         rules.rule_count()
@@ -450,25 +483,25 @@ fn inspect(path: &Path) -> ExitCode {
         Ok(artifact) => {
             let loaded = started.elapsed();
             let h = &artifact.header;
-            println!("artifact {}", path.display());
-            println!("  compiler version  {}", h.compiler_version);
-            println!("  format version    {}", artifact::FORMAT_VERSION);
-            println!("  source hash       {}", h.source_hash);
-            println!("  paranoia level    {}", h.paranoia_level);
-            println!(
+            out!("artifact {}", path.display());
+            out!("  compiler version  {}", h.compiler_version);
+            out!("  format version    {}", artifact::FORMAT_VERSION);
+            out!("  source hash       {}", h.source_hash);
+            out!("  paranoia level    {}", h.paranoia_level);
+            out!(
                 "  Unicode map       {}",
                 h.unicode_code_page
                     .map_or_else(|| "none".to_owned(), |n| n.to_string())
             );
-            println!(
+            out!(
                 "  DFA size limit    {}",
                 match h.dfa_size_limit {
                     0 => "none (every regex lazy)".to_owned(),
                     n => format!("{n} bytes"),
                 }
             );
-            println!("  created at        {} (Unix seconds)", h.created_at);
-            println!("  load time         {:.1} ms", loaded.as_secs_f64() * 1e3);
+            out!("  created at        {} (Unix seconds)", h.created_at);
+            out!("  load time         {:.1} ms", loaded.as_secs_f64() * 1e3);
             print_engines(&artifact.ruleset, true);
             ExitCode::SUCCESS
         }
@@ -540,7 +573,7 @@ fn test(
         let file = match ftw::read_file(&path) {
             Ok(file) => file,
             Err(e) => {
-                println!("FAIL {e}");
+                out!("FAIL {e}");
                 total.failed += 1;
                 tally.failed += 1;
                 continue;
@@ -556,7 +589,7 @@ fn test(
                     tally.passed += 1;
                 }
                 Some(why) => {
-                    println!("FAIL {}: {why}", outcome.name);
+                    out!("FAIL {}: {why}", outcome.name);
                     total.failed += 1;
                     tally.failed += 1;
                 }
@@ -568,7 +601,7 @@ fn test(
         for (dir, tally) in &by_dir {
             let ok = min_file_pass_rate.is_none() || tally.meets(min_file_pass_rate);
             files_ok &= ok;
-            println!(
+            out!(
                 "{dir}: {} passed, {} failed ({:.1}%){}",
                 tally.passed,
                 tally.failed,
@@ -577,7 +610,7 @@ fn test(
             );
         }
     }
-    println!("{} passed, {} failed", total.passed, total.failed);
+    out!("{} passed, {} failed", total.passed, total.failed);
     if total.meets(min_pass_rate) && files_ok && rules_ok {
         ExitCode::SUCCESS
     } else {
@@ -717,9 +750,9 @@ fn replay(
     let mut ranked: Vec<(u32, usize)> = by_rule.into_iter().collect();
     ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for (id, count) in ranked {
-        println!("rule {id}: in {count} blocked requests");
+        out!("rule {id}: in {count} blocked requests");
     }
-    println!(
+    out!(
         "{total} requests, {blocked} blocked ({:.2}%), {unparsable} not parsable as HTTP, \
          paranoia {}, anomaly threshold {threshold}",
         if total == 0 {
