@@ -1,6 +1,6 @@
 //! The proxy on a compiled rule artifact (`rules.artifact`): it blocks with the artifact's rules, swaps in a
-//! new artifact while running, keeps the rules in force (and counts a failed reload) when the new file is
-//! refused or deleted, and says where its rules come from in `/health` and `--check-config`.
+//! new artifact (plain or gzip-compressed) while running, keeps the rules in force (and counts a failed reload)
+//! when the new file is refused or deleted, and says where its rules come from in `/health` and `--check-config`.
 mod support;
 
 use std::path::Path;
@@ -110,6 +110,17 @@ async fn the_artifact_is_loaded_swapped_on_change_and_a_refused_one_keeps_the_ru
         assert!(std::time::Instant::now() < deadline, "{}", waf.logs());
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
+
+    // A gzip-compressed artifact (`rulec compile --compress`, as the Kubernetes ConfigMap carries it) swaps in too.
+    let plain = work.path().join("fourth.wafc");
+    compile_artifact(work.path(), "fourth-[a-z]+-one", 1, &plain);
+    replace(&file, &artifact::compress(&std::fs::read(&plain).unwrap()));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    while status("/?q=fourth-x-one").await != 403 {
+        assert!(std::time::Instant::now() < deadline, "{}", waf.logs());
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(status("/?q=third-x-one").await, 200);
 }
 
 #[test]
