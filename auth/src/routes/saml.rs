@@ -133,6 +133,7 @@ pub async fn start(
     responses(
         (status = 303, description = "signed in: to the stored `continue`, or `/`"),
         (status = 302, description = "to `/auth/failure`; the reason is logged"),
+        (status = 200, description = "a page posting the response again from our origin, when the browser left out the `SameSite=Lax` session cookie"),
     )
 )]
 pub async fn callback(
@@ -165,6 +166,12 @@ async fn consume(
     let started = Instant::now();
     let fail = |e: LoginError| sso::failure(Provider::Saml, started, &e);
     let Some(mut session) = state.cookies.read(headers, &tenant.authority) else {
+        let fields: Vec<(String, String)> =
+            url::form_urlencoded::parse(body).into_owned().collect();
+        let named = |name: &str| fields.iter().any(|(n, _)| n == name);
+        if named("SAMLResponse") && !named(REPOSTED) {
+            return repost(&fields);
+        }
         return fail(LoginError::refused(
             "SAML response without a session (unsolicited responses are refused)",
         ));
@@ -203,6 +210,57 @@ async fn consume(
         Ok(response) => response,
         Err(e) => (jar, fail(e)).into_response(),
     }
+}
+
+/// Marks a response this service posted back to itself (see [`repost`]), so it is reposted once at most.
+const REPOSTED: &str = "reposted";
+
+/// The identity provider's POST is a cross-site request: over plain HTTP the session cookie is `SameSite=Lax`
+/// (browsers refuse `None` without `Secure`), and a browser leaves it out. The answer is a page that posts the same
+/// fields to the same URL from our own origin, which carries the cookie; without one the second arrival fails as
+/// unsolicited. (In production the cookie is `SameSite=None; Secure` and arrives the first time.)
+fn repost(fields: &[(String, String)]) -> Response {
+    let inputs: String = fields
+        .iter()
+        .filter(|(name, _)| name == "SAMLResponse" || name == "RelayState")
+        .map(|(name, value)| {
+            format!(
+                "<input type=\"hidden\" name=\"{}\" value=\"{}\">",
+                html_escape(name),
+                html_escape(value)
+            )
+        })
+        .collect();
+    let page = format!(
+        "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>Signing in</title></head>\n<body>\
+         <form method=\"post\">{inputs}<input type=\"hidden\" name=\"{REPOSTED}\" value=\"1\">\
+         <noscript><button type=\"submit\">Continue</button></noscript></form>\
+         <script>document.forms[0].submit()</script></body></html>\n"
+    );
+    (
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CACHE_CONTROL, "no-store"),
+        ],
+        page,
+    )
+        .into_response()
+}
+
+fn html_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Our SP metadata for a strategy, to register with the identity provider.

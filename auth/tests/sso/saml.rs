@@ -306,9 +306,55 @@ pub async fn saml_login_and_its_refusals(ctx: Ctx) {
         json!({ "in_response_to_of": url_a, "suffix": "x" }),
     );
     assert_failure(&post(&server, &strategy, &cookie_b, &answer).await);
-    // A response without a login under way (unsolicited, IdP-initiated) is refused too.
+    // Without the session cookie (a browser leaves the SameSite=Lax cookie out of the identity provider's
+    // cross-site POST) the response is posted again from our own page, escaped, once.
     let answer = idp.answer(&url_b, "ok", json!({ "suffix": "y" }));
-    assert_failure(&post(&server, &strategy, "", &answer).await);
+    let page = post(&server, &strategy, "", &answer).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+    assert!(
+        page.body
+            .contains(&format!("name=\"SAMLResponse\" value=\"{answer}\"")),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains("name=\"reposted\" value=\"1\""),
+        "{}",
+        page.body
+    );
+    let hostile = server
+        .http
+        .post_form(
+            &format!("/auth/saml/callback/{strategy}"),
+            HOST,
+            &[],
+            &[
+                ("SAMLResponse", &answer),
+                ("RelayState", "\"><script>alert(1)</script>"),
+            ],
+        )
+        .await;
+    assert!(
+        !hostile.body.contains("<script>alert(1)"),
+        "{}",
+        hostile.body
+    );
+    assert!(
+        hostile.body.contains("&quot;&gt;&lt;script&gt;"),
+        "{}",
+        hostile.body
+    );
+    // Posted again and still without a session: unsolicited (IdP-initiated) responses are refused.
+    let again = server
+        .http
+        .post_form(
+            &format!("/auth/saml/callback/{strategy}"),
+            HOST,
+            &[],
+            &[("SAMLResponse", &answer), ("reposted", "1")],
+        )
+        .await;
+    assert_failure(&again);
 
     // Tenant isolation: another authority's strategy neither starts here nor answers a login started here.
     ctx.cli(&[
