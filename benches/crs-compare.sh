@@ -22,6 +22,9 @@
 # false positive on benign requests), the ratios waf/ModSecurity, a verdict on the target (detection at least
 # ModSecurity's, false positives at most a third of ModSecurity's), the rule ids in each proxy's false positives
 # and the attack tests ModSecurity stops but waf forwards. Exits non-zero only when the setup fails.
+# Then the throughput of both on the benign browser mix of benches/load.sh (wrk, 64 connections, LOAD_SECONDS each,
+# default 10, 0 skips; nginx + ModSecurity with a worker per core for this part, as waf has), alternating
+# ModSecurity, waf, ModSecurity, waf: requests/s, non-2xx answers and the ratio of the medians.
 #
 # Needs: nginx, libnginx-mod-http-modsecurity and python3 (apt-get install -y nginx libnginx-mod-http-modsecurity
 # python3); the CRS (rules, crs-setup.conf.example, tests) in CRS_DIR (default ../shared/crs) and CSIC 2010 in
@@ -42,7 +45,8 @@ STARTUP_SECONDS="${STARTUP_SECONDS:-600}" # a debug build compiles the whole CRS
 # Debian's module (package libnginx-mod-http-modsecurity; /etc/nginx/modules-enabled loads the same file).
 MODSEC_MODULE="${MODSEC_MODULE:-/usr/lib/nginx/modules/ngx_http_modsecurity_module.so}"
 UNICODE_MAP="${UNICODE_MAP:-/etc/nginx/unicode.mapping}"
-UPSTREAM_PORT=18091 MODSEC_PORT=18092 WAF_PORT=18093
+LOAD_SECONDS="${LOAD_SECONDS:-10}"
+UPSTREAM_PORT=18091 MODSEC_PORT=18092 WAF_PORT=18093 MODSEC_LOAD_PORT=18094
 
 SCRIPT=crs-compare.sh
 source benches/harness.sh
@@ -208,3 +212,30 @@ python3 benches/crs_compare.py --ftw "$work/ftw.jsonl" --csic "${csic_files[@]}"
   --waf "127.0.0.1:$WAF_PORT" --modsec "127.0.0.1:$MODSEC_PORT" --waf-log "$work/waf.log" \
   --modsec-audit "$work/modsec-audit.log" --label "$RULE_DIRS" --concurrency "$CONCURRENCY" --timeout "$TIMEOUT" \
   --sample "$SAMPLE" ${DETAILS:+--details "$DETAILS"}
+
+[ "$LOAD_SECONDS" -gt 0 ] || exit 0
+command -v wrk >/dev/null || fail "wrk not found for the throughput part (apt-get install -y wrk; or LOAD_SECONDS=0)"
+# The detection run above used one nginx worker (one audit log); for throughput nginx gets a worker per core.
+start_nginx modsec-load auto "server { listen 127.0.0.1:$MODSEC_LOAD_PORT; client_max_body_size 13m;
+    modsecurity on; modsecurity_rules_file $work/modsecurity.conf;
+    location / { proxy_pass http://127.0.0.1:$UPSTREAM_PORT; proxy_set_header Host \$http_host;
+      proxy_set_header X-Forwarded-For \$proxy_add_x_forwarded_for; } }" "load_module $MODSEC_MODULE;"
+wait_ready "$MODSEC_LOAD_PORT" "nginx + ModSecurity (throughput)"
+load_rate() { # port: requests/s on the benign mix, and the non-2xx answers
+  local out
+  out="$(wrk -t2 -c64 -d"${LOAD_SECONDS}s" -s benches/load-mix.lua "http://127.0.0.1:$1/")"
+  echo "$(awk '/Requests\/sec/ {print $2}' <<<"$out") $(awk '/Non-2xx/ {print $5}' <<<"$out")"
+}
+echo
+echo "throughput on the benign mix of benches/load.sh (wrk -t2 -c64, ${LOAD_SECONDS} s each):"
+modsec_rates=() waf_rates=()
+for round in 1 2; do
+  read -r rate non2xx < <(load_rate "$MODSEC_LOAD_PORT")
+  modsec_rates+=("$rate"); echo "  round $round: nginx + ModSecurity $rate req/s (non-2xx: ${non2xx:-0})"
+  read -r rate non2xx < <(load_rate "$WAF_PORT")
+  waf_rates+=("$rate"); echo "  round $round: waf $rate req/s (non-2xx: ${non2xx:-0})"
+done
+awk -v m="${modsec_rates[*]}" -v w="${waf_rates[*]}" 'BEGIN {
+  split(m, a, " "); split(w, b, " "); ma = (a[1] + a[2]) / 2; wa = (b[1] + b[2]) / 2
+  printf "  mean of the rounds: nginx + ModSecurity %.0f req/s, waf %.0f req/s: waf = %.1fx\n", ma, wa, wa / ma }'
+
