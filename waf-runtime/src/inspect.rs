@@ -45,14 +45,15 @@ impl LoadedRules {
     }
 
     /// Evaluates one request (its head and the inspected part of its body). `target` is the request target as
-    /// the client sent it (see `request_target.rs`); `block` rules block once their anomaly scores add up to
+    /// the client sent it (see `request_target.rs`); the matches of the `excluded` rules (the domain's
+    /// `disabled_rules`) do not count, and `block` rules block once the others' anomaly scores add up to
     /// `anomaly_threshold`.
     pub fn inspect(
         &self,
         parts: &Parts,
         target: &str,
         body: &[u8],
-        anomaly_threshold: u32,
+        (anomaly_threshold, excluded): (u32, &[u32]),
     ) -> Vec<Finding> {
         let headers: Vec<(&str, &[u8])> = parts
             .headers
@@ -66,7 +67,12 @@ impl LoadedRules {
             headers: &headers,
             body,
         };
-        let verdict = self.set.evaluate(&request);
+        let mut verdict = self.set.evaluate(&request);
+        if !excluded.is_empty() {
+            verdict
+                .matches
+                .retain(|m| excluded.binary_search(&m.rule_id).is_err());
+        }
         let score_blocks = verdict.anomaly_score() >= anomaly_threshold;
         verdict
             .matches
@@ -119,6 +125,19 @@ pub fn load(config: &Config) -> Result<LoadedRules, String> {
             "waf.rules.disabled_rules: no loaded rule has id {}",
             id_list(&unknown)
         ));
+    }
+    for (domain, ids) in &sources.domain_disabled_rules {
+        let unknown: Vec<u32> = ids
+            .iter()
+            .copied()
+            .filter(|&id| !loaded.set.rules().any(|r| r.rule.id == id))
+            .collect();
+        if !unknown.is_empty() {
+            loaded.errors.push(format!(
+                "waf.domains.{domain}.disabled_rules: no loaded rule has id {}",
+                id_list(&unknown)
+            ));
+        }
     }
     if !sources.disabled_rules.is_empty() {
         loaded.source = format!(

@@ -304,7 +304,7 @@ async fn inspect(
         return Ok(forwarded);
     }
     let started = Instant::now();
-    let findings = rules.inspect(parts, target, &inspected, config.rules.anomaly_threshold);
+    let findings = rules.inspect(parts, target, &inspected, config.inspection_policy(host));
     metrics.inspection_seconds.record(started.elapsed());
     if findings.is_empty() {
         return Ok(forwarded);

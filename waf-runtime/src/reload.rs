@@ -174,6 +174,7 @@ impl Reloader {
         let Some(path) = self.state.config_path.clone() else {
             return unchanged;
         };
+        let seen = self.state.swaps();
         let text = match tokio::fs::read_to_string(&path).await {
             Ok(t) => t,
             Err(e) => {
@@ -227,18 +228,24 @@ impl Reloader {
             traffic_files: traffic::files(old) != traffic::files(&new),
             traffic: true,
         };
-        self.traffic_fingerprint = traffic_fingerprint(&new);
+        let fingerprint = traffic_fingerprint(&new);
+        let mode = new.mode;
+        if !self.state.apply_config_since(seen, new, traffic) {
+            // The admin panel applied a change meanwhile: what was read may be older than it. Read again next time.
+            self.config_text = None;
+            return unchanged;
+        }
+        self.traffic_fingerprint = fingerprint;
         tracing::info!(
-            "configuration reloaded from {} (mode {:?})",
-            path.display(),
-            new.mode
+            "configuration reloaded from {} (mode {mode:?})",
+            path.display()
         );
-        self.state.apply_config(new, traffic);
         self.state.metrics.reloaded(Reloaded::Config, true);
         change
     }
 
     async fn check_rules(&mut self, force: bool) {
+        let seen = self.state.swaps();
         let config = self.state.live.load_full();
         let previous = self.rules_fingerprint;
         let work = tokio::task::spawn_blocking(move || {
@@ -263,14 +270,19 @@ impl Reloader {
                 for error in &rules.errors {
                     tracing::error!("rule file skipped: {error}");
                 }
-                tracing::info!(
+                let summary = format!(
                     "rules reloaded from {}: {} rules, {} files skipped, hash {}",
                     rules.source,
                     rules.count(),
                     rules.errors.len(),
                     rules.hash()
                 );
-                self.state.apply_rules(rules);
+                if !self.state.apply_rules_since(seen, rules) {
+                    // Built from a configuration the admin panel has replaced meanwhile: load again next time.
+                    self.rules_fingerprint = 0;
+                    return;
+                }
+                tracing::info!("{summary}");
                 self.state.metrics.reloaded(Reloaded::Rules, true);
             }
             Some(Err(e)) => {

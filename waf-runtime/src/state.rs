@@ -2,6 +2,11 @@
 //!
 //! A request takes one snapshot of each at its start and keeps it to its end, so a reload never changes the rules
 //! or the mode under a request in flight; the old snapshot is freed when its last request finishes.
+//!
+//! Two writers swap them: the reloader (built from the files) and the admin panel (built from its change, at once).
+//! Each swap is counted; the reloader applies what it built only if nothing was swapped since it started
+//! ([`State::swaps`], `apply_*_since`), so a reload built from the file as it was before a panel change can never
+//! undo that change (it reads the file again on its next check instead).
 use crate::config::Config;
 use crate::inspect::LoadedRules;
 use crate::metrics::Metrics;
@@ -11,7 +16,7 @@ use crate::traffic::Traffic;
 use crate::upstream::Upstreams;
 use arc_swap::ArcSwap;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 /// The configuration and what is built from it (upstream client, traffic controls): they change together.
 pub struct Live {
@@ -32,6 +37,15 @@ pub struct State {
     pub https: Https,
     /// Requests the rules blocked lately, for the admin panel.
     pub recent_blocks: RecentBlocks,
+    /// Configuration and rule swaps so far (see the module's doc); held while swapping.
+    swaps: Mutex<Swaps>,
+}
+
+/// How many times each of the two was swapped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Swaps {
+    pub config: u64,
+    pub rules: u64,
 }
 
 impl State {
@@ -59,12 +73,50 @@ impl State {
             config_path,
             https,
             recent_blocks: RecentBlocks::default(),
+            swaps: Mutex::new(Swaps::default()),
         }
+    }
+
+    fn swap_count(&self) -> MutexGuard<'_, Swaps> {
+        self.swaps.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The swaps so far: what a reload started from.
+    pub fn swaps(&self) -> Swaps {
+        *self.swap_count()
+    }
+
+    /// [`Self::apply_config`] unless a configuration was swapped in since `seen`; whether it was applied.
+    pub fn apply_config_since(&self, seen: Swaps, config: Config, traffic: Traffic) -> bool {
+        let mut count = self.swap_count();
+        if count.config != seen.config {
+            return false;
+        }
+        self.store_config(config, traffic);
+        count.config += 1;
+        true
+    }
+
+    /// [`Self::apply_rules`] unless a rule set was swapped in since `seen`; whether it was applied.
+    pub fn apply_rules_since(&self, seen: Swaps, rules: LoadedRules) -> bool {
+        let mut count = self.swap_count();
+        if count.rules != seen.rules {
+            return false;
+        }
+        self.store_rules(rules);
+        count.rules += 1;
+        true
     }
 
     /// Swaps in a new configuration and the traffic controls built from it, keeping the warm upstream pool when
     /// its settings did not change.
     pub fn apply_config(&self, config: Config, traffic: Traffic) {
+        let mut count = self.swap_count();
+        self.store_config(config, traffic);
+        count.config += 1;
+    }
+
+    fn store_config(&self, config: Config, traffic: Traffic) {
         let current = self.live.load();
         let upstreams = if current.upstreams.matches(&config.upstream) {
             current.upstreams.clone()
@@ -89,6 +141,12 @@ impl State {
     }
 
     pub fn apply_rules(&self, rules: LoadedRules) {
+        let mut count = self.swap_count();
+        self.store_rules(rules);
+        count.rules += 1;
+    }
+
+    fn store_rules(&self, rules: LoadedRules) {
         record_rules(self.metrics, &rules);
         self.rules.store(Arc::new(rules));
     }

@@ -454,6 +454,70 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
         saved["waf"]["domains"]["shop.test"]["default_upstream"],
         shop_up.url()
     );
+    // The domain's own rule exclusions and threshold: its traffic passes a rule the others are blocked by.
+    let attack = |host: &'static str| async move {
+        let req = Request::get("/?q=attack-me")
+            .header("host", host)
+            .body(Full::new(Bytes::new()))
+            .unwrap();
+        send(waf.addr, req).await.0.status
+    };
+    assert_eq!(attack("shop.test").await, 403);
+    let rules = client
+        .call(
+            Method::PUT,
+            "/api/domains/shop.test/rules",
+            Some(json!({"anomaly_threshold": 20, "disabled_rules": [100001]})),
+        )
+        .await;
+    assert_eq!(rules.status, 200, "{}", rules.body);
+    assert_eq!(
+        rules.body["domains"]["shop.test"]["disabled_rules"],
+        json!([100001])
+    );
+    assert_eq!(rules.body["domains"]["shop.test"]["anomaly_threshold"], 20);
+    assert_eq!(attack("shop.test").await, 200);
+    assert_eq!(attack("other.test").await, 403);
+    let saved: Value = serde_saphyr::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        saved["waf"]["domains"]["shop.test"]["disabled_rules"],
+        json!([100001])
+    );
+    assert_eq!(
+        saved["waf"]["domains"]["shop.test"]["default_upstream"],
+        shop_up.url(),
+        "the domain's other keys are kept"
+    );
+    let unknown_rule = client
+        .call(
+            Method::PUT,
+            "/api/domains/shop.test/rules",
+            Some(json!({"disabled_rules": [4242]})),
+        )
+        .await;
+    assert_eq!(unknown_rule.status, 400, "{}", unknown_rule.body);
+    assert!(
+        unknown_rule.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("waf.domains.shop.test.disabled_rules: no loaded rule has id 4242"),
+        "{}",
+        unknown_rule.body
+    );
+    let no_domain = client
+        .call(
+            Method::PUT,
+            "/api/domains/nowhere.test/rules",
+            Some(json!({})),
+        )
+        .await;
+    assert_eq!(no_domain.status, 404);
+    let cleared = client
+        .call(Method::PUT, "/api/domains/shop.test/rules", Some(json!({})))
+        .await;
+    assert_eq!(cleared.status, 200, "{}", cleared.body);
+    assert_eq!(attack("shop.test").await, 403);
+
     // Keys the panel does not manage are kept; the previous file is the backup.
     assert_eq!(saved["waf"]["body"]["over_limit"], "reject");
     assert_eq!(saved["waf"]["server"]["workers"], 2);
@@ -534,11 +598,13 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     assert_eq!(recent[0]["path"], "/?q=attack-me&again");
     assert_eq!(recent[1]["outcome"], "blocked");
     let dashboard = client.call(Method::GET, "/api/dashboard", None).await.body;
-    assert_eq!(dashboard["blocked"], 1);
+    // Blocked: the three requests of the domain-rules checks above (shop.test before and after its exclusion,
+    // other.test) and this one; the excluded request matched nothing.
+    assert_eq!(dashboard["blocked"], 4);
     assert_eq!(dashboard["observed"], 1);
     assert_eq!(
         dashboard["top_rules"][0],
-        json!({"rule_id": 100001, "hits": 2})
+        json!({"rule_id": 100001, "hits": 5})
     );
     assert!(dashboard["requests"].as_u64().unwrap() >= 4);
 
@@ -549,7 +615,7 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
         .body;
     assert_eq!(
         rules,
-        json!([{"id": 100001, "msg": "test attack marker", "paranoia_level": 1, "hits": 2}])
+        json!([{"id": 100001, "msg": "test attack marker", "paranoia_level": 1, "hits": 5}])
     );
     let none = client
         .call(Method::GET, "/api/rules?search=nothing-like-this", None)

@@ -314,3 +314,66 @@ rules:
         "only the request under the threshold reached the upstream"
     );
 }
+
+/// A domain's own anomaly threshold and rule exclusions (`domains.<host>.anomaly_threshold`, `disabled_rules`)
+/// apply to its requests only; an excluded rule is neither counted nor named; an unknown id is a load error.
+#[tokio::test(flavor = "multi_thread")]
+async fn domains_have_their_own_threshold_and_rule_exclusions() {
+    const SCORED: &str = r#"
+rules:
+  - {id: 300011, msg: "critical marker", severity: CRITICAL, operator: contains, pattern: "c-mark", variables: [ARGS], action: block}
+  - {id: 300012, msg: "low marker", severity: LOW, operator: contains, pattern: "l-mark", variables: [ARGS], action: block}
+"#;
+    let up = Upstream::start().await;
+    let domains = "  domains:\n    lenient.test: {anomaly_threshold: 10}\n    \
+                   excluded.test: {disabled_rules: [300011]}\n";
+    let with_domains = format!("{}{domains}", config(&up, "enforce"));
+    let waf = Waf::start(&with_domains, &[("scored.yaml", SCORED)]);
+    let status = |host: &'static str, query: &'static str| {
+        let addr = waf.addr;
+        async move {
+            let req = Request::get(format!("/?{query}"))
+                .header("host", host)
+                .body(Full::new(Bytes::new()))
+                .unwrap();
+            send(addr, req).await
+        }
+    };
+    // Elsewhere the critical marker (5) blocks.
+    assert_eq!(status("other.test", "a=c-mark").await.0.status, 403);
+    // lenient.test: 5 < 10 forwarded; 5 + 2 still under; the domain's threshold, not the global one.
+    assert_eq!(
+        status("lenient.test", "a=c-mark&b=l-mark").await.0.status,
+        200
+    );
+    // excluded.test: 300011 does not count, so the low marker alone (2) stays under 5 and is logged alone.
+    assert_eq!(status("excluded.test", "a=c-mark").await.0.status, 200);
+    let (head, body) = status("Excluded.Test:8080", "a=c-mark&b=l-mark&c=l-mark").await;
+    assert_eq!(head.status, 200, "{}", String::from_utf8_lossy(&body));
+    assert_eq!(up.seen().len(), 3);
+    drop(waf);
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rules")).unwrap();
+    std::fs::write(dir.path().join("rules/scored.yaml"), SCORED).unwrap();
+    let bad = format!(
+        "{}  domains:\n    excluded.test: {{disabled_rules: [4242]}}\n",
+        config(&up, "enforce")
+    );
+    Waf::write_config(dir.path(), &bad);
+    let checked = std::process::Command::new(env!("CARGO_BIN_EXE_waf"))
+        .args(["--config", "waf.yml", "--check-config"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&checked.stdout),
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    assert!(!checked.status.success(), "{text}");
+    assert!(
+        text.contains("waf.domains.excluded.test.disabled_rules: no loaded rule has id 4242"),
+        "{text}"
+    );
+}

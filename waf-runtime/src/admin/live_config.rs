@@ -37,7 +37,14 @@ pub fn managed(config: &Config) -> Value {
         .iter()
         .map(|(host, d)| {
             let upstream = d.default_upstream.as_ref().map(|u| u.to_string());
-            (host.clone(), json!({ "upstream": upstream }))
+            (
+                host.clone(),
+                json!({
+                    "upstream": upstream,
+                    "anomaly_threshold": d.anomaly_threshold,
+                    "disabled_rules": d.disabled_rules,
+                }),
+            )
         })
         .collect();
     json!({
@@ -130,7 +137,7 @@ impl Panel {
             && let Some(error) = rules.errors.first()
         {
             return Err(ApiError::bad_request(format!(
-                "a rule file would be skipped: {error}"
+                "the rules would not load as configured: {error}"
             )));
         }
 

@@ -70,6 +70,7 @@ pub struct Panel {
         settings::set_paranoia,
         settings::put_domain,
         settings::delete_domain,
+        settings::set_domain_rules,
         settings::set_ip_lists,
         settings::set_rate_limit,
         monitoring::show,
@@ -147,6 +148,7 @@ fn router(panel: Arc<Panel>) -> Router {
             "/domains/{host}",
             put(settings::put_domain).delete(settings::delete_domain),
         )
+        .route("/domains/{host}/rules", put(settings::set_domain_rules))
         .route("/ip-filter", put(settings::set_ip_lists))
         .route("/rate-limit", put(settings::set_rate_limit))
         .route("/dashboard", get(monitoring::show))

@@ -1,4 +1,5 @@
-//! The settings the panel manages: WAF mode, paranoia level, domains, IP lists and the rate limit. Each handler
+//! The settings the panel manages: WAF mode, paranoia level, domains (with their anomaly threshold and rule
+//! exclusions), IP lists and the rate limit. Each handler
 //! only says how its change edits the file's tree; `live_config.rs` validates, writes and applies it, and the
 //! change is audited with the managed settings before and after.
 use super::Panel;
@@ -31,6 +32,15 @@ pub struct ParanoiaChange {
 pub struct DomainChange {
     /// `http://host:port` of the domain's upstream.
     pub upstream: String,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct DomainRulesChange {
+    /// The domain's own anomaly threshold (at least 1); absent: the global `rules.anomaly_threshold`.
+    pub anomaly_threshold: Option<u32>,
+    /// Rule ids whose matches do not count for the domain's requests; each must be a loaded rule.
+    #[serde(default)]
+    pub disabled_rules: Vec<u32>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -109,6 +119,46 @@ pub async fn put_domain(
         })
         .await?;
     audited(&panel, &who, "domain set", changed).await
+}
+
+/// Sets a domain's anomaly threshold and rule exclusions (`domains.<host>.anomaly_threshold`, `disabled_rules`).
+#[utoipa::path(put, path = "/api/domains/{host}/rules", request_body = DomainRulesChange,
+    params(("host" = String, Path, description = "the host name of a configured domain")),
+    responses((status = 200), (status = 400, description = "refused (an unknown rule id, a threshold of 0), nothing applied"),
+        (status = 404, description = "no such domain")))]
+pub async fn set_domain_rules(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Path(host): Path<String>,
+    Json(req): Json<DomainRulesChange>,
+) -> ApiResult<Json<Value>> {
+    let host = check_host(&host)?;
+    if !panel.state.live.load().config.domains.contains_key(&host) {
+        return Err(ApiError::new(
+            axum::http::StatusCode::NOT_FOUND,
+            "no such domain",
+        ));
+    }
+    let changed = panel
+        .change(|waf| {
+            let domains = section(waf, "domains");
+            let mut domain = match take_host(domains, &host) {
+                Some(Value::Object(map)) => map,
+                _ => Map::new(),
+            };
+            match req.anomaly_threshold {
+                Some(threshold) => domain.insert("anomaly_threshold".into(), json!(threshold)),
+                None => domain.remove("anomaly_threshold"),
+            };
+            if req.disabled_rules.is_empty() {
+                domain.remove("disabled_rules");
+            } else {
+                domain.insert("disabled_rules".into(), json!(req.disabled_rules));
+            }
+            domains.insert(host.clone(), Value::Object(domain));
+        })
+        .await?;
+    audited(&panel, &who, "domain rules set", changed).await
 }
 
 #[utoipa::path(delete, path = "/api/domains/{host}",

@@ -89,6 +89,8 @@ pub struct FileDomain {
     pub ip_filter: Option<FileIpFilter>,
     pub geoip: Option<FileGeoip>,
     pub force_https: Option<bool>,
+    pub anomaly_threshold: Option<u32>,
+    pub disabled_rules: Option<Vec<u32>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

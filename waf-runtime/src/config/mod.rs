@@ -122,6 +122,13 @@ pub struct DomainConfig {
     /// account's contact.
     pub acme_enabled: bool,
     pub acme_email: Option<String>,
+    /// The domain's own anomaly threshold, instead of `rules.anomaly_threshold`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub anomaly_threshold: Option<u32>,
+    /// Rules whose matches do not count for this domain (a rule exclusion, e.g. for an application that
+    /// legitimately sends what the rule looks for); sorted, without repeats.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub disabled_rules: Vec<u32>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -236,7 +243,24 @@ impl Config {
             remember_values: self.rules.remember_values,
             disabled_rules: &self.rules.disabled_rules,
             crs_settings: &self.rules.crs_settings,
+            domain_disabled_rules: self
+                .domains
+                .iter()
+                .filter(|(_, d)| !d.disabled_rules.is_empty())
+                .map(|(name, d)| (name.as_str(), d.disabled_rules.as_slice()))
+                .collect(),
         }
+    }
+
+    /// How requests for `host` are judged: the anomaly threshold, and the rules whose matches do not count.
+    pub fn inspection_policy(&self, host: &str) -> (u32, &[u32]) {
+        let domain = self.domains.get(host);
+        (
+            domain
+                .and_then(|d| d.anomaly_threshold)
+                .unwrap_or(self.rules.anomaly_threshold),
+            domain.map_or(&[][..], |d| d.disabled_rules.as_slice()),
+        )
     }
 }
 
@@ -250,6 +274,8 @@ pub struct RuleSources<'a> {
     pub remember_values: bool,
     pub disabled_rules: &'a [u32],
     pub crs_settings: &'a BTreeMap<String, String>,
+    /// Each domain's `disabled_rules`: checked against the loaded rules like the global ones.
+    pub domain_disabled_rules: Vec<(&'a str, &'a [u32])>,
 }
 
 /// A configuration error, always saying where (file and key path, or environment variable) and what.

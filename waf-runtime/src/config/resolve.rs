@@ -182,6 +182,14 @@ impl Resolver<'_> {
                     "redirects to HTTPS, but server.https_enabled is false",
                 ));
             }
+            if d.anomaly_threshold == Some(0) {
+                return Err(
+                    self.key_error(&format!("{key}.anomaly_threshold"), "must be at least 1")
+                );
+            }
+            let mut disabled_rules = d.disabled_rules.unwrap_or_default();
+            disabled_rules.sort_unstable();
+            disabled_rules.dedup();
             // Host matching is case-insensitive and ignores the port: store the name the way it is looked up.
             domains.insert(
                 name.to_ascii_lowercase(),
@@ -195,6 +203,8 @@ impl Resolver<'_> {
                     force_https,
                     acme_enabled,
                     acme_email: d.acme_email,
+                    anomaly_threshold: d.anomaly_threshold,
+                    disabled_rules,
                 },
             );
         }
