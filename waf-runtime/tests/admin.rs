@@ -807,6 +807,7 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
         .arg(format!("http://{}", waf.addr))
         .arg(logged_token(&waf))
         .arg(&shots)
+        .arg(up.url())
         .output()
         .await
         .unwrap();
@@ -817,10 +818,21 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
         String::from_utf8_lossy(&output.stderr),
         waf.logs()
     );
-    assert!(shots.join("4-attack-on-dashboard.png").is_file());
+    assert!(shots.join("5-domain-rules.png").is_file());
     // What the browser did is what the proxy now runs.
     let (_, health) = get(waf.addr, "/health").await;
     assert_eq!(json(&health)["mode"], "observe");
+    let saved: serde_json::Value =
+        serde_saphyr::from_str(&std::fs::read_to_string(waf.dir.path().join("waf.yml")).unwrap())
+            .unwrap();
+    assert_eq!(
+        saved["waf"]["domains"]["shop.test"]["anomaly_threshold"],
+        10
+    );
+    assert_eq!(
+        saved["waf"]["domains"]["shop.test"]["disabled_rules"],
+        json!([100001])
+    );
 }
 
 /// `$TEST_PYTHON` with Selenium, and Debian's chromium and chromedriver; `None` (after saying why) when missing

@@ -1,8 +1,10 @@
 """Drives the admin panel in Debian's headless Chromium (through Debian's chromedriver, with Selenium):
-the setup wizard with the token, sign-in, a switch to observe mode, and an attack sent through the proxy that
-then shows on the dashboard. Run by waf-runtime/tests/admin_browser.rs, which starts the real `waf`.
+the setup wizard with the token, sign-in, a switch to observe mode, an attack sent through the proxy that
+then shows on the dashboard, and a domain added with its own anomaly threshold and rule exclusion. Run by
+waf-runtime/tests/admin.rs, which starts the real `waf`.
 
-Arguments: PANEL_URL PROXY_URL SETUP_TOKEN SCREENSHOT_DIR. Exit status 0 when every step was seen in the page.
+Arguments: PANEL_URL PROXY_URL SETUP_TOKEN SCREENSHOT_DIR UPSTREAM_URL. Exit status 0 when every step was seen in
+the page.
 """
 import os
 import sys
@@ -15,7 +17,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-panel, proxy, token, shots = sys.argv[1:5]
+panel, proxy, token, shots, upstream = sys.argv[1:6]
 os.makedirs(shots, exist_ok=True)
 PASSWORD = "a long enough password"
 
@@ -69,6 +71,19 @@ try:
     text_in("recent", "observed")
     text_in("observed", "1")
     shot("4-attack-on-dashboard")
-    print("browser: wizard, sign-in, observe mode and the attack on the dashboard all seen")
+
+    # A domain, then its own threshold and rule exclusion, through the forms.
+    driver.find_element(By.ID, "domain-host").send_keys("shop.test")
+    driver.find_element(By.ID, "domain-upstream").send_keys(upstream)
+    driver.find_element(By.CSS_SELECTOR, "#domain-form button").click()
+    text_in("domains", "shop.test")
+    driver.find_element(By.ID, "rules-host").send_keys("shop.test")
+    driver.find_element(By.ID, "rules-threshold").send_keys("10")
+    driver.find_element(By.ID, "rules-excluded").send_keys("100001")
+    driver.find_element(By.CSS_SELECTOR, "#domain-rules-form button").click()
+    text_in("message", "shop.test: rules set")
+    text_in("domains", "100001")
+    shot("5-domain-rules")
+    print("browser: wizard, sign-in, observe mode, the attack on the dashboard and a domain's rules all seen")
 finally:
     driver.quit()

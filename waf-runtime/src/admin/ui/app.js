@@ -80,7 +80,8 @@ async function refreshConfig() {
   body.replaceChildren();
   for (const [host, d] of Object.entries(c.domains)) {
     const row = document.createElement("tr");
-    cells(row, [host, d.upstream || "(default)"]);
+    cells(row, [host, d.upstream || "(default)", d.anomaly_threshold ?? "(global)",
+      (d.disabled_rules || []).join(", ")]);
     const td = document.createElement("td");
     const remove = document.createElement("button");
     remove.textContent = "Remove";
@@ -161,6 +162,16 @@ document.addEventListener("DOMContentLoaded", () => {
     const host = $("domain-host").value;
     act(() => api("PUT", `/api/domains/${encodeURIComponent(host)}`, { upstream: $("domain-upstream").value }),
       `${host} saved.`);
+  });
+  $("domain-rules-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const host = $("rules-host").value;
+    const threshold = $("rules-threshold").value;
+    const excluded = $("rules-excluded").value.split(/[\s,]+/).filter((id) => id !== "").map(Number);
+    act(() => api("PUT", `/api/domains/${encodeURIComponent(host)}/rules`, {
+      anomaly_threshold: threshold === "" ? null : Number(threshold),
+      disabled_rules: excluded,
+    }), `${host}: rules set.`);
   });
   start().catch((e) => say(e.message));
 });
