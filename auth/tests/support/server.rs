@@ -179,8 +179,13 @@ impl AuthServer {
     /// Whether the server logs `needle` within a few seconds: a line written just before a response reaches the
     /// log through the stderr reader thread a moment after the response reaches the test.
     pub async fn logged(&self, needle: &str) -> bool {
+        self.logged_times(needle, 1).await
+    }
+
+    /// Whether the server's log holds `needle` at least `times` times within a few seconds (see [`Self::logged`]).
+    pub async fn logged_times(&self, needle: &str, times: usize) -> bool {
         for _ in 0..100 {
-            if self.log().contains(needle) {
+            if self.log().matches(needle).count() >= times {
                 return true;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
