@@ -8,12 +8,12 @@
 
 use std::time::Instant;
 
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 
 use crate::events::Provider;
-use crate::session::Session;
+use crate::session::{PendingLogin, Session};
 use crate::state::AppState;
 use crate::store::{NewUser, Store, StoreError, User, UserAuthLookup};
 use crate::tenancy::Tenant;
@@ -33,6 +33,54 @@ pub fn valid_strategy_id(id: &str) -> bool {
         && id
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// A strategy row (`oauth_strat`, `adfs_strat`): it serves one authority.
+pub trait StrategyRow {
+    fn authority_id(&self) -> &str;
+}
+
+/// `id` if it can be a strategy id, else the refusal (before any query).
+pub fn checked_strategy_id(id: &str) -> Result<&str, LoginError> {
+    if valid_strategy_id(id) {
+        Ok(id)
+    } else {
+        Err(LoginError::refused("invalid strategy id"))
+    }
+}
+
+/// The strategy `id` found (`row`) if it belongs to the tenant's authority: a tenant never signs its users in
+/// through another tenant's provider.
+pub fn own_strategy<S: StrategyRow>(
+    tenant: &Tenant,
+    id: &str,
+    row: Option<S>,
+) -> Result<S, LoginError> {
+    match row {
+        Some(s) if s.authority_id() == tenant.authority.id => Ok(s),
+        Some(_) => Err(LoginError::refused(format!(
+            "strategy {id} belongs to another authority"
+        ))),
+        None => Err(LoginError::refused(format!("no strategy {id}"))),
+    }
+}
+
+/// The answer that sends the browser to the provider at `url`, its session holding `pending` until the answer.
+/// The session carrying `continue` (from `/auth/login`) is kept; a browser without one gets a new one.
+pub fn begin(
+    state: &AppState,
+    tenant: &Tenant,
+    headers: &HeaderMap,
+    url: &str,
+    pending: PendingLogin,
+) -> Response {
+    let minutes = state.session_minutes(&tenant.authority);
+    let mut session = state
+        .cookies
+        .read(headers, &tenant.authority)
+        .unwrap_or_else(|| Session::new(&tenant.authority, None, minutes));
+    session.pending = Some(pending);
+    (state.cookies.write(&session), crate::routes::see_other(url)).into_response()
 }
 
 /// Who the provider says signed in.

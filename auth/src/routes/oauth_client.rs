@@ -21,7 +21,6 @@ use subtle::ConstantTimeEq;
 use utoipa::IntoParams;
 
 use super::oidc::issuer;
-use super::see_other;
 use crate::error::AppError;
 use crate::events::Provider;
 use crate::oauth_client::{self, transport::Transport};
@@ -62,16 +61,11 @@ async fn strategy(
     tenant: &Tenant,
     id: &str,
 ) -> Result<OAuthStrategy, LoginError> {
-    if !sso::valid_strategy_id(id) {
-        return Err(LoginError::refused("invalid strategy id"));
-    }
-    match state.store.oauth_strategy_by_id(id).await? {
-        Some(s) if s.authority_id == tenant.authority.id => Ok(s),
-        Some(_) => Err(LoginError::refused(format!(
-            "strategy {id} belongs to another authority"
-        ))),
-        None => Err(LoginError::refused(format!("no strategy {id}"))),
-    }
+    let row = state
+        .store
+        .oauth_strategy_by_id(sso::checked_strategy_id(id)?)
+        .await?;
+    sso::own_strategy(tenant, id, row)
 }
 
 /// Starts a login with an OAuth 2.0 provider.
@@ -98,16 +92,7 @@ pub async fn start(
         oauth_client::start(&strategy, &redirect_uri(&headers, &tenant, &id))
     };
     match begun.await {
-        Ok((url, pending)) => {
-            let minutes = state.session_minutes(&tenant.authority);
-            // The session carrying `continue` (from `/auth/login`) is kept; a browser without one gets a new one.
-            let mut session = state
-                .cookies
-                .read(&headers, &tenant.authority)
-                .unwrap_or_else(|| Session::new(&tenant.authority, None, minutes));
-            session.pending = Some(pending);
-            (state.cookies.write(&session), see_other(url.as_str())).into_response()
-        }
+        Ok((url, pending)) => sso::begin(&state, &tenant, &headers, url.as_str(), pending),
         Err(e) => sso::failure(Provider::OAuth2, started, &e),
     }
 }

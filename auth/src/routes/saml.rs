@@ -26,7 +26,6 @@ use super::see_other;
 use crate::error::AppError;
 use crate::events::Provider;
 use crate::saml::{self, Endpoints, hostile};
-use crate::session::Session;
 use crate::sso::{self, LoginError};
 use crate::state::AppState;
 use crate::store::SamlStrategy;
@@ -75,16 +74,11 @@ fn endpoints(headers: &HeaderMap, tenant: &Tenant, strategy: &SamlStrategy) -> E
 
 /// The strategy `id` if it exists and belongs to the tenant's authority.
 async fn strategy(state: &AppState, tenant: &Tenant, id: &str) -> Result<SamlStrategy, LoginError> {
-    if !sso::valid_strategy_id(id) {
-        return Err(LoginError::refused("invalid strategy id"));
-    }
-    match state.store.saml_strategy_by_id(id).await? {
-        Some(s) if s.authority_id == tenant.authority.id => Ok(s),
-        Some(_) => Err(LoginError::refused(format!(
-            "strategy {id} belongs to another authority"
-        ))),
-        None => Err(LoginError::refused(format!("no strategy {id}"))),
-    }
+    let row = state
+        .store
+        .saml_strategy_by_id(sso::checked_strategy_id(id)?)
+        .await?;
+    sso::own_strategy(tenant, id, row)
 }
 
 /// Starts a login with a SAML identity provider.
@@ -111,15 +105,7 @@ pub async fn start(
         saml::start(&strategy, &endpoints(&headers, &tenant, &strategy), &query)
     };
     match begun.await {
-        Ok((url, pending)) => {
-            let minutes = state.session_minutes(&tenant.authority);
-            let mut session = state
-                .cookies
-                .read(&headers, &tenant.authority)
-                .unwrap_or_else(|| Session::new(&tenant.authority, None, minutes));
-            session.pending = Some(pending);
-            (state.cookies.write(&session), see_other(url.as_str())).into_response()
-        }
+        Ok((url, pending)) => sso::begin(&state, &tenant, &headers, url.as_str(), pending),
         Err(e) => sso::failure(Provider::Saml, started, &e),
     }
 }
