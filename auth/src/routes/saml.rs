@@ -151,11 +151,10 @@ async fn consume(
 ) -> Response {
     let started = Instant::now();
     let fail = |e: LoginError| sso::failure(Provider::Saml, started, &e);
+    let fields: Vec<(String, String)> = url::form_urlencoded::parse(body).into_owned().collect();
+    let field = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, v)| v);
     let Some(mut session) = state.cookies.read(headers, &tenant.authority) else {
-        let fields: Vec<(String, String)> =
-            url::form_urlencoded::parse(body).into_owned().collect();
-        let named = |name: &str| fields.iter().any(|(n, _)| n == name);
-        if named("SAMLResponse") && !named(REPOSTED) {
+        if field("SAMLResponse").is_some() && field(REPOSTED).is_none() {
             return repost(&fields);
         }
         return fail(LoginError::refused(
@@ -179,16 +178,14 @@ async fn consume(
                 "the response names another strategy than the one started",
             ));
         }
-        let saml_response = url::form_urlencoded::parse(body)
-            .find(|(name, _)| name == "SAMLResponse")
-            .map(|(_, value)| value.into_owned())
+        let saml_response = field("SAMLResponse")
             .ok_or_else(|| LoginError::refused("the POST carries no SAMLResponse"))?;
         let strategy = strategy(state, tenant, &pending.strategy).await?;
         let endpoints = endpoints(headers, tenant, &strategy);
         // xmlsec's verification is CPU work of a millisecond or more: off the request threads.
         let replays = &state.saml_replays;
         let identity = tokio::task::block_in_place(|| {
-            saml::finish(&strategy, &endpoints, &pending, &saml_response, replays)
+            saml::finish(&strategy, &endpoints, &pending, saml_response, replays)
         })?;
         sso::sign_in(state, tenant, &session, identity, started).await
     };

@@ -107,15 +107,9 @@ pub async fn put_domain(
     let host = check_host(&host)?;
     let changed = panel
         .change(|waf| {
-            let domains = section(waf, "domains");
-            // The file may spell the host in another case: one entry per host.
-            let existing = take_host(domains, &host);
-            let mut domain = match existing {
-                Some(Value::Object(map)) => map,
-                _ => Map::new(),
-            };
-            domain.insert("default_upstream".into(), Value::String(req.upstream));
-            domains.insert(host.clone(), Value::Object(domain));
+            edit_domain(waf, &host, |domain| {
+                domain.insert("default_upstream".into(), Value::String(req.upstream));
+            });
         })
         .await?;
     audited(&panel, &who, "domain set", changed).await
@@ -132,30 +126,20 @@ pub async fn set_domain_rules(
     Path(host): Path<String>,
     Json(req): Json<DomainRulesChange>,
 ) -> ApiResult<Json<Value>> {
-    let host = check_host(&host)?;
-    if !panel.state.live.load().config.domains.contains_key(&host) {
-        return Err(ApiError::new(
-            axum::http::StatusCode::NOT_FOUND,
-            "no such domain",
-        ));
-    }
+    let host = configured_domain(&panel, &host)?;
     let changed = panel
         .change(|waf| {
-            let domains = section(waf, "domains");
-            let mut domain = match take_host(domains, &host) {
-                Some(Value::Object(map)) => map,
-                _ => Map::new(),
-            };
-            match req.anomaly_threshold {
-                Some(threshold) => domain.insert("anomaly_threshold".into(), json!(threshold)),
-                None => domain.remove("anomaly_threshold"),
-            };
-            if req.disabled_rules.is_empty() {
-                domain.remove("disabled_rules");
-            } else {
-                domain.insert("disabled_rules".into(), json!(req.disabled_rules));
-            }
-            domains.insert(host.clone(), Value::Object(domain));
+            edit_domain(waf, &host, |domain| {
+                match req.anomaly_threshold {
+                    Some(threshold) => domain.insert("anomaly_threshold".into(), json!(threshold)),
+                    None => domain.remove("anomaly_threshold"),
+                };
+                if req.disabled_rules.is_empty() {
+                    domain.remove("disabled_rules");
+                } else {
+                    domain.insert("disabled_rules".into(), json!(req.disabled_rules));
+                }
+            });
         })
         .await?;
     audited(&panel, &who, "domain rules set", changed).await
@@ -169,13 +153,7 @@ pub async fn delete_domain(
     who: SignedIn,
     Path(host): Path<String>,
 ) -> ApiResult<Json<Value>> {
-    let host = check_host(&host)?;
-    if !panel.state.live.load().config.domains.contains_key(&host) {
-        return Err(ApiError::new(
-            axum::http::StatusCode::NOT_FOUND,
-            "no such domain",
-        ));
-    }
+    let host = configured_domain(&panel, &host)?;
     let changed = panel
         .change(|waf| {
             take_host(section(waf, "domains"), &host);
@@ -251,6 +229,34 @@ fn check_host(host: &str) -> ApiResult<String> {
 }
 
 /// Removes the entry for `host` in any case; returns the last one removed.
+/// `host` (checked and lower-cased) when it is a domain of the running configuration, else 404.
+fn configured_domain(panel: &Panel, host: &str) -> ApiResult<String> {
+    let host = check_host(host)?;
+    if !panel.state.live.load().config.domains.contains_key(&host) {
+        return Err(ApiError::new(
+            axum::http::StatusCode::NOT_FOUND,
+            "no such domain",
+        ));
+    }
+    Ok(host)
+}
+
+/// Applies `edit` to the entry of `host` under `waf.domains` (made when missing), keeping its other keys. The file
+/// may spell the host in another case: the entry is stored once, under the lower-case name.
+fn edit_domain(
+    waf: &mut Map<String, Value>,
+    host: &str,
+    edit: impl FnOnce(&mut Map<String, Value>),
+) {
+    let domains = section(waf, "domains");
+    let mut domain = match take_host(domains, host) {
+        Some(Value::Object(map)) => map,
+        _ => Map::new(),
+    };
+    edit(&mut domain);
+    domains.insert(host.to_string(), Value::Object(domain));
+}
+
 fn take_host(domains: &mut Map<String, Value>, host: &str) -> Option<Value> {
     let keys: Vec<String> = domains
         .keys()
