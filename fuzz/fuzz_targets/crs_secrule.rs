@@ -4,13 +4,13 @@
 
 use libfuzzer_sys::fuzz_target;
 use waf_compiler::CompileOptions;
-use waf_compiler::ruleset::{CompiledRuleSet, SourceFile};
+use waf_compiler::compile::ruleset::{CompiledRuleSet, SourceFile};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let Ok(import) = waf_compiler::crs::import(text, "fuzz.conf") else {
+    let Ok(import) = waf_compiler::import::import(text, "fuzz.conf") else {
         return;
     };
     let sources = [SourceFile {

@@ -13,8 +13,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use waf_compiler::regex_engine::DEFAULT_DFA_SIZE_LIMIT;
-use waf_compiler::{CompileOptions, CompiledRuleSet, EnginePlan, HttpRequest, artifact};
+use waf_compiler::compile::regex_engine::DEFAULT_DFA_SIZE_LIMIT;
+use waf_compiler::{CompileOptions, CompiledRuleSet, EnginePlan, HttpRequest, compile::artifact};
 
 fn rule_dirs() -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");

@@ -20,7 +20,7 @@
 //!   byte rewrite) with the engine's flags: `.` matches a newline, multi-line anchors, Unicode off. No prefilter
 //!   skips it. Capture groups are resolved only for rules whose chain conditions read them;
 //! - `contains`, `starts_with` and the detectors run the engine's own [`Matcher`], and chain conditions its own
-//!   [`Condition::holds`](waf_compiler::operator::Condition::holds): they are the same work in both;
+//!   [`Condition::holds`](waf_compiler::evaluate::operator::Condition::holds): they are the same work in both;
 //! - a rule stops at its first matching value, as in the engine, and the result is the list of matching rule ids.
 //!
 //! The engine is [`CompiledRuleSet::evaluate`] as loaded from YAML, so with its literal prefilter (on by default),
@@ -31,10 +31,10 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
-use waf_compiler::collection::RequestView;
 use waf_compiler::compile::{Chains, CompiledRule};
-use waf_compiler::operator::{Found, Matcher, pcre_byte_escapes};
-use waf_compiler::transform::{apply, apply_chain};
+use waf_compiler::evaluate::collection::RequestView;
+use waf_compiler::evaluate::operator::{Found, Matcher, pcre_byte_escapes};
+use waf_compiler::evaluate::transform::{apply, apply_chain};
 use waf_compiler::{CompileOptions, CompiledRuleSet, HttpRequest};
 
 const PARANOIA: u8 = 4;
@@ -49,7 +49,7 @@ fn rule_dirs(with_shipped: bool) -> Vec<PathBuf> {
 }
 
 /// The rule set as the engine is measured: without the memo of earlier requests' results
-/// (`waf_compiler::memo`), which would answer every iteration after the first from memory. Each request is
+/// (`waf_compiler::evaluate::memo`), which would answer every iteration after the first from memory. Each request is
 /// measured as if its values had never been seen; [`memo_warm`] measures the other case.
 fn load(with_shipped: bool) -> CompiledRuleSet {
     let mut ruleset = load_as_shipped(with_shipped);

@@ -2,13 +2,13 @@
 //!
 //! It runs the same evaluation as the proxy (through an [`Observer`]), so what it shows is what happens.
 
-use crate::collection::RequestView;
 use crate::compile::CompiledRule;
+use crate::compile::rule::{Transform, Variable};
+use crate::compile::ruleset::CompiledRuleSet;
+use crate::evaluate::collection::RequestView;
+use crate::evaluate::request::HttpRequest;
+use crate::evaluate::verdict::excerpt;
 use crate::evaluate::{Observer, variable_label};
-use crate::request::HttpRequest;
-use crate::rule::{Transform, Variable};
-use crate::ruleset::CompiledRuleSet;
-use crate::verdict::excerpt;
 use std::fmt::Write;
 
 struct Trace {

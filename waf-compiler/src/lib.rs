@@ -17,38 +17,23 @@
 //! }
 //! ```
 //!
-//! The request path, module by module: [`rule`] (the YAML model, serde types shared with the CRS converter) →
-//! [`load`] (scan, parse, errors) → [`compile`] (regexes with their [`regex_engine`], transform chains) →
-//! [`ruleset`] (the shared [`CompiledRuleSet`], also written to and read from an [`artifact`] file); per request, [`request`] → [`collection`] (lazily parsed variables, with [`body`]
-//! parsers) → [`transform`] → [`operator`] → [`evaluate`] → [`verdict`]. [`ftw`] runs go-ftw regression tests
-//! and [`explain`] shows every decision for one request; both back the `rulec` command, as does [`crs`], the
-//! converter of OWASP CRS rule files.
+//! The engine in three stages, one folder each: [`import`] turns OWASP CRS (ModSecurity `SecRule`) files into
+//! YAML rules; [`compile`] loads YAML rules and compiles them into the shared [`CompiledRuleSet`] (or reads one
+//! from an artifact file); [`evaluate`] runs one request against it and returns a [`Verdict`]. Each folder's
+//! module documentation walks through its files in order. Beside them, [`ftw`] runs go-ftw regression tests and
+//! [`explain`] shows every decision for one request; both back the `rulec` command.
 
-pub mod artifact;
-pub mod body;
-pub mod collection;
 pub mod compile;
-pub mod crs;
-pub mod detect;
 pub mod evaluate;
 pub mod explain;
 pub mod ftw;
-pub mod load;
-pub mod memo;
-pub mod operator;
-pub mod prefilter;
-pub mod regex_engine;
-pub mod request;
-pub mod rule;
-pub mod ruleset;
-pub mod transform;
-pub mod verdict;
+pub mod import;
 
-pub use artifact::ArtifactError;
 pub use compile::CompileOptions;
-pub use load::LoadError;
-pub use regex_engine::EnginePlan;
-pub use request::{HttpRequest, OwnedRequest};
-pub use rule::{Action, Rule, Severity};
-pub use ruleset::{CompiledRuleSet, LoadOutcome};
-pub use verdict::{RuleMatch, Verdict};
+pub use compile::artifact::ArtifactError;
+pub use compile::load::LoadError;
+pub use compile::regex_engine::EnginePlan;
+pub use compile::rule::{Action, Rule, Severity};
+pub use compile::ruleset::{CompiledRuleSet, LoadOutcome};
+pub use evaluate::request::{HttpRequest, OwnedRequest};
+pub use evaluate::verdict::{RuleMatch, Verdict};

@@ -53,11 +53,12 @@ fn committed_crs_942_is_the_converters_output() {
 fn the_942_file_converts_without_warnings() {
     let Some(crs) = crs_dir() else { return };
     let text = std::fs::read_to_string(crs.join(CRS_FILE)).unwrap();
-    let import = waf_compiler::crs::import(&text, "942.conf").unwrap();
+    let import = waf_compiler::import::import(&text, "942.conf").unwrap();
     assert_eq!(import.rule_count, 60);
     assert!(import.warnings.is_empty(), "{:#?}", import.warnings);
     // multiMatch, the last construct the format lacked, is now the `multi_match` field of these three rules.
-    let rules = waf_compiler::load::parse_rules(Path::new("942.yaml"), &import.yaml).unwrap();
+    let rules =
+        waf_compiler::compile::load::parse_rules(Path::new("942.yaml"), &import.yaml).unwrap();
     let multi: Vec<u32> = rules
         .iter()
         .filter(|r| r.multi_match)
@@ -95,10 +96,12 @@ fn import_reports_unreadable_and_invalid_input() {
 fn the_yaml_reads_back_as_exactly_the_converted_rules() {
     let Some(crs) = crs_dir() else { return };
     let text = std::fs::read_to_string(crs.join(CRS_FILE)).unwrap();
-    let converted =
-        waf_compiler::crs::convert::convert(&waf_compiler::crs::secrule::parse(&text).unwrap());
-    let import = waf_compiler::crs::import(&text, "942.conf").unwrap();
-    let loaded = waf_compiler::load::parse_rules(Path::new("942.yaml"), &import.yaml).unwrap();
+    let converted = waf_compiler::import::convert::convert(
+        &waf_compiler::import::secrule::parse(&text).unwrap(),
+    );
+    let import = waf_compiler::import::import(&text, "942.conf").unwrap();
+    let loaded =
+        waf_compiler::compile::load::parse_rules(Path::new("942.yaml"), &import.yaml).unwrap();
     let expected: Vec<_> = converted.rules.into_iter().map(|c| c.rule).collect();
     assert_eq!(loaded, expected);
 }

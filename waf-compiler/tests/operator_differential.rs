@@ -3,7 +3,7 @@
 //!
 //! Each operator of [`OPERATORS`] is written once, as a SecRule's operator argument (or a chained rule's); both
 //! sides read that same text. ModSecurity evaluates `SecRule REQUEST_HEADERS:v "<operator>" "...,t:none,deny"` on a header holding the
-//! input; we import the same rule with `rulec import-crs`'s converter (`waf_compiler::crs::import`), compile it
+//! input; we import the same rule with `rulec import-crs`'s converter (`waf_compiler::import::import`), compile it
 //! and evaluate a request with that header. The inputs: a corpus of edge cases (boundaries, empty, NUL, high
 //! bytes, overlong and truncated UTF-8, bad `%` escapes, words at the start and end and beside punctuation,
 //! overlapping phrases) plus [`GENERATED`] inputs from a fixed seed, built from the pieces these operators react
@@ -16,8 +16,8 @@ mod modsec_oracle;
 use modsec_oracle::{Rng, show};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use waf_compiler::crs::convert::Context;
-use waf_compiler::ruleset::SourceFile;
+use waf_compiler::compile::ruleset::SourceFile;
+use waf_compiler::import::convert::Context;
 use waf_compiler::{CompileOptions, CompiledRuleSet, HttpRequest};
 
 /// Each operator as SecRule writes it. The byte ranges and phrase lists are CRS's own where CRS has them.
@@ -351,7 +351,8 @@ fn our_rules(operators: &[&str]) -> CompiledRuleSet {
         ..Context::default()
     };
     let import =
-        waf_compiler::crs::import_with(&secrules(operators), "operators.conf", &context).unwrap();
+        waf_compiler::import::import_with(&secrules(operators), "operators.conf", &context)
+            .unwrap();
     assert!(import.warnings.is_empty(), "{:#?}", import.warnings);
     assert_eq!(import.rule_count, operators.len());
     let sources = [SourceFile {

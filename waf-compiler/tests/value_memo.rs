@@ -1,4 +1,4 @@
-//! The memo of earlier requests' results (`waf_compiler::memo`) changes no verdict: every request of the CRS 942
+//! The memo of earlier requests' results (`waf_compiler::evaluate::memo`) changes no verdict: every request of the CRS 942
 //! regression suite, the default-rules suites and the benign corpus, evaluated twice in a row on one cache (so
 //! that the second round is answered from the memo), gets the same matches as without the memo. A rule set
 //! never sees another rule set's remembered marks.
@@ -7,8 +7,8 @@ mod corpus_support;
 mod detect_support;
 
 use corpus_support::repo;
+use waf_compiler::compile::ruleset::SourceFile;
 use waf_compiler::evaluate::{Silent, TransformCache};
-use waf_compiler::ruleset::SourceFile;
 use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, Verdict};
 
 fn load_all() -> CompiledRuleSet {

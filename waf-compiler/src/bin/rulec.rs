@@ -5,10 +5,10 @@ use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use waf_compiler::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
-use waf_compiler::transform::UnicodeMap;
+use waf_compiler::compile::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
+use waf_compiler::evaluate::transform::UnicodeMap;
 use waf_compiler::{
-    CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, artifact, explain, ftw,
+    CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, compile::artifact, explain, ftw,
 };
 
 /// `println!` for rulec's reports: a reader that stopped reading (`rulec inspect rules.wafc | head`) ends the
@@ -167,7 +167,7 @@ enum Command {
         #[arg(long = "crs-setting", value_parser = parse_setting, value_name = "NAME=VALUE")]
         crs_setting: Vec<(String, String)>,
         /// Anomaly score at which a request is blocked (`rules.anomaly_threshold`).
-        #[arg(long, default_value_t = waf_compiler::verdict::DEFAULT_ANOMALY_THRESHOLD)]
+        #[arg(long, default_value_t = waf_compiler::evaluate::verdict::DEFAULT_ANOMALY_THRESHOLD)]
         anomaly_threshold: u32,
         /// Files of raw requests.
         #[arg(required = true, last = true)]
@@ -312,7 +312,7 @@ fn import_crs(files: &[PathBuf], out: &std::path::Path, strict: bool) -> ExitCod
     let mut failed = false;
     let mut warned = 0;
     for file in files {
-        match waf_compiler::crs::import_file(file, out) {
+        match waf_compiler::import::import_file(file, out) {
             Ok((import, path)) => {
                 for warning in &import.warnings {
                     eprintln!("warning: {warning}");
@@ -516,7 +516,7 @@ fn test_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let (mut found, errors) = waf_compiler::load::scan_dir(path);
+            let (mut found, errors) = waf_compiler::compile::load::scan_dir(path);
             for e in errors {
                 eprintln!("error: {e}");
             }
@@ -722,7 +722,7 @@ fn replay(
                 return ExitCode::FAILURE;
             }
         };
-        for raw in waf_compiler::request::split_requests(&raw) {
+        for raw in waf_compiler::evaluate::request::split_requests(&raw) {
             total += 1;
             let Ok(mut request) = OwnedRequest::parse(raw) else {
                 unparsable += 1;

@@ -143,7 +143,7 @@ pub struct RulesConfig {
     pub unicode_code_page: Option<u32>,
     pub reload_interval_sec: u64,
     /// Whether the engine remembers, per worker thread, what it found in values it has seen (see
-    /// `waf_compiler::memo`): about 1.5 MB per worker at most, holding recent header, cookie and argument
+    /// `waf_compiler::evaluate::memo`): about 1.5 MB per worker at most, holding recent header, cookie and argument
     /// values of up to 256 bytes.
     pub remember_values: bool,
     /// Ids of rules taken out of the loaded set (ModSecurity's `SecRuleRemoveById`), sorted and distinct.

@@ -7,7 +7,7 @@
 //! above the rule they concern.
 
 use super::convert::{Converted, ConvertedRule};
-use crate::rule::{ChainCondition, VariableSpec};
+use crate::compile::rule::{ChainCondition, VariableSpec};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -188,7 +188,7 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rule::{
+    use crate::compile::rule::{
         Action, ChainOperator, ChainTarget, OperatorKind, Rule, Severity, Transform, Variable,
     };
 

@@ -12,7 +12,7 @@
 //! - A hit compares the whole value, byte for byte, with the remembered one: a hash collision can only cost a
 //!   miss, never give another value's result. Verdicts with and without the memo are the same
 //!   (`tests/value_memo.rs` checks every test request twice, the second time from the memo).
-//! - Marks are remembered with the id of the prefilter that computed them ([`crate::prefilter::Prefilter`] gets
+//! - Marks are remembered with the id of the prefilter that computed them ([`crate::compile::prefilter::Prefilter`] gets
 //!   a new id whenever it is attached to a rule set), so a reloaded rule set never sees an older one's marks.
 //! - Bounded: [`SCAN_SLOTS`] and [`DETECTION_SLOTS`] entries per thread, direct-mapped (a new value replaces
 //!   the one in its slot), and only values of at most [`MAX_VALUE_LEN`] bytes: at most about 1.5 MB per thread
@@ -50,7 +50,7 @@ struct DetectionEntry {
     value: Vec<u8>,
 }
 
-/// The detectors' verdicts known for one value (detectors are numbered by [`crate::operator::Matcher::detector`]):
+/// The detectors' verdicts known for one value (detectors are numbered by [`crate::evaluate::operator::Matcher::detector`]):
 /// bit `2d` set when detector `d` ran, bit `2d + 1` when it matched.
 #[derive(Clone, Copy, Default)]
 pub struct DetectorVerdicts(u8);

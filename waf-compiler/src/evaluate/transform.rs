@@ -10,7 +10,7 @@
 
 mod decode;
 
-use crate::rule::Transform;
+use crate::compile::rule::Transform;
 
 pub mod unicode_map;
 

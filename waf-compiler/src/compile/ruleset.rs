@@ -1,15 +1,15 @@
 //! [`CompiledRuleSet`]: the one type the proxy holds. Built from rule directories, immutable afterwards,
 //! `Send + Sync`, so it is shared behind an `Arc` and swapped whole on reload.
 
-use crate::artifact::{self, ArtifactError};
+use crate::compile::artifact::{self, ArtifactError};
+use crate::compile::load::{LoadError, parse_rules, scan_dir};
+use crate::compile::prefilter::{Prefilter, PrefilterError};
+use crate::compile::regex_engine::{EnginePlan, Planner, RegexSource};
+use crate::compile::rule::Rule;
 use crate::compile::{Chains, CompileOptions, CompiledRule, compile_rule};
+use crate::evaluate::request::HttpRequest;
+use crate::evaluate::verdict::Verdict;
 use crate::evaluate::{self, Observer, Rules, Silent, TransformCache};
-use crate::load::{LoadError, parse_rules, scan_dir};
-use crate::prefilter::{Prefilter, PrefilterError};
-use crate::regex_engine::{EnginePlan, Planner, RegexSource};
-use crate::request::HttpRequest;
-use crate::rule::Rule;
-use crate::verdict::Verdict;
 use sha2::{Digest, Sha256};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -27,7 +27,7 @@ pub struct CompiledRuleSet {
     plan: EnginePlan,
     /// Selects the rules that may match each value; `None` runs every rule on every value.
     prefilter: Option<Prefilter>,
-    /// Whether evaluation remembers results across requests ([`crate::memo`]); on by default.
+    /// Whether evaluation remembers results across requests ([`crate::evaluate::memo`]); on by default.
     value_memo: bool,
     /// How many rules run (at or below the paranoia level): fixed at construction, asked on every request.
     active: usize,
@@ -195,7 +195,7 @@ impl CompiledRuleSet {
         }
     }
 
-    /// Loads a compiled artifact file (see [`crate::artifact`]); refuses a foreign, truncated, corrupt,
+    /// Loads a compiled artifact file (see [`crate::compile::artifact`]); refuses a foreign, truncated, corrupt,
     /// other-version file with the matching [`ArtifactError`].
     pub fn from_artifact_file(path: &Path) -> Result<CompiledRuleSet, ArtifactError> {
         artifact::read_file(path).map(|a| a.ruleset)
@@ -310,7 +310,7 @@ impl CompiledRuleSet {
         unknown
     }
 
-    /// Turns the memo of results across requests ([`crate::memo`]) on or off: the verdicts are the same either
+    /// Turns the memo of results across requests ([`crate::evaluate::memo`]) on or off: the verdicts are the same either
     /// way; off, every request pays for all of its values (benchmarks of the cold path, parity tests).
     pub fn set_value_memo(&mut self, on: bool) {
         self.value_memo = on;

@@ -5,16 +5,29 @@
 //! gives its operator the raw value and the value after each transform that changed it. Two things keep this
 //! cheap: the request's variables are parsed lazily, once ([`RequestView`]), and each (value, transform chain)
 //! pair is computed once and shared by every rule that uses that chain or a longer one ([`TransformCache`]).
+//!
+//! The stage, file by file: [`request`] → [`collection`] (lazily parsed variables, with the [`body`] parsers) →
+//! [`transform`] → [`operator`] (with the libinjection-compatible [`detect`]ors) → this module (with values
+//! remembered across requests in [`memo`]) → [`verdict`].
 
-use crate::collection::RequestView;
+pub mod body;
+pub mod collection;
+pub mod detect;
+pub mod memo;
+pub mod operator;
+pub mod request;
+pub mod transform;
+pub mod verdict;
+
+use crate::compile::prefilter::{Marks, Prefilter, ScanBuffers};
+use crate::compile::rule::{Transform, Variable};
 use crate::compile::{Chains, CompiledRule, Selector};
-use crate::memo::{DetectorVerdicts, ValueMemo};
-use crate::operator::{Found, chain_holds};
-use crate::prefilter::{Marks, Prefilter, ScanBuffers};
-use crate::request::HttpRequest;
-use crate::rule::{Transform, Variable};
-use crate::transform::{Triggers, apply, apply_chain, may_change};
-use crate::verdict::{RuleMatch, Verdict, excerpt};
+use crate::evaluate::collection::RequestView;
+use crate::evaluate::memo::{DetectorVerdicts, ValueMemo};
+use crate::evaluate::operator::{Found, chain_holds};
+use crate::evaluate::request::HttpRequest;
+use crate::evaluate::transform::{Triggers, apply, apply_chain, may_change};
+use crate::evaluate::verdict::{RuleMatch, Verdict, excerpt};
 use bumpalo::Bump;
 
 /// Sees every value a rule inspects; `rulec explain` uses it to show the decisions. The default methods do
@@ -338,9 +351,9 @@ pub struct Rules<'s> {
     pub rules: &'s [CompiledRule],
     pub chains: &'s Chains,
     pub paranoia_level: u8,
-    /// When set, a first pass selects the rules that may match each value (see [`crate::prefilter`]).
+    /// When set, a first pass selects the rules that may match each value (see [`crate::compile::prefilter`]).
     pub prefilter: Option<&'s Prefilter>,
-    /// Whether results are remembered across requests ([`crate::memo`]).
+    /// Whether results are remembered across requests ([`crate::evaluate::memo`]).
     pub memo: bool,
 }
 
@@ -582,7 +595,7 @@ pub fn variable_label(variable: Variable, key: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ruleset::SourceFile;
+    use crate::compile::ruleset::SourceFile;
     use crate::{CompileOptions, CompiledRuleSet};
 
     #[test]

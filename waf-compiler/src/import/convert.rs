@@ -1,4 +1,4 @@
-//! Maps parsed ModSecurity rules onto our rule model ([`crate::rule`], `docs/rule-format.md`).
+//! Maps parsed ModSecurity rules onto our rule model ([`crate::compile::rule`], `docs/rule-format.md`).
 //!
 //! The mapping is a table, not heuristics: every collection, transform, operator and action the
 //! converter knows is listed below with what it becomes. Whatever is not in a table becomes a
@@ -14,13 +14,13 @@
 //!   single matching `deny` rule (see "Blocking" in the rule format), so a CRS `block` is a `deny`.
 
 use super::secrule::{Directive, SecRule, Selector, Variable as SecVariable};
-use crate::compile::{Chains, compile_rule};
-use crate::regex_engine::{EnginePlan, Planner};
-use crate::rule::{
+use crate::compile::regex_engine::{EnginePlan, Planner};
+use crate::compile::rule::{
     Action, ChainCondition, ChainOperator, ChainTarget, OperatorKind, Rule, Severity, Transform,
     Variable, VariableSpec,
 };
-use crate::transform::UnicodeMap;
+use crate::compile::{Chains, compile_rule};
+use crate::evaluate::transform::UnicodeMap;
 
 /// A rule in our model (the engine's serde types), with what the converter could not express for it.
 #[derive(Debug, Clone, PartialEq)]
@@ -939,7 +939,7 @@ fn chain_condition(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::crs::secrule::parse;
+    use crate::import::secrule::parse;
 
     fn convert_text(text: &str) -> Converted {
         convert(&parse(text).unwrap())

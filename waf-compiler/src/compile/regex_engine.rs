@@ -7,11 +7,11 @@
 //! whose cache is bounded, with a PikeVM behind it), built from the pattern at load.
 //!
 //! Both give the same matches: leftmost-first, byte-oriented, with ModSecurity's syntax flags
-//! ([`crate::operator::syntax_config`]). Neither backtracks, so no pattern and no input can make a search more than
+//! ([`crate::evaluate::operator::syntax_config`]). Neither backtracks, so no pattern and no input can make a search more than
 //! linear. A dense DFA cannot report capture groups: when a chain condition needs them and the DFA found a
 //! match, a meta regex of the same pattern is built once (on first need) and run on that value only.
 
-use crate::operator::{build_meta, pcre_byte_escapes, syntax_config};
+use crate::evaluate::operator::{build_meta, pcre_byte_escapes, syntax_config};
 use regex_automata::dfa::Automaton;
 use regex_automata::dfa::{dense, regex::Regex as DenseRegex};
 use regex_automata::meta::Regex as MetaRegex;

@@ -566,8 +566,8 @@ mod tests {
         );
         assert!(parse(text).is_ok());
         for (end, _) in text.char_indices() {
-            let _ = crate::crs::import(&text[..end], "cut.conf");
-            let _ = crate::crs::import(&text[end..], "cut.conf");
+            let _ = crate::import::import(&text[..end], "cut.conf");
+            let _ = crate::import::import(&text[end..], "cut.conf");
         }
     }
 }

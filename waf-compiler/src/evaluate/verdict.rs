@@ -1,6 +1,6 @@
 //! What evaluation returns: every matching rule, and whether the request is blocked.
 
-use crate::rule::{Action, Severity};
+use crate::compile::rule::{Action, Severity};
 
 /// One rule that matched a request.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -24,13 +24,13 @@
 
 mod literals;
 
-use crate::collection::RequestView;
+use crate::compile::rule::{Rule, Transform, Variable};
 use crate::compile::{Chains, CompiledRule};
 use crate::evaluate::TransformCache;
-use crate::memo::MAX_VALUE_LEN;
-use crate::operator::{Matcher, pcre_byte_escapes, syntax_config};
-use crate::rule::{Rule, Transform, Variable};
-use crate::transform::Triggers;
+use crate::evaluate::collection::RequestView;
+use crate::evaluate::memo::MAX_VALUE_LEN;
+use crate::evaluate::operator::{Matcher, pcre_byte_escapes, syntax_config};
+use crate::evaluate::transform::Triggers;
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use regex_syntax::hir::Hir;
 use serde::{Deserialize, Serialize};
@@ -134,7 +134,7 @@ pub struct Prefilter {
     /// second pass can rule them out of the value and the memo remember that ([`Marks::refute`]). Until
     /// attached, every rule not gated there; once attached, only those that read the variable.
     ungated: Vec<Vec<u64>>,
-    /// Names this prefilter's marks in the memo of results across requests ([`crate::memo`]): new at every
+    /// Names this prefilter's marks in the memo of results across requests ([`crate::evaluate::memo`]): new at every
     /// attach, never 0 once attached (0: not attached, nothing remembered).
     id: u64,
 }

@@ -8,11 +8,11 @@
 
 pub mod check;
 
-use crate::collection::RequestView;
-use crate::detect;
-use crate::regex_engine::RegexEngine;
-use crate::rule::{ChainOperator, ChainTarget, OperatorKind, Transform, Variable};
-use crate::transform::{self, UnicodeMap};
+use crate::compile::regex_engine::RegexEngine;
+use crate::compile::rule::{ChainOperator, ChainTarget, OperatorKind, Transform, Variable};
+use crate::evaluate::collection::RequestView;
+use crate::evaluate::detect;
+use crate::evaluate::transform::{self, UnicodeMap};
 use aho_corasick::{AhoCorasick, MatchKind};
 use check::Check;
 use regex_automata::meta::{self, Regex};
@@ -39,7 +39,7 @@ fn meta_config() -> meta::Config {
         .utf8_empty(false)
 }
 
-/// A function giving the engine of each regex a rule needs (see [`crate::regex_engine::RegexSource`]).
+/// A function giving the engine of each regex a rule needs (see [`crate::compile::regex_engine::RegexSource`]).
 pub type RegexFactory<'a> = dyn FnMut(&str) -> Result<RegexEngine, String> + 'a;
 
 /// Compiles a pattern, already through [`pcre_byte_escapes`], on the meta engine with ModSecurity's semantics; the
