@@ -117,6 +117,11 @@ fn lazy_artifact_round_trip_gives_the_in_memory_verdicts() {
     assert_eq!(loaded.engine_plan(), EnginePlan::Lazy);
     assert!(loaded.prefilter().is_some());
     assert!(assert_same_verdicts(&reference, &loaded, &requests) > 0);
+    // Each rule keeps the file it came from (relative to its directory), for listings.
+    let files =
+        |set: &CompiledRuleSet| -> Vec<String> { set.rules().map(|r| r.file.clone()).collect() };
+    assert_eq!(files(&loaded), files(&reference));
+    assert!(files(&loaded).contains(&"REQUEST-942-APPLICATION-ATTACK-SQLI.yaml".to_owned()));
 }
 
 /// A small artifact (the shipped rules at paranoia 1, with DFAs) for the refusal tests.

@@ -284,6 +284,58 @@ fn paranoia_level_decides_which_rules_run() {
     assert_eq!(verdict.matches[2].paranoia_level, 4);
 }
 
+/// A rule scoped to `hosts` runs only for requests whose Host names one of them (any case, any port); the
+/// other rules run for every host.
+#[test]
+fn hosts_scope_a_rule_to_its_domains() {
+    let yaml = "rules:\n\
+        - {id: 1, msg: everywhere, pattern: a, variables: [ARGS_GET], action: deny}\n\
+        - {id: 2, msg: shop only, pattern: a, variables: [ARGS_GET], action: deny, hosts: [shop.example]}\n\
+        - {id: 3, msg: two hosts, pattern: a, variables: [ARGS_GET], action: deny, hosts: [a.test, '[::1]']}\n";
+    let rules = from_yaml(yaml, 1);
+    for (host, want) in [
+        (Some("shop.example"), vec![1, 2]),
+        (Some("SHOP.Example:8080"), vec![1, 2]),
+        (Some("shop.example."), vec![1, 2]),
+        (Some("a.test"), vec![1, 3]),
+        (Some("[::1]:443"), vec![1, 3]),
+        (Some("other.example"), vec![1]),
+        (Some("shop.example.evil"), vec![1]),
+        (Some(""), vec![1]),
+        (None, vec![1]),
+    ] {
+        let headers: Vec<(&str, &[u8])> =
+            host.map(|h| ("Host", h.as_bytes())).into_iter().collect();
+        assert_eq!(
+            ids(&rules, "GET", "/?x=a", &headers, b""),
+            want,
+            "Host {host:?}"
+        );
+    }
+}
+
+/// A `hosts` entry that no Host header could carry is a load error naming the entry.
+#[test]
+fn hosts_must_be_host_names() {
+    for bad in ["''", "shop.example:80", "'*.example'", "'a b'", "a..b"] {
+        let sources = [SourceFile {
+            path: "t.yaml".into(),
+            relative: "t.yaml".into(),
+            text: Ok(format!(
+                "{{id: 1, msg: m, pattern: a, variables: [ARGS], action: deny, hosts: [ok.example, {bad}]}}"
+            )),
+        }];
+        let outcome = CompiledRuleSet::from_sources(&sources, &CompileOptions::default());
+        let errors: Vec<String> = outcome.errors.iter().map(|e| e.to_string()).collect();
+        assert!(
+            errors.len() == 1
+                && errors[0].contains("hosts[1]")
+                && errors[0].contains("not a host name"),
+            "{bad}: {errors:?}"
+        );
+    }
+}
+
 /// The five chained CRS 942 rules, in the shapes `docs/rule-format.md` gives for them.
 #[test]
 fn chains_express_the_crs_942_chained_rules() {

@@ -40,8 +40,8 @@ pub const MAGIC: [u8; 8] = *b"WAFRULES";
 
 /// Bumped whenever the payload's layout changes: a reader refuses any other version.
 /// (1: rules, DFAs; 2: the transform chains and the literal prefilter; 3: the prefilter's byte gates; 4: the
-/// Unicode code page.)
-pub const FORMAT_VERSION: u32 = 4;
+/// Unicode code page; 5: each rule's source file.)
+pub const FORMAT_VERSION: u32 = 5;
 
 /// The version of the compiler that writes (and alone may read) an artifact: the DFAs' semantics depend on the
 /// engine that built them, so an artifact from another version is refused and must be recompiled.
@@ -103,6 +103,8 @@ struct Payload<'a> {
     header: Header,
     #[serde(borrow)]
     rules_json: &'a str,
+    /// Each rule's file, relative to its rule directory ([`CompiledRule::file`]).
+    files: Vec<String>,
     #[serde(borrow)]
     regexes: Vec<Vec<StoredRegex<'a>>>,
     /// [`Chains::all`]: loading interns them first, so every id is the one the prefilter refers to.
@@ -207,6 +209,7 @@ pub fn write(ruleset: &CompiledRuleSet) -> Result<Vec<u8>, String> {
                 .map_or(0, |d| d.as_secs()),
         },
         rules_json: &rules_json,
+        files: ruleset.rules().map(|r| r.file.clone()).collect(),
         regexes,
         chains: ruleset.chains().all().to_vec(),
         prefilter: ruleset.prefilter().cloned(),
@@ -387,11 +390,12 @@ pub fn read(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
     let corrupt = ArtifactError::Corrupt;
     let rules: Vec<Rule> = serde_json::from_str(payload.rules_json)
         .map_err(|e| corrupt(format!("rules do not decode: {e}")))?;
-    if rules.len() != payload.regexes.len() {
+    if rules.len() != payload.regexes.len() || rules.len() != payload.files.len() {
         return Err(corrupt(format!(
-            "{} rules but regexes for {}",
+            "{} rules but regexes for {} and files for {}",
             rules.len(),
-            payload.regexes.len()
+            payload.regexes.len(),
+            payload.files.len()
         )));
     }
     let unicode_map = UnicodeMap::for_code_page(payload.header.unicode_code_page)
@@ -399,7 +403,7 @@ pub fn read(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
     let mut chains = Chains::from_list(&payload.chains, unicode_map).map_err(corrupt)?;
     let mut compiled: Vec<CompiledRule> = Vec::with_capacity(rules.len());
     let mut scratch = Vec::new();
-    for (rule, stored) in rules.iter().zip(&payload.regexes) {
+    for ((rule, stored), file) in rules.iter().zip(&payload.regexes).zip(&payload.files) {
         if compiled.last().is_some_and(|last| last.rule.id >= rule.id) {
             return Err(corrupt(format!(
                 "rule {} out of order or repeated",
@@ -412,7 +416,7 @@ pub fn read(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
             scratch: &mut scratch,
         };
         let rule_error = |detail: String| corrupt(format!("rule {}: {detail}", rule.id));
-        let compiled_rule = compile_rule(rule, &mut chains, &mut source).map_err(|errors| {
+        let mut compiled_rule = compile_rule(rule, &mut chains, &mut source).map_err(|errors| {
             let detail: Vec<String> = errors
                 .iter()
                 .map(|e| format!("{}: {}", e.field, e.message))
@@ -422,6 +426,7 @@ pub fn read(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
         if source.stored.next().is_some() {
             return Err(rule_error("more stored regexes than the rule has".into()));
         }
+        compiled_rule.file.clone_from(file);
         compiled.push(compiled_rule);
     }
     if chains.len() != payload.chains.len() {

@@ -160,6 +160,8 @@ pub struct CompiledRule {
     /// Whether a value's outcome depends on the value alone, not on the rest of the request (no condition reads
     /// another variable or a header): only then may a non-match be remembered for the value's bytes.
     pub value_only: bool,
+    /// The file the rule came from, relative to its rule directory (the admin panel lists it); set by the loader.
+    pub file: String,
 }
 
 /// The distinct transform chains of a rule set and all their prefixes; index 0 is the empty chain. With them, the
@@ -274,6 +276,23 @@ impl CompiledRule {
     }
 }
 
+/// A host name (or an IPv4 address, or an IPv6 address in brackets) as a `Host` header carries it without its
+/// port: what a rule's `hosts` may list. Anything else could never equal a request's host, so it is refused
+/// rather than silently never applying.
+fn is_host_name(host: &str) -> bool {
+    if let Some(ipv6) = host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        return ipv6.parse::<std::net::Ipv6Addr>().is_ok();
+    }
+    !host.is_empty()
+        && host.len() <= 253
+        && host.split('.').all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+}
+
 /// Compiles one rule, interning its transform chain into `chains` and taking each regex's engine from
 /// `regexes`. Errors name the field.
 pub fn compile_rule(
@@ -298,6 +317,14 @@ pub fn compile_rule(
             "variables",
             "must list at least one variable",
         ));
+    }
+    for (i, host) in rule.hosts.iter().enumerate() {
+        if !is_host_name(host) {
+            errors.push(FieldError::new(
+                format!("hosts[{i}]"),
+                format!("{host:?} is not a host name (letters, digits, '-' and '.', no port)"),
+            ));
+        }
     }
     let mut selectors = Vec::new();
     for (i, spec) in rule.variables.iter().enumerate() {
@@ -359,6 +386,7 @@ pub fn compile_rule(
                 stages,
                 matcher,
                 conditions,
+                file: String::new(),
             })
         }
         _ => Err(errors),

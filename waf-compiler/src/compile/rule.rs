@@ -50,6 +50,22 @@ pub struct Rule {
     /// Extra conditions on the same value (the chain extension of the rule format).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub chain: Vec<ChainCondition>,
+    /// The host names the rule applies to (the request's `Host`, without port, any case); empty: every host. A
+    /// rule scoped to other hosts does not run at all, so it neither matches nor scores for this request.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hosts: Vec<String>,
+}
+
+impl Rule {
+    /// Whether the rule runs for a request to `host` (the `Host` header's name part; `None` when absent).
+    pub fn applies_to(&self, host: Option<&[u8]>) -> bool {
+        self.hosts.is_empty()
+            || host.is_some_and(|host| {
+                self.hosts
+                    .iter()
+                    .any(|h| h.as_bytes().eq_ignore_ascii_case(host))
+            })
+    }
 }
 
 /// The fields a rule must have; checked before serde so the error can name the field plainly.

@@ -49,6 +49,33 @@ pub struct SourceFile {
     pub text: Result<String, String>,
 }
 
+/// Every `.yaml`/`.yml` file below `dirs` (recursively), read, with the errors of unreadable directories: what
+/// [`CompiledRuleSet::load_dirs`] compiles. A caller with rules from elsewhere (the proxy's per-domain rules in its
+/// configuration) adds them and calls [`CompiledRuleSet::from_sources`].
+pub fn read_dirs<P: AsRef<Path>>(dirs: &[P]) -> (Vec<SourceFile>, Vec<LoadError>) {
+    let mut sources = Vec::new();
+    let mut errors = Vec::new();
+    for dir in dirs {
+        let dir = dir.as_ref();
+        let (files, mut scan_errors) = scan_dir(dir);
+        errors.append(&mut scan_errors);
+        for path in files {
+            let text = std::fs::read(&path)
+                .map_err(|e| format!("cannot read file: {e}"))
+                .and_then(|bytes| {
+                    String::from_utf8(bytes).map_err(|_| "file is not UTF-8".to_owned())
+                });
+            let relative = path.strip_prefix(dir).unwrap_or(&path).to_owned();
+            sources.push(SourceFile {
+                path,
+                relative,
+                text,
+            });
+        }
+    }
+    (sources, errors)
+}
+
 impl CompiledRuleSet {
     /// Loads every `.yaml`/`.yml` file below `dirs` (recursively). A broken file is skipped and reported; the rest
     /// loads.
@@ -63,26 +90,7 @@ impl CompiledRuleSet {
         opts: &CompileOptions,
         plan: EnginePlan,
     ) -> LoadOutcome {
-        let mut sources = Vec::new();
-        let mut errors = Vec::new();
-        for dir in dirs {
-            let dir = dir.as_ref();
-            let (files, mut scan_errors) = scan_dir(dir);
-            errors.append(&mut scan_errors);
-            for path in files {
-                let text = std::fs::read(&path)
-                    .map_err(|e| format!("cannot read file: {e}"))
-                    .and_then(|bytes| {
-                        String::from_utf8(bytes).map_err(|_| "file is not UTF-8".to_owned())
-                    });
-                let relative = path.strip_prefix(dir).unwrap_or(&path).to_owned();
-                sources.push(SourceFile {
-                    path,
-                    relative,
-                    text,
-                });
-            }
-        }
+        let (sources, mut errors) = read_dirs(dirs);
         let mut outcome = Self::from_sources_with(&sources, opts, plan);
         errors.append(&mut outcome.errors);
         outcome.errors = errors;
@@ -129,10 +137,11 @@ impl CompiledRuleSet {
                 &mut planner,
             ) {
                 Ok(compiled) => {
-                    for rule in &compiled {
+                    for mut rule in compiled {
                         owner.insert(rule.rule.id, source.path.clone());
+                        rule.file = source.relative.display().to_string();
+                        rules.push(rule);
                     }
-                    rules.extend(compiled);
                 }
                 Err(mut file_errors) => errors.append(&mut file_errors),
             }

@@ -82,6 +82,21 @@ impl<'a> RequestView<'a> {
         self.request.headers
     }
 
+    /// The host the request is for: the first `Host` header without its port or a final dot (`None` when there is
+    /// none). Rules scoped to `hosts` compare it case-insensitively.
+    pub fn host(&self) -> Option<&'a [u8]> {
+        let value = self.header("host").next()?.trim_ascii();
+        let name = match value.first() {
+            // An IPv6 literal keeps its brackets; its port follows them.
+            Some(b'[') => value
+                .iter()
+                .position(|&b| b == b']')
+                .map_or(value, |end| &value[..=end]),
+            _ => value.split(|&b| b == b':').next().unwrap_or(value),
+        };
+        Some(name.strip_suffix(b".").unwrap_or(name))
+    }
+
     /// The values of `variable`.
     pub fn values(&self, variable: Variable) -> Values<'a> {
         use Variable::*;

@@ -388,8 +388,17 @@ fn evaluate_view<O: Observer>(
         .prefilter
         .map(|prefilter| prefilter.scan(view, rules.chains, cache));
     let mut matches = Vec::new();
+    // Read at the first rule scoped to hosts, so a rule set without such rules never looks.
+    let mut host = None;
     for (index, rule) in rules.rules.iter().enumerate() {
         if rule.rule.paranoia_level > rules.paranoia_level {
+            continue;
+        }
+        if !rule.rule.hosts.is_empty()
+            && !rule
+                .rule
+                .applies_to(*host.get_or_insert_with(|| view.host()))
+        {
             continue;
         }
         if marks.as_ref().is_some_and(|m| m.skips_rule(index)) {

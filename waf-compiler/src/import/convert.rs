@@ -262,6 +262,7 @@ fn convert_rule(
         multi_match: rule.has("multiMatch"),
         action: disruptive_action(rule, &mut warnings),
         chain: Vec::new(),
+        hosts: Vec::new(),
     };
     check_actions(rule, true, &mut warnings);
     let captured = captured_variables(rule);

@@ -233,6 +233,7 @@ mod tests {
                 transforms: vec![],
                 negate: true,
             }],
+            hosts: Vec::new(),
         };
         let converted = Converted {
             rules: vec![ConvertedRule {
