@@ -4,6 +4,7 @@ use crate::config::Config;
 use http::Version;
 use http::request::Parts;
 use std::path::{Path, PathBuf};
+use waf_compiler::compile::ruleset::{SourceFile, read_dirs};
 use waf_compiler::evaluate::transform::UnicodeMap;
 use waf_compiler::{Action, CompileOptions, CompiledRuleSet, HttpRequest};
 
@@ -36,8 +37,8 @@ impl LoadedRules {
     }
 
     /// The rules in force (the admin panel lists them).
-    pub fn rules(&self) -> impl Iterator<Item = &waf_compiler::Rule> {
-        self.set.rules().map(|r| &r.rule)
+    pub fn rules(&self) -> impl Iterator<Item = &waf_compiler::compile::CompiledRule> {
+        self.set.rules()
     }
 
     pub fn hash(&self) -> String {
@@ -55,11 +56,18 @@ impl LoadedRules {
         body: &[u8],
         (anomaly_threshold, excluded): (u32, &[u32]),
     ) -> Vec<Finding> {
-        let headers: Vec<(&str, &[u8])> = parts
+        let mut headers: Vec<(&str, &[u8])> = parts
             .headers
             .iter()
             .map(|(name, value)| (name.as_str(), value.as_bytes()))
             .collect();
+        // HTTP/2 names the host in `:authority`, not in a Host header: the rules see it as the Host header, as
+        // they do behind nginx (and rules scoped to hosts find it).
+        if !parts.headers.contains_key(http::header::HOST)
+            && let Some(authority) = parts.uri.authority()
+        {
+            headers.push(("host", authority.as_str().as_bytes()));
+        }
         let request = HttpRequest {
             method: parts.method.as_str(),
             uri: target,
@@ -116,7 +124,7 @@ pub fn load(config: &Config) -> Result<LoadedRules, String> {
     };
     let mut loaded = match sources.artifact {
         Some(path) => load_artifact(path, &opts)?,
-        None => load_dirs(sources.directories, &opts)?,
+        None => load_dirs(sources.directories, &sources.domain_custom_rules, &opts)?,
     };
     loaded.set.set_value_memo(sources.remember_values);
     let unknown = loaded.set.disable_rules(sources.disabled_rules);
@@ -155,17 +163,51 @@ fn id_list(ids: &[u32]) -> String {
     ids.join(", ")
 }
 
-fn load_dirs(dirs: &[PathBuf], opts: &CompileOptions) -> Result<LoadedRules, String> {
+/// Compiles the rule directories together with each domain's own rules (already scoped to the domain by the
+/// configuration), which errors name by their configuration key.
+fn load_dirs(
+    dirs: &[PathBuf],
+    domain_rules: &[(&str, &[serde_json::Value])],
+    opts: &CompileOptions,
+) -> Result<LoadedRules, String> {
     for dir in dirs {
         if !dir.is_dir() {
             return Err(format!("rule directory {} does not exist", dir.display()));
         }
     }
-    let outcome = CompiledRuleSet::load_dirs(dirs, opts);
-    let names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    let (mut files, mut errors) = read_dirs(dirs);
+    for (host, rules) in domain_rules {
+        let name = PathBuf::from(format!("waf.domains.{host}.custom_rules"));
+        let scoped: Vec<serde_json::Value> = rules
+            .iter()
+            .map(|rule| {
+                let mut rule = rule.clone();
+                if let Some(map) = rule.as_object_mut() {
+                    map.insert("hosts".into(), serde_json::json!([host]));
+                }
+                rule
+            })
+            .collect();
+        files.push(SourceFile {
+            relative: name.clone(),
+            path: name,
+            // JSON is YAML: the loader reads it like any rule file.
+            text: serde_json::to_string(&serde_json::json!({ "rules": scoped }))
+                .map_err(|e| e.to_string()),
+        });
+    }
+    let mut outcome = CompiledRuleSet::from_sources(&files, opts);
+    errors.append(&mut outcome.errors);
+    let mut names: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+    if !domain_rules.is_empty() {
+        names.push(format!(
+            "the custom rules of {} domains",
+            domain_rules.len()
+        ));
+    }
     Ok(LoadedRules {
         set: outcome.ruleset,
-        errors: outcome.errors.iter().map(|e| e.to_string()).collect(),
+        errors: errors.iter().map(|e| e.to_string()).collect(),
         source: format!("directories {}", names.join(", ")),
     })
 }
@@ -203,4 +245,51 @@ fn load_artifact(path: &Path, opts: &CompileOptions) -> Result<LoadedRules, Stri
         errors: Vec::new(),
         source: format!("artifact {}", path.display()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A domain's own rule runs for its requests only, whether the host comes in a Host header (HTTP/1.1) or
+    /// only in the request target (HTTP/2's `:authority`).
+    #[test]
+    fn a_domains_custom_rule_applies_to_its_host_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!(
+            "waf:\n  rules: {{directories: ['{}']}}\n  domains:\n    shop.test:\n      custom_rules:\n        \
+             - {{id: 7, msg: probe, pattern: probe, variables: [ARGS], action: deny}}\n",
+            dir.path().display()
+        );
+        let config = crate::config::resolve(&text, Path::new("waf.yml"), &|_| None).unwrap();
+        let rules = load(&config).unwrap();
+        assert!(rules.errors.is_empty(), "{:?}", rules.errors);
+        let ids = |uri: &str, host: Option<&str>, version: Version| {
+            let mut builder = http::Request::get(uri).version(version);
+            if let Some(host) = host {
+                builder = builder.header("host", host);
+            }
+            let (parts, ()) = builder.body(()).unwrap().into_parts();
+            let target = parts.uri.path_and_query().unwrap().as_str().to_owned();
+            let findings = rules.inspect(&parts, &target, b"", (5, &[]));
+            findings.iter().map(|f| f.rule_id).collect::<Vec<_>>()
+        };
+        assert_eq!(ids("/?q=probe", Some("shop.test"), Version::HTTP_11), [7]);
+        assert_eq!(
+            ids("/?q=probe", Some("Shop.Test:8443"), Version::HTTP_11),
+            [7]
+        );
+        assert_eq!(
+            ids("/?q=probe", Some("other.test"), Version::HTTP_11),
+            [0u64; 0]
+        );
+        assert_eq!(
+            ids("https://shop.test/?q=probe", None, Version::HTTP_2),
+            [7]
+        );
+        assert_eq!(
+            ids("https://other.test/?q=probe", None, Version::HTTP_2),
+            [0u64; 0]
+        );
+    }
 }

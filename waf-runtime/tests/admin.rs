@@ -518,6 +518,85 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     assert_eq!(cleared.status, 200, "{}", cleared.body);
     assert_eq!(attack("shop.test").await, 403);
 
+    // The domain's own rules apply to its requests only, at once, and are kept in the file as data.
+    let probe = |host: &'static str| async move {
+        let req = Request::get("/?q=shop-only-probe")
+            .header("host", host)
+            .body(Full::new(Bytes::new()))
+            .unwrap();
+        send(waf.addr, req).await.0.status
+    };
+    assert_eq!(probe("shop.test").await, 200);
+    let custom = "rules:\n  - id: 500001\n    msg: shop's own rule\n    pattern: shop-only-probe\n    \
+                  variables: [ARGS]\n    action: deny\n";
+    let set = client
+        .call(
+            Method::PUT,
+            "/api/domains/shop.test/rules",
+            Some(json!({"custom_rules": custom})),
+        )
+        .await;
+    assert_eq!(set.status, 200, "{}", set.body);
+    assert!(
+        set.body["domains"]["shop.test"]["custom_rules"]
+            .as_str()
+            .unwrap()
+            .contains("shop-only-probe"),
+        "{}",
+        set.body
+    );
+    assert_eq!(probe("shop.test").await, 403);
+    assert_eq!(probe("other.test").await, 200, "another domain's rule");
+    let saved: Value = serde_saphyr::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(
+        saved["waf"]["domains"]["shop.test"]["custom_rules"][0]["pattern"],
+        "shop-only-probe"
+    );
+    let listed = client
+        .call(Method::GET, "/api/rules?search=custom_rules", None)
+        .await
+        .body;
+    assert_eq!(
+        listed,
+        json!([{"id": 500001, "msg": "shop's own rule", "file": "waf.domains.shop.test.custom_rules",
+            "paranoia_level": 1, "hosts": ["shop.test"], "hits": 1}])
+    );
+    // A custom rule that does not load, or that names other hosts, changes nothing.
+    let text_before = std::fs::read_to_string(&file).unwrap();
+    for (rules, reason) in [
+        (
+            "- {id: 500002, msg: m, pattern: '(?<=a)b', variables: [ARGS], action: deny}",
+            "rule 500002",
+        ),
+        (
+            "- {id: 500003, msg: m, pattern: x, variables: [ARGS], action: deny, hosts: [other.test]}",
+            "leave `hosts` out",
+        ),
+        (
+            "- {id: 100001, msg: m, pattern: x, variables: [ARGS], action: deny}",
+            "duplicate id",
+        ),
+        ("rules: [", "invalid YAML"),
+    ] {
+        let refused = client
+            .call(
+                Method::PUT,
+                "/api/domains/shop.test/rules",
+                Some(json!({"custom_rules": rules})),
+            )
+            .await;
+        assert_eq!(refused.status, 400, "{rules}: {}", refused.body);
+        let error = refused.body["error"].as_str().unwrap();
+        assert!(error.contains(reason), "{rules}: {error}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), text_before);
+        assert_eq!(probe("shop.test").await, 403, "the rule in force stays");
+    }
+    let removed = client
+        .call(Method::PUT, "/api/domains/shop.test/rules", Some(json!({})))
+        .await;
+    assert_eq!(removed.status, 200, "{}", removed.body);
+    assert_eq!(probe("shop.test").await, 200);
+
     // Keys the panel does not manage are kept; the previous file is the backup.
     assert_eq!(saved["waf"]["body"]["over_limit"], "reject");
     assert_eq!(saved["waf"]["server"]["workers"], 2);
@@ -599,8 +678,9 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     assert_eq!(recent[1]["outcome"], "blocked");
     let dashboard = client.call(Method::GET, "/api/dashboard", None).await.body;
     // Blocked: the three requests of the domain-rules checks above (shop.test before and after its exclusion,
-    // other.test) and this one; the excluded request matched nothing.
-    assert_eq!(dashboard["blocked"], 4);
+    // other.test), the five of the custom-rule checks (the rule applied, then kept through four refused
+    // changes) and this one; the excluded request matched nothing.
+    assert_eq!(dashboard["blocked"], 9);
     assert_eq!(dashboard["observed"], 1);
     assert_eq!(
         dashboard["top_rules"][0],
@@ -615,7 +695,8 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
         .body;
     assert_eq!(
         rules,
-        json!([{"id": 100001, "msg": "test attack marker", "paranoia_level": 1, "hits": 5}])
+        json!([{"id": 100001, "msg": "test attack marker", "file": "deny.yaml", "paranoia_level": 1,
+            "hosts": [], "hits": 5}])
     );
     let none = client
         .call(Method::GET, "/api/rules?search=nothing-like-this", None)
@@ -818,7 +899,7 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
         String::from_utf8_lossy(&output.stderr),
         waf.logs()
     );
-    assert!(shots.join("5-domain-rules.png").is_file());
+    assert!(shots.join("5-domain-rules.png").is_file() && shots.join("6-rules.png").is_file());
     // What the browser did is what the proxy now runs.
     let (_, health) = get(waf.addr, "/health").await;
     assert_eq!(json(&health)["mode"], "observe");

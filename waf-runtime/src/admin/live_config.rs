@@ -43,6 +43,7 @@ pub fn managed(config: &Config) -> Value {
                     "upstream": upstream,
                     "anomaly_threshold": d.anomaly_threshold,
                     "disabled_rules": d.disabled_rules,
+                    "custom_rules": custom_rules_text(&d.custom_rules),
                 }),
             )
         })
@@ -62,6 +63,14 @@ pub fn managed(config: &Config) -> Value {
             "burst": config.rate_limit.burst,
         },
     })
+}
+
+/// A domain's own rules as the YAML the panel edits ("" when it has none).
+fn custom_rules_text(rules: &[Value]) -> String {
+    if rules.is_empty() {
+        return String::new();
+    }
+    serde_saphyr::to_string(&json!({ "rules": rules })).unwrap_or_default()
 }
 
 /// The object at `key` under `parent`, made (or replaced, when it is not an object) if needed.

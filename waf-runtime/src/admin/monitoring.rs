@@ -71,7 +71,7 @@ pub async fn events(
 
 #[derive(Deserialize, utoipa::IntoParams)]
 pub struct RuleSearch {
-    /// Keeps the rules whose id or message contains this text (any case).
+    /// Keeps the rules whose id, message or file contains this text (any case).
     pub search: Option<String>,
 }
 
@@ -79,7 +79,11 @@ pub struct RuleSearch {
 pub struct RuleInfo {
     pub id: u32,
     pub msg: String,
+    /// The rule's file, relative to its rule directory (`waf.domains.<host>.custom_rules` for a domain's own).
+    pub file: String,
     pub paranoia_level: u8,
+    /// The hosts the rule is scoped to; empty: every host.
+    pub hosts: Vec<String>,
     /// Requests this rule matched since the proxy started.
     pub hits: u64,
 }
@@ -96,16 +100,19 @@ pub async fn rules(
     let loaded = panel.state.rules.load();
     let mut rules: Vec<RuleInfo> = loaded
         .rules()
-        .filter(|r| {
+        .filter(|c| {
             needle.is_empty()
-                || r.id.to_string().contains(&needle)
-                || r.msg.to_lowercase().contains(&needle)
+                || c.rule.id.to_string().contains(&needle)
+                || c.rule.msg.to_lowercase().contains(&needle)
+                || c.file.to_lowercase().contains(&needle)
         })
-        .map(|r| RuleInfo {
-            id: r.id,
-            msg: r.msg.clone(),
-            paranoia_level: r.paranoia_level,
-            hits: hits.get(&u64::from(r.id)).copied().unwrap_or(0),
+        .map(|c| RuleInfo {
+            id: c.rule.id,
+            msg: c.rule.msg.clone(),
+            file: c.file.clone(),
+            paranoia_level: c.rule.paranoia_level,
+            hosts: c.rule.hosts.clone(),
+            hits: hits.get(&u64::from(c.rule.id)).copied().unwrap_or(0),
         })
         .collect();
     rules.sort_by_key(|r| r.id);

@@ -41,6 +41,10 @@ pub struct DomainRulesChange {
     /// Rule ids whose matches do not count for the domain's requests; each must be a loaded rule.
     #[serde(default)]
     pub disabled_rules: Vec<u32>,
+    /// The domain's own rules as YAML in the rule format (docs/rule-format.md): a list of rules, or a `rules:`
+    /// list; empty: none. They run for this domain's requests only (the proxy scopes them; `hosts` is refused).
+    #[serde(default)]
+    pub custom_rules: String,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -115,10 +119,11 @@ pub async fn put_domain(
     audited(&panel, &who, "domain set", changed).await
 }
 
-/// Sets a domain's anomaly threshold and rule exclusions (`domains.<host>.anomaly_threshold`, `disabled_rules`).
+/// Sets a domain's anomaly threshold, rule exclusions and own rules (`domains.<host>.anomaly_threshold`,
+/// `disabled_rules`, `custom_rules`).
 #[utoipa::path(put, path = "/api/domains/{host}/rules", request_body = DomainRulesChange,
     params(("host" = String, Path, description = "the host name of a configured domain")),
-    responses((status = 200), (status = 400, description = "refused (an unknown rule id, a threshold of 0), nothing applied"),
+    responses((status = 200), (status = 400, description = "refused (an unknown rule id, a threshold of 0, a custom rule that does not load), nothing applied"),
         (status = 404, description = "no such domain")))]
 pub async fn set_domain_rules(
     State(panel): State<Arc<Panel>>,
@@ -127,9 +132,15 @@ pub async fn set_domain_rules(
     Json(req): Json<DomainRulesChange>,
 ) -> ApiResult<Json<Value>> {
     let host = configured_domain(&panel, &host)?;
+    let custom_rules = parse_custom_rules(&req.custom_rules)?;
     let changed = panel
         .change(|waf| {
             edit_domain(waf, &host, |domain| {
+                if custom_rules.is_empty() {
+                    domain.remove("custom_rules");
+                } else {
+                    domain.insert("custom_rules".into(), Value::Array(custom_rules));
+                }
                 match req.anomaly_threshold {
                     Some(threshold) => domain.insert("anomaly_threshold".into(), json!(threshold)),
                     None => domain.remove("anomaly_threshold"),
@@ -202,6 +213,40 @@ pub async fn set_rate_limit(
         })
         .await?;
     audited(&panel, &who, "rate limit changed", changed).await
+}
+
+/// Longest custom rules text: a domain's own rules are a handful, and they are kept in `waf.yml`, which every
+/// reload reads.
+const MAX_CUSTOM_RULES: usize = 64 * 1024;
+
+/// The rules of a `custom_rules` text, as data for the configuration tree (the loader then checks each rule).
+fn parse_custom_rules(text: &str) -> ApiResult<Vec<Value>> {
+    if text.len() > MAX_CUSTOM_RULES {
+        return Err(ApiError::bad_request(format!(
+            "custom_rules: longer than {MAX_CUSTOM_RULES} bytes"
+        )));
+    }
+    if text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let parsed: Value = serde_saphyr::from_str(text)
+        .map_err(|e| ApiError::bad_request(format!("custom_rules: invalid YAML: {e}")))?;
+    match parsed {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(rules) => Ok(rules),
+        Value::Object(mut map) if map.len() == 1 && map.contains_key("rules") => {
+            match map.remove("rules") {
+                Some(Value::Array(rules)) => Ok(rules),
+                _ => Err(ApiError::bad_request(
+                    "custom_rules: `rules` must be a list of rules",
+                )),
+            }
+        }
+        rule @ Value::Object(_) => Ok(vec![rule]),
+        _ => Err(ApiError::bad_request(
+            "custom_rules: expected a list of rules, a `rules:` list or one rule",
+        )),
+    }
 }
 
 /// A host name as the proxy looks it up (lower case), made only of DNS characters: the panel refuses anything

@@ -91,6 +91,8 @@ pub struct FileDomain {
     pub force_https: Option<bool>,
     pub anomaly_threshold: Option<u32>,
     pub disabled_rules: Option<Vec<u32>>,
+    /// Rules in the rule format (docs/rule-format.md), checked by the rule loader.
+    pub custom_rules: Option<Vec<serde_json::Value>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

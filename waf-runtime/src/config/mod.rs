@@ -129,6 +129,10 @@ pub struct DomainConfig {
     /// legitimately sends what the rule looks for); sorted, without repeats.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub disabled_rules: Vec<u32>,
+    /// The domain's own rules, as written (mappings without `hosts`): the loader scopes each to the domain, so they
+    /// run for its requests only, and checks them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub custom_rules: Vec<serde_json::Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -249,6 +253,12 @@ impl Config {
                 .filter(|(_, d)| !d.disabled_rules.is_empty())
                 .map(|(name, d)| (name.as_str(), d.disabled_rules.as_slice()))
                 .collect(),
+            domain_custom_rules: self
+                .domains
+                .iter()
+                .filter(|(_, d)| !d.custom_rules.is_empty())
+                .map(|(name, d)| (name.as_str(), d.custom_rules.as_slice()))
+                .collect(),
         }
     }
 
@@ -276,6 +286,8 @@ pub struct RuleSources<'a> {
     pub crs_settings: &'a BTreeMap<String, String>,
     /// Each domain's `disabled_rules`: checked against the loaded rules like the global ones.
     pub domain_disabled_rules: Vec<(&'a str, &'a [u32])>,
+    /// Each domain's `custom_rules`, compiled with the rule directories.
+    pub domain_custom_rules: Vec<(&'a str, &'a [serde_json::Value])>,
 }
 
 /// A configuration error, always saying where (file and key path, or environment variable) and what.

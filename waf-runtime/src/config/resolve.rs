@@ -190,6 +190,7 @@ impl Resolver<'_> {
             let mut disabled_rules = d.disabled_rules.unwrap_or_default();
             disabled_rules.sort_unstable();
             disabled_rules.dedup();
+            let custom_rules = self.custom_rules(&key, d.custom_rules.unwrap_or_default())?;
             // Host matching is case-insensitive and ignores the port: store the name the way it is looked up.
             domains.insert(
                 name.to_ascii_lowercase(),
@@ -205,6 +206,7 @@ impl Resolver<'_> {
                     acme_email: d.acme_email,
                     anomaly_threshold: d.anomaly_threshold,
                     disabled_rules,
+                    custom_rules,
                 },
             );
         }
@@ -319,6 +321,18 @@ impl Resolver<'_> {
                 .map(PathBuf::from),
         };
         let admin = self.admin(waf.admin.unwrap_or_default())?;
+        if rules.artifact.is_some()
+            && let Some(host) = domains
+                .iter()
+                .find(|(_, d)| !d.custom_rules.is_empty())
+                .map(|(h, _)| h)
+        {
+            return Err(self.key_error(
+                &format!("waf.domains.{host}.custom_rules"),
+                "is compiled with the rule directories, and waf.rules.artifact replaces them: put the rules, \
+                 with `hosts: [...]`, among those compiled into the artifact",
+            ));
+        }
 
         Ok(Config {
             mode,
@@ -497,6 +511,30 @@ impl Resolver<'_> {
             pool_idle_timeout_sec: u.pool_idle_timeout_sec.unwrap_or(90),
             pool_max_idle_per_host: u.pool_max_idle_per_host.unwrap_or(256),
         })
+    }
+
+    /// A domain's `custom_rules`: rule mappings without `hosts` (the loader scopes each to the domain; a rule of
+    /// one domain that named other hosts would be another domain's rule in disguise). The loader checks the rest.
+    fn custom_rules(
+        &self,
+        key: &str,
+        rules: Vec<serde_json::Value>,
+    ) -> Result<Vec<serde_json::Value>, ConfigError> {
+        for (i, rule) in rules.iter().enumerate() {
+            let Some(map) = rule.as_object() else {
+                return Err(self.key_error(
+                    &format!("{key}.custom_rules[{i}]"),
+                    "must be a rule mapping",
+                ));
+            };
+            if map.contains_key("hosts") {
+                return Err(self.key_error(
+                    &format!("{key}.custom_rules[{i}].hosts"),
+                    "a domain's rules apply to that domain only: leave `hosts` out",
+                ));
+            }
+        }
+        Ok(rules)
     }
 
     fn rules(&self, r: super::file::FileRules) -> Result<RulesConfig, ConfigError> {
@@ -851,6 +889,52 @@ mod tests {
         .unwrap_err()
         .to_string();
         assert!(e.contains("waf.rules") && e.contains("not both"), "{e}");
+    }
+
+    #[test]
+    fn a_domains_custom_rules_are_mappings_without_hosts_and_need_rule_directories() {
+        let rule = "{id: 1, msg: m, pattern: x, variables: [ARGS], action: deny";
+        let c = run(
+            &format!("waf: {{domains: {{a.test: {{custom_rules: [{rule}}}]}}}}}}"),
+            &[],
+        )
+        .unwrap();
+        let sources = c.rule_sources();
+        assert_eq!(sources.domain_custom_rules.len(), 1);
+        assert_eq!(sources.domain_custom_rules[0].0, "a.test");
+        for (text, key, message) in [
+            (
+                format!("[{rule}, hosts: [b.test]}}]"),
+                "custom_rules[0].hosts",
+                "leave `hosts` out",
+            ),
+            (
+                "[just text]".to_owned(),
+                "custom_rules[0]",
+                "must be a rule mapping",
+            ),
+        ] {
+            let e = run(
+                &format!("waf: {{domains: {{a.test: {{custom_rules: {text}}}}}}}"),
+                &[],
+            )
+            .unwrap_err()
+            .to_string();
+            assert!(
+                e.contains(&format!("waf.domains.a.test.{key}")) && e.contains(message),
+                "{e}"
+            );
+        }
+        let e = run(
+            &format!("waf: {{rules: {{artifact: r.wafc}}, domains: {{a.test: {{custom_rules: [{rule}}}]}}}}}}"),
+            &[],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains("waf.domains.a.test.custom_rules") && e.contains("artifact"),
+            "{e}"
+        );
     }
 
     #[test]

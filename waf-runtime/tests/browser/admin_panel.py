@@ -1,7 +1,7 @@
 """Drives the admin panel in Debian's headless Chromium (through Debian's chromedriver, with Selenium):
 the setup wizard with the token, sign-in, a switch to observe mode, an attack sent through the proxy that
-then shows on the dashboard, and a domain added with its own anomaly threshold and rule exclusion. Run by
-waf-runtime/tests/admin.rs, which starts the real `waf`.
+then shows on the dashboard, a domain added with its own anomaly threshold, rule exclusion and rule, and that
+rule found in the rule list. Run by waf-runtime/tests/admin.rs, which starts the real `waf`.
 
 Arguments: PANEL_URL PROXY_URL SETUP_TOKEN SCREENSHOT_DIR UPSTREAM_URL. Exit status 0 when every step was seen in
 the page.
@@ -80,10 +80,20 @@ try:
     driver.find_element(By.ID, "rules-host").send_keys("shop.test")
     driver.find_element(By.ID, "rules-threshold").send_keys("10")
     driver.find_element(By.ID, "rules-excluded").send_keys("100001")
+    driver.find_element(By.ID, "rules-custom").send_keys(
+        "- {id: 500001, msg: shop admin path, pattern: '^/admin', variables: [REQUEST_FILENAME], action: log}")
     driver.find_element(By.CSS_SELECTOR, "#domain-rules-form button").click()
     text_in("message", "shop.test: rules set")
     text_in("domains", "100001")
     shot("5-domain-rules")
-    print("browser: wizard, sign-in, observe mode, the attack on the dashboard and a domain's rules all seen")
+
+    # The rules in force, searched: the domain's own rule is listed, scoped to it.
+    driver.find_element(By.ID, "rule-search").send_keys("shop admin")
+    driver.find_element(By.CSS_SELECTOR, "#rule-search-form button").click()
+    text_in("rule-list", "500001")
+    text_in("rule-list", "waf.domains.shop.test.custom_rules")
+    shot("6-rules")
+    print("browser: wizard, sign-in, observe mode, the attack on the dashboard, a domain's rules and the rule list "
+          "all seen")
 finally:
     driver.quit()

@@ -81,7 +81,13 @@ async function refreshConfig() {
   for (const [host, d] of Object.entries(c.domains)) {
     const row = document.createElement("tr");
     cells(row, [host, d.upstream || "(default)", d.anomaly_threshold ?? "(global)",
-      (d.disabled_rules || []).join(", ")]);
+      (d.disabled_rules || []).join(", "), d.custom_rules ? "yes" : ""]);
+    row.addEventListener("click", () => {
+      $("rules-host").value = host;
+      $("rules-threshold").value = d.anomaly_threshold ?? "";
+      $("rules-excluded").value = (d.disabled_rules || []).join(", ");
+      $("rules-custom").value = d.custom_rules || "";
+    });
     const td = document.createElement("td");
     const remove = document.createElement("button");
     remove.textContent = "Remove";
@@ -93,10 +99,23 @@ async function refreshConfig() {
   }
 }
 
+// The loaded rules matching the search box (the API filters and caps nothing: the CRS is a few hundred rules).
+async function refreshRules() {
+  const search = $("rule-search").value;
+  const rules = await api("GET", `/api/rules?search=${encodeURIComponent(search)}`);
+  const body = $("rule-list");
+  body.replaceChildren();
+  for (const r of rules) {
+    const row = document.createElement("tr");
+    cells(row, [r.id, r.msg, r.file, r.paranoia_level, r.hosts.join(", "), r.hits]);
+    body.appendChild(row);
+  }
+}
+
 async function openPanel(username) {
   $("who").textContent = username;
   show("panel");
-  await Promise.all([refreshDashboard(), refreshConfig()]);
+  await Promise.all([refreshDashboard(), refreshConfig(), refreshRules()]);
   $("recent").replaceChildren();
   for (const entry of await api("GET", "/api/blocked?limit=100")) addBlocked(entry, false);
   if (events) events.close();
@@ -111,7 +130,7 @@ async function act(action, done) {
   try {
     await action();
     say(done);
-    await refreshConfig();
+    await Promise.all([refreshConfig(), refreshRules()]);
   } catch (e) {
     say(`Refused: ${e.message}`);
   }
@@ -171,7 +190,12 @@ document.addEventListener("DOMContentLoaded", () => {
     act(() => api("PUT", `/api/domains/${encodeURIComponent(host)}/rules`, {
       anomaly_threshold: threshold === "" ? null : Number(threshold),
       disabled_rules: excluded,
+      custom_rules: $("rules-custom").value,
     }), `${host}: rules set.`);
+  });
+  $("rule-search-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    refreshRules().catch((err) => say(err.message));
   });
   start().catch((e) => say(e.message));
 });
