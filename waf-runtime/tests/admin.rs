@@ -597,6 +597,71 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     assert_eq!(removed.status, 200, "{}", removed.body);
     assert_eq!(probe("shop.test").await, 200);
 
+    // The rule set: directories loaded at once; one that does not load changes nothing.
+    std::fs::create_dir_all(waf.dir.path().join("more-rules")).unwrap();
+    std::fs::write(
+        waf.dir.path().join("more-rules/extra.yaml"),
+        "{id: 100002, msg: second set, pattern: second-set-probe, variables: [ARGS], action: deny}",
+    )
+    .unwrap();
+    let second_set = || async {
+        send(
+            waf.addr,
+            Request::get("/?q=second-set-probe")
+                .header("host", "shop.test")
+                .body(Full::new(Bytes::new()))
+                .unwrap(),
+        )
+        .await
+        .0
+        .status
+    };
+    assert_eq!(second_set().await, 200);
+    let loaded = client
+        .call(
+            Method::PUT,
+            "/api/config/rules",
+            Some(json!({"directories": ["rules", "more-rules"]})),
+        )
+        .await;
+    assert_eq!(loaded.status, 200, "{}", loaded.body);
+    assert_eq!(
+        loaded.body["rule_set"]["directories"],
+        json!(["rules", "more-rules"])
+    );
+    assert_eq!(second_set().await, 403);
+    for (body, reason) in [
+        (
+            json!({"directories": ["no-such-dir"]}),
+            "rule directory no-such-dir does not exist",
+        ),
+        (
+            json!({"directories": ["rules"], "artifact": "r.wafc"}),
+            "either rule directories or an artifact",
+        ),
+        (json!({"artifact": "missing.wafc"}), "missing.wafc"),
+    ] {
+        let refused = client
+            .call(Method::PUT, "/api/config/rules", Some(body.clone()))
+            .await;
+        assert_eq!(refused.status, 400, "{body}: {}", refused.body);
+        assert!(
+            refused.body["error"].as_str().unwrap().contains(reason),
+            "{body}: {}",
+            refused.body
+        );
+    }
+    assert_eq!(second_set().await, 403, "the rule set in force stays");
+    let restored = client
+        .call(
+            Method::PUT,
+            "/api/config/rules",
+            Some(json!({"directories": ["rules"]})),
+        )
+        .await;
+    assert_eq!(restored.status, 200, "{}", restored.body);
+    assert_eq!(second_set().await, 200);
+
     // Keys the panel does not manage are kept; the previous file is the backup.
     assert_eq!(saved["waf"]["body"]["over_limit"], "reject");
     assert_eq!(saved["waf"]["server"]["workers"], 2);
@@ -679,8 +744,8 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     let dashboard = client.call(Method::GET, "/api/dashboard", None).await.body;
     // Blocked: the three requests of the domain-rules checks above (shop.test before and after its exclusion,
     // other.test), the five of the custom-rule checks (the rule applied, then kept through four refused
-    // changes) and this one; the excluded request matched nothing.
-    assert_eq!(dashboard["blocked"], 9);
+    // changes), the two of the rule-set checks and this one; the excluded request matched nothing.
+    assert_eq!(dashboard["blocked"], 11);
     assert_eq!(dashboard["observed"], 1);
     assert_eq!(
         dashboard["top_rules"][0],

@@ -51,6 +51,10 @@ pub fn managed(config: &Config) -> Value {
     json!({
         "mode": config.mode,
         "paranoia_level": config.rules.paranoia_level,
+        "rule_set": {
+            "directories": config.rules.directories,
+            "artifact": config.rules.artifact,
+        },
         "domains": domains,
         "ip_filter": {
             "allow": config.ip_filter.allow.iter().map(|c| c.to_string()).collect::<Vec<_>>(),

@@ -68,6 +68,7 @@ pub struct Panel {
         settings::show,
         settings::set_mode,
         settings::set_paranoia,
+        settings::set_rule_set,
         settings::put_domain,
         settings::delete_domain,
         settings::set_domain_rules,
@@ -144,6 +145,7 @@ fn router(panel: Arc<Panel>) -> Router {
         .route("/config", get(settings::show))
         .route("/config/mode", put(settings::set_mode))
         .route("/config/paranoia", put(settings::set_paranoia))
+        .route("/config/rules", put(settings::set_rule_set))
         .route(
             "/domains/{host}",
             put(settings::put_domain).delete(settings::delete_domain),

@@ -1,4 +1,4 @@
-//! The settings the panel manages: WAF mode, paranoia level, domains (with their anomaly threshold and rule
+//! The settings the panel manages: WAF mode, paranoia level, rule set, domains (with their anomaly threshold and rule
 //! exclusions), IP lists and the rate limit. Each handler
 //! only says how its change edits the file's tree; `live_config.rs` validates, writes and applies it, and the
 //! change is audited with the managed settings before and after.
@@ -26,6 +26,16 @@ pub struct ModeChange {
 pub struct ParanoiaChange {
     /// 1 to 4
     pub level: u8,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct RuleSetChange {
+    /// Rule directories to load, e.g. `[rules, crs-942, crs]` (the shipped rules and the whole CRS), `[rules,
+    /// crs-942]` or `[crs-942]`; or
+    #[serde(default)]
+    pub directories: Vec<String>,
+    /// a compiled artifact (`rulec compile`) instead of directories.
+    pub artifact: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -96,6 +106,40 @@ pub async fn set_paranoia(
         })
         .await?;
     audited(&panel, &who, "paranoia level changed", changed).await
+}
+
+/// Chooses the rule set: rule directories or a compiled artifact (`waf.rules.directories` / `.artifact`). The rules
+/// are loaded before anything is written; a directory or artifact that does not load is refused.
+#[utoipa::path(put, path = "/api/config/rules", request_body = RuleSetChange,
+    responses((status = 200), (status = 400, description = "refused, nothing applied")))]
+pub async fn set_rule_set(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Json(req): Json<RuleSetChange>,
+) -> ApiResult<Json<Value>> {
+    let source = match (req.directories.is_empty(), req.artifact) {
+        (false, None) => json!(req.directories),
+        (true, Some(artifact)) => json!(artifact),
+        _ => {
+            return Err(ApiError::bad_request(
+                "give either rule directories or an artifact",
+            ));
+        }
+    };
+    let changed = panel
+        .change(|waf| {
+            let rules = section(waf, "rules");
+            rules.remove("directories");
+            rules.remove("artifact");
+            let key = if source.is_array() {
+                "directories"
+            } else {
+                "artifact"
+            };
+            rules.insert(key.into(), source);
+        })
+        .await?;
+    audited(&panel, &who, "rule set changed", changed).await
 }
 
 /// Adds a domain or changes its upstream; the domain's other settings are kept.

@@ -76,6 +76,7 @@ async function refreshConfig() {
   const c = await api("GET", "/api/config");
   $("mode").value = c.mode;
   $("paranoia").value = String(c.paranoia_level);
+  $("rule-set").value = c.rule_set.artifact || c.rule_set.directories.join(", ");
   const body = $("domains");
   body.replaceChildren();
   for (const [host, d] of Object.entries(c.domains)) {
@@ -175,6 +176,14 @@ document.addEventListener("DOMContentLoaded", () => {
       await api("PUT", "/api/config/mode", { mode: $("mode").value });
       await api("PUT", "/api/config/paranoia", { level: Number($("paranoia").value) });
     }, `Mode ${$("mode").value}, paranoia level ${$("paranoia").value} applied.`);
+  });
+  $("rule-set-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const value = $("rule-set").value.trim();
+    const change = value.endsWith(".wafc")
+      ? { artifact: value }
+      : { directories: value.split(",").map((d) => d.trim()).filter((d) => d !== "") };
+    act(() => api("PUT", "/api/config/rules", change), `Rule set ${value} loaded.`);
   });
   $("domain-form").addEventListener("submit", (e) => {
     e.preventDefault();
