@@ -328,6 +328,7 @@ mod round_trip {
                 transforms: vec![Transform::Lowercase],
                 negate: true,
             }],
+            when: Vec::new(),
         };
         let detector = Rule {
             id: 942100,
