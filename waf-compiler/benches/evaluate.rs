@@ -170,11 +170,21 @@ impl<'s> Baseline<'s> {
             }),
             None => compiled.matcher.find(value, compiled.needs_captures),
         };
+        // The baseline reads no other part of the request: an empty one.
+        let arena = bumpalo::Bump::new();
+        let empty = HttpRequest {
+            method: "",
+            uri: "",
+            version: "",
+            headers: &[],
+            body: b"",
+        };
+        let view = waf_compiler::evaluate::collection::RequestView::new(&empty, &arena);
         found.is_some_and(|f| {
             compiled
                 .conditions
                 .iter()
-                .all(|c| c.holds(value, &f, &[], self.chains.unicode_map()))
+                .all(|c| c.holds(value, &f, &view, self.chains.unicode_map()))
         })
     }
 }

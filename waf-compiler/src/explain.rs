@@ -7,7 +7,7 @@ use crate::compile::rule::{Transform, Variable};
 use crate::compile::ruleset::CompiledRuleSet;
 use crate::evaluate::collection::RequestView;
 use crate::evaluate::request::HttpRequest;
-use crate::evaluate::verdict::excerpt;
+use crate::evaluate::verdict::{DEFAULT_ANOMALY_THRESHOLD, excerpt};
 use crate::evaluate::{Observer, variable_label};
 use std::fmt::Write;
 
@@ -94,11 +94,14 @@ pub fn explain(rules: &CompiledRuleSet, request: &HttpRequest<'_>) -> String {
         );
         if r.paranoia_level > rules.paranoia_level() {
             let _ = writeln!(out, "  skipped: above the configured paranoia level");
+        } else if !rule.enabled {
+            let _ = writeln!(out, "  skipped: a setting condition (`when`) does not hold");
         }
     }
     let _ = writeln!(out, "== inspected values (after each rule's transforms)");
     let mut trace = Trace { out: String::new() };
-    let verdict = rules.evaluate_observed(request, &mut trace);
+    let mut verdict = rules.evaluate_observed(request, &mut trace);
+    verdict.settle(DEFAULT_ANOMALY_THRESHOLD);
     out.push_str(&trace.out);
     let _ = writeln!(out, "== verdict");
     for m in &verdict.matches {

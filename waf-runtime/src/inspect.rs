@@ -82,6 +82,12 @@ impl LoadedRules {
                 .retain(|m| excluded.binary_search(&m.rule_id).is_err());
         }
         let score_blocks = verdict.anomaly_score() >= anomaly_threshold;
+        // The blocking evaluation's rule (CRS 949110) is logged when the score blocks, as ModSecurity logs it;
+        // unless the domain disabled it too.
+        verdict
+            .score_rules
+            .retain(|m| excluded.binary_search(&m.rule_id).is_err());
+        verdict.settle(anomaly_threshold);
         verdict
             .matches
             .into_iter()

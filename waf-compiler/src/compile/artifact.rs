@@ -40,7 +40,8 @@ pub const MAGIC: [u8; 8] = *b"WAFRULES";
 
 /// Bumped whenever the payload's layout changes: a reader refuses any other version.
 /// (1: rules, DFAs; 2: the transform chains and the literal prefilter; 3: the prefilter's byte gates; 4: the
-/// Unicode code page; 5: each rule's source file.)
+/// Unicode code page; 5: each rule's source file, the rules' setting conditions (`when`), chain operators,
+/// variables and the `anomaly_threshold` operator.)
 pub const FORMAT_VERSION: u32 = 5;
 
 /// The version of the compiler that writes (and alone may read) an artifact: the DFAs' semantics depend on the

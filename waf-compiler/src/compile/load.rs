@@ -329,6 +329,7 @@ mod round_trip {
                 negate: true,
             }],
             hosts: Vec::new(),
+            when: Vec::new(),
         };
         let detector = Rule {
             id: 942100,

@@ -25,7 +25,10 @@ pub mod rule;
 pub mod ruleset;
 
 use crate::compile::regex_engine::{RegexEngine, RegexSource};
-use crate::compile::rule::{MAX_PARANOIA_LEVEL, Rule, Transform, Variable, VariableSpec};
+use crate::compile::rule::{
+    MAX_PARANOIA_LEVEL, OperatorKind, Rule, SettingCondition, Transform, Variable, VariableSpec,
+};
+use crate::evaluate::operator::check::Check;
 use crate::evaluate::operator::{Condition, Matcher, RegexFactory};
 use crate::evaluate::transform::{Triggers, UnicodeMap, effective_chain};
 use std::collections::BTreeMap;
@@ -162,6 +165,9 @@ pub struct CompiledRule {
     pub value_only: bool,
     /// The file the rule came from, relative to its rule directory (the admin panel lists it); set by the loader.
     pub file: String,
+    /// Whether the rule's setting conditions (`when`) hold for the settings it was compiled with: a rule whose
+    /// conditions do not hold never runs.
+    pub enabled: bool,
 }
 
 /// The distinct transform chains of a rule set and all their prefixes; index 0 is the empty chain. With them, the
@@ -263,6 +269,17 @@ impl Chains {
 }
 
 impl CompiledRule {
+    /// Whether the rule runs at `paranoia_level`: its level is not above it and its setting conditions hold.
+    pub fn runs_at(&self, paranoia_level: u8) -> bool {
+        self.enabled && self.rule.paranoia_level <= paranoia_level
+    }
+
+    /// Whether this is the blocking evaluation (`operator: anomaly_threshold`), which reads no value: it is
+    /// reported when the anomaly score reaches the threshold ([`crate::evaluate::verdict::Verdict::settle`]).
+    pub fn is_score_rule(&self) -> bool {
+        self.rule.operator == OperatorKind::AnomalyThreshold
+    }
+
     /// Every regex of the rule, in the order [`compile_rule`] asked its [`RegexSource`] for them (key filters,
     /// the operator, chain conditions): the artifact stores them in this order.
     pub fn regexes(&self) -> Vec<&RegexEngine> {
@@ -312,7 +329,13 @@ pub fn compile_rule(
             ),
         ));
     }
-    if rule.variables.is_empty() {
+    let score_rule = rule.operator == OperatorKind::AnomalyThreshold;
+    if score_rule && !(rule.variables.is_empty() && rule.chain.is_empty()) {
+        errors.push(FieldError::new(
+            "variables",
+            "operator `anomaly_threshold` reads no variable and has no chain (`variables: []`)",
+        ));
+    } else if rule.variables.is_empty() && !score_rule {
         errors.push(FieldError::new(
             "variables",
             "must list at least one variable",
@@ -333,14 +356,32 @@ pub fn compile_rule(
             Err(e) => errors.push(FieldError::new(format!("variables[{i}]"), e)),
         }
     }
-    let matcher = Matcher::new(
-        rule.operator,
-        rule.pattern.as_deref(),
-        &rule.phrases,
-        regexes,
-    )
-    .map_err(|e| errors.push(FieldError::new("pattern", e)))
-    .ok();
+    let mut enabled = true;
+    for (i, condition) in rule.when.iter().enumerate() {
+        match setting_condition_holds(condition) {
+            Ok(holds) => enabled &= holds,
+            Err((field, e)) => errors.push(FieldError::new(format!("when[{i}].{field}"), e)),
+        }
+    }
+    let matcher = match score_rule {
+        // Never run on a value: the rule reads none.
+        true if rule.pattern.is_none() => Some(Matcher::Check(Check::Unconditional)),
+        true => {
+            errors.push(FieldError::new(
+                "pattern",
+                "operator `anomaly_threshold` takes no pattern (use null)",
+            ));
+            None
+        }
+        false => Matcher::new(
+            rule.operator,
+            rule.pattern.as_deref(),
+            &rule.phrases,
+            regexes,
+        )
+        .map_err(|e| errors.push(FieldError::new("pattern", e)))
+        .ok(),
+    };
     let mut groups = match &matcher {
         Some(m @ Matcher::Regex(_)) => m.group_count(),
         _ => 0,
@@ -380,6 +421,7 @@ pub fn compile_rule(
             Ok(CompiledRule {
                 needs_captures: conditions.iter().any(Condition::needs_captures),
                 value_only: !conditions.iter().any(Condition::reads_request),
+                enabled,
                 rule: rule.clone(),
                 selectors,
                 chain,
@@ -391,4 +433,39 @@ pub fn compile_rule(
         }
         _ => Err(errors),
     }
+}
+
+/// Whether a setting condition holds for the value it carries (the configured value, put in place of the
+/// default when the rules were compiled); the error names the field.
+fn setting_condition_holds(condition: &SettingCondition) -> Result<bool, (&'static str, String)> {
+    let check = match condition.operator {
+        OperatorKind::Regex
+        | OperatorKind::Contains
+        | OperatorKind::StartsWith
+        | OperatorKind::DetectorSqli
+        | OperatorKind::DetectorXss
+        | OperatorKind::Pm
+        | OperatorKind::AnomalyThreshold => None,
+        kind => Check::new(kind, condition.pattern.as_deref()),
+    };
+    let check = check
+        .ok_or_else(|| {
+            (
+                "operator",
+                "a setting condition takes an operator that is not a search (`equals`, `within`, `eq`, `gt`, ...)"
+                    .to_string(),
+            )
+        })?
+        .map_err(|e| ("pattern", e))?;
+    if condition.operator.takes_pattern()
+        && condition.operator != OperatorKind::Unconditional
+        && condition.pattern.is_none()
+    {
+        return Err(("pattern", "the operator needs a pattern".to_string()));
+    }
+    let value = match (condition.count, &condition.default) {
+        (true, value) => Some(if value.is_some() { "1" } else { "0" }),
+        (false, value) => value.as_deref(),
+    };
+    Ok(value.is_some_and(|value| check.find(value.as_bytes()).is_some() != condition.negate))
 }

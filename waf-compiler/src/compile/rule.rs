@@ -54,6 +54,10 @@ pub struct Rule {
     /// rule scoped to other hosts does not run at all, so it neither matches nor scores for this request.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub hosts: Vec<String>,
+    /// Conditions on settings, decided when the rules are compiled: a rule whose conditions do not all hold
+    /// is loaded and validated but does not run (CRS's `SecRule TX:crs_validate_utf8_encoding "@eq 1"` heads).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub when: Vec<SettingCondition>,
 }
 
 impl Rule {
@@ -66,6 +70,26 @@ impl Rule {
                     .any(|h| h.as_bytes().eq_ignore_ascii_case(host))
             })
     }
+}
+
+/// A condition on a setting (`rules.crs_settings`, `rulec --crs-setting`), decided at compile time.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingCondition {
+    pub setting: String,
+    /// The setting's value when none is configured; absent: the setting has no value unless configured (a
+    /// condition on its value then does not hold, whatever the operator).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<String>,
+    /// ModSecurity's `&TX:NAME`: the condition reads `1` when the setting has a value, `0` when not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub count: bool,
+    /// One of the operators that are not searches (`equals`, `within`, `eq`, `gt`, ...).
+    pub operator: OperatorKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub negate: bool,
 }
 
 /// The fields a rule must have; checked before serde so the error can name the field plainly.
@@ -166,6 +190,9 @@ pub enum OperatorKind {
     ValidateUtf8Encoding,
     /// The value is an IP address in one of the pattern's comma-separated addresses or CIDR ranges.
     IpMatch,
+    /// The blocking evaluation (CRS 949110): the rule reads no variable and matches when the request's anomaly
+    /// score reaches the threshold in force (`rules.anomaly_threshold`, a domain's own), after the other rules.
+    AnomalyThreshold,
 }
 
 impl OperatorKind {
@@ -180,6 +207,7 @@ impl OperatorKind {
                 | OperatorKind::Unconditional
                 | OperatorKind::ValidateUrlEncoding
                 | OperatorKind::ValidateUtf8Encoding
+                | OperatorKind::AnomalyThreshold
         )
     }
 }
@@ -297,10 +325,19 @@ pub enum Variable {
     /// The raw body unless it is XML or multipart, as ModSecurity's `REQUEST_BODY` (whose XML and multipart
     /// body processors do not keep it; their contents are `XML`, and `ARGS_POST` and `FILES`).
     RequestBody,
+    /// The body's length in bytes, in decimal.
+    RequestBodyLength,
+    /// The body processor the `Content-Type` selects: `URLENCODED`, `MULTIPART`, `XML`, `JSON`; no value
+    /// otherwise.
+    ReqbodyProcessor,
+    /// Each header line of each multipart part (`Content-Type: text/plain`), keyed by the part's name.
+    MultipartPartHeaders,
+    /// The total length of the arguments' names and values (query and body), in decimal.
+    ArgsCombinedSize,
 }
 
 impl Variable {
-    pub const COUNT: usize = 25;
+    pub const COUNT: usize = 29;
     pub const ALL: [Variable; Variable::COUNT] = [
         Variable::RequestLine,
         Variable::RequestFilename,
@@ -327,6 +364,10 @@ impl Variable {
         Variable::Files,
         Variable::FilesNames,
         Variable::RequestBody,
+        Variable::RequestBodyLength,
+        Variable::ReqbodyProcessor,
+        Variable::MultipartPartHeaders,
+        Variable::ArgsCombinedSize,
     ];
 
     /// The name used in YAML and in match reports.
@@ -357,6 +398,10 @@ impl Variable {
             Variable::Files => "FILES",
             Variable::FilesNames => "FILES_NAMES",
             Variable::RequestBody => "REQUEST_BODY",
+            Variable::RequestBodyLength => "REQUEST_BODY_LENGTH",
+            Variable::ReqbodyProcessor => "REQBODY_PROCESSOR",
+            Variable::MultipartPartHeaders => "MULTIPART_PART_HEADERS",
+            Variable::ArgsCombinedSize => "ARGS_COMBINED_SIZE",
         }
     }
 
@@ -373,7 +418,7 @@ impl Variable {
         )
     }
 
-    fn parse(name: &str) -> Option<Variable> {
+    pub fn parse(name: &str) -> Option<Variable> {
         Variable::ALL.into_iter().find(|v| v.name() == name)
     }
 }
@@ -569,4 +614,14 @@ pub enum ChainOperator {
     EndsWith,
     Within,
     Pm,
+    /// Numeric comparisons, as the rule operators of the same names (the pattern may be a template:
+    /// `${capture:1}`).
+    Eq,
+    Gt,
+    Ge,
+    Lt,
+    Le,
+    /// The checks of the rule operators of the same names (no pattern: `''`).
+    ValidateUrlEncoding,
+    ValidateUtf8Encoding,
 }

@@ -363,10 +363,7 @@ fn hash_source(hasher: &mut Sha256, source: &SourceFile) {
 /// Parses and compiles one file; any error rejects the whole file.
 /// How many of `rules` run at `paranoia_level`.
 fn count_active(rules: &[CompiledRule], paranoia_level: u8) -> usize {
-    rules
-        .iter()
-        .filter(|r| r.rule.paranoia_level <= paranoia_level)
-        .count()
+    rules.iter().filter(|r| r.runs_at(paranoia_level)).count()
 }
 
 fn compile_file(
@@ -395,6 +392,14 @@ fn compile_file(
         }
         for condition in &mut rule.chain {
             apply(&condition.setting, &mut condition.pattern);
+        }
+    }
+    for rule in &mut parsed {
+        for condition in &mut rule.when {
+            settings_read.insert(condition.setting.clone());
+            if let Some(value) = settings.get(&condition.setting) {
+                condition.default = Some(value.clone());
+            }
         }
     }
     let mut errors = Vec::new();

@@ -89,6 +89,8 @@ pub struct ParsedBody<'a> {
     pub xml: &'a [Item<'a>],
     /// `FILES`: the file name of each multipart file part, named by the part's field name (`FILES_NAMES`).
     pub files: &'a [Item<'a>],
+    /// `MULTIPART_PART_HEADERS`: each header line of each multipart part, as sent, named by the part's name.
+    pub part_headers: &'a [Item<'a>],
 }
 
 pub fn parse_body<'a>(
@@ -104,7 +106,7 @@ pub fn parse_body<'a>(
         BodyKind::UrlEncoded => parsed.args = parse_urlencoded(arena, body, b'&'),
         BodyKind::Json => parsed.args = parse_json(arena, body),
         BodyKind::Multipart => {
-            (parsed.args, parsed.files) =
+            (parsed.args, parsed.files, parsed.part_headers) =
                 parse_multipart(arena, body, content_type.unwrap_or_default())
         }
         BodyKind::Xml => parsed.xml = parse_xml(arena, body),
@@ -380,16 +382,26 @@ impl<'de> serde::de::Visitor<'de> for KeyInto<'_> {
 /// `multipart/form-data`: form fields become arguments (file parts do not, as in ModSecurity: their content is
 /// in `BODY`). Missing boundary, a missing closing delimiter or a part without a header block make the whole
 /// body one raw value instead.
-/// Returns the form fields and the file parts (field name, file name).
+/// Returns the form fields, the file parts (field name, file name) and the parts' header lines (part name, line;
+/// those of the parts before a malformed one are kept).
 fn parse_multipart<'a>(
     arena: &'a Bump,
     body: &'a [u8],
     content_type: &[u8],
-) -> (&'a [Item<'a>], &'a [Item<'a>]) {
+) -> (&'a [Item<'a>], &'a [Item<'a>], &'a [Item<'a>]) {
     let mut files = ArenaVec::new_in(arena);
-    match multipart_fields(arena, body, content_type, &mut files) {
-        Some(items) => (items.into_bump_slice(), files.into_bump_slice()),
-        None => (arena.alloc_slice_copy(&[Item::raw(body)]), &[]),
+    let mut headers = ArenaVec::new_in(arena);
+    match multipart_fields(arena, body, content_type, &mut files, &mut headers) {
+        Some(items) => (
+            items.into_bump_slice(),
+            files.into_bump_slice(),
+            headers.into_bump_slice(),
+        ),
+        None => (
+            arena.alloc_slice_copy(&[Item::raw(body)]),
+            &[],
+            headers.into_bump_slice(),
+        ),
     }
 }
 
@@ -398,6 +410,7 @@ fn multipart_fields<'a>(
     body: &'a [u8],
     content_type: &[u8],
     files: &mut ArenaVec<'a, Item<'a>>,
+    part_headers: &mut ArenaVec<'a, Item<'a>>,
 ) -> Option<ArenaVec<'a, Item<'a>>> {
     let boundary = header_param(content_type, b"boundary")?;
     if boundary.is_empty() {
@@ -430,10 +443,19 @@ fn multipart_fields<'a>(
             return Some(items);
         }
         let (headers, content) = split_part(part)?;
-        let disposition = headers
-            .split(|b| *b == b'\n')
-            .find(|l| l.len() > 20 && l[..20].eq_ignore_ascii_case(b"content-disposition:"))?;
-        let name = header_param(disposition, b"name").unwrap_or_default();
+        let lines = || {
+            headers
+                .split(|b| *b == b'\n')
+                .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+                .filter(|l| !l.is_empty())
+        };
+        let disposition =
+            lines().find(|l| l.len() > 20 && l[..20].eq_ignore_ascii_case(b"content-disposition:"));
+        let name = disposition
+            .and_then(|d| header_param(d, b"name"))
+            .unwrap_or_default();
+        part_headers.extend(lines().map(|line| Item::new(name, line)));
+        let disposition = disposition?;
         if let Some(file_name) = header_param(disposition, b"filename") {
             files.push(Item::new(name, file_name));
             continue;

@@ -105,6 +105,7 @@ impl<'a> RequestView<'a> {
             ArgsPostNames => (self.parsed_body().args, true),
             Xml => (self.parsed_body().xml, false),
             Files => (self.parsed_body().files, false),
+            MultipartPartHeaders => (self.parsed_body().part_headers, false),
             FilesNames => (self.parsed_body().files, true),
             ArgsNames | ArgsGetNames => (self.cell(ArgsGet), true),
             CookieNames | RequestCookiesNames => (self.cell(RequestCookies), true),
@@ -200,13 +201,35 @@ impl<'a> RequestView<'a> {
                 }
                 items.into_bump_slice()
             }
+            RequestBodyLength => {
+                let length = r.body.len().to_string();
+                self.single(arena.alloc_str(&length).as_bytes())
+            }
+            ReqbodyProcessor => {
+                match BodyKind::from_content_type(self.header("content-type").next()) {
+                    BodyKind::UrlEncoded => self.single(b"URLENCODED"),
+                    BodyKind::Multipart => self.single(b"MULTIPART"),
+                    BodyKind::Xml => self.single(b"XML"),
+                    BodyKind::Json => self.single(b"JSON"),
+                    BodyKind::Other => &[],
+                }
+            }
+            ArgsCombinedSize => {
+                let size: usize = [self.cell(ArgsGet), self.parsed_body().args]
+                    .iter()
+                    .flat_map(|items| items.iter())
+                    .map(|item| item.name.len() + item.value.len())
+                    .sum();
+                self.single(arena.alloc_str(&size.to_string()).as_bytes())
+            }
             RequestMethod => self.single(r.method.as_bytes()),
             RequestProtocol => self.single(r.version.as_bytes()),
             RequestUri => self.single(r.uri.as_bytes()),
             QueryString => self.single(self.query.as_bytes()),
             // Served by `values` from other collections; never stored under their own index.
             ArgsNames | CookieNames | ArgsGetNames | ArgsPost | ArgsPostNames
-            | RequestCookiesNames | RequestHeadersNames | Xml | Files | FilesNames => &[],
+            | RequestCookiesNames | RequestHeadersNames | Xml | Files | FilesNames
+            | MultipartPartHeaders => &[],
         }
     }
 }
@@ -388,6 +411,37 @@ mod tests {
         let body = b"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\n1' or 1=1\r\n--XyZ\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.txt\"\r\nContent-Type: text/plain\r\n\r\nfile body\r\n--XyZ--\r\n";
         with_request("POST", "/", headers, body, |v| {
             assert_eq!(collect(v, Variable::ArgsPost), pairs(&[("a", "1' or 1=1")]));
+        });
+    }
+
+    #[test]
+    fn multipart_part_headers_body_length_and_processor() {
+        let headers: &[(&str, &[u8])] = &[("Content-Type", b"multipart/form-data; boundary=XyZ")];
+        let body = b"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\nContent-Type: text/plain; charset=utf-7\r\n\r\n1\r\n--XyZ\r\nContent-Disposition: form-data; name=\"f\"; filename=\"x.txt\"\r\n\r\nfile body\r\n--XyZ--\r\n";
+        with_request("POST", "/?q=ab", headers, body, |v| {
+            assert_eq!(
+                collect(v, Variable::MultipartPartHeaders),
+                pairs(&[
+                    ("a", "Content-Disposition: form-data; name=\"a\""),
+                    ("a", "Content-Type: text/plain; charset=utf-7"),
+                    (
+                        "f",
+                        "Content-Disposition: form-data; name=\"f\"; filename=\"x.txt\""
+                    ),
+                ])
+            );
+            assert_eq!(
+                values(v, Variable::RequestBodyLength),
+                [body.len().to_string()]
+            );
+            assert_eq!(values(v, Variable::ReqbodyProcessor), ["MULTIPART"]);
+            // q=ab (3) and a=1 (2).
+            assert_eq!(values(v, Variable::ArgsCombinedSize), ["5"]);
+        });
+        with_request("GET", "/", &[], b"", |v| {
+            assert_eq!(values(v, Variable::RequestBodyLength), ["0"]);
+            assert!(values(v, Variable::ReqbodyProcessor).is_empty());
+            assert!(values(v, Variable::MultipartPartHeaders).is_empty());
         });
     }
 

@@ -390,8 +390,13 @@ fn evaluate_view<O: Observer>(
     let mut matches = Vec::new();
     // Read at the first rule scoped to hosts, so a rule set without such rules never looks.
     let mut host = None;
+    let mut score_rules = false;
     for (index, rule) in rules.rules.iter().enumerate() {
-        if rule.rule.paranoia_level > rules.paranoia_level {
+        if !rule.runs_at(rules.paranoia_level) {
+            continue;
+        }
+        if rule.is_score_rule() {
+            score_rules = true;
             continue;
         }
         if !rule.rule.hosts.is_empty()
@@ -419,7 +424,33 @@ fn evaluate_view<O: Observer>(
         }
         marks.recycle(cache);
     }
-    Verdict { matches }
+    // The blocking evaluation's report, for `Verdict::settle`: only when something added to the score (a benign
+    // request pays nothing for it).
+    let score_rules = match score_rules && matches.iter().any(|m| m.score() > 0) {
+        true => rules
+            .rules
+            .iter()
+            .filter(|r| r.is_score_rule() && r.runs_at(rules.paranoia_level))
+            .map(|r| {
+                let rule = &r.rule;
+                RuleMatch {
+                    rule_id: rule.id,
+                    variable: "ANOMALY_SCORE".to_owned(),
+                    value_excerpt: String::new(),
+                    msg: rule.msg.clone(),
+                    severity: rule.severity,
+                    action: rule.action,
+                    paranoia_level: rule.paranoia_level,
+                    tags: rule.tags.clone(),
+                }
+            })
+            .collect(),
+        false => Vec::new(),
+    };
+    Verdict {
+        matches,
+        score_rules,
+    }
 }
 
 /// One rule being evaluated: the rule, its index in the rule set, the chains, and the request's headers

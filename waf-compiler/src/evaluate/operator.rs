@@ -14,7 +14,7 @@ use crate::evaluate::collection::RequestView;
 use crate::evaluate::detect;
 use crate::evaluate::transform::{self, UnicodeMap};
 use aho_corasick::{AhoCorasick, MatchKind};
-use check::Check;
+use check::{Check, Comparison, atoi};
 use regex_automata::meta::{self, Regex};
 use regex_automata::util::syntax;
 use std::ops::Range;
@@ -272,17 +272,38 @@ fn operator_name(kind: OperatorKind) -> &'static str {
         OperatorKind::ValidateUrlEncoding => "validate_url_encoding",
         OperatorKind::ValidateUtf8Encoding => "validate_utf8_encoding",
         OperatorKind::IpMatch => "ip_match",
+        OperatorKind::AnomalyThreshold => "anomaly_threshold",
     }
 }
 
-/// A pattern of the text conditions (or a template target): literal text with `${capture:N}` and
-/// `${request_headers:NAME}` references.
+/// A pattern of the text conditions (or a template target): literal text with `${capture:N}` and request
+/// variable references (`${REQUEST_HEADERS:Host}`, `${ARGS_GET:_method|ARGS_POST:_method}`; the older
+/// `${request_headers:NAME}` is `${REQUEST_HEADERS:NAME}`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Piece {
     Literal(Vec<u8>),
     Capture(usize),
-    /// The first request header of this name (ASCII-lowercased), empty when absent.
-    Header(String),
+    /// The first value of the first of these variables (of this key, if given; ASCII-lowercased for header
+    /// variables) that has one; empty when none has.
+    Variable(Vec<(Variable, Option<String>)>),
+}
+
+/// A `${...}` reference to request variables: `NAME` or `NAME:key`, alternatives separated by `|`.
+fn parse_variable_reference(reference: &str) -> Option<Piece> {
+    let mut alternatives = Vec::new();
+    for alternative in reference.split('|') {
+        let (name, key) = match alternative.split_once(':') {
+            Some((name, key)) => (name, Some(key)),
+            None => (alternative, None),
+        };
+        let variable = Variable::parse(name)?;
+        let key = key.map(|k| match variable.case_insensitive_keys() {
+            true => k.to_ascii_lowercase(),
+            false => k.to_owned(),
+        });
+        alternatives.push((variable, key));
+    }
+    Some(Piece::Variable(alternatives))
 }
 
 fn parse_template(pattern: &str) -> Result<Vec<Piece>, String> {
@@ -294,17 +315,21 @@ fn parse_template(pattern: &str) -> Result<Vec<Piece>, String> {
             .ok_or_else(|| format!("unterminated `${{` in `{pattern}`"))?;
         let reference = &rest[start + 2..start + end];
         let piece = if let Some(name) = reference.strip_prefix("request_headers:") {
-            Piece::Header(name.to_ascii_lowercase())
-        } else {
-            reference
-                .strip_prefix("capture:")
-                .and_then(|n| n.parse().ok())
+            Piece::Variable(vec![(
+                Variable::RequestHeaders,
+                Some(name.to_ascii_lowercase()),
+            )])
+        } else if let Some(n) = reference.strip_prefix("capture:") {
+            n.parse()
                 .map(Piece::Capture)
-                .ok_or_else(|| {
-                    format!(
-                        "unknown reference `${{{reference}}}`, expected `${{capture:N}}` or `${{request_headers:NAME}}`"
-                    )
-                })?
+                .map_err(|_| format!("`${{{reference}}}`: the capture group is a number"))?
+        } else {
+            parse_variable_reference(reference).ok_or_else(|| {
+                format!(
+                    "unknown reference `${{{reference}}}`, expected `${{capture:N}}` or a request variable \
+                     (`${{REQUEST_HEADERS:Host}}`, `${{ARGS_GET:a|ARGS_POST:a}}`)"
+                )
+            })?
         };
         pieces.push(Piece::Literal(rest.as_bytes()[..start].to_vec()));
         pieces.push(piece);
@@ -312,6 +337,23 @@ fn parse_template(pattern: &str) -> Result<Vec<Piece>, String> {
     }
     pieces.push(Piece::Literal(rest.as_bytes().to_vec()));
     Ok(pieces)
+}
+
+/// The first value of `variable` (of key `key`) in the request.
+fn first_value<'v>(
+    view: &RequestView<'v>,
+    variable: Variable,
+    key: Option<&str>,
+) -> Option<&'v [u8]> {
+    view.values(variable)
+        .iter()
+        .find(|(_, name, _)| {
+            key.is_none_or(|key| match variable.case_insensitive_keys() {
+                true => name.eq_ignore_ascii_case(key.as_bytes()),
+                false => *name == key.as_bytes(),
+            })
+        })
+        .map(|(_, _, value)| value)
 }
 
 /// A condition's compiled target.
@@ -340,6 +382,10 @@ enum ConditionOp {
     Within(Vec<Piece>),
     /// Any of the pattern's space-separated phrases occurs in the target, ASCII case-insensitive.
     Pm(Box<AhoCorasick>),
+    /// The target and the expanded pattern, read as numbers, compare so.
+    Number(Comparison, Vec<Piece>),
+    /// A check of the target alone (`validate_url_encoding`, `validate_utf8_encoding`).
+    Check(Check),
 }
 
 /// One compiled chain condition.
@@ -365,17 +411,17 @@ fn group<'v>(value: &'v [u8], found: &Found, n: usize) -> &'v [u8] {
         .unwrap_or(&[])
 }
 
-/// A template's text for the match `found` in `value`.
-fn expand(pieces: &[Piece], value: &[u8], found: &Found, headers: &[(&str, &[u8])]) -> Vec<u8> {
+/// A template's text for the match `found` in `value`; variable references read `view`.
+fn expand(pieces: &[Piece], value: &[u8], found: &Found, view: &RequestView<'_>) -> Vec<u8> {
     pieces
         .iter()
         .flat_map(|p| match p {
             Piece::Literal(l) => l.as_slice(),
             Piece::Capture(n) => group(value, found, *n),
-            Piece::Header(name) => headers
+            Piece::Variable(alternatives) => alternatives
                 .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(name))
-                .map_or(&[][..], |(_, v)| v),
+                .find_map(|(variable, key)| first_value(view, *variable, key.as_deref()))
+                .unwrap_or_default(),
         })
         .copied()
         .collect()
@@ -416,7 +462,7 @@ pub fn chain_holds(
                     true
                 }
             },
-            _ => condition.holds(current.0, current.1, view.headers(), unicode_map),
+            _ => condition.holds(current.0, current.1, view, unicode_map),
         };
         if !holds {
             return false;
@@ -508,6 +554,21 @@ impl Condition {
                         message: format!("phrases do not compile: {e}"),
                     })?,
             )),
+            ChainOperator::Eq => ConditionOp::Number(Comparison::Eq, template()?),
+            ChainOperator::Gt => ConditionOp::Number(Comparison::Gt, template()?),
+            ChainOperator::Ge => ConditionOp::Number(Comparison::Ge, template()?),
+            ChainOperator::Lt => ConditionOp::Number(Comparison::Lt, template()?),
+            ChainOperator::Le => ConditionOp::Number(Comparison::Le, template()?),
+            ChainOperator::ValidateUrlEncoding | ChainOperator::ValidateUtf8Encoding
+                if !pattern.is_empty() =>
+            {
+                return Err(ConditionError {
+                    field: "pattern",
+                    message: "the operator takes no pattern (use '')".to_string(),
+                });
+            }
+            ChainOperator::ValidateUrlEncoding => ConditionOp::Check(Check::UrlEncoding),
+            ChainOperator::ValidateUtf8Encoding => ConditionOp::Check(Check::Utf8Encoding),
         };
         Ok(Condition {
             target,
@@ -517,34 +578,34 @@ impl Condition {
         })
     }
 
-    /// Whether the condition holds for a match `found` in `value`; `headers` are the request's, which
-    /// `${request_headers:NAME}` reads; `unicode_map` is the one the rule set's `url_decode_uni` uses. (A
-    /// condition on another variable reads the request: [`chain_holds`].)
+    /// Whether the condition holds for a match `found` in `value`; `view` is the request, which variable
+    /// references (`${REQUEST_HEADERS:Host}`) read; `unicode_map` is the one the rule set's `url_decode_uni`
+    /// uses. (A condition on another variable reads the request: [`chain_holds`].)
     pub fn holds(
         &self,
         value: &[u8],
         found: &Found,
-        headers: &[(&str, &[u8])],
+        view: &RequestView<'_>,
         unicode_map: UnicodeMap,
     ) -> bool {
         let target = match &self.target {
             Target::Matched => value.to_vec(),
             Target::Capture(n) => group(value, found, *n).to_vec(),
-            Target::Template(pieces) => expand(pieces, value, found, headers),
+            Target::Template(pieces) => expand(pieces, value, found, view),
             Target::Variable { .. } => return false,
         };
         self.test(
             &transform::apply_chain(&self.transforms, &target, unicode_map),
             value,
             found,
-            headers,
+            view,
         )
     }
 
     /// The operator (negation included) on the transformed `target`; templates of the pattern read the capture
     /// groups of `found` in `value`.
-    fn test(&self, target: &[u8], value: &[u8], found: &Found, headers: &[(&str, &[u8])]) -> bool {
-        let expand = |pieces: &[Piece]| expand(pieces, value, found, headers);
+    fn test(&self, target: &[u8], value: &[u8], found: &Found, view: &RequestView<'_>) -> bool {
+        let expand = |pieces: &[Piece]| expand(pieces, value, found, view);
         let result = match &self.op {
             ConditionOp::Regex(re) => re.is_match(target),
             ConditionOp::Contains(p) => memchr::memmem::find(target, &expand(p)).is_some(),
@@ -555,6 +616,17 @@ impl Condition {
                 target.is_empty() || memchr::memmem::find(&expand(p), target).is_some()
             }
             ConditionOp::Pm(automaton) => automaton.is_match(target),
+            ConditionOp::Number(comparison, p) => {
+                let (left, right) = (atoi(target), atoi(&expand(p)));
+                match comparison {
+                    Comparison::Eq => left == right,
+                    Comparison::Gt => left > right,
+                    Comparison::Ge => left >= right,
+                    Comparison::Lt => left < right,
+                    Comparison::Le => left <= right,
+                }
+            }
+            ConditionOp::Check(check) => check.find(target).is_some(),
         };
         result != self.negate
     }
@@ -569,7 +641,6 @@ impl Condition {
         (value, found): (&[u8], &Found),
         unicode_map: UnicodeMap,
     ) -> Option<Option<Captured>> {
-        let headers = view.headers();
         let selected = view.values(variable).iter().filter(|(_, name, _)| {
             key.is_none_or(|key| match variable.case_insensitive_keys() {
                 true => name.eq_ignore_ascii_case(key.as_bytes()),
@@ -579,7 +650,7 @@ impl Condition {
         if count {
             let count = selected.count().to_string();
             let target = transform::apply_chain(&self.transforms, count.as_bytes(), unicode_map);
-            return self.test(&target, value, found, headers).then_some(None);
+            return self.test(&target, value, found, view).then_some(None);
         }
         for (_, _, raw) in selected {
             let target = transform::apply_chain(&self.transforms, raw, unicode_map);
@@ -593,7 +664,7 @@ impl Condition {
                         return Some(Some((target, Found { span, groups })));
                     }
                 }
-                _ if self.test(&target, value, found, headers) => return Some(None),
+                _ if self.test(&target, value, found, view) => return Some(None),
                 _ => {}
             }
         }
@@ -612,7 +683,7 @@ impl Condition {
     /// Whether the condition reads the request beyond the matched value (another variable, a header): its
     /// outcome for a value then depends on the request, so it must not be remembered per value.
     pub fn reads_request(&self) -> bool {
-        let reads = |p: &[Piece]| p.iter().any(|p| matches!(p, Piece::Header(_)));
+        let reads = |p: &[Piece]| p.iter().any(|p| matches!(p, Piece::Variable(_)));
         matches!(self.target, Target::Variable { .. })
             || matches!(&self.target, Target::Template(p) if reads(p))
             || self.op_pieces().is_some_and(reads)
@@ -641,8 +712,9 @@ impl Condition {
     /// The pattern of a text operator, as pieces (literal text, captures, headers); `None` for regex and pm.
     fn op_pieces(&self) -> Option<&[Piece]> {
         match &self.op {
-            ConditionOp::Regex(_) | ConditionOp::Pm(_) => None,
-            ConditionOp::Contains(p)
+            ConditionOp::Regex(_) | ConditionOp::Pm(_) | ConditionOp::Check(_) => None,
+            ConditionOp::Number(_, p)
+            | ConditionOp::Contains(p)
             | ConditionOp::StartsWith(p)
             | ConditionOp::Equals(p)
             | ConditionOp::EndsWith(p)
@@ -654,6 +726,19 @@ impl Condition {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::evaluate::request::HttpRequest;
+
+    /// A request with these headers, as chain conditions see it (leaked: tests only).
+    fn view(headers: &'static [(&'static str, &'static [u8])]) -> RequestView<'static> {
+        let request = HttpRequest {
+            method: "GET",
+            uri: "/?_method=PUT",
+            version: "HTTP/1.1",
+            headers,
+            body: b"",
+        };
+        RequestView::new(&request, Box::leak(Box::default()))
+    }
 
     fn lazy(p: &str) -> Result<RegexEngine, String> {
         RegexEngine::lazy(p)
@@ -760,9 +845,9 @@ mod tests {
         )
         .unwrap_or_else(|e| panic!("{}", e.message));
         let found = m.find(b"/a/site.CONF", true).unwrap();
-        assert!(extension.holds(b"/a/site.CONF", &found, &[], UnicodeMap::default()));
+        assert!(extension.holds(b"/a/site.CONF", &found, &view(&[]), UnicodeMap::default()));
         let found = m.find(b"/a/site.config", true).unwrap();
-        assert!(!extension.holds(b"/a/site.config", &found, &[], UnicodeMap::default()));
+        assert!(!extension.holds(b"/a/site.config", &found, &view(&[]), UnicodeMap::default()));
         let url = regex(r"^https?://([^/]+)");
         let host = Condition::new(
             ChainTarget::Capture(1),
@@ -776,14 +861,50 @@ mod tests {
         .unwrap_or_else(|e| panic!("{}", e.message));
         let value = b"http://www.example.com/x";
         let found = url.find(value, true).unwrap();
-        let headers: &[(&str, &[u8])] = &[("Host", b"example.com")];
-        assert!(!host.holds(value, &found, headers, UnicodeMap::default()));
+        assert!(!host.holds(
+            value,
+            &found,
+            &view(&[("Host", b"example.com")]),
+            UnicodeMap::default()
+        ));
         assert!(host.holds(
             value,
             &found,
-            &[("Host", b"other.org")],
+            &view(&[("Host", b"other.org")]),
             UnicodeMap::default()
         ));
+        // A variable reference (the first value of the first alternative that has one) and a numeric operator.
+        let method = Condition::new(
+            ChainTarget::MatchedValue,
+            ChainOperator::Equals,
+            "${ARGS_POST:_method|ARGS_GET:_method}",
+            &[],
+            false,
+            1,
+            &mut lazy,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.message));
+        assert!(method.reads_request());
+        let whole = Found::whole(b"PUT");
+        assert!(method.holds(b"PUT", &whole, &view(&[]), UnicodeMap::default()));
+        assert!(!method.holds(b"put", &whole, &view(&[]), UnicodeMap::default()));
+        let range = regex(r"(\d+)-(\d+)");
+        let descending = Condition::new(
+            ChainTarget::Capture(2),
+            ChainOperator::Lt,
+            "${capture:1}",
+            &[],
+            false,
+            range.group_count(),
+            &mut lazy,
+        )
+        .unwrap_or_else(|e| panic!("{}", e.message));
+        let value = b"bytes=10-9";
+        let found = range.find(value, true).unwrap();
+        assert!(descending.holds(value, &found, &view(&[]), UnicodeMap::default()));
+        let value = b"bytes=9-10";
+        let found = range.find(value, true).unwrap();
+        assert!(!descending.holds(value, &found, &view(&[]), UnicodeMap::default()));
     }
 
     #[test]
@@ -804,7 +925,7 @@ mod tests {
         .ok()
         .unwrap();
         assert!(equal.needs_captures());
-        assert!(equal.holds(value, &found, &[], UnicodeMap::default()));
+        assert!(equal.holds(value, &found, &view(&[]), UnicodeMap::default()));
         let differ = Condition::new(
             ChainTarget::Capture(1),
             ChainOperator::Equals,
@@ -816,7 +937,7 @@ mod tests {
         )
         .ok()
         .unwrap();
-        assert!(!differ.holds(value, &found, &[], UnicodeMap::default()));
+        assert!(!differ.holds(value, &found, &view(&[]), UnicodeMap::default()));
         let not_token = Condition::new(
             ChainTarget::MatchedValue,
             ChainOperator::Regex,
@@ -828,11 +949,11 @@ mod tests {
         )
         .ok()
         .unwrap();
-        assert!(not_token.holds(value, &found, &[], UnicodeMap::default()));
+        assert!(not_token.holds(value, &found, &view(&[]), UnicodeMap::default()));
         assert!(!not_token.holds(
             b"a=a",
             &m.find(b"a=a", true).unwrap(),
-            &[],
+            &view(&[]),
             UnicodeMap::default()
         ));
         let lowered = Condition::new(
@@ -849,7 +970,7 @@ mod tests {
         assert!(lowered.holds(
             b"ABC=1",
             &m.find(b"ABC=1", true).unwrap(),
-            &[],
+            &view(&[]),
             UnicodeMap::default()
         ));
     }

@@ -143,6 +143,9 @@ impl OwnedRequest {
                 .and_then(|v| v.trim().parse::<usize>().ok());
             match declared {
                 Some(n) if n < body.len() => body[..n].to_vec(),
+                // HTTP/1.x framing: without `Content-Length` (or chunking) a request has no body (RFC 9112
+                // 6.3); what follows the head is not this request's.
+                None if version.starts_with("HTTP/1.") => Vec::new(),
                 _ => body.to_vec(),
             }
         };

@@ -21,6 +21,10 @@ pub struct RuleMatch {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Verdict {
     pub matches: Vec<RuleMatch>,
+    /// The blocking-evaluation rules in force (`operator: anomaly_threshold`, CRS 949110), as they report: filled
+    /// only when some match adds to the anomaly score. [`Verdict::settle`] adds them to `matches` when the score
+    /// reaches the threshold, which evaluation does not know (a domain may have its own).
+    pub score_rules: Vec<RuleMatch>,
 }
 
 /// CRS's default inbound anomaly threshold (`tx.inbound_anomaly_score_threshold`): one CRITICAL `block` match
@@ -44,6 +48,21 @@ impl Verdict {
                     .then(|| self.matches.iter().find(|m| m.action == Action::Block))
                     .flatten()
             })
+    }
+
+    /// Adds the blocking-evaluation rules ([`Verdict::score_rules`]) to the matches when the anomaly score
+    /// reaches `threshold`, each with the score as its value (ModSecurity logs 949110 when it blocks by score).
+    /// Their action is their own (CRS's is `deny`); they add nothing to the score. Call it once, after taking
+    /// out the matches that do not count (a domain's `disabled_rules`).
+    pub fn settle(&mut self, threshold: u32) {
+        let score = self.anomaly_score();
+        let rules = std::mem::take(&mut self.score_rules);
+        if score >= threshold && score > 0 {
+            self.matches.extend(rules.into_iter().map(|mut m| {
+                m.value_excerpt = score.to_string();
+                m
+            }));
+        }
     }
 
     pub fn is_blocked(&self) -> bool {
@@ -122,7 +141,10 @@ mod tests {
     #[test]
     fn block_matches_add_up_to_the_threshold() {
         use Action::{Block, Deny, Log};
-        let verdict = |matches| Verdict { matches };
+        let verdict = |matches| Verdict {
+            matches,
+            score_rules: Vec::new(),
+        };
         let warning = verdict(vec![hit(1, Block, Severity::Medium)]);
         assert_eq!(warning.anomaly_score(), 3);
         assert!(!warning.is_blocked());
@@ -140,6 +162,33 @@ mod tests {
             hit(2, Deny, Severity::Low),
         ]);
         assert_eq!(deny.blocking_at(100).map(|m| m.rule_id), Some(2));
+    }
+
+    #[test]
+    fn score_rules_report_once_the_score_reaches_the_threshold() {
+        let score_rule = RuleMatch {
+            variable: "ANOMALY_SCORE".into(),
+            ..hit(949110, Action::Deny, Severity::Critical)
+        };
+        let mut low = Verdict {
+            matches: vec![hit(1, Action::Block, Severity::Medium)],
+            score_rules: vec![score_rule.clone()],
+        };
+        low.settle(5);
+        assert_eq!(low.matches.len(), 1);
+        assert!(low.score_rules.is_empty());
+        let mut high = Verdict {
+            matches: vec![
+                hit(1, Action::Block, Severity::Medium),
+                hit(2, Action::Block, Severity::Low),
+            ],
+            score_rules: vec![score_rule],
+        };
+        high.settle(5);
+        let last = high.matches.last().unwrap();
+        assert_eq!((last.rule_id, last.value_excerpt.as_str()), (949110, "5"));
+        assert_eq!(high.anomaly_score(), 5, "the score rule adds nothing");
+        assert_eq!(high.blocking().map(|m| m.rule_id), Some(949110));
     }
 
     #[test]

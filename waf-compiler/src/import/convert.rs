@@ -16,8 +16,8 @@
 use super::secrule::{Directive, SecRule, Selector, Variable as SecVariable};
 use crate::compile::regex_engine::{EnginePlan, Planner};
 use crate::compile::rule::{
-    Action, ChainCondition, ChainOperator, ChainTarget, OperatorKind, Rule, Severity, Transform,
-    Variable, VariableSpec,
+    Action, ChainCondition, ChainOperator, ChainTarget, OperatorKind, Rule, SettingCondition,
+    Severity, Transform, Variable, VariableSpec,
 };
 use crate::compile::{Chains, compile_rule};
 use crate::evaluate::transform::UnicodeMap;
@@ -60,6 +60,45 @@ pub struct Context<'a> {
     pub data_file: Option<DataFileReader<'a>>,
     /// Lowercased variable name (`allowed_methods`) to value.
     pub tx_defaults: std::collections::BTreeMap<String, String>,
+    /// The CRS settings among them: the lowercased names 901 sets only when `crs-setup.conf` has not
+    /// (`SecRule &TX:allowed_methods "@eq 0" "...,setvar:'tx.allowed_methods=...'"`). A rule condition on one
+    /// of them is decided when the rules are compiled (the rule's `when`).
+    pub settings: std::collections::BTreeSet<String>,
+}
+
+/// The settings of a CRS initialization file (901): the transaction variables a rule sets only when they are
+/// unset (`SecRule &TX:NAME "@eq 0"`), which is how 901 gives `crs-setup.conf`'s settings their defaults.
+pub fn crs_settings(directives: &[Directive]) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for directive in directives {
+        let Directive::Rule(rule) = directive else {
+            continue;
+        };
+        let [variable] = rule.variables.as_slice() else {
+            continue;
+        };
+        let gated = match (&variable.selector, variable.count) {
+            (Some(Selector::Key(name)), true) if variable.collection == "TX" => name,
+            _ => continue,
+        };
+        if rule.operator.name != "eq"
+            || rule.operator.negated
+            || rule.operator.argument.trim() != "0"
+        {
+            continue;
+        }
+        let gated = gated.to_ascii_lowercase();
+        let sets_it = rule.values("setvar").any(|setvar| {
+            setvar
+                .split_once('=')
+                .and_then(|(name, _)| name.strip_prefix("tx.").or(name.strip_prefix("TX.")))
+                .is_some_and(|name| name.eq_ignore_ascii_case(&gated))
+        });
+        if sets_it {
+            out.insert(gated);
+        }
+    }
+    out
 }
 
 /// The defaults a CRS initialization file (901) gives transaction variables: each
@@ -102,6 +141,10 @@ pub fn convert_with(directives: &[Directive], context: &Context<'_>) -> Converte
     };
     // CRS runs rules placed before any gate at every level, i.e. at level 1.
     let mut paranoia_level = 1u8;
+    let mut file = FileFacts {
+        tx_set: tx_set_in(directives),
+        setters: Vec::new(),
+    };
     for directive in directives {
         let rule = match directive {
             Directive::Rule(rule) => rule,
@@ -121,6 +164,10 @@ pub fn convert_with(directives: &[Directive], context: &Context<'_>) -> Converte
         }
         let id = rule.value("id").and_then(|v| v.parse::<u32>().ok());
         let (Some(id), Some(msg)) = (id, rule.value("msg")) else {
+            if rule.chained.is_none() && !captured_variables(rule).is_empty() {
+                // Sets transaction variables from its matches for later rules to read (922150 for 922110).
+                file.setters.push((rule.clone(), paranoia_level));
+            }
             out.warnings.push(Warning {
                 line: rule.line,
                 rule_id: id,
@@ -129,6 +176,15 @@ pub fn convert_with(directives: &[Directive], context: &Context<'_>) -> Converte
             });
             continue;
         };
+        if rule.has("pass") && rule.has("nolog") {
+            out.warnings.push(Warning {
+                line: rule.line,
+                rule_id: Some(id),
+                message: "`pass` and `nolog`: not a detection rule (what it does, e.g. `ctl:`, has no equivalent): not converted"
+                    .to_string(),
+            });
+            continue;
+        }
         if let Some(ver) = rule.value("ver") {
             match &out.version {
                 None => out.version = Some(ver.to_string()),
@@ -140,8 +196,9 @@ pub fn convert_with(directives: &[Directive], context: &Context<'_>) -> Converte
                 Some(_) => {}
             }
         }
-        let converted = convert_rule(rule, id, msg.to_string(), paranoia_level, context);
-        match unusable(rule, &converted.rule) {
+        let (converted, links) =
+            convert_rule(rule, id, msg.to_string(), paranoia_level, context, &file);
+        match unusable(links, &converted.rule) {
             None => out.rules.push(converted),
             Some(why) => out.warnings.extend(
                 converted
@@ -163,12 +220,11 @@ pub fn convert_with(directives: &[Directive], context: &Context<'_>) -> Converte
 /// CRS rule (a dropped chain condition), or it cannot run (no variable left, no phrase, a field the engine
 /// refuses). Dropping such a rule loses detection, visibly; writing it would add false positives, or make the
 /// whole file fail to load.
-fn unusable(source: &SecRule, rule: &Rule) -> Option<String> {
-    let links = std::iter::successors(source.chained.as_deref(), |r| r.chained.as_deref()).count();
+fn unusable(links: usize, rule: &Rule) -> Option<String> {
     if rule.chain.len() < links {
         return Some("a chained condition could not be expressed".to_string());
     }
-    if rule.variables.is_empty() {
+    if rule.variables.is_empty() && rule.operator != OperatorKind::AnomalyThreshold {
         return Some("no variable left to inspect".to_string());
     }
     if rule.operator == OperatorKind::Pm && rule.phrases.is_empty() {
@@ -205,13 +261,119 @@ fn paranoia_gate(rule: &SecRule) -> Option<u8> {
     is_gate.then(|| rule.operator.argument.trim().parse().ok())?
 }
 
+/// What the converter knows of the whole file being converted.
+struct FileFacts {
+    /// The lowercased names of the transaction variables some rule of the file sets (`setvar:tx.NAME=...`); a
+    /// macro in a name (`tx.x_%{tx.0}`) is kept as written.
+    tx_set: std::collections::BTreeSet<String>,
+    /// The rules without `msg` before the current one that set transaction variables from their matches, with
+    /// their paranoia levels.
+    setters: Vec<(SecRule, u8)>,
+}
+
+/// The names of the transaction variables the file's rules set.
+fn tx_set_in(directives: &[Directive]) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for directive in directives {
+        let Directive::Rule(rule) = directive else {
+            continue;
+        };
+        let mut link = Some(rule);
+        while let Some(current) = link {
+            for setvar in current.values("setvar") {
+                let name = setvar.split_once('=').map_or(setvar, |(name, _)| name);
+                if let Some(name) = name.strip_prefix("tx.").or(name.strip_prefix("TX.")) {
+                    out.insert(name.to_ascii_lowercase());
+                }
+            }
+            link = current.chained.as_deref();
+        }
+    }
+    out
+}
+
+/// A rule of a chain on a CRS setting (`SecRule TX:crs_validate_utf8_encoding "@eq 1"`, `SecRule
+/// &TX:MAX_NUM_ARGS "@eq 1"`: the setting is set) as a condition decided at compile time. A count may read a
+/// setting `crs-setup.conf` documents without a 901 default: a variable no rule of the file sets.
+fn setting_condition(
+    link: &SecRule,
+    context: &Context<'_>,
+    file: &FileFacts,
+) -> Option<SettingCondition> {
+    let [variable] = link.variables.as_slice() else {
+        return None;
+    };
+    let Some(Selector::Key(name)) = &variable.selector else {
+        return None;
+    };
+    let name = name.to_ascii_lowercase();
+    let is_setting = context.settings.contains(&name)
+        || (variable.count
+            && !context.tx_defaults.contains_key(&name)
+            && !file.tx_set.contains(&name));
+    if variable.collection != "TX" || variable.exclude || !is_setting {
+        return None;
+    }
+    let op = &link.operator;
+    let operator = match op.name.as_str() {
+        "eq" => OperatorKind::Eq,
+        "gt" => OperatorKind::Gt,
+        "ge" => OperatorKind::Ge,
+        "lt" => OperatorKind::Lt,
+        "le" => OperatorKind::Le,
+        "streq" => OperatorKind::Equals,
+        "within" => OperatorKind::Within,
+        "endsWith" => OperatorKind::EndsWith,
+        _ => return None,
+    };
+    let plain = !op.argument.contains("%{")
+        && !link.has("capture")
+        && link.values("t").all(|t| t == "none");
+    plain.then(|| SettingCondition {
+        default: context.tx_defaults.get(&name).cloned(),
+        setting: name,
+        count: variable.count,
+        operator,
+        pattern: Some(op.argument.trim().to_string()),
+        negate: op.negated,
+    })
+}
+
+/// Whether an operator argument holds a macro of a request variable (`%{ARGS._method}`), which only the
+/// request gives a value: such a rule cannot head a chain (a rule's pattern is fixed).
+fn has_request_macro(argument: &str) -> bool {
+    argument.split("%{").skip(1).any(|macro_text| {
+        !macro_text
+            .split(['.', '}'])
+            .next()
+            .is_some_and(|collection| collection.eq_ignore_ascii_case("tx"))
+    })
+}
+
+/// Whether the rules of a chain are independent conditions, which may be checked in any order: none captures,
+/// and none reads what another matched or set.
+fn reorderable(links: &[&SecRule]) -> bool {
+    links.iter().all(|link| {
+        !link.has("capture")
+            && link.variables.iter().all(|v| {
+                !matches!(
+                    v.collection.as_str(),
+                    "TX" | "MATCHED_VAR" | "MATCHED_VARS" | "MATCHED_VAR_NAME"
+                )
+            })
+    })
+}
+
+/// The rule converted, and how many chain conditions it must have (one per rule of the chain after the
+/// rule it starts with, the setting conditions aside).
 fn convert_rule(
     rule: &SecRule,
     id: u32,
     msg: String,
     paranoia_level: u8,
     context: &Context<'_>,
-) -> ConvertedRule {
+    file: &FileFacts,
+) -> (ConvertedRule, usize) {
     let mut warnings = Vec::new();
     let tags: Vec<String> = rule.values("tag").map(str::to_string).collect();
     for tag in &tags {
@@ -239,7 +401,54 @@ fn convert_rule(
             "the rule adds {own} to the anomaly score, which its severity does not give: it scores by its severity"
         ));
     }
-    let main = main_operator(rule, context, &mut warnings);
+    // The rules of the chain: those on settings become `when`, decided at compile time.
+    let all: Vec<&SecRule> = std::iter::successors(Some(rule), |r| r.chained.as_deref()).collect();
+    let mut when = Vec::new();
+    let mut links: Vec<&SecRule> = Vec::new();
+    for link in &all {
+        match setting_condition(link, context, file) {
+            Some(condition) => when.push(condition),
+            None => links.push(link),
+        }
+    }
+    if links.is_empty() {
+        // Settings alone: nothing of the request to inspect; reported as such.
+        links.push(rule);
+        when.clear();
+    }
+    // A rule whose argument only the request gives cannot head the chain: another rule of it can, when the
+    // rules are independent conditions.
+    if has_request_macro(&links[0].operator.argument)
+        && reorderable(&links)
+        && let Some(at) = links
+            .iter()
+            .position(|l| !has_request_macro(&l.operator.argument))
+    {
+        let head = links.remove(at);
+        links.insert(0, head);
+    }
+    // A rule reading the transaction variables an earlier rule (without `msg`) set from each of its matches
+    // (922150's `tx.multipart_headers_content_types_%{...}=%{tx.1}`, then 922110's
+    // `TX:/MULTIPART_HEADERS_CONTENT_TYPES_*/`): that rule's match heads the chain, and the reading rule is a
+    // condition on the variable of each match.
+    let mut level = paranoia_level;
+    let mut head: &SecRule = links[0];
+    let mut conditions: Vec<&SecRule> = links[1..].to_vec();
+    if let Some((setter, setter_level)) = reads_setter(head, file) {
+        conditions.insert(0, head);
+        head = setter;
+        level = level.max(setter_level);
+    }
+    let blocking_evaluation = is_blocking_evaluation(head);
+    let main = match blocking_evaluation {
+        true => MainOperator {
+            kind: OperatorKind::AnomalyThreshold,
+            pattern: None,
+            setting: None,
+            phrases: Vec::new(),
+        },
+        false => main_operator(head, context, &when, &mut warnings),
+    };
     let category = tags
         .iter()
         .find_map(|t| t.strip_prefix("attack-"))
@@ -251,37 +460,90 @@ fn convert_rule(
         category,
         severity,
         tags,
-        paranoia_level,
+        paranoia_level: level,
         operator: main.kind,
         pattern: main.pattern,
         setting: main.setting,
         phrases: main.phrases,
-        negate: rule.operator.negated,
-        variables: variables(&rule.variables, &mut warnings),
-        transforms: transforms(rule, &mut warnings),
-        multi_match: rule.has("multiMatch"),
+        negate: head.operator.negated && !blocking_evaluation,
+        variables: match blocking_evaluation {
+            true => Vec::new(),
+            false => variables(&head.variables, &mut warnings),
+        },
+        transforms: transforms(head, &mut warnings),
+        multi_match: head.has("multiMatch"),
         action: disruptive_action(rule, &mut warnings),
         chain: Vec::new(),
         hosts: Vec::new(),
+        when: Vec::new(),
     };
     check_actions(rule, true, &mut warnings);
-    let captured = captured_variables(rule);
-    let mut link = rule.chained.as_deref();
-    while let Some(next) = link {
-        if let Some(condition) = chain_condition(next, context, &captured, &mut warnings) {
+    for link in &all[1..] {
+        check_actions(link, false, &mut warnings);
+    }
+    let captured = captured_variables(head);
+    for link in &conditions {
+        if let Some(condition) =
+            chain_condition(link, (context, &when), &captured, file, &mut warnings)
+        {
             converted.chain.push(condition);
         }
-        check_actions(next, false, &mut warnings);
-        link = next.chained.as_deref();
     }
-    ConvertedRule {
-        rule: converted,
-        warnings,
-    }
+    converted.when = when;
+    (
+        ConvertedRule {
+            rule: converted,
+            warnings,
+        },
+        conditions.len(),
+    )
 }
 
-/// The transaction variables a head rule sets from its capture groups and literal text
-/// (`setvar:'tx.content_type=|%{tx.0}|'`), as templates (`|${capture:0}|`) by lowercased name.
+/// Whether the rule is CRS's blocking evaluation (949110): the inbound anomaly score against the threshold,
+/// `SecRule TX:BLOCKING_INBOUND_ANOMALY_SCORE "@ge %{tx.inbound_anomaly_score_threshold}"`. Our engine keeps
+/// the score and the threshold (`rules.anomaly_threshold`) itself: the rule becomes `operator:
+/// anomaly_threshold`, reported when the score blocks.
+fn is_blocking_evaluation(rule: &SecRule) -> bool {
+    let [variable] = rule.variables.as_slice() else {
+        return false;
+    };
+    let reads_score = matches!(&variable.selector, Some(Selector::Key(key))
+        if variable.collection == "TX" && key.eq_ignore_ascii_case("blocking_inbound_anomaly_score"));
+    reads_score
+        && !variable.count
+        && !variable.exclude
+        && rule.operator.name == "ge"
+        && !rule.operator.negated
+        && rule
+            .operator
+            .argument
+            .trim()
+            .eq_ignore_ascii_case("%{tx.inbound_anomaly_score_threshold}")
+}
+
+/// The earlier rule (without `msg`) that sets, per match, the transaction variables the only variable of
+/// `link` selects (`TX:/re/`), with its paranoia level.
+fn reads_setter<'f>(link: &SecRule, file: &'f FileFacts) -> Option<(&'f SecRule, u8)> {
+    let [variable] = link.variables.as_slice() else {
+        return None;
+    };
+    let (true, Some(Selector::Regex(re))) = (variable.collection == "TX", &variable.selector)
+    else {
+        return None;
+    };
+    let mut found = None;
+    for (setter, level) in file.setters.iter().rev() {
+        if per_match_variable(re, &captured_variables(setter), &file.tx_set).is_some() {
+            found = Some((setter, *level));
+            break;
+        }
+    }
+    found
+}
+
+/// The transaction variables a head rule sets from its capture groups, request variables and literal text
+/// (`setvar:'tx.content_type=|%{tx.0}|'`, `setvar:'tx.x=|%{ARGS._charset_}|'`), as templates (`|${capture:0}|`,
+/// `|${ARGS_GET:_charset_|ARGS_POST:_charset_}|`) by lowercased name.
 fn captured_variables(rule: &SecRule) -> std::collections::BTreeMap<String, String> {
     let mut out = std::collections::BTreeMap::new();
     for setvar in rule.values("setvar") {
@@ -304,35 +566,77 @@ fn captured_variables(rule: &SecRule) -> std::collections::BTreeMap<String, Stri
                 .strip_prefix("tx.")
                 .or(reference.strip_prefix("TX."))
                 .filter(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit());
-            match digit {
-                Some(n) => {
+            match (digit, request_variable_reference(reference)) {
+                (Some(n), _) => {
                     template.push_str(&rest[..start]);
                     template.push_str(&format!("${{capture:{n}}}"));
                 }
-                None => only_captures = false,
+                (None, Some(variable)) => {
+                    template.push_str(&rest[..start]);
+                    template.push_str(&variable);
+                }
+                (None, None) => only_captures = false,
             }
             rest = &rest[start + len + 1..];
         }
         template.push_str(rest);
-        if only_captures && template.contains("${capture:") {
+        if only_captures && template.contains("${") {
             out.insert(name.to_ascii_lowercase(), template);
         }
     }
     out
 }
 
-/// The template of the variable a head rule sets per matched value (`tx.NAME_%{MATCHED_VAR_NAME}`), when the
-/// key regex `re` of a chained `TX:/re/` selects exactly those variables (`^?NAME_.*`).
+/// A macro of a request variable (`ARGS._method`, `REQUEST_HEADERS.Host`) as a template reference to its first
+/// value (`${ARGS_GET:_method|ARGS_POST:_method}`: ModSecurity's `ARGS` is our two collections, query first).
+fn request_variable_reference(reference: &str) -> Option<String> {
+    let (name, key) = match reference.split_once('.') {
+        Some((name, key)) => (name, Some(key)),
+        None => (reference, None),
+    };
+    let kinds = collection(&name.to_ascii_uppercase())?;
+    let alternatives: Vec<String> = kinds
+        .iter()
+        .map(|kind| match key {
+            Some(key) if is_keyed(*kind) => format!("{}:{key}", kind.name()),
+            _ => kind.name().to_string(),
+        })
+        .collect();
+    (key.is_none() || kinds.iter().all(|k| is_keyed(*k)))
+        .then(|| format!("${{{}}}", alternatives.join("|")))
+}
+
+/// The template of the variable a rule sets per match (`tx.NAME_%{MATCHED_VAR_NAME}`, `tx.NAME_%{tx.0}`), when
+/// the key regex `re` of `TX:/re/` selects exactly that one of the variables the file and the rule set.
 fn per_match_variable(
     re: &str,
     captured: &std::collections::BTreeMap<String, String>,
+    tx_set: &std::collections::BTreeSet<String>,
 ) -> Option<String> {
-    let prefix = re.strip_prefix('^').unwrap_or(re).strip_suffix(".*")?;
-    let name = format!("{}%{{matched_var_name}}", prefix.to_ascii_lowercase());
-    let selected = captured
-        .keys()
-        .filter(|k| k.starts_with(&name[..prefix.len()]));
-    (selected.count() == 1).then(|| captured.get(&name).cloned())?
+    // TX names are case-insensitive in ModSecurity; a macro in a name stands for any text.
+    let selects = crate::evaluate::operator::build_meta(&format!("(?i){re}")).ok()?;
+    let sample = |name: &str| {
+        let mut out = String::new();
+        let mut rest = name;
+        while let Some(start) = rest.find("%{") {
+            out.push_str(&rest[..start]);
+            out.push('0');
+            rest = rest[start..]
+                .find('}')
+                .map_or("", |end| &rest[start + end + 1..]);
+        }
+        out + rest
+    };
+    let mut selected = tx_set
+        .iter()
+        .chain(captured.keys())
+        .filter(|name| selects.is_match(sample(name).as_bytes()))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter();
+    let (Some(name), None) = (selected.next(), selected.next()) else {
+        return None;
+    };
+    name.contains("%{").then(|| captured.get(name).cloned())?
 }
 
 /// CRS severities onto ours. ModSecurity's scale has eight levels; CRS uses the four below.
@@ -359,11 +663,17 @@ struct MainOperator {
 fn main_operator(
     rule: &SecRule,
     context: &Context<'_>,
+    when: &[SettingCondition],
     warnings: &mut Vec<String>,
 ) -> MainOperator {
     let op = &rule.operator;
-    let argument = resolve_macros(&op.argument, context, warnings);
-    let setting = whole_setting(&op.argument, context);
+    let (argument, setting) = match gated_setting(&op.argument, context, when) {
+        Some(name) => (String::new(), Some(name)),
+        None => (
+            resolve_macros(&op.argument, context, warnings),
+            whole_setting(&op.argument, context),
+        ),
+    };
     let with = |kind, pattern| MainOperator {
         kind,
         pattern,
@@ -450,6 +760,32 @@ fn phrases_from_files(
     phrases
 }
 
+/// NAME, when the whole operator argument is `%{tx.NAME}`, a setting without a default that the rule's `when`
+/// requires to be set (`&TX:MAX_NUM_ARGS "@eq 1"`, then `"@gt %{tx.max_num_args}"`): the pattern is then the
+/// configured value, and empty (never used) otherwise.
+fn gated_setting(
+    argument: &str,
+    context: &Context<'_>,
+    when: &[SettingCondition],
+) -> Option<String> {
+    let name = argument
+        .trim()
+        .strip_prefix("%{")?
+        .strip_suffix('}')?
+        .split_once('.')
+        .filter(|(collection, _)| collection.eq_ignore_ascii_case("tx"))?
+        .1
+        .to_ascii_lowercase();
+    let required = when.iter().any(|c| {
+        c.setting == name
+            && c.count
+            && !c.negate
+            && c.operator == OperatorKind::Eq
+            && c.pattern.as_deref() == Some("1")
+    });
+    (required && !context.tx_defaults.contains_key(&name)).then_some(name)
+}
+
 /// NAME, when the whole operator argument is `%{tx.NAME}` and 901 gives NAME a default.
 fn whole_setting(argument: &str, context: &Context<'_>) -> Option<String> {
     let name = argument
@@ -489,12 +825,18 @@ fn resolve_macros_in(
             .filter(|(collection, _)| collection.eq_ignore_ascii_case("tx"))
             .and_then(|(_, key)| context.tx_defaults.get(&key.to_ascii_lowercase()));
         out.push_str(&rest[..start]);
-        let header = name
-            .split_once('.')
-            .filter(|(collection, _)| {
-                templates && collection.eq_ignore_ascii_case("request_headers")
-            })
-            .map(|(_, header)| format!("${{request_headers:{}}}", header.to_ascii_lowercase()));
+        let header = match name.split_once('.') {
+            Some((collection, header))
+                if templates && collection.eq_ignore_ascii_case("request_headers") =>
+            {
+                Some(format!(
+                    "${{request_headers:{}}}",
+                    header.to_ascii_lowercase()
+                ))
+            }
+            _ if templates => request_variable_reference(name),
+            _ => None,
+        };
         match value.cloned().or(header) {
             Some(value) => out.push_str(&value),
             None => {
@@ -537,6 +879,10 @@ fn collection(name: &str) -> Option<&'static [Variable]> {
         "XML" => &[Variable::Xml],
         "FILES" => &[Variable::Files],
         "FILES_NAMES" => &[Variable::FilesNames],
+        "REQUEST_BODY_LENGTH" => &[Variable::RequestBodyLength],
+        "REQBODY_PROCESSOR" => &[Variable::ReqbodyProcessor],
+        "MULTIPART_PART_HEADERS" => &[Variable::MultipartPartHeaders],
+        "ARGS_COMBINED_SIZE" => &[Variable::ArgsCombinedSize],
         _ => return None,
     })
 }
@@ -554,6 +900,9 @@ fn is_keyed(kind: Variable) -> bool {
             | Variable::QueryString
             | Variable::Body
             | Variable::RequestBody
+            | Variable::RequestBodyLength
+            | Variable::ReqbodyProcessor
+            | Variable::ArgsCombinedSize
     )
 }
 
@@ -805,8 +1154,9 @@ fn check_actions(rule: &SecRule, head: bool, warnings: &mut Vec<String>) {
 /// A chained rule as a condition on the head rule's match.
 fn chain_condition(
     rule: &SecRule,
-    context: &Context<'_>,
+    (context, when): (&Context<'_>, &[SettingCondition]),
     captured: &std::collections::BTreeMap<String, String>,
+    file: &FileFacts,
     warnings: &mut Vec<String>,
 ) -> Option<ChainCondition> {
     let line = rule.line;
@@ -827,7 +1177,7 @@ fn chain_condition(
         }
     };
     let per_match = match (variable.collection.as_str(), &variable.selector) {
-        ("TX", Some(Selector::Regex(re))) => per_match_variable(re, captured),
+        ("TX", Some(Selector::Regex(re))) => per_match_variable(re, captured, &file.tx_set),
         _ => None,
     };
     let target = match (variable.collection.as_str(), &variable.selector) {
@@ -893,6 +1243,13 @@ fn chain_condition(
         "pm" => ChainOperator::Pm,
         // A count is written in decimal without leading zeros, so `@eq N` is text equality with N.
         "eq" if variable.count && op.argument.parse::<u32>().is_ok() => ChainOperator::Equals,
+        "eq" => ChainOperator::Eq,
+        "gt" => ChainOperator::Gt,
+        "ge" => ChainOperator::Ge,
+        "lt" => ChainOperator::Lt,
+        "le" => ChainOperator::Le,
+        "validateUrlEncoding" => ChainOperator::ValidateUrlEncoding,
+        "validateUtf8Encoding" => ChainOperator::ValidateUtf8Encoding,
         other => {
             warnings.push(format!(
                 "chained rule at line {line}: operator `@{other}` has no equivalent: dropped"
@@ -906,7 +1263,13 @@ fn chain_condition(
         .and_then(|m| m.strip_suffix('}'))
         .and_then(|m| m.strip_prefix("TX.").or_else(|| m.strip_prefix("tx.")))
         .filter(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit());
+    let takes_no_pattern = matches!(
+        operator,
+        ChainOperator::ValidateUrlEncoding | ChainOperator::ValidateUtf8Encoding
+    );
+    let gated = gated_setting(&op.argument, context, when);
     let pattern = match capture_reference {
+        _ if takes_no_pattern || gated.is_some() => String::new(),
         // `%{TX.2}`: a capture group of the head rule's match, which templates can expand.
         Some(n) if !matches!(operator, ChainOperator::Regex | ChainOperator::Pm) => {
             format!("${{capture:{n}}}")
@@ -931,7 +1294,7 @@ fn chain_condition(
         target,
         operator,
         pattern,
-        setting: whole_setting(&op.argument, context),
+        setting: gated.or_else(|| whole_setting(&op.argument, context)),
         transforms: transforms(rule, warnings),
         negate: op.negated,
     })
@@ -1001,13 +1364,13 @@ mod tests {
     #[test]
     fn unknown_constructs_are_reported_per_rule() {
         let converted = convert_text(concat!(
-            "SecRule REQUEST_BODY_LENGTH|&ARGS|XML://title|ARGS \"!@verifyCC a b\" ",
+            "SecRule FILES_SIZES|&ARGS|XML://title|ARGS \"!@verifyCC a b\" ",
             "\"id:3,msg:'m',block,t:none,t:sha1,multiMatch,expirevar:x=1\"\n",
             "SecRule ARGS \"@rx a\" \"id:4,msg:'m',block\"\n",
         ));
         let warnings = converted.rules[0].warnings.join("\n");
         for construct in [
-            "REQUEST_BODY_LENGTH",
+            "FILES_SIZES",
             "&ARGS",
             "XML://title",
             "@verifyCC",
@@ -1093,6 +1456,7 @@ mod tests {
         let context = Context {
             data_file: Some(&data),
             tx_defaults: [("allowed_methods".to_string(), "GET POST".to_string())].into(),
+            settings: Default::default(),
         };
         let text = concat!(
             "SecRule REQUEST_METHOD \"!@within %{tx.allowed_methods}\" \"id:1,msg:'m',block\"\n",

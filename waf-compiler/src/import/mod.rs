@@ -111,10 +111,15 @@ pub fn import_file(source: &Path, out_dir: &Path) -> Result<(Import, PathBuf), I
         .unwrap_or_else(|| "rules.conf".to_string());
     let dir = source.parent().unwrap_or(Path::new("."));
     let initialization = dir.join(INITIALIZATION_FILE);
-    let tx_defaults = match std::fs::read_to_string(&initialization) {
-        Ok(init) => convert::tx_defaults(
-            &secrule::parse(&init).map_err(|e| ImportError::Parse(initialization.clone(), e))?,
-        ),
+    let (tx_defaults, settings) = match std::fs::read_to_string(&initialization) {
+        Ok(init) => {
+            let directives =
+                secrule::parse(&init).map_err(|e| ImportError::Parse(initialization.clone(), e))?;
+            (
+                convert::tx_defaults(&directives),
+                convert::crs_settings(&directives),
+            )
+        }
         // Without it, macros stay unresolved and each is reported.
         Err(_) => Default::default(),
     };
@@ -129,6 +134,7 @@ pub fn import_file(source: &Path, out_dir: &Path) -> Result<(Import, PathBuf), I
     let context = convert::Context {
         data_file: Some(&read_data),
         tx_defaults,
+        settings,
     };
     let import = import_with(&text, &name, &context)
         .map_err(|e| ImportError::Parse(source.to_path_buf(), e))?;

@@ -7,7 +7,7 @@
 //! above the rule they concern.
 
 use super::convert::{Converted, ConvertedRule};
-use crate::compile::rule::{ChainCondition, VariableSpec};
+use crate::compile::rule::{ChainCondition, SettingCondition, VariableSpec};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -83,7 +83,10 @@ fn write_rule(out: &mut String, converted: &ConvertedRule) {
     if rule.negate {
         out.push_str("    negate: true\n");
     }
-    out.push_str("    variables:\n");
+    out.push_str(match rule.variables.is_empty() {
+        true => "    variables: []\n",
+        false => "    variables:\n",
+    });
     for variable in &rule.variables {
         let _ = writeln!(out, "      - {}", variable_spec(variable));
     }
@@ -100,6 +103,31 @@ fn write_rule(out: &mut String, converted: &ConvertedRule) {
             let _ = writeln!(out, "      - {}", chain_condition(condition));
         }
     }
+    if !rule.when.is_empty() {
+        out.push_str("    when:\n");
+        for condition in &rule.when {
+            let _ = writeln!(out, "      - {}", setting_condition(condition));
+        }
+    }
+}
+
+fn setting_condition(condition: &SettingCondition) -> String {
+    let mut text = format!("{{setting: {}", condition.setting);
+    if let Some(default) = &condition.default {
+        let _ = write!(text, ", default: {}", quote(default));
+    }
+    if condition.count {
+        text.push_str(", count: true");
+    }
+    let _ = write!(text, ", operator: {}", yaml_name(&condition.operator));
+    if let Some(pattern) = &condition.pattern {
+        let _ = write!(text, ", pattern: {}", quote(pattern));
+    }
+    if condition.negate {
+        text.push_str(", negate: true");
+    }
+    text.push('}');
+    text
 }
 
 /// The name serde gives a unit enum value, which is the name the YAML uses.
@@ -234,6 +262,7 @@ mod tests {
                 negate: true,
             }],
             hosts: Vec::new(),
+            when: Vec::new(),
         };
         let converted = Converted {
             rules: vec![ConvertedRule {

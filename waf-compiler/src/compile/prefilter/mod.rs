@@ -160,7 +160,7 @@ impl Prefilter {
         );
         let mut groups: BTreeMap<Variable, Builder> = BTreeMap::new();
         for (index, rule) in rules.iter().enumerate() {
-            if rule.rule.paranoia_level > paranoia_level {
+            if !rule.runs_at(paranoia_level) {
                 continue;
             }
             let gate = match rule_literals(rule) {

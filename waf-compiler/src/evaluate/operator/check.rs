@@ -67,7 +67,8 @@ impl Check {
             | OperatorKind::StartsWith
             | OperatorKind::DetectorSqli
             | OperatorKind::DetectorXss
-            | OperatorKind::Pm => return None,
+            | OperatorKind::Pm
+            | OperatorKind::AnomalyThreshold => return None,
         })
     }
 
