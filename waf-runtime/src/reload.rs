@@ -306,8 +306,13 @@ struct ConfigChange {
 
 /// Settings read once at start-up: say so instead of pretending they applied.
 fn warn_restart_needed(old: &Config, new: &Config) {
-    if old.server != new.server {
-        tracing::warn!("changes under waf.server apply at the next restart");
+    // The certificates (server.tls) follow the configuration in force (`tls/watch.rs`).
+    let listeners = |c: &Config| crate::config::ServerConfig {
+        tls: new.server.tls.clone(),
+        ..c.server.clone()
+    };
+    if listeners(old) != listeners(new) {
+        tracing::warn!("changes under waf.server (but tls) apply at the next restart");
     }
     if old.admin != new.admin {
         tracing::warn!("changes under waf.admin apply at the next restart");
