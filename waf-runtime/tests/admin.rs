@@ -1085,15 +1085,19 @@ impl EventStream {
 
 /// The panel in a real browser: Debian's headless Chromium, driven through Debian's chromedriver by a Selenium
 /// script (tests/browser/admin_panel.py, in the test virtualenv): the setup wizard with the logged token,
-/// sign-in, a switch to observe mode, then an attack through the proxy seen on the dashboard. Screenshots of
-/// each step go to `target/tmp/admin-browser/`.
+/// sign-in, a switch to observe mode, then an attack through the proxy seen on the dashboard, a domain's rules,
+/// a domain with a self-signed certificate fetched over HTTPS, and a port change said to await a restart.
+/// Screenshots of each step go to `target/tmp/admin-browser/`.
 #[tokio::test]
 async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_attack() {
     let Some(python) = python_with_selenium() else {
         return;
     };
     let up = Upstream::start().await;
-    let (waf, addr) = start_with_panel(&format!("  upstream: {{default: '{}'}}\n", up.url()));
+    let (waf, addr) = start_with_panel_and_server(
+        "https_enabled: true, https_port: 0, tls: {auto_generate: true}",
+        &format!("  upstream: {{default: '{}'}}\n", up.url()),
+    );
     let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("admin-browser");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/admin_panel.py");
     let output = tokio::process::Command::new(python)
@@ -1103,6 +1107,8 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
         .arg(logged_token(&waf))
         .arg(&shots)
         .arg(up.url())
+        .arg(waf.https_addr().to_string())
+        .arg(waf.dir.path().join("certs/ca.pem"))
         .output()
         .await
         .unwrap();
@@ -1113,7 +1119,7 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
         String::from_utf8_lossy(&output.stderr),
         waf.logs()
     );
-    assert!(shots.join("5-domain-rules.png").is_file());
+    assert!(shots.join("7-tls-restart-required.png").is_file());
     // What the browser did is what the proxy now runs.
     let (_, health) = get(waf.addr, "/health").await;
     assert_eq!(json(&health)["mode"], "observe");
@@ -1128,6 +1134,8 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
         saved["waf"]["domains"]["shop.test"]["disabled_rules"],
         json!([100001])
     );
+    assert_eq!(saved["waf"]["domains"]["secure.test"]["self_signed"], true);
+    assert_eq!(saved["waf"]["server"]["https_port"], 8443);
 }
 
 /// `$TEST_PYTHON` with Selenium, and Debian's chromium and chromedriver; `None` (after saying why) when missing
