@@ -970,11 +970,40 @@ async fn with_https_off_a_domains_certificate_is_saved_and_served_after_the_rest
     );
 
     // What was saved is what the next start runs: HTTPS, with the domain's certificate.
-    let (waf, _) = panel_of(Waf::restart_in(waf.stop()));
+    let (waf, addr) = panel_of(Waf::restart_in(waf.stop()));
+    let tls = waf.https_addr();
     let local_ca = std::fs::read_to_string(waf.dir.path().join("certs/ca.pem")).unwrap();
-    let (head, _) = https_get(waf.https_addr(), "late.test", &local_ca, "/late").await;
+    let (head, _) = https_get(tls, "late.test", &local_ca, "/late").await;
     assert_eq!(head.status, 200);
     assert_eq!(up.last().uri, "/late");
+
+    // Now HTTPS runs, the global self-signed certificate applies at once, and covers a domain added later.
+    let mut client = Client::new(addr);
+    assert_eq!(client.sign_in("admin", PASSWORD).await.status, 200);
+    assert!(
+        served(tls, Some("plain.test")).await.is_err(),
+        "no global certificate yet"
+    );
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/tls",
+            Some(json!({"https_enabled": true, "http_port": 0, "https_port": 0, "auto_generate": true})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["restart_required"], false, "{}", a.body);
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/domains/plain.test",
+            Some(json!({"upstream": up.url()})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let (head, _) = https_get(tls, "plain.test", &local_ca, "/plain").await;
+    assert_eq!(head.status, 200);
+    assert_eq!(up.last().uri, "/plain");
 }
 
 #[tokio::test]

@@ -21,7 +21,7 @@ pub enum Source {
     Acme,
     /// The global `tls.cert_file`/`key_file`.
     GlobalFiles,
-    /// `tls.auto_generate`: signed by a local CA, for testing only.
+    /// `tls.auto_generate` or a domain's `self_signed`: signed by a local CA, for testing only.
     SelfSigned,
 }
 
