@@ -917,6 +917,18 @@ async fn a_domains_certificate_is_served_at_once_and_listener_changes_await_a_re
         actions.contains(&"TLS settings changed".to_string()),
         "{actions:?}"
     );
+
+    // An ACME domain added in the file is logged as awaiting a restart too.
+    let mut saved: Value =
+        serde_saphyr::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    saved["waf"]["domains"]["self.test"] = json!({"acme_enabled": true});
+    std::fs::write(&file, serde_saphyr::to_string(&saved).unwrap()).unwrap();
+    waf.signal("HUP");
+    waf.wait_log(
+        "changes to the ACME domains and waf.acme apply at the next restart",
+        10,
+    )
+    .await;
 }
 
 #[tokio::test]
