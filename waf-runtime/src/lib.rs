@@ -102,10 +102,8 @@ async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::
     // Certificates first: a broken certificate file stops the start before any port is taken.
     let certs = tls::Certs::default();
     let cert_watcher = if config.server.https_enabled {
-        let global = tls::global_files(&config).context("TLS auto_generate")?;
         Some(tls::CertWatcher::start(
             &config,
-            global,
             tls::provider(),
             certs.clone(),
             metrics,
@@ -164,6 +162,7 @@ async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::
         port: https_port,
         certs: certs.clone(),
         challenges: Arc::default(),
+        watcher: cert_watcher.map(std::sync::Mutex::new),
     };
     let state = Arc::new(State::new(
         config,
@@ -175,8 +174,8 @@ async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::
     ));
     spawn_traffic_upkeep(state.clone());
     tokio::spawn(reload::Reloader::new(state.clone(), config_text).run());
-    if let Some(watcher) = cert_watcher {
-        tokio::spawn(watcher.run(state.clone()));
+    if state.https.watcher.is_some() {
+        tokio::spawn(tls::keep_refreshing(state.clone()));
     }
 
     if admin.enabled {

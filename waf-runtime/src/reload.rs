@@ -306,11 +306,25 @@ struct ConfigChange {
 
 /// Settings read once at start-up: say so instead of pretending they applied.
 fn warn_restart_needed(old: &Config, new: &Config) {
-    if old.server != new.server {
-        tracing::warn!("changes under waf.server apply at the next restart");
+    // The certificates (server.tls) follow the configuration in force (`tls/watch.rs`).
+    let listeners = |c: &Config| crate::config::ServerConfig {
+        tls: new.server.tls.clone(),
+        ..c.server.clone()
+    };
+    if listeners(old) != listeners(new) {
+        tracing::warn!("changes under waf.server (but tls) apply at the next restart");
     }
     if old.admin != new.admin {
         tracing::warn!("changes under waf.admin apply at the next restart");
+    }
+    // The ACME orders are started once the listeners are up (`tls/acme.rs`).
+    let acme_names = |c: &Config| {
+        c.acme_domains()
+            .map(|(name, _)| name.clone())
+            .collect::<Vec<_>>()
+    };
+    if (acme_names(old), &old.acme) != (acme_names(new), &new.acme) {
+        tracing::warn!("changes to the ACME domains and waf.acme apply at the next restart");
     }
     // traffic_level is read per decision from the live configuration: it applies at once.
     if (&old.logging.level, old.logging.format) != (&new.logging.level, new.logging.format) {

@@ -37,6 +37,8 @@ pub struct State {
     pub https: Https,
     /// Requests the rules blocked lately, for the admin panel.
     pub recent_blocks: RecentBlocks,
+    /// The configuration the proxy started with: its listeners and ACME orders follow it until a restart.
+    pub started: Config,
     /// Configuration and rule swaps so far (see the module's doc); held while swapping.
     swaps: Mutex<Swaps>,
 }
@@ -63,6 +65,7 @@ impl State {
         record_rules(metrics, &rules);
         State {
             workers,
+            started: config.clone(),
             live: ArcSwap::from_pointee(Live {
                 config,
                 upstreams,
@@ -144,6 +147,17 @@ impl State {
         let mut count = self.swap_count();
         self.store_rules(rules);
         count.rules += 1;
+    }
+
+    /// Brings the served certificates in line with the configuration in force and the files on disk, when the
+    /// HTTPS listener runs (`tls/watch.rs`).
+    pub fn refresh_certs(&self) {
+        if let Some(watcher) = &self.https.watcher {
+            let mut watcher = watcher.lock().unwrap_or_else(|e| e.into_inner());
+            // The configuration is read under the lock: a refresh for an older configuration never follows one
+            // for a newer.
+            watcher.refresh(&self.live.load().config);
+        }
     }
 
     fn store_rules(&self, rules: LoadedRules) {

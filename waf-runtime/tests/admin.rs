@@ -1,7 +1,8 @@
 //! The admin panel against the real `waf` binary: the setup token (required, single-use, race-free), Argon2id
 //! hashes in the SQLite store, session cookies and their attributes, CSRF and cross-origin refusals, sign-in
 //! throttling, revocation on sign-out, and live changes that route traffic at once, land in `waf.yml`, refuse an
-//! invalid value without applying anything, and are audited.
+//! invalid value without applying anything, and are audited; a domain's certificate served by SNI at once (real
+//! handshakes), listener changes answered as awaiting a restart, and applied by it.
 mod support;
 
 use bytes::Bytes;
@@ -12,6 +13,7 @@ use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::os::unix::fs::PermissionsExt;
 use std::time::{Duration, Instant};
+use support::tls::*;
 use support::*;
 use tokio::net::TcpStream;
 
@@ -19,10 +21,22 @@ const PASSWORD: &str = "a long enough password";
 
 /// Starts `waf` with the panel on a free port; returns it with the panel's address.
 fn start_with_panel(config: &str) -> (Waf, SocketAddr) {
-    let waf = Waf::start(
+    start_with_panel_and_server("", config)
+}
+
+/// As `start_with_panel`, with `server` (flow-mapping entries such as `https_enabled: true`) added to the
+/// `server:` settings.
+fn start_with_panel_and_server(server: &str, config: &str) -> (Waf, SocketAddr) {
+    let waf = Waf::start_with_server(
+        server,
         &format!("  admin: {{enabled: true, port: 0, data_dir: admin-data}}\n{config}"),
         &[("deny.yaml", DENY_RULE)],
     );
+    panel_of(waf)
+}
+
+/// `waf` with the address of its panel, once it listens.
+fn panel_of(waf: Waf) -> (Waf, SocketAddr) {
     let deadline = Instant::now() + Duration::from_secs(30);
     let addr = loop {
         if let Some(rest) = waf.logs().split("admin panel listening on ").nth(1) {
@@ -829,6 +843,327 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     assert_eq!(listed.as_array().unwrap().len(), 2);
 }
 
+/// A `PUT /api/domains/{host}` body with a certificate.
+fn domain_with(upstream: &str, tls: Value) -> Option<Value> {
+    Some(json!({"upstream": upstream, "tls": tls}))
+}
+
+#[tokio::test]
+async fn a_domains_certificate_is_served_at_once_and_listener_changes_await_a_restart() {
+    let up = Upstream::start().await;
+    let certs = tempfile::tempdir().unwrap();
+    let ca = TestCa::new();
+    let (gc, gk, global) = ca.leaf(certs.path(), "global", &["default.test"]);
+    let (fc, fk, files_leaf) = ca.leaf(certs.path(), "files", &["files.test"]);
+    let (_, other_key, _) = ca.leaf(certs.path(), "other", &["other.test"]);
+    let server = format!(
+        "https_enabled: true, https_port: 0, tls: {{cert_file: '{}', key_file: '{}'}}",
+        path_text(&gc),
+        path_text(&gk)
+    );
+    let (waf, addr) = start_with_panel_and_server(
+        &server,
+        &format!("  upstream: {{default: '{}'}}\n", up.url()),
+    );
+    let tls = waf.https_addr();
+    let mut client = set_up(&waf, addr).await;
+    let file = waf.dir.path().join("waf.yml");
+    assert_eq!(served(tls, Some("files.test")).await.unwrap(), global);
+
+    // Certificate files: served by SNI on the next handshake, no reload waited for.
+    let files =
+        json!({"certificate": "files", "cert_file": path_text(&fc), "key_file": path_text(&fk)});
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/domains/files.test",
+            domain_with(&up.url(), files.clone()),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["domains"]["files.test"]["tls"], files);
+    assert_eq!(a.body["restart_required"], false);
+    assert_eq!(served(tls, Some("files.test")).await.unwrap(), files_leaf);
+    let (head, _) = https_get(tls, "files.test", &ca.pem, "/over-tls").await;
+    assert_eq!(head.status, 200);
+    assert_eq!(up.last().uri, "/over-tls");
+
+    // Invalid certificates: refused naming the field, nothing written, nothing served.
+    let text_before = std::fs::read_to_string(&file).unwrap();
+    for (tls_body, reason) in [
+        (
+            json!({"certificate": "files", "cert_file": path_text(&fc), "key_file": path_text(&other_key)}),
+            format!(
+                "waf.domains.bad.test: {} with key {}",
+                path_text(&fc),
+                path_text(&other_key)
+            ),
+        ),
+        (
+            json!({"certificate": "files", "cert_file": "/nonexistent/bad.pem", "key_file": path_text(&fk)}),
+            "waf.domains.bad.test: cannot read /nonexistent/bad.pem".to_string(),
+        ),
+        (
+            json!({"certificate": "files", "cert_file": "/dev/zero", "key_file": path_text(&fk)}),
+            "/dev/zero: not a regular file".to_string(),
+        ),
+        (
+            json!({"certificate": "files", "cert_file": "files.pem", "key_file": path_text(&fk)}),
+            "tls.cert_file: \"files.pem\" is not an absolute path".to_string(),
+        ),
+        (
+            json!({"certificate": "acme"}),
+            "tls.email: ACME needs".to_string(),
+        ),
+        (
+            json!({"certificate": "acme", "email": "ops at example.com"}),
+            "waf.domains.bad.test.acme_email".to_string(),
+        ),
+    ] {
+        let a = client
+            .call(
+                Method::PUT,
+                "/api/domains/bad.test",
+                domain_with(&up.url(), tls_body.clone()),
+            )
+            .await;
+        assert_eq!(a.status, 400, "{tls_body}: {}", a.body);
+        let error = a.body["error"].as_str().unwrap();
+        assert!(error.contains(&reason), "{tls_body}: {error}");
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text_before);
+    let config = client.call(Method::GET, "/api/config", None).await.body;
+    assert!(config["domains"].get("bad.test").is_none());
+    assert_eq!(served(tls, Some("bad.test")).await.unwrap(), global);
+
+    // Self-signed: made at once, signed by the proxy's local CA, for this name alone; force_https redirects to it.
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/domains/self.test",
+            Some(json!({"upstream": up.url(), "tls": {"certificate": "self_signed"}, "force_https": true})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(
+        a.body["domains"]["self.test"]["tls"],
+        json!({"certificate": "self_signed"})
+    );
+    assert!(!a.body.to_string().contains("PRIVATE KEY"));
+    let local_ca = std::fs::read_to_string(waf.dir.path().join("certs/ca.pem")).unwrap();
+    let (head, _) = https_get(tls, "self.test", &local_ca, "/self").await;
+    assert_eq!(head.status, 200);
+    assert_ne!(served(tls, Some("self.test")).await.unwrap(), global);
+    let key = waf.dir.path().join("certs/domains/self.test.key");
+    assert_eq!(
+        std::fs::metadata(&key).unwrap().permissions().mode() & 0o777,
+        0o600
+    );
+    let redirect = Request::get("/p?x=1")
+        .header("host", "self.test")
+        .body(Full::new(Bytes::new()))
+        .unwrap();
+    let (head, _) = send(waf.addr, redirect).await;
+    assert_eq!(head.status, 301);
+    assert_eq!(
+        head.headers["location"],
+        format!("https://self.test:{}/p?x=1", tls.port())
+    );
+    let saved: Value = serde_saphyr::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let domains = &saved["waf"]["domains"];
+    assert_eq!(domains["self.test"]["self_signed"], true);
+    assert_eq!(domains["self.test"]["force_https"], true);
+    assert_eq!(domains["files.test"]["key_file"], path_text(&fk));
+    let audit = audit_actions(&waf).await;
+    let last = audit
+        .iter()
+        .rev()
+        .find(|(_, a, _)| a == "domain set")
+        .unwrap();
+    let after: Value = serde_json::from_str(last.2.as_deref().unwrap()).unwrap();
+    assert_eq!(after["domains"]["self.test"]["force_https"], true);
+
+    // Switching a domain to no certificate of its own: the global one again, at once.
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/domains/files.test",
+            domain_with(&up.url(), json!({"certificate": "none"})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(served(tls, Some("files.test")).await.unwrap(), global);
+
+    // Listener settings: saved, answered as awaiting a restart, and not applied to the running listeners.
+    let https_port = closed_port();
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/tls",
+            Some(json!({"https_enabled": true, "http_port": 0, "https_port": https_port, "auto_generate": false})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["restart_required"], true);
+    let reasons = a.body["restart_reasons"].to_string();
+    assert!(
+        reasons.contains(&format!(
+            "waf.server.https_port is {https_port} in waf.yml but 0 in the running proxy"
+        )),
+        "{reasons}"
+    );
+    assert_eq!(a.body["tls"]["https_port"], https_port);
+    let saved: Value = serde_saphyr::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    assert_eq!(saved["waf"]["server"]["https_port"], https_port);
+    // HTTPS still answers on the port it was opened on.
+    assert!(served(tls, Some("self.test")).await.is_ok());
+    let config = client.call(Method::GET, "/api/config", None).await.body;
+    assert_eq!(config["restart_required"], true);
+    // The global certificate files and auto_generate exclude each other: refused, nothing applied.
+    let both = client
+        .call(
+            Method::PUT,
+            "/api/tls",
+            Some(json!({"https_enabled": true, "http_port": 0, "https_port": 0, "auto_generate": true})),
+        )
+        .await;
+    assert_eq!(both.status, 400, "{}", both.body);
+    assert!(
+        both.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("waf.server.tls")
+    );
+
+    // ACME: saved, and the answer says the order starts with the next start.
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/domains/acme.test",
+            domain_with(
+                &up.url(),
+                json!({"certificate": "acme", "email": "ops@example.com"}),
+            ),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert!(
+        a.body["restart_reasons"]
+            .to_string()
+            .contains("ACME certificates are ordered for the domains configured at start"),
+        "{}",
+        a.body
+    );
+    let actions: Vec<String> = audit_actions(&waf)
+        .await
+        .into_iter()
+        .map(|(_, a, _)| a)
+        .collect();
+    assert!(
+        actions.contains(&"TLS settings changed".to_string()),
+        "{actions:?}"
+    );
+
+    // An ACME domain added in the file is logged as awaiting a restart too.
+    let mut saved: Value =
+        serde_saphyr::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    saved["waf"]["domains"]["self.test"] = json!({"acme_enabled": true});
+    std::fs::write(&file, serde_saphyr::to_string(&saved).unwrap()).unwrap();
+    waf.signal("HUP");
+    waf.wait_log(
+        "changes to the ACME domains and waf.acme apply at the next restart",
+        10,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn with_https_off_a_domains_certificate_is_saved_and_served_after_the_restart() {
+    let up = Upstream::start().await;
+    let (waf, addr) = start_with_panel(&format!("  upstream: {{default: '{}'}}\n", up.url()));
+    let mut client = set_up(&waf, addr).await;
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/domains/late.test",
+            domain_with(&up.url(), json!({"certificate": "self_signed"})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["restart_required"], false);
+    assert!(
+        a.body["notices"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("HTTPS is off (waf.server.https_enabled: false)"),
+        "{}",
+        a.body
+    );
+    // Redirecting to a listener that is off is refused.
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/domains/late.test",
+            Some(json!({"upstream": up.url(), "force_https": true})),
+        )
+        .await;
+    assert_eq!(a.status, 400, "{}", a.body);
+    assert!(a.body["error"].as_str().unwrap().contains("force_https"));
+
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/tls",
+            Some(json!({"https_enabled": true, "http_port": 0, "https_port": 0, "auto_generate": false})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["restart_required"], true);
+    assert!(
+        a.body["restart_reasons"]
+            .to_string()
+            .contains("waf.server.https_enabled is true in waf.yml but false in the running proxy"),
+        "{}",
+        a.body
+    );
+
+    // What was saved is what the next start runs: HTTPS, with the domain's certificate.
+    let (waf, addr) = panel_of(Waf::restart_in(waf.stop()));
+    let tls = waf.https_addr();
+    let local_ca = std::fs::read_to_string(waf.dir.path().join("certs/ca.pem")).unwrap();
+    let (head, _) = https_get(tls, "late.test", &local_ca, "/late").await;
+    assert_eq!(head.status, 200);
+    assert_eq!(up.last().uri, "/late");
+
+    // Now HTTPS runs, the global self-signed certificate applies at once, and covers a domain added later.
+    let mut client = Client::new(addr);
+    assert_eq!(client.sign_in("admin", PASSWORD).await.status, 200);
+    assert!(
+        served(tls, Some("plain.test")).await.is_err(),
+        "no global certificate yet"
+    );
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/tls",
+            Some(json!({"https_enabled": true, "http_port": 0, "https_port": 0, "auto_generate": true})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.body["restart_required"], false, "{}", a.body);
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/domains/plain.test",
+            Some(json!({"upstream": up.url()})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let (head, _) = https_get(tls, "plain.test", &local_ca, "/plain").await;
+    assert_eq!(head.status, 200);
+    assert_eq!(up.last().uri, "/plain");
+}
+
 #[tokio::test]
 async fn the_ui_and_the_openapi_document_are_served_from_the_binary() {
     let (waf, addr) = start_with_panel("");
@@ -850,6 +1185,7 @@ async fn the_ui_and_the_openapi_document_are_served_from_the_binary() {
         "/api/setup",
         "/api/session",
         "/api/domains/{host}",
+        "/api/tls",
         "/api/dashboard",
         "/api/events",
     ] {
@@ -936,15 +1272,19 @@ impl EventStream {
 
 /// The panel in a real browser: Debian's headless Chromium, driven through Debian's chromedriver by a Selenium
 /// script (tests/browser/admin_panel.py, in the test virtualenv): the setup wizard with the logged token,
-/// sign-in, a switch to observe mode, then an attack through the proxy seen on the dashboard. Screenshots of
-/// each step go to `target/tmp/admin-browser/`.
+/// sign-in, a switch to observe mode, then an attack through the proxy seen on the dashboard, a domain's rules,
+/// a domain with a self-signed certificate fetched over HTTPS, and a port change said to await a restart.
+/// Screenshots of each step go to `target/tmp/admin-browser/`.
 #[tokio::test]
 async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_attack() {
     let Some(python) = python_with_selenium() else {
         return;
     };
     let up = Upstream::start().await;
-    let (waf, addr) = start_with_panel(&format!("  upstream: {{default: '{}'}}\n", up.url()));
+    let (waf, addr) = start_with_panel_and_server(
+        "https_enabled: true, https_port: 0, tls: {auto_generate: true}",
+        &format!("  upstream: {{default: '{}'}}\n", up.url()),
+    );
     let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("admin-browser");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/admin_panel.py");
     let output = tokio::process::Command::new(python)
@@ -954,6 +1294,8 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
         .arg(logged_token(&waf))
         .arg(&shots)
         .arg(up.url())
+        .arg(waf.https_addr().to_string())
+        .arg(waf.dir.path().join("certs/ca.pem"))
         .output()
         .await
         .unwrap();
@@ -964,7 +1306,14 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
         String::from_utf8_lossy(&output.stderr),
         waf.logs()
     );
-    assert!(shots.join("5-domain-rules.png").is_file() && shots.join("6-rules.png").is_file());
+    for shot in [
+        "5-domain-rules",
+        "6-self-signed-domain",
+        "7-tls-restart-required",
+        "8-rules",
+    ] {
+        assert!(shots.join(format!("{shot}.png")).is_file(), "{shot}");
+    }
     // What the browser did is what the proxy now runs.
     let (_, health) = get(waf.addr, "/health").await;
     assert_eq!(json(&health)["mode"], "observe");
@@ -979,6 +1328,8 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
         saved["waf"]["domains"]["shop.test"]["disabled_rules"],
         json!([100001])
     );
+    assert_eq!(saved["waf"]["domains"]["secure.test"]["self_signed"], true);
+    assert_eq!(saved["waf"]["server"]["https_port"], 8443);
 }
 
 /// `$TEST_PYTHON` with Selenium, and Debian's chromium and chromedriver; `None` (after saying why) when missing

@@ -10,12 +10,20 @@
 //! to `waf.yml.bak`. Keys the panel does not manage are kept; comments are not (the YAML library does not keep
 //! them), which the backup and the header line of the written file say.
 //!
+//! A domain's certificate that the change names anew is read and checked (or, `self_signed`, made) as the start
+//! does, and after the swap the served certificates follow at once (`State::refresh_certs`). What the running
+//! proxy only takes up at a restart (its listeners, the ACME orders) is saved like the rest, and the answer says
+//! so ([`pending`]).
+//!
 //! Changes are serialized by a lock, so two admins' changes never interleave between read and write. The
 //! reloader then sees the new file and reloads it, which yields the configuration already in force.
 use super::Panel;
 use super::error::ApiError;
-use crate::config::{self, Config};
+use super::settings::DomainTls;
+use crate::config::{self, Config, DomainConfig, ServerConfig};
 use crate::inspect;
+use crate::state::State;
+use crate::tls;
 use crate::traffic::Traffic;
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
@@ -28,6 +36,8 @@ const HEADER: &str = "# Written by the waf admin panel (comments are not kept; t
 pub struct Changed {
     pub before: Value,
     pub after: Value,
+    /// [`pending`] after the change.
+    pub pending: Map<String, Value>,
 }
 
 /// The settings the panel manages, as the API shows them.
@@ -41,6 +51,8 @@ pub fn managed(config: &Config) -> Value {
                 host.clone(),
                 json!({
                     "upstream": upstream,
+                    "tls": DomainTls::of(d),
+                    "force_https": d.force_https,
                     "anomaly_threshold": d.anomaly_threshold,
                     "disabled_rules": d.disabled_rules,
                     "custom_rules": custom_rules_text(&d.custom_rules),
@@ -48,8 +60,15 @@ pub fn managed(config: &Config) -> Value {
             )
         })
         .collect();
+    let server = &config.server;
     json!({
         "mode": config.mode,
+        "tls": {
+            "https_enabled": server.https_enabled,
+            "http_port": server.http_port,
+            "https_port": server.https_port,
+            "auto_generate": server.tls.auto_generate,
+        },
         "paranoia_level": config.rules.paranoia_level,
         "rule_set": {
             "directories": config.rules.directories,
@@ -134,6 +153,7 @@ impl Panel {
         let live = self.state.live.load_full();
         let reload_rules = live.config.rule_sources() != new.rule_sources();
         let metrics = self.state.metrics;
+        let previous = live.clone();
         let built = tokio::task::spawn_blocking(move || {
             let traffic = Traffic::build(&new, Some(&live.traffic), metrics)?;
             let rules = if reload_rules {
@@ -153,17 +173,131 @@ impl Panel {
                 "the rules would not load as configured: {error}"
             )));
         }
+        let new = tokio::task::spawn_blocking(move || {
+            check_certificates(&previous.config, &new).map(|()| new)
+        })
+        .await
+        .map_err(|e| ApiError::internal("checking the certificates", e))?
+        .map_err(ApiError::bad_request)?;
 
         write_atomically(&path, &new_text)
             .map_err(|e| ApiError::internal("writing the configuration file", e))?;
         let before = managed(&self.state.live.load().config);
         let after = managed(&new);
+        let pending = pending(&self.state, &new);
         self.state.apply_config(new, traffic);
         if let Some(rules) = rules {
             self.state.apply_rules(rules);
         }
-        Ok(Changed { before, after })
+        // Reading and parsing certificate files: off the control runtime's event loop.
+        let state = self.state.clone();
+        tokio::task::spawn_blocking(move || state.refresh_certs())
+            .await
+            .map_err(|e| ApiError::internal("loading the certificates", e))?;
+        Ok(Changed {
+            before,
+            after,
+            pending,
+        })
     }
+}
+
+/// The certificates `new` names that `old` did not (a domain added with one, or given another): each must load as
+/// at start, or the change is refused naming the domain.
+fn check_certificates(old: &Config, new: &Config) -> Result<(), String> {
+    let certificate = |d: &DomainConfig| (d.cert_file.clone(), d.key_file.clone(), d.self_signed);
+    for (name, domain) in &new.domains {
+        if old.domains.get(name).map(certificate) != Some(certificate(domain)) {
+            tls::check_domain(new, name).map_err(|e| format!("waf.domains.{name}: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// What `saved` (the configuration in force and in `waf.yml`) asks for that the running proxy does not do until it
+/// restarts, and other things an admin should know about it, one sentence each:
+/// `{restart_required, restart_reasons: [...], notices: [...]}`.
+pub fn pending(state: &State, saved: &Config) -> Map<String, Value> {
+    let started = &state.started;
+    let (was, now) = (&started.server, &saved.server);
+    let mut reasons = Vec::new();
+    for (key, was, now) in [
+        (
+            "http_enabled",
+            was.http_enabled.to_string(),
+            now.http_enabled.to_string(),
+        ),
+        (
+            "http_port",
+            was.http_port.to_string(),
+            now.http_port.to_string(),
+        ),
+        (
+            "https_enabled",
+            was.https_enabled.to_string(),
+            now.https_enabled.to_string(),
+        ),
+        (
+            "https_port",
+            was.https_port.to_string(),
+            now.https_port.to_string(),
+        ),
+    ] {
+        if was != now {
+            reasons.push(format!(
+                "waf.server.{key} is {now} in waf.yml but {was} in the running proxy: listeners are opened at \
+                 start, restart the proxy to apply it"
+            ));
+        }
+    }
+    // Everything else under `server` but the certificates (`tls`, followed live) is read at start too.
+    let rest = |s: &ServerConfig| ServerConfig {
+        http_enabled: now.http_enabled,
+        http_port: now.http_port,
+        https_enabled: now.https_enabled,
+        https_port: now.https_port,
+        tls: now.tls.clone(),
+        ..s.clone()
+    };
+    if rest(was) != rest(now) {
+        reasons.push(
+            "other waf.server settings differ from the running proxy's: they are read at start, restart the \
+             proxy to apply them"
+                .to_string(),
+        );
+    }
+    let acme = |c: &Config| {
+        let domains: Vec<(String, Option<String>)> = c
+            .acme_domains()
+            .map(|(name, d)| (name.clone(), d.acme_email.clone()))
+            .collect();
+        (domains, c.acme.clone())
+    };
+    if acme(started) != acme(saved) {
+        let names: Vec<&str> = saved.acme_domains().map(|(n, _)| n.as_str()).collect();
+        reasons.push(format!(
+            "ACME certificates are ordered for the domains configured at start; waf.yml now names {names:?}: \
+             restart the proxy to order them"
+        ));
+    }
+    let mut notices = Vec::new();
+    let with_tls: Vec<&str> = saved
+        .domains
+        .iter()
+        .filter(|(_, d)| DomainTls::of(d) != DomainTls::None)
+        .map(|(n, _)| n.as_str())
+        .collect();
+    if !saved.server.https_enabled && !with_tls.is_empty() {
+        notices.push(format!(
+            "HTTPS is off (waf.server.https_enabled: false): the certificates of {with_tls:?} are saved and \
+             served once HTTPS is on"
+        ));
+    }
+    let mut answer = Map::new();
+    answer.insert("restart_required".into(), json!(!reasons.is_empty()));
+    answer.insert("restart_reasons".into(), json!(reasons));
+    answer.insert("notices".into(), json!(notices));
+    answer
 }
 
 /// Keeps the current file as `NAME.bak`, then replaces the file by a complete new one: a reader (the reloader,

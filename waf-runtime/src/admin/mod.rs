@@ -5,7 +5,8 @@
 //! - `setup.rs`: the one-time token that creates the first admin.
 //! - `password.rs`, `session.rs`, `throttle.rs`, `accounts.rs`: Argon2id accounts, JWT sessions in cookies,
 //!   CSRF checks, sign-in throttling, and the account endpoints.
-//! - `settings.rs`, `live_config.rs`: changes to the running proxy, applied like a reload and saved to `waf.yml`.
+//! - `settings.rs`, `live_config.rs`: changes to the running proxy, applied like a reload and saved to `waf.yml`
+//!   (what only a restart applies, such as the listeners, is saved and answered as such).
 //! - `monitoring.rs`, `dashboard.rs`: live figures, recent blocked requests (`recent_blocks.rs`), audit log.
 //! - `store.rs`: the SQLite database (admins, sessions, audit log); `ui.rs`: the embedded pages.
 //!
@@ -72,6 +73,7 @@ pub struct Panel {
         settings::put_domain,
         settings::delete_domain,
         settings::set_domain_rules,
+        settings::set_tls,
         settings::set_ip_lists,
         settings::set_rate_limit,
         monitoring::show,
@@ -151,6 +153,7 @@ fn router(panel: Arc<Panel>) -> Router {
             put(settings::put_domain).delete(settings::delete_domain),
         )
         .route("/domains/{host}/rules", put(settings::set_domain_rules))
+        .route("/tls", put(settings::set_tls))
         .route("/ip-filter", put(settings::set_ip_lists))
         .route("/rate-limit", put(settings::set_rate_limit))
         .route("/dashboard", get(monitoring::show))

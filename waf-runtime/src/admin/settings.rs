@@ -1,14 +1,15 @@
-//! The settings the panel manages: WAF mode, paranoia level, rule set, domains (with their anomaly threshold and rule
-//! exclusions), IP lists and the rate limit. Each handler
-//! only says how its change edits the file's tree; `live_config.rs` validates, writes and applies it, and the
-//! change is audited with the managed settings before and after.
+//! The settings the panel manages: WAF mode, paranoia level, rule set, domains (with their certificate,
+//! anomaly threshold, rule exclusions and own rules), the listeners and the global self-signed certificate, IP lists and the rate limit. Each
+//! handler only says how its change edits the file's tree; `live_config.rs` validates, writes and applies it, and
+//! the change is audited with the managed settings before and after.
 use super::Panel;
 use super::error::{ApiError, ApiResult};
 use super::live_config::{self, Changed, section};
 use super::session::SignedIn;
+use crate::config::DomainConfig;
 use axum::Json;
 use axum::extract::{Path, State};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use utoipa::ToSchema;
@@ -42,6 +43,113 @@ pub struct RuleSetChange {
 pub struct DomainChange {
     /// `http://host:port` of the domain's upstream.
     pub upstream: String,
+    /// The domain's certificate; absent: the one it has is kept.
+    pub tls: Option<DomainTls>,
+    /// Plain HTTP requests for the domain are redirected to HTTPS (needs `https_enabled`); absent: kept.
+    pub force_https: Option<bool>,
+}
+
+/// A domain's certificate, as the API shows and sets it. Only file paths cross the API, never a key's content.
+#[derive(Debug, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(tag = "certificate", rename_all = "snake_case")]
+pub enum DomainTls {
+    /// None of its own: the global certificate, if there is one, is served for it.
+    None,
+    /// PEM files on the proxy's host (`cert_file`: the full chain, leaf first; `key_file`: its key), as absolute
+    /// paths; they must load, and the key must belong to the leaf.
+    Files { cert_file: String, key_file: String },
+    /// Ordered from the ACME server (`waf.acme`) with this account contact; needs both listeners, and the order
+    /// starts when the proxy next starts.
+    Acme { email: Option<String> },
+    /// Made at once by the proxy for this name, signed by its local CA (`auto_cert_dir/ca.pem`): for testing only.
+    SelfSigned,
+}
+
+impl DomainTls {
+    pub fn of(domain: &DomainConfig) -> DomainTls {
+        let shown = |p: &std::path::Path| p.to_string_lossy().into_owned();
+        if let (Some(cert), Some(key)) = (&domain.cert_file, &domain.key_file) {
+            DomainTls::Files {
+                cert_file: shown(cert),
+                key_file: shown(key),
+            }
+        } else if domain.acme_enabled {
+            DomainTls::Acme {
+                email: domain.acme_email.clone(),
+            }
+        } else if domain.self_signed {
+            DomainTls::SelfSigned
+        } else {
+            DomainTls::None
+        }
+    }
+
+    /// What the resolver does not check about a value typed in the panel.
+    fn check(&self) -> ApiResult<()> {
+        match self {
+            DomainTls::Files {
+                cert_file,
+                key_file,
+            } => {
+                for (field, path) in [("cert_file", cert_file), ("key_file", key_file)] {
+                    // The proxy's working directory is not what an admin sees in a browser: a relative path would
+                    // name a file nobody meant.
+                    if !std::path::Path::new(path).is_absolute() {
+                        return Err(ApiError::bad_request(format!(
+                            "tls.{field}: {path:?} is not an absolute path"
+                        )));
+                    }
+                }
+                Ok(())
+            }
+            DomainTls::Acme { email: None } => Err(ApiError::bad_request(
+                "tls.email: ACME needs the account's contact e-mail address",
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Sets the domain entry's certificate keys to this one (and clears the others).
+    fn store(self, domain: &mut Map<String, Value>) {
+        for key in [
+            "cert_file",
+            "key_file",
+            "acme_enabled",
+            "acme_email",
+            "self_signed",
+        ] {
+            domain.remove(key);
+        }
+        let set: Vec<(&str, Value)> = match self {
+            DomainTls::None => vec![],
+            DomainTls::Files {
+                cert_file,
+                key_file,
+            } => vec![
+                ("cert_file", json!(cert_file)),
+                ("key_file", json!(key_file)),
+            ],
+            DomainTls::Acme { email } => {
+                vec![("acme_enabled", json!(true)), ("acme_email", json!(email))]
+            }
+            DomainTls::SelfSigned => vec![("self_signed", json!(true))],
+        };
+        for (key, value) in set {
+            domain.insert(key.into(), value);
+        }
+    }
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct TlsChange {
+    /// The HTTPS listener (`waf.server.https_enabled`); opened or closed at the next start.
+    pub https_enabled: bool,
+    /// `waf.server.http_port` and `https_port` (0: any free port); taken up at the next start.
+    pub http_port: u16,
+    pub https_port: u16,
+    /// A certificate from the proxy's local testing CA for every name without its own
+    /// (`waf.server.tls.auto_generate`); applied at once when HTTPS runs.
+    pub auto_generate: bool,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -73,9 +181,15 @@ pub struct RateLimitChange {
     pub burst: Option<u32>,
 }
 
-#[utoipa::path(get, path = "/api/config", responses((status = 200, description = "the managed settings")))]
+#[utoipa::path(get, path = "/api/config", responses((status = 200,
+    description = "the managed settings, and what awaits a restart (`restart_required`, `restart_reasons`, `notices`)")))]
 pub async fn show(State(panel): State<Arc<Panel>>, _who: SignedIn) -> Json<Value> {
-    Json(live_config::managed(&panel.state.live.load().config))
+    let live = panel.state.live.load();
+    let mut answer = live_config::managed(&live.config);
+    if let Value::Object(map) = &mut answer {
+        map.extend(live_config::pending(&panel.state, &live.config));
+    }
+    Json(answer)
 }
 
 #[utoipa::path(put, path = "/api/config/mode", request_body = ModeChange,
@@ -142,10 +256,12 @@ pub async fn set_rule_set(
     audited(&panel, &who, "rule set changed", changed).await
 }
 
-/// Adds a domain or changes its upstream; the domain's other settings are kept.
+/// Adds a domain or changes its upstream, and its certificate and `force_https` when given; the domain's other
+/// settings are kept. A new certificate is served at once when HTTPS runs.
 #[utoipa::path(put, path = "/api/domains/{host}", request_body = DomainChange,
     params(("host" = String, Path, description = "the host name the domain answers to")),
-    responses((status = 200), (status = 400, description = "refused, nothing applied")))]
+    responses((status = 200, description = "applied; `restart_required` and `notices` say what awaits a restart"),
+        (status = 400, description = "refused (a certificate that does not load, ...), nothing applied")))]
 pub async fn put_domain(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
@@ -153,14 +269,47 @@ pub async fn put_domain(
     Json(req): Json<DomainChange>,
 ) -> ApiResult<Json<Value>> {
     let host = check_host(&host)?;
+    if let Some(tls) = &req.tls {
+        tls.check()?;
+    }
     let changed = panel
         .change(|waf| {
             edit_domain(waf, &host, |domain| {
                 domain.insert("default_upstream".into(), Value::String(req.upstream));
+                if let Some(tls) = req.tls {
+                    tls.store(domain);
+                }
+                match req.force_https {
+                    Some(true) => domain.insert("force_https".into(), json!(true)),
+                    Some(false) => domain.remove("force_https"),
+                    None => None,
+                };
             });
         })
         .await?;
     audited(&panel, &who, "domain set", changed).await
+}
+
+/// The listeners and the global self-signed certificate (`waf.server`). The listeners are opened at start: a
+/// change of them is saved and answered with `restart_required: true` and the reason.
+#[utoipa::path(put, path = "/api/tls", request_body = TlsChange,
+    responses((status = 200, description = "saved; `restart_required` and `restart_reasons` say what applies at the next start"),
+        (status = 400, description = "refused, nothing applied")))]
+pub async fn set_tls(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Json(req): Json<TlsChange>,
+) -> ApiResult<Json<Value>> {
+    let changed = panel
+        .change(|waf| {
+            let server = section(waf, "server");
+            server.insert("https_enabled".into(), json!(req.https_enabled));
+            server.insert("http_port".into(), json!(req.http_port));
+            server.insert("https_port".into(), json!(req.https_port));
+            section(server, "tls").insert("auto_generate".into(), json!(req.auto_generate));
+        })
+        .await?;
+    audited(&panel, &who, "TLS settings changed", changed).await
 }
 
 /// Sets a domain's anomaly threshold, rule exclusions and own rules (`domains.<host>.anomaly_threshold`,
@@ -372,7 +521,11 @@ async fn audited(
         )
         .await?;
     tracing::info!("admin panel: {action} by {:?}", who.username);
-    Ok(Json(changed.after))
+    let mut answer = changed.after;
+    if let Value::Object(map) = &mut answer {
+        map.extend(changed.pending);
+    }
+    Ok(Json(answer))
 }
 
 #[cfg(test)]

@@ -85,6 +85,7 @@ pub struct FileDomain {
     pub key_file: Option<String>,
     pub acme_enabled: Option<bool>,
     pub acme_email: Option<String>,
+    pub self_signed: Option<bool>,
     pub rate_limit: Option<FileRateLimit>,
     pub ip_filter: Option<FileIpFilter>,
     pub geoip: Option<FileGeoip>,

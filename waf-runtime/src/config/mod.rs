@@ -122,6 +122,9 @@ pub struct DomainConfig {
     /// account's contact.
     pub acme_enabled: bool,
     pub acme_email: Option<String>,
+    /// A certificate for this name alone, signed by the local testing CA of `tls.auto_generate` and kept in
+    /// `auto_cert_dir/domains/` (`tls/self_signed.rs`); for testing only.
+    pub self_signed: bool,
     /// The domain's own anomaly threshold, instead of `rules.anomaly_threshold`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub anomaly_threshold: Option<u32>,

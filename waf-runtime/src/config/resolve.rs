@@ -155,6 +155,29 @@ impl Resolver<'_> {
                     "ACME needs a DNS name (letters, digits, '-' and '.'; no wildcard)",
                 ));
             }
+            let self_signed = d.self_signed.unwrap_or(false);
+            // The name is in the generated certificate and names its files in auto_cert_dir/domains.
+            if self_signed && !dns_name {
+                return Err(self.key_error(
+                    &format!("{key}.self_signed"),
+                    "a self-signed certificate needs a DNS name (letters, digits, '-' and '.'; no wildcard)",
+                ));
+            }
+            if self_signed && (acme_enabled || d.cert_file.is_some() || d.key_file.is_some()) {
+                // One certificate per domain, so nobody wonders which one is served.
+                return Err(self.key_error(
+                    &format!("{key}.self_signed"),
+                    "set one of cert_file/key_file, acme_enabled or self_signed",
+                ));
+            }
+            if let Some(email) = &d.acme_email
+                && !is_email(email)
+            {
+                return Err(self.key_error(
+                    &format!("{key}.acme_email"),
+                    format!("{email:?} is not an e-mail address"),
+                ));
+            }
             if acme_enabled && !(server.https_enabled && server.http_enabled) {
                 // HTTP-01 is answered on the HTTP listener, and the certificate is only of use over HTTPS.
                 return Err(self.key_error(
@@ -204,6 +227,7 @@ impl Resolver<'_> {
                     force_https,
                     acme_enabled,
                     acme_email: d.acme_email,
+                    self_signed,
                     anomaly_threshold: d.anomaly_threshold,
                     disabled_rules,
                     custom_rules,
@@ -215,12 +239,12 @@ impl Resolver<'_> {
             && !server.tls.auto_generate
             && domains
                 .values()
-                .all(|d| d.cert_file.is_none() && !d.acme_enabled)
+                .all(|d| d.cert_file.is_none() && !d.acme_enabled && !d.self_signed)
         {
             return Err(self.key_error(
                 "waf.server.https_enabled",
                 "HTTPS needs a certificate: set server.tls.cert_file and key_file, server.tls.auto_generate, \
-                 or a domain's cert_file and key_file or acme_enabled",
+                 or a domain's cert_file and key_file, acme_enabled or self_signed",
             ));
         }
 
@@ -652,6 +676,23 @@ fn positive(r: &Resolver, key: &str, file: Option<u64>, default: u64) -> Result<
     }
 }
 
+/// An ACME account's contact, as ACME servers accept it (a `mailto:` URI is made of it): one `@` between a
+/// non-empty local part and a domain with a dot, no spaces or control characters, 254 characters at most (RFC 5321).
+fn is_email(email: &str) -> bool {
+    let Some((local, domain)) = email.split_once('@') else {
+        return false;
+    };
+    email.len() <= 254
+        && !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains('@')
+        && email.chars().all(|c| {
+            !c.is_whitespace() && !c.is_control() && !matches!(c, '<' | '>' | ',' | ';' | '?')
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -821,6 +862,13 @@ mod tests {
         assert!(c.domains["a.com"].acme_enabled);
         assert_eq!(c.acme.directory_url, LETS_ENCRYPT_STAGING);
         assert_eq!(c.acme.ca_file, Some(PathBuf::from("ca.pem")));
+        // A self-signed domain is a certificate HTTPS can start with.
+        let c = run(
+            "waf: {server: {https_enabled: true}, domains: {a.com: {self_signed: true}}}",
+            &[],
+        )
+        .unwrap();
+        assert!(c.domains["a.com"].self_signed);
         let env = [("ACME_DIRECTORY_URL", "https://127.0.0.1:14000/dir")];
         let c = run("waf: {acme: {staging: true}}", &env).unwrap();
         assert_eq!(c.acme.directory_url, "https://127.0.0.1:14000/dir");
@@ -870,6 +918,21 @@ mod tests {
                 "waf: {acme: {directory_url: 'http://ca.test/dir'}}",
                 &[][..],
                 "not an https:// URL",
+            ),
+            (
+                "waf: {domains: {a.com: {self_signed: true, cert_file: c, key_file: k}}}",
+                &[][..],
+                "set one of cert_file/key_file, acme_enabled or self_signed",
+            ),
+            (
+                "waf: {domains: {'a/../b': {self_signed: true}}}",
+                &[][..],
+                "waf.domains.a/../b.self_signed: a self-signed certificate needs a DNS name",
+            ),
+            (
+                "waf: {domains: {a.com: {acme_email: 'ops at a.com'}}}",
+                &[][..],
+                "waf.domains.a.com.acme_email: \"ops at a.com\" is not an e-mail address",
             ),
         ] {
             let e = run(text, env).unwrap_err().to_string();

@@ -8,6 +8,9 @@ use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The largest certificate or key file read: a full chain of a few certificates is a few KiB.
+const MAX_FILE: u64 = 1024 * 1024;
+
 /// Where a served certificate came from, in the order SNI prefers them for a domain.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -18,7 +21,7 @@ pub enum Source {
     Acme,
     /// The global `tls.cert_file`/`key_file`.
     GlobalFiles,
-    /// `tls.auto_generate`: signed by a local CA, for testing only.
+    /// `tls.auto_generate` or a domain's `self_signed`: signed by a local CA, for testing only.
     SelfSigned,
 }
 
@@ -40,6 +43,8 @@ pub enum CertError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error("{path}: not a regular file of at most {MAX_FILE} bytes")]
+    NotACertificateFile { path: PathBuf },
     #[error("{path}: no PEM certificate in the file")]
     NoCertificate { path: PathBuf },
     #[error("{path}: {message}")]
@@ -64,10 +69,19 @@ pub struct PemFiles {
 impl PemFiles {
     pub fn read(cert: &Path, key: &Path) -> Result<PemFiles, CertError> {
         let read = |path: &Path| {
-            std::fs::read(path).map_err(|source| CertError::Read {
+            let failed = |source| CertError::Read {
                 path: path.to_path_buf(),
                 source,
-            })
+            };
+            // The path may come from the admin panel: a device (/dev/zero) or a huge file is refused rather than
+            // read into memory.
+            let meta = std::fs::metadata(path).map_err(failed)?;
+            if !meta.is_file() || meta.len() > MAX_FILE {
+                return Err(CertError::NotACertificateFile {
+                    path: path.to_path_buf(),
+                });
+            }
+            std::fs::read(path).map_err(failed)
         };
         Ok(PemFiles {
             cert: read(cert)?,

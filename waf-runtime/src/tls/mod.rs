@@ -22,7 +22,7 @@ pub use acme::Acme;
 pub use certs::Source;
 pub use challenge::Challenges;
 pub use sni::{CertTable, Certs};
-pub use watch::{CertPaths, CertWatcher};
+pub use watch::{CertPaths, CertWatcher, keep_refreshing};
 
 use crate::config::Config;
 use crate::metrics::Metrics;
@@ -34,13 +34,37 @@ use tokio::net::TcpStream;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::server::TlsStream;
 
-/// What the request path knows about HTTPS.
+/// What the request path and the admin panel know about HTTPS.
 pub struct Https {
     /// The port HTTPS is served on (the bound one when the configured port is 0), for `force_https` redirects.
     pub port: u16,
     pub certs: Certs,
     /// HTTP-01 tokens of the ACME orders in progress, answered on the HTTP listener.
     pub challenges: Arc<Challenges>,
+    /// What keeps `certs` in line with the configuration and the files: present exactly when the HTTPS listener
+    /// runs (it is opened at start only). Shared by its periodic check and the admin panel's changes.
+    pub watcher: Option<std::sync::Mutex<CertWatcher>>,
+}
+
+/// Makes sure the certificate `config` names for the domain `name` can be served: its files are read and parsed
+/// and the key belongs to the leaf, or its self-signed certificate is made. The admin panel checks this before it
+/// applies a change, as the start does; the watcher then serves the same files.
+pub fn check_domain(config: &Config, name: &str) -> Result<(), String> {
+    let Some(paths) = config
+        .domains
+        .get(name)
+        .and_then(|d| watch::domain_paths(config, name, d))
+    else {
+        return Ok(());
+    };
+    if paths.source == Source::SelfSigned {
+        self_signed::ensure_domain(&config.server.tls.auto_cert_dir, name)
+            .map_err(|e| format!("{e:#}"))?;
+    }
+    certs::PemFiles::read(&paths.cert, &paths.key)
+        .and_then(|files| files.parse(&provider(), paths.source, &paths.cert, &paths.key))
+        .map(drop)
+        .map_err(|e| e.to_string())
 }
 
 pub fn provider() -> Arc<CryptoProvider> {
@@ -48,7 +72,7 @@ pub fn provider() -> Arc<CryptoProvider> {
 }
 
 /// The global certificate's files: the configured ones, or generated ones with `tls.auto_generate`.
-pub fn global_files(config: &Config) -> anyhow::Result<Option<CertPaths>> {
+fn global_files(config: &Config) -> anyhow::Result<Option<CertPaths>> {
     let tls = &config.server.tls;
     if let (Some(cert), Some(key)) = (&tls.cert_file, &tls.key_file) {
         return Ok(Some(CertPaths {

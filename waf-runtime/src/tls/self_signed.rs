@@ -1,4 +1,5 @@
-//! `tls.auto_generate`: a local CA and a leaf certificate it signs, for the configured domains and `localhost`.
+//! `tls.auto_generate`: a local CA and a leaf certificate it signs, for the configured domains and `localhost`;
+//! and a domain's `self_signed`: a leaf of the same CA for that domain alone.
 //!
 //! For testing only, and said so loudly in the log: no client trusts this CA unless told to (`ca.pem` in
 //! `auto_cert_dir` is the file to give it). A CA certificate used directly as the server certificate is refused
@@ -23,17 +24,55 @@ pub struct Generated {
     pub key: PathBuf,
 }
 
-/// Makes (or reuses) the CA and a leaf for `domains` and `localhost` in `dir`.
+/// Makes (or reuses) the CA and a leaf for `domains` and `localhost` in `dir` (`tls.auto_generate`).
 pub fn ensure<'a>(dir: &Path, domains: impl Iterator<Item = &'a str>) -> anyhow::Result<Generated> {
     let names: BTreeSet<String> = domains
         .map(str::to_string)
         .chain(std::iter::once("localhost".to_string()))
         .collect();
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let generated = Generated {
         cert: dir.join("server.pem"),
         key: dir.join("server.key"),
     };
+    leaf(dir, generated, &names, "tls.auto_generate")
+}
+
+/// Where the leaf of a domain's `self_signed` certificate is kept: `dir/domains/<name>.pem` and `.key`. A
+/// subdirectory, so no domain name can collide with the CA's or the global leaf's files; `name` is a DNS name
+/// (checked when the configuration is read), so it cannot leave the directory.
+pub fn domain_files(dir: &Path, name: &str) -> Generated {
+    let domains = dir.join("domains");
+    Generated {
+        cert: domains.join(format!("{name}.pem")),
+        key: domains.join(format!("{name}.key")),
+    }
+}
+
+/// Makes (or reuses) the CA in `dir` and a leaf for `name` alone (`waf.domains.<name>.self_signed`), signed by the
+/// same CA as `tls.auto_generate`'s: clients told to trust `ca.pem` trust both.
+pub fn ensure_domain(dir: &Path, name: &str) -> anyhow::Result<Generated> {
+    let generated = domain_files(dir, name);
+    let names = BTreeSet::from([name.to_string()]);
+    leaf(
+        dir,
+        generated,
+        &names,
+        &format!("waf.domains.{name}.self_signed"),
+    )
+}
+
+/// Makes (or reuses) the CA in `dir` and the leaf `generated` for exactly `names`; `setting` is what asked for it,
+/// for the log.
+fn leaf(
+    dir: &Path,
+    generated: Generated,
+    names: &BTreeSet<String>,
+    setting: &str,
+) -> anyhow::Result<Generated> {
+    if let Some(leaf_dir) = generated.cert.parent() {
+        std::fs::create_dir_all(leaf_dir)
+            .with_context(|| format!("creating {}", leaf_dir.display()))?;
+    }
     let (ca_cert_path, ca_key_path) = (dir.join("ca.pem"), dir.join("ca.key"));
 
     let ca_key = match std::fs::read_to_string(&ca_key_path) {
@@ -47,9 +86,9 @@ pub fn ensure<'a>(dir: &Path, domains: impl Iterator<Item = &'a str>) -> anyhow:
             key
         }
     };
-    if leaf_covers(&generated.cert, &names) && generated.key.is_file() {
+    if leaf_covers(&generated.cert, names) && generated.key.is_file() {
         tracing::warn!(
-            "TLS: serving the self-signed certificate kept in {} (tls.auto_generate: FOR TESTING ONLY, clients \
+            "TLS: serving the self-signed certificate kept in {} ({setting}: FOR TESTING ONLY, clients \
              must be told to trust {})",
             generated.cert.display(),
             ca_cert_path.display()
@@ -74,7 +113,7 @@ pub fn ensure<'a>(dir: &Path, domains: impl Iterator<Item = &'a str>) -> anyhow:
         format!("{}{ca_pem}", leaf.pem()).as_bytes(),
     )?;
     tracing::warn!(
-        "TLS: generated a self-signed certificate for {names:?} in {} (tls.auto_generate: FOR TESTING ONLY, \
+        "TLS: generated a self-signed certificate for {names:?} in {} ({setting}: FOR TESTING ONLY, \
          clients must be told to trust {})",
         generated.cert.display(),
         ca_cert_path.display()

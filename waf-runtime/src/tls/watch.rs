@@ -1,15 +1,20 @@
-//! Loading the certificate files the configuration names, and again whenever one changes on disk.
+//! Loading the certificate files the configuration names, and again whenever one changes on disk or the
+//! configuration names others.
 //!
 //! Operators rotate certificates by replacing the files; the proxy checks them every reload interval (the same
 //! period as the rule files) and swaps in the new table at once: new handshakes get the new certificate, open
-//! connections keep the one they were made with. A file that is missing, unreadable or broken is logged (once per
-//! change) and counted, and the certificate served so far for that name stays in service. At start, a broken
-//! file is an error instead: the proxy does not come up serving something else than configured.
+//! connections keep the one they were made with. The admin panel asks for the same check right after it applied a
+//! change ([`State::refresh_certs`]), so a domain it adds is served at once. A file that is missing, unreadable or
+//! broken is logged (once per change) and counted, and the certificate served so far for that name stays in
+//! service. At start, a broken file is an error instead: the proxy does not come up serving something else than
+//! configured.
 use super::certs::{PemFiles, Served, Source};
+use super::self_signed;
 use super::sni::{CertTable, Certs};
-use crate::config::Config;
+use crate::config::{Config, DomainConfig, TlsConfig};
 use crate::metrics::Metrics;
 use crate::state::State;
+use anyhow::Context;
 use rustls::crypto::CryptoProvider;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -33,54 +38,75 @@ struct Kept {
 
 pub struct CertWatcher {
     provider: Arc<CryptoProvider>,
-    /// Fixed at start, like the other `server` settings: the global files or the generated ones.
+    /// The global files (configured or generated), and what they were worked out from.
     global: Option<CertPaths>,
+    global_from: GlobalFrom,
     kept: HashMap<Option<String>, Kept>,
     certs: Certs,
     metrics: &'static Metrics,
 }
 
+/// What decides the global certificate's files: `server.tls`, and with `auto_generate` the domain names its leaf
+/// covers.
+#[derive(PartialEq)]
+struct GlobalFrom(TlsConfig, Vec<String>);
+
+impl GlobalFrom {
+    fn of(config: &Config) -> GlobalFrom {
+        let tls = &config.server.tls;
+        let names = match tls.auto_generate {
+            true => config.domains.keys().cloned().collect(),
+            false => Vec::new(),
+        };
+        GlobalFrom(tls.clone(), names)
+    }
+}
+
 impl CertWatcher {
-    /// Loads every certificate `config` names; any failure is an error naming the file.
+    /// Loads (or, with `auto_generate` and `self_signed`, makes) every certificate `config` names; any failure is
+    /// an error naming the file.
     pub fn start(
         config: &Config,
-        global: Option<CertPaths>,
         provider: Arc<CryptoProvider>,
         certs: Certs,
         metrics: &'static Metrics,
     ) -> anyhow::Result<CertWatcher> {
         let mut watcher = CertWatcher {
             provider,
-            global,
+            global: super::global_files(config).context("the global certificate (server.tls)")?,
+            global_from: GlobalFrom::of(config),
             kept: HashMap::new(),
             certs,
             metrics,
         };
-        watcher.refresh(config, true)?;
+        watcher.load(config, true)?;
         Ok(watcher)
     }
 
-    /// Checks the files every reload interval of the configuration in force.
-    pub async fn run(mut self, state: Arc<State>) {
-        loop {
-            let live = state.live.load_full();
-            tokio::time::sleep(Duration::from_secs(live.config.rules.reload_interval_sec)).await;
-            // Not strict: every error is handled (logged, old certificate kept) inside.
-            let _ = self.refresh(&state.live.load().config, false);
+    /// Follows `config` and the files on disk; what fails is logged and counted, and what was served stays.
+    pub fn refresh(&mut self, config: &Config) {
+        let from = GlobalFrom::of(config);
+        if from != self.global_from {
+            match super::global_files(config) {
+                Ok(global) => self.global = global,
+                Err(e) => {
+                    self.metrics.certificate_load_failed();
+                    tracing::error!(
+                        "TLS: the global certificate: {e:#}; keeping the one served so far"
+                    );
+                }
+            }
+            self.global_from = from;
         }
+        // Not strict: every error is handled (logged, old certificate kept) inside.
+        let _ = self.load(config, false);
     }
 
     fn wanted(&self, config: &Config) -> Vec<(Option<String>, CertPaths)> {
-        let domains = config.domains.iter().filter_map(|(name, d)| {
-            Some((
-                Some(name.clone()),
-                CertPaths {
-                    source: Source::DomainFiles,
-                    cert: d.cert_file.clone()?,
-                    key: d.key_file.clone()?,
-                },
-            ))
-        });
+        let domains = config
+            .domains
+            .iter()
+            .filter_map(|(name, d)| Some((Some(name.clone()), domain_paths(config, name, d)?)));
         self.global
             .iter()
             .map(|g| (None, g.clone()))
@@ -90,12 +116,27 @@ impl CertWatcher {
 
     /// Reads the files, parses what changed, and swaps in a new table when anything did. `strict`: fail on the
     /// first broken file instead of keeping the old certificate.
-    fn refresh(&mut self, config: &Config, strict: bool) -> anyhow::Result<()> {
+    fn load(&mut self, config: &Config, strict: bool) -> anyhow::Result<()> {
         let wanted = self.wanted(config);
         let mut changed = wanted.len() != self.kept.len();
         let mut kept = HashMap::with_capacity(wanted.len());
         for (name, paths) in wanted {
-            let seen = PemFiles::read(&paths.cert, &paths.key).map_err(|e| e.to_string());
+            // A domain's self-signed certificate is made when it is first wanted, or again when its files were
+            // unusable; after that its files are watched like any others.
+            let unusable = self
+                .kept
+                .get(&name)
+                .is_none_or(|k| k.paths != paths || k.seen.is_err());
+            let made = match &name {
+                Some(domain) if paths.source == Source::SelfSigned && unusable => {
+                    self_signed::ensure_domain(&config.server.tls.auto_cert_dir, domain)
+                        .map(drop)
+                        .map_err(|e| format!("{e:#}"))
+                }
+                _ => Ok(()),
+            };
+            let seen = made
+                .and_then(|()| PemFiles::read(&paths.cert, &paths.key).map_err(|e| e.to_string()));
             let previous = match self.kept.remove(&name) {
                 Some(p) if p.paths == paths && p.seen == seen => {
                     kept.insert(name, p);
@@ -164,5 +205,32 @@ impl CertWatcher {
             });
         }
         Ok(())
+    }
+}
+
+/// The files of `name`'s own certificate, if it has one: its `cert_file` and `key_file`, or its `self_signed`
+/// certificate's (made by [`self_signed::ensure_domain`]).
+pub fn domain_paths(config: &Config, name: &str, domain: &DomainConfig) -> Option<CertPaths> {
+    if domain.self_signed {
+        let files = self_signed::domain_files(&config.server.tls.auto_cert_dir, name);
+        return Some(CertPaths {
+            source: Source::SelfSigned,
+            cert: files.cert,
+            key: files.key,
+        });
+    }
+    Some(CertPaths {
+        source: Source::DomainFiles,
+        cert: domain.cert_file.clone()?,
+        key: domain.key_file.clone()?,
+    })
+}
+
+/// Checks the files every reload interval of the configuration in force.
+pub async fn keep_refreshing(state: Arc<State>) {
+    loop {
+        let interval = state.live.load().config.rules.reload_interval_sec;
+        tokio::time::sleep(Duration::from_secs(interval)).await;
+        state.refresh_certs();
     }
 }

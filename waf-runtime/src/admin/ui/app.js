@@ -72,17 +72,44 @@ async function refreshDashboard() {
   }
 }
 
+// A domain's certificate as the table shows it: file paths only (the API never sends a key's content).
+function certificate(tls) {
+  switch (tls.certificate) {
+    case "files": return `files: ${tls.cert_file}, key ${tls.key_file}`;
+    case "acme": return `ACME (${tls.email || "no e-mail"})`;
+    case "self_signed": return "self-signed";
+    default: return "(global)";
+  }
+}
+
+// What awaits a restart, and other notices about the saved settings.
+function showPending(c) {
+  const list = $("pending");
+  list.replaceChildren();
+  for (const text of [...c.restart_reasons.map((r) => `Restart required: ${r}`), ...c.notices]) {
+    const li = document.createElement("li");
+    li.textContent = text;
+    list.appendChild(li);
+  }
+  list.hidden = list.children.length === 0;
+}
+
 async function refreshConfig() {
   const c = await api("GET", "/api/config");
   $("mode").value = c.mode;
   $("paranoia").value = String(c.paranoia_level);
   $("rule-set").value = c.rule_set.artifact || c.rule_set.directories.join(", ");
+  $("tls-https").value = String(c.tls.https_enabled);
+  $("tls-http-port").value = c.tls.http_port;
+  $("tls-https-port").value = c.tls.https_port;
+  $("tls-auto-generate").value = String(c.tls.auto_generate);
+  showPending(c);
   const body = $("domains");
   body.replaceChildren();
   for (const [host, d] of Object.entries(c.domains)) {
     const row = document.createElement("tr");
-    cells(row, [host, d.upstream || "(default)", d.anomaly_threshold ?? "(global)",
-      (d.disabled_rules || []).join(", "), d.custom_rules ? "yes" : ""]);
+    cells(row, [host, d.upstream || "(default)", certificate(d.tls), d.force_https ? "on" : "off",
+      d.anomaly_threshold ?? "(global)", (d.disabled_rules || []).join(", "), d.custom_rules ? "yes" : ""]);
     row.addEventListener("click", () => {
       $("rules-host").value = host;
       $("rules-threshold").value = d.anomaly_threshold ?? "";
@@ -129,8 +156,8 @@ async function openPanel(username) {
 
 async function act(action, done) {
   try {
-    await action();
-    say(done);
+    const answer = await action();
+    say(answer && answer.restart_required ? `${done} It takes effect when the proxy restarts.` : done);
     await Promise.all([refreshConfig(), refreshRules()]);
   } catch (e) {
     say(`Refused: ${e.message}`);
@@ -185,11 +212,34 @@ document.addEventListener("DOMContentLoaded", () => {
       : { directories: value.split(",").map((d) => d.trim()).filter((d) => d !== "") };
     act(() => api("PUT", "/api/config/rules", change), `Rule set ${value} loaded.`);
   });
+  $("domain-tls").addEventListener("change", () => {
+    for (const label of document.querySelectorAll("[data-tls]")) {
+      label.hidden = label.dataset.tls !== $("domain-tls").value;
+    }
+  });
   $("domain-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const host = $("domain-host").value;
-    act(() => api("PUT", `/api/domains/${encodeURIComponent(host)}`, { upstream: $("domain-upstream").value }),
-      `${host} saved.`);
+    const change = { upstream: $("domain-upstream").value };
+    const kind = $("domain-tls").value;
+    if (kind === "files") {
+      change.tls = { certificate: kind, cert_file: $("domain-cert-file").value, key_file: $("domain-key-file").value };
+    } else if (kind === "acme") {
+      change.tls = { certificate: kind, email: $("domain-acme-email").value };
+    } else if (kind !== "") {
+      change.tls = { certificate: kind };
+    }
+    if ($("domain-force-https").value !== "") change.force_https = $("domain-force-https").value === "true";
+    act(() => api("PUT", `/api/domains/${encodeURIComponent(host)}`, change), `${host} saved.`);
+  });
+  $("tls-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    act(() => api("PUT", "/api/tls", {
+      https_enabled: $("tls-https").value === "true",
+      http_port: Number($("tls-http-port").value),
+      https_port: Number($("tls-https-port").value),
+      auto_generate: $("tls-auto-generate").value === "true",
+    }), "TLS settings saved.");
   });
   $("domain-rules-form").addEventListener("submit", (e) => {
     e.preventDefault();
