@@ -438,17 +438,7 @@ pub fn compile_rule(
 /// Whether a setting condition holds for the value it carries (the configured value, put in place of the
 /// default when the rules were compiled); the error names the field.
 fn setting_condition_holds(condition: &SettingCondition) -> Result<bool, (&'static str, String)> {
-    let check = match condition.operator {
-        OperatorKind::Regex
-        | OperatorKind::Contains
-        | OperatorKind::StartsWith
-        | OperatorKind::DetectorSqli
-        | OperatorKind::DetectorXss
-        | OperatorKind::Pm
-        | OperatorKind::AnomalyThreshold => None,
-        kind => Check::new(kind, condition.pattern.as_deref()),
-    };
-    let check = check
+    let check = Check::new(condition.operator, condition.pattern.as_deref())
         .ok_or_else(|| {
             (
                 "operator",

@@ -101,27 +101,37 @@ pub fn crs_settings(directives: &[Directive]) -> std::collections::BTreeSet<Stri
     out
 }
 
+/// Every `setvar` of the file's rules and of the rules chained to them, as written (`tx.NAME=VALUE`, `!tx.NAME`).
+fn setvars(directives: &[Directive]) -> impl Iterator<Item = &str> {
+    directives
+        .iter()
+        .filter_map(|directive| match directive {
+            Directive::Rule(rule) => Some(rule),
+            _ => None,
+        })
+        .flat_map(|rule| std::iter::successors(Some(rule), |current| current.chained.as_deref()))
+        .flat_map(|rule| rule.values("setvar"))
+}
+
+/// The name of a transaction variable in a `setvar` target (`tx.NAME` / `TX.NAME`), lower-cased.
+fn tx_name(target: &str) -> Option<String> {
+    target
+        .strip_prefix("tx.")
+        .or(target.strip_prefix("TX."))
+        .map(str::to_ascii_lowercase)
+}
+
 /// The defaults a CRS initialization file (901) gives transaction variables: each
 /// `setvar:'tx.NAME=VALUE'` with a literal value, on a rule that sets it only when it is unset.
 pub fn tx_defaults(directives: &[Directive]) -> std::collections::BTreeMap<String, String> {
     let mut out = std::collections::BTreeMap::new();
-    for directive in directives {
-        let Directive::Rule(rule) = directive else {
-            continue;
-        };
-        let mut link = Some(rule);
-        while let Some(current) = link {
-            for setvar in current.values("setvar") {
-                if let Some((name, value)) = setvar.split_once('=')
-                    && let Some(name) = name.strip_prefix("tx.").or(name.strip_prefix("TX."))
-                    && !value.starts_with('+')
-                    && !value.contains("%{")
-                {
-                    out.entry(name.to_ascii_lowercase())
-                        .or_insert_with(|| value.to_string());
-                }
-            }
-            link = current.chained.as_deref();
+    for setvar in setvars(directives) {
+        if let Some((target, value)) = setvar.split_once('=')
+            && let Some(name) = tx_name(target)
+            && !value.starts_with('+')
+            && !value.contains("%{")
+        {
+            out.entry(name).or_insert_with(|| value.to_string());
         }
     }
     out
@@ -273,23 +283,9 @@ struct FileFacts {
 
 /// The names of the transaction variables the file's rules set.
 fn tx_set_in(directives: &[Directive]) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
-    for directive in directives {
-        let Directive::Rule(rule) = directive else {
-            continue;
-        };
-        let mut link = Some(rule);
-        while let Some(current) = link {
-            for setvar in current.values("setvar") {
-                let name = setvar.split_once('=').map_or(setvar, |(name, _)| name);
-                if let Some(name) = name.strip_prefix("tx.").or(name.strip_prefix("TX.")) {
-                    out.insert(name.to_ascii_lowercase());
-                }
-            }
-            link = current.chained.as_deref();
-        }
-    }
-    out
+    setvars(directives)
+        .filter_map(|setvar| tx_name(setvar.split_once('=').map_or(setvar, |(target, _)| target)))
+        .collect()
 }
 
 /// A rule of a chain on a CRS setting (`SecRule TX:crs_validate_utf8_encoding "@eq 1"`, `SecRule
