@@ -140,19 +140,8 @@ pub fn load(config: &Config) -> Result<LoadedRules, String> {
             id_list(&unknown)
         ));
     }
-    for (domain, ids) in &sources.domain_disabled_rules {
-        let unknown: Vec<u32> = ids
-            .iter()
-            .copied()
-            .filter(|&id| !loaded.set.rules().any(|r| r.rule.id == id))
-            .collect();
-        if !unknown.is_empty() {
-            loaded.errors.push(format!(
-                "waf.domains.{domain}.disabled_rules: no loaded rule has id {}",
-                id_list(&unknown)
-            ));
-        }
-    }
+    let mut unknown_domain_rules = domain_rule_errors(config, &loaded);
+    loaded.errors.append(&mut unknown_domain_rules);
     if !sources.disabled_rules.is_empty() {
         loaded.source = format!(
             "{} without rules {}",
@@ -161,6 +150,29 @@ pub fn load(config: &Config) -> Result<LoadedRules, String> {
         );
     }
     Ok(loaded)
+}
+
+/// The domains' `disabled_rules` that name no rule of `rules`, as load errors. They only filter matches, so a
+/// change of them is checked against the rules in force instead of loading the rules again.
+pub fn domain_rule_errors(config: &Config, rules: &LoadedRules) -> Vec<String> {
+    config
+        .domains
+        .iter()
+        .filter_map(|(domain, d)| {
+            let unknown: Vec<u32> = d
+                .disabled_rules
+                .iter()
+                .copied()
+                .filter(|&id| !rules.set.rules().any(|r| r.rule.id == id))
+                .collect();
+            (!unknown.is_empty()).then(|| {
+                format!(
+                    "waf.domains.{domain}.disabled_rules: no loaded rule has id {}",
+                    id_list(&unknown)
+                )
+            })
+        })
+        .collect()
 }
 
 /// `1, 2, 3`: rule ids as messages list them.

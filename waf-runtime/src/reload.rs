@@ -223,6 +223,12 @@ impl Reloader {
         };
         let old = &self.state.live.load().config;
         warn_restart_needed(old, &new);
+        // Rule exclusions per domain are checked against the rules in force when those stay (else at their load).
+        if old.rule_sources() == new.rule_sources() {
+            for error in inspect::domain_rule_errors(&new, &self.state.rules.load()) {
+                tracing::error!("rule exclusion ignored: {error}");
+            }
+        }
         let change = ConfigChange {
             rule_sources: old.rule_sources() != new.rule_sources(),
             traffic_files: traffic::files(old) != traffic::files(&new),

@@ -351,6 +351,29 @@ rules:
     let (head, body) = status("Excluded.Test:8080", "a=c-mark&b=l-mark&c=l-mark").await;
     assert_eq!(head.status, 200, "{}", String::from_utf8_lossy(&body));
     assert_eq!(up.seen().len(), 3);
+
+    // A change of the exclusions in the file applies without loading the rules again (they only filter
+    // matches); an id no rule has is reported and excludes nothing.
+    let rule_loads = waf.metric("waf_reloads_total{what=\"rules\"}").await;
+    let config_loads = waf.metric("waf_reloads_total{what=\"config\"}").await;
+    let moved = format!(
+        "{}  domains:\n    other.test: {{disabled_rules: [300011, 4242]}}\n",
+        config(&up, "enforce")
+    );
+    Waf::write_config(waf.dir.path(), &moved);
+    waf.wait_log(
+        "rule exclusion ignored: waf.domains.other.test.disabled_rules: no loaded rule has id 4242",
+        10,
+    )
+    .await;
+    waf.wait_metric("waf_reloads_total{what=\"config\"}", config_loads + 1.0)
+        .await;
+    assert_eq!(status("other.test", "a=c-mark").await.0.status, 200);
+    assert_eq!(status("excluded.test", "a=c-mark").await.0.status, 403);
+    assert_eq!(
+        waf.metric("waf_reloads_total{what=\"rules\"}").await,
+        rule_loads
+    );
     drop(waf);
 
     let dir = tempfile::tempdir().unwrap();

@@ -166,9 +166,11 @@ impl Panel {
         .await
         .map_err(|e| ApiError::internal("building the new configuration", e))?;
         let (new, traffic, rules) = built.map_err(ApiError::bad_request)?;
-        if let Some(rules) = &rules
-            && let Some(error) = rules.errors.first()
-        {
+        let errors = match &rules {
+            Some(rules) => rules.errors.clone(),
+            None => inspect::domain_rule_errors(&new, &self.state.rules.load()),
+        };
+        if let Some(error) = errors.first() {
             return Err(ApiError::bad_request(format!(
                 "the rules would not load as configured: {error}"
             )));

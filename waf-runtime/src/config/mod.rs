@@ -250,12 +250,6 @@ impl Config {
             remember_values: self.rules.remember_values,
             disabled_rules: &self.rules.disabled_rules,
             crs_settings: &self.rules.crs_settings,
-            domain_disabled_rules: self
-                .domains
-                .iter()
-                .filter(|(_, d)| !d.disabled_rules.is_empty())
-                .map(|(name, d)| (name.as_str(), d.disabled_rules.as_slice()))
-                .collect(),
             domain_custom_rules: self
                 .domains
                 .iter()
@@ -287,8 +281,6 @@ pub struct RuleSources<'a> {
     pub remember_values: bool,
     pub disabled_rules: &'a [u32],
     pub crs_settings: &'a BTreeMap<String, String>,
-    /// Each domain's `disabled_rules`: checked against the loaded rules like the global ones.
-    pub domain_disabled_rules: Vec<(&'a str, &'a [u32])>,
     /// Each domain's `custom_rules`, compiled with the rule directories.
     pub domain_custom_rules: Vec<(&'a str, &'a [serde_json::Value])>,
 }
