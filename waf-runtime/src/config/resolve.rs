@@ -646,21 +646,26 @@ impl Resolver<'_> {
     fn admin(&self, a: super::file::FileAdmin) -> Result<AdminConfig, ConfigError> {
         // Loopback by default: the panel changes what the proxy lets through, so reaching it from elsewhere is
         // an explicit choice.
-        let listen_address = a.listen_address.unwrap_or_else(|| "127.0.0.1".into());
+        // The environment variables let a container image turn the panel on without editing the file.
+        let listen_address = self.pick(
+            a.listen_address,
+            "ADMIN_LISTEN_ADDRESS",
+            "127.0.0.1".to_owned(),
+        )?;
         if listen_address.parse::<std::net::IpAddr>().is_err() {
             return Err(self.key_error(
                 "waf.admin.listen_address",
                 format!("{listen_address:?} is not an IP address"),
             ));
         }
-        let data_dir = a.data_dir.unwrap_or_else(|| "admin-data".into());
+        let data_dir = self.pick(a.data_dir, "ADMIN_DATA_DIR", "admin-data".to_owned())?;
         if data_dir.is_empty() {
             return Err(self.key_error("waf.admin.data_dir", "must not be empty"));
         }
         Ok(AdminConfig {
-            enabled: a.enabled.unwrap_or(false),
+            enabled: self.pick_bool(a.enabled, "ADMIN_ENABLED", false)?,
             listen_address,
-            port: a.port.unwrap_or(8888),
+            port: self.pick(a.port, "ADMIN_PORT", 8888)?,
             data_dir: PathBuf::from(data_dir),
             secure_cookies: a.secure_cookies.unwrap_or(false),
         })
@@ -1016,6 +1021,23 @@ mod tests {
 
     #[test]
     fn admin_panel_defaults_to_loopback_8888_and_is_off() {
+        let env = [
+            ("ADMIN_ENABLED", "yes"),
+            ("ADMIN_LISTEN_ADDRESS", "0.0.0.0"),
+            ("ADMIN_PORT", "9999"),
+            ("ADMIN_DATA_DIR", "/var/lib/waf/admin"),
+        ];
+        let a = run("", &env).unwrap().admin;
+        assert!(a.enabled);
+        assert_eq!((a.listen_address.as_str(), a.port), ("0.0.0.0", 9999));
+        assert_eq!(a.data_dir, PathBuf::from("/var/lib/waf/admin"));
+        let a = run("waf: {admin: {enabled: false, port: 1}}", &env)
+            .unwrap()
+            .admin;
+        assert!(!a.enabled, "the file wins over the environment");
+        assert_eq!(a.port, 1);
+        let e = run("", &[("ADMIN_PORT", "x")]).unwrap_err().to_string();
+        assert!(e.contains("ADMIN_PORT"), "{e}");
         let a = run("", &[]).unwrap().admin;
         assert!(!a.enabled);
         assert_eq!((a.listen_address.as_str(), a.port), ("127.0.0.1", 8888));
