@@ -861,9 +861,14 @@ async fn a_domains_certificate_is_served_at_once_and_listener_changes_await_a_re
         path_text(&gc),
         path_text(&gk)
     );
+    // The ACME server: a closed port, so that no order leaves the machine.
     let (waf, addr) = start_with_panel_and_server(
         &server,
-        &format!("  upstream: {{default: '{}'}}\n", up.url()),
+        &format!(
+            "  upstream: {{default: '{}'}}\n  acme: {{directory_url: 'https://127.0.0.1:{}/dir'}}\n",
+            up.url(),
+            closed_port()
+        ),
     );
     let tls = waf.https_addr();
     let mut client = set_up(&waf, addr).await;
@@ -1035,7 +1040,8 @@ async fn a_domains_certificate_is_served_at_once_and_listener_changes_await_a_re
             .contains("waf.server.tls")
     );
 
-    // ACME: saved, and the answer says the order starts with the next start.
+    // ACME: saved and started at once, no restart awaited for it (the order itself is tests/acme.rs's: here the
+    // ACME server is a closed port).
     let a = client
         .call(
             Method::PUT,
@@ -1048,12 +1054,11 @@ async fn a_domains_certificate_is_served_at_once_and_listener_changes_await_a_re
         .await;
     assert_eq!(a.status, 200, "{}", a.body);
     assert!(
-        a.body["restart_reasons"]
-            .to_string()
-            .contains("ACME certificates are ordered for the domains configured at start"),
+        !a.body["restart_reasons"].to_string().contains("ACME"),
         "{}",
         a.body
     );
+    waf.wait_log("ACME: acme.test started", 10).await;
     let actions: Vec<String> = audit_actions(&waf)
         .await
         .into_iter()
@@ -1063,18 +1068,25 @@ async fn a_domains_certificate_is_served_at_once_and_listener_changes_await_a_re
         actions.contains(&"TLS settings changed".to_string()),
         "{actions:?}"
     );
+    // Taken away through the panel: stopped at once.
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/domains/acme.test",
+            domain_with(&up.url(), json!({"certificate": "none"})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    waf.wait_log("ACME: acme.test stopped", 10).await;
 
-    // An ACME domain added in the file is logged as awaiting a restart too.
+    // An ACME domain added in the file is started by the reload.
     let mut saved: Value =
         serde_saphyr::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     saved["waf"]["domains"]["self.test"] = json!({"acme_enabled": true});
     std::fs::write(&file, serde_saphyr::to_string(&saved).unwrap()).unwrap();
     waf.signal("HUP");
-    waf.wait_log(
-        "changes to the ACME domains and waf.acme apply at the next restart",
-        10,
-    )
-    .await;
+    waf.wait_log("ACME: self.test started", 10).await;
+    assert!(!waf.logs().contains("ACME domains"), "{}", waf.logs());
 }
 
 #[tokio::test]
