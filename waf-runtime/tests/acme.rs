@@ -2,8 +2,8 @@
 //! `pebble-challtestsrv` as its DNS, all on loopback, with real HTTP-01 validation on the proxy's HTTP port.
 //! Covers a failed order retried, issuance, the certificate served by SNI, the challenge path refusing what is
 //! not an exact token, renewal of a short-lived certificate without restart, and reuse after a restart; and ACME
-//! following the configuration in force: a domain given ACME by a reload is ordered for and served at once, and
-//! its certificate withdrawn at once when the domain loses ACME.
+//! following the configuration in force: a domain given ACME by a reload is ordered for and served at once, its
+//! task started again when `waf.acme` changes, and its certificate withdrawn at once when the domain loses ACME.
 mod support;
 
 use http::{Request, StatusCode};
@@ -290,13 +290,14 @@ async fn acme_follows_the_configuration_in_force_without_restart() {
     let server = format!(
         "http_port: {http_port}, https_enabled: true, https_port: 0, tls: {{auto_generate: true, auto_cert_dir: certs}}"
     );
-    let config = |acme: bool| {
+    let config_with = |acme: bool, ca_file: &Path| {
         format!(
             "  upstream: {{default: '{}'}}\n  domains:\n    {DOMAIN}: {{acme_enabled: {acme}, acme_email: ops@example.com}}\n  acme: {{directory_url: 'https://127.0.0.1:{api}/dir', ca_file: '{}'}}\n",
             upstream.url(),
-            path_text(&ca_file)
+            path_text(ca_file)
         )
     };
+    let config = |acme: bool| config_with(acme, &ca_file);
     let waf = Waf::start_with_server(&server, &config(false), &[]);
     let tls = waf.https_addr();
     let global = served(tls, Some(DOMAIN)).await.unwrap();
@@ -309,6 +310,18 @@ async fn acme_follows_the_configuration_in_force_without_restart() {
     let (_, body) = get(waf.addr, "/health").await;
     assert_eq!(json(&body)["tls"]["certificates"][DOMAIN]["source"], "acme");
     assert!(!waf.logs().contains("next restart"), "{}", waf.logs());
+
+    // Another waf.acme (the same CA in another file): the task starts again with it, and serves the kept
+    // certificate at once.
+    let ca_copy = pki.path().join("ca-copy.pem");
+    std::fs::copy(&ca_file, &ca_copy).unwrap();
+    Waf::write_config_with_server(waf.dir.path(), &server, &config_with(true, &ca_copy));
+    waf.wait_log(
+        &format!("ACME: serving the certificate kept for {DOMAIN}"),
+        20,
+    )
+    .await;
+    pebble_leaf(&waf, tls, None, 5).await;
 
     // ACME taken away: the task stops and the handshake falls back to the global certificate at once.
     Waf::write_config_with_server(waf.dir.path(), &server, &config(false));
