@@ -158,11 +158,13 @@ async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::
         .context("building the traffic controls")?;
     // The panel's listener is read at start, like the proxy's.
     let admin = config.admin.clone();
+    let challenges = Arc::new(tls::Challenges::default());
     let https_state = tls::Https {
         port: https_port,
         certs: certs.clone(),
-        challenges: Arc::default(),
+        challenges: challenges.clone(),
         watcher: cert_watcher.map(std::sync::Mutex::new),
+        acme: tls::AcmeTasks::new(challenges, certs, tls::provider(), metrics),
     };
     let state = Arc::new(State::new(
         config,
@@ -188,16 +190,15 @@ async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let bound = workers::Bound { http, https };
     let workers = workers::Workers::start(&state, &bound, &stopped)?;
+    // ACME answers challenges on the HTTP listener and serves over HTTPS: without both open, no ACME domain can be
+    // in force until a restart (`config/resolve.rs` refuses it), and nothing is started.
+    let acme = bound.http.is_some() && bound.https.is_some();
     // The workers hold their own handles; a socket closes when the last of them stops accepting.
     drop(bound);
-    // Now that the HTTP listener answers challenges.
-    tls::Acme::start(
-        &state.live.load().config,
-        state.https.challenges.clone(),
-        certs,
-        tls::provider(),
-        metrics,
-    );
+    if acme {
+        // Now that the HTTP listener answers challenges; from here on, ACME follows every configuration swap.
+        state.start_acme();
+    }
     tokio::select! {
         _ = terminate.recv() => tracing::info!("SIGTERM received"),
         _ = tokio::signal::ctrl_c() => tracing::info!("SIGINT received"),

@@ -323,15 +323,6 @@ fn warn_restart_needed(old: &Config, new: &Config) {
     if old.admin != new.admin {
         tracing::warn!("changes under waf.admin apply at the next restart");
     }
-    // The ACME orders are started once the listeners are up (`tls/acme.rs`).
-    let acme_names = |c: &Config| {
-        c.acme_domains()
-            .map(|(name, _)| name.clone())
-            .collect::<Vec<_>>()
-    };
-    if (acme_names(old), &old.acme) != (acme_names(new), &new.acme) {
-        tracing::warn!("changes to the ACME domains and waf.acme apply at the next restart");
-    }
     // traffic_level is read per decision from the live configuration: it applies at once.
     if (&old.logging.level, old.logging.format) != (&new.logging.level, new.logging.format) {
         tracing::warn!("changes to waf.logging.level and .format apply at the next restart");

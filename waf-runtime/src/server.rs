@@ -108,7 +108,8 @@ pub async fn serve(
 }
 
 /// Accepts one connection on `listener`; never completes when there is none. `None` after an accept error.
-async fn accept(listener: Option<&TcpListener>) -> Option<(TcpStream, SocketAddr)> {
+/// The admin panel's HTTPS listener accepts with it too.
+pub(crate) async fn accept(listener: Option<&TcpListener>) -> Option<(TcpStream, SocketAddr)> {
     let Some(listener) = listener else {
         return std::future::pending().await;
     };

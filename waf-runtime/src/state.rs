@@ -37,7 +37,7 @@ pub struct State {
     pub https: Https,
     /// Requests the rules blocked lately, for the admin panel.
     pub recent_blocks: RecentBlocks,
-    /// The configuration the proxy started with: its listeners and ACME orders follow it until a restart.
+    /// The configuration the proxy started with: its listeners follow it until a restart.
     pub started: Config,
     /// Configuration and rule swaps so far (see the module's doc); held while swapping.
     swaps: Mutex<Swaps>,
@@ -131,6 +131,15 @@ impl State {
             upstreams,
             traffic: Arc::new(traffic),
         }));
+        // Under the swap count's lock (held by every caller), so the ACME tasks follow the swaps in their order.
+        self.https.acme.follow(&self.live.load().config);
+    }
+
+    /// Starts the ACME tasks for the configuration in force, and lets them follow every swap from now on
+    /// (`tls/acme.rs`). Call once the HTTP and HTTPS listeners accept.
+    pub fn start_acme(&self) {
+        let _ordered = self.swap_count();
+        self.https.acme.start(&self.live.load().config);
     }
 
     /// Swaps in traffic controls rebuilt because a list file or GeoIP database changed.

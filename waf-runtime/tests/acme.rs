@@ -1,7 +1,9 @@
 //! ACME end to end: the real `waf` binary against Debian's `pebble` (a test ACME server) with
 //! `pebble-challtestsrv` as its DNS, all on loopback, with real HTTP-01 validation on the proxy's HTTP port.
 //! Covers a failed order retried, issuance, the certificate served by SNI, the challenge path refusing what is
-//! not an exact token, renewal of a short-lived certificate without restart, and reuse after a restart.
+//! not an exact token, renewal of a short-lived certificate without restart, and reuse after a restart; and ACME
+//! following the configuration in force: a domain given ACME by a reload is ordered for and served at once, its
+//! task started again when `waf.acme` changes, and its certificate withdrawn at once when the domain loses ACME.
 mod support;
 
 use http::{Request, StatusCode};
@@ -131,20 +133,20 @@ async fn wait_at_least(waf: &Waf, series: &str, value: f64, secs: u64) {
     }
 }
 
-/// The leaf served for `DOMAIN` once it is one pebble issued, waiting up to `secs`.
+fn from_pebble(leaf: &[u8]) -> bool {
+    let (_, cert) = x509_parser::parse_x509_certificate(leaf).unwrap();
+    cert.issuer().to_string().contains("Pebble")
+}
+
+/// The leaf served for `DOMAIN` once it is one pebble issued (and not `not`), waiting up to `secs`.
 async fn pebble_leaf(waf: &Waf, tls: SocketAddr, not: Option<&[u8]>, secs: u64) -> Vec<u8> {
     let deadline = Instant::now() + Duration::from_secs(secs);
     loop {
-        if let Ok(leaf) = served(tls, Some(DOMAIN)).await {
-            let (_, cert) = x509_parser::parse_x509_certificate(&leaf).unwrap();
-            assert!(
-                cert.issuer().to_string().contains("Pebble"),
-                "{}",
-                cert.issuer()
-            );
-            if not != Some(leaf.as_slice()) {
-                return leaf;
-            }
+        if let Ok(leaf) = served(tls, Some(DOMAIN)).await
+            && from_pebble(&leaf)
+            && not != Some(leaf.as_slice())
+        {
+            return leaf;
         }
         assert!(
             Instant::now() < deadline,
@@ -251,4 +253,88 @@ async fn pebble_issues_after_a_failed_order_and_the_certificate_is_renewed_witho
     waf.https_addr();
     waf.wait_log("ACME: serving the certificate kept", 20).await;
     assert!(!waf.logs().contains("account created"), "{}", waf.logs());
+}
+
+/// The leaf served for `DOMAIN`, once it is not one pebble issued, waiting up to `secs`.
+async fn leaf_not_from_pebble(waf: &Waf, tls: SocketAddr, secs: u64) -> Vec<u8> {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    loop {
+        let leaf = served(tls, Some(DOMAIN)).await.unwrap();
+        if !from_pebble(&leaf) {
+            return leaf;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the pebble certificate is still served:\n{}",
+            waf.logs()
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn acme_follows_the_configuration_in_force_without_restart() {
+    if !pebble_installed() {
+        return;
+    }
+    let upstream = Upstream::start().await;
+    let pki = tempfile::tempdir().unwrap();
+    let ca = TestCa::new();
+    let ca_file = pki.path().join("ca.pem");
+    std::fs::write(&ca_file, &ca.pem).unwrap();
+    let (http_port, api, dns) = (closed_port(), closed_port(), closed_port());
+    let _dns = start_dns(dns);
+    let _pebble = start_pebble(pki.path(), &ca, api, http_port, dns);
+
+    // No ACME domain at start: the domain gets the global (self-signed) certificate.
+    let server = format!(
+        "http_port: {http_port}, https_enabled: true, https_port: 0, tls: {{auto_generate: true, auto_cert_dir: certs}}"
+    );
+    let config_with = |acme: bool, ca_file: &Path| {
+        format!(
+            "  upstream: {{default: '{}'}}\n  domains:\n    {DOMAIN}: {{acme_enabled: {acme}, acme_email: ops@example.com}}\n  acme: {{directory_url: 'https://127.0.0.1:{api}/dir', ca_file: '{}'}}\n",
+            upstream.url(),
+            path_text(ca_file)
+        )
+    };
+    let config = |acme: bool| config_with(acme, &ca_file);
+    let waf = Waf::start_with_server(&server, &config(false), &[]);
+    let tls = waf.https_addr();
+    let global = served(tls, Some(DOMAIN)).await.unwrap();
+    assert!(!waf.logs().contains("ACME"), "{}", waf.logs());
+
+    // Given ACME in waf.yml: ordered at the reload, and served by SNI on the same listener.
+    Waf::write_config_with_server(waf.dir.path(), &server, &config(true));
+    waf.wait_log(&format!("ACME: {DOMAIN} started"), 20).await;
+    pebble_leaf(&waf, tls, None, 60).await;
+    let (_, body) = get(waf.addr, "/health").await;
+    assert_eq!(json(&body)["tls"]["certificates"][DOMAIN]["source"], "acme");
+    assert!(!waf.logs().contains("next restart"), "{}", waf.logs());
+
+    // Another waf.acme (the same CA in another file): the task starts again with it, and serves the kept
+    // certificate at once.
+    let ca_copy = pki.path().join("ca-copy.pem");
+    std::fs::copy(&ca_file, &ca_copy).unwrap();
+    Waf::write_config_with_server(waf.dir.path(), &server, &config_with(true, &ca_copy));
+    waf.wait_log(
+        &format!("ACME: serving the certificate kept for {DOMAIN}"),
+        20,
+    )
+    .await;
+    pebble_leaf(&waf, tls, None, 5).await;
+
+    // ACME taken away: the task stops and the handshake falls back to the global certificate at once.
+    Waf::write_config_with_server(waf.dir.path(), &server, &config(false));
+    assert_eq!(leaf_not_from_pebble(&waf, tls, 20).await, global);
+    waf.wait_log(&format!("ACME: {DOMAIN} stopped"), 5).await;
+    let (_, body) = get(waf.addr, "/health").await;
+    assert_eq!(
+        json(&body)["tls"]["certificates"][DOMAIN]["source"],
+        "self_signed"
+    );
+    // Stopped for good: no renewal of the withdrawn certificate comes back (pebble's live 24 s, renewal at 16 s).
+    let orders = waf.metric("waf_acme_orders_total").await;
+    tokio::time::sleep(Duration::from_secs(VALIDITY_SECS)).await;
+    assert_eq!(waf.metric("waf_acme_orders_total").await, orders);
+    assert_eq!(served(tls, Some(DOMAIN)).await.unwrap(), global);
 }

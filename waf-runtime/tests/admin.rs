@@ -2,7 +2,8 @@
 //! hashes in the SQLite store, session cookies and their attributes, CSRF and cross-origin refusals, sign-in
 //! throttling, revocation on sign-out, and live changes that route traffic at once, land in `waf.yml`, refuse an
 //! invalid value without applying anything, and are audited; a domain's certificate served by SNI at once (real
-//! handshakes), listener changes answered as awaiting a restart, and applied by it.
+//! handshakes), listener changes answered as awaiting a restart, and applied by it; ACME domains started and
+//! stopped live; the panel served over HTTPS (`admin.tls`) with the proxy's certificate and `Secure` cookies.
 mod support;
 
 use bytes::Bytes;
@@ -15,6 +16,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::time::{Duration, Instant};
 use support::tls::*;
 use support::*;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 const PASSWORD: &str = "a long enough password";
@@ -27,9 +29,15 @@ fn start_with_panel(config: &str) -> (Waf, SocketAddr) {
 /// As `start_with_panel`, with `server` (flow-mapping entries such as `https_enabled: true`) added to the
 /// `server:` settings.
 fn start_with_panel_and_server(server: &str, config: &str) -> (Waf, SocketAddr) {
+    start_with_admin("", server, config)
+}
+
+/// As `start_with_panel_and_server`, with `admin` (flow-mapping entries such as `tls: true`) added to the
+/// `admin:` settings.
+fn start_with_admin(admin: &str, server: &str, config: &str) -> (Waf, SocketAddr) {
     let waf = Waf::start_with_server(
         server,
-        &format!("  admin: {{enabled: true, port: 0, data_dir: admin-data}}\n{config}"),
+        &format!("  admin: {{enabled: true, port: 0, data_dir: admin-data, {admin}}}\n{config}"),
         &[("deny.yaml", DENY_RULE)],
     );
     panel_of(waf)
@@ -64,6 +72,8 @@ struct Client {
     /// Replaces the CSRF header value (`Some("")`: none sent).
     csrf_override: Option<String>,
     origin: Option<String>,
+    /// Over TLS with this client configuration, to the name `localhost`; else plain HTTP.
+    tls: Option<rustls::ClientConfig>,
 }
 
 struct Answer {
@@ -79,6 +89,7 @@ impl Client {
             cookies: Vec::new(),
             csrf_override: None,
             origin: None,
+            tls: None,
         }
     }
 
@@ -119,15 +130,16 @@ impl Client {
             }
             None => Bytes::new(),
         };
-        let stream = TcpStream::connect(self.addr).await.unwrap();
-        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .unwrap();
-        tokio::spawn(conn);
-        let response = sender
-            .send_request(req.body(Full::new(body)).unwrap())
-            .await
-            .unwrap();
+        let req = req.body(Full::new(body)).unwrap();
+        let response = match &self.tls {
+            None => exchange(TcpStream::connect(self.addr).await.unwrap(), req).await,
+            Some(config) => {
+                let tls = connect(self.addr, Some("localhost"), config.clone())
+                    .await
+                    .unwrap();
+                exchange(tls, req).await
+            }
+        };
         let (parts, body) = response.into_parts();
         let body = body.collect().await.unwrap().to_bytes();
         for set in parts.headers.get_all("set-cookie") {
@@ -161,9 +173,25 @@ impl Client {
     }
 }
 
+/// One request on a new connection.
+async fn exchange<I>(io: I, req: Request<Full<Bytes>>) -> http::Response<hyper::body::Incoming>
+where
+    I: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(io))
+        .await
+        .unwrap();
+    tokio::spawn(conn);
+    sender.send_request(req).await.unwrap()
+}
+
 /// Creates the first admin `admin` and returns a signed-in client.
 async fn set_up(waf: &Waf, addr: SocketAddr) -> Client {
-    let mut client = Client::new(addr);
+    set_up_with(waf, Client::new(addr)).await
+}
+
+/// `set_up` with the client given.
+async fn set_up_with(waf: &Waf, mut client: Client) -> Client {
     let token = logged_token(waf);
     let a = client
         .call(
@@ -427,6 +455,63 @@ async fn sessions_are_cookies_with_csrf_checks_revocation_and_throttling() {
     let last = last.unwrap();
     assert_eq!(last.status, 429);
     assert!(last.headers.get("retry-after").is_some());
+}
+
+#[tokio::test]
+async fn with_admin_tls_the_panel_speaks_https_only_with_the_proxys_certificate_and_secure_cookies()
+{
+    let (waf, addr) = start_with_admin(
+        "tls: true",
+        "https_enabled: true, https_port: 0, tls: {auto_generate: true}",
+        "",
+    );
+    assert!(
+        waf.logs()
+            .contains(&format!("admin panel listening on {addr} (HTTPS)"))
+    );
+    // The proxy's global certificate (auto_generate: signed by its local CA, for localhost), checked as a browser
+    // would; the setup, the sign-in and a signed-in call all over TLS.
+    let local_ca = std::fs::read_to_string(waf.dir.path().join("certs/ca.pem")).unwrap();
+    let mut client = Client::new(addr);
+    client.tls = Some(verifying_client(&local_ca, &[b"http/1.1"]));
+    let mut client = set_up_with(&waf, client).await;
+    let signed = client.sign_in("admin", PASSWORD).await;
+    assert_eq!(signed.status, 200, "{}", signed.body);
+    let cookies: Vec<&str> = signed
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap())
+        .collect();
+    assert_eq!(cookies.len(), 2, "{cookies:?}");
+    for cookie in &cookies {
+        assert!(
+            cookie.contains("; Secure") && cookie.contains("SameSite=Strict"),
+            "{cookie}"
+        );
+    }
+    let a = client.call(Method::GET, "/api/config", None).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let served_leaf = served(addr, Some("localhost")).await.unwrap();
+    let https = waf.https_addr();
+    assert_eq!(served_leaf, served(https, Some("localhost")).await.unwrap());
+
+    // Plain HTTP to the panel's port gets no HTTP answer: the bytes are not a TLS hello, the connection is closed.
+    let mut plain = TcpStream::connect(addr).await.unwrap();
+    plain
+        .write_all(b"GET /api/status HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .await
+        .unwrap();
+    let mut answer = Vec::new();
+    tokio::time::timeout(Duration::from_secs(10), plain.read_to_end(&mut answer))
+        .await
+        .unwrap()
+        .ok();
+    assert!(
+        !answer.starts_with(b"HTTP/"),
+        "{}",
+        String::from_utf8_lossy(&answer)
+    );
 }
 
 #[tokio::test]
@@ -861,9 +946,14 @@ async fn a_domains_certificate_is_served_at_once_and_listener_changes_await_a_re
         path_text(&gc),
         path_text(&gk)
     );
+    // The ACME server: a closed port, so that no order leaves the machine.
     let (waf, addr) = start_with_panel_and_server(
         &server,
-        &format!("  upstream: {{default: '{}'}}\n", up.url()),
+        &format!(
+            "  upstream: {{default: '{}'}}\n  acme: {{directory_url: 'https://127.0.0.1:{}/dir'}}\n",
+            up.url(),
+            closed_port()
+        ),
     );
     let tls = waf.https_addr();
     let mut client = set_up(&waf, addr).await;
@@ -1035,7 +1125,8 @@ async fn a_domains_certificate_is_served_at_once_and_listener_changes_await_a_re
             .contains("waf.server.tls")
     );
 
-    // ACME: saved, and the answer says the order starts with the next start.
+    // ACME: saved and started at once, no restart awaited for it (the order itself is tests/acme.rs's: here the
+    // ACME server is a closed port).
     let a = client
         .call(
             Method::PUT,
@@ -1048,12 +1139,11 @@ async fn a_domains_certificate_is_served_at_once_and_listener_changes_await_a_re
         .await;
     assert_eq!(a.status, 200, "{}", a.body);
     assert!(
-        a.body["restart_reasons"]
-            .to_string()
-            .contains("ACME certificates are ordered for the domains configured at start"),
+        !a.body["restart_reasons"].to_string().contains("ACME"),
         "{}",
         a.body
     );
+    waf.wait_log("ACME: acme.test started", 10).await;
     let actions: Vec<String> = audit_actions(&waf)
         .await
         .into_iter()
@@ -1063,18 +1153,25 @@ async fn a_domains_certificate_is_served_at_once_and_listener_changes_await_a_re
         actions.contains(&"TLS settings changed".to_string()),
         "{actions:?}"
     );
+    // Taken away through the panel: stopped at once.
+    let a = client
+        .call(
+            Method::PUT,
+            "/api/domains/acme.test",
+            domain_with(&up.url(), json!({"certificate": "none"})),
+        )
+        .await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    waf.wait_log("ACME: acme.test stopped", 10).await;
 
-    // An ACME domain added in the file is logged as awaiting a restart too.
+    // An ACME domain added in the file is started by the reload.
     let mut saved: Value =
         serde_saphyr::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     saved["waf"]["domains"]["self.test"] = json!({"acme_enabled": true});
     std::fs::write(&file, serde_saphyr::to_string(&saved).unwrap()).unwrap();
     waf.signal("HUP");
-    waf.wait_log(
-        "changes to the ACME domains and waf.acme apply at the next restart",
-        10,
-    )
-    .await;
+    waf.wait_log("ACME: self.test started", 10).await;
+    assert!(!waf.logs().contains("ACME domains"), "{}", waf.logs());
 }
 
 #[tokio::test]

@@ -11,9 +11,10 @@
 //! them), which the backup and the header line of the written file say.
 //!
 //! A domain's certificate that the change names anew is read and checked (or, `self_signed`, made) as the start
-//! does, and after the swap the served certificates follow at once (`State::refresh_certs`). What the running
-//! proxy only takes up at a restart (its listeners, the ACME orders) is saved like the rest, and the answer says
-//! so ([`pending`]).
+//! does, and after the swap the served certificates follow at once (`State::refresh_certs`), and so do the ACME
+//! orders (a domain given ACME is ordered for, one that loses it stops being served its ACME certificate,
+//! `tls/acme.rs`). What the running proxy only takes up at a restart (its listeners) is saved like the rest, and
+//! the answer says so ([`pending`]).
 //!
 //! Changes are serialized by a lock, so two admins' changes never interleave between read and write. The
 //! reloader then sees the new file and reloads it, which yields the configuration already in force.
@@ -267,20 +268,6 @@ pub fn pending(state: &State, saved: &Config) -> Map<String, Value> {
              proxy to apply them"
                 .to_string(),
         );
-    }
-    let acme = |c: &Config| {
-        let domains: Vec<(String, Option<String>)> = c
-            .acme_domains()
-            .map(|(name, d)| (name.clone(), d.acme_email.clone()))
-            .collect();
-        (domains, c.acme.clone())
-    };
-    if acme(started) != acme(saved) {
-        let names: Vec<&str> = saved.acme_domains().map(|(n, _)| n.as_str()).collect();
-        reasons.push(format!(
-            "ACME certificates are ordered for the domains configured at start; waf.yml now names {names:?}: \
-             restart the proxy to order them"
-        ));
     }
     let mut notices = Vec::new();
     let with_tls: Vec<&str> = saved

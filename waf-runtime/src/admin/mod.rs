@@ -11,8 +11,8 @@
 //! - `store.rs`: the SQLite database (admins, sessions, audit log); `ui.rs`: the embedded pages.
 //!
 //! The panel runs on the control runtime, apart from the request workers: a slow panel never slows traffic.
-//! TLS for the panel's own listener arrives with HTTPS; `admin.secure_cookies` is already the switch the
-//! cookies follow.
+//! With `admin.tls` it is served over HTTPS with the proxy's own certificates ([`serve_tls`]), and its cookies are
+//! `Secure`.
 mod accounts;
 mod dashboard;
 mod error;
@@ -27,15 +27,26 @@ mod throttle;
 mod ui;
 
 use crate::config::AdminConfig;
+use crate::metrics::Metrics;
 use crate::state::State;
+use crate::tls;
 use anyhow::Context;
 use axum::Router;
-use axum::http::{HeaderValue, header};
+use axum::extract::ConnectInfo;
+use axum::http::{HeaderValue, Request, header};
 use axum::response::Response;
 use axum::routing::{get, post, put};
+use hyper::body::Incoming;
+use hyper::service::{Service, service_fn};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::server::conn::auto;
+use hyper_util::service::TowerToHyperService;
 use std::net::{IpAddr, SocketAddr};
 use std::os::unix::fs::DirBuilderExt;
 use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio_rustls::TlsAcceptor;
 use utoipa::OpenApi;
 
 /// What every handler shares.
@@ -103,6 +114,10 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
     } else {
         setup::SetupToken::none(dir)
     };
+    // Handshakes are bounded like the proxy's: a client that connects and sends nothing must not hold a task.
+    let handshake_limit =
+        Duration::from_secs(state.live.load().config.server.header_read_timeout_sec);
+    let (certs, metrics) = (state.https.certs.clone(), state.metrics);
     let panel = Arc::new(Panel {
         state,
         store,
@@ -116,18 +131,63 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
         .listen_address
         .parse()
         .context("waf.admin.listen_address")?;
-    let listener = tokio::net::TcpListener::bind((ip, config.port))
+    let listener = TcpListener::bind((ip, config.port))
         .await
         .with_context(|| format!("binding the admin panel to {ip}:{}", config.port))?;
     let addr = listener.local_addr().context("admin panel address")?;
-    tracing::info!("admin panel listening on {addr}");
-    let app = router(panel).into_make_service_with_connect_info::<SocketAddr>();
-    tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, app).await {
-            tracing::error!("admin panel stopped: {e}");
-        }
-    });
+    let app = router(panel);
+    if config.tls {
+        // The HTTPS listener's table: present, since the configuration refuses admin.tls without HTTPS.
+        let acceptor = tls::acceptor(certs, true, tls::provider())
+            .context("the admin panel's TLS settings")?;
+        tracing::info!("admin panel listening on {addr} (HTTPS)");
+        tokio::spawn(serve_tls(listener, acceptor, app, handshake_limit, metrics));
+    } else {
+        tracing::info!("admin panel listening on {addr}");
+        let app = app.into_make_service_with_connect_info::<SocketAddr>();
+        tokio::spawn(async move {
+            if let Err(e) = axum::serve(listener, app).await {
+                tracing::error!("admin panel stopped: {e}");
+            }
+        });
+    }
     Ok(addr)
+}
+
+/// Serves the panel over TLS (`axum::serve` speaks plain TCP only): accepts as the proxy's listeners do, runs each
+/// handshake in a task of its own with the proxy's time limit, and serves the connection with hyper, giving the
+/// handlers the client's address as `axum::serve` does.
+async fn serve_tls(
+    listener: TcpListener,
+    acceptor: TlsAcceptor,
+    app: Router,
+    handshake_limit: Duration,
+    metrics: &'static Metrics,
+) {
+    let app = TowerToHyperService::new(app);
+    let builder = auto::Builder::new(TokioExecutor::new());
+    loop {
+        let Some((stream, peer)) = crate::server::accept(Some(&listener)).await else {
+            continue;
+        };
+        let (acceptor, app, builder) = (acceptor.clone(), app.clone(), builder.clone());
+        tokio::spawn(async move {
+            let Some(stream) = tls::handshake(&acceptor, stream, handshake_limit, metrics).await
+            else {
+                return;
+            };
+            let service = service_fn(move |mut req: Request<Incoming>| {
+                req.extensions_mut().insert(ConnectInfo(peer));
+                app.call(req)
+            });
+            if let Err(e) = builder
+                .serve_connection_with_upgrades(TokioIo::new(stream), service)
+                .await
+            {
+                tracing::debug!("admin panel connection from {peer} ended: {e}");
+            }
+        });
+    }
 }
 
 fn router(panel: Arc<Panel>) -> Router {

@@ -58,8 +58,8 @@ pub enum DomainTls {
     /// PEM files on the proxy's host (`cert_file`: the full chain, leaf first; `key_file`: its key), as absolute
     /// paths; they must load, and the key must belong to the leaf.
     Files { cert_file: String, key_file: String },
-    /// Ordered from the ACME server (`waf.acme`) with this account contact; needs both listeners, and the order
-    /// starts when the proxy next starts.
+    /// Ordered from the ACME server (`waf.acme`) with this account contact, at once; needs both listeners. Served
+    /// once issued (until then, the global certificate if any).
     Acme { email: Option<String> },
     /// Made at once by the proxy for this name, signed by its local CA (`auto_cert_dir/ca.pem`): for testing only.
     SelfSigned,

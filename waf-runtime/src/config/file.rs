@@ -192,5 +192,6 @@ pub struct FileAdmin {
     pub listen_address: Option<String>,
     pub port: Option<u16>,
     pub data_dir: Option<String>,
+    pub tls: Option<bool>,
     pub secure_cookies: Option<bool>,
 }

@@ -211,8 +211,11 @@ pub struct AdminConfig {
     /// Where the panel keeps its SQLite database (admins, sessions, audit log), its signing key and the
     /// one-time setup token.
     pub data_dir: PathBuf,
-    /// Marks the session cookies `Secure`. Off by default only because the panel is served over plain HTTP on
-    /// loopback until HTTPS arrives; turn it on whenever the panel is reached over HTTPS.
+    /// Serves the panel over HTTPS, with the certificates the proxy's HTTPS listener serves (the same SNI table:
+    /// a domain's certificate by its name, else the global one). Needs `server.https_enabled`.
+    pub tls: bool,
+    /// Marks the session cookies `Secure`: always with `tls`; without it, for a panel reached over HTTPS through
+    /// something in front that terminates TLS.
     pub secure_cookies: bool,
 }
 

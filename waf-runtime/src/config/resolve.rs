@@ -344,7 +344,7 @@ impl Resolver<'_> {
                 .or_else(|| env_value("ACME_CA_FILE"))
                 .map(PathBuf::from),
         };
-        let admin = self.admin(waf.admin.unwrap_or_default())?;
+        let admin = self.admin(waf.admin.unwrap_or_default(), server.https_enabled)?;
         if rules.artifact.is_some()
             && let Some(host) = domains
                 .iter()
@@ -643,7 +643,11 @@ impl Resolver<'_> {
         })
     }
 
-    fn admin(&self, a: super::file::FileAdmin) -> Result<AdminConfig, ConfigError> {
+    fn admin(
+        &self,
+        a: super::file::FileAdmin,
+        https_enabled: bool,
+    ) -> Result<AdminConfig, ConfigError> {
         // Loopback by default: the panel changes what the proxy lets through, so reaching it from elsewhere is
         // an explicit choice.
         // The environment variables let a container image turn the panel on without editing the file.
@@ -662,12 +666,29 @@ impl Resolver<'_> {
         if data_dir.is_empty() {
             return Err(self.key_error("waf.admin.data_dir", "must not be empty"));
         }
+        let tls = a.tls.unwrap_or(false);
+        if tls && !https_enabled {
+            // The certificates are the HTTPS listener's: without it there are none to serve.
+            return Err(self.key_error(
+                "waf.admin.tls",
+                "serves the panel with the proxy's certificates, but server.https_enabled is false",
+            ));
+        }
+        if tls && a.secure_cookies == Some(false) {
+            // A session cookie without Secure would also be sent over plain HTTP to the same host, where anyone on
+            // the path reads it: over HTTPS there is no reason to allow that.
+            return Err(self.key_error(
+                "waf.admin.secure_cookies",
+                "false contradicts waf.admin.tls: true (the panel's cookies over HTTPS are always Secure)",
+            ));
+        }
         Ok(AdminConfig {
             enabled: self.pick_bool(a.enabled, "ADMIN_ENABLED", false)?,
             listen_address,
             port: self.pick(a.port, "ADMIN_PORT", 8888)?,
             data_dir: PathBuf::from(data_dir),
-            secure_cookies: a.secure_cookies.unwrap_or(false),
+            tls,
+            secure_cookies: a.secure_cookies.unwrap_or(tls),
         })
     }
 }
@@ -1051,6 +1072,25 @@ mod tests {
         .admin;
         assert!(a.enabled && a.secure_cookies);
         assert_eq!((a.port, a.data_dir), (0, PathBuf::from("d")));
+        assert!(!a.tls);
+        // Over HTTPS the cookies are Secure without being told, and cannot be told otherwise.
+        let a = run(
+            "waf: {server: {https_enabled: true, tls: {auto_generate: true}}, admin: {tls: true}}",
+            &[],
+        )
+        .unwrap()
+        .admin;
+        assert!(a.tls && a.secure_cookies);
+        for (text, key) in [
+            (
+                "waf: {server: {https_enabled: true, tls: {auto_generate: true}}, admin: {tls: true, secure_cookies: false}}",
+                "waf.admin.secure_cookies",
+            ),
+            ("waf: {admin: {tls: true}}", "waf.admin.tls"),
+        ] {
+            let e = run(text, &[]).unwrap_err().to_string();
+            assert!(e.contains(key), "{text}: {e}");
+        }
         let e = run("waf: {admin: {listen_address: nowhere}}", &[])
             .unwrap_err()
             .to_string();

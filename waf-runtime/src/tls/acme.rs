@@ -1,11 +1,18 @@
 //! Certificates from an ACME server (RFC 8555, instant-acme) for the domains with `acme_enabled`, validated by
 //! HTTP-01 on the HTTP listener (`challenge.rs`).
 //!
-//! Starts once the listeners are up (the ACME server must be able to reach the challenge). Per domain: the
-//! certificate kept in `auto_cert_dir/acme/` is served at once if it is still usable; a new one is ordered when
-//! there is none or renewal is due, and served at once by swapping it into the SNI table (open connections keep
-//! theirs). The account key and certificates are kept on disk (keys 0600, written atomically), so a restart
-//! neither creates a new account nor orders again.
+//! [`AcmeTasks`] runs one task per ACME domain of the configuration in force: started once the listeners are up
+//! (the ACME server must be able to reach the challenge), then following every configuration swap, a reload's or
+//! an admin panel change's (`State::apply_config`). A domain that gains `acme_enabled` gets its task at once; one
+//! that loses it, or is removed, has its task stopped and its ACME certificate withdrawn from the SNI table at
+//! once, so the handshake falls back to what the configuration names for it. A change of `waf.acme` or of
+//! `server.tls.auto_cert_dir` restarts every task with the new settings. All this needs both listeners open at
+//! start (the configuration refuses `acme_enabled` without them, and opening one is a restart).
+//!
+//! Per domain: the certificate kept in `auto_cert_dir/acme/` is served at once if it is still usable; a new one is
+//! ordered when there is none or renewal is due, and served at once by swapping it into the SNI table (open
+//! connections keep theirs). The account key and certificates are kept on disk (keys 0600, written atomically), so
+//! a restart neither creates a new account nor orders again.
 //!
 //! Renewal is due 30 days before expiry, or once two thirds of the lifetime have passed when that is sooner (a
 //! short-lived certificate, such as a test CA's, would otherwise be renewed without end); it is checked at least
@@ -22,9 +29,12 @@ use instant_acme::{
     NewOrder, OrderStatus, RetryPolicy,
 };
 use rustls::crypto::CryptoProvider;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
+use tokio::task::AbortHandle;
 
 /// How long before expiry renewal starts (Let's Encrypt's recommendation for its 90-day certificates).
 const RENEW_BEFORE: Duration = Duration::from_secs(30 * 24 * 3600);
@@ -39,11 +49,168 @@ const RETRY_MAX: Duration = Duration::from_secs(6 * 3600);
 /// One order from start to certificate; the ACME server answering slowly or not at all must not stall renewal.
 const ORDER_LIMIT: Duration = Duration::from_secs(300);
 
-/// What the ACME tasks share.
-pub struct Acme {
-    config: AcmeConfig,
+/// The ACME tasks of the running proxy, following the configuration in force.
+pub struct AcmeTasks {
+    challenges: Arc<Challenges>,
+    certs: Certs,
+    provider: Arc<CryptoProvider>,
+    metrics: &'static Metrics,
+    running: Mutex<Running>,
+}
+
+/// What runs now.
+#[derive(Default)]
+struct Running {
+    /// The runtime the tasks run on, set by [`AcmeTasks::start`]: until then nothing is started.
+    runtime: Option<tokio::runtime::Handle>,
+    /// What the tasks share, made for the first ACME domain and again when its settings change.
+    shared: Option<Arc<Acme>>,
+    /// By domain name.
+    tasks: HashMap<String, Task>,
+}
+
+/// One domain's task.
+struct Task {
+    abort: AbortHandle,
+    /// Set when the task is stopped: a task caught between its last step and the abort never installs a
+    /// certificate after its withdrawal ([`Acme::install`]).
+    stopped: Arc<AtomicBool>,
+}
+
+impl AcmeTasks {
+    pub fn new(
+        challenges: Arc<Challenges>,
+        certs: Certs,
+        provider: Arc<CryptoProvider>,
+        metrics: &'static Metrics,
+    ) -> AcmeTasks {
+        AcmeTasks {
+            challenges,
+            certs,
+            provider,
+            metrics,
+            running: Mutex::default(),
+        }
+    }
+
+    fn running(&self) -> MutexGuard<'_, Running> {
+        // Every step below leaves the map consistent: a panic elsewhere while holding the lock changes nothing.
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Starts the tasks `config` asks for on the current runtime, and from now on follows [`Self::follow`]. Call
+    /// once the HTTP and HTTPS listeners are up; without both, never (no ACME domain can then be in force).
+    pub fn start(&self, config: &Config) {
+        self.running().runtime = Some(tokio::runtime::Handle::current());
+        self.follow(config);
+    }
+
+    /// Brings the tasks in line with `config`: starts those of new ACME domains, stops (and withdraws the
+    /// certificates of) those no longer configured, and restarts all when `waf.acme` or the directory they keep
+    /// their files in changed. Does nothing before [`Self::start`].
+    pub fn follow(&self, config: &Config) {
+        let mut running = self.running();
+        let Some(runtime) = running.runtime.clone() else {
+            return;
+        };
+        let settings = Settings::of(config);
+        let changed = running
+            .shared
+            .as_ref()
+            .is_some_and(|s| s.settings != settings);
+        let stopping: Vec<String> = running
+            .tasks
+            .keys()
+            .filter(|name| changed || !config.domains.get(*name).is_some_and(|d| d.acme_enabled))
+            .cloned()
+            .collect();
+        for name in stopping {
+            if let Some(task) = running.tasks.remove(&name) {
+                task.stopped.store(true, Ordering::SeqCst);
+                task.abort.abort();
+            }
+            self.certs.rcu(|current| {
+                let mut table = CertTable::clone(current);
+                table.acme.remove(&name);
+                table
+            });
+            tracing::info!("ACME: {name} stopped, its ACME certificate is no longer served");
+        }
+        if changed {
+            running.shared = None;
+        }
+        let starting: Vec<String> = config
+            .acme_domains()
+            .map(|(name, _)| name)
+            .filter(|name| !running.tasks.contains_key(*name))
+            .cloned()
+            .collect();
+        if !starting.is_empty() && running.shared.is_none() {
+            running.shared = Some(self.share(settings));
+        }
+        let Some(shared) = running.shared.clone() else {
+            return;
+        };
+        shared.set_contacts(contacts(config));
+        for name in starting {
+            tracing::info!("ACME: {name} started");
+            let stopped = Arc::new(AtomicBool::new(false));
+            let handle = runtime.spawn(shared.clone().keep(name.clone(), stopped.clone()));
+            let abort = handle.abort_handle();
+            running.tasks.insert(name, Task { abort, stopped });
+        }
+    }
+
+    /// What the tasks of `settings` share.
+    fn share(&self, settings: Settings) -> Arc<Acme> {
+        // instant-acme's HTTPS client takes the process's default provider, and with both ring and aws-lc-rs in
+        // the tree rustls cannot pick one itself. An error only means it is installed already.
+        let _ = CryptoProvider::install_default(self.provider.as_ref().clone());
+        tracing::info!("ACME: certificates from {}", settings.acme.directory_url);
+        Arc::new(Acme {
+            settings,
+            contacts: Mutex::default(),
+            challenges: self.challenges.clone(),
+            certs: self.certs.clone(),
+            provider: self.provider.clone(),
+            metrics: self.metrics,
+            account: tokio::sync::Mutex::new(None),
+        })
+    }
+}
+
+/// The account's contacts: the ACME domains' e-mail addresses. They are given to the ACME server when the account
+/// is created; an account made earlier keeps its contacts.
+fn contacts(config: &Config) -> Vec<String> {
+    let mut contacts: Vec<String> = config
+        .acme_domains()
+        .filter_map(|(_, d)| d.acme_email.as_ref().map(|e| format!("mailto:{e}")))
+        .collect();
+    contacts.sort();
+    contacts.dedup();
+    contacts
+}
+
+/// What the tasks share, built from the configuration: a change restarts them.
+#[derive(PartialEq)]
+struct Settings {
+    acme: AcmeConfig,
     dir: PathBuf,
-    contacts: Vec<String>,
+}
+
+impl Settings {
+    fn of(config: &Config) -> Settings {
+        Settings {
+            acme: config.acme.clone(),
+            dir: config.server.tls.auto_cert_dir.join("acme"),
+        }
+    }
+}
+
+/// What the ACME tasks share.
+struct Acme {
+    settings: Settings,
+    contacts: Mutex<Vec<String>>,
     challenges: Arc<Challenges>,
     certs: Certs,
     provider: Arc<CryptoProvider>,
@@ -59,61 +226,25 @@ struct StoredAccount {
 }
 
 impl Acme {
-    /// Starts one task per ACME domain on the current runtime. Call after the listeners are up.
-    pub fn start(
-        config: &Config,
-        challenges: Arc<Challenges>,
-        certs: Certs,
-        provider: Arc<CryptoProvider>,
-        metrics: &'static Metrics,
-    ) {
-        let domains: Vec<String> = config.acme_domains().map(|(n, _)| n.clone()).collect();
-        if domains.is_empty() {
-            return;
-        }
-        // instant-acme's HTTPS client takes the process's default provider, and with both ring and aws-lc-rs in
-        // the tree rustls cannot pick one itself. An error only means it is installed already.
-        let _ = CryptoProvider::install_default(provider.as_ref().clone());
-        let mut contacts: Vec<String> = config
-            .acme_domains()
-            .filter_map(|(_, d)| d.acme_email.as_ref().map(|e| format!("mailto:{e}")))
-            .collect();
-        contacts.sort();
-        contacts.dedup();
-        let acme = Arc::new(Acme {
-            config: config.acme.clone(),
-            dir: config.server.tls.auto_cert_dir.join("acme"),
-            contacts,
-            challenges,
-            certs,
-            provider,
-            metrics,
-            account: tokio::sync::Mutex::new(None),
-        });
-        tracing::info!(
-            "ACME: certificates for {domains:?} from {}",
-            acme.config.directory_url
-        );
-        for domain in domains {
-            tokio::spawn(acme.clone().keep(domain));
-        }
+    fn set_contacts(&self, contacts: Vec<String>) {
+        *self.contacts.lock().unwrap_or_else(|e| e.into_inner()) = contacts;
     }
 
     fn files(&self, domain: &str) -> (PathBuf, PathBuf) {
         (
-            self.dir.join(format!("{domain}.pem")),
-            self.dir.join(format!("{domain}.key")),
+            self.settings.dir.join(format!("{domain}.pem")),
+            self.settings.dir.join(format!("{domain}.key")),
         )
     }
 
-    /// Serves and renews `domain`'s certificate, for ever.
-    async fn keep(self: Arc<Self>, domain: String) {
+    /// Serves and renews `domain`'s certificate until its task is stopped (`stopped` set, then aborted).
+    async fn keep(self: Arc<Self>, domain: String, stopped: Arc<AtomicBool>) {
         let (cert_path, key_path) = self.files(&domain);
         let mut current = match PemFiles::read(&cert_path, &key_path) {
             Ok(files) => match files.parse(&self.provider, Source::Acme, &cert_path, &key_path) {
                 Ok(served) => {
                     tracing::info!("ACME: serving the certificate kept for {domain}");
-                    Some(self.install(&domain, served))
+                    Some(self.install(&domain, served, &stopped))
                 }
                 Err(e) => {
                     tracing::warn!(
@@ -144,7 +275,7 @@ impl Acme {
                         served.not_after
                     );
                     failures = 0;
-                    current = Some(self.install(&domain, served));
+                    current = Some(self.install(&domain, served, &stopped));
                 }
                 Err(e) => {
                     self.metrics.acme_order_failed();
@@ -169,11 +300,11 @@ impl Acme {
         if let Some(account) = slot.as_ref() {
             return Ok(account.clone());
         }
-        let path = self.dir.join("account.json");
+        let path = self.settings.dir.join("account.json");
         let stored = std::fs::read(&path)
             .ok()
             .and_then(|bytes| serde_json::from_slice::<StoredAccount>(&bytes).ok())
-            .filter(|s| s.directory_url == self.config.directory_url);
+            .filter(|s| s.directory_url == self.settings.acme.directory_url);
         let account = match stored {
             Some(stored) => self
                 .builder()?
@@ -181,7 +312,12 @@ impl Acme {
                 .await
                 .context("restoring the ACME account")?,
             None => {
-                let contacts: Vec<&str> = self.contacts.iter().map(String::as_str).collect();
+                let contacts = self
+                    .contacts
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clone();
+                let contacts: Vec<&str> = contacts.iter().map(String::as_str).collect();
                 let new = NewAccount {
                     contact: &contacts,
                     terms_of_service_agreed: true,
@@ -189,14 +325,14 @@ impl Acme {
                 };
                 let (account, credentials) = self
                     .builder()?
-                    .create(&new, self.config.directory_url.clone(), None)
+                    .create(&new, self.settings.acme.directory_url.clone(), None)
                     .await
                     .context("creating the ACME account")?;
                 let stored = StoredAccount {
-                    directory_url: self.config.directory_url.clone(),
+                    directory_url: self.settings.acme.directory_url.clone(),
                     credentials,
                 };
-                create_dir(&self.dir)?;
+                create_dir(&self.settings.dir)?;
                 // The credentials hold the account's private key.
                 private_file::write(&path, &serde_json::to_vec(&stored)?)?;
                 tracing::info!("ACME: account created, kept in {}", path.display());
@@ -208,7 +344,7 @@ impl Acme {
     }
 
     fn builder(&self) -> anyhow::Result<instant_acme::AccountBuilder> {
-        Ok(match &self.config.ca_file {
+        Ok(match &self.settings.acme.ca_file {
             Some(ca) => Account::builder_with_root(ca)
                 .with_context(|| format!("acme.ca_file {}", ca.display()))?,
             None => Account::builder()?,
@@ -262,19 +398,22 @@ impl Acme {
             key: key.into_bytes(),
         };
         let served = files.parse(&self.provider, Source::Acme, &cert_path, &key_path)?;
-        create_dir(&self.dir)?;
+        create_dir(&self.settings.dir)?;
         private_file::write(&key_path, &files.key)?;
         private_file::write_public(&cert_path, &files.cert)?;
         Ok(served)
     }
 
-    /// Serves `served` for `domain` from the next handshake on.
-    fn install(&self, domain: &str, served: Served) -> Arc<Served> {
+    /// Serves `served` for `domain` from the next handshake on, unless its task was stopped meanwhile: the check
+    /// runs inside the swap, so it cannot slip between the stop and the withdrawal (`AcmeTasks::follow`).
+    fn install(&self, domain: &str, served: Served, stopped: &AtomicBool) -> Arc<Served> {
         let served = Arc::new(served);
         self.metrics.certificate_loaded(domain, served.not_after);
         self.certs.rcu(|current| {
             let mut table = CertTable::clone(current);
-            table.acme.insert(domain.to_string(), served.clone());
+            if !stopped.load(Ordering::SeqCst) {
+                table.acme.insert(domain.to_string(), served.clone());
+            }
             table
         });
         served

@@ -4,7 +4,8 @@
 //! - `sni.rs`: the table of served certificates and the choice per handshake;
 //! - `watch.rs`: loading the configured files, and again when they change on disk;
 //! - `self_signed.rs`: `tls.auto_generate` (a local CA and a leaf, for testing);
-//! - `acme.rs`: certificates ordered from an ACME server, and renewed; `challenge.rs`: its HTTP-01 answers;
+//! - `acme.rs`: certificates ordered from an ACME server, and renewed, for the ACME domains in force;
+//!   `challenge.rs`: its HTTP-01 answers;
 //! - `private_file.rs`: writing keys atomically, owner-only.
 //!
 //! Only TLS 1.2 and 1.3, with rustls's aws-lc-rs provider, whose suites are all AEAD with forward secrecy. The
@@ -18,7 +19,7 @@ mod self_signed;
 pub mod sni;
 mod watch;
 
-pub use acme::Acme;
+pub use acme::AcmeTasks;
 pub use certs::Source;
 pub use challenge::Challenges;
 pub use sni::{CertTable, Certs};
@@ -44,6 +45,8 @@ pub struct Https {
     /// What keeps `certs` in line with the configuration and the files: present exactly when the HTTPS listener
     /// runs (it is opened at start only). Shared by its periodic check and the admin panel's changes.
     pub watcher: Option<std::sync::Mutex<CertWatcher>>,
+    /// The ACME orders and renewals, following the configuration in force once started (`acme.rs`).
+    pub acme: AcmeTasks,
 }
 
 /// Makes sure the certificate `config` names for the domain `name` can be served: its files are read and parsed
