@@ -50,16 +50,21 @@ ENTRYPOINT ["/usr/local/bin/auth"]
 # /srv/waf/config or the rule directories (or point rules.artifact at a mounted artifact) to change them: both
 # are watched and hot-reloaded.
 FROM ${RUNTIME_IMAGE} AS waf
-# Least privilege: an unprivileged user, nothing in the image it can write to but /tmp.
-RUN useradd --system --no-create-home --shell /usr/sbin/nologin waf
+# Least privilege: an unprivileged user, who can write to nothing in the image but /tmp, its configuration (the
+# admin panel saves its changes to config/waf.yml) and the panel's data (/var/lib/waf); the rules stay root's.
+RUN useradd --system --no-create-home --shell /usr/sbin/nologin waf \
+    && mkdir -p /var/lib/waf/admin && chown -R waf /var/lib/waf
 WORKDIR /srv/waf
 COPY --from=build /out/waf /usr/local/bin/waf
-COPY config ./config
+COPY --chown=waf config ./config
 COPY rules ./rules
 COPY crs-942 ./crs-942
 COPY crs ./crs
+# The admin panel is on, on its own port: the first admin needs the one-time "admin setup token:" of the log.
+ENV ADMIN_ENABLED=true ADMIN_LISTEN_ADDRESS=0.0.0.0 ADMIN_DATA_DIR=/var/lib/waf/admin
+VOLUME ["/var/lib/waf", "/srv/waf/config"]
 USER waf
-EXPOSE 3030
+EXPOSE 3030 8888
 # waf drains requests in flight on SIGTERM (docker stop); give it the grace period it is configured with.
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=2s CMD ["/bin/bash", "-c", "exec 3<>/dev/tcp/127.0.0.1/3030 && printf 'GET /health HTTP/1.0\\r\\n\\r\\n' >&3 && grep -q '\"status\":\"ok\"' <&3"]
