@@ -94,16 +94,55 @@ pub enum PrefilterError {
 #[derive(Debug)]
 struct Group {
     variable: Variable,
-    /// Possibly shared with other groups (see [`share_automata`]).
+    /// The literals of two bytes or more. Possibly shared with other groups (see [`share_automata`]).
     automaton: AhoCorasick,
-    /// The length of the group's shortest literal: a shorter value holds none, and is not scanned (starting
-    /// a scan costs about as much as scanning a short value).
+    /// The length of the automaton's shortest literal: a shorter value holds none, and is not scanned
+    /// (starting a scan costs about as much as scanning a short value).
     shortest: usize,
     /// The distinct chains of the group's targets: the values scanned for each value of the variable.
     chains: Vec<usize>,
-    /// `targets[literal]`: (rule index, slot in `chains`).
+    /// `targets[pattern]`: (rule index, slot in `chains`) for each pattern of the automaton.
     targets: Vec<Vec<(usize, usize)>>,
+    /// The literals of one byte, found by a table lookup per byte.
+    byte_literals: ByteLiterals,
     byte_gates: Vec<ByteGate>,
+}
+
+/// A group's one-byte literals (CRS patterns give sets such as every letter of a class `[a-z]` would start
+/// with). In the automaton one matched at nearly every byte of benign text, each match a return from the
+/// overlapping search (a third of the whole CRS's scan time on a browser GET); a table lookup per byte finds
+/// the same literals. Derived when the automata are built, not stored.
+#[derive(Debug)]
+struct ByteLiterals {
+    /// `ordinal[byte]`: 1 + the index in `targets` of the literal that is `byte` up to ASCII case, 0 for none.
+    /// Literals are lowercased, so at most 230 distinct ones: the ordinals fit a byte.
+    ordinal: [u8; 256],
+    /// (rule index, slot in the group's `chains`) per literal.
+    targets: Vec<Vec<(usize, usize)>>,
+}
+
+impl ByteLiterals {
+    /// `literals` are (lowercased byte, targets), each byte once.
+    fn new(literals: Vec<(u8, Vec<(usize, usize)>)>) -> ByteLiterals {
+        let mut ordinal = [0u8; 256];
+        let mut targets = Vec::with_capacity(literals.len());
+        for (byte, list) in literals {
+            // At most 230 distinct lowercased bytes (checked by the caller's dedup), so this fits.
+            let k = u8::try_from(targets.len() + 1).unwrap_or(u8::MAX);
+            ordinal[usize::from(byte)] = k;
+            ordinal[usize::from(byte.to_ascii_uppercase())] = k;
+            targets.push(list);
+        }
+        ByteLiterals { ordinal, targets }
+    }
+
+    /// Marks in `present` (indexed by ordinal; entry 0 is written for bytes that are no literal) the literals
+    /// `value` holds.
+    fn find(&self, value: &[u8], present: &mut [bool; 256]) {
+        for &b in value {
+            present[usize::from(self.ordinal[usize::from(b)])] = true;
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -387,6 +426,23 @@ impl Prefilter {
                             }
                         }
                     }
+                    if !group.byte_literals.targets.is_empty() {
+                        let mut present = [false; 256];
+                        group.byte_literals.find(value, &mut present);
+                        for (list, _) in group
+                            .byte_literals
+                            .targets
+                            .iter()
+                            .zip(&present[1..])
+                            .filter(|(_, present)| **present)
+                        {
+                            for &(rule, target_slot) in list {
+                                if sources[target_slot] == source {
+                                    mark(rule);
+                                }
+                            }
+                        }
+                    }
                     for gate in &group.byte_gates {
                         let count = count_bytes(&gate.set, value, gate.enough);
                         for &(rule, target_slot, min_count) in &gate.targets {
@@ -481,14 +537,28 @@ impl TryFrom<PrefilterData> for Prefilter {
                 gated[rule / 64] |= 1 << (rule % 64);
                 Ok((rule, slot))
             };
+            // The literals of two bytes or more go to the automaton, those of one byte to a table.
             let mut targets = Vec::with_capacity(group.targets.len());
-            for list in &group.targets {
-                targets.push(
-                    list.iter()
-                        .map(&mut resolve)
-                        .collect::<Result<Vec<_>, _>>()?,
-                );
+            let mut byte_literals = Vec::new();
+            for (literal, list) in group.literals.iter().zip(&group.targets) {
+                let list = list
+                    .iter()
+                    .map(&mut resolve)
+                    .collect::<Result<Vec<_>, _>>()?;
+                match literal.as_slice() {
+                    &[byte] => byte_literals.push((byte.to_ascii_lowercase(), list)),
+                    _ => targets.push((literal.as_slice(), list)),
+                }
             }
+            // Stored literals are lowercased and distinct; merge any that are not, so each byte has one entry.
+            byte_literals.sort_by_key(|(byte, _)| *byte);
+            byte_literals.dedup_by(|(byte, list), (kept, kept_list)| {
+                let same = byte == kept;
+                if same {
+                    kept_list.append(list);
+                }
+                same
+            });
             let mut byte_gates = Vec::with_capacity(group.byte_gates.len());
             for gate in &group.byte_gates {
                 let mut set = [false; 256];
@@ -514,29 +584,38 @@ impl TryFrom<PrefilterData> for Prefilter {
                 .enumerate()
                 .map(|(word, &g)| !g & word_mask(rule_count, word))
                 .collect();
-            parts.push((chain_ids, byte_gates));
+            parts.push((chain_ids, byte_gates, ByteLiterals::new(byte_literals)));
             all_ungated.push(ungated);
             all_targets.push(targets);
         }
-        let automata = share_automata(&data.groups, &mut all_targets)?;
+        let literals: Vec<Vec<&[u8]>> = all_targets
+            .iter()
+            .map(|targets| targets.iter().map(|(literal, _)| *literal).collect())
+            .collect();
+        let mut all_targets: Vec<Vec<Vec<(usize, usize)>>> = all_targets
+            .into_iter()
+            .map(|targets| targets.into_iter().map(|(_, list)| list).collect())
+            .collect();
+        let automata = share_automata(&literals, &mut all_targets)?;
         let groups: Vec<Group> = data
             .groups
             .iter()
             .zip(parts)
-            .zip(all_targets.into_iter().zip(automata))
+            .zip(literals.iter().zip(all_targets.into_iter().zip(automata)))
             .map(
-                |((stored, (chains, byte_gates)), (targets, automaton))| Group {
-                    variable: stored.variable,
-                    automaton,
-                    shortest: stored
-                        .literals
-                        .iter()
-                        .map(Vec::len)
-                        .min()
-                        .unwrap_or(usize::MAX),
-                    chains,
-                    targets,
-                    byte_gates,
+                |(
+                    (stored, (chains, byte_gates, byte_literals)),
+                    (literals, (targets, automaton)),
+                )| {
+                    Group {
+                        variable: stored.variable,
+                        automaton,
+                        shortest: literals.iter().map(|l| l.len()).min().unwrap_or(usize::MAX),
+                        chains,
+                        targets,
+                        byte_literals,
+                        byte_gates,
+                    }
                 },
             )
             .collect();
@@ -594,9 +673,10 @@ const SHARED_AUTOMATON_MIN_LITERALS: usize = 64;
 /// lookup per byte). Measured against one contiguous NFA per group (criterion, shipped + CRS at PL4): 10 %
 /// fewer instructions per request, 1 KB form 89 vs 94 µs, 4 KB JSON 372 vs 396 µs, benign GET 25.0 vs
 /// 25.3 µs, and 5 ms less load time (a DFA per group took 20 ms more than the NFAs).
-/// `targets[group]` is re-indexed by the pattern ids of the group's automaton.
+/// `literals[group]` are the group's literals (of two bytes or more), `targets[group]` their targets, re-indexed
+/// by the pattern ids of the group's automaton.
 fn share_automata(
-    data: &[GroupData],
+    literals: &[Vec<&[u8]>],
     targets: &mut [Vec<Vec<(usize, usize)>>],
 ) -> Result<Vec<AhoCorasick>, PrefilterError> {
     let build = |literals: &[&[u8]]| {
@@ -607,11 +687,11 @@ fn share_automata(
             .build(literals)
             .map_err(|e| PrefilterError::Automaton(e.to_string()))
     };
-    let large = |g: &GroupData| g.literals.len() >= SHARED_AUTOMATON_MIN_LITERALS;
-    let shared: Vec<&[u8]> = data
+    let large = |g: &[&[u8]]| g.len() >= SHARED_AUTOMATON_MIN_LITERALS;
+    let shared: Vec<&[u8]> = literals
         .iter()
         .filter(|g| large(g))
-        .flat_map(|g| g.literals.iter().map(Vec::as_slice))
+        .flat_map(|g| g.iter().copied())
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -620,11 +700,10 @@ fn share_automata(
     } else {
         Some(build(&shared)?)
     };
-    let mut automata = Vec::with_capacity(data.len());
-    for (stored, targets) in data.iter().zip(targets) {
-        let own: Vec<&[u8]> = stored.literals.iter().map(Vec::as_slice).collect();
+    let mut automata = Vec::with_capacity(literals.len());
+    for (own, targets) in literals.iter().zip(targets) {
         match &shared_automaton {
-            Some(automaton) if large(stored) => {
+            Some(automaton) if large(own) => {
                 let mut by_pattern = vec![Vec::new(); shared.len()];
                 for (literal, list) in own.iter().zip(std::mem::take(targets)) {
                     // Every literal of a large group is in `shared`, which is sorted.
@@ -635,7 +714,7 @@ fn share_automata(
                 *targets = by_pattern;
                 automata.push(automaton.clone());
             }
-            _ => automata.push(build(&own)?),
+            _ => automata.push(build(own)?),
         }
     }
     Ok(automata)
