@@ -181,13 +181,35 @@ pub struct Prefilter {
 /// The next prefilter id.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
-/// How one group's values are scanned: `chains[slot]` is the chain whose value is scanned for the group's
-/// chain `slot` (that chain without its trailing `lowercase` transforms), and the triggers its transforms act
-/// on. A value without any of them is that chain's value as it is: no transform cache entry, no copy (the
-/// common case for benign values).
+/// How one group's values are scanned: `chains[i]` is a chain whose value is scanned (a chain of the group
+/// without its trailing `lowercase` transforms), each once, and the triggers its transforms act on. A value
+/// without any of them is that chain's value as it is: no transform cache entry, no copy (the common case for
+/// benign values). `of_slot[slot]` is the index in `chains` of the group's chain `slot`: several chains of a
+/// group often differ only by a trailing `lowercase`.
 #[derive(Debug, Clone)]
 struct ScanPlan {
     chains: Vec<(usize, Triggers)>,
+    of_slot: Vec<usize>,
+}
+
+impl ScanPlan {
+    /// The plan of a group whose chain slots are scanned as `scanned[slot]`.
+    fn new(scanned: impl IntoIterator<Item = (usize, Triggers)>) -> ScanPlan {
+        let mut chains: Vec<(usize, Triggers)> = Vec::new();
+        let of_slot = scanned
+            .into_iter()
+            .map(|(chain, triggers)| {
+                chains
+                    .iter()
+                    .position(|&(c, _)| c == chain)
+                    .unwrap_or_else(|| {
+                        chains.push((chain, triggers));
+                        chains.len() - 1
+                    })
+            })
+            .collect();
+        ScanPlan { chains, of_slot }
+    }
 }
 
 impl Prefilter {
@@ -329,13 +351,10 @@ impl Prefilter {
             .groups
             .iter()
             .map(|group| {
-                let scanned = group.chains.iter().map(|&chain| {
+                ScanPlan::new(group.chains.iter().map(|&chain| {
                     let chain = without_trailing_lowercase(chains, chain);
                     (chain, Triggers::acted_on_by(chains.get(chain)))
-                });
-                ScanPlan {
-                    chains: scanned.collect(),
-                }
+                }))
             })
             .collect();
         Ok(())
@@ -355,6 +374,8 @@ impl Prefilter {
             mut seen,
             mut hits,
             mut sources,
+            mut scanned_sources,
+            mut distinct,
             mut fresh,
             mut group_any,
         } = std::mem::take(&mut cache.scan_buffers);
@@ -371,7 +392,7 @@ impl Prefilter {
             bits.clear();
             bits.resize(values.slots() * self.words, 0);
             let group_any = &mut group_any[g * self.words..(g + 1) * self.words];
-            let scan_chains = &self.plans[g].chains;
+            let plan = &self.plans[g];
             // All false (see above): it only has to be long enough.
             if seen.len() < group.targets.len() {
                 seen.resize(group.targets.len(), false);
@@ -386,21 +407,25 @@ impl Prefilter {
                     or_into(&bits[at..at + self.words], group_any);
                     continue;
                 }
-                sources.clear();
                 let triggers = Triggers::of(raw);
-                for &(chain, acted_on) in scan_chains {
-                    sources.push(if triggers.meets(acted_on) {
+                scanned_sources.clear();
+                distinct.clear();
+                for &(chain, acted_on) in &plan.chains {
+                    let source = if triggers.meets(acted_on) {
                         cache.fill(group.variable, index, chain, chains, raw, Some(triggers));
                         cache.source(group.variable, index, chain)
                     } else {
                         0
-                    });
-                }
-                for (slot, &source) in sources.iter().enumerate() {
+                    };
+                    scanned_sources.push(source);
                     // Chains that left the value as another chain did share that chain's scan.
-                    if sources[..slot].contains(&source) {
-                        continue;
+                    if !distinct.contains(&source) {
+                        distinct.push(source);
                     }
+                }
+                sources.clear();
+                sources.extend(plan.of_slot.iter().map(|&i| scanned_sources[i]));
+                for &source in &distinct {
                     let value = cache.value(group.variable, index, source, raw);
                     hits.clear();
                     let scanned = if value.len() < group.shortest {
@@ -474,6 +499,8 @@ impl Prefilter {
                 seen,
                 hits,
                 sources,
+                scanned_sources,
+                distinct,
                 fresh,
                 group_any,
             },
@@ -622,9 +649,7 @@ impl TryFrom<PrefilterData> for Prefilter {
         // Until attached: every chain as it is, computed for every value.
         let plans = groups
             .iter()
-            .map(|group| ScanPlan {
-                chains: group.chains.iter().map(|&c| (c, Triggers::ALL)).collect(),
-            })
+            .map(|group| ScanPlan::new(group.chains.iter().map(|&c| (c, Triggers::ALL))))
             .collect();
         Ok(Prefilter {
             data,
@@ -811,6 +836,10 @@ pub struct ScanBuffers {
     hits: Vec<usize>,
     /// Per chain slot of the group: the source of the value being scanned.
     sources: Vec<usize>,
+    /// Per chain of the group's [`ScanPlan`]: the same.
+    scanned_sources: Vec<usize>,
+    /// The distinct sources of the value being scanned: each is scanned once.
+    distinct: Vec<usize>,
     /// (group, value index) of the values computed by this scan that the memo is to remember.
     fresh: Vec<(usize, usize)>,
 }
