@@ -31,10 +31,13 @@ use crate::evaluate::collection::RequestView;
 use crate::evaluate::memo::MAX_VALUE_LEN;
 use crate::evaluate::operator::{Matcher, pcre_byte_escapes, syntax_config};
 use crate::evaluate::transform::Triggers;
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Anchored, MatchKind};
 use regex_syntax::hir::Hir;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub use literals::{ByteCount, Literals};
 
@@ -95,7 +98,7 @@ pub enum PrefilterError {
 struct Group {
     variable: Variable,
     /// The literals of two bytes or more. Possibly shared with other groups (see [`share_automata`]).
-    automaton: AhoCorasick,
+    automaton: Arc<DFA>,
     /// The length of the automaton's shortest literal: a shorter value holds none, and is not scanned
     /// (starting a scan costs about as much as scanning a short value).
     shortest: usize,
@@ -136,12 +139,16 @@ impl ByteLiterals {
         ByteLiterals { ordinal, targets }
     }
 
-    /// Marks in `present` (indexed by ordinal; entry 0 is written for bytes that are no literal) the literals
-    /// `value` holds.
-    fn find(&self, value: &[u8], present: &mut [bool; 256]) {
+    /// The ordinals of the literals `value` holds, as a bit set (bit 0 stands for the bytes that are no
+    /// literal): a value holds few distinct letters, so only those are looked at afterwards.
+    fn find(&self, value: &[u8]) -> [u64; 4] {
+        let mut present = [0u64; 4];
         for &b in value {
-            present[usize::from(self.ordinal[usize::from(b)])] = true;
+            let k = self.ordinal[usize::from(b)];
+            present[usize::from(k >> 6)] |= 1 << (k & 63);
         }
+        present[0] &= !1;
+        present
     }
 }
 
@@ -433,13 +440,12 @@ impl Prefilter {
                     } else {
                         value
                     };
-                    for found in group.automaton.find_overlapping_iter(scanned) {
-                        let literal = found.pattern().as_usize();
+                    find_literals(&group.automaton, scanned, |literal| {
                         if !seen[literal] {
                             seen[literal] = true;
                             hits.push(literal);
                         }
-                    }
+                    });
                     let mut mark = |rule: usize| {
                         bits[at + rule / 64] |= 1 << (rule % 64);
                     };
@@ -452,18 +458,16 @@ impl Prefilter {
                         }
                     }
                     if !group.byte_literals.targets.is_empty() {
-                        let mut present = [false; 256];
-                        group.byte_literals.find(value, &mut present);
-                        for (list, _) in group
-                            .byte_literals
-                            .targets
-                            .iter()
-                            .zip(&present[1..])
-                            .filter(|(_, present)| **present)
+                        for (word, mut bits) in
+                            group.byte_literals.find(value).into_iter().enumerate()
                         {
-                            for &(rule, target_slot) in list {
-                                if sources[target_slot] == source {
-                                    mark(rule);
+                            while bits != 0 {
+                                let k = word * 64 + bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                for &(rule, target_slot) in &group.byte_literals.targets[k - 1] {
+                                    if sources[target_slot] == source {
+                                        mark(rule);
+                                    }
                                 }
                             }
                         }
@@ -703,13 +707,15 @@ const SHARED_AUTOMATON_MIN_LITERALS: usize = 64;
 fn share_automata(
     literals: &[Vec<&[u8]>],
     targets: &mut [Vec<Vec<(usize, usize)>>],
-) -> Result<Vec<AhoCorasick>, PrefilterError> {
+) -> Result<Vec<Arc<DFA>>, PrefilterError> {
     let build = |literals: &[&[u8]]| {
-        AhoCorasick::builder()
+        DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
+            // `find_literals` walks the automaton byte by byte; its own skipping ahead is not used.
+            .prefilter(false)
             .build(literals)
+            .map(Arc::new)
             .map_err(|e| PrefilterError::Automaton(e.to_string()))
     };
     let large = |g: &[&[u8]]| g.len() >= SHARED_AUTOMATON_MIN_LITERALS;
@@ -743,6 +749,29 @@ fn share_automata(
         }
     }
     Ok(automata)
+}
+
+/// Calls `found` with the pattern id of every occurrence of a literal of `automaton` in `value`, overlapping
+/// ones included (a literal found several times is reported each time). The automaton is walked byte by byte:
+/// an overlapping search through `AhoCorasick` returns from the search at each match and starts it again,
+/// which cost more than the walk itself on text full of two-letter literals.
+fn find_literals(automaton: &DFA, value: &[u8], mut found: impl FnMut(usize)) {
+    let Ok(mut state) = automaton.start_state(Anchored::No) else {
+        return;
+    };
+    for &b in value {
+        state = automaton.next_state(Anchored::No, state, b);
+        if automaton.is_special(state) {
+            if automaton.is_dead(state) {
+                return;
+            }
+            if automaton.is_match(state) {
+                for i in 0..automaton.match_len(state) {
+                    found(automaton.match_pattern(state, i).as_usize());
+                }
+            }
+        }
+    }
 }
 
 /// How a rule is gated.
