@@ -588,18 +588,17 @@ impl Checked<'_, '_> {
                 continue;
             }
             previous = Some(source);
-            let found = match rule.matcher.detector() {
-                Some(detector) => cache
-                    .detect(variable, index, source, raw, detector, |value| {
-                        rule.matcher.find(value, false).is_some()
-                    })
-                    .then(|| Found::whole(cache.value(variable, index, source, raw))),
-                None => rule.matcher.find(
-                    cache.value(variable, index, source, raw),
-                    rule.needs_captures,
-                ),
-            };
+            let detected = rule.matcher.detector().map(|detector| {
+                cache.detect(variable, index, source, raw, detector, |value| {
+                    rule.matcher.find(value, false).is_some()
+                })
+            });
+            // Looked up once for the operator and the verdict.
             let value = cache.value(variable, index, source, raw);
+            let found = match detected {
+                Some(detected) => detected.then(|| Found::whole(value)),
+                None => rule.matcher.find(value, rule.needs_captures),
+            };
             let found = self.judge(found, value);
             observer.inspected(rule, variable, key, value, found.is_some());
             if let Some(found) = found {
