@@ -8,7 +8,9 @@
 //!
 //! Arguments: the number of evaluations (default 200), then `stats` to print, per rule, how many values its
 //! operator ran on in one evaluation. Rule set: `rules`, `crs-942`, `crs` at paranoia level 1, as the proxy's
-//! default. Subtract a run with 0 evaluations (loading alone) to get the instructions per evaluation.
+//! default (`RULES=rules,crs-942 PARANOIA=4` for the other benches' set). To count the evaluations alone, add
+//! `--toggle-collect='waf_compiler::compile::ruleset::CompiledRuleSet::evaluate'` and subtract a run of one
+//! evaluation from a run of 201 (the first evaluation also builds lazy tables).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -43,9 +45,19 @@ fn main() {
     let n: usize = args.next().map_or(200, |a| a.parse().expect("a number"));
     let stats = args.next().is_some_and(|a| a == "stats");
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    // `RULES=rules,crs-942 PARANOIA=4` for the `evaluation` group's rule set instead.
+    let dirs: Vec<PathBuf> = std::env::var("RULES")
+        .unwrap_or_else(|_| "rules,crs-942,crs".into())
+        .split(',')
+        .map(|d| root.join(d))
+        .collect();
+    let paranoia_level = std::env::var("PARANOIA").map_or(1, |p| p.parse().expect("a level"));
     let outcome = CompiledRuleSet::load_dirs(
-        &["rules", "crs-942", "crs"].map(|d| root.join(d)),
-        &CompileOptions::default(),
+        &dirs,
+        &CompileOptions {
+            paranoia_level,
+            ..Default::default()
+        },
     );
     assert!(outcome.errors.is_empty(), "{:?}", outcome.errors);
     let mut ruleset = outcome.ruleset;
