@@ -5,8 +5,9 @@
 //! `\W{4}`) falls back to a byte gate when its matches need some bytes of a set (CRS 942420: eight of the
 //! "special" characters): it runs only on values with that many. A rule with neither (the detectors) always
 //! runs. The literals are grouped per variable: each literal of a variable's group points to the (rule,
-//! transform chain) pairs it gates. The groups scan with case-insensitive Aho-Corasick DFAs; the large groups
-//! (the CRS's argument, cookie and XML variables) share one automaton of all their literals.
+//! transform chain) pairs it gates. The groups scan with case-insensitive Aho-Corasick DFAs, walked byte by byte
+//! (`find_literals`); the large groups (the CRS's argument, cookie and XML variables) share one automaton of all
+//! their literals. One-byte literals are found by a table instead (`ByteLiterals`).
 //!
 //! Per request, [`Prefilter::scan`] is the first pass: for each value of each grouped variable, it computes the
 //! value under every chain the group's rules use (through the request's shared [`TransformCache`], so the
