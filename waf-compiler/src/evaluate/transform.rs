@@ -224,6 +224,17 @@ pub fn may_change(transform: Transform, triggers: Triggers, input: &[u8]) -> boo
             || input.last().is_some_and(|&b| is_space(b)))
 }
 
+/// The longest output `transform` can give for an input of `len` bytes, or `None` when it can be longer than its
+/// input (`utf8ToUnicode`, `hexEncode`, `length`). Every other transform removes, merges or decodes bytes;
+/// `base64Decode` gives three bytes for four.
+pub fn max_output_len(transform: Transform, len: usize) -> Option<usize> {
+    match transform {
+        Transform::Utf8ToUnicode | Transform::HexEncode | Transform::Length => None,
+        Transform::Base64Decode => Some(len / 4 * 3 + len % 4 * 3 / 4),
+        _ => Some(len),
+    }
+}
+
 /// Applies one transform; `urlDecodeUni` uses `map`.
 pub fn apply(transform: Transform, input: &[u8], map: UnicodeMap) -> Vec<u8> {
     match transform {
@@ -674,6 +685,27 @@ mod tests {
                 if !may_change(transform, Triggers::of(input), input) {
                     assert_eq!(t(transform, input), *input, "{transform:?} of {input:?}");
                 }
+                if let Some(longest) = max_output_len(transform, input.len()) {
+                    assert!(
+                        t(transform, input).len() <= longest,
+                        "{transform:?} of {input:?} is longer than {longest}"
+                    );
+                }
+            }
+        }
+        // `base64Decode` on the base64 alphabet, every length up to 13, padded or not.
+        for len in 0..14 {
+            for input in [
+                b"QUJDREVGR0hJSktMTU5P".as_slice(),
+                b"YWJj=".as_slice(),
+                b"+/+/+/+/+/+/+/+/",
+            ] {
+                let input = &input[..len.min(input.len())];
+                let longest = max_output_len(Transform::Base64Decode, input.len()).unwrap_or(0);
+                assert!(
+                    t(Transform::Base64Decode, input).len() <= longest,
+                    "{input:?}"
+                );
             }
         }
         for first in Transform::ALL {

@@ -31,7 +31,7 @@ use crate::evaluate::TransformCache;
 use crate::evaluate::collection::RequestView;
 use crate::evaluate::memo::MAX_VALUE_LEN;
 use crate::evaluate::operator::{Matcher, pcre_byte_escapes, syntax_config};
-use crate::evaluate::transform::Triggers;
+use crate::evaluate::transform::{Triggers, max_output_len};
 use aho_corasick::automaton::Automaton;
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind};
@@ -110,6 +110,9 @@ struct Group {
     /// The literals of one byte, found by a table lookup per byte.
     byte_literals: ByteLiterals,
     byte_gates: Vec<ByteGate>,
+    /// `shortest_of_slot[slot]`: the fewest bytes a value must have for a target of chain slot `slot` to be
+    /// marked (its shortest literal, or the count of a byte gate).
+    shortest_of_slot: Vec<usize>,
 }
 
 /// A group's one-byte literals (CRS patterns give sets such as every letter of a class `[a-z]` would start
@@ -186,6 +189,10 @@ pub struct Prefilter {
     id: u64,
 }
 
+/// The source of a chain the scan skipped for a value (see [`ScanPlan`]): equal to no computed source, so its
+/// targets are not marked.
+const SKIPPED: usize = usize::MAX;
+
 /// The next prefilter id.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
@@ -194,10 +201,14 @@ static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new
 /// without any of them is that chain's value as it is: no transform cache entry, no copy (the common case for
 /// benign values). `of_slot[slot]` is the index in `chains` of the group's chain `slot`: several chains of a
 /// group often differ only by a trailing `lowercase`.
+/// `min_raw_len[i]`: a raw value shorter than this cannot give chain `chains[i]` a value long enough for any of
+/// its targets' literals (most transforms never lengthen a value and `base64Decode` shortens it by a quarter):
+/// the chain is neither computed nor scanned for it.
 #[derive(Debug, Clone)]
 struct ScanPlan {
     chains: Vec<(usize, Triggers)>,
     of_slot: Vec<usize>,
+    min_raw_len: Vec<usize>,
 }
 
 impl ScanPlan {
@@ -216,9 +227,45 @@ impl ScanPlan {
                     })
             })
             .collect();
-        ScanPlan { chains, of_slot }
+        let min_raw_len = vec![0; chains.len()];
+        ScanPlan {
+            chains,
+            of_slot,
+            min_raw_len,
+        }
+    }
+
+    /// Sets `min_raw_len` for a group whose slots need `shortest_of_slot` bytes, by the length bounds of the
+    /// chains' transforms.
+    fn bound_lengths(&mut self, chains: &Chains, shortest_of_slot: &[usize]) {
+        for (i, &(chain, _)) in self.chains.iter().enumerate() {
+            let shortest = self
+                .of_slot
+                .iter()
+                .zip(shortest_of_slot)
+                .filter(|&(&of, _)| of == i)
+                .map(|(_, &shortest)| shortest)
+                .min()
+                .unwrap_or(0);
+            let transforms = chains.get(chain);
+            let longest = |len: usize| {
+                transforms
+                    .iter()
+                    .try_fold(len, |len, &t| max_output_len(t, len))
+            };
+            // The bound grows with the raw length (by at least one byte in four bytes per `base64Decode`), so the
+            // search ends; it is capped all the same, and a chain that may lengthen its value is never skipped.
+            let mut needed = 0;
+            while needed < MAX_SKIPPED_LEN && longest(needed).is_some_and(|l| l < shortest) {
+                needed += 1;
+            }
+            self.min_raw_len[i] = if needed >= MAX_SKIPPED_LEN { 0 } else { needed };
+        }
     }
 }
+
+/// Values at least this long are always scanned (a bound on the work of [`ScanPlan::bound_lengths`]).
+const MAX_SKIPPED_LEN: usize = 4096;
 
 impl Prefilter {
     /// Builds the prefilter of the rules at or below `paranoia_level` (`rules` in rule-set order).
@@ -359,10 +406,12 @@ impl Prefilter {
             .groups
             .iter()
             .map(|group| {
-                ScanPlan::new(group.chains.iter().map(|&chain| {
+                let mut plan = ScanPlan::new(group.chains.iter().map(|&chain| {
                     let chain = without_trailing_lowercase(chains, chain);
                     (chain, Triggers::acted_on_by(chains.get(chain)))
-                }))
+                }));
+                plan.bound_lengths(chains, &group.shortest_of_slot);
+                plan
             })
             .collect();
         Ok(())
@@ -418,7 +467,13 @@ impl Prefilter {
                 let triggers = Triggers::of(raw);
                 scanned_sources.clear();
                 distinct.clear();
-                for &(chain, acted_on) in &plan.chains {
+                for (&(chain, acted_on), &min_raw_len) in plan.chains.iter().zip(&plan.min_raw_len)
+                {
+                    if raw.len() < min_raw_len {
+                        // Too short for any literal of the chain's targets: none is marked.
+                        scanned_sources.push(SKIPPED);
+                        continue;
+                    }
                     let source = if triggers.meets(acted_on) {
                         cache.fill(group.variable, index, chain, chains, raw, Some(triggers));
                         cache.source(group.variable, index, chain)
@@ -572,11 +627,21 @@ impl TryFrom<PrefilterData> for Prefilter {
             // The literals of two bytes or more go to the automaton, those of one byte to a table.
             let mut targets = Vec::with_capacity(group.targets.len());
             let mut byte_literals = Vec::new();
+            let mut shortest_of_slot: Vec<usize> = Vec::new();
+            let mut needs = |slot: usize, len: usize| {
+                if shortest_of_slot.len() <= slot {
+                    shortest_of_slot.resize(slot + 1, usize::MAX);
+                }
+                shortest_of_slot[slot] = shortest_of_slot[slot].min(len);
+            };
             for (literal, list) in group.literals.iter().zip(&group.targets) {
                 let list = list
                     .iter()
                     .map(&mut resolve)
                     .collect::<Result<Vec<_>, _>>()?;
+                for &(_, slot) in &list {
+                    needs(slot, literal.len());
+                }
                 match literal.as_slice() {
                     &[byte] => byte_literals.push((byte.to_ascii_lowercase(), list)),
                     _ => targets.push((literal.as_slice(), list)),
@@ -603,6 +668,7 @@ impl TryFrom<PrefilterData> for Prefilter {
                 let mut resolved = Vec::with_capacity(gate.targets.len());
                 for (target, min_count) in &gate.targets {
                     let (rule, slot) = resolve(target)?;
+                    needs(slot, *min_count as usize);
                     resolved.push((rule, slot, *min_count as usize));
                 }
                 byte_gates.push(ByteGate {
@@ -616,7 +682,19 @@ impl TryFrom<PrefilterData> for Prefilter {
                 .enumerate()
                 .map(|(word, &g)| !g & word_mask(rule_count, word))
                 .collect();
-            parts.push((chain_ids, byte_gates, ByteLiterals::new(byte_literals)));
+            // A slot without a target (none is built) needs nothing.
+            shortest_of_slot.resize(chain_ids.len(), usize::MAX);
+            for shortest in &mut shortest_of_slot {
+                if *shortest == usize::MAX {
+                    *shortest = 0;
+                }
+            }
+            parts.push((
+                chain_ids,
+                byte_gates,
+                ByteLiterals::new(byte_literals),
+                shortest_of_slot,
+            ));
             all_ungated.push(ungated);
             all_targets.push(targets);
         }
@@ -636,7 +714,7 @@ impl TryFrom<PrefilterData> for Prefilter {
             .zip(literals.iter().zip(all_targets.into_iter().zip(automata)))
             .map(
                 |(
-                    (stored, (chains, byte_gates, byte_literals)),
+                    (stored, (chains, byte_gates, byte_literals, shortest_of_slot)),
                     (literals, (targets, automaton)),
                 )| {
                     Group {
@@ -647,6 +725,7 @@ impl TryFrom<PrefilterData> for Prefilter {
                         targets,
                         byte_literals,
                         byte_gates,
+                        shortest_of_slot,
                     }
                 },
             )
