@@ -82,6 +82,86 @@ fn verdicts_are_identical_with_and_without_the_prefilter() {
     );
 }
 
+/// The same on the whole CRS (`rules`, `crs-942`, `crs`) at paranoia level 4, over every request of the CRS
+/// request suites (`REQUEST-9*`) and the default rules' corpus: the whole CRS has the transform chains,
+/// one-byte literals and phrase lists that CRS 942 alone does not.
+#[test]
+fn verdicts_are_identical_with_and_without_the_prefilter_on_the_whole_crs() {
+    let Some(crs_942) = corpus_support::crs_tests_dir() else {
+        return;
+    };
+    let load = || {
+        let dirs = [repo("rules"), repo("crs-942"), repo("crs")];
+        let outcome = CompiledRuleSet::load_dirs(
+            &dirs,
+            &CompileOptions {
+                paranoia_level: 4,
+                ..Default::default()
+            },
+        );
+        assert!(outcome.errors.is_empty(), "{:#?}", outcome.errors);
+        outcome.ruleset
+    };
+    let with = load();
+    let mut without = load();
+    without.set_prefilter(None).unwrap();
+    let mut requests = corpus_support::raw_requests(&repo("waf-compiler/tests/default-rules"));
+    let suites = crs_942.parent().unwrap();
+    let mut dirs: Vec<_> = std::fs::read_dir(suites)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("REQUEST-9"))
+        })
+        .collect();
+    dirs.sort();
+    for dir in dirs {
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+            .collect();
+        files.sort();
+        // Files and stages the suite reader cannot turn into a request are left out, as `rulec test` reports
+        // them apart.
+        for file in files
+            .iter()
+            .filter_map(|p| waf_compiler::ftw::read_file(p).ok())
+        {
+            for test in &file.tests {
+                for (n, stage) in test.stages.iter().enumerate() {
+                    if let Ok(raw) = waf_compiler::ftw::raw_request(&stage.input) {
+                        requests.push((format!("{}/{n}", test.test_id), raw));
+                    }
+                }
+            }
+        }
+    }
+    assert!(requests.len() > 4000, "{} requests", requests.len());
+    let (mut differ, mut matched) = (Vec::new(), 0);
+    for (name, raw) in &requests {
+        let (Some(a), Some(b)) = (evaluate(&with, raw), evaluate(&without, raw)) else {
+            continue;
+        };
+        matched += usize::from(!b.matches.is_empty());
+        if a != b {
+            differ.push(format!(
+                "{name}: with prefilter {:?}, without {:?}",
+                ids(&a),
+                ids(&b)
+            ));
+        }
+    }
+    assert!(matched > 3000, "only {matched} requests matched a rule");
+    assert!(
+        differ.is_empty(),
+        "{} requests differ:\n{}",
+        differ.len(),
+        differ.join("\n")
+    );
+}
+
 #[test]
 fn a_wrong_literal_set_is_caught_by_the_parity_check() {
     let mut wrong = load_all();

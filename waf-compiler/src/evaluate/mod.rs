@@ -85,6 +85,8 @@ pub struct TransformCache {
     pub(crate) memo_on: bool,
     /// Where the request's parsed values go ([`RequestView`]); reset after each request.
     arena: Bump,
+    /// The prefixes [`TransformCache::fill`] has to compute, longest first; reused from call to call.
+    walk: Vec<usize>,
 }
 
 /// An arena that grew past this many bytes (a large body's values) is dropped after its request instead of
@@ -129,8 +131,7 @@ impl Stored {
 impl TransformCache {
     /// Computes `raw` transformed by chain `chain_id` and each of its prefixes, each at most once per request,
     /// starting from the longest prefix already computed; `raw_triggers` are the raw value's triggers when the
-    /// caller has found them already. The recursion is as deep as the chain is long, which the rule files (not
-    /// the request) decide.
+    /// caller has found them already.
     pub fn fill(
         &mut self,
         variable: Variable,
@@ -142,61 +143,87 @@ impl TransformCache {
     ) {
         // One cache serves one request of one rule set, so the chain count is the same at every call.
         self.chain_count = chains.len();
-        let at = index * self.chain_count + chain_id;
+        let row = index * self.chain_count;
         let slots = &mut self.slots[variable.index()];
-        if slots.len() <= at {
+        if slots.len() < row + self.chain_count {
             // The whole row at once: the other chains of this value come next.
-            slots.resize((index + 1) * self.chain_count, Slot::Empty);
+            slots.resize(row + self.chain_count, Slot::Empty);
         }
-        if !matches!(slots[at], Slot::Empty) {
+        if !matches!(slots[row + chain_id], Slot::Empty) {
             return;
         }
-        let Some((parent, transform)) = chains.step(chain_id) else {
-            slots[at] = Slot::Stored(self.stored.len());
-            self.stored.push(Stored::new(
-                None,
-                raw_triggers.unwrap_or_else(|| Triggers::of(raw)),
-            ));
-            return;
-        };
-        // The raw value first: when none of the chain's transforms can act on it, the chain's value is the
-        // raw value, with no walk through the prefixes (what most benign values of most chains come to).
-        self.fill(variable, index, 0, chains, raw, raw_triggers);
-        let (_, triggers) = self.stored(variable, index, 0, raw);
-        if !triggers.meets(chains.acted_on(chain_id)) {
-            self.slots[variable.index()][at] = Slot::Same(0);
-            self.filled += 1;
-            return;
-        }
-        self.fill(variable, index, parent, chains, raw, raw_triggers);
-        let source = self.source(variable, index, parent);
-        let slot = match self.derived(variable, index, source, transform) {
-            // Another chain of this value applied the same transform to the same bytes.
-            Some(result) => Slot::Same(result),
-            None => {
-                let (input, triggers) = self.stored(variable, index, source, raw);
-                if may_change(transform, triggers, input) {
-                    let output = apply(transform, input, chains.unicode_map());
-                    let result = if output == input {
-                        Slot::Same(source)
-                    } else {
-                        let triggers = Triggers::of(&output);
-                        self.stored.push(Stored::new(Some(output), triggers));
-                        Slot::Stored(self.stored.len() - 1)
-                    };
-                    let result_chain = match result {
-                        Slot::Stored(_) => chain_id,
-                        _ => source,
-                    };
-                    self.remember_derivation(variable, index, source, transform, result_chain);
-                    result
-                } else {
-                    Slot::Same(source)
-                }
+        // The raw value first (chain 0).
+        let triggers = match slots[row] {
+            Slot::Stored(at) => self.stored[at].triggers,
+            _ => {
+                let triggers = raw_triggers.unwrap_or_else(|| Triggers::of(raw));
+                slots[row] = Slot::Stored(self.stored.len());
+                self.stored.push(Stored::new(None, triggers));
+                triggers
             }
         };
-        self.slots[variable.index()][at] = slot;
-        self.filled += 1;
+        // Up the prefixes to the longest one computed already. When none of a prefix's transforms can act on
+        // the raw value, that prefix's value is the raw value, with no walk through its own prefixes (what
+        // most benign values of most chains come to).
+        let mut walk = std::mem::take(&mut self.walk);
+        walk.clear();
+        let mut id = chain_id;
+        while id != 0 && matches!(slots[row + id], Slot::Empty) {
+            if !triggers.meets(chains.acted_on(id)) {
+                slots[row + id] = Slot::Same(0);
+                self.filled += 1;
+                break;
+            }
+            walk.push(id);
+            id = chains.step(id).map_or(0, |(parent, _)| parent);
+        }
+        // Then down, each prefix from its parent.
+        for &id in walk.iter().rev() {
+            let Some((parent, transform)) = chains.step(id) else {
+                continue;
+            };
+            let slot = self.step(variable, index, parent, transform, id, chains, raw);
+            self.slots[variable.index()][row + id] = slot;
+            self.filled += 1;
+        }
+        self.walk = walk;
+    }
+
+    /// The slot of chain `chain_id`, which is chain `parent` (filled) followed by `transform`.
+    #[allow(clippy::too_many_arguments)]
+    fn step(
+        &mut self,
+        variable: Variable,
+        index: usize,
+        parent: usize,
+        transform: Transform,
+        chain_id: usize,
+        chains: &Chains,
+        raw: &[u8],
+    ) -> Slot {
+        let source = self.source(variable, index, parent);
+        if let Some(result) = self.derived(variable, index, source, transform) {
+            // Another chain of this value applied the same transform to the same bytes.
+            return Slot::Same(result);
+        }
+        let (input, triggers) = self.stored(variable, index, source, raw);
+        if !may_change(transform, triggers, input) {
+            return Slot::Same(source);
+        }
+        let output = apply(transform, input, chains.unicode_map());
+        let result = if output == input {
+            Slot::Same(source)
+        } else {
+            let triggers = Triggers::of(&output);
+            self.stored.push(Stored::new(Some(output), triggers));
+            Slot::Stored(self.stored.len() - 1)
+        };
+        let result_chain = match result {
+            Slot::Stored(_) => chain_id,
+            _ => source,
+        };
+        self.remember_derivation(variable, index, source, transform, result_chain);
+        result
     }
 
     /// The chain id holding `transform` applied to the value of source `source`, if computed already.
@@ -601,18 +628,17 @@ impl Checked<'_, '_> {
                 continue;
             }
             previous = Some(source);
-            let found = match rule.matcher.detector() {
-                Some(detector) => cache
-                    .detect(variable, index, source, raw, detector, |value| {
-                        rule.matcher.find(value, false).is_some()
-                    })
-                    .then(|| Found::whole(cache.value(variable, index, source, raw))),
-                None => rule.matcher.find(
-                    cache.value(variable, index, source, raw),
-                    rule.needs_captures,
-                ),
-            };
+            let detected = rule.matcher.detector().map(|detector| {
+                cache.detect(variable, index, source, raw, detector, |value| {
+                    rule.matcher.find(value, false).is_some()
+                })
+            });
+            // Looked up once for the operator and the verdict.
             let value = cache.value(variable, index, source, raw);
+            let found = match detected {
+                Some(detected) => detected.then(|| Found::whole(value)),
+                None => rule.matcher.find(value, rule.needs_captures),
+            };
             let found = self.judge(found, value);
             observer.inspected(rule, variable, key, value, found.is_some());
             if let Some(found) = found {

@@ -39,31 +39,40 @@ pub fn apply_chain(chain: &[Transform], input: &[u8], map: UnicodeMap) -> Vec<u8
 /// that whether each transform of each chain can change the value is a bit test rather than a scan per
 /// transform (those scans were a tenth of a benign request's time).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Triggers(u16);
+pub struct Triggers(u32);
 
 impl Triggers {
     /// Every trigger: meets any transform's.
-    pub const ALL: Triggers = Triggers(u16::MAX);
-    const PERCENT_OR_PLUS: u16 = 1;
-    const UPPER: u16 = 1 << 1;
-    const NON_ASCII: u16 = 1 << 2;
-    const NUL: u16 = 1 << 3;
-    const AMPERSAND: u16 = 1 << 4;
-    const HASH: u16 = 1 << 5;
+    pub const ALL: Triggers = Triggers(u32::MAX);
+    const PERCENT_OR_PLUS: u32 = 1;
+    const UPPER: u32 = 1 << 1;
+    const NON_ASCII: u32 = 1 << 2;
+    const NUL: u32 = 1 << 3;
+    const AMPERSAND: u32 = 1 << 4;
+    const HASH: u32 = 1 << 5;
     /// A byte `removeWhitespace` removes.
-    const SPACE: u16 = 1 << 6;
+    const SPACE: u32 = 1 << 6;
     /// A whitespace byte other than ' '.
-    const OTHER_SPACE: u16 = 1 << 7;
+    const OTHER_SPACE: u32 = 1 << 7;
+    /// `\`: what `jsDecode`, `cssDecode` and `escapeSeqDecode` act on.
+    const BACKSLASH: u32 = 1 << 8;
+    /// A byte `cmdLine` deletes or turns into a space: `" ' ^ , ;` tab, CR, LF (`\` is [`Triggers::BACKSLASH`]).
+    const CMD_CHAR: u32 = 1 << 9;
     // Byte pairs.
-    const DASH_DASH: u16 = 1 << 8;
-    const SLASH_STAR: u16 = 1 << 9;
-    const STAR_SLASH: u16 = 1 << 10;
-    const SPACE_SPACE: u16 = 1 << 11;
+    const DASH_DASH: u32 = 1 << 10;
+    const SLASH_STAR: u32 = 1 << 11;
+    const STAR_SLASH: u32 = 1 << 12;
+    const SPACE_SPACE: u32 = 1 << 13;
+    /// Two of `/` and `.` in a row (`//`, `/.`, `./`, `..`), or the value `.` alone: without one,
+    /// `normalizePath` has no empty, `.` or `..` segment to remove.
+    const PATH: u32 = 1 << 14;
+    /// A space before `/` or `(`, which `cmdLine` deletes.
+    const SPACE_OPEN: u32 = 1 << 15;
     /// Set in every value's triggers: what a transform that may change any value acts on.
-    const ANY: u16 = 1 << 12;
+    const ANY: u32 = 1 << 22;
     /// The flags above that a single byte sets; the pairs come from [`CLASSES`]' pair bits.
-    const BYTE_FLAGS: u32 = 0xff;
-    const PAIRS: u32 = 0xf00;
+    const BYTE_FLAGS: u32 = 0x3ff;
+    const PAIRS: u32 = 0xfc00;
 
     /// The triggers of `input`.
     pub fn of(input: &[u8]) -> Triggers {
@@ -75,10 +84,14 @@ impl Triggers {
             pairs |= opened & class;
             opened = class >> OPENS_SHIFT;
         }
-        Triggers(((flags & Self::BYTE_FLAGS) | (pairs & Self::PAIRS)) as u16 | Self::ANY)
+        if input == b"." {
+            // `normalizePath` removes a lone `.` segment.
+            pairs |= Self::PATH;
+        }
+        Triggers((flags & Self::BYTE_FLAGS) | (pairs & Self::PAIRS) | Self::ANY)
     }
 
-    fn has(self, bits: u16) -> bool {
+    fn has(self, bits: u32) -> bool {
         self.0 & bits != 0
     }
 
@@ -94,9 +107,9 @@ impl Triggers {
     }
 }
 
-/// Where, in a [`CLASSES`] entry, a byte says which pairs it begins: the pair's bit shifted this far left. A pair's
-/// own bit in the entry means the byte ends that pair.
-const OPENS_SHIFT: u32 = 4;
+/// Where, in a [`CLASSES`] entry, a byte says which pairs it begins: the pair's bit shifted this far left
+/// (bits 16 to 21, below [`Triggers::ANY`]). A pair's own bit in the entry means the byte ends that pair.
+const OPENS_SHIFT: u32 = 6;
 
 /// Per byte: its trigger flags, the pairs it ends (the pair's bit: `-` ends `--`, `*` ends `/*`, ...) and the
 /// pairs it begins (the pair's bit << [`OPENS_SHIFT`]).
@@ -107,36 +120,54 @@ static CLASSES: [u32; 256] = {
         let byte = b as u8;
         let mut class = 0u32;
         if byte == b'%' || byte == b'+' {
-            class |= Triggers::PERCENT_OR_PLUS as u32;
+            class |= Triggers::PERCENT_OR_PLUS;
         }
         if byte.is_ascii_uppercase() {
-            class |= Triggers::UPPER as u32;
+            class |= Triggers::UPPER;
         }
         if byte >= 0x80 {
-            class |= Triggers::NON_ASCII as u32;
+            class |= Triggers::NON_ASCII;
         }
         if byte == 0 {
-            class |= Triggers::NUL as u32;
+            class |= Triggers::NUL;
         }
         if byte == b'&' {
-            class |= Triggers::AMPERSAND as u32;
+            class |= Triggers::AMPERSAND;
         }
         if byte == b'#' {
-            class |= Triggers::HASH as u32;
+            class |= Triggers::HASH;
+        }
+        if byte == b'\\' {
+            class |= Triggers::BACKSLASH;
+        }
+        if matches!(
+            byte,
+            b'"' | b'\'' | b'^' | b',' | b';' | b'\t' | b'\r' | b'\n'
+        ) {
+            class |= Triggers::CMD_CHAR;
         }
         let (ends, begins) = match byte {
             b'-' => (Triggers::DASH_DASH, Triggers::DASH_DASH),
-            b'/' => (Triggers::STAR_SLASH, Triggers::SLASH_STAR),
+            b'/' => (
+                Triggers::STAR_SLASH | Triggers::PATH | Triggers::SPACE_OPEN,
+                Triggers::SLASH_STAR | Triggers::PATH,
+            ),
             b'*' => (Triggers::SLASH_STAR, Triggers::STAR_SLASH),
+            b'.' => (Triggers::PATH, Triggers::PATH),
+            b'(' => (Triggers::SPACE_OPEN, 0),
+            b' ' => (
+                Triggers::SPACE_SPACE,
+                Triggers::SPACE_SPACE | Triggers::SPACE_OPEN,
+            ),
             _ if is_space(byte) => (Triggers::SPACE_SPACE, Triggers::SPACE_SPACE),
             _ => (0, 0),
         };
-        class |= ends as u32 | (begins as u32) << OPENS_SHIFT;
+        class |= ends | begins << OPENS_SHIFT;
         if is_space(byte) || is_removed_space(byte) {
-            class |= Triggers::SPACE as u32;
+            class |= Triggers::SPACE;
         }
         if is_space(byte) && byte != b' ' {
-            class |= Triggers::OTHER_SPACE as u32;
+            class |= Triggers::OTHER_SPACE;
         }
         table[b] = class;
         b += 1;
@@ -146,7 +177,7 @@ static CLASSES: [u32; 256] = {
 
 /// The triggers without which `transform` cannot change a value ([`may_change`] never answers `true` without
 /// one of them).
-fn trigger_bits(transform: Transform) -> u16 {
+fn trigger_bits(transform: Transform) -> u32 {
     match transform {
         Transform::None => 0,
         Transform::UrlDecode | Transform::UrlDecodeUni => Triggers::PERCENT_OR_PLUS,
@@ -163,16 +194,23 @@ fn trigger_bits(transform: Transform) -> u16 {
         // Only a space other than ' ', or two spaces in a row, are rewritten.
         Transform::CompressWhitespace => Triggers::OTHER_SPACE | Triggers::SPACE_SPACE,
         Transform::HtmlEntityDecode => Triggers::AMPERSAND,
+        // Every escape starts with a backslash.
+        Transform::JsDecode | Transform::CssDecode | Transform::EscapeSeqDecode => {
+            Triggers::BACKSLASH
+        }
+        // Without an empty, `.` or `..` segment the path is rebuilt as it was.
+        Transform::NormalizePath => Triggers::PATH,
+        Transform::NormalizePathWin => Triggers::PATH | Triggers::BACKSLASH,
+        // What it deletes, turns into a space or lowercases, a run of spaces, a space before `/` or `(`.
+        Transform::CmdLine => {
+            Triggers::UPPER
+                | Triggers::BACKSLASH
+                | Triggers::CMD_CHAR
+                | Triggers::SPACE_SPACE
+                | Triggers::SPACE_OPEN
+        }
         // Transforms that may act on any value: their cost is a run per value and chain, cached like the others.
-        Transform::CmdLine
-        | Transform::JsDecode
-        | Transform::CssDecode
-        | Transform::NormalizePath
-        | Transform::NormalizePathWin
-        | Transform::EscapeSeqDecode
-        | Transform::Base64Decode
-        | Transform::HexEncode
-        | Transform::Length => Triggers::ANY,
+        Transform::Base64Decode | Transform::HexEncode | Transform::Length => Triggers::ANY,
     }
 }
 
@@ -184,6 +222,17 @@ pub fn may_change(transform: Transform, triggers: Triggers, input: &[u8]) -> boo
         && (transform != Transform::Trim
             || input.first().is_some_and(|&b| is_space(b))
             || input.last().is_some_and(|&b| is_space(b)))
+}
+
+/// The longest output `transform` can give for an input of `len` bytes, or `None` when it can be longer than its
+/// input (`utf8ToUnicode`, `hexEncode`, `length`). Every other transform removes, merges or decodes bytes;
+/// `base64Decode` gives three bytes for four.
+pub fn max_output_len(transform: Transform, len: usize) -> Option<usize> {
+    match transform {
+        Transform::Utf8ToUnicode | Transform::HexEncode | Transform::Length => None,
+        Transform::Base64Decode => Some(len / 4 * 3 + len % 4 * 3 / 4),
+        _ => Some(len),
+    }
 }
 
 /// Applies one transform; `urlDecodeUni` uses `map`.
@@ -589,13 +638,23 @@ mod tests {
         assert!(unchanged(Transform::ReplaceComments, b"a/b*c"));
         assert!(!unchanged(Transform::CompressWhitespace, b"a  b"));
         assert!(!unchanged(Transform::RemoveCommentsChar, b"a*/b"));
+        // The decoders and normalisers are told apart by the bytes they act on too.
+        assert!(unchanged(Transform::JsDecode, b"text/html;q=0.9"));
+        assert!(unchanged(Transform::CssDecode, b"a b"));
+        assert!(unchanged(Transform::NormalizePath, b"/catalog/search.html"));
+        assert!(unchanged(Transform::NormalizePathWin, b"en-GB,en;q=0.9"));
+        assert!(unchanged(Transform::CmdLine, b"trail running shoes"));
+        assert!(!unchanged(Transform::NormalizePath, b"https://x"));
+        assert!(!unchanged(Transform::NormalizePath, b"."));
+        assert!(!unchanged(Transform::CmdLine, b"a (b"));
+        assert!(!unchanged(Transform::JsDecode, b"\\x41"));
     }
 
     #[test]
     fn may_change_holds_for_every_short_input_of_the_trigger_bytes() {
         // Every string of up to three bytes over the bytes some transform reacts to (and a few it does not):
         // the pairs (`--`, `/*`, `*/`, two spaces) at every position, next to every other trigger.
-        let alphabet = b" \t-/*#%+&Aa\0\xa0\xc3<>!;u2";
+        let alphabet = b" \t-/*#%+&Aa\0\xa0\xc3<>!;u2\\.(\"'^,x";
         let mut inputs: Vec<Vec<u8>> = vec![Vec::new()];
         for len in 1..=3 {
             let mut word = vec![0usize; len];
@@ -608,11 +667,45 @@ mod tests {
                 word[at + 1..].fill(0);
             }
         }
+        // And longer strings over the same bytes, drawn by a fixed generator: a path needs a few bytes to
+        // have segments on both sides of a separator.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |bound: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % bound as u64) as usize
+        };
+        for _ in 0..20_000 {
+            let len = 4 + next(9);
+            inputs.push((0..len).map(|_| alphabet[next(alphabet.len())]).collect());
+        }
         for transform in Transform::ALL {
             for input in &inputs {
                 if !may_change(transform, Triggers::of(input), input) {
                     assert_eq!(t(transform, input), *input, "{transform:?} of {input:?}");
                 }
+                if let Some(longest) = max_output_len(transform, input.len()) {
+                    assert!(
+                        t(transform, input).len() <= longest,
+                        "{transform:?} of {input:?} is longer than {longest}"
+                    );
+                }
+            }
+        }
+        // `base64Decode` on the base64 alphabet, every length up to 13, padded or not.
+        for len in 0..14 {
+            for input in [
+                b"QUJDREVGR0hJSktMTU5P".as_slice(),
+                b"YWJj=".as_slice(),
+                b"+/+/+/+/+/+/+/+/",
+            ] {
+                let input = &input[..len.min(input.len())];
+                let longest = max_output_len(Transform::Base64Decode, input.len()).unwrap_or(0);
+                assert!(
+                    t(Transform::Base64Decode, input).len() <= longest,
+                    "{input:?}"
+                );
             }
         }
         for first in Transform::ALL {

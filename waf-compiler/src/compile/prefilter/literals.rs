@@ -104,14 +104,19 @@ fn analyse(hir: &Hir) -> Info {
                 },
                 (0, _) => Info::default(),
                 (min, max) => {
-                    let exact = sub
+                    // Every match starts with `min` matches of the sub-expression: their concatenations.
+                    let first = sub
                         .exact
                         .as_ref()
-                        .filter(|_| max == Some(min))
                         .and_then(|set| (1..min).try_fold(set.clone(), |acc, _| cross(&acc, set)));
+                    let exact = first.clone().filter(|_| max == Some(min));
                     Info {
                         exact,
-                        required: sub.requirement(),
+                        // `\.{2,3}` requires `..`, not just `.`.
+                        required: better(
+                            first.and_then(|set| Info::exact(set).requirement()),
+                            sub.requirement(),
+                        ),
                     }
                 }
             }
@@ -350,6 +355,10 @@ mod tests {
         assert_eq!(required("(?i)(?:x|y)z"), set(&["xz", "yz"]));
         assert_eq!(required("ab{2}c"), set(&["abbc"]));
         assert_eq!(required("a(?:b|c)?d+"), set(&["d"]));
+        // A repetition requires its first `min` repeats, whatever its maximum (CRS 930110).
+        assert_eq!(required("(?:^|[/;])\\.{2,3}[/;]"), set(&[".."]));
+        assert_eq!(required("x(?:ab){2,}"), set(&["abab"]));
+        assert_eq!(required("(?:a|b?){2,5}"), None);
     }
 
     #[test]

@@ -5,8 +5,9 @@
 //! `\W{4}`) falls back to a byte gate when its matches need some bytes of a set (CRS 942420: eight of the
 //! "special" characters): it runs only on values with that many. A rule with neither (the detectors) always
 //! runs. The literals are grouped per variable: each literal of a variable's group points to the (rule,
-//! transform chain) pairs it gates. The groups scan with case-insensitive Aho-Corasick DFAs; the large groups
-//! (the CRS's argument, cookie and XML variables) share one automaton of all their literals.
+//! transform chain) pairs it gates. The groups scan with case-insensitive Aho-Corasick DFAs, walked byte by byte
+//! (`find_literals`); the large groups (the CRS's argument, cookie and XML variables) share one automaton of all
+//! their literals. One-byte literals are found by a table instead (`ByteLiterals`).
 //!
 //! Per request, [`Prefilter::scan`] is the first pass: for each value of each grouped variable, it computes the
 //! value under every chain the group's rules use (through the request's shared [`TransformCache`], so the
@@ -30,11 +31,14 @@ use crate::evaluate::TransformCache;
 use crate::evaluate::collection::RequestView;
 use crate::evaluate::memo::MAX_VALUE_LEN;
 use crate::evaluate::operator::{Matcher, pcre_byte_escapes, syntax_config};
-use crate::evaluate::transform::Triggers;
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use crate::evaluate::transform::{Triggers, max_output_len};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Anchored, MatchKind};
 use regex_syntax::hir::Hir;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub use literals::{ByteCount, Literals};
 
@@ -94,16 +98,62 @@ pub enum PrefilterError {
 #[derive(Debug)]
 struct Group {
     variable: Variable,
-    /// Possibly shared with other groups (see [`share_automata`]).
-    automaton: AhoCorasick,
-    /// The length of the group's shortest literal: a shorter value holds none, and is not scanned (starting
-    /// a scan costs about as much as scanning a short value).
+    /// The literals of two bytes or more. Possibly shared with other groups (see [`share_automata`]).
+    automaton: Arc<DFA>,
+    /// The length of the automaton's shortest literal: a shorter value holds none, and is not scanned
+    /// (starting a scan costs about as much as scanning a short value).
     shortest: usize,
     /// The distinct chains of the group's targets: the values scanned for each value of the variable.
     chains: Vec<usize>,
-    /// `targets[literal]`: (rule index, slot in `chains`).
+    /// `targets[pattern]`: (rule index, slot in `chains`) for each pattern of the automaton.
     targets: Vec<Vec<(usize, usize)>>,
+    /// The literals of one byte, found by a table lookup per byte.
+    byte_literals: ByteLiterals,
     byte_gates: Vec<ByteGate>,
+    /// `shortest_of_slot[slot]`: the fewest bytes a value must have for a target of chain slot `slot` to be
+    /// marked (its shortest literal, or the count of a byte gate).
+    shortest_of_slot: Vec<usize>,
+}
+
+/// A group's one-byte literals (CRS patterns give sets such as every letter of a class `[a-z]` would start
+/// with). In the automaton one matched at nearly every byte of benign text, each match a return from the
+/// overlapping search (a third of the whole CRS's scan time on a browser GET); a table lookup per byte finds
+/// the same literals. Derived when the automata are built, not stored.
+#[derive(Debug)]
+struct ByteLiterals {
+    /// `ordinal[byte]`: 1 + the index in `targets` of the literal that is `byte` up to ASCII case, 0 for none.
+    /// Literals are lowercased, so at most 230 distinct ones: the ordinals fit a byte.
+    ordinal: [u8; 256],
+    /// (rule index, slot in the group's `chains`) per literal.
+    targets: Vec<Vec<(usize, usize)>>,
+}
+
+impl ByteLiterals {
+    /// `literals` are (lowercased byte, targets), each byte once.
+    fn new(literals: Vec<(u8, Vec<(usize, usize)>)>) -> ByteLiterals {
+        let mut ordinal = [0u8; 256];
+        let mut targets = Vec::with_capacity(literals.len());
+        for (byte, list) in literals {
+            // At most 230 distinct lowercased bytes (checked by the caller's dedup), so this fits.
+            let k = u8::try_from(targets.len() + 1).unwrap_or(u8::MAX);
+            ordinal[usize::from(byte)] = k;
+            ordinal[usize::from(byte.to_ascii_uppercase())] = k;
+            targets.push(list);
+        }
+        ByteLiterals { ordinal, targets }
+    }
+
+    /// The ordinals of the literals `value` holds, as a bit set (bit 0 stands for the bytes that are no
+    /// literal): a value holds few distinct letters, so only those are looked at afterwards.
+    fn find(&self, value: &[u8]) -> [u64; 4] {
+        let mut present = [0u64; 4];
+        for &b in value {
+            let k = self.ordinal[usize::from(b)];
+            present[usize::from(k >> 6)] |= 1 << (k & 63);
+        }
+        present[0] &= !1;
+        present
+    }
 }
 
 #[derive(Debug)]
@@ -139,17 +189,83 @@ pub struct Prefilter {
     id: u64,
 }
 
+/// The source of a chain the scan skipped for a value (see [`ScanPlan`]): equal to no computed source, so its
+/// targets are not marked.
+const SKIPPED: usize = usize::MAX;
+
 /// The next prefilter id.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
-/// How one group's values are scanned: `chains[slot]` is the chain whose value is scanned for the group's
-/// chain `slot` (that chain without its trailing `lowercase` transforms), and the triggers its transforms act
-/// on. A value without any of them is that chain's value as it is: no transform cache entry, no copy (the
-/// common case for benign values).
+/// How one group's values are scanned: `chains[i]` is a chain whose value is scanned (a chain of the group
+/// without its trailing `lowercase` transforms), each once, and the triggers its transforms act on. A value
+/// without any of them is that chain's value as it is: no transform cache entry, no copy (the common case for
+/// benign values). `of_slot[slot]` is the index in `chains` of the group's chain `slot`: several chains of a
+/// group often differ only by a trailing `lowercase`.
+/// `min_raw_len[i]`: a raw value shorter than this cannot give chain `chains[i]` a value long enough for any of
+/// its targets' literals (most transforms never lengthen a value and `base64Decode` shortens it by a quarter):
+/// the chain is neither computed nor scanned for it.
 #[derive(Debug, Clone)]
 struct ScanPlan {
     chains: Vec<(usize, Triggers)>,
+    of_slot: Vec<usize>,
+    min_raw_len: Vec<usize>,
 }
+
+impl ScanPlan {
+    /// The plan of a group whose chain slots are scanned as `scanned[slot]`.
+    fn new(scanned: impl IntoIterator<Item = (usize, Triggers)>) -> ScanPlan {
+        let mut chains: Vec<(usize, Triggers)> = Vec::new();
+        let of_slot = scanned
+            .into_iter()
+            .map(|(chain, triggers)| {
+                chains
+                    .iter()
+                    .position(|&(c, _)| c == chain)
+                    .unwrap_or_else(|| {
+                        chains.push((chain, triggers));
+                        chains.len() - 1
+                    })
+            })
+            .collect();
+        let min_raw_len = vec![0; chains.len()];
+        ScanPlan {
+            chains,
+            of_slot,
+            min_raw_len,
+        }
+    }
+
+    /// Sets `min_raw_len` for a group whose slots need `shortest_of_slot` bytes, by the length bounds of the
+    /// chains' transforms.
+    fn bound_lengths(&mut self, chains: &Chains, shortest_of_slot: &[usize]) {
+        for (i, &(chain, _)) in self.chains.iter().enumerate() {
+            let shortest = self
+                .of_slot
+                .iter()
+                .zip(shortest_of_slot)
+                .filter(|&(&of, _)| of == i)
+                .map(|(_, &shortest)| shortest)
+                .min()
+                .unwrap_or(0);
+            let transforms = chains.get(chain);
+            let longest = |len: usize| {
+                transforms
+                    .iter()
+                    .try_fold(len, |len, &t| max_output_len(t, len))
+            };
+            // The bound grows with the raw length (by at least one byte in four bytes per `base64Decode`), so the
+            // search ends; it is capped all the same, and a chain that may lengthen its value is never skipped.
+            let mut needed = 0;
+            while needed < MAX_SKIPPED_LEN && longest(needed).is_some_and(|l| l < shortest) {
+                needed += 1;
+            }
+            self.min_raw_len[i] = if needed >= MAX_SKIPPED_LEN { 0 } else { needed };
+        }
+    }
+}
+
+/// Values at least this long are always scanned (a bound on the work of [`ScanPlan::bound_lengths`]).
+const MAX_SKIPPED_LEN: usize = 4096;
 
 impl Prefilter {
     /// Builds the prefilter of the rules at or below `paranoia_level` (`rules` in rule-set order).
@@ -290,13 +406,12 @@ impl Prefilter {
             .groups
             .iter()
             .map(|group| {
-                let scanned = group.chains.iter().map(|&chain| {
+                let mut plan = ScanPlan::new(group.chains.iter().map(|&chain| {
                     let chain = without_trailing_lowercase(chains, chain);
                     (chain, Triggers::acted_on_by(chains.get(chain)))
-                });
-                ScanPlan {
-                    chains: scanned.collect(),
-                }
+                }));
+                plan.bound_lengths(chains, &group.shortest_of_slot);
+                plan
             })
             .collect();
         Ok(())
@@ -316,6 +431,8 @@ impl Prefilter {
             mut seen,
             mut hits,
             mut sources,
+            mut scanned_sources,
+            mut distinct,
             mut fresh,
             mut group_any,
         } = std::mem::take(&mut cache.scan_buffers);
@@ -332,7 +449,7 @@ impl Prefilter {
             bits.clear();
             bits.resize(values.slots() * self.words, 0);
             let group_any = &mut group_any[g * self.words..(g + 1) * self.words];
-            let scan_chains = &self.plans[g].chains;
+            let plan = &self.plans[g];
             // All false (see above): it only has to be long enough.
             if seen.len() < group.targets.len() {
                 seen.resize(group.targets.len(), false);
@@ -347,21 +464,31 @@ impl Prefilter {
                     or_into(&bits[at..at + self.words], group_any);
                     continue;
                 }
-                sources.clear();
                 let triggers = Triggers::of(raw);
-                for &(chain, acted_on) in scan_chains {
-                    sources.push(if triggers.meets(acted_on) {
+                scanned_sources.clear();
+                distinct.clear();
+                for (&(chain, acted_on), &min_raw_len) in plan.chains.iter().zip(&plan.min_raw_len)
+                {
+                    if raw.len() < min_raw_len {
+                        // Too short for any literal of the chain's targets: none is marked.
+                        scanned_sources.push(SKIPPED);
+                        continue;
+                    }
+                    let source = if triggers.meets(acted_on) {
                         cache.fill(group.variable, index, chain, chains, raw, Some(triggers));
                         cache.source(group.variable, index, chain)
                     } else {
                         0
-                    });
-                }
-                for (slot, &source) in sources.iter().enumerate() {
+                    };
+                    scanned_sources.push(source);
                     // Chains that left the value as another chain did share that chain's scan.
-                    if sources[..slot].contains(&source) {
-                        continue;
+                    if !distinct.contains(&source) {
+                        distinct.push(source);
                     }
+                }
+                sources.clear();
+                sources.extend(plan.of_slot.iter().map(|&i| scanned_sources[i]));
+                for &source in &distinct {
                     let value = cache.value(group.variable, index, source, raw);
                     hits.clear();
                     let scanned = if value.len() < group.shortest {
@@ -369,13 +496,12 @@ impl Prefilter {
                     } else {
                         value
                     };
-                    for found in group.automaton.find_overlapping_iter(scanned) {
-                        let literal = found.pattern().as_usize();
+                    find_literals(&group.automaton, scanned, |literal| {
                         if !seen[literal] {
                             seen[literal] = true;
                             hits.push(literal);
                         }
-                    }
+                    });
                     let mut mark = |rule: usize| {
                         bits[at + rule / 64] |= 1 << (rule % 64);
                     };
@@ -384,6 +510,21 @@ impl Prefilter {
                         for &(rule, target_slot) in &group.targets[literal] {
                             if sources[target_slot] == source {
                                 mark(rule);
+                            }
+                        }
+                    }
+                    if !group.byte_literals.targets.is_empty() {
+                        for (word, mut bits) in
+                            group.byte_literals.find(value).into_iter().enumerate()
+                        {
+                            while bits != 0 {
+                                let k = word * 64 + bits.trailing_zeros() as usize;
+                                bits &= bits - 1;
+                                for &(rule, target_slot) in &group.byte_literals.targets[k - 1] {
+                                    if sources[target_slot] == source {
+                                        mark(rule);
+                                    }
+                                }
                             }
                         }
                     }
@@ -418,6 +559,8 @@ impl Prefilter {
                 seen,
                 hits,
                 sources,
+                scanned_sources,
+                distinct,
                 fresh,
                 group_any,
             },
@@ -481,14 +624,38 @@ impl TryFrom<PrefilterData> for Prefilter {
                 gated[rule / 64] |= 1 << (rule % 64);
                 Ok((rule, slot))
             };
+            // The literals of two bytes or more go to the automaton, those of one byte to a table.
             let mut targets = Vec::with_capacity(group.targets.len());
-            for list in &group.targets {
-                targets.push(
-                    list.iter()
-                        .map(&mut resolve)
-                        .collect::<Result<Vec<_>, _>>()?,
-                );
+            let mut byte_literals = Vec::new();
+            let mut shortest_of_slot: Vec<usize> = Vec::new();
+            let mut needs = |slot: usize, len: usize| {
+                if shortest_of_slot.len() <= slot {
+                    shortest_of_slot.resize(slot + 1, usize::MAX);
+                }
+                shortest_of_slot[slot] = shortest_of_slot[slot].min(len);
+            };
+            for (literal, list) in group.literals.iter().zip(&group.targets) {
+                let list = list
+                    .iter()
+                    .map(&mut resolve)
+                    .collect::<Result<Vec<_>, _>>()?;
+                for &(_, slot) in &list {
+                    needs(slot, literal.len());
+                }
+                match literal.as_slice() {
+                    &[byte] => byte_literals.push((byte.to_ascii_lowercase(), list)),
+                    _ => targets.push((literal.as_slice(), list)),
+                }
             }
+            // Stored literals are lowercased and distinct; merge any that are not, so each byte has one entry.
+            byte_literals.sort_by_key(|(byte, _)| *byte);
+            byte_literals.dedup_by(|(byte, list), (kept, kept_list)| {
+                let same = byte == kept;
+                if same {
+                    kept_list.append(list);
+                }
+                same
+            });
             let mut byte_gates = Vec::with_capacity(group.byte_gates.len());
             for gate in &group.byte_gates {
                 let mut set = [false; 256];
@@ -501,6 +668,7 @@ impl TryFrom<PrefilterData> for Prefilter {
                 let mut resolved = Vec::with_capacity(gate.targets.len());
                 for (target, min_count) in &gate.targets {
                     let (rule, slot) = resolve(target)?;
+                    needs(slot, *min_count as usize);
                     resolved.push((rule, slot, *min_count as usize));
                 }
                 byte_gates.push(ByteGate {
@@ -514,38 +682,58 @@ impl TryFrom<PrefilterData> for Prefilter {
                 .enumerate()
                 .map(|(word, &g)| !g & word_mask(rule_count, word))
                 .collect();
-            parts.push((chain_ids, byte_gates));
+            // A slot without a target (none is built) needs nothing.
+            shortest_of_slot.resize(chain_ids.len(), usize::MAX);
+            for shortest in &mut shortest_of_slot {
+                if *shortest == usize::MAX {
+                    *shortest = 0;
+                }
+            }
+            parts.push((
+                chain_ids,
+                byte_gates,
+                ByteLiterals::new(byte_literals),
+                shortest_of_slot,
+            ));
             all_ungated.push(ungated);
             all_targets.push(targets);
         }
-        let automata = share_automata(&data.groups, &mut all_targets)?;
+        let literals: Vec<Vec<&[u8]>> = all_targets
+            .iter()
+            .map(|targets| targets.iter().map(|(literal, _)| *literal).collect())
+            .collect();
+        let mut all_targets: Vec<Vec<Vec<(usize, usize)>>> = all_targets
+            .into_iter()
+            .map(|targets| targets.into_iter().map(|(_, list)| list).collect())
+            .collect();
+        let automata = share_automata(&literals, &mut all_targets)?;
         let groups: Vec<Group> = data
             .groups
             .iter()
             .zip(parts)
-            .zip(all_targets.into_iter().zip(automata))
+            .zip(literals.iter().zip(all_targets.into_iter().zip(automata)))
             .map(
-                |((stored, (chains, byte_gates)), (targets, automaton))| Group {
-                    variable: stored.variable,
-                    automaton,
-                    shortest: stored
-                        .literals
-                        .iter()
-                        .map(Vec::len)
-                        .min()
-                        .unwrap_or(usize::MAX),
-                    chains,
-                    targets,
-                    byte_gates,
+                |(
+                    (stored, (chains, byte_gates, byte_literals, shortest_of_slot)),
+                    (literals, (targets, automaton)),
+                )| {
+                    Group {
+                        variable: stored.variable,
+                        automaton,
+                        shortest: literals.iter().map(|l| l.len()).min().unwrap_or(usize::MAX),
+                        chains,
+                        targets,
+                        byte_literals,
+                        byte_gates,
+                        shortest_of_slot,
+                    }
                 },
             )
             .collect();
         // Until attached: every chain as it is, computed for every value.
         let plans = groups
             .iter()
-            .map(|group| ScanPlan {
-                chains: group.chains.iter().map(|&c| (c, Triggers::ALL)).collect(),
-            })
+            .map(|group| ScanPlan::new(group.chains.iter().map(|&c| (c, Triggers::ALL))))
             .collect();
         Ok(Prefilter {
             data,
@@ -594,24 +782,27 @@ const SHARED_AUTOMATON_MIN_LITERALS: usize = 64;
 /// lookup per byte). Measured against one contiguous NFA per group (criterion, shipped + CRS at PL4): 10 %
 /// fewer instructions per request, 1 KB form 89 vs 94 µs, 4 KB JSON 372 vs 396 µs, benign GET 25.0 vs
 /// 25.3 µs, and 5 ms less load time (a DFA per group took 20 ms more than the NFAs).
-/// `targets[group]` is re-indexed by the pattern ids of the group's automaton.
+/// `literals[group]` are the group's literals (of two bytes or more), `targets[group]` their targets, re-indexed
+/// by the pattern ids of the group's automaton.
 fn share_automata(
-    data: &[GroupData],
+    literals: &[Vec<&[u8]>],
     targets: &mut [Vec<Vec<(usize, usize)>>],
-) -> Result<Vec<AhoCorasick>, PrefilterError> {
+) -> Result<Vec<Arc<DFA>>, PrefilterError> {
     let build = |literals: &[&[u8]]| {
-        AhoCorasick::builder()
+        DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
+            // `find_literals` walks the automaton byte by byte; its own skipping ahead is not used.
+            .prefilter(false)
             .build(literals)
+            .map(Arc::new)
             .map_err(|e| PrefilterError::Automaton(e.to_string()))
     };
-    let large = |g: &GroupData| g.literals.len() >= SHARED_AUTOMATON_MIN_LITERALS;
-    let shared: Vec<&[u8]> = data
+    let large = |g: &[&[u8]]| g.len() >= SHARED_AUTOMATON_MIN_LITERALS;
+    let shared: Vec<&[u8]> = literals
         .iter()
         .filter(|g| large(g))
-        .flat_map(|g| g.literals.iter().map(Vec::as_slice))
+        .flat_map(|g| g.iter().copied())
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();
@@ -620,11 +811,10 @@ fn share_automata(
     } else {
         Some(build(&shared)?)
     };
-    let mut automata = Vec::with_capacity(data.len());
-    for (stored, targets) in data.iter().zip(targets) {
-        let own: Vec<&[u8]> = stored.literals.iter().map(Vec::as_slice).collect();
+    let mut automata = Vec::with_capacity(literals.len());
+    for (own, targets) in literals.iter().zip(targets) {
         match &shared_automaton {
-            Some(automaton) if large(stored) => {
+            Some(automaton) if large(own) => {
                 let mut by_pattern = vec![Vec::new(); shared.len()];
                 for (literal, list) in own.iter().zip(std::mem::take(targets)) {
                     // Every literal of a large group is in `shared`, which is sorted.
@@ -635,10 +825,33 @@ fn share_automata(
                 *targets = by_pattern;
                 automata.push(automaton.clone());
             }
-            _ => automata.push(build(&own)?),
+            _ => automata.push(build(own)?),
         }
     }
     Ok(automata)
+}
+
+/// Calls `found` with the pattern id of every occurrence of a literal of `automaton` in `value`, overlapping
+/// ones included (a literal found several times is reported each time). The automaton is walked byte by byte:
+/// an overlapping search through `AhoCorasick` returns from the search at each match and starts it again,
+/// which cost more than the walk itself on text full of two-letter literals.
+fn find_literals(automaton: &DFA, value: &[u8], mut found: impl FnMut(usize)) {
+    let Ok(mut state) = automaton.start_state(Anchored::No) else {
+        return;
+    };
+    for &b in value {
+        state = automaton.next_state(Anchored::No, state, b);
+        if automaton.is_special(state) {
+            if automaton.is_dead(state) {
+                return;
+            }
+            if automaton.is_match(state) {
+                for i in 0..automaton.match_len(state) {
+                    found(automaton.match_pattern(state, i).as_usize());
+                }
+            }
+        }
+    }
 }
 
 /// How a rule is gated.
@@ -732,6 +945,10 @@ pub struct ScanBuffers {
     hits: Vec<usize>,
     /// Per chain slot of the group: the source of the value being scanned.
     sources: Vec<usize>,
+    /// Per chain of the group's [`ScanPlan`]: the same.
+    scanned_sources: Vec<usize>,
+    /// The distinct sources of the value being scanned: each is scanned once.
+    distinct: Vec<usize>,
     /// (group, value index) of the values computed by this scan that the memo is to remember.
     fresh: Vec<(usize, usize)>,
 }
