@@ -480,11 +480,26 @@ impl Prefilter {
                     } else {
                         0
                     };
+                    // Chains that left the value as another chain did share that chain's scan, and so do
+                    // chains whose values differ only in ASCII case (`[removeWhitespace]` and `[lowercase,
+                    // removeWhitespace]` of a header): the scan ignores case (the byte tables and gates hold
+                    // both cases of a letter), so it finds the same literals.
+                    let source = if distinct.contains(&source) {
+                        source
+                    } else {
+                        let value = cache.value(group.variable, index, source, raw);
+                        match distinct.iter().find(|&&other| {
+                            let other = cache.value(group.variable, index, other, raw);
+                            other.len() == value.len() && other.eq_ignore_ascii_case(value)
+                        }) {
+                            Some(&same) => same,
+                            None => {
+                                distinct.push(source);
+                                source
+                            }
+                        }
+                    };
                     scanned_sources.push(source);
-                    // Chains that left the value as another chain did share that chain's scan.
-                    if !distinct.contains(&source) {
-                        distinct.push(source);
-                    }
                 }
                 sources.clear();
                 sources.extend(plan.of_slot.iter().map(|&i| scanned_sources[i]));
