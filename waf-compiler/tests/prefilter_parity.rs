@@ -14,8 +14,14 @@ use waf_compiler::compile::rule::Variable;
 use waf_compiler::evaluate::{Observer, TransformCache};
 use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, Verdict};
 
+/// The shipped rules and CRS 942 at paranoia level 4.
 fn load_all() -> CompiledRuleSet {
-    let dirs = [repo("rules"), repo("crs-942")];
+    load(&["rules", "crs-942"])
+}
+
+/// The rule directories `dirs` of the repository at paranoia level 4, every rule loaded.
+fn load(dirs: &[&str]) -> CompiledRuleSet {
+    let dirs: Vec<_> = dirs.iter().map(|d| repo(d)).collect();
     let outcome = CompiledRuleSet::load_dirs(
         &dirs,
         &CompileOptions {
@@ -90,20 +96,9 @@ fn verdicts_are_identical_with_and_without_the_prefilter_on_the_whole_crs() {
     let Some(crs_942) = corpus_support::crs_tests_dir() else {
         return;
     };
-    let load = || {
-        let dirs = [repo("rules"), repo("crs-942"), repo("crs")];
-        let outcome = CompiledRuleSet::load_dirs(
-            &dirs,
-            &CompileOptions {
-                paranoia_level: 4,
-                ..Default::default()
-            },
-        );
-        assert!(outcome.errors.is_empty(), "{:#?}", outcome.errors);
-        outcome.ruleset
-    };
-    let with = load();
-    let mut without = load();
+    let whole_crs = ["rules", "crs-942", "crs"];
+    let with = load(&whole_crs);
+    let mut without = load(&whole_crs);
     without.set_prefilter(None).unwrap();
     let mut requests = corpus_support::raw_requests(&repo("waf-compiler/tests/default-rules"));
     let suites = crs_942.parent().unwrap();
