@@ -42,11 +42,16 @@ fn evaluate(rules: &CompiledRuleSet, raw: &[u8]) -> Option<Verdict> {
 
 /// Names of the requests whose verdicts differ between `with` and `without`, and how many requests matched
 /// at least one rule.
-fn differences(with: &CompiledRuleSet, without: &CompiledRuleSet) -> (Vec<String>, usize) {
+/// The requests whose verdicts differ between the two rule sets, and how many matched a rule.
+fn differences(
+    with: &CompiledRuleSet,
+    without: &CompiledRuleSet,
+    requests: &[(String, Vec<u8>)],
+) -> (Vec<String>, usize) {
     let mut differ = Vec::new();
     let mut matched = 0;
-    for (name, raw) in corpus_support::corpus() {
-        let (Some(a), Some(b)) = (evaluate(with, &raw), evaluate(without, &raw)) else {
+    for (name, raw) in requests {
+        let (Some(a), Some(b)) = (evaluate(with, raw), evaluate(without, raw)) else {
             continue;
         };
         matched += usize::from(!b.matches.is_empty());
@@ -75,7 +80,7 @@ fn without_prefilter() -> CompiledRuleSet {
 fn verdicts_are_identical_with_and_without_the_prefilter() {
     let with = load_all();
     assert!(with.prefilter().is_some(), "the prefilter is on by default");
-    let (differ, matched) = differences(&with, &without_prefilter());
+    let (differ, matched) = differences(&with, &without_prefilter(), &corpus_support::corpus());
     assert!(
         matched > 500,
         "only {matched} requests matched a rule: the corpus is not exercising the rules"
@@ -101,53 +106,9 @@ fn verdicts_are_identical_with_and_without_the_prefilter_on_the_whole_crs() {
     let mut without = load(&whole_crs);
     without.set_prefilter(None).unwrap();
     let mut requests = corpus_support::raw_requests(&repo("waf-compiler/tests/default-rules"));
-    let suites = crs_942.parent().unwrap();
-    let mut dirs: Vec<_> = std::fs::read_dir(suites)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .is_some_and(|n| n.to_string_lossy().starts_with("REQUEST-9"))
-        })
-        .collect();
-    dirs.sort();
-    for dir in dirs {
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
-            .collect();
-        files.sort();
-        // Files and stages the suite reader cannot turn into a request are left out, as `rulec test` reports
-        // them apart.
-        for file in files
-            .iter()
-            .filter_map(|p| waf_compiler::ftw::read_file(p).ok())
-        {
-            for test in &file.tests {
-                for (n, stage) in test.stages.iter().enumerate() {
-                    if let Ok(raw) = waf_compiler::ftw::raw_request(&stage.input) {
-                        requests.push((format!("{}/{n}", test.test_id), raw));
-                    }
-                }
-            }
-        }
-    }
+    requests.extend(corpus_support::crs_request_suites(&crs_942));
     assert!(requests.len() > 4000, "{} requests", requests.len());
-    let (mut differ, mut matched) = (Vec::new(), 0);
-    for (name, raw) in &requests {
-        let (Some(a), Some(b)) = (evaluate(&with, raw), evaluate(&without, raw)) else {
-            continue;
-        };
-        matched += usize::from(!b.matches.is_empty());
-        if a != b {
-            differ.push(format!(
-                "{name}: with prefilter {:?}, without {:?}",
-                ids(&a),
-                ids(&b)
-            ));
-        }
-    }
+    let (differ, matched) = differences(&with, &without, &requests);
     assert!(matched > 3000, "only {matched} requests matched a rule");
     assert!(
         differ.is_empty(),
@@ -170,7 +131,7 @@ fn a_wrong_literal_set_is_caught_by_the_parity_check() {
     wrong
         .set_prefilter(Some(Prefilter::try_from(data).unwrap()))
         .unwrap();
-    let (differ, _) = differences(&wrong, &without_prefilter());
+    let (differ, _) = differences(&wrong, &without_prefilter(), &corpus_support::corpus());
     assert!(differ.len() > 100, "only {} differences", differ.len());
 }
 

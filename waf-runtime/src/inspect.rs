@@ -163,7 +163,7 @@ pub fn domain_rule_errors(config: &Config, rules: &LoadedRules) -> Vec<String> {
                 .disabled_rules
                 .iter()
                 .copied()
-                .filter(|&id| !rules.set.rules().any(|r| r.rule.id == id))
+                .filter(|&id| !rules.set.has_rule(id))
                 .collect();
             (!unknown.is_empty()).then(|| {
                 format!(

@@ -92,6 +92,36 @@ fn start_pebble(dir: &Path, ca: &TestCa, api: u16, http_port: u16, dns: u16) -> 
 }
 
 /// The DNS pebble asks: every name is 127.0.0.1 (IPv4 only), the other challenge servers off.
+/// Pebble on free ports, its CA written to `ca_file` (the CA the proxy's `waf.acme.ca_file` trusts) in `dir`;
+/// its DNS (`start_dns(dns)`) is left to the test, which may want validations to fail first.
+struct Pki {
+    dir: tempfile::TempDir,
+    ca_file: std::path::PathBuf,
+    http_port: u16,
+    api: u16,
+    dns: u16,
+    pebble: Killed,
+}
+
+impl Pki {
+    fn start() -> Pki {
+        let dir = tempfile::tempdir().unwrap();
+        let ca = TestCa::new();
+        let ca_file = dir.path().join("ca.pem");
+        std::fs::write(&ca_file, &ca.pem).unwrap();
+        let (http_port, api, dns) = (closed_port(), closed_port(), closed_port());
+        let pebble = start_pebble(dir.path(), &ca, api, http_port, dns);
+        Pki {
+            dir,
+            ca_file,
+            http_port,
+            api,
+            dns,
+            pebble,
+        }
+    }
+}
+
 fn start_dns(dns: u16) -> Killed {
     let child = Command::new("pebble-challtestsrv")
         .args([
@@ -169,13 +199,15 @@ async fn pebble_issues_after_a_failed_order_and_the_certificate_is_renewed_witho
         return;
     }
     let upstream = Upstream::start().await;
-    let pki = tempfile::tempdir().unwrap();
-    let ca = TestCa::new();
-    let ca_file = pki.path().join("ca.pem");
-    std::fs::write(&ca_file, &ca.pem).unwrap();
-    let (http_port, api, dns) = (closed_port(), closed_port(), closed_port());
     // Pebble without its DNS: the first validation cannot resolve the name, so the first order fails.
-    let _pebble = start_pebble(pki.path(), &ca, api, http_port, dns);
+    let Pki {
+        dir: _pki,
+        ca_file,
+        http_port,
+        api,
+        dns,
+        pebble: _pebble,
+    } = Pki::start();
 
     let server = format!(
         "http_port: {http_port}, https_enabled: true, https_port: 0, tls: {{auto_cert_dir: certs}}"
@@ -278,13 +310,15 @@ async fn acme_follows_the_configuration_in_force_without_restart() {
         return;
     }
     let upstream = Upstream::start().await;
-    let pki = tempfile::tempdir().unwrap();
-    let ca = TestCa::new();
-    let ca_file = pki.path().join("ca.pem");
-    std::fs::write(&ca_file, &ca.pem).unwrap();
-    let (http_port, api, dns) = (closed_port(), closed_port(), closed_port());
+    let Pki {
+        dir: pki,
+        ca_file,
+        http_port,
+        api,
+        dns,
+        pebble: _pebble,
+    } = Pki::start();
     let _dns = start_dns(dns);
-    let _pebble = start_pebble(pki.path(), &ca, api, http_port, dns);
 
     // No ACME domain at start: the domain gets the global (self-signed) certificate.
     let server = format!(

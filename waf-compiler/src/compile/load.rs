@@ -50,9 +50,27 @@ impl LoadError {
 /// Parses the rules of one file (one rule, several YAML documents, or a `rules:` list). Errors name the file,
 /// the rule id when known and the field.
 pub fn parse_rules(file: &Path, text: &str) -> Result<Vec<Rule>, Vec<LoadError>> {
+    let mut rules = Vec::new();
+    let mut errors = Vec::new();
+    for entry in rule_entries(file, text)? {
+        match parse_rule(file, entry) {
+            Ok(rule) => rules.push(rule),
+            Err(mut e) => errors.append(&mut e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(rules)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The rule mappings of one file in any of the shapes [`parse_rules`] reads, not yet checked as rules (the admin
+/// panel stores a domain's rules as this data).
+pub fn rule_entries(file: &Path, text: &str) -> Result<Vec<serde_json::Value>, Vec<LoadError>> {
     let documents: Vec<serde_json::Value> = serde_saphyr::from_multiple(text)
         .map_err(|e| vec![LoadError::file(file, format!("invalid YAML: {e}"))])?;
-    let mut rules = Vec::new();
+    let mut all = Vec::new();
     let mut errors = Vec::new();
     for document in documents {
         let entries = match document {
@@ -85,15 +103,10 @@ pub fn parse_rules(file: &Path, text: &str) -> Result<Vec<Rule>, Vec<LoadError>>
                 continue;
             }
         };
-        for entry in entries {
-            match parse_rule(file, entry) {
-                Ok(rule) => rules.push(rule),
-                Err(mut e) => errors.append(&mut e),
-            }
-        }
+        all.extend(entries);
     }
     if errors.is_empty() {
-        Ok(rules)
+        Ok(all)
     } else {
         Err(errors)
     }

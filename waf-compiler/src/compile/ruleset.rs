@@ -288,6 +288,11 @@ impl CompiledRuleSet {
         Ok(())
     }
 
+    /// Whether a rule with this id is loaded (at any paranoia level).
+    pub fn has_rule(&self, id: u32) -> bool {
+        self.rules.binary_search_by_key(&id, |r| r.rule.id).is_ok()
+    }
+
     /// Takes the rules with these ids out of the set, as ModSecurity's `SecRuleRemoveById`: the operator's way to
     /// silence a rule that misfires on their application (for example CRS 911100, which refuses PUT and DELETE)
     /// without editing generated rule files. Works the same on a set loaded from YAML or from an artifact. The

@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use utoipa::ToSchema;
+use waf_compiler::compile::load::rule_entries;
 
 /// Longest host name (RFC 1035).
 const MAX_HOST: usize = 253;
@@ -412,34 +413,18 @@ pub async fn set_rate_limit(
 /// reload reads.
 const MAX_CUSTOM_RULES: usize = 64 * 1024;
 
-/// The rules of a `custom_rules` text, as data for the configuration tree (the loader then checks each rule).
+/// The rules of a `custom_rules` text, in any shape a rule file may have, as data for the configuration tree
+/// (the loader then checks each rule).
 fn parse_custom_rules(text: &str) -> ApiResult<Vec<Value>> {
     if text.len() > MAX_CUSTOM_RULES {
         return Err(ApiError::bad_request(format!(
             "custom_rules: longer than {MAX_CUSTOM_RULES} bytes"
         )));
     }
-    if text.trim().is_empty() {
-        return Ok(Vec::new());
-    }
-    let parsed: Value = serde_saphyr::from_str(text)
-        .map_err(|e| ApiError::bad_request(format!("custom_rules: invalid YAML: {e}")))?;
-    match parsed {
-        Value::Null => Ok(Vec::new()),
-        Value::Array(rules) => Ok(rules),
-        Value::Object(mut map) if map.len() == 1 && map.contains_key("rules") => {
-            match map.remove("rules") {
-                Some(Value::Array(rules)) => Ok(rules),
-                _ => Err(ApiError::bad_request(
-                    "custom_rules: `rules` must be a list of rules",
-                )),
-            }
-        }
-        rule @ Value::Object(_) => Ok(vec![rule]),
-        _ => Err(ApiError::bad_request(
-            "custom_rules: expected a list of rules, a `rules:` list or one rule",
-        )),
-    }
+    rule_entries(std::path::Path::new("custom_rules"), text).map_err(|errors| {
+        let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        ApiError::bad_request(errors.join("; "))
+    })
 }
 
 /// A host name as the proxy looks it up (lower case), made only of DNS characters: the panel refuses anything
