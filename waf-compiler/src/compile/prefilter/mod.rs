@@ -32,7 +32,7 @@ use crate::evaluate::collection::RequestView;
 use crate::evaluate::memo::MAX_VALUE_LEN;
 use crate::evaluate::operator::{Matcher, pcre_byte_escapes, syntax_config};
 use crate::evaluate::transform::{Triggers, max_output_len};
-use aho_corasick::automaton::Automaton;
+use aho_corasick::automaton::{Automaton, OverlappingState, StateID};
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind};
 use regex_syntax::hir::Hir;
@@ -147,9 +147,19 @@ impl ByteLiterals {
     /// literal): a value holds few distinct letters, so only those are looked at afterwards.
     fn find(&self, value: &[u8]) -> [u64; 4] {
         let mut present = [0u64; 4];
-        for &b in value {
-            let k = self.ordinal[usize::from(b)];
-            present[usize::from(k >> 6)] |= 1 << (k & 63);
+        if self.targets.len() < 64 {
+            // Every ordinal fits one word, kept in a register. Or-ing into `present[k >> 6]` in memory made each
+            // byte wait for the store of the byte before (benign text is mostly ordinal 0: the same word).
+            let mut word = 0u64;
+            for &b in value {
+                word |= 1 << self.ordinal[usize::from(b)];
+            }
+            present[0] = word;
+        } else {
+            for &b in value {
+                let k = self.ordinal[usize::from(b)];
+                present[usize::from(k >> 6)] |= 1 << (k & 63);
+            }
         }
         present[0] &= !1;
         present
@@ -197,16 +207,18 @@ const SKIPPED: usize = usize::MAX;
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 /// How one group's values are scanned: `chains[i]` is a chain whose value is scanned (a chain of the group
-/// without its trailing `lowercase` transforms), each once, and the triggers its transforms act on. A value
-/// without any of them is that chain's value as it is: no transform cache entry, no copy (the common case for
-/// benign values). `of_slot[slot]` is the index in `chains` of the group's chain `slot`: several chains of a
-/// group often differ only by a trailing `lowercase`.
+/// without its trailing `lowercase` transforms), each once. `by_trigger` lists the chains by the triggers their
+/// transforms act on: a value without any of them is that chain's value as it is (no transform cache entry, no
+/// copy: the common case for benign values), so a value looks only at the lists whose triggers it has.
+/// `of_slot[slot]` is the index in `chains` of the group's chain `slot`: several chains of a group often
+/// differ only by a trailing `lowercase`.
 /// `min_raw_len[i]`: a raw value shorter than this cannot give chain `chains[i]` a value long enough for any of
 /// its targets' literals (most transforms never lengthen a value and `base64Decode` shortens it by a quarter):
 /// the chain is neither computed nor scanned for it.
 #[derive(Debug, Clone)]
 struct ScanPlan {
-    chains: Vec<(usize, Triggers)>,
+    chains: Vec<usize>,
+    by_trigger: Vec<(Triggers, Vec<usize>)>,
     of_slot: Vec<usize>,
     min_raw_len: Vec<usize>,
 }
@@ -214,22 +226,26 @@ struct ScanPlan {
 impl ScanPlan {
     /// The plan of a group whose chain slots are scanned as `scanned[slot]`.
     fn new(scanned: impl IntoIterator<Item = (usize, Triggers)>) -> ScanPlan {
-        let mut chains: Vec<(usize, Triggers)> = Vec::new();
+        let mut chains: Vec<usize> = Vec::new();
+        let mut by_trigger: Vec<(Triggers, Vec<usize>)> = Vec::new();
         let of_slot = scanned
             .into_iter()
             .map(|(chain, triggers)| {
-                chains
-                    .iter()
-                    .position(|&(c, _)| c == chain)
-                    .unwrap_or_else(|| {
-                        chains.push((chain, triggers));
-                        chains.len() - 1
-                    })
+                chains.iter().position(|&c| c == chain).unwrap_or_else(|| {
+                    chains.push(chain);
+                    let i = chains.len() - 1;
+                    match by_trigger.iter_mut().find(|(t, _)| *t == triggers) {
+                        Some((_, members)) => members.push(i),
+                        None => by_trigger.push((triggers, vec![i])),
+                    }
+                    i
+                })
             })
             .collect();
         let min_raw_len = vec![0; chains.len()];
         ScanPlan {
             chains,
+            by_trigger,
             of_slot,
             min_raw_len,
         }
@@ -238,7 +254,7 @@ impl ScanPlan {
     /// Sets `min_raw_len` for a group whose slots need `shortest_of_slot` bytes, by the length bounds of the
     /// chains' transforms.
     fn bound_lengths(&mut self, chains: &Chains, shortest_of_slot: &[usize]) {
-        for (i, &(chain, _)) in self.chains.iter().enumerate() {
+        for (i, &chain) in self.chains.iter().enumerate() {
             let shortest = self
                 .of_slot
                 .iter()
@@ -417,7 +433,10 @@ impl Prefilter {
         Ok(())
     }
 
-    /// The first pass over a request: which gated rules may match which values.
+    /// The first pass over a request: which gated rules may match which values. First every value of every
+    /// group is computed under the group's chains (through the cache), which gives the distinct values to
+    /// scan; then those are walked through their automata [`LANES`] at a time, each walk's literals marking
+    /// their targets; last, each value computed gets the marks of its ungated rules.
     pub fn scan(
         &self,
         view: &RequestView<'_>,
@@ -431,26 +450,33 @@ impl Prefilter {
             mut seen,
             mut hits,
             mut sources,
-            mut scanned_sources,
             mut distinct,
             mut fresh,
             mut group_any,
+            mut walks,
+            mut searches,
+            mut computed,
         } = std::mem::take(&mut cache.scan_buffers);
         fresh.clear();
+        sources.clear();
+        walks.clear();
+        searches.clear();
+        computed.clear();
         group_any.clear();
         group_any.resize(self.groups.len() * self.words, 0);
         any.clear();
         any.resize(self.words, 0);
         all_bits.resize_with(self.groups.len(), Vec::new);
-        // `seen` is all false between scans (only the entries in `hits` are set, and they are reset after each
-        // scan), so no clearing of a table the size of the literal set, per value or per request.
+        let mut group_values = [None; Variable::COUNT];
         for (g, (group, bits)) in self.groups.iter().zip(&mut all_bits).enumerate() {
             let values = view.values(group.variable);
+            group_values[g] = Some(values);
             bits.clear();
             bits.resize(values.slots() * self.words, 0);
             let group_any = &mut group_any[g * self.words..(g + 1) * self.words];
             let plan = &self.plans[g];
-            // All false (see above): it only has to be long enough.
+            // `seen` is all false between walks (only the entries of the walk's hits are set, and they are
+            // reset after it), so no clearing of a table the size of the literal set, per value or per request.
             if seen.len() < group.targets.len() {
                 seen.resize(group.targets.len(), false);
             }
@@ -465,102 +491,111 @@ impl Prefilter {
                     continue;
                 }
                 let triggers = Triggers::of(raw);
-                scanned_sources.clear();
+                // Each chain's value is the raw value, unless the raw value is too short for any literal of
+                // the chain's targets (none is marked) or some transform of the chain acts on it.
+                let chains_at = sources.len();
+                sources.extend(plan.min_raw_len.iter().map(|&min| match raw.len() < min {
+                    true => SKIPPED,
+                    false => 0,
+                }));
                 distinct.clear();
-                for (&(chain, acted_on), &min_raw_len) in plan.chains.iter().zip(&plan.min_raw_len)
-                {
-                    if raw.len() < min_raw_len {
-                        // Too short for any literal of the chain's targets: none is marked.
-                        scanned_sources.push(SKIPPED);
+                for (acted_on, members) in &plan.by_trigger {
+                    if !triggers.meets(*acted_on) {
                         continue;
                     }
-                    let source = if triggers.meets(acted_on) {
+                    for &i in members {
+                        if sources[chains_at + i] == SKIPPED {
+                            continue;
+                        }
+                        let chain = plan.chains[i];
                         cache.fill(group.variable, index, chain, chains, raw, Some(triggers));
-                        cache.source(group.variable, index, chain)
-                    } else {
-                        0
-                    };
-                    // Chains that left the value as another chain did share that chain's scan, and so do
-                    // chains whose values differ only in ASCII case (`[removeWhitespace]` and `[lowercase,
-                    // removeWhitespace]` of a header): the scan ignores case (the byte tables and gates hold
-                    // both cases of a letter), so it finds the same literals.
-                    let source = if distinct.contains(&source) {
-                        source
-                    } else {
-                        let value = cache.value(group.variable, index, source, raw);
-                        match distinct.iter().find(|&&other| {
-                            let other = cache.value(group.variable, index, other, raw);
+                        let source = cache.source(group.variable, index, chain);
+                        // Chains that left the value as another chain did share that chain's scan, and so
+                        // do chains whose values differ only in ASCII case (`[removeWhitespace]` and
+                        // `[lowercase, removeWhitespace]` of a header): the scan ignores case (the byte
+                        // tables and gates hold both cases of a letter), so it finds the same literals.
+                        let same = |other: usize| {
+                            let (value, other) = (
+                                cache.value(group.variable, index, source, raw),
+                                cache.value(group.variable, index, other, raw),
+                            );
                             other.len() == value.len() && other.eq_ignore_ascii_case(value)
-                        }) {
-                            Some(&same) => same,
-                            None => {
-                                distinct.push(source);
-                                source
-                            }
-                        }
-                    };
-                    scanned_sources.push(source);
+                        };
+                        sources[chains_at + i] = if source == 0 || distinct.contains(&source) {
+                            source
+                        } else if same(0) {
+                            0
+                        } else if let Some(&other) = distinct.iter().find(|&&other| same(other)) {
+                            other
+                        } else {
+                            distinct.push(source);
+                            source
+                        };
+                    }
                 }
-                sources.clear();
-                sources.extend(plan.of_slot.iter().map(|&i| scanned_sources[i]));
+                if sources[chains_at..].contains(&0) {
+                    distinct.push(0);
+                }
+                // Automata with a prefilter search on their own; the others are walked side by side.
+                let queue = match group.automaton.prefilter() {
+                    Some(_) => &mut searches,
+                    None => &mut walks,
+                };
                 for &source in &distinct {
-                    let value = cache.value(group.variable, index, source, raw);
-                    hits.clear();
-                    let scanned = if value.len() < group.shortest {
-                        &[][..]
-                    } else {
-                        value
-                    };
-                    find_literals(&group.automaton, scanned, |literal| {
-                        if !seen[literal] {
-                            seen[literal] = true;
-                            hits.push(literal);
-                        }
+                    queue.push(Walk {
+                        group: g,
+                        index,
+                        source,
+                        chains_at,
+                        len: cache.value(group.variable, index, source, raw).len(),
                     });
-                    let mut mark = |rule: usize| {
-                        bits[at + rule / 64] |= 1 << (rule % 64);
-                    };
-                    for &literal in &hits {
-                        seen[literal] = false;
-                        for &(rule, target_slot) in &group.targets[literal] {
-                            if sources[target_slot] == source {
-                                mark(rule);
-                            }
-                        }
-                    }
-                    if !group.byte_literals.targets.is_empty() {
-                        for (word, mut bits) in
-                            group.byte_literals.find(value).into_iter().enumerate()
-                        {
-                            while bits != 0 {
-                                let k = word * 64 + bits.trailing_zeros() as usize;
-                                bits &= bits - 1;
-                                for &(rule, target_slot) in &group.byte_literals.targets[k - 1] {
-                                    if sources[target_slot] == source {
-                                        mark(rule);
-                                    }
-                                }
-                            }
-                        }
-                    }
-                    for gate in &group.byte_gates {
-                        let count = count_bytes(&gate.set, value, gate.enough);
-                        for &(rule, target_slot, min_count) in &gate.targets {
-                            if sources[target_slot] == source && count >= min_count {
-                                mark(rule);
-                            }
-                        }
-                    }
                 }
-                // The rules without a gate here may match any value; the second pass will tell.
-                for (word, &ungated) in self.ungated[g].iter().enumerate() {
-                    bits[at + word] |= ungated;
-                }
-                if memo {
-                    fresh.push((g, index));
-                }
-                or_into(&bits[at..at + self.words], group_any);
+                computed.push((g, index, memo));
             }
+        }
+        let value = |walk: &Walk| {
+            let group = &self.groups[walk.group];
+            let raw = group_values[walk.group]
+                .and_then(|values| values.get(walk.index))
+                .unwrap_or_default();
+            cache.value(group.variable, walk.index, walk.source, raw)
+        };
+        // A value shorter than every literal of the automaton holds none.
+        let text = |walk: &Walk| match walk.len >= self.groups[walk.group].shortest {
+            true => value(walk),
+            false => &[],
+        };
+        let mut mark = |walk: &Walk, hits: &[usize]| {
+            let bits = &mut all_bits[walk.group][walk.index * self.words..];
+            self.mark(walk, value(walk), hits, &sources, &mut seen, bits);
+        };
+        for walk in &searches {
+            search_literals(&self.groups[walk.group].automaton, text(walk), &mut hits[0]);
+            mark(walk, &hits[0]);
+        }
+        for batch in walks.chunks(LANES) {
+            let mut automata = [&*self.groups[batch[0].group].automaton; LANES];
+            let mut texts: [&[u8]; LANES] = [&[]; LANES];
+            for (lane, walk) in batch.iter().enumerate() {
+                automata[lane] = &self.groups[walk.group].automaton;
+                texts[lane] = text(walk);
+            }
+            find_literals(automata, texts, &mut hits);
+            for (walk, hits) in batch.iter().zip(&hits) {
+                mark(walk, hits);
+            }
+        }
+        for &(g, index, memo) in &computed {
+            let at = index * self.words;
+            let bits = &mut all_bits[g][at..at + self.words];
+            // The rules without a gate here may match any value; the second pass will tell.
+            for (word, &ungated) in bits.iter_mut().zip(&self.ungated[g]) {
+                *word |= ungated;
+            }
+            if memo {
+                fresh.push((g, index));
+            }
+            or_into(bits, &mut group_any[g * self.words..(g + 1) * self.words]);
         }
         // The request's summary is its groups' together.
         for (i, &marked) in group_any.iter().enumerate() {
@@ -574,11 +609,70 @@ impl Prefilter {
                 seen,
                 hits,
                 sources,
-                scanned_sources,
                 distinct,
                 fresh,
                 group_any,
+                walks,
+                searches,
+                computed,
             },
+        }
+    }
+    /// Marks in `bits` (from the words of `walk`'s value) the rules `walk`'s value may match, when it is the
+    /// value the rule sees: those of the literals in `hits` (the automaton's), of the one-byte literals it holds
+    /// and of the byte gates it has enough bytes for. `seen` is all false, and left so.
+    fn mark(
+        &self,
+        walk: &Walk,
+        value: &[u8],
+        hits: &[usize],
+        sources: &[usize],
+        seen: &mut [bool],
+        bits: &mut [u64],
+    ) {
+        let group = &self.groups[walk.group];
+        let source = walk.source;
+        let plan = &self.plans[walk.group];
+        // The source of the value the rules of chain slot `slot` see.
+        let sources = &sources[walk.chains_at..walk.chains_at + plan.chains.len()];
+        let of_slot = |slot: usize| sources[plan.of_slot[slot]];
+        let mut mark = |rule: usize| {
+            bits[rule / 64] |= 1 << (rule % 64);
+        };
+        // A literal found several times marks its targets once.
+        for &literal in hits {
+            if std::mem::replace(&mut seen[literal], true) {
+                continue;
+            }
+            for &(rule, target_slot) in &group.targets[literal] {
+                if of_slot(target_slot) == source {
+                    mark(rule);
+                }
+            }
+        }
+        for &literal in hits {
+            seen[literal] = false;
+        }
+        if !group.byte_literals.targets.is_empty() {
+            for (word, mut bits) in group.byte_literals.find(value).into_iter().enumerate() {
+                while bits != 0 {
+                    let k = word * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    for &(rule, target_slot) in &group.byte_literals.targets[k - 1] {
+                        if of_slot(target_slot) == source {
+                            mark(rule);
+                        }
+                    }
+                }
+            }
+        }
+        for gate in &group.byte_gates {
+            let count = count_bytes(&gate.set, value, gate.enough);
+            for &(rule, target_slot, min_count) in &gate.targets {
+                if of_slot(target_slot) == source && count >= min_count {
+                    mark(rule);
+                }
+            }
         }
     }
 }
@@ -803,12 +897,14 @@ fn share_automata(
     literals: &[Vec<&[u8]>],
     targets: &mut [Vec<Vec<(usize, usize)>>],
 ) -> Result<Vec<Arc<DFA>>, PrefilterError> {
-    let build = |literals: &[&[u8]]| {
+    let build = |literals: &[&[u8]], skips: bool| {
         DFA::builder()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            // `find_literals` walks the automaton byte by byte; its own skipping ahead is not used.
-            .prefilter(false)
+            // A small group's few literals often have bytes rare enough to search for (a whole header line
+            // holds no `content-length: ` past its first bytes): `find_literals` skips ahead with them. The
+            // shared automaton's thousands of literals start with nearly any byte, so it gets none.
+            .prefilter(skips)
             .build(literals)
             .map(Arc::new)
             .map_err(|e| PrefilterError::Automaton(e.to_string()))
@@ -824,7 +920,7 @@ fn share_automata(
     let shared_automaton = if shared.is_empty() {
         None
     } else {
-        Some(build(&shared)?)
+        Some(build(&shared, false)?)
     };
     let mut automata = Vec::with_capacity(literals.len());
     for (own, targets) in literals.iter().zip(targets) {
@@ -840,31 +936,74 @@ fn share_automata(
                 *targets = by_pattern;
                 automata.push(automaton.clone());
             }
-            _ => automata.push(build(own)?),
+            _ => automata.push(build(own, true)?),
         }
     }
     Ok(automata)
 }
 
-/// Calls `found` with the pattern id of every occurrence of a literal of `automaton` in `value`, overlapping
-/// ones included (a literal found several times is reported each time). The automaton is walked byte by byte:
-/// an overlapping search through `AhoCorasick` returns from the search at each match and starts it again,
-/// which cost more than the walk itself on text full of two-letter literals.
-fn find_literals(automaton: &DFA, value: &[u8], mut found: impl FnMut(usize)) {
-    let Ok(mut state) = automaton.start_state(Anchored::No) else {
-        return;
-    };
-    for &b in value {
-        state = automaton.next_state(Anchored::No, state, b);
-        if automaton.is_special(state) {
-            if automaton.is_dead(state) {
-                return;
-            }
-            if automaton.is_match(state) {
-                for i in 0..automaton.match_len(state) {
-                    found(automaton.match_pattern(state, i).as_usize());
+/// How many values [`find_literals`] walks at once. A walk waits at every byte for the load of its next state
+/// from a large transition table (the shared automaton is tens of megabytes, its rows mostly outside the
+/// core's first-level cache), so one walk alone leaves the core idle; independent walks side by side overlap
+/// those waits. Measured on the whole CRS's benign GET (criterion): see docs/performance.md.
+const LANES: usize = 4;
+
+/// Sets `found[lane]` to the pattern id of every occurrence of a literal of `automata[lane]` in `texts[lane]`,
+/// overlapping ones included (a literal found several times is there each time), for the [`LANES`] lanes at
+/// once, a byte of each lane in turn. The automata are walked byte by byte: an overlapping search through
+/// `AhoCorasick` returns from the search at each match and starts it again, which cost more than the walk
+/// itself on text full of two-letter literals. Not inlined: inside `Prefilter::scan` the walks' states were
+/// kept on the stack, stored and reloaded at every byte.
+#[inline(never)]
+fn find_literals(
+    automata: [&DFA; LANES],
+    mut texts: [&[u8]; LANES],
+    found: &mut [Vec<usize>; LANES],
+) {
+    let mut states = [StateID::ZERO; LANES];
+    for lane in 0..LANES {
+        found[lane].clear();
+        match automata[lane].start_state(Anchored::No) {
+            Ok(start) => states[lane] = start,
+            Err(_) => texts[lane] = &[],
+        }
+    }
+    // One position for every lane: the loop stays as simple as a single walk's (with a position per lane it
+    // took longer than the lanes saved).
+    let longest = texts.iter().map(|text| text.len()).max().unwrap_or(0);
+    for at in 0..longest {
+        for lane in 0..LANES {
+            let Some(&byte) = texts[lane].get(at) else {
+                continue;
+            };
+            let automaton = automata[lane];
+            let state = automaton.next_state(Anchored::No, states[lane], byte);
+            states[lane] = state;
+            if automaton.is_special(state) {
+                if automaton.is_dead(state) {
+                    texts[lane] = &[];
+                } else if automaton.is_match(state) {
+                    for i in 0..automaton.match_len(state) {
+                        found[lane].push(automaton.match_pattern(state, i).as_usize());
+                    }
                 }
             }
+        }
+    }
+}
+
+/// Sets `found` to the pattern id of every occurrence of a literal of `automaton` in `text`, as
+/// [`find_literals`] does, with the automaton's own overlapping search: an automaton with a prefilter (those of
+/// the small groups, see [`share_automata`]) skips ahead with it to where a literal may start, which pays when
+/// its literals are rare (a match returns from the search).
+fn search_literals(automaton: &DFA, text: &[u8], found: &mut Vec<usize>) {
+    found.clear();
+    let input = aho_corasick::Input::new(text);
+    let mut state = OverlappingState::start();
+    while automaton.try_find_overlapping(&input, &mut state).is_ok() {
+        match state.get_match() {
+            Some(m) => found.push(m.pattern().as_usize()),
+            None => return,
         }
     }
 }
@@ -954,18 +1093,35 @@ pub struct ScanBuffers {
     any: Vec<u64>,
     /// `words` per group, bit per rule: set when the rule may match some value of the group's variable.
     group_any: Vec<u64>,
-    /// Per literal of the group being scanned: found in the value being scanned.
+    /// Per literal of a walk's automaton: found in the walk's value (reset after each walk).
     seen: Vec<bool>,
-    /// The literals found in the value being scanned.
-    hits: Vec<usize>,
-    /// Per chain slot of the group: the source of the value being scanned.
+    /// The literals found by the walks of a batch, per lane.
+    hits: [Vec<usize>; LANES],
+    /// Per value computed, per chain of its group's [`ScanPlan`] (from [`Walk::chains_at`]): the source of
+    /// the value scanned for that chain, or [`SKIPPED`].
     sources: Vec<usize>,
-    /// Per chain of the group's [`ScanPlan`]: the same.
-    scanned_sources: Vec<usize>,
     /// The distinct sources of the value being scanned: each is scanned once.
     distinct: Vec<usize>,
     /// (group, value index) of the values computed by this scan that the memo is to remember.
     fresh: Vec<(usize, usize)>,
+    /// The distinct values to walk through the automata without a prefilter, [`LANES`] at a time.
+    walks: Vec<Walk>,
+    /// The distinct values to search with the automata with a prefilter.
+    searches: Vec<Walk>,
+    /// (group, value index, remembered by the memo) of the values computed by this scan.
+    computed: Vec<(usize, usize, bool)>,
+}
+
+/// A value to walk through its group's automaton: value `index` of group `group` under `source` (see
+/// [`TransformCache::source`]), `len` bytes long.
+#[derive(Debug, Clone, Copy)]
+struct Walk {
+    group: usize,
+    index: usize,
+    source: usize,
+    /// Where the sources of the value's chains start in [`ScanBuffers::sources`].
+    chains_at: usize,
+    len: usize,
 }
 
 impl Marks<'_> {
