@@ -72,7 +72,7 @@ fn deliberate(transform: &str, input: &[u8], ours: &[u8], theirs: &[u8]) -> Opti
     // whatever follows it from every rule. Ours decodes the whole value.
     let nul = input.iter().position(|&b| b == 0)?;
     let prefix = apply_chain(&[Transform::CssDecode], &input[..nul], UnicodeMap::NONE);
-    (transform == "cssDecode" && theirs == prefix.as_slice()).then_some(CUT_AT_NUL)
+    (transform == "cssDecode" && theirs == &*prefix).then_some(CUT_AT_NUL)
 }
 
 fn edge_cases() -> Vec<Vec<u8>> {

@@ -79,6 +79,8 @@ pub struct RegexEngine {
     /// need. `None` inside only if the pattern stopped compiling (only a corrupt-but-hash-valid artifact can do
     /// that), in which case the regex matches nothing.
     meta: OnceLock<Option<MetaRegex>>,
+    /// The pattern matches every value, all of it (see [`RegexEngine::matches_whole`]).
+    whole: bool,
 }
 
 impl fmt::Debug for RegexEngine {
@@ -112,6 +114,7 @@ impl RegexEngine {
         let pattern = pcre_byte_escapes(pattern);
         let meta = build_meta(&pattern)?;
         Ok(RegexEngine {
+            whole: matches_whole(&pattern),
             pattern,
             groups: meta.group_info().group_len(regex_automata::PatternID::ZERO),
             dense: None,
@@ -150,6 +153,7 @@ impl RegexEngine {
         defer: bool,
     ) -> Result<RegexEngine, String> {
         let engine = RegexEngine {
+            whole: matches_whole(&pattern),
             pattern,
             groups,
             dense,
@@ -201,6 +205,13 @@ impl RegexEngine {
             .as_ref()
     }
 
+    /// Whether the pattern's leftmost-first match in any haystack is the whole haystack and it has no capture
+    /// group of its own: `^.*$` (`.` matches every byte), which CRS 920450 runs on every header name only to
+    /// capture it. The operator then needs no search at all.
+    pub fn matches_whole(&self) -> bool {
+        self.whole && self.groups == 1
+    }
+
     /// The leftmost-first match in `haystack`.
     pub fn find(&self, haystack: &[u8]) -> Option<Match> {
         match &self.dense {
@@ -242,6 +253,35 @@ impl RegexEngine {
         meta.captures(haystack, &mut caps);
         caps.is_match().then_some(caps)
     }
+}
+
+/// Whether `pattern` (as the engine reads it) matches every haystack from its start to its end: greedy `.*` (any
+/// byte), between anchors that hold there. Only short patterns are parsed: this runs for every regex at load.
+fn matches_whole(pattern: &str) -> bool {
+    use regex_syntax::hir::{Class, HirKind, Look};
+    if pattern.len() > 16 || !pattern.contains(".*") {
+        return false;
+    }
+    let Ok(hir) = regex_automata::util::syntax::parse_with(pattern, &syntax_config()) else {
+        return false;
+    };
+    let parts = match hir.kind() {
+        HirKind::Concat(parts) => parts.as_slice(),
+        _ => std::slice::from_ref(&hir),
+    };
+    // `^` and `$` hold at the haystack's ends, in multi-line mode too.
+    let anchor = |h: &regex_syntax::hir::Hir, looks: &[Look]| matches!(h.kind(), HirKind::Look(look) if looks.contains(look));
+    let starts = [Look::Start, Look::StartLF, Look::StartCRLF];
+    let ends = [Look::End, Look::EndLF, Look::EndCRLF];
+    let first = parts.iter().take_while(|h| anchor(h, &starts)).count();
+    let last = parts.len() - parts.iter().rev().take_while(|h| anchor(h, &ends)).count();
+    let [middle] = parts.get(first..last.max(first)).unwrap_or_default() else {
+        return false;
+    };
+    matches!(middle.kind(), HirKind::Repetition(r)
+        if r.min == 0 && r.max.is_none() && r.greedy
+        && matches!(r.sub.kind(), HirKind::Class(Class::Bytes(c))
+            if c.ranges().len() == 1 && c.ranges()[0].start() == 0 && c.ranges()[0].end() == 255))
 }
 
 /// The leftmost-first match with a forward and a reverse DFA: the forward search finds where the match ends, the
@@ -315,6 +355,29 @@ mod tests {
                 };
                 assert_eq!(groups(&lazy), groups(&dense), "{p} on {input:?}");
             }
+        }
+    }
+
+    #[test]
+    fn only_patterns_matching_every_value_wholly_skip_the_search() {
+        for p in [r"^.*$", r".*", r"(?s)^.*$", r"^(?:.*)$"] {
+            let engine = RegexEngine::lazy(p).unwrap();
+            assert!(engine.matches_whole(), "{p}");
+            for input in [&b""[..], b"x-Forwarded-For", b"a\nb\n"] {
+                assert_eq!(engine.find(input).map(|m| m.range()), Some(0..input.len()));
+            }
+        }
+        // A capture group, a lazy star, a class short of some bytes, one anchor inside: a search is needed.
+        for p in [
+            r"^(.*)$",
+            r"^.*?$",
+            r"^[^\n]*$",
+            r"^.+$",
+            r"a.*",
+            r"^.*$x",
+            r"(?u:^.*$)",
+        ] {
+            assert!(!RegexEngine::lazy(p).unwrap().matches_whole(), "{p}");
         }
     }
 

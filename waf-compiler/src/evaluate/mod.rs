@@ -556,9 +556,10 @@ impl Checked<'_, '_> {
             .iter()
             .filter(|(_, key, _)| selector.accepts(key))
             .count();
+        let count = count.to_string();
         let value = apply_chain(
             self.chains.get(self.rule.chain),
-            count.to_string().as_bytes(),
+            count.as_bytes(),
             self.chains.unicode_map(),
         );
         let found = self.operate(&value);

@@ -14,7 +14,7 @@ use crate::evaluate::collection::RequestView;
 use crate::evaluate::detect;
 use crate::evaluate::transform::{self, UnicodeMap};
 use aho_corasick::{AhoCorasick, MatchKind};
-use check::{Check, Comparison, atoi};
+use check::{Check, Comparison, WithinList, atoi};
 use regex_automata::meta::{self, Regex};
 use regex_automata::util::syntax;
 use std::ops::Range;
@@ -216,6 +216,13 @@ impl Matcher {
     pub fn find(&self, value: &[u8], captures: bool) -> Option<Found> {
         let whole = || Found::whole(value);
         match self {
+            Matcher::Regex(re) if re.matches_whole() => Some(Found {
+                span: 0..value.len(),
+                groups: match captures {
+                    true => vec![Some(0..value.len())],
+                    false => Vec::new(),
+                },
+            }),
             Matcher::Regex(re) if captures => {
                 let caps = re.captures(value)?;
                 let span = caps.get_match()?.range();
@@ -378,7 +385,8 @@ enum ConditionOp {
     StartsWith(Vec<Piece>),
     Equals(Vec<Piece>),
     EndsWith(Vec<Piece>),
-    /// The target occurs in the expanded pattern (`@within`; an empty target is within anything).
+    /// The target occurs in the expanded pattern (`@within`; an empty target is within anything), for a
+    /// pattern with references (one without is a [`Check::Within`]).
     Within(Vec<Piece>),
     /// Any of the pattern's space-separated phrases occurs in the target, ASCII case-insensitive.
     Pm(Box<AhoCorasick>),
@@ -423,16 +431,18 @@ fn expand<'p>(
     if let [Piece::Literal(literal)] = pieces {
         return std::borrow::Cow::Borrowed(literal);
     }
-    let mut out = Vec::new();
+    let text = |piece: &'p Piece| match piece {
+        Piece::Literal(l) => l.as_slice(),
+        Piece::Capture(n) => group(value, found, *n),
+        Piece::Variable(alternatives) => alternatives
+            .iter()
+            .find_map(|(variable, key)| first_value(view, *variable, key.as_deref()))
+            .unwrap_or_default(),
+    };
+    // Sized once: grown piece by piece, it was reallocated twice for `/${capture:0}/`.
+    let mut out = Vec::with_capacity(pieces.iter().map(|p| text(p).len()).sum());
     for piece in pieces {
-        out.extend_from_slice(match piece {
-            Piece::Literal(l) => l.as_slice(),
-            Piece::Capture(n) => group(value, found, *n),
-            Piece::Variable(alternatives) => alternatives
-                .iter()
-                .find_map(|(variable, key)| first_value(view, *variable, key.as_deref()))
-                .unwrap_or_default(),
-        });
+        out.extend_from_slice(text(piece));
     }
     std::borrow::Cow::Owned(out)
 }
@@ -554,7 +564,16 @@ impl Condition {
             ChainOperator::StartsWith => ConditionOp::StartsWith(template()?),
             ChainOperator::Equals => ConditionOp::Equals(template()?),
             ChainOperator::EndsWith => ConditionOp::EndsWith(template()?),
-            ChainOperator::Within => ConditionOp::Within(template()?),
+            // A list without references is indexed once, as the `within` operator's is.
+            ChainOperator::Within => {
+                let mut pieces = template()?;
+                match pieces.as_mut_slice() {
+                    [Piece::Literal(list)] => {
+                        ConditionOp::Check(Check::Within(WithinList::new(std::mem::take(list))))
+                    }
+                    _ => ConditionOp::Within(pieces),
+                }
+            }
             ChainOperator::Pm => ConditionOp::Pm(Box::new(
                 AhoCorasick::builder()
                     .ascii_case_insensitive(true)
@@ -671,7 +690,7 @@ impl Condition {
                             .map(|i| caps.get_group(i).map(|span| span.range()))
                             .collect();
                         let span = caps.get_match().map_or(0..0, |m| m.range());
-                        return Some(Some((target, Found { span, groups })));
+                        return Some(Some((target.into_owned(), Found { span, groups })));
                     }
                 }
                 _ if self.test(&target, value, found, view) => return Some(None),

@@ -11,6 +11,7 @@
 mod decode;
 
 use crate::compile::rule::Transform;
+use std::borrow::Cow;
 
 pub mod unicode_map;
 
@@ -27,10 +28,11 @@ pub fn effective_chain(transforms: &[Transform]) -> Vec<Transform> {
 }
 
 /// Applies `chain` in order; `urlDecodeUni` uses `map`.
-pub fn apply_chain(chain: &[Transform], input: &[u8], map: UnicodeMap) -> Vec<u8> {
-    let mut value = input.to_vec();
+pub fn apply_chain<'a>(chain: &[Transform], input: &'a [u8], map: UnicodeMap) -> Cow<'a, [u8]> {
+    // Borrowed through an empty chain: chain conditions mostly have no transforms of their own.
+    let mut value = Cow::Borrowed(input);
     for t in chain {
-        value = apply(*t, &value, map);
+        value = Cow::Owned(apply(*t, &value, map));
     }
     value
 }
@@ -796,12 +798,12 @@ mod tests {
         // What a rule with `[utf8_to_unicode, url_decode_uni]` sees of typographic quotes.
         let chain = [Transform::Utf8ToUnicode, Transform::UrlDecodeUni];
         assert_eq!(
-            apply_chain(&chain, "x’ OR ʼaʼ=“a”".as_bytes(), map),
-            b"x' OR 'a'=\"a\""
+            *apply_chain(&chain, "x’ OR ʼaʼ=“a”".as_bytes(), map),
+            *b"x' OR 'a'=\"a\""
         );
         assert_eq!(
-            apply_chain(&chain, "x’".as_bytes(), UnicodeMap::NONE),
-            b"x\x19"
+            *apply_chain(&chain, "x’".as_bytes(), UnicodeMap::NONE),
+            *b"x\x19"
         );
     }
 
@@ -889,13 +891,13 @@ mod tests {
     fn chain_applies_in_order() {
         use Transform::*;
         assert_eq!(
-            apply_chain(&[UrlDecodeUni, Lowercase], b"%53ELECT", UnicodeMap::NONE),
-            b"select"
+            *apply_chain(&[UrlDecodeUni, Lowercase], b"%53ELECT", UnicodeMap::NONE),
+            *b"select"
         );
         assert_eq!(
-            apply_chain(&[Lowercase, UrlDecodeUni], b"%u0053", UnicodeMap::NONE),
-            b"S"
+            *apply_chain(&[Lowercase, UrlDecodeUni], b"%u0053", UnicodeMap::NONE),
+            *b"S"
         );
-        assert_eq!(apply_chain(&[], b"x", UnicodeMap::NONE), b"x");
+        assert_eq!(*apply_chain(&[], b"x", UnicodeMap::NONE), *b"x");
     }
 }

@@ -14,7 +14,7 @@ use std::ops::Range;
 pub enum Check {
     EndsWith(Vec<u8>),
     Equals(Vec<u8>),
-    Within(Vec<u8>),
+    Within(WithinList),
     ContainsWord(Vec<u8>),
     Number(Comparison, i64),
     Unconditional,
@@ -50,7 +50,7 @@ impl Check {
         Some(match kind {
             OperatorKind::EndsWith => Ok(Check::EndsWith(bytes())),
             OperatorKind::Equals => Ok(Check::Equals(bytes())),
-            OperatorKind::Within => Ok(Check::Within(bytes())),
+            OperatorKind::Within => Ok(Check::Within(WithinList::new(bytes()))),
             OperatorKind::ContainsWord => Ok(Check::ContainsWord(bytes())),
             OperatorKind::Eq => number(Comparison::Eq),
             OperatorKind::Gt => number(Comparison::Gt),
@@ -78,7 +78,7 @@ impl Check {
         let hit = match self {
             Check::EndsWith(suffix) => value.ends_with(suffix),
             Check::Equals(expected) => value == expected.as_slice(),
-            Check::Within(list) => value.is_empty() || memchr::memmem::find(list, value).is_some(),
+            Check::Within(list) => list.contains(value),
             Check::ContainsWord(word) => return contains_word(value, word),
             Check::Number(comparison, right) => {
                 let left = atoi(value);
@@ -126,6 +126,62 @@ pub fn atoi(bytes: &[u8]) -> i64 {
             n.saturating_mul(10).saturating_add(i64::from(d - b'0'))
         });
     if negative { -magnitude } else { magnitude }
+}
+
+/// The list of a `within` operator, where the values are the needles: every value is a new needle, and
+/// building a substring searcher for each (what `memmem::find` does) cost more than the search. The list is
+/// indexed by byte instead, once: a value is compared only where its byte that is rarest in the list occurs
+/// (in CRS lists such as `/content-encoding/ /proxy/ ...`, not at every delimiter). At most one comparison
+/// per position of the list: the work is bounded by the list's length times the value's, and the list is the
+/// operator's pattern, never request data.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WithinList {
+    list: Vec<u8>,
+    /// `at[starts[b]..starts[b + 1]]`: the positions of byte `b` in `list`, in order.
+    starts: Box<[u32; 257]>,
+    at: Vec<u32>,
+}
+
+impl WithinList {
+    pub fn new(list: Vec<u8>) -> WithinList {
+        let mut starts = Box::new([0u32; 257]);
+        for &b in &list {
+            starts[usize::from(b) + 1] += 1;
+        }
+        for b in 0..256 {
+            starts[b + 1] += starts[b];
+        }
+        let mut next = starts.clone();
+        let mut at = vec![0u32; list.len()];
+        for (i, &b) in list.iter().enumerate() {
+            let slot = &mut next[usize::from(b)];
+            // Lists are settings of a few kilobytes: positions fit a `u32`.
+            at[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        WithinList { list, starts, at }
+    }
+
+    /// Whether `value` occurs in the list (an empty value is within every list, as in ModSecurity).
+    pub fn contains(&self, value: &[u8]) -> bool {
+        let positions = |b: u8| {
+            let b = usize::from(b);
+            &self.at[self.starts[b] as usize..self.starts[b + 1] as usize]
+        };
+        let Some((offset, rarest)) = value
+            .iter()
+            .enumerate()
+            .min_by_key(|&(_, &b)| positions(b).len())
+        else {
+            return true;
+        };
+        positions(*rarest).iter().any(|&p| {
+            (p as usize)
+                .checked_sub(offset)
+                .and_then(|start| self.list.get(start..start + value.len()))
+                == Some(value)
+        })
+    }
 }
 
 /// `word` in `value` with no ASCII letter on either side (an empty word is everywhere). As in ModSecurity v3,
@@ -244,6 +300,12 @@ mod tests {
         assert!(check(Within, "GET HEAD POST").find(b"HEAD").is_some());
         assert!(check(Within, "GET HEAD POST").find(b"PUT").is_none());
         assert!(check(Within, "GET").find(b"").is_some());
+        // At the list's end, longer than the list, and in a list long enough for the searcher.
+        assert!(check(Within, "GET HEAD POST").find(b"POST").is_some());
+        assert!(check(Within, "GET").find(b"GETS").is_none());
+        let long = format!("{} /proxy/", "/x/ ".repeat(100));
+        assert!(check(Within, &long).find(b"/proxy/").is_some());
+        assert!(check(Within, &long).find(b"/proxy/x").is_none());
         assert!(check(EndsWith, ".php").find(b"/a/b.php").is_some());
         assert!(check(Equals, "abc").find(b"abcd").is_none());
         assert_eq!(check(ContainsWord, "cat").find(b"concat cat;"), Some(7..10));
