@@ -24,16 +24,24 @@ const EXACT_LIMIT: usize = 64;
 /// A class with more members than this (after case folding) is "any byte" for the analysis (`\d` has 10).
 const CLASS_LIMIT: usize = 16;
 
+/// At most this many literals in a requirement made of a run of exact parts followed by the start of the next
+/// part (see [`concat`]): the automaton holds them all, but each is longer than either side alone.
+const PRODUCT_LIMIT: usize = 256;
+
 /// What the analysis knows about one node.
 #[derive(Debug, Clone, Default)]
 struct Info {
     exact: Option<Literals>,
     required: Option<Literals>,
+    /// A set of non-empty strings one of which every match starts with (the bytes a match can begin with,
+    /// say), when one is known.
+    prefixes: Option<Literals>,
 }
 
 impl Info {
     fn exact(set: Literals) -> Info {
         Info {
+            prefixes: starts(set.clone()),
             exact: Some(set),
             required: None,
         }
@@ -101,6 +109,7 @@ fn analyse(hir: &Hir) -> Info {
                         set
                     }),
                     required: None,
+                    prefixes: None,
                 },
                 (0, _) => Info::default(),
                 (min, max) => {
@@ -112,6 +121,8 @@ fn analyse(hir: &Hir) -> Info {
                     let exact = first.clone().filter(|_| max == Some(min));
                     Info {
                         exact,
+                        // Every match starts with the first repeats, or at least with the first one.
+                        prefixes: first.clone().and_then(starts).or(sub.prefixes.clone()),
                         // `\.{2,3}` requires `..`, not just `.`.
                         required: better(
                             first.and_then(|set| Info::exact(set).requirement()),
@@ -132,24 +143,48 @@ fn analyse(hir: &Hir) -> Info {
                 acc.extend(info.requirement()?);
                 Some(acc)
             });
-            Info { exact, required }
+            let prefixes = infos
+                .iter()
+                .try_fold(Literals::new(), |mut acc, info| {
+                    acc.extend(info.prefixes.clone()?);
+                    Some(acc)
+                })
+                .and_then(starts);
+            Info {
+                exact,
+                required,
+                prefixes,
+            }
         }
     }
 }
 
 /// A concatenation: runs of parts with exact sets are multiplied out while small; the requirement is the best
-/// of each part's own and each run's product.
+/// of each part's own, each run's product, and each run followed by the start of the part that ends it (CRS
+/// 930100's `[/\\]` or an encoding of it, then `.`, `?` or `%`: the pairs are much rarer than either side).
 fn concat(parts: &[Hir]) -> Info {
     let empty = || Literals::from([Vec::new()]);
     let mut run = empty();
     let mut all_exact = true;
     let mut best: Option<Literals> = None;
+    // Until the first run ends, every match starts with the run: the concatenation's prefixes.
+    let mut prefixes = None;
+    let mut leading = true;
     for info in parts.iter().map(analyse) {
         if let Some(product) = info.exact.as_ref().and_then(|exact| cross(&run, exact)) {
             run = product;
             continue;
         }
         all_exact = false;
+        let then = info
+            .prefixes
+            .as_ref()
+            .and_then(|next| cross_within(&run, next, PRODUCT_LIMIT));
+        if leading {
+            prefixes = then.clone().or_else(|| starts(run.clone()));
+            leading = false;
+        }
+        best = better(best, then.and_then(|set| Info::exact(set).requirement()));
         best = better(
             best,
             Info::exact(std::mem::replace(&mut run, empty())).requirement(),
@@ -162,6 +197,7 @@ fn concat(parts: &[Hir]) -> Info {
     }
     if all_exact {
         return Info {
+            prefixes: starts(run.clone()),
             exact: Some(run),
             required: best,
         };
@@ -169,12 +205,31 @@ fn concat(parts: &[Hir]) -> Info {
     Info {
         exact: None,
         required: better(best, Info::exact(run).requirement()),
+        prefixes,
     }
+}
+
+/// `set` as prefixes: none may be empty, and a set too large is cut to its members' first bytes (still one in
+/// every match's start), if those are few enough.
+fn starts(set: Literals) -> Option<Literals> {
+    if set.is_empty() || set.iter().any(Vec::is_empty) {
+        return None;
+    }
+    if set.len() <= EXACT_LIMIT {
+        return Some(set);
+    }
+    let firsts: Literals = set.iter().map(|l| l[..1].to_vec()).collect();
+    (firsts.len() <= EXACT_LIMIT).then_some(firsts)
 }
 
 /// Every `a` followed by every `b`, if there are at most [`EXACT_LIMIT`].
 fn cross(a: &Literals, b: &Literals) -> Option<Literals> {
-    if a.len().saturating_mul(b.len()) > EXACT_LIMIT {
+    cross_within(a, b, EXACT_LIMIT)
+}
+
+/// Every `a` followed by every `b`, if there are at most `limit`.
+fn cross_within(a: &Literals, b: &Literals, limit: usize) -> Option<Literals> {
+    if a.len().saturating_mul(b.len()) > limit {
         return None;
     }
     Some(
@@ -354,10 +409,10 @@ mod tests {
         assert_eq!(required("(?:foo|bar)\\w*bazz"), set(&["bazz"]));
         assert_eq!(required("(?i)(?:x|y)z"), set(&["xz", "yz"]));
         assert_eq!(required("ab{2}c"), set(&["abbc"]));
-        assert_eq!(required("a(?:b|c)?d+"), set(&["d"]));
+        assert_eq!(required("a(?:b|c)?d+"), set(&["abd", "acd", "ad"]));
         // A repetition requires its first `min` repeats, whatever its maximum (CRS 930110).
         assert_eq!(required("(?:^|[/;])\\.{2,3}[/;]"), set(&[".."]));
-        assert_eq!(required("x(?:ab){2,}"), set(&["abab"]));
+        assert_eq!(required("x(?:ab){2,}"), set(&["xabab"]));
         assert_eq!(required("(?:a|b?){2,5}"), None);
     }
 
@@ -385,6 +440,34 @@ mod tests {
         assert_eq!(byte_gate("[;|]|a*"), None);
         assert_eq!(byte_gate("(?s:.)"), None);
         assert_eq!(byte_gate("\\W{4}").map(|(_, n)| n), Some(4));
+    }
+
+    #[test]
+    fn a_run_followed_by_the_start_of_the_next_part_is_required() {
+        // CRS 930100's shape: a separator, then a dot, a question mark or an escape, then anything.
+        assert_eq!(
+            required(r"(?:[/\\]|%2f)(?:\.\w*|\?|%(?:2e|u002e))"),
+            set(&[
+                "%2f%2e",
+                "%2f%u002e",
+                "%2f.",
+                "%2f?",
+                "/%2e",
+                "/%u002e",
+                "/.",
+                "/?",
+                "\\%2e",
+                "\\%u002e",
+                "\\.",
+                "\\?"
+            ])
+        );
+        // The part's start is its first repeat, or a byte of its class.
+        assert_eq!(required(r"ab(?:cd)+\w*"), set(&["abcd"]));
+        assert_eq!(required(r"x[yz]\w*"), set(&["xy", "xz"]));
+        // A part that may be empty has no start: the run alone is required.
+        assert_eq!(required(r"ab(?:cd)?\w*"), set(&["ab"]));
+        assert_eq!(required(r"ab\w*cd"), set(&["ab"]));
     }
 
     #[test]
