@@ -7,6 +7,8 @@
 //!   (re)load, which includes whatever the engines build on first use (the lazy DFAs' caches).
 //! - `evaluate/*`: a benign browser GET and a SQL injection against the dense-DFA set and the all-lazy set, once
 //!   warm (engines built, memo of earlier requests off): what the ahead-of-time DFAs change on the request path.
+//! - `load_whole_crs/*`: the proxy's default rule set (`rules/`, `crs-942/`, `crs/`) at its default paranoia
+//!   level 1, from YAML and from its dense artifact (whose size is printed).
 //!
 //! The artifacts are written to a temporary directory before measuring and checked to load the same rules.
 
@@ -16,14 +18,23 @@ use std::path::{Path, PathBuf};
 use waf_compiler::compile::regex_engine::DEFAULT_DFA_SIZE_LIMIT;
 use waf_compiler::{CompileOptions, CompiledRuleSet, EnginePlan, HttpRequest, compile::artifact};
 
-fn rule_dirs() -> Vec<PathBuf> {
+/// The shipped rules and CRS 942, and with `whole_crs` the rest of the CRS too.
+fn rule_dirs(whole_crs: bool) -> Vec<PathBuf> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    vec![root.join("rules"), root.join("crs-942")]
+    let dirs: &[&str] = match whole_crs {
+        true => &["rules", "crs-942", "crs"],
+        false => &["rules", "crs-942"],
+    };
+    dirs.iter().map(|d| root.join(d)).collect()
 }
 
 fn from_yaml(paranoia_level: u8, plan: EnginePlan) -> CompiledRuleSet {
+    load(false, paranoia_level, plan)
+}
+
+fn load(whole_crs: bool, paranoia_level: u8, plan: EnginePlan) -> CompiledRuleSet {
     let outcome = CompiledRuleSet::load_dirs_with(
-        &rule_dirs(),
+        &rule_dirs(whole_crs),
         &CompileOptions {
             paranoia_level,
             ..Default::default()
@@ -84,10 +95,12 @@ fn benches(c: &mut Criterion) {
     let dense4_file = write_artifact(dir.path(), "pl4.wafc", &dense4);
     let lazy4_file = write_artifact(dir.path(), "pl4-lazy.wafc", &lazy4);
     let dense1_file = write_artifact(dir.path(), "pl1.wafc", &from_yaml(1, dense_plan));
+    let whole_file = write_artifact(dir.path(), "whole-pl1.wafc", &load(true, 1, dense_plan));
     for (name, path) in [
         ("pl4 dense", &dense4_file),
         ("pl4 lazy", &lazy4_file),
         ("pl1 dense", &dense1_file),
+        ("whole CRS pl1 dense", &whole_file),
     ] {
         eprintln!(
             "artifact {name}: {} bytes",
@@ -125,6 +138,16 @@ fn benches(c: &mut Criterion) {
     });
     g.bench_function("pl1_artifact_dense", |b| {
         b.iter(|| CompiledRuleSet::from_artifact_file(black_box(&dense1_file)).unwrap())
+    });
+    g.finish();
+
+    let mut g = c.benchmark_group("load_whole_crs");
+    g.sample_size(10);
+    g.bench_function("pl1_yaml", |b| {
+        b.iter(|| load(true, black_box(1), EnginePlan::Lazy))
+    });
+    g.bench_function("pl1_artifact_dense", |b| {
+        b.iter(|| CompiledRuleSet::from_artifact_file(black_box(&whole_file)).unwrap())
     });
     g.finish();
 

@@ -5,13 +5,15 @@
 //! `\W{4}`) falls back to a byte gate when its matches need some bytes of a set (CRS 942420: eight of the
 //! "special" characters): it runs only on values with that many. A rule with neither (the detectors) always
 //! runs. The literals are grouped per variable: each literal of a variable's group points to the (rule,
-//! transform chain) pairs it gates. The groups scan with case-insensitive Aho-Corasick DFAs, walked byte by byte
-//! (`find_literals`); the large groups (the CRS's argument, cookie and XML variables) share one automaton of all
-//! their literals. One-byte literals are found by a table instead (`ByteLiterals`).
+//! transform chain) pairs it gates. The groups scan with case-insensitive Aho-Corasick DFAs: the large groups (the
+//! CRS's argument, cookie and XML variables) share one automaton of all their literals, walked byte by byte, four
+//! values side by side (`find_literals`); the small groups' automata search with their prefilter, skipping to
+//! where a literal can start (`search_literals`). One-byte literals are found by a table instead
+//! (`ByteLiterals`).
 //!
 //! Per request, [`Prefilter::scan`] is the first pass: for each value of each grouped variable, it computes the
 //! value under every chain the group's rules use (through the request's shared [`TransformCache`], so the
-//! second pass reuses them), scans each distinct result once, and marks a rule when one of its literals occurs
+//! second pass reuses them), then scans each distinct result once, and marks a rule when one of its literals occurs
 //! in the value *that rule sees* (the value after its own chain). Most values need no chain at all: when a
 //! value holds none of the bytes a chain's transforms act on ([`Triggers`]), its value under that chain is the
 //! value itself. A chain ending in `lowercase` is scanned as the chain without it: the automaton ignores ASCII
@@ -945,7 +947,7 @@ fn share_automata(
 /// How many values [`find_literals`] walks at once. A walk waits at every byte for the load of its next state
 /// from a large transition table (the shared automaton is tens of megabytes, its rows mostly outside the
 /// core's first-level cache), so one walk alone leaves the core idle; independent walks side by side overlap
-/// those waits. Measured on the whole CRS's benign GET (criterion): see docs/performance.md.
+/// those waits. Two, four and eight lanes measured on the whole CRS's benign GET: docs/performance.md.
 const LANES: usize = 4;
 
 /// Sets `found[lane]` to the pattern id of every occurrence of a literal of `automata[lane]` in `texts[lane]`,
