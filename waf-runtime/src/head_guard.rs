@@ -530,8 +530,10 @@ impl<T: AsyncRead + Unpin> AsyncRead for HeadGuard<T> {
                 }
                 _ => {}
             }
-            let mut chunk = [0u8; READ_SIZE];
-            let mut read = ReadBuf::new(&mut chunk);
+            // Not zeroed: most polls of a keep-alive connection find nothing to read, and zeroing 16 KiB for
+            // each was a fifth of a proxied request's instructions (the socket writes what `filled` returns).
+            let mut chunk = [std::mem::MaybeUninit::<u8>::uninit(); READ_SIZE];
+            let mut read = ReadBuf::uninit(&mut chunk);
             ready!(Pin::new(&mut this.inner).poll_read(cx, &mut read))?;
             if read.filled().is_empty() {
                 // End of the stream: an unfinished head is dropped, hyper sees the connection close.
