@@ -35,7 +35,8 @@ fn main() -> ExitCode {
     if cli.check_config {
         return check(&config, path);
     }
-    waf_runtime::logging::init(&config.logging);
+    // Dropped last, when `main` returns: every queued log line is written before the process exits.
+    let _log_writer = waf_runtime::logging::init(&config.logging);
     match waf_runtime::run(config, path) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
