@@ -4,7 +4,10 @@
 -- UNIQUE=1 gives every request its own query values, session cookie, form fields and JSON values (a counter per
 -- wrk thread and a random prefix), as if each came from another visitor: the values the waf remembers from
 -- earlier requests (waf_compiler::memo) are then only the browser headers.
+-- The site's name as Host, as a browser sends it (wrk would send 127.0.0.1:port, a numeric Host that CRS 920350
+-- scores and the waf logs on every request, which browser traffic does not cause).
 local browser = {
+  ["Host"] = "shop.example.com",
   ["User-Agent"] = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36",
   ["Accept"] = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
   ["Accept-Language"] = "en-US,en;q=0.9,de;q=0.8",
