@@ -516,22 +516,24 @@ impl Prefilter {
                         // do chains whose values differ only in ASCII case (`[removeWhitespace]` and
                         // `[lowercase, removeWhitespace]` of a header): the scan ignores case (the byte
                         // tables and gates hold both cases of a letter), so it finds the same literals.
-                        let same = |other: usize| {
-                            let (value, other) = (
-                                cache.value(group.variable, index, source, raw),
-                                cache.value(group.variable, index, other, raw),
-                            );
-                            other.len() == value.len() && other.eq_ignore_ascii_case(value)
-                        };
                         sources[chains_at + i] = if source == 0 || distinct.contains(&source) {
                             source
-                        } else if same(0) {
-                            0
-                        } else if let Some(&other) = distinct.iter().find(|&&other| same(other)) {
-                            other
                         } else {
-                            distinct.push(source);
-                            source
+                            let value = cache.value(group.variable, index, source, raw);
+                            let same = |other: usize| {
+                                let other = cache.value(group.variable, index, other, raw);
+                                other.len() == value.len() && other.eq_ignore_ascii_case(value)
+                            };
+                            match std::iter::once(0)
+                                .chain(distinct.iter().copied())
+                                .find(|&o| same(o))
+                            {
+                                Some(other) => other,
+                                None => {
+                                    distinct.push(source);
+                                    source
+                                }
+                            }
                         };
                     }
                 }
@@ -549,7 +551,6 @@ impl Prefilter {
                         index,
                         source,
                         chains_at,
-                        len: cache.value(group.variable, index, source, raw).len(),
                     });
                 }
                 computed.push((g, index, memo));
@@ -563,9 +564,9 @@ impl Prefilter {
             cache.value(group.variable, walk.index, walk.source, raw)
         };
         // A value shorter than every literal of the automaton holds none.
-        let text = |walk: &Walk| match walk.len >= self.groups[walk.group].shortest {
-            true => value(walk),
-            false => &[],
+        let text = |walk: &Walk| match value(walk) {
+            value if value.len() >= self.groups[walk.group].shortest => value,
+            _ => &[],
         };
         let mut mark = |walk: &Walk, hits: &[usize]| {
             let bits = &mut all_bits[walk.group][walk.index * self.words..];
@@ -1115,7 +1116,7 @@ pub struct ScanBuffers {
 }
 
 /// A value to walk through its group's automaton: value `index` of group `group` under `source` (see
-/// [`TransformCache::source`]), `len` bytes long.
+/// [`TransformCache::source`]).
 #[derive(Debug, Clone, Copy)]
 struct Walk {
     group: usize,
@@ -1123,7 +1124,6 @@ struct Walk {
     source: usize,
     /// Where the sources of the value's chains start in [`ScanBuffers::sources`].
     chains_at: usize,
-    len: usize,
 }
 
 impl Marks<'_> {
