@@ -110,9 +110,87 @@ pub fn parse_body<'a>(
                 parse_multipart(arena, body, content_type.unwrap_or_default())
         }
         BodyKind::Xml => parsed.xml = parse_xml(arena, body),
-        BodyKind::Other => parsed.args = arena.alloc_slice_copy(&[Item::raw(body)]),
+        BodyKind::Other => parsed.args = parse_untyped(arena, body),
     }
     parsed
+}
+
+/// A body whose content type names no parser (`text/plain` from `navigator.sendBeacon`, `application/csp-report`,
+/// protobuf, `application/octet-stream`, none at all) is read as what its bytes are, as the application reading
+/// it would:
+/// - a JSON document (beacons and browser reports are JSON sent as `text/plain` or their own media type) is
+///   parsed as JSON, its leaves named as JSON's are;
+/// - binary data (a NUL byte, or bytes that are not UTF-8: protobuf, gRPC frames, images) yields its runs of text
+///   (where a protobuf message keeps its strings), so that a rule reads the strings an application will decode,
+///   not the bytes between them, which no text rule is written for;
+/// - anything else is one raw value.
+///
+/// Whatever it is, `REQUEST_BODY` and `BODY` still hold the raw bytes.
+fn parse_untyped<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
+    if matches!(body.trim_ascii_start().first(), Some(b'{' | b'[')) {
+        return parse_json(arena, body);
+    }
+    if body.contains(&0) || std::str::from_utf8(body).is_err() {
+        return text_runs(arena, body);
+    }
+    arena.alloc_slice_copy(&[Item::raw(body)])
+}
+
+/// Runs of text shorter than this in structured binary data (protobuf, gRPC frames) are not inspected: a tag and
+/// a length are one to three bytes; a payload is longer.
+const MIN_TEXT_RUN: usize = 4;
+
+/// In opaque binary data (compressed, encrypted, media: [`is_opaque`]) a run of printable bytes is chance, and
+/// runs of a few bytes come by the dozen in every kilobyte (37% of random bytes are printable ASCII). A run of
+/// this length is one in 10^13 by chance, so the text found there is text someone put there.
+const MIN_OPAQUE_TEXT_RUN: usize = 32;
+
+/// Shannon entropy, in bits per byte, above which data is opaque: compressed and encrypted data and media come
+/// close to 8; protobuf with its strings and numbers, and any text, stay well under 7.
+const OPAQUE_ENTROPY_BITS: f64 = 7.0;
+
+/// Whether `body` is opaque binary data, by the entropy of its bytes.
+fn is_opaque(body: &[u8]) -> bool {
+    let mut counts = [0u32; 256];
+    for &b in body {
+        counts[usize::from(b)] += 1;
+    }
+    let len = body.len() as f64;
+    let entropy: f64 = counts
+        .iter()
+        .filter(|&&c| c > 0)
+        .map(|&c| {
+            let p = f64::from(c) / len;
+            -p * p.log2()
+        })
+        .sum();
+    entropy > OPAQUE_ENTROPY_BITS
+}
+
+/// The runs of printable text (valid UTF-8, no control characters but tab, CR and LF) of binary `body`, each a
+/// nameless `ARGS_POST` value; past [`MAX_ARGS`] runs, the rest of the body is one more value, raw.
+fn text_runs<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
+    let min_run = match is_opaque(body) {
+        true => MIN_OPAQUE_TEXT_RUN,
+        false => MIN_TEXT_RUN,
+    };
+    let mut items = ArenaVec::new_in(arena);
+    let mut offset = 0;
+    for chunk in body.utf8_chunks() {
+        let valid = chunk.valid().as_bytes();
+        for run in valid.split(|&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r') || b == 0x7f) {
+            if run.len() < min_run {
+                continue;
+            }
+            if items.len() == MAX_ARGS {
+                items.push(Item::raw(&body[offset..]));
+                return items.into_bump_slice();
+            }
+            items.push(Item::raw(run));
+        }
+        offset += valid.len() + chunk.invalid().len();
+    }
+    items.into_bump_slice()
 }
 
 /// `a=1&b=2` (the query string, or a form body): names and values URL-decoded as ModSecurity does
@@ -258,6 +336,36 @@ struct Leaves<'w, 'a> {
     depth: usize,
 }
 
+/// Whether a string is shaped as a JSON object or array (the cheap test before [`Leaves::nested_document`]).
+fn is_document_text(v: &str) -> bool {
+    let v = v.trim_ascii();
+    matches!(
+        (v.as_bytes().first(), v.as_bytes().last()),
+        (Some(b'{'), Some(b'}')) | (Some(b'['), Some(b']'))
+    )
+}
+
+impl<'a> Leaves<'_, 'a> {
+    /// A string that is itself a JSON document (an event's payload, a serialised state, a GraphQL variables
+    /// object: APIs nest JSON in JSON strings all the time) is walked as part of the document, its leaves named
+    /// under the string's name, so rules see its values unescaped, as the application reading it will, rather
+    /// than JSON syntax with escaped quotes. Whether it was: a string that does not parse whole is a leaf as
+    /// usual (and any leaves collected before its error stay, inspected too).
+    fn nested_document(&mut self, v: &'a str) -> bool {
+        if !is_document_text(v) {
+            return false;
+        }
+        let mut parser = serde_json::Deserializer::from_str(v);
+        Leaves {
+            walk: self.walk,
+            depth: self.depth + 1,
+        }
+        .deserialize(&mut parser)
+        .and_then(|()| parser.end())
+        .is_ok()
+    }
+}
+
 impl<'a> DeserializeSeed<'a> for Leaves<'_, 'a> {
     type Value = ();
 
@@ -305,12 +413,20 @@ impl<'a> serde::de::Visitor<'a> for Leaves<'_, 'a> {
         Ok(())
     }
 
-    fn visit_borrowed_str<E>(self, v: &'a str) -> Result<(), E> {
-        self.walk.leaf_in_place(v.as_bytes());
+    fn visit_borrowed_str<E>(mut self, v: &'a str) -> Result<(), E> {
+        if !self.nested_document(v) {
+            self.walk.leaf_in_place(v.as_bytes());
+        }
         Ok(())
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+    fn visit_str<E>(mut self, v: &str) -> Result<(), E> {
+        if is_document_text(v) {
+            let v = self.walk.arena.alloc_str(v);
+            if self.nested_document(v) {
+                return Ok(());
+            }
+        }
         self.walk.leaf(v.as_bytes());
         Ok(())
     }
