@@ -110,6 +110,15 @@ pub fn explain(rules: &CompiledRuleSet, request: &HttpRequest<'_>) -> String {
             "  matched rule {} ({}) at {}: \"{}\" - {}",
             m.rule_id, m.action, m.variable, m.value_excerpt, m.msg
         );
+        if let Some(c) = &m.confirmation {
+            let _ = writeln!(
+                out,
+                "    {}: {} (adds {})",
+                if c.confirmed { "confirmed" } else { "not confirmed" },
+                c.reason,
+                m.score()
+            );
+        }
     }
     match verdict.blocking() {
         Some(m) => {

@@ -28,6 +28,7 @@ pub mod evaluate;
 pub mod explain;
 pub mod ftw;
 pub mod import;
+pub mod policy;
 
 pub use compile::CompileOptions;
 pub use compile::artifact::ArtifactError;

@@ -164,11 +164,12 @@ fn explain_shows_variables_transforms_and_decisions() {
         "REQUEST_LINE = \"POST /login?next=%2Fhome HTTP/1.1\"",
         "ARGS_GET:next = \"/home\"",
         "ARGS_POST:user = \"<SCRIPT>x\"",
-        "rule 100101 [PL2, deny, transforms url_decode_uni,replace_comments]",
+        "rule 100101 [PL2, block, transforms url_decode_uni,replace_comments]",
         "skipped: above the configured paranoia level",
         "rule 100201: ARGS_POST:user -> \"<script>x\": MATCH",
         "rule 100402: skipped by the prefilter",
-        "matched rule 100201 (deny) at ARGS_POST:user: \"<script>\"",
+        "matched rule 100201 (block) at ARGS_POST:user: \"<script>\"",
+        "confirmed: a fragment, not data: scored as the pattern says (adds 5)",
         "BLOCK (rule 100200)",
     ] {
         assert!(stdout.contains(want), "missing `{want}` in:\n{stdout}");

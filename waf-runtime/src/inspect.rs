@@ -127,12 +127,15 @@ pub fn load(config: &Config) -> Result<LoadedRules, String> {
         paranoia_level: sources.paranoia_level,
         unicode_map,
         settings: sources.crs_settings.clone(),
+        // The site policy (waf_compiler::policy) for the settings `crs_settings` does not give.
+        default_settings: waf_compiler::policy::site_settings(),
     };
     let mut loaded = match sources.artifact {
         Some(path) => load_artifact(path, &opts)?,
         None => load_dirs(sources.directories, &sources.domain_custom_rules, &opts)?,
     };
     loaded.set.set_value_memo(sources.remember_values);
+    loaded.set.set_confirm(sources.confirm);
     let unknown = loaded.set.disable_rules(sources.disabled_rules);
     if !unknown.is_empty() {
         loaded.errors.push(format!(

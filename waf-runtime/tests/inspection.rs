@@ -202,9 +202,9 @@ async fn crs_test_marker_requests_are_logged() {
     waf.wait_log("3f0b-marker", 2).await;
 }
 
-/// The shipped rule set (the whole CRS) refuses PUT as CRS does (911100); `rules.disabled_rules` takes that rule
-/// out without touching the generated rule files (an id no rule has is reported, not ignored), and
-/// `rules.crs_settings` changes what it allows.
+/// The shipped rule set takes PUT (the site policy's methods); with CRS's own `allowed_methods` in
+/// `rules.crs_settings` it refuses it as CRS does (911100), and `rules.disabled_rules` takes that rule out
+/// without touching the generated rule files (an id no rule has is reported, not ignored).
 #[tokio::test(flavor = "multi_thread")]
 async fn disabled_rules_and_crs_settings_tune_the_shipped_set() {
     let up = Upstream::start().await;
@@ -215,6 +215,7 @@ async fn disabled_rules_and_crs_settings_tune_the_shipped_set() {
         .iter()
         .map(|d| format!("'{}'", root.join(d).display()))
         .collect();
+    let crs_methods = ", crs_settings: {allowed_methods: 'GET HEAD POST OPTIONS'}";
     let config = |disabled: &str| {
         format!(
             "  upstream: {{default: '{}'}}\n  rules: {{directories: [{}]{disabled}}}\n",
@@ -234,13 +235,17 @@ async fn disabled_rules_and_crs_settings_tune_the_shipped_set() {
     };
 
     let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config(""));
+    assert_eq!(put(waf.addr).await, 200);
+    drop(waf);
+
+    let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config(crs_methods));
     assert_eq!(put(waf.addr).await, 403);
     waf.wait_log("[id \"911100\"]", 10).await;
     drop(waf);
 
     let waf = Waf::start_in(
         tempfile::tempdir().unwrap(),
-        &config(", disabled_rules: [911100, 4242424]"),
+        &config(&format!("{crs_methods}, disabled_rules: [911100, 4242424]")),
     );
     assert_eq!(put(waf.addr).await, 200);
     assert_eq!(up.last().method, "PUT");
@@ -249,14 +254,6 @@ async fn disabled_rules_and_crs_settings_tune_the_shipped_set() {
         10,
     )
     .await;
-    drop(waf);
-
-    // Or the CRS setting the rule reads (901's allowed_methods), as crs-setup.conf would change it.
-    let waf = Waf::start_in(
-        tempfile::tempdir().unwrap(),
-        &config(", crs_settings: {allowed_methods: 'GET HEAD POST OPTIONS PUT'}"),
-    );
-    assert_eq!(put(waf.addr).await, 200);
     drop(waf);
     let waf = Waf::start_in(
         tempfile::tempdir().unwrap(),

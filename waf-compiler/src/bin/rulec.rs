@@ -71,6 +71,10 @@ enum Command {
         /// `allowed_methods='GET HEAD POST OPTIONS PUT'` (docs/rule-format.md, `setting`).
         #[arg(long = "crs-setting", value_parser = parse_setting, value_name = "NAME=VALUE")]
         crs_setting: Vec<(String, String)>,
+        /// Use CRS's own `crs-setup.conf` values for the policy settings instead of the site policy the proxy
+        /// uses by default (docs/crs.md, "The site policy").
+        #[arg(long)]
+        crs_defaults: bool,
         /// Print every rule's engines and sizes.
         #[arg(short, long)]
         verbose: bool,
@@ -141,6 +145,10 @@ enum Command {
         /// `allowed_methods='GET HEAD POST OPTIONS PUT'` (docs/rule-format.md, `setting`).
         #[arg(long = "crs-setting", value_parser = parse_setting, value_name = "NAME=VALUE")]
         crs_setting: Vec<(String, String)>,
+        /// Use CRS's own `crs-setup.conf` values for the policy settings instead of the site policy the proxy
+        /// uses by default (docs/crs.md, "The site policy").
+        #[arg(long)]
+        crs_defaults: bool,
         /// File holding the raw request (request line, headers, blank line, body).
         #[arg(long)]
         request: PathBuf,
@@ -166,9 +174,25 @@ enum Command {
         /// `allowed_methods='GET HEAD POST OPTIONS PUT'` (docs/rule-format.md, `setting`).
         #[arg(long = "crs-setting", value_parser = parse_setting, value_name = "NAME=VALUE")]
         crs_setting: Vec<(String, String)>,
+        /// Use CRS's own `crs-setup.conf` values for the policy settings instead of the site policy the proxy
+        /// uses by default (docs/crs.md, "The site policy").
+        #[arg(long)]
+        crs_defaults: bool,
         /// Anomaly score at which a request is blocked (`rules.anomaly_threshold`).
         #[arg(long, default_value_t = waf_compiler::evaluate::verdict::DEFAULT_ANOMALY_THRESHOLD)]
         anomaly_threshold: u32,
+        /// Score every hit in full, as ModSecurity does: no semantic confirmation of the injection families
+        /// (docs/rule-format.md, `confirm`).
+        #[arg(long)]
+        no_confirm: bool,
+        /// Fail (exit status 1) when more than this share of the requests, in percent, is blocked: the bar CI
+        /// holds a benign corpus to.
+        #[arg(long, value_name = "PERCENT")]
+        max_blocked_percent: Option<f64>,
+        /// Write one line per request to FILE: its number (from 1, across the files), `blocked` or `passed`, the
+        /// ids of the rules that added to its score, and those of the unconfirmed hits (`~id`).
+        #[arg(long, value_name = "FILE")]
+        details: Option<PathBuf>,
         /// Files of raw requests.
         #[arg(required = true, last = true)]
         files: Vec<PathBuf>,
@@ -228,12 +252,14 @@ fn main() -> ExitCode {
             compress,
             unicode_code_page,
             crs_setting,
+            crs_defaults,
             verbose,
         } => {
             let opts = CompileOptions {
                 paranoia_level: paranoia,
                 unicode_map: unicode_code_page,
                 settings: crs_setting.into_iter().collect(),
+                default_settings: policy(crs_defaults),
             };
             let output = Output {
                 path: &out,
@@ -262,10 +288,12 @@ fn main() -> ExitCode {
                 },
                 None => load(
                     &rules,
+                    // The regression suites test CRS's own policy.
                     &CompileOptions {
                         paranoia_level: paranoia,
                         unicode_map: unicode_code_page,
                         settings: crs_setting.into_iter().collect(),
+                        default_settings: Default::default(),
                     },
                 ),
             };
@@ -277,6 +305,7 @@ fn main() -> ExitCode {
             paranoia,
             unicode_code_page,
             crs_setting,
+            crs_defaults,
             request,
         } => explain_request(
             &rules,
@@ -284,6 +313,7 @@ fn main() -> ExitCode {
                 paranoia_level: paranoia,
                 unicode_map: unicode_code_page,
                 settings: crs_setting.into_iter().collect(),
+                default_settings: policy(crs_defaults),
             },
             &request,
         ),
@@ -292,7 +322,11 @@ fn main() -> ExitCode {
             paranoia,
             unicode_code_page,
             crs_setting,
+            crs_defaults,
             anomaly_threshold,
+            no_confirm,
+            max_blocked_percent,
+            details,
             files,
         } => replay(
             &rules,
@@ -300,11 +334,25 @@ fn main() -> ExitCode {
                 paranoia_level: paranoia,
                 unicode_map: unicode_code_page,
                 settings: crs_setting.into_iter().collect(),
+                default_settings: policy(crs_defaults),
             },
-            anomaly_threshold,
+            &ReplayOptions {
+                threshold: anomaly_threshold,
+                confirm: !no_confirm,
+                max_blocked_percent,
+                details,
+            },
             &files,
         ),
         Command::ImportCrs { files, out, strict } => import_crs(&files, &out, strict),
+    }
+}
+
+/// The defaults of the policy settings: the site policy the proxy uses, or none (the rules' own, CRS's).
+fn policy(crs_defaults: bool) -> std::collections::BTreeMap<String, String> {
+    match crs_defaults {
+        true => Default::default(),
+        false => waf_compiler::policy::site_settings(),
     }
 }
 
@@ -705,13 +753,31 @@ fn explain_request(rule_dirs: &[PathBuf], opts: &CompileOptions, path: &PathBuf)
 }
 
 /// How many requests of `files` the rules block, and the rules that contributed to the blocks.
+/// How `rulec replay` judges and reports.
+struct ReplayOptions {
+    threshold: u32,
+    confirm: bool,
+    max_blocked_percent: Option<f64>,
+    details: Option<PathBuf>,
+}
+
 fn replay(
     rule_dirs: &[PathBuf],
     opts: &CompileOptions,
-    threshold: u32,
+    replay: &ReplayOptions,
     files: &[PathBuf],
 ) -> ExitCode {
-    let (rules, ok) = load(rule_dirs, opts);
+    let threshold = replay.threshold;
+    let (mut rules, ok) = load(rule_dirs, opts);
+    rules.set_confirm(replay.confirm);
+    let mut details = match replay.details.as_deref().map(std::fs::File::create) {
+        Some(Ok(file)) => Some(std::io::BufWriter::new(file)),
+        Some(Err(e)) => {
+            eprintln!("error: --details: {e}");
+            return ExitCode::FAILURE;
+        }
+        None => None,
+    };
     let (mut total, mut blocked, mut unparsable) = (0usize, 0usize, 0usize);
     let mut by_rule: std::collections::BTreeMap<u32, usize> = Default::default();
     for path in files {
@@ -739,9 +805,30 @@ fn replay(
             }
             let headers = request.headers();
             let verdict = rules.evaluate(&request.as_request(&headers));
+            if let Some(out) = details.as_mut() {
+                let is_blocked = verdict.blocking_at(threshold).is_some();
+                let ids: Vec<String> = verdict
+                    .matches
+                    .iter()
+                    .filter_map(|m| match (m.score(), m.is_confirmed()) {
+                        (0, false) => Some(format!("~{}", m.rule_id)),
+                        (0, true) => None,
+                        _ => Some(m.rule_id.to_string()),
+                    })
+                    .collect();
+                let line = format!(
+                    "{total}\t{}\t{}\n",
+                    if is_blocked { "blocked" } else { "passed" },
+                    ids.join(" ")
+                );
+                if let Err(e) = std::io::Write::write_all(out, line.as_bytes()) {
+                    eprintln!("error: --details: {e}");
+                    return ExitCode::FAILURE;
+                }
+            }
             if verdict.blocking_at(threshold).is_some() {
                 blocked += 1;
-                for (id, _) in verdict.contributions() {
+                for (id, _) in verdict.contributions().filter(|(_, score)| *score > 0) {
                     *by_rule.entry(id).or_default() += 1;
                 }
             }
@@ -752,16 +839,29 @@ fn replay(
     for (id, count) in ranked {
         out!("rule {id}: in {count} blocked requests");
     }
+    let percent = if total == 0 {
+        0.0
+    } else {
+        100.0 * blocked as f64 / total as f64
+    };
     out!(
-        "{total} requests, {blocked} blocked ({:.2}%), {unparsable} not parsable as HTTP, \
-         paranoia {}, anomaly threshold {threshold}",
-        if total == 0 {
-            0.0
-        } else {
-            100.0 * blocked as f64 / total as f64
-        },
-        opts.paranoia_level
+        "{total} requests, {blocked} blocked ({percent:.2}%), {unparsable} not parsable as HTTP, \
+         paranoia {}, anomaly threshold {threshold}{}",
+        opts.paranoia_level,
+        if replay.confirm { "" } else { ", no confirmation" }
     );
+    if let Some(out) = details.as_mut()
+        && let Err(e) = std::io::Write::flush(out)
+    {
+        eprintln!("error: --details: {e}");
+        return ExitCode::FAILURE;
+    }
+    if let Some(max) = replay.max_blocked_percent
+        && percent > max
+    {
+        eprintln!("error: {percent:.2}% of the requests blocked, more than --max-blocked-percent {max}");
+        return ExitCode::FAILURE;
+    }
     if ok {
         ExitCode::SUCCESS
     } else {

@@ -343,6 +343,7 @@ mod round_trip {
             }],
             hosts: Vec::new(),
             when: Vec::new(),
+            confirm: None,
         };
         let detector = Rule {
             id: 942100,

@@ -26,7 +26,8 @@ pub mod ruleset;
 
 use crate::compile::regex_engine::{RegexEngine, RegexSource};
 use crate::compile::rule::{
-    MAX_PARANOIA_LEVEL, OperatorKind, Rule, SettingCondition, Transform, Variable, VariableSpec,
+    Action, Confirm, MAX_PARANOIA_LEVEL, OperatorKind, Rule, SettingCondition, Transform, Variable,
+    VariableSpec,
 };
 use crate::evaluate::operator::check::Check;
 use crate::evaluate::operator::{Condition, Matcher, RegexFactory};
@@ -44,6 +45,9 @@ pub struct CompileOptions {
     /// Values of the settings rules name in their `setting` field (CRS's 901 defaults such as
     /// `allowed_methods`), by name; a rule whose setting is not given keeps its own `pattern`.
     pub settings: BTreeMap<String, String>,
+    /// Values for settings that `settings` does not give, used only by the rules that read them (the site
+    /// policy, [`crate::policy`]): unlike `settings`, a value no loaded rule reads is not an error.
+    pub default_settings: BTreeMap<String, String>,
 }
 
 impl Default for CompileOptions {
@@ -52,6 +56,7 @@ impl Default for CompileOptions {
             paranoia_level: 1,
             unicode_map: UnicodeMap::default(),
             settings: BTreeMap::new(),
+            default_settings: BTreeMap::new(),
         }
     }
 }
@@ -168,6 +173,9 @@ pub struct CompiledRule {
     /// Whether the rule's setting conditions (`when`) hold for the settings it was compiled with: a rule whose
     /// conditions do not hold never runs.
     pub enabled: bool,
+    /// The parser that confirms the rule's hits before they score: the rule's `confirm`, else its family tag's
+    /// ([`Confirm::for_tags`]); `None` for `confirm: none` and for rules that do not add to the score.
+    pub confirm: Option<Confirm>,
 }
 
 /// The distinct transform chains of a rule set and all their prefixes; index 0 is the empty chain. With them, the
@@ -429,6 +437,11 @@ pub fn compile_rule(
                 matcher,
                 conditions,
                 file: String::new(),
+                confirm: match rule.confirm.or_else(|| Confirm::for_tags(&rule.tags)) {
+                    Some(Confirm::None) => None,
+                    kind if rule.action == Action::Block => kind,
+                    _ => None,
+                },
             })
         }
         _ => Err(errors),

@@ -58,6 +58,59 @@ pub struct Rule {
     /// is loaded and validated but does not run (CRS's `SecRule TX:crs_validate_utf8_encoding "@eq 1"` heads).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub when: Vec<SettingCondition>,
+    /// The parser that confirms a hit of the rule before it scores in full (`confirm:`): absent, the rule's
+    /// `attack-*` tag chooses ([`Confirm::for_tags`]); `none` turns confirmation off for the rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirm: Option<Confirm>,
+}
+
+/// Which language a pattern hit is parsed as before it scores in full ([`crate::evaluate::confirm`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Confirm {
+    /// SQL: libinjection's SQL tokenizer and fingerprints, in every quote context.
+    Sql,
+    /// HTML and JavaScript: libinjection's HTML5 tokenizer, in every HTML context.
+    Xss,
+    /// A POSIX shell or Windows command line: a command in command position ([`crate::evaluate::confirm`]).
+    Shell,
+    /// Code of a language with no parser here (PHP, JavaScript, file paths and URLs): a hit counts in a
+    /// value of code or a plain name, not in a JSON document, text or a document of several lines.
+    Code,
+    /// No confirmation: every hit scores in full.
+    None,
+}
+
+impl Confirm {
+    /// The confirmer of a rule that does not name one, by its CRS family tag: SQL injection, XSS and remote
+    /// command execution have a parser here; PHP, Node.js and other generic injections, server-side request
+    /// forgery, and local and remote file inclusion are checked for their shape ([`Confirm::Code`]). Rules of
+    /// other families score as written: protocol, scanners, session fixation, and Java, whose attacks are
+    /// documents (serialised objects in XML or JSON).
+    pub fn for_tags(tags: &[String]) -> Option<Confirm> {
+        FAMILIES
+            .iter()
+            .find(|(tag, _)| tags.iter().any(|t| t == tag))
+            .map(|&(_, confirm)| confirm)
+    }
+}
+
+/// Family tags and their confirmers, the more specific first: CRS tags its Java and Node.js rules
+/// `attack-rce` too, and their language decides.
+const FAMILIES: &[(&str, Confirm)] = &[
+    ("attack-sqli", Confirm::Sql),
+    ("attack-xss", Confirm::Xss),
+    ("attack-injection-php", Confirm::Code),
+    ("attack-injection-generic", Confirm::Code),
+    ("attack-lfi", Confirm::Code),
+    ("attack-rfi", Confirm::Code),
+    ("attack-ssrf", Confirm::Code),
+    ("language-shell", Confirm::Shell),
+    ("language-powershell", Confirm::Shell),
+    ("attack-rce", Confirm::Shell),
+];
+
+impl Confirm {
 }
 
 impl Rule {

@@ -29,6 +29,9 @@ pub struct CompiledRuleSet {
     prefilter: Option<Prefilter>,
     /// Whether evaluation remembers results across requests ([`crate::evaluate::memo`]); on by default.
     value_memo: bool,
+    /// Whether hits of the injection families are confirmed before they score ([`crate::evaluate::confirm`]);
+    /// on by default.
+    confirm: bool,
     /// How many rules run (at or below the paranoia level): fixed at construction, asked on every request.
     active: usize,
 }
@@ -117,6 +120,9 @@ impl CompiledRuleSet {
         let mut chains = Chains::new(opts.unicode_map);
         let mut rules: Vec<CompiledRule> = Vec::new();
         let mut owner: HashMap<u32, PathBuf> = HashMap::new();
+        // The settings in force: those configured, else the defaults given for them.
+        let mut in_force = opts.default_settings.clone();
+        in_force.extend(opts.settings.iter().map(|(k, v)| (k.clone(), v.clone())));
         let mut settings_read: HashSet<String> = HashSet::new();
         for source in sources {
             hash_source(&mut hasher, source);
@@ -130,7 +136,7 @@ impl CompiledRuleSet {
             match compile_file(
                 &source.path,
                 text,
-                &opts.settings,
+                &in_force,
                 &mut settings_read,
                 &mut chains,
                 &owner,
@@ -149,12 +155,14 @@ impl CompiledRuleSet {
         hasher.update(b"paranoia_level\0");
         hasher.update([opts.paranoia_level]);
         // A setting changes what its rules match, as a source change would.
-        for (name, value) in &opts.settings {
+        for (name, value) in in_force.iter().filter(|(name, _)| settings_read.contains(*name)) {
             hasher.update(b"setting\0");
             hasher.update(name.as_bytes());
             hasher.update(b"\0");
             hasher.update(value.as_bytes());
             hasher.update(b"\0");
+        }
+        for name in opts.settings.keys() {
             // A misspelt name would silently change nothing: say so.
             if !settings_read.contains(name) {
                 errors.push(LoadError::file(
@@ -200,6 +208,7 @@ impl CompiledRuleSet {
             plan,
             prefilter: None,
             value_memo: true,
+            confirm: true,
             active,
         }
     }
@@ -266,6 +275,7 @@ impl CompiledRuleSet {
             paranoia_level: self.paranoia_level,
             prefilter: self.prefilter.as_ref(),
             memo: self.value_memo,
+            confirm: self.confirm,
         };
         evaluate::evaluate(&rules, request, cache, observer)
     }
@@ -328,6 +338,12 @@ impl CompiledRuleSet {
     /// way; off, every request pays for all of its values (benchmarks of the cold path, parity tests).
     pub fn set_value_memo(&mut self, on: bool) {
         self.value_memo = on;
+    }
+
+    /// Turns semantic confirmation ([`crate::evaluate::confirm`]) on or off: off, every hit scores in full, as in
+    /// ModSecurity.
+    pub fn set_confirm(&mut self, on: bool) {
+        self.confirm = on;
     }
 
     /// Number of rules that run (at or below the paranoia level).

@@ -12,6 +12,7 @@
 
 pub mod body;
 pub mod collection;
+pub mod confirm;
 pub mod detect;
 pub mod memo;
 pub mod operator;
@@ -382,6 +383,8 @@ pub struct Rules<'s> {
     pub prefilter: Option<&'s Prefilter>,
     /// Whether results are remembered across requests ([`crate::evaluate::memo`]).
     pub memo: bool,
+    /// Whether hits of rules with a confirmer are confirmed before they score ([`confirm`]).
+    pub confirm: bool,
 }
 
 /// Evaluates the rules at or below the paranoia level, in order.
@@ -442,6 +445,7 @@ fn evaluate_view<O: Observer>(
             index,
             chains: rules.chains,
             view,
+            confirm: rules.confirm,
         };
         matches.extend(checked.evaluate(view, &mut marks, cache, observer));
     }
@@ -469,6 +473,7 @@ fn evaluate_view<O: Observer>(
                     action: rule.action,
                     paranoia_level: rule.paranoia_level,
                     tags: rule.tags.clone(),
+                    confirmation: None,
                 }
             })
             .collect(),
@@ -487,6 +492,7 @@ struct Checked<'a, 'v> {
     index: usize,
     chains: &'a Chains,
     view: &'a RequestView<'v>,
+    confirm: bool,
 }
 
 impl Checked<'_, '_> {
@@ -500,6 +506,8 @@ impl Checked<'_, '_> {
         observer: &mut O,
     ) -> Option<RuleMatch> {
         let (rule, rule_index) = (self.rule, self.index);
+        // A hit its confirmer refused is reported only if no other value gives a confirmed one.
+        let mut unconfirmed = None;
         for selector in &rule.selectors {
             let variable = selector.variable;
             if selector.count {
@@ -530,7 +538,11 @@ impl Checked<'_, '_> {
                     continue;
                 }
                 if let Some(found) = self.run(variable, index, key, raw, cache, observer) {
-                    return Some(found);
+                    if found.confirmation.as_ref().is_none_or(|c| c.confirmed) {
+                        return Some(found);
+                    }
+                    unconfirmed.get_or_insert(found);
+                    continue;
                 }
                 if let Some(marks) = marks.as_mut()
                     && rule.value_only
@@ -539,7 +551,7 @@ impl Checked<'_, '_> {
                 }
             }
         }
-        None
+        unconfirmed
     }
 
     /// Runs the rule's operator on the number of values `selector` selects, written in decimal (the rule's
@@ -564,7 +576,7 @@ impl Checked<'_, '_> {
         );
         let found = self.operate(&value);
         observer.inspected(self.rule, variable, b"", &value, found.is_some());
-        found.map(|found| self.report(variable, b"", &value, &found))
+        found.map(|found| self.report(variable, b"", &value, &found, None))
     }
 
     /// The rule's operator on a value outside the cache, negation and chain conditions included.
@@ -592,9 +604,28 @@ impl Checked<'_, '_> {
         })
     }
 
-    fn report(&self, variable: Variable, key: &[u8], value: &[u8], found: &Found) -> RuleMatch {
+    /// The match of the rule on `value` (after its transforms), confirmed against `raw` when the rule has a
+    /// confirmer (a count, having no text of its own, is not confirmed).
+    fn report(
+        &self,
+        variable: Variable,
+        key: &[u8],
+        value: &[u8],
+        found: &Found,
+        raw: Option<&[u8]>,
+    ) -> RuleMatch {
         let rule = &self.rule.rule;
+        let confirmation = match (self.rule.confirm, raw) {
+            (Some(kind), Some(raw)) if self.confirm => Some(confirm::confirm(
+                kind,
+                raw,
+                value,
+                self.chains.unicode_map(),
+            )),
+            _ => None,
+        };
         RuleMatch {
+            confirmation,
             rule_id: rule.id,
             variable: variable_label(variable, key),
             value_excerpt: excerpt(value.get(found.span.clone()).unwrap_or(value)),
@@ -643,7 +674,7 @@ impl Checked<'_, '_> {
             let found = self.judge(found, value);
             observer.inspected(rule, variable, key, value, found.is_some());
             if let Some(found) = found {
-                return Some(self.report(variable, key, value, &found));
+                return Some(self.report(variable, key, value, &found, Some(raw)));
             }
         }
         None

@@ -1,6 +1,7 @@
 //! What evaluation returns: every matching rule, and whether the request is blocked.
 
 use crate::compile::rule::{Action, Severity};
+use crate::evaluate::confirm::Confirmation;
 
 /// One rule that matched a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,6 +16,9 @@ pub struct RuleMatch {
     pub action: Action,
     pub paranoia_level: u8,
     pub tags: Vec<String>,
+    /// What the rule's confirmer said of the matched value ([`crate::evaluate::confirm`]); `None` for a rule
+    /// without one. An unconfirmed match adds nothing to the anomaly score.
+    pub confirmation: Option<Confirmation>,
 }
 
 /// The outcome of evaluating a request: every matching rule in rule-id order.
@@ -92,9 +96,16 @@ impl RuleMatch {
     /// `log` rules, which take no part in scoring.
     pub fn score(&self) -> u32 {
         match self.action {
-            Action::Block => self.severity.unwrap_or(Severity::Critical).anomaly_score(),
+            Action::Block if self.is_confirmed() => {
+                self.severity.unwrap_or(Severity::Critical).anomaly_score()
+            }
             _ => 0,
         }
+    }
+
+    /// Whether the match counts: its rule has no confirmer, or the confirmer found an injection.
+    pub fn is_confirmed(&self) -> bool {
+        self.confirmation.as_ref().is_none_or(|c| c.confirmed)
     }
 }
 
@@ -135,6 +146,7 @@ mod tests {
             action,
             paranoia_level: 1,
             tags: Vec::new(),
+            confirmation: None,
         }
     }
 

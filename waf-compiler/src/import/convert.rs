@@ -472,6 +472,7 @@ fn convert_rule(
         chain: Vec::new(),
         hosts: Vec::new(),
         when: Vec::new(),
+        confirm: None,
     };
     check_actions(rule, true, &mut warnings);
     for link in &all[1..] {

@@ -263,6 +263,7 @@ mod tests {
             }],
             hosts: Vec::new(),
             when: Vec::new(),
+            confirm: None,
         };
         let converted = Converted {
             rules: vec![ConvertedRule {

@@ -106,6 +106,7 @@ pub struct FileRules {
     pub unicode_code_page: Option<CodePageSetting>,
     pub reload_interval_sec: Option<u64>,
     pub remember_values: Option<bool>,
+    pub confirm: Option<bool>,
     pub disabled_rules: Option<Vec<u32>>,
     pub crs_settings: Option<std::collections::BTreeMap<String, String>>,
 }

@@ -153,6 +153,9 @@ pub struct RulesConfig {
     /// `waf_compiler::evaluate::memo`): about 1.5 MB per worker at most, holding recent header, cookie and argument
     /// values of up to 256 bytes.
     pub remember_values: bool,
+    /// Whether hits of the injection families are confirmed by a parser of their language before they score
+    /// (`waf_compiler::evaluate::confirm`); off, every hit scores in full, as in ModSecurity.
+    pub confirm: bool,
     /// Ids of rules taken out of the loaded set (ModSecurity's `SecRuleRemoveById`), sorted and distinct.
     pub disabled_rules: Vec<u32>,
     /// Values of the settings rules read instead of their default pattern (CRS's `allowed_methods`,
@@ -251,6 +254,7 @@ impl Config {
             paranoia_level: self.rules.paranoia_level,
             unicode_code_page: self.rules.unicode_code_page,
             remember_values: self.rules.remember_values,
+            confirm: self.rules.confirm,
             disabled_rules: &self.rules.disabled_rules,
             crs_settings: &self.rules.crs_settings,
             domain_custom_rules: self
@@ -282,6 +286,7 @@ pub struct RuleSources<'a> {
     pub paranoia_level: u8,
     pub unicode_code_page: Option<u32>,
     pub remember_values: bool,
+    pub confirm: bool,
     pub disabled_rules: &'a [u32],
     pub crs_settings: &'a BTreeMap<String, String>,
     /// Each domain's `custom_rules`, compiled with the rule directories.

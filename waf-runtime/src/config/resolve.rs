@@ -633,6 +633,7 @@ impl Resolver<'_> {
             unicode_code_page,
             reload_interval_sec,
             remember_values: r.remember_values.unwrap_or(true),
+            confirm: r.confirm.unwrap_or(true),
             disabled_rules: {
                 let mut ids = r.disabled_rules.unwrap_or_default();
                 ids.sort_unstable();

