@@ -1,6 +1,7 @@
 """beacons.txt: what browsers send in the background. navigator.sendBeacon() with a string (Content-Type
 text/plain;charset=UTF-8), Google Analytics 4 hits (/g/collect, Measurement Protocol v2 query shape, as gtag.js sends
-them to Google or to a server-side tagging host), Matomo, Plausible, Segment, Amplitude, Mixpanel and PostHog
+them to Google or to a server-side tagging host), image pixels (Meta /tr/, Microsoft UET, LinkedIn Insight, TikTok, a
+site's own 1x1 GIF), Matomo, Plausible, Segment, Amplitude, Mixpanel and PostHog
 collectors, the Reporting API (application/reports+json: csp-violation, deprecation, intervention, coep, crash and
 Network Error Logging reports), CSP level 2 report-uri (application/csp-report), Sentry envelopes (browser SDK
 through a tunnel as text/plain, native SDKs as application/x-sentry-envelope), Datadog / New Relic / Elastic RUM
@@ -366,10 +367,64 @@ def rum(rng, c):
         c.add("POST", f"/jserrors/1/NRJS-{hexid(rng, 19)}?" + qs(q), beacon_headers(rng, "bam.eu01.nr-data.net", page, "text/plain", cookie=False), jsonb(body))
 
 
+def pixel(rng, c):
+    """Image beacons (GET, Sec-Fetch-Dest: image): the Meta pixel, Microsoft UET, LinkedIn Insight, TikTok and a
+    site's own 1x1 GIF, as their tags request them when fetch or sendBeacon are not used."""
+    site = host(rng, "www")
+    page = page_url(rng, site)
+    fam, ua, hints, _ = b = browser(rng)
+    t = ts(rng) * 1000 + rng.randint(0, 999)
+    kind = rng.randrange(5)
+    if kind == 0:
+        hst, path = "www.facebook.com", "/tr/"
+        q = [("id", str(rng.randint(10 ** 14, 10 ** 16))), ("ev", pick(rng, ["PageView", "ViewContent", "AddToCart", "Purchase", "Lead"])),
+             ("dl", page), ("rl", pick(rng, ["", "https://www.google.com/"])), ("if", "false"), ("ts", str(t)),
+             ("sw", pick(rng, ["1920", "390", "1440"])), ("sh", pick(rng, ["1080", "844", "900"])), ("v", "2.9.179"), ("r", "stable"),
+             ("ec", str(rng.randint(0, 5))), ("o", "4126"), ("fbp", f"fb.1.{t}.{rng.randint(10 ** 8, 2 * 10 ** 9)}"),
+             ("cs_est", "true"), ("ler", "empty"), ("it", str(t - rng.randint(100, 9000))), ("coo", "false"), ("rqm", "GET")]
+        if rng.random() < 0.4:
+            q += [("cd[content_ids]", json_list(rng)), ("cd[content_type]", "product"), ("cd[value]", f"{rng.randint(1, 500)}.{rng.randint(0, 99):02d}"),
+                  ("cd[currency]", pick(rng, ["EUR", "USD", "BRL"]))]
+    elif kind == 1:
+        hst, path = "bat.bing.com", "/action/0"
+        q = [("ti", str(rng.randint(10 ** 6, 10 ** 8))), ("tm", "gtm002"), ("Ver", "2"), ("mid", uid(rng)), ("bo", "1"),
+             ("sid", hexid(rng, 32)), ("vid", hexid(rng, 32)), ("vids", "0"), ("msclkid", "N"), ("uach", "pv=10.0.0"),
+             ("pi", "918639831"), ("lg", pick(rng, ["en-US", "de-DE", "fr-FR"])), ("sw", "1920"), ("sh", "1080"), ("sc", "24"),
+             ("tl", text.title(rng)), ("p", page), ("r", ""), ("lt", str(rng.randint(300, 9000))), ("evt", pick(rng, ["pageLoad", "custom"])),
+             ("sv", "1"), ("cdb", "AQAQ"), ("rn", str(rng.randint(10 ** 5, 10 ** 6)))]
+    elif kind == 2:
+        hst, path = "px.ads.linkedin.com", "/collect/"
+        q = [("v", "2"), ("fmt", "js"), ("pid", str(rng.randint(10 ** 5, 10 ** 7))), ("time", str(t)), ("url", page)]
+    elif kind == 3:
+        hst, path = "analytics.tiktok.com", "/api/v2/pixel/img"
+        q = [("sdkid", alnum(rng, 20).upper()), ("event", pick(rng, ["Pageview", "ClickButton", "CompletePayment"])), ("ts", str(t)),
+             ("url", page), ("ttp", alnum(rng, 27))]
+    else:
+        hst, path = site, pick(rng, ["/pixel.gif", "/t.gif", "/img/p.png", "/__utm.gif"])
+        q = [("e", pick(rng, ["pv", "open", "imp"])), ("u", page), ("r", str(rng.random())[2:12]), ("c", hexid(rng, 16)),
+             ("t", text.title(rng))]
+    h = [("Host", hst), ("Connection", "keep-alive")]
+    if fam == "chrome":
+        h += hints
+    h += [("User-Agent", ua), ("Accept", "image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"),
+          ("Sec-Fetch-Site", "same-origin" if hst == site else "cross-site"), ("Sec-Fetch-Mode", "no-cors"),
+          ("Sec-Fetch-Dest", "image"), ("Referer", page if rng.random() < 0.5 else "https://" + site + "/"),
+          ("Accept-Encoding", "gzip, deflate, br"), ("Accept-Language", pick(rng, text.L[pick(rng, text.LANGUAGES)]["accept"]))]
+    if hst == site:
+        ck = cookie_header(rng)
+        if ck:
+            h.append(("Cookie", ck))
+    c.add("GET", path + "?" + qs(q), h)
+
+
+def json_list(rng):
+    return "[" + ",".join(f'"{rng.randint(1000, 99999)}"' for _ in range(rng.randint(1, 4))) + "]"
+
+
 def build(n=2500, seed=0xBEAC0):
     rng = random.Random(seed)
     c = Corpus("beacons")
-    makers = [(4, send_beacon), (5, ga4), (4, other_collectors), (3, reporting_api), (2, csp_report),
+    makers = [(4, send_beacon), (5, ga4), (2, pixel), (4, other_collectors), (3, reporting_api), (2, csp_report),
               (3, sentry_envelope), (2, rum)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
