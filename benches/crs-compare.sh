@@ -16,7 +16,10 @@
 #              regex), at PL1 even those written for rules of paranoia 2 to 4, so both proxies are scored on the
 #              same set;
 #   - benign:  the CRS tests that expect named rules not to fire, the 36,000 normal requests of CSIC 2010
-#              (CSIC_DIR, Host rewritten to the proxy), and the corpus of benches/benign/ (make_corpus.py there).
+#              (CSIC_DIR, Host rewritten to the proxy), and the corpus of benches/benign/: the generated files
+#              (make_corpus.py there), the GitHub REST client and webhook requests of benches/benign/github-api/ and
+#              the multipart uploads of benches/benign/multipart-edge-cases/ (one request per .http file, sent
+#              byte-exact).
 # Prints, per corpus and per CRS file: requests, how many each proxy blocked (403) or otherwise refused (another
 # status of its own, connection closed, timeout; reported apart and scored like a block: detected on attacks, a
 # false positive on benign requests), the ratios waf/ModSecurity, a verdict on the target (detection at least
@@ -28,9 +31,10 @@
 #
 # Needs: nginx, libnginx-mod-http-modsecurity and python3 (apt-get install -y nginx libnginx-mod-http-modsecurity
 # python3); the CRS (rules, crs-setup.conf.example, tests) in CRS_DIR (default ../shared/crs) and CSIC 2010 in
-# CSIC_DIR (default ../shared/benign/csic2010). Other settings: CONCURRENCY (connections per proxy, default 4),
-# TIMEOUT (seconds per answer, default 10), DETAILS (a file for every request's outcome and rule ids at both
-# proxies, JSON lines), RULEC_BIN (default: rulec beside WAF_BIN, else the release build), MODSEC_MODULE and
+# CSIC_DIR (default ../shared/benign/csic2010: its terms allow research use but grant no redistribution, so it is
+# not in the repository; see benches/benign/README.md). Other settings: CONCURRENCY (connections per proxy,
+# default 4), TIMEOUT (seconds per answer, default 10), DETAILS (a file for every request's outcome and rule ids at
+# both proxies, JSON lines), RULEC_BIN (default: rulec beside WAF_BIN, else the release build), MODSEC_MODULE and
 # UNICODE_MAP (Debian's paths by default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -209,6 +213,7 @@ echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $CONCURRENCY connections at a time$samp
 sed 's/^/rulec: /' "$work/ftw.err" | grep '^rulec: skipped' | cut -c1-160 || true
 
 python3 benches/crs_compare.py --ftw "$work/ftw.jsonl" --csic "${csic_files[@]}" --benign benches/benign/*.txt \
+  benches/benign/github-api/*.txt --benign-whole benches/benign/multipart-edge-cases/http/*/*.http \
   --waf "127.0.0.1:$WAF_PORT" --modsec "127.0.0.1:$MODSEC_PORT" --waf-log "$work/waf.log" \
   --modsec-audit "$work/modsec-audit.log" --label "$RULE_DIRS" --concurrency "$CONCURRENCY" --timeout "$TIMEOUT" \
   --sample "$SAMPLE" ${DETAILS:+--details "$DETAILS"}

@@ -106,12 +106,15 @@ def ftw_cases(path):
     return cases, skipped
 
 
-def file_cases(corpus, paths, *, group_by_file, rewrite_host=False):
+def file_cases(corpus, paths, *, group_by_file, rewrite_host=False, whole=False, group=None):
+    """The requests of each file; whole: each file is one request, sent byte-exact (not split by Content-Length);
+    group: the group of every request (default: the file's name with group_by_file, else the corpus)."""
     cases = []
     for path in paths:
-        for i, raw in enumerate(split_requests(Path(path).read_bytes())):
-            group = Path(path).stem if group_by_file else corpus
-            cases.append(Case(corpus, group, f"{Path(path).name}#{i + 1}", [raw], kind=BENIGN,
+        data = Path(path).read_bytes()
+        name = group or (Path(path).stem if group_by_file else corpus)
+        for i, raw in enumerate([data] if whole else split_requests(data)):
+            cases.append(Case(corpus, name, f"{Path(path).name}#{i + 1}", [raw], kind=BENIGN,
                               rewrite_host=rewrite_host))
     return cases
 
@@ -363,6 +366,8 @@ def main():
     ap.add_argument("--ftw", required=True, help="`rulec ftw-requests` output (JSON lines)")
     ap.add_argument("--csic", nargs="*", default=[], help="CSIC 2010 files of normal requests")
     ap.add_argument("--benign", nargs="*", default=[], help="files of raw benign requests (benches/benign/*.txt)")
+    ap.add_argument("--benign-whole", nargs="*", default=[],
+                    help="files of one raw benign request each, sent byte-exact (benches/benign/multipart-edge-cases)")
     ap.add_argument("--waf", required=True, help="host:port of waf")
     ap.add_argument("--modsec", required=True, help="host:port of nginx + ModSecurity")
     ap.add_argument("--waf-log", required=True)
@@ -380,6 +385,8 @@ def main():
     cases.sort(key=lambda c: c.kind != ATTACK)  # attack tests first, then the CRS benign tests
     cases += file_cases("CSIC 2010 normal", args.csic, group_by_file=False, rewrite_host=True)
     cases += file_cases("benches/benign", args.benign, group_by_file=True)
+    cases += file_cases("benches/benign", args.benign_whole, group_by_file=False, whole=True,
+                        group="multipart-edge-cases")
     if args.sample > 1:
         cases = cases[:: args.sample]
     for i, c in enumerate(cases):

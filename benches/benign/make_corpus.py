@@ -4,7 +4,8 @@ JSON APIs, as browsers and fetch() send it. Run from the repository root after e
 
     python3 benches/benign/make_corpus.py
 
-It rewrites benches/benign/*.txt, one file per kind of traffic. Each file holds raw HTTP/1.1 requests one after
+It rewrites benches/benign/*.txt, one file per kind of traffic: the seven small hand-written files below, then the
+eleven generated classes of generate/ (one module each, see their docstrings and README.md). Each file holds raw HTTP/1.1 requests one after
 another (CRLF line ends, each request followed by a blank line, bodies framed by Content-Length), the format of
 the CSIC 2010 dataset, so `rulec replay` reads them too. Deterministic: the same script writes the same bytes.
 
@@ -15,9 +16,13 @@ JWTs and consent cookies. Nothing in it is chosen to avoid (or to hit) any rule.
 import base64
 import json
 import struct
+import sys
 import zlib
 from pathlib import Path
 from urllib.parse import urlencode
+
+sys.dont_write_bytecode = True  # no __pycache__ in the repository
+import generate  # noqa: E402  benches/benign/generate/, beside this script
 
 OUT = Path(__file__).resolve().parent
 HOST = "shop.example.org"
@@ -912,6 +917,11 @@ def main():
     total = 0
     for corpus in (forms(), search(), json_api(), uploads(), code_comments(), browser_pages(), static_assets()):
         path, n = corpus.write()
+        total += n
+        print(f"{path.relative_to(OUT.parent.parent)}: {n} requests")
+    # The larger generated classes (beacons, API bodies, GraphQL, forms in 18 languages, code, rich text, Markdown,
+    # tokens and URLs, binary uploads, client header sets): one module per class in generate/.
+    for path, n in generate.build_all():
         total += n
         print(f"{path.relative_to(OUT.parent.parent)}: {n} requests")
     print(f"{total} requests")
