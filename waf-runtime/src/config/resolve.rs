@@ -762,6 +762,47 @@ mod tests {
     }
 
     #[test]
+    fn the_access_log_is_on_in_json_to_stdout_without_queries_unless_told() {
+        let c = run("", &[]).unwrap();
+        let expected = AccessLogConfig {
+            enabled: true,
+            format: AccessLogFormat::Json,
+            path: None,
+            query: false,
+        };
+        assert_eq!(c.logging.access, expected);
+        let text = "waf:\n  logging: {access: {enabled: false, format: combined, path: a.log, query: true}}\n  \
+                    domains: {Quiet.Test: {access_log: false}, loud.test: {}}\n";
+        let c = run(text, &[]).unwrap();
+        let expected = AccessLogConfig {
+            enabled: false,
+            format: AccessLogFormat::Combined,
+            path: Some(PathBuf::from("a.log")),
+            query: true,
+        };
+        assert_eq!(c.logging.access, expected);
+        assert!(!c.domains["quiet.test"].access_log);
+        assert!(c.domains["loud.test"].access_log);
+        for (text, key) in [
+            (
+                "waf: {logging: {access: {format: clf}}}",
+                "waf.logging.access.format",
+            ),
+            (
+                "waf: {logging: {access: {path: ''}}}",
+                "waf.logging.access.path",
+            ),
+            (
+                "waf: {logging: {access: {rotate: true}}}",
+                "waf.logging.access",
+            ),
+        ] {
+            let e = run(text, &[]).unwrap_err().to_string();
+            assert!(e.contains(key), "{text}: {e}");
+        }
+    }
+
+    #[test]
     fn defaults_without_file_or_env() {
         let c = run("", &[]).unwrap();
         assert_eq!(c.mode, Mode::Enforce);
