@@ -303,11 +303,17 @@ impl Record {
         }
     }
 
-    /// The client address once trusted proxies are looked through, and the host the request is for.
-    pub fn set_sender(&mut self, client: IpAddr, host: &str) {
+    /// The host the request is for.
+    pub fn set_host(&mut self, host: &str) {
+        if let Some(line) = &mut self.line {
+            host.clone_into(&mut line.host);
+        }
+    }
+
+    /// The client address once trusted proxies are looked through.
+    pub fn set_client(&mut self, client: IpAddr) {
         if let Some(line) = &mut self.line {
             line.client = client;
-            host.clone_into(&mut line.host);
         }
     }
 
@@ -418,6 +424,12 @@ impl Line {
         self.uri.query().filter(|_| self.query)
     }
 
+    /// Whether the request's head was read: a head the guard refused is known by its refusal alone (hyper parsed
+    /// a stand-in, whose method, target and version are not the client's).
+    fn head_read(&self) -> bool {
+        self.action != Action::RefusedHead
+    }
+
     /// One JSON object, fields named as in Elastic Common Schema where it has a name for them, the proxy's own
     /// under `waf`.
     fn json(&self, id: &str) -> String {
@@ -431,20 +443,20 @@ impl Line {
             client: JsonClient { ip: self.client },
             url: JsonUrl {
                 domain: &self.host,
-                path: self.uri.path(),
+                path: self.head_read().then(|| self.uri.path()),
                 query: self.query(),
             },
             http: JsonHttp {
-                version: match self.version {
+                version: self.head_read().then_some(match self.version {
                     Version::HTTP_09 => "0.9",
                     Version::HTTP_10 => "1.0",
                     Version::HTTP_2 => "2",
                     Version::HTTP_3 => "3",
                     _ => "1.1",
-                },
+                }),
                 request: JsonRequest {
                     id,
-                    method: self.method.as_str(),
+                    method: self.head_read().then(|| self.method.as_str()),
                     referrer: lossy(&self.referer),
                     body: JsonBytes {
                         bytes: self.bytes_in,
@@ -479,7 +491,8 @@ impl Line {
 
     /// nginx's `combined`: `$remote_addr - $remote_user [$time_local] "$request" $status $body_bytes_sent
     /// "$http_referer" "$http_user_agent"`, escaped as nginx escapes (`"`, `\`, control and non-ASCII bytes as
-    /// `\xHH`), times in UTC.
+    /// `\xHH`), times in UTC; the request `-` when its head was refused unread, as nginx writes a request line it
+    /// could not read.
     fn combined(&self) -> String {
         let mut out = String::with_capacity(256);
         let _ = write!(
@@ -488,21 +501,25 @@ impl Line {
             self.client,
             UtcTime::of(self.at).common_log()
         );
-        escape_into(&mut out, self.method.as_str().as_bytes());
-        out.push(' ');
-        escape_into(&mut out, self.uri.path().as_bytes());
-        if let Some(query) = self.query() {
-            out.push('?');
-            escape_into(&mut out, query.as_bytes());
+        if self.head_read() {
+            escape_into(&mut out, self.method.as_str().as_bytes());
+            out.push(' ');
+            escape_into(&mut out, self.uri.path().as_bytes());
+            if let Some(query) = self.query() {
+                out.push('?');
+                escape_into(&mut out, query.as_bytes());
+            }
+            out.push_str(match self.version {
+                Version::HTTP_09 => " HTTP/0.9",
+                Version::HTTP_10 => " HTTP/1.0",
+                Version::HTTP_2 => " HTTP/2.0",
+                Version::HTTP_3 => " HTTP/3.0",
+                _ => " HTTP/1.1",
+            });
+        } else {
+            out.push('-');
         }
-        let protocol = match self.version {
-            Version::HTTP_09 => "HTTP/0.9",
-            Version::HTTP_10 => "HTTP/1.0",
-            Version::HTTP_2 => "HTTP/2.0",
-            Version::HTTP_3 => "HTTP/3.0",
-            _ => "HTTP/1.1",
-        };
-        let _ = write!(out, " {protocol}\" {} {} \"", self.status(), self.bytes_out);
+        let _ = write!(out, "\" {} {} \"", self.status(), self.bytes_out);
         for (i, value) in [&self.referer, &self.user_agent].into_iter().enumerate() {
             if i == 1 {
                 out.push_str(" \"");
@@ -568,14 +585,16 @@ struct JsonClient {
 #[derive(Serialize)]
 struct JsonUrl<'a> {
     domain: &'a str,
-    path: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     query: Option<&'a str>,
 }
 
 #[derive(Serialize)]
 struct JsonHttp<'a> {
-    version: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<&'static str>,
     request: JsonRequest<'a>,
     response: JsonResponse,
 }
@@ -583,7 +602,8 @@ struct JsonHttp<'a> {
 #[derive(Serialize)]
 struct JsonRequest<'a> {
     id: &'a str,
-    method: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     referrer: Option<Cow<'a, str>>,
     body: JsonBytes,

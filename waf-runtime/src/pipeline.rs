@@ -145,6 +145,7 @@ async fn route(
     {
         record.silence();
     }
+    record.set_host(&host.name);
     if !peer.tls
         && let Some(location) = https_location(&live.config, state.https.port, &host, &parts)
     {
@@ -154,7 +155,7 @@ async fn route(
     let trusted = &live.config.client_ip.trusted_proxies;
     let forwarded_for = parts.headers.get_all("x-forwarded-for");
     let client = client_addr(peer.ip, forwarded_for.iter().map(|v| v.as_bytes()), trusted);
-    record.set_sender(client, &host.name);
+    record.set_client(client);
     let test_id = parts
         .headers
         .get(CRS_TEST_HEADER)

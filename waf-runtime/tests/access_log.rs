@@ -318,6 +318,10 @@ async fn each_outcome_has_its_access_line() {
     let line = line_for(read, &raw_id(&answer)).await;
     assert_eq!(line["event"]["action"], "refused_head");
     assert_eq!(line["http"]["response"]["status_code"], 414);
+    // Its head was never parsed: no method, path or version is made up for it.
+    assert!(line["url"].get("path").is_none(), "{line}");
+    assert!(line["http"]["request"].get("method").is_none(), "{line}");
+    assert!(line["http"].get("version").is_none(), "{line}");
 
     // A 10 KB id on its own header line, over the default line limit: refused before parsing, with an id of ours.
     let long_id = format!(
@@ -510,4 +514,43 @@ async fn sigusr1_reopens_the_file_under_load_without_losing_a_line() {
     assert_eq!(logged.len(), sent.len(), "a line lost or repeated");
     assert_eq!(logged.into_iter().collect::<HashSet<_>>(), sent);
     waf.wait_log("SIGUSR1 received", 5).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_access_log_follows_a_reload() {
+    let up = Upstream::start().await;
+    let base = format!("  upstream: {{default: '{}'}}\n", up.url());
+    let waf = Waf::start(&base, &[]);
+    get_with(waf.addr, "/first", &[("x-request-id", "first")]).await;
+    line_for(|| waf.logs(), "first").await;
+
+    let reloads = || waf.logs().matches("configuration reloaded").count();
+    let reloaded = reloads();
+    Waf::write_config(
+        waf.dir.path(),
+        &format!("{base}  logging: {{access: {{enabled: false}}}}\n"),
+    );
+    waf.signal("HUP");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while reloads() == reloaded {
+        assert!(Instant::now() < deadline, "{}", waf.logs());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    get_with(waf.addr, "/while-off", &[]).await;
+
+    Waf::write_config(
+        waf.dir.path(),
+        &format!("{base}  logging: {{access: {{format: combined}}}}\n"),
+    );
+    waf.signal("HUP");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        get_with(waf.addr, "/again-on", &[]).await;
+        if waf.logs().contains("\"GET /again-on HTTP/1.1\" 200") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{}", waf.logs());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(!waf.logs().contains("/while-off"), "{}", waf.logs());
 }
