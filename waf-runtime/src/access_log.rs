@@ -564,7 +564,7 @@ fn push_json_string(out: &mut String, value: &[u8]) {
     // Most values (paths, hosts, user agents) are printable ASCII without quotes or backslashes: copied whole. The
     // check does not stop at the first other byte, so the compiler checks many bytes at a time.
     let plain = value.iter().fold(true, |plain, &b| {
-        plain & (b >= 0x20) & (b < 0x7f) & (b != b'"') & (b != b'\\')
+        plain & (0x20..0x7f).contains(&b) & (b != b'"') & (b != b'\\')
     });
     if plain {
         out.push_str(std::str::from_utf8(value).unwrap_or_default());

@@ -4,7 +4,7 @@
 //! look for) and, when the request carries it, the `X-CRS-Test` header value. A request carrying `X-CRS-Test` is
 //! also logged once even without a match: go-ftw brackets each test with such marker requests and waits for the
 //! marker to appear in the log. Values from the request are escaped and truncated: a log line must not be
-//! forgeable or unbounded. Every line about a request ends with its `[request_id "..."]` (`request_id.rs`: a
+//! forgeable or unbounded. Every line about a request carries its `[request_id "..."]` (`request_id.rs`: a
 //! request id is a bounded token of safe characters, written as it is).
 use crate::access_log::{self, AccessLog};
 use crate::config::{LogFormat, LoggingConfig, Mode, TrafficLogLevel};
