@@ -554,3 +554,28 @@ async fn the_access_log_follows_a_reload() {
     }
     assert!(!waf.logs().contains("/while-off"), "{}", waf.logs());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_that_leaves_before_its_answer_still_has_its_line() {
+    use tokio::io::AsyncWriteExt;
+    let up = Upstream::start().await;
+    let waf = Waf::start(&format!("  upstream: {{default: '{}'}}\n", up.url()), &[]);
+    // The upstream answers /slow after 3 s; the client is gone after 0.3 s.
+    let mut stream = tokio::net::TcpStream::connect(waf.addr).await.unwrap();
+    stream
+        .write_all(b"GET /slow HTTP/1.1\r\nHost: app.test\r\nX-Request-ID: gone\r\n\r\n")
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    drop(stream);
+    let line = line_for(|| waf.logs(), "gone").await;
+    assert_eq!(line["url"]["path"], "/slow");
+    // nginx's 499: no answer was made. Written when the client left, not when the upstream answered.
+    assert_eq!(line["http"]["response"]["status_code"], 499, "{line}");
+    assert_eq!(line["event"]["action"], "aborted");
+    assert_eq!(line["waf"]["aborted"], true);
+    assert!(
+        line["event"]["duration"].as_u64().unwrap() < 2_000_000_000,
+        "{line}"
+    );
+}
