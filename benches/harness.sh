@@ -61,7 +61,7 @@ start_upstream() { # port
 # `no-rules` (an empty rule directory, mode enforce: the forwarding path alone), `disabled` (the directories, mode
 # disabled: no inspection).
 waf_variant_config() { # variant, port, upstream port, file
-  local dir_list="" mode rule_dirs d
+  local dir_list="" mode rule_dirs d logging="{level: warn}"
   local -a dirs
   IFS=',' read -r -a dirs <<<"$RULE_DIRS"
   for d in "${dirs[@]}"; do
@@ -74,7 +74,14 @@ waf_variant_config() { # variant, port, upstream port, file
     no-rules) mode=enforce rule_dirs="'$work/empty-rules'" ;;
     disabled) mode=disabled rule_dirs="${dir_list%, }" ;;
     traffic) mode=enforce rule_dirs="${dir_list%, }" ;;
-    *) echo "$SCRIPT: unknown variant $1 (enforce, no-rules, disabled, traffic)" >&2; exit 1 ;;
+    # The access log (docs/proxy.md) off, or JSON to a file; the other variants keep the default (JSON to stdout,
+    # which the scripts send to a file).
+    access-off) mode=enforce rule_dirs="${dir_list%, }" logging="{level: warn, access: {enabled: false}}" ;;
+    access-file)
+      mode=enforce rule_dirs="${dir_list%, }"
+      logging="{level: warn, access: {format: json, path: '$work/access-$2.log'}}"
+      ;;
+    *) echo "$SCRIPT: unknown variant $1 (enforce, no-rules, disabled, traffic, access-off, access-file)" >&2; exit 1 ;;
   esac
   cat >"$4" <<CONF
 waf:
@@ -82,7 +89,7 @@ waf:
   server: {listen_address: 127.0.0.1, http_port: $2}
   upstream: {default: 'http://127.0.0.1:$3'}
   rules: {directories: [$rule_dirs], paranoia_level: 1}
-  logging: {level: warn}
+  logging: $logging
 CONF
   [ "$1" = traffic ] && traffic_controls_config >>"$4"
   return 0

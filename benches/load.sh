@@ -12,7 +12,10 @@
 # `enforce` (the rule directories, mode enforce), `no-rules` (an empty rule directory, mode enforce: the cost of
 # the forwarding path alone), `disabled` (the rule directories, mode disabled: no inspection) and `traffic`
 # (enforce plus IP lists with 100,000 entries, a rate limit and GeoIP, none of them refusing: the cost of the
-# traffic controls, docs/traffic-controls.md). Controls on vs off: VARIANTS="enforce traffic".
+# traffic controls, docs/traffic-controls.md). Controls on vs off: VARIANTS="enforce traffic". `access-off` and
+# `access-file` are `enforce` with the access log off, and on in JSON to a file (the other variants keep the
+# default: JSON to stdout, which goes to a file here); its cost: VARIANTS="access-off access-file" (the
+# access-file variant's line count is printed at the end: at least the requests wrk counted, none dropped).
 #
 # Needs: nginx and wrk (apt-get install -y nginx wrk), and the rule directories of the shipped default, `rules`,
 # `crs-942` and `crs` (override with RULE_DIRS=dir1,dir2). Prints requests/s, p50, p99 and server CPU per request for each run,
@@ -133,4 +136,11 @@ if grep -q "Non-2xx" "$work/wrk-mem.txt"; then echo "load.sh: non-2xx answers du
 for variant in $VARIANTS; do
   blocked=$(curl -s "http://127.0.0.1:${waf_port[$variant]}/metrics" | awk '$1=="waf_blocked_total" {print $2}')
   echo "  waf-$variant waf_blocked_total after all runs: ${blocked:-0}"
+done
+for variant in $VARIANTS; do
+  [ "$variant" = access-file ] || continue
+  sleep 1 # the writer thread's last batch
+  requests=$(curl -s "http://127.0.0.1:${waf_port[$variant]}/metrics" | awk '$1=="waf_requests_total" {print $2}')
+  lines=$(wc -l <"$work/access-${waf_port[$variant]}.log")
+  echo "  waf-$variant access log: $lines lines, waf_requests_total ${requests:-?} (this /metrics request included)"
 done

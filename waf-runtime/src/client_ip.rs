@@ -16,14 +16,22 @@ pub struct Peer {
     pub header: HeaderValue,
     /// Whether the connection is HTTPS.
     pub tls: bool,
+    /// Its TLS version (`1.3`), for the access log.
+    pub tls_version: Option<&'static str>,
 }
 
 impl Peer {
-    pub fn new(ip: IpAddr, tls: bool) -> Peer {
+    /// `tls_version`: the connection's TLS version, none for plain HTTP.
+    pub fn new(ip: IpAddr, tls_version: Option<&'static str>) -> Peer {
         let ip = ip.to_canonical();
         let header = HeaderValue::try_from(ip.to_string())
             .expect("an IP address in text form is a valid header value");
-        Peer { ip, header, tls }
+        Peer {
+            ip,
+            header,
+            tls: tls_version.is_some(),
+            tls_version,
+        }
     }
 }
 

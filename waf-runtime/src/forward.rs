@@ -3,10 +3,12 @@
 //! The upstream is chosen from configuration only: by the request's host among the configured domains, else the
 //! global upstream. The request keeps its method, path, query, headers (minus hop-by-hop ones) and body; its
 //! framing is re-derived from the body actually sent, never copied from the client.
+use crate::access_log::{Action, Record};
 use crate::body::ProxyBody;
 use crate::client_ip::Peer;
 use crate::headers::{set_forwarded, strip_hop_by_hop};
 use crate::metrics::UpstreamFailure;
+use crate::request_id;
 use crate::responses;
 use crate::state::{Live, State};
 use crate::upgrade;
@@ -14,6 +16,13 @@ use http::request::Parts;
 use http::uri::{Authority, PathAndQuery};
 use http::{HeaderValue, Request, Response, StatusCode, Uri, Version, header};
 use hyper::upgrade::OnUpgrade;
+use std::time::Instant;
+
+/// Where a request comes from: the connection, and the host it asked for.
+pub struct Origin<'a> {
+    pub peer: &'a Peer,
+    pub host: &'a RequestHost,
+}
 
 /// The host a request is for: from the absolute-form URI (HTTP/2 `:authority`) or the `Host` header.
 pub struct RequestHost {
@@ -56,8 +65,8 @@ pub async fn forward(
     worker: usize,
     mut parts: Parts,
     body: ProxyBody,
-    peer: &Peer,
-    host: &RequestHost,
+    Origin { peer, host }: Origin<'_>,
+    record: &mut Record,
 ) -> Response<ProxyBody> {
     let config = &live.config;
     let upstream = config.upstream_for(&host.name);
@@ -86,6 +95,10 @@ pub async fn forward(
             .unwrap_or_else(|_| HeaderValue::from_static("localhost")),
     };
     parts.headers.insert(header::HOST, host_header);
+    // The upstream logs the same id as we do, whatever the client sent (`request_id.rs`).
+    parts
+        .headers
+        .insert(request_id::HEADER, record.id().header());
     match &body {
         ProxyBody::Full(Some(bytes)) => {
             parts
@@ -107,24 +120,33 @@ pub async fn forward(
     parts.uri = origin_form(std::mem::take(&mut parts.uri));
     parts.version = Version::HTTP_11;
 
-    match live
+    let sent = Instant::now();
+    let answer = live
         .upstreams
         .send(
             worker,
             upstream.authority(),
             Request::from_parts(parts, body),
         )
-        .await
-    {
+        .await;
+    record.set_upstream(upstream.authority().as_str(), sent.elapsed());
+    let id = record.id();
+    match answer {
         Ok(mut response) if response.status() == StatusCode::SWITCHING_PROTOCOLS => {
             let (Some((_, client)), Some(protocol)) = (
                 client_upgrade,
                 response.headers().get(header::UPGRADE).cloned(),
             ) else {
                 state.metrics.upstream_failed(UpstreamFailure::Unavailable);
-                tracing::warn!("upstream {upstream} switched protocols unasked");
-                return responses::bad_gateway();
+                tracing::warn!(
+                    "upstream {upstream} switched protocols unasked [request_id \"{}\"]",
+                    id.as_str()
+                );
+                let response = responses::bad_gateway(id);
+                record.set_action(Action::UpstreamError);
+                return response;
             };
+            record.forwarded();
             upgrade::relay(client, hyper::upgrade::on(&mut response));
             let (mut head, body) = response.into_parts();
             strip_hop_by_hop(&mut head.headers);
@@ -132,17 +154,23 @@ pub async fn forward(
             Response::from_parts(head, ProxyBody::Stream(body))
         }
         Ok(response) => {
+            record.forwarded();
             let (mut head, body) = response.into_parts();
             strip_hop_by_hop(&mut head.headers);
             Response::from_parts(head, ProxyBody::Stream(body))
         }
         Err((failure, detail)) => {
             state.metrics.upstream_failed(failure);
-            tracing::warn!("upstream {upstream} failed ({failure:?}): {detail}");
-            match failure {
-                UpstreamFailure::Timeout => responses::gateway_timeout(),
-                UpstreamFailure::Unavailable => responses::bad_gateway(),
-            }
+            tracing::warn!(
+                "upstream {upstream} failed ({failure:?}): {detail} [request_id \"{}\"]",
+                id.as_str()
+            );
+            let response = match failure {
+                UpstreamFailure::Timeout => responses::gateway_timeout(id),
+                UpstreamFailure::Unavailable => responses::bad_gateway(id),
+            };
+            record.set_action(Action::UpstreamError);
+            response
         }
     }
 }

@@ -127,7 +127,7 @@ mod tests {
             ("x-forwarded-proto", "https"),
             ("forwarded", "for=1.2.3.4"),
         ]);
-        let peer = Peer::new("203.0.113.9".parse().unwrap(), false);
+        let peer = Peer::new("203.0.113.9".parse().unwrap(), None);
         set_forwarded(&mut h, &peer, false, Some("app.test"));
         assert_eq!(h["x-forwarded-for"], "203.0.113.9");
         assert_eq!(h["x-forwarded-proto"], "http");
@@ -142,7 +142,7 @@ mod tests {
             ("x-forwarded-for", "5.6.7.8"),
             ("x-forwarded-proto", "https"),
         ]);
-        let peer = Peer::new("10.0.0.1".parse().unwrap(), true);
+        let peer = Peer::new("10.0.0.1".parse().unwrap(), Some("1.3"));
         set_forwarded(&mut h, &peer, true, Some("app.test"));
         assert_eq!(h["x-forwarded-for"], "1.2.3.4, 5.6.7.8, 10.0.0.1");
         assert_eq!(h["x-forwarded-proto"], "https");

@@ -8,7 +8,10 @@
 //! client address is known (IP lists, GeoIP, rate limits). HTTPS lives in `tls/`: certificates per SNI name,
 //! their files watched, the handshake run on the same workers before `server.rs` serves the connection.
 //!
+//! Every request has an id (`request_id.rs`) and, once answered, a line in the access log (`access_log.rs`).
+//!
 //! `admin/` is the admin panel, on its own listener; `recent_blocks.rs` is what the request path tells it.
+pub mod access_log;
 pub mod admin;
 pub mod body;
 pub mod cidr;
@@ -25,6 +28,7 @@ pub mod metrics;
 pub mod pipeline;
 pub mod recent_blocks;
 pub mod reload;
+pub mod request_id;
 pub mod request_target;
 pub mod responses;
 pub mod server;
@@ -36,6 +40,7 @@ pub mod upstream;
 pub mod upstream_url;
 pub mod workers;
 
+use access_log::AccessLog;
 use anyhow::Context;
 use config::Config;
 use state::State;
@@ -45,13 +50,31 @@ use std::sync::Arc;
 use tokio::net::TcpListener;
 use tokio::signal::unix::{SignalKind, signal};
 
-/// Runs the proxy until SIGTERM or SIGINT, then drains. `config_path` is the file to watch for reloads.
-pub fn run(config: Config, config_path: Option<PathBuf>) -> anyhow::Result<()> {
+/// Runs the proxy until SIGTERM or SIGINT, then drains. `config_path` is the file to watch for reloads;
+/// `access_log` is where access lines go (`logging::init`).
+pub fn run(
+    config: Config,
+    config_path: Option<PathBuf>,
+    access_log: Arc<AccessLog>,
+) -> anyhow::Result<()> {
     let control = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .context("starting the control runtime")?;
-    control.block_on(control_plane(config, config_path))
+    control.block_on(control_plane(config, config_path, access_log))
+}
+
+/// SIGUSR1 opens the access log file again by its path: logrotate renames the file, then signals (nginx's
+/// convention; no `copytruncate`, which loses the lines written between its copy and its truncation).
+fn reopen_access_log_on_sigusr1(access_log: Arc<AccessLog>) -> anyhow::Result<()> {
+    let mut usr1 = signal(SignalKind::user_defined1()).context("SIGUSR1 handler")?;
+    tokio::spawn(async move {
+        while usr1.recv().await.is_some() {
+            tracing::info!("SIGUSR1 received: reopening the access log");
+            access_log.reopen();
+        }
+    });
+    Ok(())
 }
 
 /// Every so often, the rate limiters forget clients whose state is back to fresh: under a flood of distinct
@@ -71,7 +94,13 @@ fn spawn_traffic_upkeep(state: Arc<State>) {
 
 /// Loads the rules, binds, starts the request workers (`workers.rs`), then runs reloads and metrics upkeep and
 /// waits for the signal to stop.
-async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::Result<()> {
+async fn control_plane(
+    config: Config,
+    config_path: Option<PathBuf>,
+    access_log: Arc<AccessLog>,
+) -> anyhow::Result<()> {
+    // First: SIGUSR1 would otherwise end the process, as it does by default.
+    reopen_access_log_on_sigusr1(access_log.clone())?;
     let metrics = metrics::Metrics::install().context("installing the metrics recorder")?;
     metrics.spawn_upkeep();
 
@@ -173,6 +202,7 @@ async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::
         metrics,
         config_path,
         https_state,
+        access_log,
     ));
     spawn_traffic_upkeep(state.clone());
     tokio::spawn(reload::Reloader::new(state.clone(), config_text).run());

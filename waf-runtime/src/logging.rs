@@ -4,12 +4,17 @@
 //! look for) and, when the request carries it, the `X-CRS-Test` header value. A request carrying `X-CRS-Test` is
 //! also logged once even without a match: go-ftw brackets each test with such marker requests and waits for the
 //! marker to appear in the log. Values from the request are escaped and truncated: a log line must not be
-//! forgeable or unbounded.
+//! forgeable or unbounded. Every line about a request carries its `[request_id "..."]` (`request_id.rs`: a
+//! request id is a bounded token of safe characters, written as it is).
+use crate::access_log::{self, AccessLog};
 use crate::config::{LogFormat, LoggingConfig, Mode, TrafficLogLevel};
 use crate::inspect::Finding;
+use crate::request_id::RequestId;
 use crate::traffic::Block;
 use std::fmt::Write;
 use std::net::IpAddr;
+use std::sync::Arc;
+use tracing_appender::non_blocking::WorkerGuard;
 use tracing_subscriber::EnvFilter;
 
 /// Longest request-derived value written into a log line.
@@ -17,17 +22,26 @@ const MAX_LOGGED_VALUE: usize = 256;
 
 pub const CRS_TEST_HEADER: &str = "x-crs-test";
 
+/// The log writer threads and the access log. Keep them until the process ends: dropping them writes out what
+/// is queued, then stops the threads.
+#[must_use = "dropping the writers stops them"]
+pub struct Writers {
+    pub access: Arc<AccessLog>,
+    _log: WorkerGuard,
+    _access_file: Option<WorkerGuard>,
+}
+
 /// Installs the subscriber, writing to stdout from a thread of its own: a request that logs (a rule match on
 /// every request whose Host is an address, CRS 920350) formats its line and queues it, where a write to stdout
 /// per line held the worker for a system call (measured: docs/performance.md). The queue does not drop lines
-/// (`lossy(false)`): when the writer falls behind, logging waits for it. Keep the guard until the process ends:
-/// dropping it writes out what is queued.
-#[must_use = "dropping the guard stops the log writer"]
-pub fn init(cfg: &LoggingConfig) -> tracing_appender::non_blocking::WorkerGuard {
+/// (`lossy(false)`): when the writer falls behind, logging waits for it. The access log goes to the same writer,
+/// or to its file from a writer of its own (`access_log.rs`).
+pub fn init(cfg: &LoggingConfig) -> Result<Writers, access_log::OpenError> {
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         .lossy(false)
         .thread_name("waf-log")
         .finish(std::io::stdout());
+    let (access, access_file) = AccessLog::open(&cfg.access, writer.clone())?;
     let filter = EnvFilter::try_new(&cfg.level).unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
@@ -38,7 +52,11 @@ pub fn init(cfg: &LoggingConfig) -> tracing_appender::non_blocking::WorkerGuard 
     } else {
         builder.with_ansi(false).init();
     }
-    guard
+    Ok(Writers {
+        access: Arc::new(access),
+        _log: guard,
+        _access_file: access_file,
+    })
 }
 
 /// Escapes control characters, quotes and backslashes, and truncates.
@@ -76,6 +94,7 @@ pub struct MatchContext<'a> {
     pub method: &'a str,
     pub uri: &'a str,
     pub test_id: Option<&'a str>,
+    pub request_id: &'a RequestId,
     /// The request's anomaly score: the sum of its findings' scores.
     pub anomaly_score: u32,
 }
@@ -100,7 +119,7 @@ pub fn rule_match(f: &Finding, ctx: &MatchContext) {
         id = f.rule_id,
         "{prefix}rule match [id \"{}\"] [msg \"{}\"] [severity \"{}\"] [variable \"{}\"] [data \"{}\"] \
          [score \"{}\"] [anomaly_score \"{}\"] [action \"{action}\"] [client \"{}\"] [method \"{}\"] \
-         [uri \"{}\"]{test}",
+         [uri \"{}\"]{test} [request_id \"{}\"]",
         f.rule_id,
         clean(&f.msg),
         f.severity,
@@ -111,7 +130,17 @@ pub fn rule_match(f: &Finding, ctx: &MatchContext) {
         ctx.client,
         clean(ctx.method),
         clean(ctx.uri),
+        ctx.request_id.as_str(),
     );
+}
+
+/// The request a traffic-control line is about.
+pub struct TrafficSubject<'a> {
+    pub client: IpAddr,
+    pub host: &'a str,
+    pub method: &'a str,
+    pub uri: &'a str,
+    pub request_id: &'a RequestId,
 }
 
 /// One line per traffic-control refusal, at the configured level (`logging.traffic_level`).
@@ -119,10 +148,7 @@ pub fn traffic_decision(
     level: TrafficLogLevel,
     block: &Block,
     observe: bool,
-    client: IpAddr,
-    host: &str,
-    method: &str,
-    uri: &str,
+    subject: &TrafficSubject,
 ) {
     if level == TrafficLogLevel::Off {
         return;
@@ -139,12 +165,14 @@ pub fn traffic_decision(
         _ => String::new(),
     };
     let line = format!(
-        "{prefix}traffic control [reason \"{}\"] [action \"{action}\"] [client \"{client}\"] [host \"{}\"] \
-         [method \"{}\"] [uri \"{}\"]{detail}",
+        "{prefix}traffic control [reason \"{}\"] [action \"{action}\"] [client \"{}\"] [host \"{}\"] \
+         [method \"{}\"] [uri \"{}\"]{detail} [request_id \"{}\"]",
         block.reason(),
-        clean(host),
-        clean(method),
-        clean(uri),
+        subject.client,
+        clean(subject.host),
+        clean(subject.method),
+        clean(subject.uri),
+        subject.request_id.as_str(),
     );
     match level {
         TrafficLogLevel::Off => {}
@@ -155,12 +183,13 @@ pub fn traffic_decision(
     }
 }
 
-pub fn test_marker(test_id: &str, method: &str, uri: &str) {
+pub fn test_marker(test_id: &str, method: &str, uri: &str, request_id: &RequestId) {
     tracing::info!(
-        "request [test \"{}\"] [method \"{}\"] [uri \"{}\"]",
+        "request [test \"{}\"] [method \"{}\"] [uri \"{}\"] [request_id \"{}\"]",
         clean(test_id),
         clean(method),
-        clean(uri)
+        clean(uri),
+        request_id.as_str(),
     );
 }
 

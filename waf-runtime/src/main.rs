@@ -36,8 +36,14 @@ fn main() -> ExitCode {
         return check(&config, path);
     }
     // Dropped last, when `main` returns: every queued log line is written before the process exits.
-    let _log_writer = waf_runtime::logging::init(&config.logging);
-    match waf_runtime::run(config, path) {
+    let log_writers = match waf_runtime::logging::init(&config.logging) {
+        Ok(writers) => writers,
+        Err(e) => {
+            eprintln!("waf: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match waf_runtime::run(config, path, log_writers.access.clone()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             tracing::error!("{e:#}");

@@ -7,18 +7,23 @@
 //!   ─► 403 | forward (forward.rs) ─► response streamed back
 //! ```
 //!
-//! Each stage either passes the request on or answers it. Only `GET` reaches the proxy's own endpoints: any
-//! other request to those paths is inspected and forwarded like every request (an earlier design skipped
-//! inspection for them, a free bypass).
+//! Each stage either passes the request on or answers it, and notes what it did in the request's access record
+//! (`access_log.rs`), which goes on with the answer and is written once the answer has been sent. Every request
+//! has an id (`request_id.rs`) from its start: in its answer, in its log lines and sent to the upstream.
+//!
+//! Only `GET` reaches the proxy's own endpoints: any other request to those paths is inspected and forwarded like
+//! every request (an earlier design skipped inspection for them, a free bypass).
+use crate::access_log::{AccessBody, Action, Arrival, Record};
 use crate::body::{ProxyBody, ReadBody, read_limited};
 use crate::client_ip::{Peer, client_addr};
 use crate::config::{Config, Mode, OverLimit};
-use crate::forward::{RequestHost, forward};
+use crate::forward::{Origin, RequestHost, forward};
 use crate::framing::{self, Refusal};
 use crate::head_guard::HeadNote;
-use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome};
+use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome, TrafficSubject};
 use crate::metrics::Rejection;
 use crate::recent_blocks::{self, BlockedRequest};
+use crate::request_id::{self, RequestId};
 use crate::responses;
 use crate::state::State;
 use crate::tls;
@@ -40,15 +45,44 @@ pub async fn handle(
     peer: Peer,
     note: HeadNote,
     req: Request<Incoming>,
-) -> Response<ProxyBody> {
+) -> Response<AccessBody> {
     let started = Instant::now();
     state.metrics.requests.increment(1);
-    let response = match note.refusal {
-        Some(refusal) => refuse(&state, peer.ip, refusal),
-        None => route(&state, worker, &peer, note.sent_target.as_deref(), req).await,
+    let mut record = Record::start(
+        &state.access_log,
+        &state.live.load().config.logging.access,
+        RequestId::of(req.headers()),
+        Arrival {
+            client: peer.ip,
+            tls: peer.tls_version,
+            method: req.method(),
+            uri: req.uri(),
+            version: req.version(),
+            headers: req.headers(),
+        },
+    );
+    let mut response = match note.refusal {
+        Some(refusal) => {
+            record.set_action(Action::RefusedHead);
+            refuse(&state, peer.ip, refusal, record.id())
+        }
+        None => {
+            route(
+                &state,
+                worker,
+                &peer,
+                note.sent_target.as_deref(),
+                req,
+                &mut record,
+            )
+            .await
+        }
     };
-    state.metrics.request_seconds.record(started.elapsed());
     response
+        .headers_mut()
+        .insert(request_id::HEADER, record.id().header());
+    state.metrics.request_seconds.record(started.elapsed());
+    record.attach(response)
 }
 
 async fn route(
@@ -57,12 +91,19 @@ async fn route(
     peer: &Peer,
     sent_target: Option<&str>,
     req: Request<Incoming>,
+    record: &mut Record,
 ) -> Response<ProxyBody> {
     let live = state.live.load_full();
     if req.method() == Method::GET {
         match req.uri().path() {
-            "/health" => return health(state, &live.config),
-            "/metrics" if live.config.metrics.enabled => return metrics_page(state),
+            "/health" => {
+                record.set_action(Action::Internal);
+                return health(state, &live.config);
+            }
+            "/metrics" if live.config.metrics.enabled => {
+                record.set_action(Action::Internal);
+                return metrics_page(state);
+            }
             _ => {}
         }
     }
@@ -71,6 +112,7 @@ async fn route(
         && req.uri().path().starts_with(tls::challenge::PATH_PREFIX)
         && live.config.acme_domains().next().is_some()
     {
+        record.set_action(Action::Internal);
         return state
             .https
             .challenges
@@ -83,48 +125,74 @@ async fn route(
         .check_h2(&req)
         .and_then(|()| framing::check(req.method(), req.version(), req.headers()));
     if let Err(refusal) = checked {
-        return refuse(state, peer.ip, refusal);
+        record.set_action(Action::Refused);
+        return refuse(state, peer.ip, refusal, record.id());
     }
     let (parts, body) = req.into_parts();
     let Some(host) = RequestHost::of(&parts) else {
-        return refuse(
-            state,
-            peer.ip,
-            Refusal {
-                status: StatusCode::BAD_REQUEST,
-                reason: "invalid Host",
-            },
-        );
+        record.set_action(Action::Refused);
+        let refusal = Refusal {
+            status: StatusCode::BAD_REQUEST,
+            reason: "invalid Host",
+        };
+        return refuse(state, peer.ip, refusal, record.id());
     };
+    if live
+        .config
+        .domains
+        .get(&host.name)
+        .is_some_and(|d| !d.access_log)
+    {
+        record.silence();
+    }
+    record.set_host(&host.name);
     if !peer.tls
         && let Some(location) = https_location(&live.config, state.https.port, &host, &parts)
     {
+        record.set_action(Action::Redirected);
         return responses::to_https(&parts.method, location);
     }
     let trusted = &live.config.client_ip.trusted_proxies;
     let forwarded_for = parts.headers.get_all("x-forwarded-for");
     let client = client_addr(peer.ip, forwarded_for.iter().map(|v| v.as_bytes()), trusted);
+    record.set_client(client);
     let test_id = parts
         .headers
         .get(CRS_TEST_HEADER)
         .and_then(|v| v.to_str().ok());
     if let Some(test_id) = test_id {
-        logging::test_marker(test_id, parts.method.as_str(), uri_text(&parts));
+        logging::test_marker(
+            test_id,
+            parts.method.as_str(),
+            uri_text(&parts),
+            record.id(),
+        );
     }
     // Before the body is read: a refused client costs no body read and no rule evaluation.
     if live.config.mode != Mode::Disabled
         && let Err(block) = live.traffic.check(&host.name, client).await
-        && let Some(response) = traffic_refusal(state, &live.config, block, client, &host, &parts)
     {
-        return response;
+        let id = record.id().clone();
+        let subject = TrafficSubject {
+            client,
+            host: &host.name,
+            method: parts.method.as_str(),
+            uri: uri_text(&parts),
+            request_id: &id,
+        };
+        if let Some(response) = traffic_refusal(state, &live.config, block, &subject, record) {
+            return response;
+        }
     }
 
     let body = match live.config.mode {
-        Mode::Disabled => ProxyBody::Stream(body),
-        mode => match inspect(
+        Mode::Disabled => {
+            record.set_bytes_in(declared_length(&parts).unwrap_or(0));
+            ProxyBody::Stream(body)
+        }
+        Mode::Enforce | Mode::Observe => match inspect(
             state,
             &live.config,
-            mode,
             Sender {
                 client,
                 host: &host.name,
@@ -132,6 +200,7 @@ async fn route(
             &parts,
             sent_target,
             body,
+            record,
         )
         .await
         {
@@ -139,7 +208,17 @@ async fn route(
             Err(response) => return response,
         },
     };
-    forward(state, &live, worker, parts, body, peer, &host).await
+    let origin = Origin { peer, host: &host };
+    forward(state, &live, worker, parts, body, origin, record).await
+}
+
+/// The request's `Content-Length`, when it has a valid one.
+fn declared_length(parts: &Parts) -> Option<u64> {
+    parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
 }
 
 /// Counts and logs a traffic control's refusal; the answer in enforce mode, none in observe mode (forwarded).
@@ -147,43 +226,50 @@ fn traffic_refusal(
     state: &State,
     config: &Config,
     block: Block,
-    client: IpAddr,
-    host: &RequestHost,
-    parts: &Parts,
+    subject: &TrafficSubject,
+    record: &mut Record,
 ) -> Option<Response<ProxyBody>> {
     let observe = config.mode == Mode::Observe;
-    logging::traffic_decision(
-        config.logging.traffic_level,
-        &block,
-        observe,
-        client,
-        &host.name,
-        parts.method.as_str(),
-        uri_text(parts),
-    );
+    logging::traffic_decision(config.logging.traffic_level, &block, observe, subject);
     if observe {
         state.metrics.observed.increment(1);
+        record.set_action(Action::Observed);
         return None;
     }
     let metrics = state.metrics;
-    Some(match block {
+    let id = subject.request_id;
+    let (action, response) = match block {
         Block::IpDenied | Block::IpNotAllowed => {
             metrics.ip_blocked(block.reason());
-            responses::traffic_forbidden(block.reason())
+            (
+                Action::IpDenied,
+                responses::traffic_forbidden(block.reason(), id),
+            )
         }
         Block::Country(country) => {
             metrics.geo_blocked(country.as_ref().map_or("unknown", |c| c.as_str()));
-            responses::traffic_forbidden(block.reason())
+            (
+                Action::GeoDenied,
+                responses::traffic_forbidden(block.reason(), id),
+            )
         }
         Block::RateLimited { limit, retry_after } => {
             metrics.rate_limited.increment(1);
-            responses::rate_limited(limit, retry_after)
+            (
+                Action::RateLimited,
+                responses::rate_limited(limit, retry_after, id),
+            )
         }
         Block::RateLimitUnavailable { limit } => {
             metrics.rate_limited.increment(1);
-            responses::rate_limited(limit, Duration::from_secs(1))
+            (
+                Action::RateLimited,
+                responses::rate_limited(limit, Duration::from_secs(1), id),
+            )
         }
-    })
+    };
+    record.set_action(action);
+    Some(response)
 }
 
 /// Where a plain HTTP request for a `force_https` domain is sent instead: same host, the HTTPS port (left out
@@ -205,7 +291,7 @@ fn https_location(
     http::HeaderValue::try_from(format!("https://{}{port}{}", host.name, uri_text(parts))).ok()
 }
 
-fn refuse(state: &State, client: IpAddr, refusal: Refusal) -> Response<ProxyBody> {
+fn refuse(state: &State, client: IpAddr, refusal: Refusal, id: &RequestId) -> Response<ProxyBody> {
     state.metrics.rejected(match refusal.status {
         StatusCode::URI_TOO_LONG => Rejection::TargetTooLong,
         StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => Rejection::HeadTooLarge,
@@ -213,11 +299,12 @@ fn refuse(state: &State, client: IpAddr, refusal: Refusal) -> Response<ProxyBody
     });
     // The peer's address, not a forwarded one: a refused request's headers are not read.
     tracing::info!(
-        "refused request from {client}: {} ({})",
+        "refused request from {client}: {} ({}) [request_id \"{}\"]",
         refusal.reason,
-        refusal.status.as_u16()
+        refusal.status.as_u16(),
+        id.as_str()
     );
-    responses::refused(refusal)
+    responses::refused(refusal, id)
 }
 
 fn uri_text(parts: &Parts) -> &str {
@@ -231,29 +318,29 @@ struct Sender<'a> {
 }
 
 /// Reads the body up to the limit and runs the rules. Returns the body to forward, or the answer to send instead.
+/// `config.mode` is `enforce` or `observe`.
 async fn inspect(
     state: &State,
     config: &Config,
-    mode: Mode,
     Sender { client, host }: Sender<'_>,
     parts: &Parts,
     sent_target: Option<&str>,
     body: Incoming,
+    record: &mut Record,
 ) -> Result<ProxyBody, Response<ProxyBody>> {
+    let mode = config.mode;
+    let id = record.id().clone();
     // The rules see the target as the client sent it, before any encoding for the parser.
     let target = sent_target.unwrap_or_else(|| uri_text(parts));
     let metrics = state.metrics;
     let limit = config.body.limit_bytes;
     let refuse_large = mode == Mode::Enforce && config.body.over_limit == OverLimit::Reject;
-    let declared = parts
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
+    let declared = declared_length(parts);
     if refuse_large && declared.is_some_and(|len| len > limit as u64) {
         // Refused before reading a byte of it.
         metrics.rejected(Rejection::BodyTooLarge);
-        return Err(responses::body_too_large(limit));
+        record.set_action(Action::BodyTooLarge);
+        return Err(responses::body_too_large(limit, &id));
     }
     // A request without a body (most GETs) needs neither the read nor its timer.
     let read = if body.is_end_stream() {
@@ -265,24 +352,36 @@ async fn inspect(
     let read = match read {
         Err(_) => {
             metrics.rejected(Rejection::BodyTimeout);
-            return Err(responses::body_timeout());
+            record.set_action(Action::BodyTimeout);
+            return Err(responses::body_timeout(&id));
         }
         Ok(Err(e)) => {
             metrics.rejected(Rejection::Malformed);
-            tracing::debug!("request body unreadable: {e}");
-            return Err(responses::refused(Refusal {
+            tracing::debug!(
+                "request body unreadable: {e} [request_id \"{}\"]",
+                id.as_str()
+            );
+            record.set_action(Action::Refused);
+            let refusal = Refusal {
                 status: StatusCode::BAD_REQUEST,
                 reason: "unreadable request body",
-            }));
+            };
+            return Err(responses::refused(refusal, &id));
         }
         Ok(Ok(read)) => read,
     };
     let (inspected, forwarded) = match read {
-        ReadBody::Complete(bytes) => (bytes.clone(), ProxyBody::full(bytes)),
+        ReadBody::Complete(bytes) => {
+            record.set_bytes_in(bytes.len() as u64);
+            (bytes.clone(), ProxyBody::full(bytes))
+        }
         ReadBody::OverLimit { read, rest } => {
+            // The tail streams through uncounted: its declared length says how long it is, if anything does.
+            record.set_bytes_in(declared.unwrap_or(read.len() as u64));
             if refuse_large {
                 metrics.rejected(Rejection::BodyTooLarge);
-                return Err(responses::body_too_large(limit));
+                record.set_action(Action::BodyTooLarge);
+                return Err(responses::body_too_large(limit, &id));
             }
             // Never a silent pass: each such request says in the log that its tail went uninspected.
             let prefix = if mode == Mode::Observe && config.body.over_limit == OverLimit::Reject {
@@ -291,8 +390,9 @@ async fn inspect(
                 ""
             };
             tracing::warn!(
-                "{prefix}request body over {limit} bytes: only the first {limit} inspected [client \"{client}\"] [uri \"{}\"]",
-                logging::clean(target)
+                "{prefix}request body over {limit} bytes: only the first {limit} inspected [client \"{client}\"] [uri \"{}\"] [request_id \"{}\"]",
+                logging::clean(target),
+                id.as_str()
             );
             (read.slice(..limit), ProxyBody::Prefixed(Some(read), rest))
         }
@@ -334,7 +434,9 @@ async fn inspect(
             .headers
             .get(CRS_TEST_HEADER)
             .and_then(|v| v.to_str().ok()),
+        request_id: &id,
     };
+    record.set_matches(anomaly_score, findings.iter().map(|f| f.rule_id));
     for finding in &findings {
         metrics.rule_matched(finding.rule_id);
         logging::rule_match(finding, &ctx);
@@ -348,6 +450,7 @@ async fn inspect(
             path: target.to_string(),
             rule_ids: findings.iter().map(|f| f.rule_id).collect(),
             anomaly_score,
+            request_id: id.as_str().to_string(),
             outcome: if matches!(outcome, Outcome::Blocked) {
                 "blocked"
             } else {
@@ -358,16 +461,19 @@ async fn inspect(
     match (outcome, blocking) {
         (Outcome::Blocked, Some(rule)) => {
             metrics.blocked.increment(1);
+            record.set_action(Action::Blocked);
             let rule_ids: Vec<u64> = findings.iter().map(|f| f.rule_id).collect();
             Err(responses::blocked(
                 rule.rule_id,
                 &rule.msg,
                 anomaly_score,
                 &rule_ids,
+                &id,
             ))
         }
         (Outcome::Observed, _) => {
             metrics.observed.increment(1);
+            record.set_action(Action::Observed);
             Ok(forwarded)
         }
         _ => Ok(forwarded),

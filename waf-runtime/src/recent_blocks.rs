@@ -26,6 +26,8 @@ pub struct BlockedRequest {
     pub anomaly_score: u32,
     /// `blocked` (enforce mode) or `observed` (observe mode: matched, forwarded).
     pub outcome: &'static str,
+    /// The request's id (`X-Request-ID`, also in its 403 and its log lines).
+    pub request_id: String,
 }
 
 pub struct RecentBlocks {
@@ -59,10 +61,15 @@ impl RecentBlocks {
         let _ = self.live.send(entry);
     }
 
-    /// The newest `limit` entries, newest first.
-    pub fn newest(&self, limit: usize) -> Vec<Arc<BlockedRequest>> {
+    /// The newest `limit` entries, newest first; only the request `request_id` when given.
+    pub fn newest(&self, limit: usize, request_id: Option<&str>) -> Vec<Arc<BlockedRequest>> {
         let ring = self.ring.lock().unwrap_or_else(|e| e.into_inner());
-        ring.iter().rev().take(limit).cloned().collect()
+        ring.iter()
+            .rev()
+            .filter(|e| request_id.is_none_or(|id| e.request_id == id))
+            .take(limit)
+            .cloned()
+            .collect()
     }
 
     pub fn subscribe(&self) -> tokio::sync::broadcast::Receiver<Arc<BlockedRequest>> {
@@ -90,6 +97,7 @@ mod tests {
             rule_ids: vec![n],
             anomaly_score: 5,
             outcome: "blocked",
+            request_id: format!("id-{n}"),
         }
     }
 
@@ -100,7 +108,12 @@ mod tests {
         for n in 0..(CAPACITY as u64 + 10) {
             recent.record(entry(n));
         }
-        let newest = recent.newest(usize::MAX);
+        assert_eq!(recent.newest(10, Some("id-20"))[0].at_ms, 20);
+        assert!(
+            recent.newest(10, Some("id-2")).is_empty(),
+            "the oldest are gone"
+        );
+        let newest = recent.newest(usize::MAX, None);
         assert_eq!(newest.len(), CAPACITY);
         assert_eq!(newest[0].at_ms, CAPACITY as u64 + 9);
         assert_eq!(newest[CAPACITY - 1].at_ms, 10);

@@ -327,6 +327,10 @@ fn warn_restart_needed(old: &Config, new: &Config) {
     if (&old.logging.level, old.logging.format) != (&new.logging.level, new.logging.format) {
         tracing::warn!("changes to waf.logging.level and .format apply at the next restart");
     }
+    // The file (or stdout) is chosen at start; enabled, format and query are read per request and apply at once.
+    if old.logging.access.path != new.logging.access.path {
+        tracing::warn!("changes to waf.logging.access.path apply at the next restart");
+    }
 }
 
 /// Names, sizes, modification times and inodes of the traffic controls' files (a file replaced by a rename is a

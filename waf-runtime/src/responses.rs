@@ -1,8 +1,10 @@
 //! The answers the proxy writes itself, all JSON, all in one place so their shapes stay consistent.
 //!
-//! Error bodies never carry internal detail (upstream addresses, error chains): those go to the log.
+//! Error bodies never carry internal detail (upstream addresses, error chains): those go to the log. Each carries
+//! the request's id (`request_id`), which a user can quote and an operator find in the logs.
 use crate::body::ProxyBody;
 use crate::framing::Refusal;
+use crate::request_id::RequestId;
 use http::{HeaderValue, Response, StatusCode, header};
 use serde_json::json;
 
@@ -26,6 +28,7 @@ pub fn blocked(
     message: &str,
     anomaly_score: u32,
     rule_ids: &[u64],
+    id: &RequestId,
 ) -> Response<ProxyBody> {
     json(
         StatusCode::FORBIDDEN,
@@ -35,13 +38,14 @@ pub fn blocked(
             "message": message,
             "anomaly_score": anomaly_score,
             "rule_ids": rule_ids,
+            "request_id": id.as_str(),
         }),
     )
 }
 
 /// A request refused before inspection. The connection is closed after the answer: once a client's framing
 /// is in doubt, so is where its next request would start.
-pub fn refused(refusal: Refusal) -> Response<ProxyBody> {
+pub fn refused(refusal: Refusal, id: &RequestId) -> Response<ProxyBody> {
     let error = refusal
         .status
         .canonical_reason()
@@ -49,7 +53,7 @@ pub fn refused(refusal: Refusal) -> Response<ProxyBody> {
         .to_ascii_lowercase();
     let mut response = json(
         refusal.status,
-        &json!({"error": error, "message": refusal.reason}),
+        &json!({"error": error, "message": refusal.reason, "request_id": id.as_str()}),
     );
     response
         .headers_mut()
@@ -57,38 +61,50 @@ pub fn refused(refusal: Refusal) -> Response<ProxyBody> {
     response
 }
 
-pub fn body_too_large(limit: usize) -> Response<ProxyBody> {
+pub fn body_too_large(limit: usize, id: &RequestId) -> Response<ProxyBody> {
     json(
         StatusCode::PAYLOAD_TOO_LARGE,
-        &json!({"error": "payload too large", "message": format!("request body exceeds {limit} bytes")}),
+        &json!({
+            "error": "payload too large",
+            "message": format!("request body exceeds {limit} bytes"),
+            "request_id": id.as_str(),
+        }),
     )
 }
 
-pub fn body_timeout() -> Response<ProxyBody> {
+pub fn body_timeout(id: &RequestId) -> Response<ProxyBody> {
     json(
         StatusCode::REQUEST_TIMEOUT,
-        &json!({"error": "request timeout", "message": "request body not received in time"}),
+        &json!({
+            "error": "request timeout",
+            "message": "request body not received in time",
+            "request_id": id.as_str(),
+        }),
     )
 }
 
-pub fn bad_gateway() -> Response<ProxyBody> {
+pub fn bad_gateway(id: &RequestId) -> Response<ProxyBody> {
     json(
         StatusCode::BAD_GATEWAY,
-        &json!({"error": "bad gateway", "message": "upstream unavailable"}),
+        &json!({"error": "bad gateway", "message": "upstream unavailable", "request_id": id.as_str()}),
     )
 }
 
-pub fn gateway_timeout() -> Response<ProxyBody> {
+pub fn gateway_timeout(id: &RequestId) -> Response<ProxyBody> {
     json(
         StatusCode::GATEWAY_TIMEOUT,
-        &json!({"error": "gateway timeout", "message": "upstream did not answer in time"}),
+        &json!({
+            "error": "gateway timeout",
+            "message": "upstream did not answer in time",
+            "request_id": id.as_str(),
+        }),
     )
 }
 
 /// 403 from the IP lists or GeoIP: `{error, reason, message}`, `reason` one of `ip_denied`, `ip_not_allowed`,
 /// `country_denied`. The body names neither the address nor the country: the client knows the first, and the
 /// second is the operator's business.
-pub fn traffic_forbidden(reason: &str) -> Response<ProxyBody> {
+pub fn traffic_forbidden(reason: &str, id: &RequestId) -> Response<ProxyBody> {
     let message = match reason {
         "ip_denied" => "the client address is on a deny list",
         "ip_not_allowed" => "the client address is not on the allow list",
@@ -96,18 +112,27 @@ pub fn traffic_forbidden(reason: &str) -> Response<ProxyBody> {
     };
     json(
         StatusCode::FORBIDDEN,
-        &json!({"error": "forbidden", "reason": reason, "message": message}),
+        &json!({"error": "forbidden", "reason": reason, "message": message, "request_id": id.as_str()}),
     )
 }
 
 /// 429 with `Retry-After` and the `RateLimit-Limit`, `-Remaining`, `-Reset` headers (seconds, rounded up, at
 /// least 1 so a client never retries at once).
-pub fn rate_limited(limit: u32, retry_after: std::time::Duration) -> Response<ProxyBody> {
+pub fn rate_limited(
+    limit: u32,
+    retry_after: std::time::Duration,
+    id: &RequestId,
+) -> Response<ProxyBody> {
     let secs = retry_after.as_secs() + u64::from(retry_after.subsec_nanos() > 0);
     let secs = secs.max(1);
     let mut response = json(
         StatusCode::TOO_MANY_REQUESTS,
-        &json!({"error": "too many requests", "reason": "rate_limited", "retry_after": secs}),
+        &json!({
+            "error": "too many requests",
+            "reason": "rate_limited",
+            "retry_after": secs,
+            "request_id": id.as_str(),
+        }),
     );
     let headers = response.headers_mut();
     headers.insert(header::RETRY_AFTER, HeaderValue::from(secs));

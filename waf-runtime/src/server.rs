@@ -79,7 +79,7 @@ pub async fn serve(
     loop {
         tokio::select! {
             accepted = accept(http.as_ref()) => if let Some((stream, peer)) = accepted {
-                connection.serve(stream, peer, false, graceful.watcher());
+                connection.serve(stream, peer, None, graceful.watcher());
             },
             accepted = accept(https.as_ref().map(|(l, _)| l)) => if let Some((stream, peer)) = accepted {
                 let Some((_, acceptor)) = &https else { continue };
@@ -90,7 +90,8 @@ pub async fn serve(
                 tokio::spawn(async move {
                     let metrics = connection.state.metrics;
                     if let Some(stream) = tls::handshake(&acceptor, stream, handshake_limit, metrics).await {
-                        connection.serve(stream, peer, true, watcher);
+                        let version = tls::version(&stream);
+                        connection.serve(stream, peer, Some(version), watcher);
                     }
                 });
             },
@@ -139,8 +140,9 @@ struct Connection {
 }
 
 impl Connection {
-    /// Serves HTTP on `io` (plain or TLS) in a task of its own, watched by the worker's graceful shutdown.
-    fn serve<I>(&self, io: I, peer: SocketAddr, tls: bool, watcher: Watcher)
+    /// Serves HTTP on `io` (plain, or TLS of version `tls`) in a task of its own, watched by the worker's graceful
+    /// shutdown.
+    fn serve<I>(&self, io: I, peer: SocketAddr, tls: Option<&'static str>, watcher: Watcher)
     where
         I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     {

@@ -7,6 +7,7 @@
 //! Each swap is counted; the reloader applies what it built only if nothing was swapped since it started
 //! ([`State::swaps`], `apply_*_since`), so a reload built from the file as it was before a panel change can never
 //! undo that change (it reads the file again on its next check instead).
+use crate::access_log::AccessLog;
 use crate::config::Config;
 use crate::inspect::LoadedRules;
 use crate::metrics::Metrics;
@@ -37,6 +38,8 @@ pub struct State {
     pub https: Https,
     /// Requests the rules blocked lately, for the admin panel.
     pub recent_blocks: RecentBlocks,
+    /// Where each request's access line goes (its writer is chosen at start).
+    pub access_log: Arc<AccessLog>,
     /// The configuration the proxy started with: its listeners follow it until a restart.
     pub started: Config,
     /// Configuration and rule swaps so far (see the module's doc); held while swapping.
@@ -59,6 +62,7 @@ impl State {
         metrics: &'static Metrics,
         config_path: Option<PathBuf>,
         https: Https,
+        access_log: Arc<AccessLog>,
     ) -> Self {
         let workers = config.server.workers;
         let upstreams = Arc::new(Upstreams::new(&config.upstream, workers));
@@ -76,6 +80,7 @@ impl State {
             config_path,
             https,
             recent_blocks: RecentBlocks::default(),
+            access_log,
             swaps: Mutex::new(Swaps::default()),
         }
     }

@@ -826,6 +826,9 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     // A `deny` rule blocks alone: it adds nothing to the anomaly score.
     assert_eq!(event["anomaly_score"], 0);
     assert_eq!(event["domain"], "app.test");
+    // The event carries the id the client got with its 403, and the list finds it by that id.
+    let blocked_id = parts.headers["x-request-id"].to_str().unwrap().to_string();
+    assert_eq!(event["request_id"], blocked_id.as_str());
     let a = client
         .call(
             Method::PUT,
@@ -840,6 +843,17 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     let recent = client.call(Method::GET, "/api/blocked", None).await.body;
     assert_eq!(recent[0]["path"], "/?q=attack-me&again");
     assert_eq!(recent[1]["outcome"], "blocked");
+    let found = client
+        .call(
+            Method::GET,
+            &format!("/api/blocked?request_id={blocked_id}"),
+            None,
+        )
+        .await
+        .body;
+    assert_eq!(found.as_array().unwrap().len(), 1, "{found}");
+    assert_eq!(found[0]["path"], "/?q=attack-me");
+    assert_eq!(found[0]["request_id"], blocked_id.as_str());
     let dashboard = client.call(Method::GET, "/api/dashboard", None).await.body;
     // Blocked: the three requests of the domain-rules checks above (shop.test before and after its exclusion,
     // other.test), the five of the custom-rule checks (the rule applied, then kept through four refused

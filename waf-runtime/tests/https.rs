@@ -355,9 +355,20 @@ async fn curl_http2_over_tls_is_forwarded_and_blocked_like_http_1() {
         .lines()
         .filter(|l| l.contains("rule match [id \"100001\"]"))
         .map(|l| l.split_once("rule match").unwrap().1)
+        // Each request has its own id.
+        .map(|l| l.split_once(" [request_id").unwrap().0)
         .collect();
     assert_eq!(blocks.len(), 2, "{logs}");
     assert_eq!(blocks[0], blocks[1]);
+    // The access line says which HTTP and TLS versions the request came over.
+    let access: serde_json::Value = logs
+        .lines()
+        .find(|l| l.contains("\"dataset\":\"waf.access\"") && l.contains("\"path\":\"/h2\""))
+        .map(|l| serde_json::from_str(l).unwrap())
+        .unwrap_or_else(|| panic!("no access line for /h2: {logs}"));
+    assert_eq!(access["http"]["version"], "2");
+    assert_eq!(access["tls"]["version"], "1.3");
+    assert_eq!(access["tls"]["version_protocol"], "tls");
 }
 
 #[tokio::test]

@@ -24,6 +24,14 @@ pub struct Listing {
     pub limit: Option<usize>,
 }
 
+#[derive(Deserialize, utoipa::IntoParams)]
+pub struct BlockedListing {
+    /// How many entries, newest first (default 50, at most 500).
+    pub limit: Option<usize>,
+    /// Only the request with this id (`X-Request-ID`, the `request_id` of its 403).
+    pub request_id: Option<String>,
+}
+
 impl Listing {
     fn limit(&self) -> usize {
         self.limit.unwrap_or(50).min(MAX_LIST)
@@ -35,14 +43,19 @@ pub async fn show(State(panel): State<Arc<Panel>>, _who: SignedIn) -> Json<Dashb
     Json(dashboard::read(panel.state.metrics))
 }
 
-#[utoipa::path(get, path = "/api/blocked", params(Listing),
+#[utoipa::path(get, path = "/api/blocked", params(BlockedListing),
     responses((status = 200, body = Vec<BlockedRequest>)))]
 pub async fn blocked(
     State(panel): State<Arc<Panel>>,
     _who: SignedIn,
-    Query(listing): Query<Listing>,
+    Query(listing): Query<BlockedListing>,
 ) -> Json<Vec<Arc<BlockedRequest>>> {
-    Json(panel.state.recent_blocks.newest(listing.limit()))
+    let limit = Listing {
+        limit: listing.limit,
+    }
+    .limit();
+    let id = listing.request_id.as_deref().filter(|id| !id.is_empty());
+    Json(panel.state.recent_blocks.newest(limit, id))
 }
 
 /// Server-sent events: one `blocked` event (the entry as JSON) per blocked or observed request, as it happens.

@@ -94,6 +94,7 @@ pub struct FileDomain {
     pub disabled_rules: Option<Vec<u32>>,
     /// Rules in the rule format (docs/rule-format.md), checked by the rule loader.
     pub custom_rules: Option<Vec<serde_json::Value>>,
+    pub access_log: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -138,6 +139,16 @@ pub struct FileLogging {
     pub level: Option<String>,
     pub format: Option<String>,
     pub traffic_level: Option<String>,
+    pub access: Option<FileAccessLog>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileAccessLog {
+    pub enabled: Option<bool>,
+    pub format: Option<String>,
+    pub path: Option<String>,
+    pub query: Option<bool>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -136,6 +136,8 @@ pub struct DomainConfig {
     /// run for its requests only, and checks them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub custom_rules: Vec<serde_json::Value>,
+    /// Whether this domain's requests are written to the access log (when `logging.access.enabled`).
+    pub access_log: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -180,6 +182,28 @@ pub struct LoggingConfig {
     pub format: LogFormat,
     /// The level of the line each traffic-control decision (IP list, GeoIP, rate limit) writes.
     pub traffic_level: TrafficLogLevel,
+    /// One line per request (`access_log.rs`).
+    pub access: AccessLogConfig,
+}
+
+/// `logging.access`: the access log. `enabled`, `format` and `query` follow reloads; `path` is opened at start.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AccessLogConfig {
+    pub enabled: bool,
+    pub format: AccessLogFormat,
+    /// The file the lines go to (reopened on SIGUSR1); stdout, with the other log lines, when unset.
+    pub path: Option<PathBuf>,
+    /// Whether the query string is logged: off by default, because queries carry tokens and other secrets.
+    pub query: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AccessLogFormat {
+    /// One JSON object per line, fields named as in Elastic Common Schema (docs/proxy.md).
+    Json,
+    /// nginx's `combined` format, for the tools that read it.
+    Combined,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -4,9 +4,9 @@
 //! value (an earlier design let the environment silently override the file).
 use super::file::{CodePageSetting, FileRoot, FileWaf};
 use super::{
-    AcmeConfig, AdminConfig, BodyConfig, ClientIpConfig, Config, ConfigError, DomainConfig,
-    LogFormat, LoggingConfig, MetricsConfig, Mode, OverLimit, RulesConfig, ServerConfig, TlsConfig,
-    TrafficLogLevel, UpstreamConfig,
+    AccessLogConfig, AccessLogFormat, AcmeConfig, AdminConfig, BodyConfig, ClientIpConfig, Config,
+    ConfigError, DomainConfig, LogFormat, LoggingConfig, MetricsConfig, Mode, OverLimit,
+    RulesConfig, ServerConfig, TlsConfig, TrafficLogLevel, UpstreamConfig,
 };
 use crate::cidr::Cidr;
 use crate::limits::{self, Limits};
@@ -231,6 +231,7 @@ impl Resolver<'_> {
                     anomaly_threshold: d.anomaly_threshold,
                     disabled_rules,
                     custom_rules,
+                    access_log: d.access_log.unwrap_or(true),
                 },
             );
         }
@@ -312,6 +313,7 @@ impl Resolver<'_> {
                 ));
             }
         };
+        let access = self.access_log(logging.access.unwrap_or_default())?;
         let rate_limit = self.rate_limit("waf.rate_limit", global_rate_limit)?;
         let ip_filter = self.ip_filter("waf.ip_filter", waf.ip_filter.unwrap_or_default())?;
         let geoip = self.geoip("waf.geoip", global_geoip)?;
@@ -373,6 +375,7 @@ impl Resolver<'_> {
                 level,
                 format,
                 traffic_level,
+                access,
             },
             metrics,
             rate_limit,
@@ -380,6 +383,32 @@ impl Resolver<'_> {
             geoip,
             acme,
             admin,
+        })
+    }
+
+    fn access_log(&self, a: super::file::FileAccessLog) -> Result<AccessLogConfig, ConfigError> {
+        let format = match a.format.as_deref() {
+            None | Some("json") => AccessLogFormat::Json,
+            Some("combined") => AccessLogFormat::Combined,
+            Some(other) => {
+                return Err(self.key_error(
+                    "waf.logging.access.format",
+                    format!("unknown format {other:?}, expected json or combined"),
+                ));
+            }
+        };
+        if a.path.as_deref() == Some("") {
+            return Err(self.key_error(
+                "waf.logging.access.path",
+                "is empty: leave it out to log to stdout",
+            ));
+        }
+        Ok(AccessLogConfig {
+            // On by default, as nginx's: an operator expects to find each request in the log.
+            enabled: a.enabled.unwrap_or(true),
+            format,
+            path: a.path.map(PathBuf::from),
+            query: a.query.unwrap_or(false),
         })
     }
 
@@ -731,6 +760,47 @@ mod tests {
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
         resolve(text, Path::new("t.yml"), &|n| env.get(n).cloned())
+    }
+
+    #[test]
+    fn the_access_log_is_on_in_json_to_stdout_without_queries_unless_told() {
+        let c = run("", &[]).unwrap();
+        let expected = AccessLogConfig {
+            enabled: true,
+            format: AccessLogFormat::Json,
+            path: None,
+            query: false,
+        };
+        assert_eq!(c.logging.access, expected);
+        let text = "waf:\n  logging: {access: {enabled: false, format: combined, path: a.log, query: true}}\n  \
+                    domains: {Quiet.Test: {access_log: false}, loud.test: {}}\n";
+        let c = run(text, &[]).unwrap();
+        let expected = AccessLogConfig {
+            enabled: false,
+            format: AccessLogFormat::Combined,
+            path: Some(PathBuf::from("a.log")),
+            query: true,
+        };
+        assert_eq!(c.logging.access, expected);
+        assert!(!c.domains["quiet.test"].access_log);
+        assert!(c.domains["loud.test"].access_log);
+        for (text, key) in [
+            (
+                "waf: {logging: {access: {format: clf}}}",
+                "waf.logging.access.format",
+            ),
+            (
+                "waf: {logging: {access: {path: ''}}}",
+                "waf.logging.access.path",
+            ),
+            (
+                "waf: {logging: {access: {rotate: true}}}",
+                "waf.logging.access",
+            ),
+        ] {
+            let e = run(text, &[]).unwrap_err().to_string();
+            assert!(e.contains(key), "{text}: {e}");
+        }
     }
 
     #[test]

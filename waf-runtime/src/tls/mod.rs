@@ -144,6 +144,15 @@ pub async fn handshake(
     }
 }
 
+/// The TLS version a connection negotiated, as the access log writes it (`1.3`).
+pub fn version(stream: &TlsStream<TcpStream>) -> &'static str {
+    match stream.get_ref().1.protocol_version() {
+        Some(rustls::ProtocolVersion::TLSv1_3) => "1.3",
+        Some(rustls::ProtocolVersion::TLSv1_2) => "1.2",
+        _ => "unknown",
+    }
+}
+
 /// `/health`'s `tls` part: per configured domain (and `*` for any other name), where its certificate comes from
 /// and when it expires.
 pub fn health(config: &Config, table: &CertTable) -> serde_json::Value {

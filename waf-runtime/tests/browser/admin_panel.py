@@ -86,10 +86,21 @@ try:
     request = urllib.request.Request(f"{proxy}/search?q=attack-me", headers={"Host": "shop.test"})
     with urllib.request.urlopen(request, timeout=10) as answer:
         assert answer.status == 200, answer.status
+        request_id = answer.headers["X-Request-ID"]
     text_in("recent", "/search?q=attack-me")
     text_in("recent", "observed")
+    text_in("recent", request_id)
     text_in("observed", "1")
     shot("4-attack-on-dashboard")
+    # Found by its request id (what a user quotes from a 403): the list then holds that request alone.
+    driver.find_element(By.ID, "blocked-request-id").send_keys("no-such-request")
+    driver.find_element(By.CSS_SELECTOR, "#blocked-search-form button").click()
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#recent tr"))
+    driver.find_element(By.ID, "blocked-request-id").clear()
+    driver.find_element(By.ID, "blocked-request-id").send_keys(request_id)
+    driver.find_element(By.CSS_SELECTOR, "#blocked-search-form button").click()
+    text_in("recent", request_id)
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#recent tr")) == 1
 
     # A domain, then its own threshold and rule exclusion, through the forms.
     driver.find_element(By.ID, "domain-host").send_keys("shop.test")

@@ -51,7 +51,7 @@ function cells(row, values) {
 function addBlocked(entry, top) {
   const row = document.createElement("tr");
   cells(row, [new Date(entry.at_ms).toLocaleTimeString(), entry.client, entry.domain, entry.method,
-    entry.path, entry.rule_ids.join(", "), entry.anomaly_score, entry.outcome]);
+    entry.path, entry.rule_ids.join(", "), entry.anomaly_score, entry.outcome, entry.request_id]);
   const body = $("recent");
   if (top) body.insertBefore(row, body.firstChild); else body.appendChild(row);
   while (body.children.length > 100) body.removeChild(body.lastChild);
@@ -140,16 +140,25 @@ async function refreshRules() {
   }
 }
 
+// The recent blocked requests; only the one whose request id is in the search box, when it holds one.
+async function refreshBlocked() {
+  const id = $("blocked-request-id").value.trim();
+  const only = id ? `&request_id=${encodeURIComponent(id)}` : "";
+  const entries = await api("GET", `/api/blocked?limit=100${only}`);
+  $("recent").replaceChildren();
+  for (const entry of entries) addBlocked(entry, false);
+}
+
 async function openPanel(username) {
   $("who").textContent = username;
   show("panel");
-  await Promise.all([refreshDashboard(), refreshConfig(), refreshRules()]);
-  $("recent").replaceChildren();
-  for (const entry of await api("GET", "/api/blocked?limit=100")) addBlocked(entry, false);
+  await Promise.all([refreshDashboard(), refreshConfig(), refreshRules(), refreshBlocked()]);
   if (events) events.close();
   events = new EventSource("/api/events");
   events.addEventListener("blocked", (e) => {
-    addBlocked(JSON.parse(e.data), true);
+    const entry = JSON.parse(e.data);
+    const id = $("blocked-request-id").value.trim();
+    if (!id || entry.request_id === id) addBlocked(entry, true);
     refreshDashboard().catch(() => {});
   });
 }
@@ -255,6 +264,10 @@ document.addEventListener("DOMContentLoaded", () => {
   $("rule-search-form").addEventListener("submit", (e) => {
     e.preventDefault();
     refreshRules().catch((err) => say(err.message));
+  });
+  $("blocked-search-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    refreshBlocked().catch((err) => say(err.message));
   });
   start().catch((e) => say(e.message));
 });
