@@ -1,13 +1,16 @@
 //! One worker's accept loops: accepts connections on the HTTP and HTTPS listeners, serves each with hyper on the
 //! worker's own runtime, and drains them on shutdown.
+use crate::body::ProxyBody;
 use crate::client_ip::Peer;
-use crate::head_guard::{HeadGuard, HeadNotes};
+use crate::head_guard::{HeadGuard, HeadNotes, InFlight};
 use crate::limits::Limits;
 use crate::pipeline;
 use crate::state::State;
+use crate::timeouts::{Clock, Timeouts};
 use crate::tls;
+use bytes::Bytes;
 use http::{Method, Request, StatusCode};
-use hyper::body::Incoming;
+use hyper::body::{Body, Frame, Incoming, SizeHint};
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
@@ -15,7 +18,9 @@ use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
@@ -44,8 +49,9 @@ pub async fn serve(
     // request, and HTTP/1 names are case-insensitive; they reach the upstream lower-cased.
     builder
         .http1()
-        // A client that trickles its headers holds a connection and a task: bound the time it may take.
-        .header_read_timeout(Duration::from_secs(server.header_read_timeout_sec))
+        // Off: hyper's timer starts when hyper reads a head, and the head guard hands hyper only complete heads,
+        // so it never timed a head a client did not finish. The guard bounds every wait instead (`timeouts.rs`).
+        .header_read_timeout(None)
         // The guard refuses heads with more fields (431, counted); hyper's own bound must not be lower.
         .max_headers(server.limits.max_headers)
         .timer(TokioTimer::new());
@@ -53,7 +59,7 @@ pub async fn serve(
     builder
         .http2()
         .max_header_list_size(server.limits.h2_max_header_list_size());
-    let handshake_limit = Duration::from_secs(server.header_read_timeout_sec);
+    let timeouts = server.timeouts();
 
     // The worker's idle upstream connections are closed once past their idle timeout, traffic or not.
     let sweeper = tokio::spawn({
@@ -73,6 +79,7 @@ pub async fn serve(
         builder,
         limits: server.limits,
         h2: server.http2_enabled,
+        timeouts,
     };
     let Listeners { http, https } = listeners;
     tokio::pin!(shutdown);
@@ -89,7 +96,7 @@ pub async fn serve(
                 // The handshake runs as its own task: a slow client never holds up this loop.
                 tokio::spawn(async move {
                     let metrics = connection.state.metrics;
-                    if let Some(stream) = tls::handshake(&acceptor, stream, handshake_limit, metrics).await {
+                    if let Some(stream) = tls::handshake(&acceptor, stream, peer, timeouts, metrics).await {
                         connection.serve(stream, peer, true, watcher);
                     }
                 });
@@ -136,6 +143,7 @@ struct Connection {
     /// The head guard's limits and whether it lets an HTTP/2 preface through (read at start).
     limits: Limits,
     h2: bool,
+    timeouts: Timeouts,
 }
 
 impl Connection {
@@ -148,10 +156,13 @@ impl Connection {
         let worker = self.worker;
         let notes = HeadNotes::default();
         let client = Peer::new(peer.ip(), tls);
-        let io = TokioIo::new(HeadGuard::new(io, notes.clone(), self.limits, self.h2));
+        let clock = Clock::new(self.timeouts, peer.ip(), state.metrics);
+        let guard = HeadGuard::new(io, notes.clone(), self.limits, self.h2).with_clock(clock);
+        let io = TokioIo::new(guard);
         let service = service_fn(move |req: Request<Incoming>| {
             let state = state.clone();
             let note = notes.next();
+            let in_flight = notes.in_flight();
             let notes = notes.clone();
             let client = client.clone();
             let connect = req.method() == Method::CONNECT;
@@ -166,7 +177,10 @@ impl Connection {
                         || (connect && status.is_success());
                     notes.upgrade_answered(switched);
                 }
-                Ok::<_, Infallible>(response)
+                Ok::<_, Infallible>(response.map(|body| Answer {
+                    body,
+                    _in_flight: in_flight,
+                }))
             }
         });
         let connection = self
@@ -179,5 +193,33 @@ impl Connection {
                 tracing::debug!("connection from {peer} ended: {e}");
             }
         });
+    }
+}
+
+/// A response body that keeps its request in flight on the connection until hyper is done with it: the
+/// connection's keep-alive (or HTTP/2) idle time starts when the answer is over, not when the request came.
+struct Answer {
+    body: ProxyBody,
+    /// Held for its drop.
+    _in_flight: InFlight,
+}
+
+impl Body for Answer {
+    type Data = Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
     }
 }
