@@ -1,7 +1,7 @@
 //! `waf`: a reverse proxy that inspects every request with compiled rules, then blocks, logs or forwards it.
 //!
 //! Reading order follows a request: `workers.rs` runs the request threads, `server.rs` accepts on each, `head_guard.rs`
-//! frames each HTTP/1 byte stream (with `limits.rs`, `request_target.rs`) before hyper parses it, `pipeline.rs` runs the stages (`framing.rs`, `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and
+//! frames each HTTP/1 byte stream (with `limits.rs`, `request_target.rs`) before hyper parses it and holds each wait on a client to its bound (`timeouts.rs`), `pipeline.rs` runs the stages (`framing.rs`, `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and
 //! `upstream.rs` talk to the upstream (`upgrade.rs` relays switched protocols), `responses.rs` holds the proxy's
 //! own answers. Around them: `config/` (file, environment, defaults), `state.rs` (what a reload swaps),
 //! `reload.rs` (when it does), `metrics.rs` and `logging.rs`. `traffic/` holds the controls that run once the

@@ -156,6 +156,8 @@ impl Connection {
         let worker = self.worker;
         let notes = HeadNotes::default();
         let client = Peer::new(peer.ip(), tls);
+        // The address in its plain IPv4 form when it arrived mapped on a dual-stack socket, for the log below.
+        let client_ip = client.ip;
         let clock = Clock::new(self.timeouts, peer.ip(), state.metrics);
         let guard = HeadGuard::new(io, notes.clone(), self.limits, self.h2).with_clock(clock);
         let io = TokioIo::new(guard);
@@ -190,7 +192,7 @@ impl Connection {
         let connection = watcher.watch(connection);
         tokio::spawn(async move {
             if let Err(e) = connection.await {
-                tracing::debug!("connection from {peer} ended: {e}");
+                tracing::debug!("connection from {} ended: {e}", client_ip);
             }
         });
     }
