@@ -13,6 +13,7 @@
 pub mod body;
 pub mod collection;
 pub mod detect;
+pub mod macros;
 pub mod memo;
 pub mod operator;
 pub mod request;
@@ -594,11 +595,17 @@ impl Checked<'_, '_> {
 
     fn report(&self, variable: Variable, key: &[u8], value: &[u8], found: &Found) -> RuleMatch {
         let rule = &self.rule.rule;
+        let label = variable_label(variable, key);
+        let headers = self.view.headers();
+        let msg = macros::expand(&rule.msg, |name| {
+            macros::at_match(name, value, &label, headers)
+        })
+        .into_owned();
         RuleMatch {
             rule_id: rule.id,
-            variable: variable_label(variable, key),
+            variable: label,
             value_excerpt: excerpt(value.get(found.span.clone()).unwrap_or(value)),
-            msg: rule.msg.clone(),
+            msg,
             severity: rule.severity,
             action: rule.action,
             paranoia_level: rule.paranoia_level,
