@@ -14,6 +14,7 @@ pub mod body;
 pub mod cidr;
 pub mod client_ip;
 pub mod config;
+pub mod connection_limits;
 pub mod forward;
 pub mod framing;
 pub mod head_guard;
@@ -74,6 +75,8 @@ fn spawn_traffic_upkeep(state: Arc<State>) {
 async fn control_plane(config: Config, config_path: Option<PathBuf>) -> anyhow::Result<()> {
     let metrics = metrics::Metrics::install().context("installing the metrics recorder")?;
     metrics.spawn_upkeep();
+    // Before any socket is opened: every client connection is a descriptor (`connection_limits.rs`).
+    connection_limits::raise_open_file_limit();
 
     let for_load = config.clone();
     let rules = tokio::task::spawn_blocking(move || inspect::load(&for_load))

@@ -3,6 +3,7 @@
 //! The hot-path counters are registered once and kept as handles, so counting a request is an atomic add, not a
 //! registry lookup. Labelled series have bounded label values: rule ids come from the loaded rule set, the other
 //! labels from fixed lists here, never from request data.
+use crate::connection_limits::Refused;
 use crate::timeouts::Stage;
 use metrics::{Counter, Gauge, Histogram};
 use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder, PrometheusHandle};
@@ -108,6 +109,9 @@ impl Metrics {
         ] {
             metrics::counter!("waf_rejected_total", "reason" => reason).absolute(0);
         }
+        for limit in Refused::ALL {
+            metrics::counter!("waf_connections_refused_total", "limit" => limit.name()).absolute(0);
+        }
         for stage in Stage::ALL {
             metrics::counter!("waf_connection_timeouts_total", "stage" => stage.name()).absolute(0);
         }
@@ -164,6 +168,11 @@ impl Metrics {
     /// A client connection closed (or answered 408) for waiting too long at `stage` (`timeouts.rs`).
     pub fn connection_timed_out(&self, stage: Stage) {
         metrics::counter!("waf_connection_timeouts_total", "stage" => stage.name()).increment(1);
+    }
+
+    /// A client connection closed at accept for being over `limit` (`connection_limits.rs`).
+    pub fn connection_refused(&self, limit: Refused) {
+        metrics::counter!("waf_connections_refused_total", "limit" => limit.name()).increment(1);
     }
 
     /// `reason`: `ip_denied` or `ip_not_allowed`.

@@ -2,6 +2,7 @@
 //! worker's own runtime, and drains them on shutdown.
 use crate::body::ProxyBody;
 use crate::client_ip::Peer;
+use crate::connection_limits::{self, Admitted};
 use crate::head_guard::{HeadGuard, HeadNotes, InFlight};
 use crate::limits::Limits;
 use crate::pipeline;
@@ -85,10 +86,14 @@ pub async fn serve(
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
-            accepted = accept(http.as_ref()) => if let Some((stream, peer)) = accepted {
-                connection.serve(stream, peer, false, graceful.watcher());
+            accepted = accept(http.as_ref()) => if let Some((stream, peer)) = accepted
+                && let Some(admitted) = connection.admit(peer)
+            {
+                connection.serve(stream, peer, false, graceful.watcher(), admitted);
             },
-            accepted = accept(https.as_ref().map(|(l, _)| l)) => if let Some((stream, peer)) = accepted {
+            accepted = accept(https.as_ref().map(|(l, _)| l)) => if let Some((stream, peer)) = accepted
+                && let Some(admitted) = connection.admit(peer)
+            {
                 let Some((_, acceptor)) = &https else { continue };
                 let acceptor = acceptor.clone();
                 let connection = connection.clone();
@@ -97,7 +102,7 @@ pub async fn serve(
                 tokio::spawn(async move {
                     let metrics = connection.state.metrics;
                     if let Some(stream) = tls::handshake(&acceptor, stream, peer, timeouts, metrics).await {
-                        connection.serve(stream, peer, true, watcher);
+                        connection.serve(stream, peer, true, watcher, admitted);
                     }
                 });
             },
@@ -147,8 +152,34 @@ struct Connection {
 }
 
 impl Connection {
-    /// Serves HTTP on `io` (plain or TLS) in a task of its own, watched by the worker's graceful shutdown.
-    fn serve<I>(&self, io: I, peer: SocketAddr, tls: bool, watcher: Watcher)
+    /// Counts a new connection from `peer` as open, or (over a limit in force) counts it refused: dropping the
+    /// stream closes it before anything is read.
+    fn admit(&self, peer: SocketAddr) -> Option<Admitted> {
+        let live = self.state.live.load();
+        let server = &live.config.server;
+        let max = server
+            .max_connections
+            .map_or_else(connection_limits::default_max_connections, |n| {
+                usize::try_from(n).unwrap_or(usize::MAX)
+            });
+        let per_client = usize::try_from(server.max_connections_per_client).unwrap_or(usize::MAX);
+        match self.state.connections.admit(peer.ip(), max, per_client) {
+            Ok(admitted) => Some(admitted),
+            Err(limit) => {
+                self.state.metrics.connection_refused(limit);
+                tracing::debug!(
+                    "connection from {} closed at accept: over the {} connection limit",
+                    peer.ip().to_canonical(),
+                    limit.name()
+                );
+                None
+            }
+        }
+    }
+
+    /// Serves HTTP on `io` (plain or TLS) in a task of its own, watched by the worker's graceful shutdown;
+    /// `admitted` counts it open until the task ends.
+    fn serve<I>(&self, io: I, peer: SocketAddr, tls: bool, watcher: Watcher, admitted: Admitted)
     where
         I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     {
@@ -191,6 +222,7 @@ impl Connection {
             .into_owned();
         let connection = watcher.watch(connection);
         tokio::spawn(async move {
+            let _admitted = admitted;
             if let Err(e) = connection.await {
                 tracing::debug!("connection from {} ended: {e}", client_ip);
             }

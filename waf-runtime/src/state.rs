@@ -8,6 +8,7 @@
 //! ([`State::swaps`], `apply_*_since`), so a reload built from the file as it was before a panel change can never
 //! undo that change (it reads the file again on its next check instead).
 use crate::config::Config;
+use crate::connection_limits::Connections;
 use crate::inspect::LoadedRules;
 use crate::metrics::Metrics;
 use crate::recent_blocks::RecentBlocks;
@@ -37,6 +38,8 @@ pub struct State {
     pub https: Https,
     /// Requests the rules blocked lately, for the admin panel.
     pub recent_blocks: RecentBlocks,
+    /// Client connections open now, held to `server.max_connections` (`connection_limits.rs`).
+    pub connections: Arc<Connections>,
     /// The configuration the proxy started with: its listeners follow it until a restart.
     pub started: Config,
     /// Configuration and rule swaps so far (see the module's doc); held while swapping.
@@ -76,6 +79,7 @@ impl State {
             config_path,
             https,
             recent_blocks: RecentBlocks::default(),
+            connections: Arc::default(),
             swaps: Mutex::new(Swaps::default()),
         }
     }

@@ -290,3 +290,109 @@ async fn ipv4_only_and_ipv6_only_listeners() {
         assert_eq!((v4.is_ok(), v6.is_ok()), (v4_ok, v6_ok), "{server}");
     }
 }
+
+/// Whether the proxy closed `stream` at once (within 1 s, having sent nothing), rather than holding it open.
+async fn closed_at_once(stream: &mut TcpStream) -> bool {
+    let mut buf = [0u8; 64];
+    matches!(
+        tokio::time::timeout(Duration::from_secs(1), stream.read(&mut buf)).await,
+        Ok(Ok(0) | Err(_))
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn connections_over_the_limits_are_closed_at_accept_and_the_limits_reload() {
+    let up = Upstream::start().await;
+    let limits = |per_client: u32| {
+        format!(
+            "  server: {{http_port: PORT, workers: {WORKERS}, max_connections: 3, max_connections_per_client: {per_client}}}\n"
+        )
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rules")).unwrap();
+    let write = |dir: &std::path::Path, server: String| {
+        let text = format!(
+            "waf:\n{server}  rules: {{directories: [rules], reload_interval_sec: 1}}\n  upstream: {{default: '{}'}}\n",
+            up.url()
+        );
+        std::fs::write(dir.join("waf.yml.tmp"), text).unwrap();
+        std::fs::rename(dir.join("waf.yml.tmp"), dir.join("waf.yml")).unwrap();
+    };
+    write(dir.path(), limits(2).replace("PORT", "0"));
+    let waf = Waf::launch(dir);
+    let port = waf.addr.port();
+    let v4 = SocketAddr::from(([127, 0, 0, 1], port));
+    let v6: SocketAddr = format!("[::1]:{port}").parse().unwrap();
+
+    let mut held = vec![
+        TcpStream::connect(v4).await.unwrap(),
+        TcpStream::connect(v4).await.unwrap(),
+    ];
+    let mut third = TcpStream::connect(v4).await.unwrap();
+    assert!(closed_at_once(&mut third).await, "a third from one address");
+    held.push(TcpStream::connect(v6).await.unwrap());
+    let mut fourth = TcpStream::connect(v6).await.unwrap();
+    assert!(closed_at_once(&mut fourth).await, "a fourth in all");
+    for stream in &mut held {
+        assert!(
+            !closed_at_once(stream).await,
+            "an admitted connection was closed"
+        );
+    }
+    drop(held);
+    // The proxy frees their places once it sees them close: then /metrics can connect.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    waf.wait_metric("waf_connections_refused_total{limit=\"per_client\"}", 1.0)
+        .await;
+    assert_eq!(
+        waf.metric("waf_connections_refused_total{limit=\"total\"}")
+            .await,
+        1.0
+    );
+
+    // Reloaded: three from one address now pass.
+    write(waf.dir.path(), limits(3).replace("PORT", &port.to_string()));
+    waf.wait_log("configuration reloaded", 10).await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(TcpStream::connect(v4).await.unwrap());
+    }
+    for stream in &mut held {
+        assert!(!closed_at_once(stream).await, "refused after the reload");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_soft_open_file_limit_is_raised_to_the_hard_one_and_logged() {
+    let up = Upstream::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rules")).unwrap();
+    let text = format!(
+        "waf:\n  server: {{listen_address: 127.0.0.1, http_port: 0, workers: 1}}\n  rules: {{directories: [rules]}}\n  upstream: {{default: '{}'}}\n",
+        up.url()
+    );
+    std::fs::write(dir.path().join("waf.yml"), text).unwrap();
+    let mut shell = std::process::Command::new("sh");
+    shell.args([
+        "-c",
+        "ulimit -Sn 512 && exec \"$0\" \"$@\"",
+        env!("CARGO_BIN_EXE_waf"),
+    ]);
+    let waf = Waf::launch_with(dir, shell);
+    waf.wait_log("open-file limit: soft ", 5).await;
+    let logs = waf.logs();
+    let line = logs
+        .lines()
+        .find(|l| l.contains("open-file limit"))
+        .unwrap();
+    let field = |name: &str| {
+        line.split(name)
+            .nth(1)
+            .and_then(|rest| rest.split([' ', ',', ';', ')']).next())
+            .unwrap()
+            .to_string()
+    };
+    assert_eq!(field("(was "), "512", "{line}");
+    assert_eq!(field("soft "), field("hard "), "{line}");
+    assert_ne!(field("soft "), "512", "{line}");
+}

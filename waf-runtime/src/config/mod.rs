@@ -84,6 +84,10 @@ pub struct ServerConfig {
     pub header_read_timeout_sec: u64,
     pub body_read_timeout_sec: u64,
     pub keepalive_timeout_sec: u64,
+    /// Client connections at once, in all (`None`: from the open-file limit) and per client address; read at
+    /// each accept, so a reload applies them (`connection_limits.rs`).
+    pub max_connections: Option<u64>,
+    pub max_connections_per_client: u64,
     pub shutdown_grace_sec: u64,
     /// Threads serving requests, each with its own single-threaded runtime (see `workers.rs`).
     pub workers: usize,

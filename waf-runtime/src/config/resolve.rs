@@ -450,6 +450,19 @@ impl Resolver<'_> {
                 s.keepalive_timeout_sec,
                 75,
             )?,
+            max_connections: match s.max_connections {
+                Some(0) => {
+                    return Err(self.key_error("waf.server.max_connections", "must be at least 1"));
+                }
+                n => n,
+            },
+            // Generous: browsers open 6 per host, and many clients share an address behind a NAT or a proxy.
+            max_connections_per_client: positive(
+                self,
+                "waf.server.max_connections_per_client",
+                s.max_connections_per_client,
+                256,
+            )?,
             header_read_timeout_sec: positive(
                 self,
                 "waf.server.header_read_timeout_sec",

@@ -256,7 +256,13 @@ impl Waf {
 
     /// Starts `waf` on the `waf.yml` the test wrote into `dir` (with `write_config`).
     pub fn launch(dir: tempfile::TempDir) -> Waf {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_waf"))
+        Self::launch_with(dir, Command::new(env!("CARGO_BIN_EXE_waf")))
+    }
+
+    /// Starts `waf` as `launch` does, by `command` (the binary, or a shell that runs it with its arguments
+    /// after `$0`).
+    pub fn launch_with(dir: tempfile::TempDir, mut command: Command) -> Waf {
+        let mut child = command
             .arg("--config")
             .arg(dir.path().join("waf.yml"))
             .current_dir(dir.path())
