@@ -28,7 +28,8 @@
 //!
 //! Time (`timeouts.rs`): the guard is where every read from an HTTP/1 client waits, so it holds each wait to its
 //! bound (`HeadGuard::with_clock`): the first byte, a head from its first byte to its end, each read of a body,
-//! the idle time between a response and the next head, an HTTP/2 connection without requests. A head not
+//! the idle time between a response and the next head, an HTTP/2 connection without requests or whose client
+//! has not acknowledged the proxy's SETTINGS (`settings_ack.rs`). A head not
 //! complete in time is answered 408 through the stand-in, like any refused head, and never handed on as a
 //! request: the client sent something, and 408 tells a real (slow) client what happened, at the cost of one
 //! small write. A connection with nothing started (no byte yet, idle keep-alive, idle HTTP/2) is closed without
@@ -37,6 +38,7 @@
 use crate::framing::{self, BodyFraming, Refusal};
 use crate::limits::{self, Limits};
 use crate::request_target;
+use crate::settings_ack::SettingsAck;
 use crate::timeouts::{Clock, Stage, Wait};
 use bytes::{Buf, BytesMut};
 use http::StatusCode;
@@ -224,6 +226,8 @@ pub struct HeadGuard<T> {
     upgrading: bool,
     /// The connection opened with the HTTP/2 preface (its passthrough is timed as HTTP/2).
     h2_open: bool,
+    /// Whether the HTTP/2 client has acknowledged the proxy's SETTINGS yet.
+    settings_ack: SettingsAck,
     /// Holds each wait to its bound; none in the fuzz target and unit tests, which have no runtime.
     clock: Option<Clock>,
     /// When the first byte of the head being assembled arrived.
@@ -247,6 +251,7 @@ impl<T> HeadGuard<T> {
             first: true,
             upgrading: false,
             h2_open: false,
+            settings_ack: SettingsAck::default(),
             clock: None,
             head_started: None,
             last_read: Instant::now(),
@@ -291,6 +296,9 @@ impl<T> HeadGuard<T> {
                 }
                 Phase::Chunked(state) => self.chunked(state),
                 Phase::Passthrough => {
+                    if self.h2_open {
+                        self.settings_ack.scan(&self.input);
+                    }
                     self.pass(self.input.len());
                     Phase::Passthrough
                 }
@@ -625,6 +633,10 @@ impl<T> HeadGuard<T> {
             Phase::Length(_) | Phase::Chunked(_) => {
                 Wait::Until(Stage::Body, self.last_read + t.body)
             }
+            // RFC 9113 §6.5.3: SETTINGS not acknowledged in reasonable time may end the connection.
+            Phase::Passthrough if self.h2_open && !self.settings_ack.seen() => {
+                Wait::Until(Stage::Http2Settings, clock.started + t.head)
+            }
             Phase::Passthrough if self.h2_open => idle(Stage::Http2Idle),
             Phase::Passthrough | Phase::AwaitUpgrade | Phase::Closed | Phase::TimedOut => {
                 Wait::Unbounded
@@ -699,7 +711,11 @@ impl<T: AsyncRead + Unpin> AsyncRead for HeadGuard<T> {
                     continue;
                 }
                 Phase::Passthrough if this.input.is_empty() => {
+                    let before = buf.filled().len();
                     let read = Pin::new(&mut this.inner).poll_read(cx, buf);
+                    if this.h2_open && !this.settings_ack.seen() {
+                        this.settings_ack.scan(&buf.filled()[before..]);
+                    }
                     // Only HTTP/2 idleness is bounded here: a switched protocol is relayed as long as it lasts.
                     if read.is_pending()
                         && this.h2_open

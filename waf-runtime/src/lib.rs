@@ -29,6 +29,7 @@ pub mod reload;
 pub mod request_target;
 pub mod responses;
 pub mod server;
+pub mod settings_ack;
 pub mod state;
 pub mod timeouts;
 pub mod tls;

@@ -12,6 +12,7 @@
 //! | `body` | a read of the body | the next | 30 s | `client_body_timeout` 60 s |
 //! | `keepalive` | the end of a response | the next head's first byte | 75 s | `keepalive_timeout` 75 s |
 //! | `http2_idle` | the end of the last HTTP/2 request | the next one | `keepalive` | `keepalive_timeout` (since 1.19.7) |
+//! | `http2_settings` | accept (or the end of the TLS handshake) | the client's ack of the proxy's SETTINGS | `head` | none |
 //!
 //! The head guard (`head_guard.rs`) holds HTTP/1 heads and bodies and HTTP/2 connections to them; the TLS
 //! stages are in `tls::handshake`. hyper's own header timer is off: it starts only once hyper reads a head, and
@@ -44,16 +45,18 @@ pub enum Stage {
     Body,
     KeepAlive,
     Http2Idle,
+    Http2Settings,
 }
 
 impl Stage {
-    pub const ALL: [Stage; 6] = [
+    pub const ALL: [Stage; 7] = [
         Stage::FirstByte,
         Stage::TlsHandshake,
         Stage::Head,
         Stage::Body,
         Stage::KeepAlive,
         Stage::Http2Idle,
+        Stage::Http2Settings,
     ];
 
     pub fn name(self) -> &'static str {
@@ -64,6 +67,7 @@ impl Stage {
             Stage::Body => "body",
             Stage::KeepAlive => "keepalive",
             Stage::Http2Idle => "http2_idle",
+            Stage::Http2Settings => "http2_settings",
         }
     }
 }
@@ -149,7 +153,7 @@ impl Clock {
         match stage {
             Stage::FirstByte => t.first_byte,
             Stage::TlsHandshake => t.tls_handshake,
-            Stage::Head => t.head,
+            Stage::Head | Stage::Http2Settings => t.head,
             Stage::Body => t.body,
             Stage::KeepAlive | Stage::Http2Idle => t.keepalive,
         }

@@ -215,19 +215,26 @@ async fn a_body_that_stops_arriving_is_answered_408() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
-async fn an_idle_http2_connection_is_closed_after_its_bound() {
+async fn http2_connections_idle_or_without_a_settings_ack_are_closed_after_their_bound() {
     let up = Upstream::start().await;
     let waf = start(&up, "http2_enabled: true");
-    let mut stream = TcpStream::connect(waf.addr).await.unwrap();
+    const PREFACE_AND_SETTINGS: &[u8] =
+        b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00";
+    const SETTINGS_ACK: &[u8] = b"\x00\x00\x00\x04\x01\x00\x00\x00\x00";
+    // Acknowledges the proxy's SETTINGS, then sends nothing: a connection without a request.
+    let mut idle = TcpStream::connect(waf.addr).await.unwrap();
+    // Never acknowledges them.
+    let mut no_ack = TcpStream::connect(waf.addr).await.unwrap();
     let since = Instant::now();
-    // The preface and an empty SETTINGS frame, then nothing: a connection without a request.
-    stream
-        .write_all(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n\x00\x00\x00\x04\x00\x00\x00\x00\x00")
-        .await
-        .unwrap();
-    let (_, after) = until_closed(&mut stream, since).await;
-    closed_by_the_bound(after);
+    idle.write_all(PREFACE_AND_SETTINGS).await.unwrap();
+    idle.write_all(SETTINGS_ACK).await.unwrap();
+    no_ack.write_all(PREFACE_AND_SETTINGS).await.unwrap();
+    for stream in [&mut idle, &mut no_ack] {
+        let (_, after) = until_closed(stream, since).await;
+        closed_by_the_bound(after);
+    }
     assert_eq!(timeouts(&waf, "http2_idle").await, 1.0);
+    assert_eq!(timeouts(&waf, "http2_settings").await, 1.0);
 }
 
 /// Writes `waf.yml` without a `listen_address` (the default) and starts `waf` on it.
