@@ -7,7 +7,7 @@ use crate::connection_limits::Refused;
 use crate::timeouts::Stage;
 use metrics::{Counter, Gauge, Histogram};
 use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder, PrometheusHandle};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 /// Latency buckets in seconds: inspection is expected in the tens of microseconds, upstream round trips in
@@ -78,6 +78,10 @@ impl Metrics {
     /// Installs the process-wide recorder (once) and registers the series.
     pub fn install() -> Result<&'static Metrics, BuildError> {
         static METRICS: OnceLock<Metrics> = OnceLock::new();
+        // One install at a time: two callers at once (unit tests on parallel threads) both found it missing and
+        // the second failed to set the global recorder.
+        static INSTALLING: Mutex<()> = Mutex::new(());
+        let _one_at_a_time = INSTALLING.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(m) = METRICS.get() {
             return Ok(m);
         }
