@@ -212,6 +212,10 @@ fn refuse(state: &State, client: IpAddr, refusal: Refusal) -> Response<ProxyBody
         StatusCode::REQUEST_TIMEOUT => Rejection::HeadTimeout,
         _ => Rejection::Malformed,
     });
+    if refusal.status == StatusCode::REQUEST_TIMEOUT {
+        // Logged by the head guard, at debug: a slowloris flood must not flood the log (`timeouts.rs`).
+        return responses::refused(refusal);
+    }
     // The peer's address, not a forwarded one: a refused request's headers are not read.
     tracing::info!(
         "refused request from {client}: {} ({})",
