@@ -178,7 +178,7 @@ impl Connection {
     }
 
     /// Serves HTTP on `io` (plain or TLS) in a task of its own, watched by the worker's graceful shutdown;
-    /// `admitted` counts it open until the task ends.
+    /// `admitted` counts it open until the task ends, or, when it switches protocols, until the relay does.
     fn serve<I>(&self, io: I, peer: SocketAddr, tls: bool, watcher: Watcher, admitted: Admitted)
     where
         I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
@@ -189,13 +189,20 @@ impl Connection {
         let client = Peer::new(peer.ip(), tls);
         // The address in its plain IPv4 form when it arrived mapped on a dual-stack socket, for the log below.
         let client_ip = client.ip;
+        let admitted = Arc::new(admitted);
+        let held = admitted.clone();
         let clock = Clock::new(self.timeouts, peer.ip(), state.metrics);
         let guard = HeadGuard::new(io, notes.clone(), self.limits, self.h2).with_clock(clock);
         let io = TokioIo::new(guard);
-        let service = service_fn(move |req: Request<Incoming>| {
+        let service = service_fn(move |mut req: Request<Incoming>| {
             let state = state.clone();
             let note = notes.next();
             let in_flight = notes.in_flight();
+            if note.upgrade {
+                // hyper's connection task ends when it hands the connection to the relay (`upgrade.rs`): the
+                // relay holds the count from then on.
+                req.extensions_mut().insert(held.clone());
+            }
             let notes = notes.clone();
             let client = client.clone();
             let connect = req.method() == Method::CONNECT;
