@@ -7,7 +7,7 @@ mod support;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use support::*;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 const BOUND: Duration = Duration::from_secs(2);
@@ -35,7 +35,7 @@ fn start_with_first_byte(up: &Upstream, first_byte_sec: u64, server: &str) -> Wa
 
 /// Reads until the proxy closes the connection; returns what it sent and how long after `since` it closed.
 /// Fails if the connection is still open `BOUND` + 3 s after `since`.
-async fn until_closed(stream: &mut TcpStream, since: Instant) -> (String, Duration) {
+async fn until_closed(stream: &mut (impl AsyncRead + Unpin), since: Instant) -> (String, Duration) {
     let mut answer = Vec::new();
     let limit = (since + BOUND + Duration::from_secs(3)).saturating_duration_since(Instant::now());
     match tokio::time::timeout(limit, stream.read_to_end(&mut answer)).await {
@@ -402,4 +402,158 @@ async fn the_soft_open_file_limit_is_raised_to_the_hard_one_and_logged() {
     assert_eq!(field("(was "), "512", "{line}");
     assert_eq!(field("soft "), field("hard "), "{line}");
     assert_ne!(field("soft "), "512", "{line}");
+}
+
+/// One slow client against `addr`: the first line the server answered and when it closed, counted from when the
+/// stage's clock started (accept, the first byte, the end of the first response, the last body byte).
+async fn probe(addr: SocketAddr, shape: &str) -> (String, Duration) {
+    let mut stream = TcpStream::connect(addr).await.unwrap();
+    let (answer, after) = match shape {
+        "silent" => until_closed(&mut stream, Instant::now()).await,
+        "request line" => {
+            let since = Instant::now();
+            stream.write_all(b"GET / HTTP/1.1\r\n").await.unwrap();
+            until_closed(&mut stream, since).await
+        }
+        "trickle" => {
+            let since = Instant::now();
+            stream
+                .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n")
+                .await
+                .unwrap();
+            let (mut read, mut write) = stream.into_split();
+            tokio::spawn(async move {
+                for i in 0.. {
+                    tokio::time::sleep(Duration::from_millis(500)).await;
+                    let line = format!("x-{i}: {i}\r\n");
+                    if write.write_all(line.as_bytes()).await.is_err() {
+                        return;
+                    }
+                }
+            });
+            until_closed(&mut read, since).await
+        }
+        "idle keep-alive" => {
+            stream
+                .write_all(b"GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+                .await
+                .unwrap();
+            let mut head = Vec::new();
+            let mut byte = [0u8; 1];
+            // The test upstream echoes an empty body: the response ends with its head.
+            while !head.ends_with(b"\r\n\r\n") {
+                assert_eq!(stream.read(&mut byte).await.unwrap(), 1, "closed early");
+                head.push(byte[0]);
+            }
+            until_closed(&mut stream, Instant::now()).await
+        }
+        "slow body" => {
+            stream
+                .write_all(b"POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 10\r\n\r\nabc")
+                .await
+                .unwrap();
+            until_closed(&mut stream, Instant::now()).await
+        }
+        other => panic!("no shape {other}"),
+    };
+    let first = answer.lines().next().unwrap_or("(nothing)").to_string();
+    (first, after)
+}
+
+/// A bare nginx reverse proxy in front of `up` with every client timeout at `BOUND`, in the foreground, one
+/// process, killed on drop. `None` (a loud skip) where nginx is not installed.
+struct Nginx {
+    addr: SocketAddr,
+    child: std::process::Child,
+    _dir: tempfile::TempDir,
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn start_nginx(up: &Upstream) -> Option<Nginx> {
+    let installed = std::process::Command::new("nginx")
+        .arg("-v")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        assert!(
+            std::env::var("REQUIRE_EXTERNAL_TESTS").as_deref() != Ok("1"),
+            "REQUIRE_EXTERNAL_TESTS=1 but nginx is not installed"
+        );
+        eprintln!("SKIPPED: nginx is not installed");
+        return None;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let d = dir.path().display();
+    let bound = BOUND.as_secs();
+    let conf = format!(
+        "daemon off; master_process off; pid {d}/nginx.pid; error_log {d}/error.log warn;\n\
+         events {{ worker_connections 1024; }}\n\
+         http {{ access_log off; client_body_temp_path {d}; proxy_temp_path {d};\n\
+           client_header_timeout {bound}s; client_body_timeout {bound}s; keepalive_timeout {bound}s;\n\
+           server {{ listen 127.0.0.1:{port}; location / {{ proxy_pass http://{}; }} }} }}\n",
+        up.addr
+    );
+    std::fs::write(dir.path().join("nginx.conf"), conf).unwrap();
+    let child = std::process::Command::new("nginx")
+        .args(["-p", &d.to_string(), "-c"])
+        .arg(dir.path().join("nginx.conf"))
+        .spawn()
+        .unwrap();
+    let addr = SocketAddr::from(([127, 0, 0, 1], port));
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(addr).is_err() {
+        assert!(Instant::now() < deadline, "nginx did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Some(Nginx {
+        addr,
+        child,
+        _dir: dir,
+    })
+}
+
+/// The same slow clients against `waf` and a bare nginx (1.22) with the same timeouts: both close every one
+/// within the bound + 1 s. They differ in what they answer: nginx closes a timed-out head or body without an
+/// answer (it only logs 408), `waf` answers 408 (`head_guard.rs` says why).
+#[tokio::test(flavor = "multi_thread")]
+async fn the_same_slow_clients_against_nginx_with_the_same_timeouts() {
+    let up = Upstream::start().await;
+    let Some(nginx) = start_nginx(&up) else {
+        return;
+    };
+    let waf = start(&up, "");
+    for shape in [
+        "silent",
+        "request line",
+        "trickle",
+        "idle keep-alive",
+        "slow body",
+    ] {
+        let ((waf_answer, waf_after), (nginx_answer, nginx_after)) =
+            tokio::join!(probe(waf.addr, shape), probe(nginx.addr, shape));
+        eprintln!(
+            "{shape}: waf {waf_answer:?} after {waf_after:?}, nginx {nginx_answer:?} after {nginx_after:?}"
+        );
+        closed_by_the_bound(waf_after);
+        assert!(
+            nginx_after <= BOUND + Duration::from_secs(1),
+            "{shape}: nginx closed after {nginx_after:?}"
+        );
+        let expected = match shape {
+            "request line" | "trickle" | "slow body" => "HTTP/1.1 408 Request Timeout",
+            _ => "(nothing)",
+        };
+        assert_eq!(waf_answer, expected, "{shape}");
+    }
 }
