@@ -29,10 +29,9 @@
 //! Time (`timeouts.rs`): the guard is where every read from an HTTP/1 client waits, so it holds each wait to its
 //! bound (`HeadGuard::with_clock`): the first byte, a head from its first byte to its end, each read of a body,
 //! the idle time between a response and the next head, an HTTP/2 connection without requests or whose client
-//! has not acknowledged the proxy's SETTINGS (`settings_ack.rs`). A head not
-//! complete in time is answered 408 through the stand-in, like any refused head, and never handed on as a
-//! request: the client sent something, and 408 tells a real (slow) client what happened, at the cost of one
-//! small write. A connection with nothing started (no byte yet, idle keep-alive, idle HTTP/2) is closed without
+//! has not acknowledged the proxy's SETTINGS (`settings_ack.rs`). A head not complete in time is answered 408
+//! through the stand-in, like any refused head, and never handed on as a request: the client sent something,
+//! and 408 tells a real (slow) client what happened, at the cost of one small write. A connection with nothing started (no byte yet, idle keep-alive, idle HTTP/2) is closed without
 //! an answer, as nginx does: there is no request to answer, and a client that reuses an idle connection at the
 //! moment it closes retries on a new one, which a 408 would only confuse.
 use crate::framing::{self, BodyFraming, Refusal};

@@ -6,7 +6,7 @@
 //!
 //! | stage | from | to | default | nginx |
 //! |---|---|---|---|---|
-//! | `first_byte` | accept (plain HTTP: the end of the TLS handshake) | the first byte | 30 s | `client_header_timeout` 60 s, which covers this and the head together |
+//! | `first_byte` | accept (over TLS: again from the end of the handshake) | the first byte | 30 s | `client_header_timeout` 60 s, which covers this and the head together |
 //! | `tls_handshake` | accept | handshake done | 60 s | `ssl_handshake_timeout` 60 s |
 //! | `head` | a head's first byte | its blank line, over any number of reads | 30 s | `client_header_timeout` |
 //! | `body` | a read of the body | the next | 30 s | `client_body_timeout` 60 s |

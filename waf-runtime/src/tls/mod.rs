@@ -130,7 +130,8 @@ pub async fn handshake(
     timeouts: Timeouts,
     metrics: &'static Metrics,
 ) -> Option<TlsStream<TcpStream>> {
-    let peer = peer.ip();
+    // In its plain IPv4 form when it arrived mapped on a dual-stack listener, as every log names a client.
+    let peer = peer.ip().to_canonical();
     let handshake = async {
         let mut first = [0u8; 1];
         match tokio::time::timeout(timeouts.first_byte, stream.peek(&mut first)).await {
