@@ -114,7 +114,11 @@ pub fn explain(rules: &CompiledRuleSet, request: &HttpRequest<'_>) -> String {
             let _ = writeln!(
                 out,
                 "    {}: {} (adds {})",
-                if c.confirmed { "confirmed" } else { "not confirmed" },
+                if c.confirmed {
+                    "confirmed"
+                } else {
+                    "not confirmed"
+                },
                 c.reason,
                 m.score()
             );

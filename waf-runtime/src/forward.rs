@@ -6,6 +6,7 @@
 use crate::access_log::{Action, Record};
 use crate::body::ProxyBody;
 use crate::client_ip::Peer;
+use crate::connection_limits::Admitted;
 use crate::headers::{set_forwarded, strip_hop_by_hop};
 use crate::metrics::UpstreamFailure;
 use crate::request_id;
@@ -16,6 +17,7 @@ use http::request::Parts;
 use http::uri::{Authority, PathAndQuery};
 use http::{HeaderValue, Request, Response, StatusCode, Uri, Version, header};
 use hyper::upgrade::OnUpgrade;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Where a request comes from: the connection, and the host it asked for.
@@ -75,6 +77,8 @@ pub async fn forward(
     // hyper leaves an upgrade handle on the requests that may switch protocols (HTTP/1.1 with the headers).
     let client_upgrade = upgrade::requested(&parts.headers)
         .and_then(|protocol| Some((protocol, parts.extensions.remove::<OnUpgrade>()?)));
+    // The client connection's place under the connection limits, for the relay to hold (`server.rs`).
+    let admitted = parts.extensions.remove::<Arc<Admitted>>();
     strip_hop_by_hop(&mut parts.headers);
     if let Some((protocol, _)) = &client_upgrade {
         upgrade::keep(&mut parts.headers, protocol.clone());
@@ -147,7 +151,7 @@ pub async fn forward(
                 return response;
             };
             record.forwarded();
-            upgrade::relay(client, hyper::upgrade::on(&mut response));
+            upgrade::relay(client, hyper::upgrade::on(&mut response), admitted);
             let (mut head, body) = response.into_parts();
             strip_hop_by_hop(&mut head.headers);
             upgrade::keep(&mut head.headers, protocol);

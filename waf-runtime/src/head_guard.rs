@@ -25,17 +25,29 @@
 //! HTTP/2 (a connection that opens with the h2 preface, when h2 is on) and the bytes after a `101 Switching
 //! Protocols` are not HTTP/1: the guard passes them on untouched. After a request that asks to switch, the
 //! guard reads nothing more until the pipeline says how it was answered (`HeadNotes::upgrade_answered`).
+//!
+//! Time (`timeouts.rs`): the guard is where every read from an HTTP/1 client waits, so it holds each wait to its
+//! bound (`HeadGuard::with_clock`): the first byte, a head from its first byte to its end, each read of a body,
+//! the idle time between a response and the next head, an HTTP/2 connection without requests or whose client
+//! has not acknowledged the proxy's SETTINGS (`settings_ack.rs`). A head not complete in time is answered 408
+//! through the stand-in, like any refused head, and never handed on as a request: the client sent something,
+//! and 408 tells a real (slow) client what happened, at the cost of one small write. A connection with nothing started (no byte yet, idle keep-alive, idle HTTP/2) is closed without
+//! an answer, as nginx does: there is no request to answer, and a client that reuses an idle connection at the
+//! moment it closes retries on a new one, which a 408 would only confuse.
 use crate::framing::{self, BodyFraming, Refusal};
 use crate::limits::{self, Limits};
 use crate::request_target;
+use crate::settings_ack::SettingsAck;
+use crate::timeouts::{Clock, Stage, Wait};
 use bytes::{Buf, BytesMut};
 use http::StatusCode;
 use std::collections::VecDeque;
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::task::{Context, Poll, Waker, ready};
+use std::task::{Context, Poll, Waker};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+use tokio::time::Instant;
 
 /// What hyper is handed in place of a refused head: a request without a body that asks for the connection to
 /// be closed after its answer. The pipeline never routes it; it answers with the note's refusal.
@@ -46,6 +58,12 @@ const H2_PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
 /// Bytes read from the socket at a time.
 const READ_SIZE: usize = 16 * 1024;
+
+/// What a client whose head is not complete in time is answered (408, then the connection closes).
+const HEAD_TIMEOUT: Refusal = Refusal {
+    status: StatusCode::REQUEST_TIMEOUT,
+    reason: "request head not received in time",
+};
 
 /// What the guard learnt about one request head, for the request pipeline.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -71,6 +89,31 @@ struct Shared {
     /// How the request that asked to switch protocols was answered, once it was.
     switched: Option<bool>,
     waker: Option<Waker>,
+    /// Requests of this connection being answered (their response bodies not yet done).
+    in_flight: usize,
+    /// When the last request in flight was answered.
+    idle_since: Option<Instant>,
+}
+
+/// One request of a connection being answered: held by its response body, dropped when hyper is done with it
+/// (or with the request, when the connection ends first).
+pub struct InFlight(HeadNotes);
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        let mut shared = self.0.shared();
+        shared.in_flight -= 1;
+        if shared.in_flight == 0 {
+            shared.idle_since = Some(Instant::now());
+        }
+    }
+}
+
+/// Whether a connection has requests being answered.
+enum Activity {
+    Busy,
+    /// Idle since this instant (`None`: no request yet).
+    Idle(Option<Instant>),
 }
 
 impl HeadNotes {
@@ -92,6 +135,20 @@ impl HeadNotes {
         shared.switched = Some(switched);
         if let Some(waker) = shared.waker.take() {
             waker.wake();
+        }
+    }
+
+    /// Marks a request of this connection as being answered until the token is dropped.
+    pub fn in_flight(&self) -> InFlight {
+        self.shared().in_flight += 1;
+        InFlight(self.clone())
+    }
+
+    fn activity(&self) -> Activity {
+        let shared = self.shared();
+        match shared.in_flight {
+            0 => Activity::Idle(shared.idle_since),
+            _ => Activity::Busy,
         }
     }
 
@@ -147,6 +204,8 @@ enum Phase {
     Passthrough,
     /// After a refusal, or a body hyper will fail on: nothing more is handed on.
     Closed,
+    /// A wait past its bound: the connection reads as ended.
+    TimedOut,
 }
 
 pub struct HeadGuard<T> {
@@ -164,6 +223,18 @@ pub struct HeadGuard<T> {
     first: bool,
     /// The current request asks to switch protocols: after its body, wait for the answer.
     upgrading: bool,
+    /// The connection opened with the HTTP/2 preface (its passthrough is timed as HTTP/2).
+    h2_open: bool,
+    /// Whether the HTTP/2 client has acknowledged the proxy's SETTINGS yet.
+    settings_ack: SettingsAck,
+    /// Holds each wait to its bound; none in the fuzz target and unit tests, which have no runtime.
+    clock: Option<Clock>,
+    /// When the first byte of the head being assembled arrived.
+    head_started: Option<Instant>,
+    /// When the client's last bytes arrived.
+    last_read: Instant,
+    /// Heads completed so far: tells a read that finished one head and started the next.
+    heads: u64,
 }
 
 impl<T> HeadGuard<T> {
@@ -178,7 +249,19 @@ impl<T> HeadGuard<T> {
             output: BytesMut::new(),
             first: true,
             upgrading: false,
+            h2_open: false,
+            settings_ack: SettingsAck::default(),
+            clock: None,
+            head_started: None,
+            last_read: Instant::now(),
+            heads: 0,
         }
+    }
+
+    /// Holds the connection's waits to the clock's bounds.
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = Some(clock);
+        self
     }
 
     /// Takes bytes read from the client and moves what can be decided on to the output. Public for the fuzz
@@ -212,6 +295,9 @@ impl<T> HeadGuard<T> {
                 }
                 Phase::Chunked(state) => self.chunked(state),
                 Phase::Passthrough => {
+                    if self.h2_open {
+                        self.settings_ack.scan(&self.input);
+                    }
                     self.pass(self.input.len());
                     Phase::Passthrough
                 }
@@ -220,6 +306,11 @@ impl<T> HeadGuard<T> {
                     return;
                 }
                 Phase::Closed => {
+                    self.input.clear();
+                    return;
+                }
+                Phase::TimedOut => {
+                    self.phase = Phase::TimedOut;
                     self.input.clear();
                     return;
                 }
@@ -261,6 +352,7 @@ impl<T> HeadGuard<T> {
                         self.phase = Phase::Head(scan);
                         return None;
                     }
+                    self.h2_open = true;
                     return Some(Phase::Passthrough);
                 }
             }
@@ -294,6 +386,7 @@ impl<T> HeadGuard<T> {
             Err(refusal) => return Some(self.refuse(refusal)),
         };
         self.first = false;
+        self.heads += 1;
         let head = self.input.split_to(end);
         // A target with bytes the parser refuses is encoded first, so the parser checks what hyper will get.
         let (sent_target, encoded) = match encode_target(&head) {
@@ -499,6 +592,96 @@ fn parse_error(e: httparse::Error) -> &'static str {
     }
 }
 
+impl<T> HeadGuard<T> {
+    /// Takes bytes the client sent, noting when the head they belong to started.
+    fn read(&mut self, bytes: &[u8]) {
+        if self.clock.is_none() {
+            self.feed(bytes);
+            return;
+        }
+        let now = Instant::now();
+        self.last_read = now;
+        let heads = self.heads;
+        self.feed(bytes);
+        // Blank lines before a head are dropped as they come (`input` stays empty): they start nothing, and the
+        // wait they are part of (first byte, keep-alive) keeps its bound.
+        self.head_started = match self.phase {
+            Phase::Head(_) if !self.input.is_empty() => match self.head_started {
+                Some(at) if heads == self.heads => Some(at),
+                _ => Some(now),
+            },
+            _ => None,
+        };
+    }
+
+    /// What the connection waits for now, and until when.
+    fn wait(&self, clock: &Clock) -> Wait {
+        let t = &clock.timeouts;
+        let idle = |stage| match self.notes.activity() {
+            Activity::Busy => Wait::Busy,
+            Activity::Idle(since) => {
+                Wait::Until(stage, since.unwrap_or(clock.started) + t.keepalive)
+            }
+        };
+        match self.phase {
+            Phase::Head(_) => match self.head_started {
+                Some(at) => Wait::Until(Stage::Head, at + t.head),
+                None if self.first => Wait::Until(Stage::FirstByte, clock.started + t.first_byte),
+                None => idle(Stage::KeepAlive),
+            },
+            Phase::Length(_) | Phase::Chunked(_) => {
+                Wait::Until(Stage::Body, self.last_read + t.body)
+            }
+            // RFC 9113 §6.5.3: SETTINGS not acknowledged in reasonable time may end the connection.
+            Phase::Passthrough if self.h2_open && !self.settings_ack.seen() => {
+                Wait::Until(Stage::Http2Settings, clock.started + t.head)
+            }
+            Phase::Passthrough if self.h2_open => idle(Stage::Http2Idle),
+            Phase::Passthrough | Phase::AwaitUpgrade | Phase::Closed | Phase::TimedOut => {
+                Wait::Unbounded
+            }
+        }
+    }
+
+    /// The stage whose bound the current wait is past, if any (never without a clock).
+    fn expired(&mut self, cx: &mut Context<'_>) -> Option<Stage> {
+        let mut clock = self.clock.take()?;
+        let wait = self.wait(&clock);
+        let expired = clock.expired(cx, wait);
+        self.clock = Some(clock);
+        expired
+    }
+
+    /// Ends the current wait: a started head is answered 408 (the stand-in goes to hyper), a body read fails,
+    /// anything else reads as the end of the connection.
+    fn time_out(&mut self, stage: Stage) -> io::Result<()> {
+        let outcome = match stage {
+            Stage::Head if !self.input.is_empty() => {
+                self.phase = self.refuse(HEAD_TIMEOUT);
+                "answered 408, then closed"
+            }
+            Stage::Body => {
+                self.phase = Phase::TimedOut;
+                "request failed, connection closed"
+            }
+            _ => {
+                self.phase = Phase::TimedOut;
+                "closed"
+            }
+        };
+        if let Some(clock) = &self.clock {
+            clock.timed_out(stage, outcome);
+        }
+        match stage {
+            Stage::Body => Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "request body not received in time",
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 impl<T: AsyncRead + Unpin> AsyncRead for HeadGuard<T> {
     fn poll_read(
         self: Pin<&mut Self>,
@@ -516,6 +699,7 @@ impl<T: AsyncRead + Unpin> AsyncRead for HeadGuard<T> {
             match this.phase {
                 // hyper closes the connection after answering; until then it gets nothing more.
                 Phase::Closed => return Poll::Pending,
+                Phase::TimedOut => return Poll::Ready(Ok(())),
                 Phase::AwaitUpgrade => {
                     match this.notes.upgrade_decision(cx.waker()) {
                         None => return Poll::Pending,
@@ -526,7 +710,20 @@ impl<T: AsyncRead + Unpin> AsyncRead for HeadGuard<T> {
                     continue;
                 }
                 Phase::Passthrough if this.input.is_empty() => {
-                    return Pin::new(&mut this.inner).poll_read(cx, buf);
+                    let before = buf.filled().len();
+                    let read = Pin::new(&mut this.inner).poll_read(cx, buf);
+                    if this.h2_open && !this.settings_ack.seen() {
+                        this.settings_ack.scan(&buf.filled()[before..]);
+                    }
+                    // Only HTTP/2 idleness is bounded here: a switched protocol is relayed as long as it lasts.
+                    if read.is_pending()
+                        && this.h2_open
+                        && let Some(stage) = this.expired(cx)
+                    {
+                        this.time_out(stage)?;
+                        return Poll::Ready(Ok(()));
+                    }
+                    return read;
                 }
                 _ => {}
             }
@@ -534,12 +731,23 @@ impl<T: AsyncRead + Unpin> AsyncRead for HeadGuard<T> {
             // each was a fifth of a proxied request's instructions (the socket writes what `filled` returns).
             let mut chunk = [std::mem::MaybeUninit::<u8>::uninit(); READ_SIZE];
             let mut read = ReadBuf::uninit(&mut chunk);
-            ready!(Pin::new(&mut this.inner).poll_read(cx, &mut read))?;
+            if Pin::new(&mut this.inner)
+                .poll_read(cx, &mut read)?
+                .is_pending()
+            {
+                match this.expired(cx) {
+                    None => return Poll::Pending,
+                    Some(stage) => match this.time_out(stage) {
+                        Ok(()) => continue,
+                        Err(e) => return Poll::Ready(Err(e)),
+                    },
+                }
+            }
             if read.filled().is_empty() {
                 // End of the stream: an unfinished head is dropped, hyper sees the connection close.
                 return Poll::Ready(Ok(()));
             }
-            this.feed(read.filled());
+            this.read(read.filled());
         }
     }
 }

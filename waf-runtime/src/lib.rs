@@ -1,7 +1,7 @@
 //! `waf`: a reverse proxy that inspects every request with compiled rules, then blocks, logs or forwards it.
 //!
 //! Reading order follows a request: `workers.rs` runs the request threads, `server.rs` accepts on each, `head_guard.rs`
-//! frames each HTTP/1 byte stream (with `limits.rs`, `request_target.rs`) before hyper parses it, `pipeline.rs` runs the stages (`framing.rs`, `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and
+//! frames each HTTP/1 byte stream (with `limits.rs`, `request_target.rs`) before hyper parses it and holds each wait on a client to its bound (`timeouts.rs`), `pipeline.rs` runs the stages (`framing.rs`, `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and
 //! `upstream.rs` talk to the upstream (`upgrade.rs` relays switched protocols), `responses.rs` holds the proxy's
 //! own answers. Around them: `config/` (file, environment, defaults), `state.rs` (what a reload swaps),
 //! `reload.rs` (when it does), `metrics.rs` and `logging.rs`. `traffic/` holds the controls that run once the
@@ -17,6 +17,7 @@ pub mod body;
 pub mod cidr;
 pub mod client_ip;
 pub mod config;
+pub mod connection_limits;
 pub mod forward;
 pub mod framing;
 pub mod head_guard;
@@ -32,7 +33,9 @@ pub mod request_id;
 pub mod request_target;
 pub mod responses;
 pub mod server;
+pub mod settings_ack;
 pub mod state;
+pub mod timeouts;
 pub mod tls;
 pub mod traffic;
 pub mod upgrade;
@@ -47,7 +50,6 @@ use state::State;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
-use tokio::net::TcpListener;
 use tokio::signal::unix::{SignalKind, signal};
 
 /// Runs the proxy until SIGTERM or SIGINT, then drains. `config_path` is the file to watch for reloads;
@@ -103,6 +105,8 @@ async fn control_plane(
     reopen_access_log_on_sigusr1(access_log.clone())?;
     let metrics = metrics::Metrics::install().context("installing the metrics recorder")?;
     metrics.spawn_upkeep();
+    // Before any socket is opened: every client connection is a descriptor (`connection_limits.rs`).
+    connection_limits::raise_open_file_limit();
 
     let for_load = config.clone();
     let rules = tokio::task::spawn_blocking(move || inspect::load(&for_load))
@@ -140,13 +144,14 @@ async fn control_plane(
     } else {
         None
     };
+    let v6_only = config.server.ipv6_only;
     let http = match config.server.http_enabled {
-        true => Some(bind(SocketAddr::new(ip, config.server.http_port)).await?),
+        true => Some(bind(SocketAddr::new(ip, config.server.http_port), v6_only)?),
         false => None,
     };
     let https = match config.server.https_enabled {
         true => {
-            let listener = bind(SocketAddr::new(ip, config.server.https_port)).await?;
+            let listener = bind(SocketAddr::new(ip, config.server.https_port), v6_only)?;
             let acceptor =
                 tls::acceptor(certs.clone(), config.server.http2_enabled, tls::provider())?;
             Some((listener, acceptor))
@@ -240,10 +245,42 @@ async fn control_plane(
     Ok(())
 }
 
-async fn bind(addr: SocketAddr) -> anyhow::Result<std::net::TcpListener> {
-    TcpListener::bind(addr)
-        .await
-        .with_context(|| format!("binding {addr}"))?
-        .into_std()
-        .context("listening socket")
+/// A listening socket on `addr`, non-blocking. On an IPv6 address, IPV6_V6ONLY is set to `v6_only` explicitly
+/// (the system default, `net.ipv6.bindv6only`, varies): off, the socket takes IPv4 clients too, as IPv4-mapped
+/// addresses. On a host without IPv6, the default `::` falls back to `0.0.0.0`, logged, rather than not starting.
+fn bind(addr: SocketAddr, v6_only: bool) -> anyhow::Result<std::net::TcpListener> {
+    match listen(addr, v6_only) {
+        Err(e) if addr.ip() == IpAddr::from(std::net::Ipv6Addr::UNSPECIFIED) && no_ipv6(&e) => {
+            let v4 = SocketAddr::new(std::net::Ipv4Addr::UNSPECIFIED.into(), addr.port());
+            tracing::warn!(
+                "cannot listen on {addr} ({e}): IPv6 unavailable, listening on {v4} instead"
+            );
+            listen(v4, false)
+        }
+        result => result,
+    }
+    .with_context(|| format!("binding {addr}"))
+}
+
+fn listen(addr: SocketAddr, v6_only: bool) -> std::io::Result<std::net::TcpListener> {
+    use socket2::{Domain, Socket, Type};
+    // What tokio's `TcpListener::bind` does, plus the address family choice.
+    const BACKLOG: i32 = 1024;
+    let socket = Socket::new(Domain::for_address(addr), Type::STREAM, None)?;
+    if addr.is_ipv6() {
+        socket.set_only_v6(v6_only)?;
+    }
+    // A restarted proxy binds again while connections of the previous one are in TIME_WAIT.
+    socket.set_reuse_address(true)?;
+    socket.bind(&addr.into())?;
+    socket.listen(BACKLOG)?;
+    socket.set_nonblocking(true)?;
+    Ok(socket.into())
+}
+
+/// Whether an error binding an IPv6 socket means the host has no IPv6 (module not loaded, disabled).
+fn no_ipv6(e: &std::io::Error) -> bool {
+    // Linux's EAFNOSUPPORT: the kernel has no IPv6 at all (std has no `ErrorKind` for it).
+    const EAFNOSUPPORT: i32 = 97;
+    e.kind() == std::io::ErrorKind::AddrNotAvailable || e.raw_os_error() == Some(EAFNOSUPPORT)
 }

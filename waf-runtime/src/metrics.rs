@@ -3,9 +3,11 @@
 //! The hot-path counters are registered once and kept as handles, so counting a request is an atomic add, not a
 //! registry lookup. Labelled series have bounded label values: rule ids come from the loaded rule set, the other
 //! labels from fixed lists here, never from request data.
+use crate::connection_limits::Refused;
+use crate::timeouts::Stage;
 use metrics::{Counter, Gauge, Histogram};
 use metrics_exporter_prometheus::{BuildError, Matcher, PrometheusBuilder, PrometheusHandle};
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Duration;
 
 /// Latency buckets in seconds: inspection is expected in the tens of microseconds, upstream round trips in
@@ -42,6 +44,8 @@ pub enum Rejection {
     HeadTooLarge,
     BodyTooLarge,
     BodyTimeout,
+    /// A head not complete within `server.header_read_timeout_sec` of its first byte (408).
+    HeadTimeout,
 }
 
 /// What went wrong talking to the upstream.
@@ -74,6 +78,10 @@ impl Metrics {
     /// Installs the process-wide recorder (once) and registers the series.
     pub fn install() -> Result<&'static Metrics, BuildError> {
         static METRICS: OnceLock<Metrics> = OnceLock::new();
+        // One install at a time: two callers at once (unit tests on parallel threads) both found it missing and
+        // the second failed to set the global recorder.
+        static INSTALLING: Mutex<()> = Mutex::new(());
+        let _one_at_a_time = INSTALLING.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(m) = METRICS.get() {
             return Ok(m);
         }
@@ -101,8 +109,15 @@ impl Metrics {
             "head_too_large",
             "body_too_large",
             "body_timeout",
+            "head_timeout",
         ] {
             metrics::counter!("waf_rejected_total", "reason" => reason).absolute(0);
+        }
+        for limit in Refused::ALL {
+            metrics::counter!("waf_connections_refused_total", "limit" => limit.name()).absolute(0);
+        }
+        for stage in Stage::ALL {
+            metrics::counter!("waf_connection_timeouts_total", "stage" => stage.name()).absolute(0);
         }
         for reason in ["ip_denied", "ip_not_allowed"] {
             metrics::counter!("waf_ip_blocked_total", "reason" => reason).absolute(0);
@@ -149,8 +164,19 @@ impl Metrics {
             Rejection::HeadTooLarge => "head_too_large",
             Rejection::BodyTooLarge => "body_too_large",
             Rejection::BodyTimeout => "body_timeout",
+            Rejection::HeadTimeout => "head_timeout",
         };
         metrics::counter!("waf_rejected_total", "reason" => reason).increment(1);
+    }
+
+    /// A client connection closed (or answered 408) for waiting too long at `stage` (`timeouts.rs`).
+    pub fn connection_timed_out(&self, stage: Stage) {
+        metrics::counter!("waf_connection_timeouts_total", "stage" => stage.name()).increment(1);
+    }
+
+    /// A client connection closed at accept for being over `limit` (`connection_limits.rs`).
+    pub fn connection_refused(&self, limit: Refused) {
+        metrics::counter!("waf_connections_refused_total", "limit" => limit.name()).increment(1);
     }
 
     /// `reason`: `ip_denied` or `ip_not_allowed`.

@@ -295,8 +295,13 @@ fn refuse(state: &State, client: IpAddr, refusal: Refusal, id: &RequestId) -> Re
     state.metrics.rejected(match refusal.status {
         StatusCode::URI_TOO_LONG => Rejection::TargetTooLong,
         StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => Rejection::HeadTooLarge,
+        StatusCode::REQUEST_TIMEOUT => Rejection::HeadTimeout,
         _ => Rejection::Malformed,
     });
+    if refusal.status == StatusCode::REQUEST_TIMEOUT {
+        // Logged by the head guard, at debug: a slowloris flood must not flood the log (`timeouts.rs`).
+        return responses::refused(refusal, id);
+    }
     // The peer's address, not a forwarded one: a refused request's headers are not read.
     tracing::info!(
         "refused request from {client}: {} ({}) [request_id \"{}\"]",
@@ -305,6 +310,21 @@ fn refuse(state: &State, client: IpAddr, refusal: Refusal, id: &RequestId) -> Re
         id.as_str()
     );
     responses::refused(refusal, id)
+}
+
+/// Whether reading the body failed because the client stopped sending it (the head guard's read timeout).
+fn timed_out(e: &hyper::Error) -> bool {
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        if cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return true;
+        }
+        source = cause.source();
+    }
+    false
 }
 
 fn uri_text(parts: &Parts) -> &str {
@@ -350,7 +370,13 @@ async fn inspect(
         tokio::time::timeout(timeout, read_limited(body, limit)).await
     };
     let read = match read {
+        // The whole inspected part late, or one read of it (the head guard's bound, `timeouts.rs`).
         Err(_) => {
+            metrics.rejected(Rejection::BodyTimeout);
+            record.set_action(Action::BodyTimeout);
+            return Err(responses::body_timeout(&id));
+        }
+        Ok(Err(e)) if timed_out(&e) => {
             metrics.rejected(Rejection::BodyTimeout);
             record.set_action(Action::BodyTimeout);
             return Err(responses::body_timeout(&id));

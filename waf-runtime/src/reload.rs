@@ -313,8 +313,11 @@ struct ConfigChange {
 /// Settings read once at start-up: say so instead of pretending they applied.
 fn warn_restart_needed(old: &Config, new: &Config) {
     // The certificates (server.tls) follow the configuration in force (`tls/watch.rs`).
+    // The connection limits are read at each accept (`connection_limits.rs`).
     let listeners = |c: &Config| crate::config::ServerConfig {
         tls: new.server.tls.clone(),
+        max_connections: new.server.max_connections,
+        max_connections_per_client: new.server.max_connections_per_client,
         ..c.server.clone()
     };
     if listeners(old) != listeners(new) {

@@ -1,13 +1,17 @@
 //! One worker's accept loops: accepts connections on the HTTP and HTTPS listeners, serves each with hyper on the
 //! worker's own runtime, and drains them on shutdown.
+use crate::access_log::AccessBody;
 use crate::client_ip::Peer;
-use crate::head_guard::{HeadGuard, HeadNotes};
+use crate::connection_limits::{self, Admitted};
+use crate::head_guard::{HeadGuard, HeadNotes, InFlight};
 use crate::limits::Limits;
 use crate::pipeline;
 use crate::state::State;
+use crate::timeouts::{Clock, Timeouts};
 use crate::tls;
+use bytes::Bytes;
 use http::{Method, Request, StatusCode};
-use hyper::body::Incoming;
+use hyper::body::{Body, Frame, Incoming, SizeHint};
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
@@ -15,7 +19,9 @@ use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
 use std::sync::Arc;
+use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
@@ -44,8 +50,9 @@ pub async fn serve(
     // request, and HTTP/1 names are case-insensitive; they reach the upstream lower-cased.
     builder
         .http1()
-        // A client that trickles its headers holds a connection and a task: bound the time it may take.
-        .header_read_timeout(Duration::from_secs(server.header_read_timeout_sec))
+        // Off: hyper's timer starts when hyper reads a head, and the head guard hands hyper only complete heads,
+        // so it never timed a head a client did not finish. The guard bounds every wait instead (`timeouts.rs`).
+        .header_read_timeout(None)
         // The guard refuses heads with more fields (431, counted); hyper's own bound must not be lower.
         .max_headers(server.limits.max_headers)
         .timer(TokioTimer::new());
@@ -53,7 +60,7 @@ pub async fn serve(
     builder
         .http2()
         .max_header_list_size(server.limits.h2_max_header_list_size());
-    let handshake_limit = Duration::from_secs(server.header_read_timeout_sec);
+    let timeouts = server.timeouts();
 
     // The worker's idle upstream connections are closed once past their idle timeout, traffic or not.
     let sweeper = tokio::spawn({
@@ -73,15 +80,20 @@ pub async fn serve(
         builder,
         limits: server.limits,
         h2: server.http2_enabled,
+        timeouts,
     };
     let Listeners { http, https } = listeners;
     tokio::pin!(shutdown);
     loop {
         tokio::select! {
-            accepted = accept(http.as_ref()) => if let Some((stream, peer)) = accepted {
-                connection.serve(stream, peer, None, graceful.watcher());
+            accepted = accept(http.as_ref()) => if let Some((stream, peer)) = accepted
+                && let Some(admitted) = connection.admit(peer)
+            {
+                connection.serve(stream, peer, None, graceful.watcher(), admitted);
             },
-            accepted = accept(https.as_ref().map(|(l, _)| l)) => if let Some((stream, peer)) = accepted {
+            accepted = accept(https.as_ref().map(|(l, _)| l)) => if let Some((stream, peer)) = accepted
+                && let Some(admitted) = connection.admit(peer)
+            {
                 let Some((_, acceptor)) = &https else { continue };
                 let acceptor = acceptor.clone();
                 let connection = connection.clone();
@@ -89,9 +101,9 @@ pub async fn serve(
                 // The handshake runs as its own task: a slow client never holds up this loop.
                 tokio::spawn(async move {
                     let metrics = connection.state.metrics;
-                    if let Some(stream) = tls::handshake(&acceptor, stream, handshake_limit, metrics).await {
+                    if let Some(stream) = tls::handshake(&acceptor, stream, peer, timeouts, metrics).await {
                         let version = tls::version(&stream);
-                        connection.serve(stream, peer, Some(version), watcher);
+                        connection.serve(stream, peer, Some(version), watcher, admitted);
                     }
                 });
             },
@@ -137,23 +149,67 @@ struct Connection {
     /// The head guard's limits and whether it lets an HTTP/2 preface through (read at start).
     limits: Limits,
     h2: bool,
+    timeouts: Timeouts,
 }
 
 impl Connection {
-    /// Serves HTTP on `io` (plain, or TLS of version `tls`) in a task of its own, watched by the worker's graceful
-    /// shutdown.
-    fn serve<I>(&self, io: I, peer: SocketAddr, tls: Option<&'static str>, watcher: Watcher)
-    where
+    /// Counts a new connection from `peer` as open, or (over a limit in force) counts it refused: dropping the
+    /// stream closes it before anything is read.
+    fn admit(&self, peer: SocketAddr) -> Option<Admitted> {
+        let live = self.state.live.load();
+        let server = &live.config.server;
+        let max = server
+            .max_connections
+            .map_or_else(connection_limits::default_max_connections, |n| {
+                usize::try_from(n).unwrap_or(usize::MAX)
+            });
+        let per_client = usize::try_from(server.max_connections_per_client).unwrap_or(usize::MAX);
+        match self.state.connections.admit(peer.ip(), max, per_client) {
+            Ok(admitted) => Some(admitted),
+            Err(limit) => {
+                self.state.metrics.connection_refused(limit);
+                tracing::debug!(
+                    "connection from {} closed at accept: over the {} connection limit",
+                    peer.ip().to_canonical(),
+                    limit.name()
+                );
+                None
+            }
+        }
+    }
+
+    /// Serves HTTP on `io` (plain, or TLS of version `tls`) in a task of its own, watched by the worker's graceful shutdown;
+    /// `admitted` counts it open until the task ends, or, when it switches protocols, until the relay does.
+    fn serve<I>(
+        &self,
+        io: I,
+        peer: SocketAddr,
+        tls: Option<&'static str>,
+        watcher: Watcher,
+        admitted: Admitted,
+    ) where
         I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     {
         let state = self.state.clone();
         let worker = self.worker;
         let notes = HeadNotes::default();
         let client = Peer::new(peer.ip(), tls);
-        let io = TokioIo::new(HeadGuard::new(io, notes.clone(), self.limits, self.h2));
-        let service = service_fn(move |req: Request<Incoming>| {
+        // The address in its plain IPv4 form when it arrived mapped on a dual-stack socket, for the log below.
+        let client_ip = client.ip;
+        let admitted = Arc::new(admitted);
+        let held = admitted.clone();
+        let clock = Clock::new(self.timeouts, peer.ip(), state.metrics);
+        let guard = HeadGuard::new(io, notes.clone(), self.limits, self.h2).with_clock(clock);
+        let io = TokioIo::new(guard);
+        let service = service_fn(move |mut req: Request<Incoming>| {
             let state = state.clone();
             let note = notes.next();
+            let in_flight = notes.in_flight();
+            if note.upgrade {
+                // hyper's connection task ends when it hands the connection to the relay (`upgrade.rs`): the
+                // relay holds the count from then on.
+                req.extensions_mut().insert(held.clone());
+            }
             let notes = notes.clone();
             let client = client.clone();
             let connect = req.method() == Method::CONNECT;
@@ -168,7 +224,10 @@ impl Connection {
                         || (connect && status.is_success());
                     notes.upgrade_answered(switched);
                 }
-                Ok::<_, Infallible>(response)
+                Ok::<_, Infallible>(response.map(|body| Answer {
+                    body,
+                    _in_flight: in_flight,
+                }))
             }
         });
         let connection = self
@@ -177,9 +236,38 @@ impl Connection {
             .into_owned();
         let connection = watcher.watch(connection);
         tokio::spawn(async move {
+            let _admitted = admitted;
             if let Err(e) = connection.await {
-                tracing::debug!("connection from {peer} ended: {e}");
+                tracing::debug!("connection from {} ended: {e}", client_ip);
             }
         });
+    }
+}
+
+/// A response body that keeps its request in flight on the connection until hyper is done with it: the
+/// connection's keep-alive (or HTTP/2) idle time starts when the answer is over, not when the request came.
+struct Answer {
+    body: AccessBody,
+    /// Held for its drop.
+    _in_flight: InFlight,
+}
+
+impl Body for Answer {
+    type Data = Bytes;
+    type Error = hyper::Error;
+
+    fn poll_frame(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+        Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> SizeHint {
+        self.body.size_hint()
     }
 }

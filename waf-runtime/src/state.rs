@@ -9,6 +9,7 @@
 //! undo that change (it reads the file again on its next check instead).
 use crate::access_log::AccessLog;
 use crate::config::Config;
+use crate::connection_limits::Connections;
 use crate::inspect::LoadedRules;
 use crate::metrics::Metrics;
 use crate::recent_blocks::RecentBlocks;
@@ -40,6 +41,8 @@ pub struct State {
     pub recent_blocks: RecentBlocks,
     /// Where each request's access line goes (its writer is chosen at start).
     pub access_log: Arc<AccessLog>,
+    /// Client connections open now, held to `server.max_connections` (`connection_limits.rs`).
+    pub connections: Arc<Connections>,
     /// The configuration the proxy started with: its listeners follow it until a restart.
     pub started: Config,
     /// Configuration and rule swaps so far (see the module's doc); held while swapping.
@@ -81,6 +84,7 @@ impl State {
             https,
             recent_blocks: RecentBlocks::default(),
             access_log,
+            connections: Arc::default(),
             swaps: Mutex::new(Swaps::default()),
         }
     }

@@ -5,9 +5,11 @@
 //! 403 and never reaches the upstream). Only when it passes is it forwarded with its `Connection`/`Upgrade`
 //! headers kept; if the upstream answers `101 Switching Protocols`, that answer goes back to the client and from
 //! then on the bytes are relayed both ways, uninspected (the rules describe HTTP requests, not WebSocket frames).
+use crate::connection_limits::Admitted;
 use http::{HeaderMap, HeaderValue, header};
 use hyper::upgrade::OnUpgrade;
 use hyper_util::rt::TokioIo;
+use std::sync::Arc;
 
 /// The protocol a request asks to switch to: its `Upgrade` value when its `Connection` header lists `upgrade`.
 pub fn requested(headers: &HeaderMap) -> Option<HeaderValue> {
@@ -28,9 +30,11 @@ pub fn keep(headers: &mut HeaderMap, protocol: HeaderValue) {
 }
 
 /// Once both sides have switched, copies bytes between them until either closes. Runs on the current worker;
-/// a relay ends with its connections, or when the worker stops after draining at shutdown.
-pub fn relay(client: OnUpgrade, upstream: OnUpgrade) {
+/// a relay ends with its connections, or when the worker stops after draining at shutdown. `admitted` keeps the
+/// client connection counted against the connection limits (`connection_limits.rs`) while it relays.
+pub fn relay(client: OnUpgrade, upstream: OnUpgrade, admitted: Option<Arc<Admitted>>) {
     tokio::spawn(async move {
+        let _admitted = admitted;
         let (client, upstream) = match tokio::try_join!(client, upstream) {
             Ok(pair) => pair,
             Err(e) => {

@@ -91,7 +91,8 @@ fn start_pebble(dir: &Path, ca: &TestCa, api: u16, http_port: u16, dns: u16) -> 
     child
 }
 
-/// The DNS pebble asks: every name is 127.0.0.1 (IPv4 only), the other challenge servers off.
+/// The DNS pebble asks: every name is 127.0.0.1 and ::1 (A and AAAA, as a name with IPv6 has; pebble validates
+/// over IPv6 then, so the proxy must listen on both families), the other challenge servers off.
 /// Pebble on free ports, its CA written to `ca_file` (the CA the proxy's `waf.acme.ca_file` trusts) in `dir`;
 /// its DNS (`start_dns(dns)`) is left to the test, which may want validations to fail first.
 struct Pki {
@@ -132,7 +133,7 @@ fn start_dns(dns: u16) -> Killed {
             "-tlsalpn01",
             "",
             "-defaultIPv6",
-            "",
+            "::1",
         ])
         .arg("-dns01")
         .arg(format!("127.0.0.1:{dns}"))
@@ -209,8 +210,9 @@ async fn pebble_issues_after_a_failed_order_and_the_certificate_is_renewed_witho
         pebble: _pebble,
     } = Pki::start();
 
+    // The default listen address (both families): the name has an AAAA record.
     let server = format!(
-        "http_port: {http_port}, https_enabled: true, https_port: 0, tls: {{auto_cert_dir: certs}}"
+        "listen_address: '::', http_port: {http_port}, https_enabled: true, https_port: 0, tls: {{auto_cert_dir: certs}}"
     );
     let config = format!(
         "  upstream: {{default: '{}'}}\n  domains:\n    {DOMAIN}: {{acme_enabled: true, acme_email: ops@example.com, force_https: true}}\n  acme: {{directory_url: 'https://127.0.0.1:{api}/dir', ca_file: '{}'}}\n",
@@ -322,7 +324,7 @@ async fn acme_follows_the_configuration_in_force_without_restart() {
 
     // No ACME domain at start: the domain gets the global (self-signed) certificate.
     let server = format!(
-        "http_port: {http_port}, https_enabled: true, https_port: 0, tls: {{auto_generate: true, auto_cert_dir: certs}}"
+        "listen_address: '::', http_port: {http_port}, https_enabled: true, https_port: 0, tls: {{auto_generate: true, auto_cert_dir: certs}}"
     );
     let config_with = |acme: bool, ca_file: &Path| {
         format!(

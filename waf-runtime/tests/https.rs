@@ -257,7 +257,7 @@ async fn tls_1_1_is_refused_and_a_silent_client_is_cut_off() {
     let ca = TestCa::new();
     let (gc, gk, _) = ca.leaf(certs.path(), "global", &["a.test"]);
     let server = format!(
-        "https_enabled: true, https_port: 0, header_read_timeout_sec: 1, tls: {{cert_file: '{}', key_file: '{}'}}",
+        "https_enabled: true, https_port: 0, first_byte_timeout_sec: 1, tls_handshake_timeout_sec: 2, tls: {{cert_file: '{}', key_file: '{}'}}",
         path_text(&gc),
         path_text(&gk)
     );
@@ -277,18 +277,33 @@ async fn tls_1_1_is_refused_and_a_silent_client_is_cut_off() {
         "{answer:?}"
     );
 
-    // A client that connects and says nothing is closed after the header read timeout; meanwhile others are
-    // served on the same workers.
+    // A client that connects and says nothing is closed after the first-byte timeout, one that starts a
+    // ClientHello and stops after the handshake timeout; meanwhile others are served on the same workers.
     let mut silent = TcpStream::connect(tls).await.unwrap();
+    let mut stalled = TcpStream::connect(tls).await.unwrap();
+    stalled.write_all(&[0x16, 0x03, 0x01]).await.unwrap();
+    let since = std::time::Instant::now();
     let (head, _) = https_get(tls, "a.test", &ca.pem, "/").await;
     assert_eq!(head.status, StatusCode::OK);
-    let mut buf = [0u8; 16];
-    let read = tokio::time::timeout(Duration::from_secs(20), silent.read(&mut buf))
-        .await
-        .expect("the silent client was never cut off");
-    assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
-    waf.wait_metric("waf_tls_handshake_failures_total{reason=\"timeout\"}", 1.0)
+    for (client, bound) in [(&mut silent, 1), (&mut stalled, 2)] {
+        let mut buf = [0u8; 16];
+        let read = tokio::time::timeout(Duration::from_secs(20), client.read(&mut buf))
+            .await
+            .expect("the client was never cut off");
+        assert!(matches!(read, Ok(0) | Err(_)), "{read:?}");
+        let after = since.elapsed();
+        assert!(
+            after >= Duration::from_millis(bound * 1000 - 100)
+                && after <= Duration::from_secs(bound + 1),
+            "closed after {after:?}, bound {bound} s"
+        );
+    }
+    waf.wait_metric("waf_tls_handshake_failures_total{reason=\"timeout\"}", 2.0)
         .await;
+    for stage in ["first_byte", "tls_handshake"] {
+        let series = format!("waf_connection_timeouts_total{{stage=\"{stage}\"}}");
+        assert_eq!(waf.metric(&series).await, 1.0, "{series}");
+    }
 }
 
 // curl runs as a blocking child process: the upstream needs a runtime thread of its own meanwhile.

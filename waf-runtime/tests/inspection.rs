@@ -397,3 +397,34 @@ rules:
         "{text}"
     );
 }
+
+/// Rule messages show their macros expanded, as ModSecurity does, in the 403 body and the log lines: the matched
+/// value and variable, a request header, and (CRS 949110's own message) the anomaly score.
+#[tokio::test(flavor = "multi_thread")]
+async fn rule_messages_show_their_macros_expanded() {
+    const RULES: &str = r#"
+rules:
+  - {id: 300011, msg: "marker %{MATCHED_VAR} in %{MATCHED_VAR_NAME} for %{REQUEST_HEADERS.host}", severity: CRITICAL, operator: contains, pattern: "m-mark", variables: [ARGS_GET], action: block}
+  - id: 949110
+    msg: 'Inbound Anomaly Score Exceeded (Total Score: %{TX.BLOCKING_INBOUND_ANOMALY_SCORE})'
+    operator: anomaly_threshold
+    pattern: null
+    variables: []
+    action: deny
+"#;
+    let up = Upstream::start().await;
+    let waf = Waf::start(&config(&up, "enforce"), &[("macros.yaml", RULES)]);
+    let (head, body) = get(waf.addr, "/?a=x-m-mark").await;
+    assert_eq!(head.status, 403);
+    let body = json(&body);
+    assert_eq!(body["rule_ids"], serde_json::json!([300011, 949110]));
+    assert_eq!(
+        body["message"],
+        "marker x-m-mark in ARGS_GET:a for app.test"
+    );
+    waf.wait_log("Inbound Anomaly Score Exceeded (Total Score: 5)", 5)
+        .await;
+    waf.wait_log("[msg \"marker x-m-mark in ARGS_GET:a for app.test\"]", 5)
+        .await;
+    assert!(!waf.logs().contains("%{"), "{}", waf.logs());
+}

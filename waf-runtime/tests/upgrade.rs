@@ -152,3 +152,41 @@ async fn attack_in_the_handshake_is_refused_before_the_upstream() {
         "the upstream saw the attack"
     );
 }
+
+/// A switched connection still counts against the connection limits while it relays: with one connection per
+/// client address, a second from the same address is closed at accept until the relay ends.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_relayed_connection_keeps_its_place_under_the_connection_limits() {
+    let (up, _) = echo_upstream().await;
+    let waf = Waf::start_with_server(
+        "max_connections_per_client: 1",
+        &format!("  upstream: {{default: 'http://{up}'}}\n"),
+        &[],
+    );
+    let mut relayed = TcpStream::connect(waf.addr).await.unwrap();
+    relayed
+        .write_all(handshake("/chat").as_bytes())
+        .await
+        .unwrap();
+    let head = read_head(&mut relayed).await.to_ascii_lowercase();
+    assert!(head.starts_with("http/1.1 101"), "{head}");
+    // Past the hand-over from hyper to the relay.
+    relayed.write_all(b"ping").await.unwrap();
+    let mut echoed = [0u8; 4];
+    relayed.read_exact(&mut echoed).await.unwrap();
+    assert_eq!(&echoed, b"PING");
+
+    let mut second = TcpStream::connect(waf.addr).await.unwrap();
+    let mut buf = [0u8; 16];
+    let read = tokio::time::timeout(Duration::from_secs(2), second.read(&mut buf)).await;
+    assert!(
+        matches!(read, Ok(Ok(0) | Err(_))),
+        "a second connection was admitted while the first relays: {read:?}"
+    );
+
+    drop(relayed);
+    // Once the relay ends, the address has its place back.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let (head, _) = get(waf.addr, "/").await;
+    assert_eq!(head.status, 200);
+}

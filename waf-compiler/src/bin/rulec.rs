@@ -848,7 +848,11 @@ fn replay(
         "{total} requests, {blocked} blocked ({percent:.2}%), {unparsable} not parsable as HTTP, \
          paranoia {}, anomaly threshold {threshold}{}",
         opts.paranoia_level,
-        if replay.confirm { "" } else { ", no confirmation" }
+        if replay.confirm {
+            ""
+        } else {
+            ", no confirmation"
+        }
     );
     if let Some(out) = details.as_mut()
         && let Err(e) = std::io::Write::flush(out)
@@ -859,7 +863,9 @@ fn replay(
     if let Some(max) = replay.max_blocked_percent
         && percent > max
     {
-        eprintln!("error: {percent:.2}% of the requests blocked, more than --max-blocked-percent {max}");
+        eprintln!(
+            "error: {percent:.2}% of the requests blocked, more than --max-blocked-percent {max}"
+        );
         return ExitCode::FAILURE;
     }
     if ok {

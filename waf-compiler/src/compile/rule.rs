@@ -110,8 +110,7 @@ const FAMILIES: &[(&str, Confirm)] = &[
     ("attack-rce", Confirm::Shell),
 ];
 
-impl Confirm {
-}
+impl Confirm {}
 
 impl Rule {
     /// Whether the rule runs for a request to `host` (the `Host` header's name part; `None` when absent).

@@ -155,7 +155,10 @@ impl CompiledRuleSet {
         hasher.update(b"paranoia_level\0");
         hasher.update([opts.paranoia_level]);
         // A setting changes what its rules match, as a source change would.
-        for (name, value) in in_force.iter().filter(|(name, _)| settings_read.contains(*name)) {
+        for (name, value) in in_force
+            .iter()
+            .filter(|(name, _)| settings_read.contains(*name))
+        {
             hasher.update(b"setting\0");
             hasher.update(name.as_bytes());
             hasher.update(b"\0");

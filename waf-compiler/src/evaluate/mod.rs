@@ -14,6 +14,7 @@ pub mod body;
 pub mod collection;
 pub mod confirm;
 pub mod detect;
+pub mod macros;
 pub mod memo;
 pub mod operator;
 pub mod request;
@@ -624,12 +625,18 @@ impl Checked<'_, '_> {
             )),
             _ => None,
         };
+        let label = variable_label(variable, key);
+        let headers = self.view.headers();
+        let msg = macros::expand(&rule.msg, |name| {
+            macros::at_match(name, value, &label, headers)
+        })
+        .into_owned();
         RuleMatch {
             confirmation,
             rule_id: rule.id,
-            variable: variable_label(variable, key),
+            variable: label,
             value_excerpt: excerpt(value.get(found.span.clone()).unwrap_or(value)),
-            msg: rule.msg.clone(),
+            msg,
             severity: rule.severity,
             action: rule.action,
             paranoia_level: rule.paranoia_level,

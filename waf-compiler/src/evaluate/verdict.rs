@@ -2,6 +2,8 @@
 
 use crate::compile::rule::{Action, Severity};
 use crate::evaluate::confirm::Confirmation;
+use crate::evaluate::macros;
+use std::borrow::Cow;
 
 /// One rule that matched a request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,6 +66,12 @@ impl Verdict {
         if score >= threshold && score > 0 {
             self.matches.extend(rules.into_iter().map(|mut m| {
                 m.value_excerpt = score.to_string();
+                // CRS 949110's message names the score: `(Total Score: %{TX.BLOCKING_INBOUND_ANOMALY_SCORE})`.
+                if let Cow::Owned(msg) =
+                    macros::expand(&m.msg, |name| macros::at_settle(name, score, threshold))
+                {
+                    m.msg = msg;
+                }
                 m
             }));
         }

@@ -253,8 +253,11 @@ pub fn pending(state: &State, saved: &Config) -> Map<String, Value> {
             ));
         }
     }
-    // Everything else under `server` but the certificates (`tls`, followed live) is read at start too.
+    // Everything else under `server` but the certificates (`tls`, followed live) and the connection limits (read
+    // at each accept) is read at start too.
     let rest = |s: &ServerConfig| ServerConfig {
+        max_connections: now.max_connections,
+        max_connections_per_client: now.max_connections_per_client,
         http_enabled: now.http_enabled,
         http_port: now.http_port,
         https_enabled: now.https_enabled,

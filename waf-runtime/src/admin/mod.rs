@@ -29,6 +29,7 @@ mod ui;
 use crate::config::AdminConfig;
 use crate::metrics::Metrics;
 use crate::state::State;
+use crate::timeouts::Timeouts;
 use crate::tls;
 use anyhow::Context;
 use axum::Router;
@@ -44,7 +45,6 @@ use hyper_util::service::TowerToHyperService;
 use std::net::{IpAddr, SocketAddr};
 use std::os::unix::fs::DirBuilderExt;
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
 use utoipa::OpenApi;
@@ -115,8 +115,7 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
         setup::SetupToken::none(dir)
     };
     // Handshakes are bounded like the proxy's: a client that connects and sends nothing must not hold a task.
-    let handshake_limit =
-        Duration::from_secs(state.live.load().config.server.header_read_timeout_sec);
+    let timeouts = state.live.load().config.server.timeouts();
     let (certs, metrics) = (state.https.certs.clone(), state.metrics);
     let panel = Arc::new(Panel {
         state,
@@ -141,7 +140,7 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
         let acceptor = tls::acceptor(certs, true, tls::provider())
             .context("the admin panel's TLS settings")?;
         tracing::info!("admin panel listening on {addr} (HTTPS)");
-        tokio::spawn(serve_tls(listener, acceptor, app, handshake_limit, metrics));
+        tokio::spawn(serve_tls(listener, acceptor, app, timeouts, metrics));
     } else {
         tracing::info!("admin panel listening on {addr}");
         let app = app.into_make_service_with_connect_info::<SocketAddr>();
@@ -161,7 +160,7 @@ async fn serve_tls(
     listener: TcpListener,
     acceptor: TlsAcceptor,
     app: Router,
-    handshake_limit: Duration,
+    timeouts: Timeouts,
     metrics: &'static Metrics,
 ) {
     let app = TowerToHyperService::new(app);
@@ -172,7 +171,7 @@ async fn serve_tls(
         };
         let (acceptor, app, builder) = (acceptor.clone(), app.clone(), builder.clone());
         tokio::spawn(async move {
-            let Some(stream) = tls::handshake(&acceptor, stream, handshake_limit, metrics).await
+            let Some(stream) = tls::handshake(&acceptor, stream, peer, timeouts, metrics).await
             else {
                 return;
             };

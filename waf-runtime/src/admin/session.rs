@@ -241,12 +241,16 @@ fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
         })
 }
 
-/// The peer address of the admin connection (the panel trusts no forwarding header).
+/// The peer address of the admin connection (the panel trusts no forwarding header), in its plain IPv4 form when
+/// it arrived mapped on a dual-stack listener (`admin.listen_address: '::'`).
 pub fn client(parts: &Parts) -> String {
     parts
         .extensions
         .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
-        .map_or_else(|| "unknown".to_string(), |c| c.0.ip().to_string())
+        .map_or_else(
+            || "unknown".to_string(),
+            |c| c.0.ip().to_canonical().to_string(),
+        )
 }
 
 impl FromRequestParts<Arc<Panel>> for SignedIn {

@@ -9,10 +9,12 @@ mod traffic;
 
 use crate::cidr::Cidr;
 use crate::limits::Limits;
+use crate::timeouts::Timeouts;
 use crate::upstream_url::UpstreamUrl;
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 pub use resolve::resolve;
 pub use traffic::{
@@ -66,20 +68,44 @@ pub struct Config {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ServerConfig {
+    /// `::` (the default) takes both address families: IPv4 clients arrive as IPv4-mapped IPv6 addresses,
+    /// which the proxy turns back into IPv4 wherever it reads an address (`client_ip.rs`).
     pub listen_address: String,
+    /// With an IPv6 `listen_address`: IPv6 clients only (IPV6_V6ONLY on).
+    pub ipv6_only: bool,
     pub http_enabled: bool,
     pub http_port: u16,
     pub https_enabled: bool,
     pub https_port: u16,
     pub http2_enabled: bool,
+    /// The bounds of each wait on a client (`timeouts.rs`).
+    pub first_byte_timeout_sec: u64,
+    pub tls_handshake_timeout_sec: u64,
     pub header_read_timeout_sec: u64,
     pub body_read_timeout_sec: u64,
+    pub keepalive_timeout_sec: u64,
+    /// Client connections at once, in all (`None`: from the open-file limit) and per client address; read at
+    /// each accept, so a reload applies them (`connection_limits.rs`).
+    pub max_connections: Option<u64>,
+    pub max_connections_per_client: u64,
     pub shutdown_grace_sec: u64,
     /// Threads serving requests, each with its own single-threaded runtime (see `workers.rs`).
     pub workers: usize,
     /// Request head limits (`limits.rs`), for HTTP/1 and HTTP/2 alike.
     pub limits: Limits,
     pub tls: TlsConfig,
+}
+
+impl ServerConfig {
+    pub fn timeouts(&self) -> Timeouts {
+        Timeouts {
+            first_byte: Duration::from_secs(self.first_byte_timeout_sec),
+            tls_handshake: Duration::from_secs(self.tls_handshake_timeout_sec),
+            head: Duration::from_secs(self.header_read_timeout_sec),
+            body: Duration::from_secs(self.body_read_timeout_sec),
+            keepalive: Duration::from_secs(self.keepalive_timeout_sec),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

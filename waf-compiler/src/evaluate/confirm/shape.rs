@@ -134,7 +134,10 @@ fn is_prose(value: &[u8]) -> bool {
         }
         if letter
             || b.is_ascii_digit()
-            || matches!(b, b' ' | b'\n' | b'\r' | b'\t' | b'.' | b',' | b'!' | b'?' | b'\'' | b'-' | b':')
+            || matches!(
+                b,
+                b' ' | b'\n' | b'\r' | b'\t' | b'.' | b',' | b'!' | b'?' | b'\'' | b'-' | b':'
+            )
         {
             texty += 1;
         }
@@ -151,9 +154,15 @@ mod tests {
 
     #[test]
     fn documents_and_prose_are_data() {
-        assert_eq!(data_shape(br#"{"a":[1,2,{"b":"c > d"}]}"#), Some(Shape::Json));
         assert_eq!(
-            data_shape("Ich habe das Paket bekommen, aber die Größe passt nicht. Können Sie helfen?".as_bytes()),
+            data_shape(br#"{"a":[1,2,{"b":"c > d"}]}"#),
+            Some(Shape::Json)
+        );
+        assert_eq!(
+            data_shape(
+                "Ich habe das Paket bekommen, aber die Größe passt nicht. Können Sie helfen?"
+                    .as_bytes()
+            ),
             Some(Shape::Text)
         );
         assert_eq!(data_shape(b"northwind"), Some(Shape::Token));

@@ -16,16 +16,112 @@
 /// their Windows counterparts. Lowercase. A listed command counts even without arguments after a separator
 /// (`; id`); any other word counts only with arguments shaped as a command's (`; gdb -nx -ex ...`).
 const COMMANDS: &[&str] = &[
-    "alias", "ansible", "awk", "base64", "bash", "bcdboot", "bitsadmin", "busybox", "cat", "certutil", "chmod",
-    "chown", "cmd", "cp", "crontab",
-    "csh", "curl", "dash", "dd", "dig", "dir", "echo", "env", "eval", "exec", "expr", "fetch", "find", "ftp", "gcc",
-    "grep", "head", "hostname", "id", "ifconfig", "ipconfig", "java", "kill", "ksh", "less", "ln", "ls", "lynx",
-    "gdb", "iwmi", "mkfifo", "mknod", "more", "mv", "nc", "ncat", "net", "netcat", "netstat", "nmap", "node",
-    "nohup", "regedit", "strace", "time", "trap",
-    "nslookup", "openssl", "passwd", "perl", "php", "ping", "powershell", "printenv", "printf", "ps", "pwd",
-    "pwsh", "python", "python2", "python3", "reg", "rm", "ruby", "scp", "sed", "set", "sh", "sleep", "socat",
-    "ssh", "sudo", "systeminfo", "tail", "tar", "tasklist", "tclsh", "telnet", "tftp", "timeout", "touch", "type",
-    "uname", "useradd", "ver", "wget", "whoami", "wmic", "xargs", "xterm", "zsh",
+    "alias",
+    "ansible",
+    "awk",
+    "base64",
+    "bash",
+    "bcdboot",
+    "bitsadmin",
+    "busybox",
+    "cat",
+    "certutil",
+    "chmod",
+    "chown",
+    "cmd",
+    "cp",
+    "crontab",
+    "csh",
+    "curl",
+    "dash",
+    "dd",
+    "dig",
+    "dir",
+    "echo",
+    "env",
+    "eval",
+    "exec",
+    "expr",
+    "fetch",
+    "find",
+    "ftp",
+    "gcc",
+    "grep",
+    "head",
+    "hostname",
+    "id",
+    "ifconfig",
+    "ipconfig",
+    "java",
+    "kill",
+    "ksh",
+    "less",
+    "ln",
+    "ls",
+    "lynx",
+    "gdb",
+    "iwmi",
+    "mkfifo",
+    "mknod",
+    "more",
+    "mv",
+    "nc",
+    "ncat",
+    "net",
+    "netcat",
+    "netstat",
+    "nmap",
+    "node",
+    "nohup",
+    "regedit",
+    "strace",
+    "time",
+    "trap",
+    "nslookup",
+    "openssl",
+    "passwd",
+    "perl",
+    "php",
+    "ping",
+    "powershell",
+    "printenv",
+    "printf",
+    "ps",
+    "pwd",
+    "pwsh",
+    "python",
+    "python2",
+    "python3",
+    "reg",
+    "rm",
+    "ruby",
+    "scp",
+    "sed",
+    "set",
+    "sh",
+    "sleep",
+    "socat",
+    "ssh",
+    "sudo",
+    "systeminfo",
+    "tail",
+    "tar",
+    "tasklist",
+    "tclsh",
+    "telnet",
+    "tftp",
+    "timeout",
+    "touch",
+    "type",
+    "uname",
+    "useradd",
+    "ver",
+    "wget",
+    "whoami",
+    "wmic",
+    "xargs",
+    "xterm",
+    "zsh",
 ];
 
 /// At most this many bytes of a value are lexed: a command injection sits in the first part of a parameter,
@@ -98,7 +194,9 @@ fn segments(value: &[u8]) -> Vec<Segment> {
             )),
             b'`' => Some(("inside backquotes", 1)),
             b'$' if value.get(i + 1) == Some(&b'(') => Some(("inside `$(...)`", 2)),
-            b'<' | b'>' if value.get(i + 1) == Some(&b'(') => Some(("inside a process substitution", 2)),
+            b'<' | b'>' if value.get(i + 1) == Some(&b'(') => {
+                Some(("inside a process substitution", 2))
+            }
             b'(' | b')' | b'{' | b'}' => Some(("after a group", 1)),
             _ => None,
         };
@@ -192,11 +290,16 @@ fn cmd_construct(value: &[u8]) -> Option<String> {
     let variable = |w: &&[u8]| w.first() == Some(&b'%');
     let construct = match words.first().copied() {
         Some(b"for") => {
-            has(b"in") && has(b"do") && (words.iter().any(variable) || words.get(1).is_some_and(|w| w.first() == Some(&b'/')))
+            has(b"in")
+                && has(b"do")
+                && (words.iter().any(variable)
+                    || words.get(1).is_some_and(|w| w.first() == Some(&b'/')))
         }
-        Some(b"if") => words.get(1).is_some_and(|w| {
-            matches!(*w, b"not" | b"exist" | b"defined" | b"errorlevel" | b"/i") || variable(w)
-        }) && words.len() >= 4,
+        Some(b"if") => {
+            words.get(1).is_some_and(|w| {
+                matches!(*w, b"not" | b"exist" | b"defined" | b"errorlevel" | b"/i") || variable(w)
+            }) && words.len() >= 4
+        }
         _ => false,
     };
     construct.then(|| "a cmd.exe `for` or `if` command".to_owned())
@@ -206,8 +309,22 @@ fn cmd_construct(value: &[u8]) -> Option<String> {
 /// noun.
 fn is_cmdlet(name: &[u8]) -> bool {
     const VERBS: &[&[u8]] = &[
-        b"invoke-", b"get-", b"set-", b"new-", b"remove-", b"start-", b"stop-", b"add-", b"copy-", b"move-",
-        b"out-", b"write-", b"import-", b"export-", b"convertto-", b"convertfrom-",
+        b"invoke-",
+        b"get-",
+        b"set-",
+        b"new-",
+        b"remove-",
+        b"start-",
+        b"stop-",
+        b"add-",
+        b"copy-",
+        b"move-",
+        b"out-",
+        b"write-",
+        b"import-",
+        b"export-",
+        b"convertto-",
+        b"convertfrom-",
     ];
     VERBS.iter().any(|verb| {
         name.len() > verb.len()
@@ -221,7 +338,10 @@ fn is_cmdlet(name: &[u8]) -> bool {
 fn command_name(word: &[u8]) -> Option<&'static str> {
     let unescaped: Vec<u8> = word.iter().copied().filter(|&b| b != b'\\').collect();
     let last = |word: &[u8], separators: &[u8]| -> Vec<u8> {
-        let name = word.rsplit(|b| separators.contains(b)).next().unwrap_or(word);
+        let name = word
+            .rsplit(|b| separators.contains(b))
+            .next()
+            .unwrap_or(word);
         name.strip_suffix(b".exe").unwrap_or(name).to_vec()
     };
     [last(word, b"/\\"), last(&unescaped, b"/")]
@@ -278,6 +398,9 @@ mod tests {
         assert_eq!(found("Sort by: price | rating | newest"), None);
         assert_eq!(found("I tried ls and it did nothing; what now?"), None);
         assert_eq!(found("${user.name} logged in"), None);
-        assert_eq!(found("To update run:\nsudo apt-get update && sudo apt-get upgrade"), None);
+        assert_eq!(
+            found("To update run:\nsudo apt-get update && sudo apt-get upgrade"),
+            None
+        );
     }
 }

@@ -17,7 +17,8 @@ const STATEMENTS: &str = r"(?i)\bunion(?:\s+(?:all|distinct))?\s+select\b|\bsele
 fn statements() -> &'static Regex {
     static STATEMENTS_RE: OnceLock<Regex> = OnceLock::new();
     // The pattern is a constant this crate's tests compile: it cannot fail at run time.
-    STATEMENTS_RE.get_or_init(|| Regex::new(STATEMENTS).expect("the SQL statement pattern compiles"))
+    STATEMENTS_RE
+        .get_or_init(|| Regex::new(STATEMENTS).expect("the SQL statement pattern compiles"))
 }
 
 /// The fingerprint or the statement, when `value` holds an SQL injection.
@@ -28,7 +29,10 @@ pub fn injection(value: &[u8]) -> Option<String> {
     statements().find(value).map(|m| {
         format!(
             "SQL statement `{}`",
-            String::from_utf8_lossy(&value[m.range()]).chars().take(60).collect::<String>()
+            String::from_utf8_lossy(&value[m.range()])
+                .chars()
+                .take(60)
+                .collect::<String>()
         )
     })
 }

@@ -239,9 +239,16 @@ fn is_scripted_style(value: &[u8]) -> bool {
         .filter(|b| !b.is_ascii_whitespace() && **b != 0 && **b != b'\\')
         .map(u8::to_ascii_lowercase)
         .collect();
-    [&b"expression"[..], b"javascript:", b"vbscript:", b"behavior", b"-moz-binding", b"@import"]
-        .iter()
-        .any(|word| value.windows(word.len()).any(|w| w == *word))
+    [
+        &b"expression"[..],
+        b"javascript:",
+        b"vbscript:",
+        b"behavior",
+        b"-moz-binding",
+        b"@import",
+    ]
+    .iter()
+    .any(|word| value.windows(word.len()).any(|w| w == *word))
 }
 
 fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
