@@ -105,12 +105,12 @@ const FAMILIES: &[(&str, Confirm)] = &[
     ("attack-lfi", Confirm::Code),
     ("attack-rfi", Confirm::Code),
     ("attack-ssrf", Confirm::Code),
+    // Java's attacks are documents (serialised objects in XML or JSON): scored as written.
+    ("language-java", Confirm::None),
     ("language-shell", Confirm::Shell),
     ("language-powershell", Confirm::Shell),
     ("attack-rce", Confirm::Shell),
 ];
-
-impl Confirm {}
 
 impl Rule {
     /// Whether the rule runs for a request to `host` (the `Host` header's name part; `None` when absent).
