@@ -175,3 +175,50 @@ fn explain_shows_variables_transforms_and_decisions() {
         assert!(stdout.contains(want), "missing `{want}` in:\n{stdout}");
     }
 }
+
+/// Rich text with an inline style: libinjection (the shipped 100200) flags the style attribute, the XSS
+/// confirmer finds nothing that runs code, so the hit is reported, says why, and adds nothing; with
+/// `--no-confirm` of `replay` it blocks, as ModSecurity would.
+#[test]
+fn an_unconfirmed_hit_is_explained_and_does_not_block() {
+    let dir = tempfile::tempdir().unwrap();
+    let request = dir.path().join("req.http");
+    let body = r#"{"comment":"<p style=\"text-align: center\">Thanks for the quick reply, I will order again</p>"}"#;
+    std::fs::write(
+        &request,
+        format!(
+            "POST /api/comments HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+    .unwrap();
+    let out = rulec(&[
+        "explain",
+        "--rules",
+        shipped().to_str().unwrap(),
+        "--request",
+        request.to_str().unwrap(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    for want in [
+        "matched rule 100200 (block) at ARGS_POST:json.comment",
+        "not confirmed: text, and no script, event handler or scripting URL in any HTML context (adds 0)",
+        "PASS",
+    ] {
+        assert!(stdout.contains(want), "missing `{want}` in:\n{stdout}");
+    }
+    let rules = shipped();
+    let replay = |extra: &[&str]| {
+        let mut args = vec!["replay", "--rules", rules.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--", request.to_str().unwrap()]);
+        text(&rulec(&args).stdout)
+    };
+    assert!(
+        replay(&[]).contains("1 requests, 0 blocked"),
+        "{}",
+        replay(&[])
+    );
+    assert!(replay(&["--no-confirm"]).contains("1 requests, 1 blocked"));
+}

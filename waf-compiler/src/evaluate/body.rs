@@ -691,7 +691,87 @@ fn xml_values<'a>(arena: &'a Bump, body: &'a [u8]) -> Option<&'a [Item<'a>]> {
 
 #[cfg(test)]
 mod tests {
-    use super::header_param;
+    use super::{Bump, Item, header_param, parse_body};
+
+    fn args<'a>(arena: &'a Bump, body: &'a [u8], content_type: &'a [u8]) -> Vec<(String, String)> {
+        let parsed = parse_body(arena, body, Some(content_type));
+        parsed
+            .args
+            .iter()
+            .map(|Item { name, value }| {
+                (
+                    String::from_utf8_lossy(name).into_owned(),
+                    String::from_utf8_lossy(value).into_owned(),
+                )
+            })
+            .collect()
+    }
+
+    fn pair(name: &str, value: &str) -> (String, String) {
+        (name.to_owned(), value.to_owned())
+    }
+
+    #[test]
+    fn a_json_body_of_another_type_is_parsed_as_json() {
+        let arena = Bump::new();
+        let body = br#"{"csp-report":{"blocked-uri":"https://x.example","line-number":7}}"#;
+        assert_eq!(
+            args(&arena, body, b"application/csp-report"),
+            [
+                pair("json.csp-report.blocked-uri", "https://x.example"),
+                pair("json.csp-report.line-number", "7")
+            ]
+        );
+        // Text that is not JSON stays one raw value; broken JSON too.
+        assert_eq!(
+            args(&arena, b"hello there", b"text/plain"),
+            [pair("", "hello there")]
+        );
+        assert_eq!(
+            args(&arena, b"{\"a\":", b"text/plain"),
+            [pair("", "{\"a\":")]
+        );
+    }
+
+    #[test]
+    fn json_in_a_json_string_is_walked_under_its_name() {
+        let arena = Bump::new();
+        let body = br#"{"payload":"{\"batch\":[{\"q\":\"caf\u00e9\"}]}","n":1}"#;
+        assert_eq!(
+            args(&arena, body, b"application/json"),
+            [pair("json.payload.batch.0.q", "café"), pair("json.n", "1")]
+        );
+    }
+
+    #[test]
+    fn binary_bodies_yield_their_text() {
+        let arena = Bump::new();
+        // A protobuf-like message: tags and lengths between strings.
+        let body = b"\x0a\x05alice\x12\x0fhello' or 1=1--\x18\x01\x00";
+        assert_eq!(
+            args(&arena, body, b"application/x-protobuf"),
+            [pair("", "alice"), pair("", "hello' or 1=1--")]
+        );
+        // Opaque data (random bytes, as compressed data and media look): only long runs are text.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut opaque: Vec<u8> = (0..4096)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state.to_le_bytes()[0]
+            })
+            .collect();
+        opaque.extend_from_slice(b"\x00<?php system($_GET['c']); ?> and a long enough run\x00");
+        let opaque = arena.alloc_slice_copy(&opaque);
+        assert_eq!(
+            args(&arena, opaque, b"application/octet-stream"),
+            [pair(
+                "",
+                "<?php system($_GET['c']); ?> and a long enough run"
+            )]
+        );
+    }
 
     #[test]
     fn header_params_respect_quotes() {
