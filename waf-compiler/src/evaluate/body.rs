@@ -269,6 +269,7 @@ fn parse_json<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
         items: ArenaVec::new_in(arena),
         path: b"json".to_vec(),
         stopped: false,
+        nested: 0,
     };
     let mut parser = serde_json::Deserializer::from_slice(body);
     let parsed = Leaves {
@@ -295,6 +296,8 @@ struct JsonWalk<'a> {
     /// A limit stopped the walk: the rest of the document is parsed but not collected, and the raw body is
     /// inspected as well.
     stopped: bool,
+    /// How many JSON strings holding documents the value being parsed is inside ([`Leaves::nested_document`]).
+    nested: usize,
 }
 
 impl<'a> JsonWalk<'a> {
@@ -336,6 +339,11 @@ struct Leaves<'w, 'a> {
     depth: usize,
 }
 
+/// JSON documents in JSON strings are walked this many levels deep; deeper, the string is a leaf. Each level
+/// is unescaped into the arena again, so the bound keeps a body's memory a small multiple of its size; real
+/// APIs nest once or twice (an event's payload, a state in a field).
+const MAX_NESTED_DOCUMENTS: usize = 3;
+
 /// Whether a string is shaped as a JSON object or array (the cheap test before [`Leaves::nested_document`]).
 fn is_document_text(v: &str) -> bool {
     let v = v.trim_ascii();
@@ -352,17 +360,20 @@ impl<'a> Leaves<'_, 'a> {
     /// than JSON syntax with escaped quotes. Whether it was: a string that does not parse whole is a leaf as
     /// usual (and any leaves collected before its error stay, inspected too).
     fn nested_document(&mut self, v: &'a str) -> bool {
-        if !is_document_text(v) {
+        if !is_document_text(v) || self.walk.nested >= MAX_NESTED_DOCUMENTS {
             return false;
         }
+        self.walk.nested += 1;
         let mut parser = serde_json::Deserializer::from_str(v);
-        Leaves {
+        let parsed = Leaves {
             walk: self.walk,
             depth: self.depth + 1,
         }
         .deserialize(&mut parser)
         .and_then(|()| parser.end())
-        .is_ok()
+        .is_ok();
+        self.walk.nested -= 1;
+        parsed
     }
 }
 
