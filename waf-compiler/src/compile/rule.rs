@@ -77,6 +77,9 @@ pub enum Confirm {
     /// Code of a language with no parser here (PHP, JavaScript, file paths and URLs): a hit counts in a
     /// value of code or a plain name, not in a JSON document, text or a document of several lines.
     Code,
+    /// Session fixation: the parameter can have come through a link or a form the victim was sent to (a
+    /// navigation, not a script's request; not a JSON body).
+    Fixation,
     /// No confirmation: every hit scores in full.
     None,
 }
@@ -85,8 +88,8 @@ impl Confirm {
     /// The confirmer of a rule that does not name one, by its CRS family tag: SQL injection, XSS and remote
     /// command execution have a parser here; PHP, Node.js and other generic injections, server-side request
     /// forgery, and local and remote file inclusion are checked for their shape ([`Confirm::Code`]). Rules of
-    /// other families score as written: protocol, scanners, session fixation, and Java, whose attacks are
-    /// documents (serialised objects in XML or JSON).
+    /// other families score as written: protocol, scanners, and Java, whose attacks are documents (serialised
+    /// objects in XML or JSON). Session fixation is checked for how the request came ([`Confirm::Fixation`]).
     pub fn for_tags(tags: &[String]) -> Option<Confirm> {
         FAMILIES
             .iter()
@@ -105,6 +108,7 @@ const FAMILIES: &[(&str, Confirm)] = &[
     ("attack-lfi", Confirm::Code),
     ("attack-rfi", Confirm::Code),
     ("attack-ssrf", Confirm::Code),
+    ("attack-fixation", Confirm::Fixation),
     // Java's attacks are documents (serialised objects in XML or JSON): scored as written.
     ("language-java", Confirm::None),
     ("language-shell", Confirm::Shell),

@@ -622,6 +622,14 @@ impl Checked<'_, '_> {
                 raw,
                 value,
                 self.chains.unicode_map(),
+                confirm::Request {
+                    fetch_mode: self
+                        .view
+                        .headers()
+                        .iter()
+                        .find(|(name, _)| name.eq_ignore_ascii_case("sec-fetch-mode"))
+                        .map(|(_, value)| *value),
+                },
             )),
             _ => None,
         };

@@ -20,6 +20,7 @@
 //! a clean request pays nothing.
 
 mod decode;
+mod fixation;
 mod shape;
 pub use shape::Shape;
 mod shell;
@@ -39,9 +40,26 @@ pub struct Confirmation {
     pub reason: String,
 }
 
+/// What a confirmer may know of the request beyond the value.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Request<'a> {
+    /// The `Sec-Fetch-Mode` header, when the client is a browser that sends it (`navigate` for a link followed
+    /// or a form submitted; `cors`, `no-cors`, `same-origin` for a script's or a subresource's request).
+    pub fetch_mode: Option<&'a [u8]>,
+}
+
 /// Runs the `confirm` parser on the value a rule matched: `raw` as the request carried it, `transformed` after the
 /// rule's transforms.
-pub fn confirm(confirm: Confirm, raw: &[u8], transformed: &[u8], map: UnicodeMap) -> Confirmation {
+pub fn confirm(
+    confirm: Confirm,
+    raw: &[u8],
+    transformed: &[u8],
+    map: UnicodeMap,
+    request: Request<'_>,
+) -> Confirmation {
+    if confirm == Confirm::Fixation {
+        return fixation::vector(raw, request.fetch_mode);
+    }
     let mut forms: Vec<Cow<'_, [u8]>> = decode::forms(raw, map);
     if !forms.iter().any(|form| form.as_ref() == transformed) {
         forms.push(Cow::Borrowed(transformed));
@@ -60,7 +78,7 @@ pub fn confirm(confirm: Confirm, raw: &[u8], transformed: &[u8], map: UnicodeMap
         Confirm::Sql => forms.iter().find_map(|form| sql::injection(form)),
         Confirm::Xss => forms.iter().find_map(|form| xss::injection(form)),
         Confirm::Shell => forms.iter().find_map(|form| shell::injection(form)),
-        Confirm::Code | Confirm::None => None,
+        Confirm::Code | Confirm::Fixation | Confirm::None => None,
     };
     match found {
         Some(reason) => Confirmation {
@@ -76,7 +94,9 @@ pub fn confirm(confirm: Confirm, raw: &[u8], transformed: &[u8], map: UnicodeMap
                     Confirm::Sql => "no SQL injection fingerprint in any quote context",
                     Confirm::Xss => "no script, event handler or scripting URL in any HTML context",
                     Confirm::Shell => "no command line where an argument can end",
-                    Confirm::Code | Confirm::None => "no parser of the language to find code there",
+                    Confirm::Code | Confirm::Fixation | Confirm::None => {
+                        "no parser of the language to find code there"
+                    }
                 }
             ),
         },
@@ -93,6 +113,7 @@ mod tests {
             value.as_bytes(),
             value.as_bytes(),
             UnicodeMap::default(),
+            Request::default(),
         )
         .confirmed
     }
