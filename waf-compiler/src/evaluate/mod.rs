@@ -8,7 +8,8 @@
 //!
 //! The stage, file by file: [`request`] → [`collection`] (lazily parsed variables, with the [`body`] parsers) →
 //! [`transform`] → [`operator`] (with the libinjection-compatible [`detect`]ors) → this module (with values
-//! remembered across requests in [`memo`]) → [`verdict`].
+//! remembered across requests in [`memo`], and a match of an injection family handed to [`confirm`]) →
+//! [`verdict`].
 
 pub mod body;
 pub mod collection;
