@@ -142,6 +142,19 @@ fn test_runs_go_ftw_files_and_reports_failures() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// `rulec explain` with the shipped rules on the request in `request`: its output, once it succeeded.
+fn explain(request: &Path) -> String {
+    let out = rulec(&[
+        "explain",
+        "--rules",
+        shipped().to_str().unwrap(),
+        "--request",
+        request.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+}
+
 #[test]
 fn explain_shows_variables_transforms_and_decisions() {
     let dir = tempfile::tempdir().unwrap();
@@ -151,15 +164,7 @@ fn explain_shows_variables_transforms_and_decisions() {
         "POST /login?next=%2Fhome HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 21\r\n\r\nuser=%3CSCRIPT%3Ex&a=",
     )
     .unwrap();
-    let out = rulec(&[
-        "explain",
-        "--rules",
-        shipped().to_str().unwrap(),
-        "--request",
-        request.to_str().unwrap(),
-    ]);
-    let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = explain(&request);
     for want in [
         "REQUEST_LINE = \"POST /login?next=%2Fhome HTTP/1.1\"",
         "ARGS_GET:next = \"/home\"",
@@ -192,15 +197,7 @@ fn an_unconfirmed_hit_is_explained_and_does_not_block() {
         ),
     )
     .unwrap();
-    let out = rulec(&[
-        "explain",
-        "--rules",
-        shipped().to_str().unwrap(),
-        "--request",
-        request.to_str().unwrap(),
-    ]);
-    let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = explain(&request);
     for want in [
         "matched rule 100200 (block) at ARGS_POST:json.comment",
         "not confirmed: text, and no script, event handler or scripting URL in any HTML context (adds 0)",
