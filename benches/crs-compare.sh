@@ -30,17 +30,17 @@
 # ModSecurity, waf, ModSecurity, waf: requests/s, non-2xx answers and the ratio of the medians.
 #
 # Needs: nginx, libnginx-mod-http-modsecurity and python3 (apt-get install -y nginx libnginx-mod-http-modsecurity
-# python3); the CRS (rules, crs-setup.conf.example, tests) in CRS_DIR (default ../shared/crs) and CSIC 2010 in
-# CSIC_DIR (default ../shared/benign/csic2010: its terms allow research use but grant no redistribution, so it is
-# not in the repository; see benches/benign/README.md). Other settings: CONCURRENCY (connections per proxy,
+# python3); the CRS (rules, crs-setup.conf.example, tests) in CRS_DIR (default third_party/crs) and, when you have
+# it, CSIC 2010 in CSIC_DIR (its terms allow research use but grant no redistribution, so it is not in the
+# repository: benches/benign/README.md says where to get it; without CSIC_DIR that corpus is left out). Other settings: CONCURRENCY (connections per proxy,
 # default 4), TIMEOUT (seconds per answer, default 10), DETAILS (a file for every request's outcome and rule ids at
 # both proxies, JSON lines), RULEC_BIN (default: rulec beside WAF_BIN, else the release build), MODSEC_MODULE and
 # UNICODE_MAP (Debian's paths by default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-CRS_DIR="${CRS_DIR:-../shared/crs}"
-CSIC_DIR="${CSIC_DIR:-../shared/benign/csic2010}"
+CRS_DIR="${CRS_DIR:-third_party/crs}"
+CSIC_DIR="${CSIC_DIR:-}"
 RULE_DIRS="${RULE_DIRS:-rules,crs-942,crs}"
 CONCURRENCY="${CONCURRENCY:-4}"
 TIMEOUT="${TIMEOUT:-10}"
@@ -67,11 +67,15 @@ if [ ! -f "$CRS_DIR/crs-setup.conf.example" ] || [ ! -d "$CRS_DIR/rules" ] || [ 
   fail "$CRS_DIR does not hold the CRS (crs-setup.conf.example, rules/, tests/); set CRS_DIR"
 fi
 csic_files=()
-for f in "$CSIC_DIR"/*.txt; do
-  # CSIC 2010 ships normal and anomalous files: only normal traffic is benign.
-  case "$(basename "$f")" in *[Nn]ormal*) csic_files+=("$(realpath "$f")") ;; esac
-done
-[ "${#csic_files[@]}" -gt 0 ] || fail "no CSIC 2010 normal traffic (normal*.txt) in $CSIC_DIR; set CSIC_DIR"
+if [ -n "$CSIC_DIR" ]; then
+  for f in "$CSIC_DIR"/*.txt; do
+    # CSIC 2010 ships normal and anomalous files: only normal traffic is benign.
+    case "$(basename "$f")" in *[Nn]ormal*) csic_files+=("$(realpath "$f")") ;; esac
+  done
+  [ "${#csic_files[@]}" -gt 0 ] || fail "no CSIC 2010 normal traffic (normal*.txt) in $CSIC_DIR"
+else
+  echo "CSIC_DIR not set: CSIC 2010 is left out (benches/benign/README.md says where to get it)" >&2
+fi
 CRS_DIR="$(realpath "$CRS_DIR")"
 
 waf_binary
@@ -212,7 +216,7 @@ echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $CONCURRENCY connections at a time$samp
 # A CRS test file that does not parse is skipped by rulec and named here.
 sed 's/^/rulec: /' "$work/ftw.err" | grep '^rulec: skipped' | cut -c1-160 || true
 
-python3 benches/crs_compare.py --ftw "$work/ftw.jsonl" --csic "${csic_files[@]}" --benign benches/benign/*.txt \
+python3 benches/crs_compare.py --ftw "$work/ftw.jsonl" --csic ${csic_files[@]+"${csic_files[@]}"} --benign benches/benign/*.txt \
   benches/benign/github-api/*.txt --benign-whole benches/benign/multipart-edge-cases/http/*/*.http \
   --waf "127.0.0.1:$WAF_PORT" --modsec "127.0.0.1:$MODSEC_PORT" --waf-log "$work/waf.log" \
   --modsec-audit "$work/modsec-audit.log" --label "$RULE_DIRS" --concurrency "$CONCURRENCY" --timeout "$TIMEOUT" \

@@ -8,7 +8,8 @@ use waf_compiler::ftw;
 
 #[test]
 fn every_crs_942_test_reads_and_builds_a_request() {
-    let dir = detect_support::shared_dir().join("crs/tests/REQUEST-942-APPLICATION-ATTACK-SQLI");
+    let dir =
+        detect_support::third_party_dir().join("crs/tests/REQUEST-942-APPLICATION-ATTACK-SQLI");
     if !dir.is_dir() {
         detect_support::skip(&format!(
             "CRS regression tests not found at {}",

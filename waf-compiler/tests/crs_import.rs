@@ -14,12 +14,12 @@ fn repo_root() -> PathBuf {
 
 /// The CRS checkout, or `None` after a loud skip (a failure under REQUIRE_EXTERNAL_TESTS=1).
 fn crs_dir() -> Option<PathBuf> {
-    let dir = detect_support::shared_dir().join("crs");
+    let dir = detect_support::third_party_dir().join("crs");
     if dir.join(CRS_FILE).is_file() {
         return Some(dir);
     }
     detect_support::skip(&format!(
-        "no CRS checkout at {} (set WAF_SHARED_DIR)",
+        "no CRS checkout at {} (set WAF_THIRD_PARTY_DIR)",
         dir.display()
     ));
     None
@@ -158,7 +158,7 @@ fn committed_crs_is_the_converters_output() {
         let old = std::fs::read_to_string(committed_dir.join(name)).unwrap();
         assert!(
             new == old,
-            "crs/{name} is out of date: run `rulec import-crs ../shared/crs/rules/REQUEST-9*.conf -o crs` (without 942)"
+            "crs/{name} is out of date: run `rulec import-crs third_party/crs/rules/REQUEST-9*.conf -o crs` (without 942)"
         );
     }
 }

@@ -471,10 +471,10 @@ const DATA_FILES: &[&str] = &[
 /// joined with each other and with the pieces of the main test.
 #[test]
 fn pm_from_file_agrees_with_modsecurity_on_crs_data() {
-    let rules_dir = detect_support::shared_dir().join("crs/rules");
+    let rules_dir = detect_support::third_party_dir().join("crs/rules");
     if !rules_dir.join(DATA_FILES[0]).is_file() {
         detect_support::skip(&format!(
-            "no CRS checkout at {} (set WAF_SHARED_DIR)",
+            "no CRS checkout at {} (set WAF_THIRD_PARTY_DIR)",
             rules_dir.display()
         ));
         return;

@@ -1,6 +1,6 @@
 //! Shared by the tests that run the go-ftw suites or every test request we have: the repository's paths, the
 //! test files of a directory, and the corpus of raw requests (the default rules' suites with the benign corpus,
-//! plus the CRS 942 regression suite from the shared directory). Each test crate declares `mod detect_support;`
+//! plus the CRS 942 regression suite from `third_party/`). Each test crate declares `mod detect_support;`
 //! beside `mod corpus_support;`.
 
 #![allow(dead_code)] // each test binary uses part of this module
@@ -16,12 +16,13 @@ pub fn repo(path: &str) -> PathBuf {
 
 /// The CRS 942 tests, or `None` after a loud skip (a failure under REQUIRE_EXTERNAL_TESTS=1).
 pub fn crs_tests_dir() -> Option<PathBuf> {
-    let dir = detect_support::shared_dir().join("crs/tests/REQUEST-942-APPLICATION-ATTACK-SQLI");
+    let dir =
+        detect_support::third_party_dir().join("crs/tests/REQUEST-942-APPLICATION-ATTACK-SQLI");
     if dir.is_dir() {
         Some(dir)
     } else {
         detect_support::skip(&format!(
-            "no CRS tests at {} (set WAF_SHARED_DIR)",
+            "no CRS tests at {} (set WAF_THIRD_PARTY_DIR)",
             dir.display()
         ));
         None

@@ -6,17 +6,18 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-/// `shared/` (beside the repository clone in CI), or `$WAF_SHARED_DIR`.
-pub fn shared_dir() -> PathBuf {
-    match std::env::var_os("WAF_SHARED_DIR") {
+/// The upstream material copied into the repository with its licences (`third_party/`: the CRS, libinjection's
+/// test corpus), or `$WAF_THIRD_PARTY_DIR`.
+pub fn third_party_dir() -> PathBuf {
+    match std::env::var_os("WAF_THIRD_PARTY_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../third_party"),
     }
 }
 
 /// The upstream libinjection material (tests, data, fingerprints).
 pub fn libinjection_dir() -> PathBuf {
-    shared_dir().join("libinjection")
+    third_party_dir().join("libinjection")
 }
 
 /// Whether a missing external program must fail the test (CI) rather than skip it.
