@@ -805,8 +805,8 @@ fn replay(
             }
             let headers = request.headers();
             let verdict = rules.evaluate(&request.as_request(&headers));
+            let is_blocked = verdict.blocking_at(threshold).is_some();
             if let Some(out) = details.as_mut() {
-                let is_blocked = verdict.blocking_at(threshold).is_some();
                 let ids: Vec<String> = verdict
                     .matches
                     .iter()
@@ -826,7 +826,7 @@ fn replay(
                     return ExitCode::FAILURE;
                 }
             }
-            if verdict.blocking_at(threshold).is_some() {
+            if is_blocked {
                 blocked += 1;
                 for (id, _) in verdict.contributions().filter(|(_, score)| *score > 0) {
                     *by_rule.entry(id).or_default() += 1;

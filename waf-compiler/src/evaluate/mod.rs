@@ -624,12 +624,7 @@ impl Checked<'_, '_> {
                 value,
                 self.chains.unicode_map(),
                 confirm::Request {
-                    fetch_mode: self
-                        .view
-                        .headers()
-                        .iter()
-                        .find(|(name, _)| name.eq_ignore_ascii_case("sec-fetch-mode"))
-                        .map(|(_, value)| *value),
+                    headers: self.view.headers(),
                 },
             )),
             _ => None,

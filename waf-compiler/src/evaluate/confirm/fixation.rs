@@ -12,8 +12,13 @@
 
 use super::Confirmation;
 
-/// Whether the parameter named `name` can have come through a link or a form the victim was sent to.
-pub fn vector(name: &[u8], fetch_mode: Option<&[u8]>) -> Confirmation {
+/// Whether the parameter named `name` can have come through a link or a form the victim was sent to, by the
+/// request's `headers`.
+pub fn vector(name: &[u8], headers: &[(&str, &[u8])]) -> Confirmation {
+    let fetch_mode = headers
+        .iter()
+        .find(|(header, _)| header.eq_ignore_ascii_case("sec-fetch-mode"))
+        .map(|(_, value)| *value);
     let refused = |reason: &str| Confirmation {
         confirmed: false,
         reason: reason.to_owned(),
@@ -38,10 +43,11 @@ mod tests {
 
     #[test]
     fn only_navigations_and_forms_carry_a_fixation() {
-        assert!(vector(b"phpsessid", None).confirmed);
-        assert!(vector(b"session_id", Some(b"navigate")).confirmed);
-        assert!(!vector(b"session_id", Some(b"no-cors")).confirmed);
-        assert!(!vector(b"session_id", Some(b"cors")).confirmed);
-        assert!(!vector(b"json.session_id", None).confirmed);
+        let mode = |value: &'static [u8]| [("Sec-Fetch-Mode", value)];
+        assert!(vector(b"phpsessid", &[]).confirmed);
+        assert!(vector(b"session_id", &mode(b"navigate")).confirmed);
+        assert!(!vector(b"session_id", &mode(b"no-cors")).confirmed);
+        assert!(!vector(b"session_id", &mode(b"cors")).confirmed);
+        assert!(!vector(b"json.session_id", &[]).confirmed);
     }
 }

@@ -40,12 +40,11 @@ pub struct Confirmation {
     pub reason: String,
 }
 
-/// What a confirmer may know of the request beyond the value.
+/// What a confirmer may know of the request beyond the value: its headers (session fixation reads
+/// `Sec-Fetch-Mode`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {
-    /// The `Sec-Fetch-Mode` header, when the client is a browser that sends it (`navigate` for a link followed
-    /// or a form submitted; `cors`, `no-cors`, `same-origin` for a script's or a subresource's request).
-    pub fetch_mode: Option<&'a [u8]>,
+    pub headers: &'a [(&'a str, &'a [u8])],
 }
 
 /// Runs the `confirm` parser on the value a rule matched: `raw` as the request carried it, `transformed` after the
@@ -58,11 +57,7 @@ pub fn confirm(
     request: Request<'_>,
 ) -> Confirmation {
     if confirm == Confirm::Fixation {
-        return fixation::vector(raw, request.fetch_mode);
-    }
-    let mut forms: Vec<Cow<'_, [u8]>> = decode::forms(raw, map);
-    if !forms.iter().any(|form| form.as_ref() == transformed) {
-        forms.push(Cow::Borrowed(transformed));
+        return fixation::vector(raw, request.headers);
     }
     // Only data needs a parser's word; a fragment of no other shape scores as its pattern says. The shape is the
     // value's as the application receives it: decoding it further is a guess, which finds injections, not data.
@@ -74,6 +69,10 @@ pub fn confirm(
             reason: "a fragment, not data: scored as the pattern says".to_owned(),
         };
     };
+    let mut forms: Vec<Cow<'_, [u8]>> = decode::forms(raw, map);
+    if !forms.iter().any(|form| form.as_ref() == transformed) {
+        forms.push(Cow::Borrowed(transformed));
+    }
     let found = match confirm {
         Confirm::Sql => forms.iter().find_map(|form| sql::injection(form)),
         Confirm::Xss => forms.iter().find_map(|form| xss::injection(form)),
