@@ -1,5 +1,5 @@
 //! The authentication service: sign-in, sessions, API keys and login events, wire-compatible with the legacy service
-//! it replaces (`auth-wire.md` in the shared docs is the contract).
+//! it replaces (`docs/auth-wire.md` is the contract).
 //!
 //! A request's path through the code: [`routes`] (one router per protocol) → [`tenancy`] (the authority named by
 //! the host) → [`session`] / [`apikey`] / [`bearer`] / [`client_auth`] (who is calling) → handler → [`store`]

@@ -1,4 +1,4 @@
-//! The wire protocol of `auth-wire.md`, driven over a socket against the real binary.
+//! The wire protocol of `docs/auth-wire.md`, driven over a socket against the real binary.
 //!
 //! Every scenario body runs twice: on the embedded SQLite store and on a fresh database of a real PostgreSQL
 //! cluster started here; login events go to a real Redis started here. A custom harness (libtest-mimic) owns those

@@ -1,4 +1,4 @@
-//! Runs every upstream libinjection test file (`shared/libinjection/tests`) against our
+//! Runs every upstream libinjection test file (`third_party/libinjection/tests`) against our
 //! detectors: SQLi fingerprints, folding, tokens and the HTML5 tokenizer. Prints
 //! `N passed, M failed` per category and in total, and fails on any failure not in
 //! [`KNOWN_DIFFERENCES`] or any known difference that now passes.

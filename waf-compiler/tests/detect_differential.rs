@@ -1,7 +1,7 @@
 //! Differential test against C libinjection (PyPI `libinjection-python`, C libinjection 3.9.2)
 //! run through `tests/libinjection_oracle.py` with `$TEST_PYTHON`.
 //!
-//! Inputs: every payload line of `shared/libinjection/data` (read as upstream's sample reader
+//! Inputs: every payload line of `third_party/libinjection/data` (read as upstream's sample reader
 //! does: right-trimmed, empty and `#` lines skipped, URL-decoded with `+` as space), plus
 //! generated inputs built from SQL and HTML fragments and random bytes, and generated plain words
 //! (the inputs of the SQLi fast path). Compared: the SQLi verdict (of `analyze`, `is_sqli` and

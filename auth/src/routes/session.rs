@@ -1,5 +1,5 @@
 //! The session protocol: `/auth/healthz`, `/auth/authority`, `/auth/signin`, `/auth/logout`, `/auth/login`,
-//! `/auth/failure`, as the legacy service answers them (see `auth-wire.md`).
+//! `/auth/failure`, as the legacy service answers them (see `docs/auth-wire.md`).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
