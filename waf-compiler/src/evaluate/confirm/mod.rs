@@ -74,7 +74,7 @@ pub fn confirm(
         forms.push(Cow::Borrowed(transformed));
     }
     let found = match confirm {
-        Confirm::Sql => forms.iter().find_map(|form| sql::injection(form)),
+        Confirm::Sql => forms.iter().find_map(|form| sql::injection(form, shape)),
         Confirm::Xss => forms.iter().find_map(|form| xss::injection(form)),
         Confirm::Shell => forms.iter().find_map(|form| shell::injection(form)),
         Confirm::Code | Confirm::Fixation | Confirm::None => None,
@@ -90,7 +90,9 @@ pub fn confirm(
                 "{}, and {}",
                 shape.describe(),
                 match confirm {
-                    Confirm::Sql => "no SQL injection fingerprint in any quote context",
+                    Confirm::Sql => {
+                        "no SQL injection fingerprint in any quote context, or none that parses as one"
+                    }
                     Confirm::Xss => "no script, event handler or scripting URL in any HTML context",
                     Confirm::Shell => "no command line where an argument can end",
                     Confirm::Code | Confirm::Fixation | Confirm::None => {

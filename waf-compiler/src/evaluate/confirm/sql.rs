@@ -6,9 +6,23 @@
 //! (`) UNION ALL SELECT NULL,NULL--`, `from information_schema.tables where ...`) escapes it; such statements
 //! are recognised by the clauses only SQL writes in that order ([`STATEMENTS`]), which prose does not ("select
 //! a size from the list" has no `from <table> where`).
+//!
+//! In text of several lines, a document or rich text, finding SQL is not finding an injection: a forum post shows the query it is
+//! asking about, a ticket quotes the statement that failed. There the value must also *work* as one: put into a
+//! query as a number, a single-quoted or a double-quoted string, the query must still parse, and the value must
+//! have left its place (a string it closed, an operator, a second statement), as an attacker writes it (`great
+//! post' UNION SELECT name, password FROM users-- `). A post goes on with sentences after its SQL, and code in
+//! another language around a query is no SQL: neither parses ([`works_as_injection`], with `sqlparser` in the
+//! dialects attackers aim at).
 
+use super::shape::Shape;
 use crate::evaluate::detect::sqli;
 use regex_automata::meta::Regex;
+use sqlparser::ast::{BinaryOperator, Expr, SetExpr, Statement};
+use sqlparser::dialect::{
+    Dialect, GenericDialect, MsSqlDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect,
+};
+use sqlparser::parser::Parser;
 use std::sync::OnceLock;
 
 /// Clauses and objects of SQL statements, case-insensitive, as words.
@@ -21,12 +35,12 @@ fn statements() -> &'static Regex {
         .get_or_init(|| Regex::new(STATEMENTS).expect("the SQL statement pattern compiles"))
 }
 
-/// The fingerprint or the statement, when `value` holds an SQL injection.
-pub fn injection(value: &[u8]) -> Option<String> {
-    if let Some(fp) = sqli::fingerprint(value) {
-        return Some(format!("libinjection SQL fingerprint `{fp}`"));
-    }
-    statements().find(value).map(|m| {
+/// The fingerprint or the statement, when `value`, data of `shape`, holds an SQL injection.
+pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
+    let found = if let Some(fp) = sqli::fingerprint(value) {
+        format!("libinjection SQL fingerprint `{fp}`")
+    } else {
+        let m = statements().find(value)?;
         format!(
             "SQL statement `{}`",
             String::from_utf8_lossy(&value[m.range()])
@@ -34,7 +48,147 @@ pub fn injection(value: &[u8]) -> Option<String> {
                 .take(60)
                 .collect::<String>()
         )
-    })
+    };
+    // A line is where short injections are written (a search, a name, a header), often not as valid SQL: a hit
+    // there scores. Several lines of text, a document or rich text are where SQL is shown.
+    let shown = match shape {
+        Shape::Document | Shape::Markup => true,
+        Shape::Text => lines(value) > 1,
+        Shape::Json | Shape::Token => false,
+    };
+    if !shown {
+        return Some(found);
+    }
+    works_as_injection(value).map(|how| format!("{found}, and {how}"))
+}
+
+/// Non-empty lines of `value`.
+fn lines(value: &[u8]) -> usize {
+    value
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.trim_ascii().is_empty())
+        .count()
+}
+
+/// Where in a query a value lands.
+#[derive(Clone, Copy)]
+enum Place {
+    /// Compared as a number: it stays one plain value, or it changed the query.
+    Number,
+    /// Inside a string of this quote: it must close the string to change the query.
+    Quoted(char),
+    /// At the start of a statement (an application that runs what it is sent, a stacked query).
+    Statement,
+}
+
+/// The queries a value is tried in: what comes before it, after it, and where that puts it.
+const CONTEXTS: [(&str, &str, &str, Place); 5] = [
+    (
+        "as a number",
+        "SELECT * FROM t WHERE c = ",
+        "",
+        Place::Number,
+    ),
+    (
+        "in a single-quoted string",
+        "SELECT * FROM t WHERE c = '",
+        "'",
+        Place::Quoted('\''),
+    ),
+    (
+        "in a double-quoted string",
+        "SELECT * FROM t WHERE c = \"",
+        "\"",
+        Place::Quoted('"'),
+    ),
+    (
+        "in a list of values",
+        "INSERT INTO t VALUES ('",
+        "')",
+        Place::Quoted('\''),
+    ),
+    ("as a statement", "", "", Place::Statement),
+];
+
+/// Nesting the parser follows: injections nest a few levels; a hostile value nested deeper is refused with an
+/// error, well before the stack of a proxy worker is at risk.
+const RECURSION_LIMIT: usize = 16;
+
+/// How `value` works as an injection, if it does: the context and dialect in which a query holding it parses
+/// with a structure the value changed.
+fn works_as_injection(value: &[u8]) -> Option<String> {
+    let value = std::str::from_utf8(value).ok()?;
+    let dialects: [(&str, &dyn Dialect); 5] = [
+        ("MySQL", &MySqlDialect {}),
+        ("PostgreSQL", &PostgreSqlDialect {}),
+        ("SQL Server", &MsSqlDialect {}),
+        ("SQLite", &SQLiteDialect {}),
+        ("standard SQL", &GenericDialect {}),
+    ];
+    CONTEXTS
+        .iter()
+        .find_map(|&(context, before, after, place)| {
+            if let Place::Quoted(quote) = place
+                && !closes(value, quote)
+            {
+                return None;
+            }
+            let query = format!("{before}{value}{after}");
+            dialects.iter().find_map(|&(name, dialect)| {
+                let statements = Parser::new(dialect)
+                    .with_recursion_limit(RECURSION_LIMIT)
+                    .try_with_sql(&query)
+                    .and_then(|mut parser| parser.parse_statements())
+                    .ok()?;
+                let changed = match place {
+                    Place::Number => !one_value(&statements, before),
+                    Place::Quoted(_) | Place::Statement => !statements.is_empty(),
+                };
+                changed.then(|| format!("it parses as an injection {context} ({name})"))
+            })
+        })
+}
+
+/// Whether `value` closes a string opened by `quote`: a quote not doubled (`''`) nor escaped (`\'`).
+fn closes(value: &str, quote: char) -> bool {
+    let mut chars = value.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            chars.next();
+        } else if c == quote {
+            if chars.peek() != Some(&quote) {
+                return true;
+            }
+            chars.next();
+        }
+    }
+    false
+}
+
+/// Whether `statements` are the query `before` with one plain value compared to `c`: the value stayed in its
+/// place.
+fn one_value(statements: &[Statement], before: &str) -> bool {
+    let [Statement::Query(query)] = statements else {
+        return false;
+    };
+    let SetExpr::Select(select) = query.body.as_ref() else {
+        return false;
+    };
+    let Some(Expr::BinaryOp {
+        op: BinaryOperator::Eq,
+        right,
+        ..
+    }) = &select.selection
+    else {
+        return false;
+    };
+    let plain = match right.as_ref() {
+        Expr::Value(_) | Expr::Identifier(_) => true,
+        Expr::UnaryOp { expr, .. } => matches!(expr.as_ref(), Expr::Value(_)),
+        _ => false,
+    };
+    // Nothing else added to the query: no ORDER BY, LIMIT, locking clause...
+    plain && query.to_string() == format!("{before}{right}")
 }
 
 #[cfg(test)]
@@ -50,14 +204,51 @@ mod tests {
             "ALTER TABLE `mass_mails` CHANGE `receivers`",
             "admin@example.com' or sqlite_compileoption_used (id)--",
         ] {
-            assert!(injection(sql.as_bytes()).is_some(), "{sql}");
+            // Shaped as other data than words, a statement found is enough.
+            assert!(injection(sql.as_bytes(), Shape::Json).is_some(), "{sql}");
         }
         for text in [
             "Please select the size you would like from the list below and update your cart",
             "We drop prices every Friday; create an account to hear first.",
             "Select your country from our shop where shipping is free",
         ] {
-            assert_eq!(injection(text.as_bytes()), None, "{text}");
+            assert_eq!(injection(text.as_bytes(), Shape::Json), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn sql_in_a_post_is_shown_not_injected() {
+        for document in [
+            "Why is this slow?\n\n```sql\nSELECT * FROM orders WHERE customer_id = 42 ORDER BY id;\n```\n\n\
+             It takes a minute on a small table, any idea what I am missing here?",
+            "fyi\n```\n<?php\n$stmt = $pdo->prepare('SELECT * FROM products WHERE quantity = ?');\n\
+             $stmt->execute([$_GET['id'] ?? 0]);\n```",
+            "It's the query that fails: select name from users where id = 1 union select 2 -- any idea?\n\
+             I'd really like to know why, thanks",
+        ] {
+            assert_eq!(
+                injection(document.as_bytes(), Shape::Document),
+                None,
+                "{document}"
+            );
+        }
+    }
+
+    #[test]
+    fn an_injection_in_words_works_as_one() {
+        for text in [
+            "Great article, thanks!' UNION SELECT name, password FROM users-- and more words after it",
+            "nice post' or name like '%admin",
+            "I agree with you'; DROP TABLE users; --",
+            "very helpful review' AND SLEEP(5)#",
+        ] {
+            let reason = injection(text.as_bytes(), Shape::Document);
+            assert!(
+                reason
+                    .as_deref()
+                    .is_some_and(|r| r.contains("parses as an injection")),
+                "{text}: {reason:?}"
+            );
         }
     }
 }
