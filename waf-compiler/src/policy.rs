@@ -11,7 +11,12 @@
 //! The methods add PUT, PATCH and DELETE to CRS's GET, HEAD, POST and OPTIONS: every REST API a single-page
 //! application or a mobile app talks to uses them, and a method is no attack (the request's content is inspected
 //! whatever its method). WebDAV's and other methods (PROPFIND, TRACE, CONNECT, made-up ones) stay refused.
+//!
+//! A site that is an API for programs says so with its [`Profile`]: there a body's label and the URLs of JSON
+//! documents are no evidence of an attack.
 
+use crate::evaluate::confirm::Confirmation;
+use crate::evaluate::verdict::Verdict;
 use std::collections::BTreeMap;
 
 /// Content types a request body may have, as 920420 reads them (`|type|`, lowercase): CRS's own, then what
@@ -48,4 +53,69 @@ pub fn site_settings() -> BTreeMap<String, String> {
             ALLOWED_REQUEST_CONTENT_TYPE.to_owned(),
         ),
     ])
+}
+
+/// What a site serves, as far as judging its requests goes: `domains.<host>.profile` (and `rules.profile` for the
+/// rest), `rulec replay --profile`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Profile {
+    /// Pages and forms for browsers, with their APIs: CRS's policy as the site policy above widens it.
+    #[default]
+    Web,
+    /// An API for programs (REST, GraphQL, RPC, webhooks): clients label bodies with vendor media types or not
+    /// at all, and JSON documents carry URLs as data.
+    Api,
+}
+
+/// The rules that judge a body by its label: 920340 and 920640 (a body without `Content-Type`), 920420 (a
+/// media type the site policy does not list). The engine types a body by its content (JSON, form, XML, text or
+/// binary) whatever its label says, so for an API a missing or unlisted label hides nothing from inspection.
+const BODY_LABEL_RULES: [u32; 3] = [920340, 920420, 920640];
+
+impl Profile {
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Web => "web",
+            Profile::Api => "api",
+        }
+    }
+
+    /// Weighs `verdict`'s matches as this profile sees them: a match that is no evidence here stays in the
+    /// verdict, unconfirmed with the reason, and adds nothing to the anomaly score. For [`Profile::Api`]: the
+    /// body's label ([`BODY_LABEL_RULES`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body:
+    /// an API's documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on
+    /// a page parameter that names a file to include.
+    pub fn weigh(self, verdict: &mut Verdict) {
+        if self == Profile::Web {
+            return;
+        }
+        for m in &mut verdict.matches {
+            let reason = if BODY_LABEL_RULES.contains(&m.rule_id) {
+                "the api profile: a body's label is not judged, its content is"
+            } else if m.tags.iter().any(|tag| tag == "attack-rfi")
+                && m.variable.starts_with("ARGS_POST:json.")
+            {
+                "the api profile: a URL in a JSON document is data"
+            } else {
+                continue;
+            };
+            m.confirmation = Some(Confirmation {
+                confirmed: false,
+                reason: reason.to_owned(),
+            });
+        }
+    }
+}
+
+impl std::str::FromStr for Profile {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        match name {
+            "web" => Ok(Profile::Web),
+            "api" => Ok(Profile::Api),
+            other => Err(format!("unknown profile {other:?}: expected web or api")),
+        }
+    }
 }

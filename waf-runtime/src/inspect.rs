@@ -1,6 +1,6 @@
 //! The seam between the proxy and the rule engine: loading a rule set from the configured sources, and asking it
 //! about one request. The proxy never sees a regex; it gets findings back and decides (in `pipeline.rs`).
-use crate::config::Config;
+use crate::config::{Config, InspectionPolicy};
 use http::Version;
 use http::request::Parts;
 use std::path::{Path, PathBuf};
@@ -46,16 +46,21 @@ impl LoadedRules {
     }
 
     /// Evaluates one request (its head and the inspected part of its body). `target` is the request target as
-    /// the client sent it (see `request_target.rs`); the matches of the `excluded` rules (the domain's
-    /// `disabled_rules`) do not count, and `block` rules block once the others' anomaly scores add up to
-    /// `anomaly_threshold`.
+    /// the client sent it (see `request_target.rs`); the domain's `policy` weighs the matches by its profile, the
+    /// matches of its `excluded` rules (its `disabled_rules`) do not count, and `block` rules block once the
+    /// others' anomaly scores add up to its `anomaly_threshold`.
     pub fn inspect(
         &self,
         parts: &Parts,
         target: &str,
         body: &[u8],
-        (anomaly_threshold, excluded): (u32, &[u32]),
+        policy: InspectionPolicy<'_>,
     ) -> Vec<Finding> {
+        let InspectionPolicy {
+            anomaly_threshold,
+            excluded,
+            profile,
+        } = policy;
         let mut headers: Vec<(&str, &[u8])> = parts
             .headers
             .iter()
@@ -76,6 +81,7 @@ impl LoadedRules {
             body,
         };
         let mut verdict = self.set.evaluate(&request);
+        profile.weigh(&mut verdict);
         if !excluded.is_empty() {
             verdict
                 .matches
@@ -271,6 +277,7 @@ fn load_artifact(path: &Path, opts: &CompileOptions) -> Result<LoadedRules, Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+    use waf_compiler::policy::Profile;
 
     /// A domain's own rule runs for its requests only, whether the host comes in a Host header (HTTP/1.1) or
     /// only in the request target (HTTP/2's `:authority`).
@@ -292,7 +299,16 @@ mod tests {
             }
             let (parts, ()) = builder.body(()).unwrap().into_parts();
             let target = parts.uri.path_and_query().unwrap().as_str().to_owned();
-            let findings = rules.inspect(&parts, &target, b"", (5, &[]));
+            let findings = rules.inspect(
+                &parts,
+                &target,
+                b"",
+                InspectionPolicy {
+                    anomaly_threshold: 5,
+                    excluded: &[],
+                    profile: Profile::Web,
+                },
+            );
             findings.iter().map(|f| f.rule_id).collect::<Vec<_>>()
         };
         assert_eq!(ids("/?q=probe", Some("shop.test"), Version::HTTP_11), [7]);

@@ -398,6 +398,87 @@ rules:
     );
 }
 
+/// `profile: api` (per domain, or `rules.profile` for the rest): a body without a label and a URL in a JSON
+/// document are no evidence for an API, while an injection still is; a web domain keeps CRS's policy.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_api_profile_judges_bodies_by_content_not_label() {
+    let up = Upstream::start().await;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap();
+    let dirs: Vec<String> = ["rules", "crs-942", "crs"]
+        .iter()
+        .map(|d| format!("'{}'", root.join(d).display()))
+        .collect();
+    let config = format!(
+        "  upstream: {{default: '{}'}}\n  rules: {{directories: [{}]}}\n  domains:\n    \
+         api.test: {{profile: api}}\n",
+        up.url(),
+        dirs.join(", ")
+    );
+    let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config);
+    let send_body = |host: &'static str, content_type: Option<&'static str>, body: &'static str| {
+        let addr = waf.addr;
+        async move {
+            let mut req = Request::post("/repos/octo/hello/hooks").header("host", host);
+            if let Some(content_type) = content_type {
+                req = req.header("content-type", content_type);
+            }
+            send(
+                addr,
+                req.body(Full::new(Bytes::from_static(body.as_bytes())))
+                    .unwrap(),
+            )
+            .await
+            .0
+            .status
+        }
+    };
+    // An API client that sends JSON without a Content-Type, as older SDKs do.
+    let unlabelled = r#"{"name":"web","active":true,"events":["push"]}"#;
+    assert_eq!(send_body("app.test", None, unlabelled).await, 403);
+    assert_eq!(send_body("api.test", None, unlabelled).await, 200);
+    // A webhook's document with a URL ending in `?` (CRS 931120, remote file inclusion).
+    let webhook = r#"{"sender":{"avatar_url":"https://avatars.example.com/u/340?"}}"#;
+    assert_eq!(
+        send_body("app.test", Some("application/json"), webhook).await,
+        403
+    );
+    assert_eq!(
+        send_body("api.test", Some("application/json"), webhook).await,
+        200
+    );
+    // An injection is one whatever the profile.
+    let injected = r#"{"id":"1' UNION SELECT password FROM users--"}"#;
+    assert_eq!(
+        send_body("api.test", Some("application/json"), injected).await,
+        403
+    );
+    assert_eq!(up.seen().len(), 2);
+    drop(waf);
+
+    // A profile the proxy does not know is refused, naming the key.
+    let dir = tempfile::tempdir().unwrap();
+    Waf::write_config(
+        dir.path(),
+        &format!(
+            "  upstream: {{default: '{}'}}\n  domains:\n    api.test: {{profile: rest}}\n",
+            up.url()
+        ),
+    );
+    let checked = std::process::Command::new(env!("CARGO_BIN_EXE_waf"))
+        .args(["--config", "waf.yml", "--check-config"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&checked.stderr);
+    assert!(!checked.status.success(), "{text}");
+    assert!(
+        text.contains("waf.domains.api.test.profile") && text.contains("rest"),
+        "{text}"
+    );
+}
+
 /// Rule messages show their macros expanded, as ModSecurity does, in the 403 body and the log lines: the matched
 /// value and variable, a request header, and (CRS 949110's own message) the anomaly score.
 #[tokio::test(flavor = "multi_thread")]

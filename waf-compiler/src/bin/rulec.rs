@@ -185,6 +185,9 @@ enum Command {
         /// (docs/rule-format.md, `confirm`).
         #[arg(long)]
         no_confirm: bool,
+        /// What the requests' site serves, `web` or `api` (`domains.<host>.profile`, docs/crs.md).
+        #[arg(long, default_value = "web")]
+        profile: waf_compiler::policy::Profile,
         /// Fail (exit status 1) when more than this share of the requests, in percent, is blocked: the bar CI
         /// holds a benign corpus to.
         #[arg(long, value_name = "PERCENT")]
@@ -325,6 +328,7 @@ fn main() -> ExitCode {
             crs_defaults,
             anomaly_threshold,
             no_confirm,
+            profile,
             max_blocked_percent,
             details,
             files,
@@ -339,6 +343,7 @@ fn main() -> ExitCode {
             &ReplayOptions {
                 threshold: anomaly_threshold,
                 confirm: !no_confirm,
+                profile,
                 max_blocked_percent,
                 details,
             },
@@ -757,6 +762,7 @@ fn explain_request(rule_dirs: &[PathBuf], opts: &CompileOptions, path: &PathBuf)
 struct ReplayOptions {
     threshold: u32,
     confirm: bool,
+    profile: waf_compiler::policy::Profile,
     max_blocked_percent: Option<f64>,
     details: Option<PathBuf>,
 }
@@ -804,7 +810,8 @@ fn replay(
                     .to_owned();
             }
             let headers = request.headers();
-            let verdict = rules.evaluate(&request.as_request(&headers));
+            let mut verdict = rules.evaluate(&request.as_request(&headers));
+            replay.profile.weigh(&mut verdict);
             let is_blocked = verdict.blocking_at(threshold).is_some();
             if let Some(out) = details.as_mut() {
                 let ids: Vec<String> = verdict
@@ -846,8 +853,9 @@ fn replay(
     };
     out!(
         "{total} requests, {blocked} blocked ({percent:.2}%), {unparsable} not parsable as HTTP, \
-         paranoia {}, anomaly threshold {threshold}{}",
+         paranoia {}, anomaly threshold {threshold}, profile {}{}",
         opts.paranoia_level,
+        replay.profile.name(),
         if replay.confirm {
             ""
         } else {

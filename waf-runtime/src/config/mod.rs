@@ -15,6 +15,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use waf_compiler::policy::Profile;
 
 pub use resolve::resolve;
 pub use traffic::{
@@ -158,6 +159,9 @@ pub struct DomainConfig {
     /// legitimately sends what the rule looks for); sorted, without repeats.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub disabled_rules: Vec<u32>,
+    /// What the domain serves, instead of `rules.profile`: `api` for an API of programs (docs/crs.md).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
     /// The domain's own rules, as written (mappings without `hosts`): the loader scopes each to the domain, so they
     /// run for its requests only, and checks them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -184,6 +188,10 @@ pub struct RulesConfig {
     /// Whether hits of the injection families are confirmed by a parser of their language before they score
     /// (`waf_compiler::evaluate::confirm`); off, every hit scores in full, as in ModSecurity.
     pub confirm: bool,
+    /// What the sites behind the proxy serve, for domains without a `profile` of their own: `web` (pages and
+    /// forms, the default) or `api` (an API for programs: bodies judged by content, not label; URLs in JSON
+    /// documents are data).
+    pub profile: Profile,
     /// Ids of rules taken out of the loaded set (ModSecurity's `SecRuleRemoveById`), sorted and distinct.
     pub disabled_rules: Vec<u32>,
     /// Values of the settings rules read instead of their default pattern (CRS's `allowed_methods`,
@@ -316,16 +324,28 @@ impl Config {
         }
     }
 
-    /// How requests for `host` are judged: the anomaly threshold, and the rules whose matches do not count.
-    pub fn inspection_policy(&self, host: &str) -> (u32, &[u32]) {
+    /// How requests for `host` are judged.
+    pub fn inspection_policy(&self, host: &str) -> InspectionPolicy<'_> {
         let domain = self.domains.get(host);
-        (
-            domain
+        InspectionPolicy {
+            anomaly_threshold: domain
                 .and_then(|d| d.anomaly_threshold)
                 .unwrap_or(self.rules.anomaly_threshold),
-            domain.map_or(&[][..], |d| d.disabled_rules.as_slice()),
-        )
+            excluded: domain.map_or(&[][..], |d| d.disabled_rules.as_slice()),
+            profile: domain.and_then(|d| d.profile).unwrap_or(self.rules.profile),
+        }
     }
+}
+
+/// How one domain's requests are judged.
+#[derive(Debug, Clone, Copy)]
+pub struct InspectionPolicy<'a> {
+    /// The anomaly score at which `block` rules block.
+    pub anomaly_threshold: u32,
+    /// Rules whose matches do not count (the domain's `disabled_rules`), sorted.
+    pub excluded: &'a [u32],
+    /// What the domain serves, which weighs some matches ([`Profile::weigh`]).
+    pub profile: Profile,
 }
 
 /// The settings that decide which rule set is loaded.

@@ -230,6 +230,7 @@ impl Resolver<'_> {
                     self_signed,
                     anomaly_threshold: d.anomaly_threshold,
                     disabled_rules,
+                    profile: d.profile,
                     custom_rules,
                     access_log: d.access_log.unwrap_or(true),
                 },
@@ -705,6 +706,7 @@ impl Resolver<'_> {
             reload_interval_sec,
             remember_values: r.remember_values.unwrap_or(true),
             confirm: r.confirm.unwrap_or(true),
+            profile: r.profile.unwrap_or_default(),
             disabled_rules: {
                 let mut ids = r.disabled_rules.unwrap_or_default();
                 ids.sort_unstable();
