@@ -1,6 +1,6 @@
 //! First-time setup, sign-in and sign-out, token refresh, admins and password changes.
 use super::Panel;
-use super::error::{ApiError, ApiResult};
+use super::error::{ApiError, ApiResult, JsonBody};
 use super::password;
 use super::session::{self, SignedIn};
 use axum::Json;
@@ -59,9 +59,10 @@ fn check_username(name: &str) -> ApiResult<()> {
     if ok {
         Ok(())
     } else {
-        Err(ApiError::bad_request(format!(
-            "a username has 1 to {MAX_USERNAME} letters, digits or . _ @ -"
-        )))
+        Err(ApiError::field(
+            "username",
+            format!("username: 1 to {MAX_USERNAME} letters, digits or . _ @ -"),
+        ))
     }
 }
 
@@ -83,7 +84,7 @@ pub async fn status(
 pub async fn setup(
     State(panel): State<Arc<Panel>>,
     parts: Parts,
-    Json(req): Json<SetupRequest>,
+    JsonBody(req): JsonBody<SetupRequest>,
 ) -> ApiResult<StatusCode> {
     session::check_origin(&parts.headers)?;
     if !panel.setup.pending() {
@@ -93,7 +94,7 @@ pub async fn setup(
         return Err(ApiError::forbidden("wrong setup token"));
     }
     check_username(&req.username)?;
-    password::check_policy(&req.password).map_err(ApiError::bad_request)?;
+    password::check_policy(&req.password).map_err(|e| ApiError::field("password", e))?;
     let hash = password::hash(req.password)
         .await
         .map_err(|e| ApiError::internal("setup", e))?;
@@ -124,7 +125,7 @@ pub async fn setup(
 pub async fn sign_in(
     State(panel): State<Arc<Panel>>,
     parts: Parts,
-    Json(req): Json<Credentials>,
+    JsonBody(req): JsonBody<Credentials>,
 ) -> ApiResult<Response> {
     session::check_origin(&parts.headers)?;
     let client = session::client(&parts);
@@ -229,18 +230,17 @@ pub async fn list_admins(
 pub async fn add_admin(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
-    Json(req): Json<Credentials>,
+    JsonBody(req): JsonBody<Credentials>,
 ) -> ApiResult<StatusCode> {
     check_username(&req.username)?;
-    password::check_policy(&req.password).map_err(ApiError::bad_request)?;
+    password::check_policy(&req.password).map_err(|e| ApiError::field("password", e))?;
     let hash = password::hash(req.password)
         .await
         .map_err(|e| ApiError::internal("adding an admin", e))?;
     if !panel.store.create_admin(&req.username, &hash).await? {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "that username is taken",
-        ));
+        return Err(
+            ApiError::new(StatusCode::CONFLICT, "that username is taken").about("username"),
+        );
     }
     let after = serde_json::json!({ "username": req.username }).to_string();
     panel
@@ -262,7 +262,7 @@ pub async fn add_admin(
 pub async fn change_password(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
-    Json(req): Json<PasswordChange>,
+    JsonBody(req): JsonBody<PasswordChange>,
 ) -> ApiResult<StatusCode> {
     let admin = panel
         .store
@@ -270,9 +270,9 @@ pub async fn change_password(
         .await?
         .ok_or_else(ApiError::unauthorized)?;
     if !password::verify(req.current, admin.password_hash).await {
-        return Err(ApiError::forbidden("wrong current password"));
+        return Err(ApiError::forbidden("wrong current password").about("current"));
     }
-    password::check_policy(&req.new).map_err(ApiError::bad_request)?;
+    password::check_policy(&req.new).map_err(|e| ApiError::field("new", e))?;
     let hash = password::hash(req.new)
         .await
         .map_err(|e| ApiError::internal("changing a password", e))?;

@@ -8,6 +8,8 @@
 //! - `settings.rs`, `live_config.rs`: changes to the running proxy, applied like a reload and saved to `waf.yml`
 //!   (what only a restart applies, such as the listeners, is saved and answered as such).
 //! - `monitoring.rs`, `dashboard.rs`: live figures, recent blocked requests (`recent_blocks.rs`), audit log.
+//! - `event_store.rs`, `events.rs`: the persistent events (blocks, observed matches, refusals), their API, the
+//!   live stream and the charts' figures.
 //! - `store.rs`: the SQLite database (admins, sessions, audit log); `ui.rs`: the embedded pages.
 //!
 //! The panel runs on the control runtime, apart from the request workers: a slow panel never slows traffic.
@@ -16,6 +18,8 @@
 mod accounts;
 mod dashboard;
 mod error;
+mod event_store;
+mod events;
 mod live_config;
 mod monitoring;
 mod password;
@@ -36,7 +40,7 @@ use axum::Router;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, Request, header};
 use axum::response::Response;
-use axum::routing::{get, post, put};
+use axum::routing::{get, patch, post, put};
 use hyper::body::Incoming;
 use hyper::service::{Service, service_fn};
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -59,6 +63,7 @@ pub struct Panel {
     throttle: Arc<throttle::Throttle>,
     /// One configuration change at a time (`live_config.rs`).
     edits: tokio::sync::Mutex<()>,
+    events: Arc<event_store::EventStore>,
 }
 
 #[derive(OpenApi)]
@@ -84,12 +89,19 @@ pub struct Panel {
         settings::put_domain,
         settings::delete_domain,
         settings::set_domain_rules,
+        settings::patch_domain_rules,
+        settings::patch_protection,
         settings::set_tls,
         settings::set_ip_lists,
         settings::set_rate_limit,
+        settings::set_geoip,
         monitoring::show,
         monitoring::blocked,
-        monitoring::events,
+        events::list,
+        events::detail,
+        events::export,
+        events::stream,
+        events::stats,
         monitoring::audit,
     )
 )]
@@ -109,6 +121,14 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
         .await
         .with_context(|| format!("opening the admin database in {}", dir.display()))?;
     let keys = session::Keys::load_or_create(dir).context("the admin session key")?;
+    let events = event_store::EventStore::open(dir)
+        .await
+        .with_context(|| format!("opening the event store in {}", dir.display()))?;
+    tokio::spawn(
+        events
+            .clone()
+            .run(state.recent_blocks.subscribe(), state.metrics),
+    );
     let setup = if store.admin_count().await? == 0 {
         setup::SetupToken::issue(dir).context("writing the admin setup token")?
     } else {
@@ -125,6 +145,7 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
         secure_cookies: config.secure_cookies,
         throttle: throttle::Throttle::new(),
         edits: tokio::sync::Mutex::new(()),
+        events,
     });
     let ip: IpAddr = config
         .listen_address
@@ -207,17 +228,26 @@ fn router(panel: Arc<Panel>) -> Router {
         .route("/config/mode", put(settings::set_mode))
         .route("/config/paranoia", put(settings::set_paranoia))
         .route("/config/rules", put(settings::set_rule_set))
+        .route("/config/protection", patch(settings::patch_protection))
         .route(
             "/domains/{host}",
             put(settings::put_domain).delete(settings::delete_domain),
         )
-        .route("/domains/{host}/rules", put(settings::set_domain_rules))
+        .route(
+            "/domains/{host}/rules",
+            put(settings::set_domain_rules).patch(settings::patch_domain_rules),
+        )
         .route("/tls", put(settings::set_tls))
         .route("/ip-filter", put(settings::set_ip_lists))
         .route("/rate-limit", put(settings::set_rate_limit))
+        .route("/geoip", put(settings::set_geoip))
         .route("/dashboard", get(monitoring::show))
         .route("/blocked", get(monitoring::blocked))
-        .route("/events", get(monitoring::events))
+        .route("/events", get(events::list))
+        .route("/events/export", get(events::export))
+        .route("/events/stream", get(events::stream))
+        .route("/events/{id}", get(events::detail))
+        .route("/stats", get(events::stats))
         .route("/audit", get(monitoring::audit))
         .route("/rules", get(monitoring::rules))
         .route("/openapi.json", get(openapi));
@@ -225,6 +255,7 @@ fn router(panel: Arc<Panel>) -> Router {
         .nest("/api", api)
         .merge(ui::routes())
         .with_state(panel)
+        .layer(axum::middleware::map_response(error::json_errors))
         .layer(axum::middleware::map_response(security_headers))
 }
 
