@@ -664,7 +664,7 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     assert_eq!(
         listed,
         json!([{"id": 500001, "msg": "shop's own rule", "file": "waf.domains.shop.test.custom_rules",
-            "paranoia_level": 1, "hosts": ["shop.test"], "hits": 1}])
+            "paranoia_level": 1, "runs": true, "hosts": ["shop.test"], "hits": 1}])
     );
     // A custom rule that does not load, or that names other hosts, changes nothing.
     let text_before = std::fs::read_to_string(&file).unwrap();
@@ -879,7 +879,7 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
         .body;
     assert_eq!(
         rules,
-        json!([{"id": 100001, "msg": "test attack marker", "file": "deny.yaml", "paranoia_level": 1,
+        json!([{"id": 100001, "msg": "test attack marker", "file": "deny.yaml", "paranoia_level": 1, "runs": true,
             "hosts": [], "hits": 5}])
     );
     let none = client
@@ -968,7 +968,7 @@ async fn edits_change_only_their_fields_refuse_stale_versions_and_apply_whole_or
         )
         .await;
     assert_eq!(put.status, 200, "{}", put.body);
-    let own_rule = "- {id: 500001, msg: own, pattern: own-probe, variables: [ARGS], action: deny}";
+    let own_rule = "- {id: 500001, msg: own, pattern: own-probe, variables: [ARGS], action: deny, paranoia_level: 2}";
     let full = client
         .call(
             Method::PUT,
@@ -977,6 +977,15 @@ async fn edits_change_only_their_fields_refuse_stale_versions_and_apply_whole_or
         )
         .await;
     assert_eq!(full.status, 200, "{}", full.body);
+    let listed = client
+        .call(Method::GET, "/api/rules?search=own", None)
+        .await
+        .body;
+    assert_eq!(
+        (listed[0]["id"].as_u64(), listed[0]["runs"].as_bool()),
+        (Some(500001), Some(false)),
+        "{listed}"
+    );
 
     // The version: in the body and as the ETag, and it moves with every change.
     let config = client.call(Method::GET, "/api/config", None).await;
@@ -1133,6 +1142,16 @@ async fn edits_change_only_their_fields_refuse_stale_versions_and_apply_whole_or
         (Some("observe"), Some(2), Some(7))
     );
     assert_eq!(saved()["waf"]["rules"]["paranoia_level"], 2);
+    // The rule list says which rules run at the level now in force: the domain's level-2 rule now does.
+    let listed = client
+        .call(Method::GET, "/api/rules?search=own", None)
+        .await
+        .body;
+    assert_eq!(
+        (listed[0]["id"].as_u64(), listed[0]["runs"].as_bool()),
+        (Some(500001), Some(true)),
+        "{listed}"
+    );
 
     // Every error is JSON with the key it concerns: a body of the wrong type, a bad host, a route or method
     // that does not exist.
@@ -1998,7 +2017,7 @@ async fn a_browser_walks_every_page_and_each_change_lands_whole_in_the_proxy() {
     assert_eq!(shop["disabled_rules"], json!([100001]));
     assert_eq!(shop["custom_rules"][0]["id"], 500001);
     assert_eq!(saved["waf"]["rules"]["paranoia_level"], 2);
-    assert_eq!(saved["waf"]["rules"]["anomaly_threshold"], 5);
+    assert_eq!(saved["waf"]["rules"]["anomaly_threshold"], 7);
     assert_eq!(saved["waf"]["domains"]["secure.test"]["self_signed"], true);
     assert!(saved["waf"]["domains"].get("tmp.test").is_none());
     assert_eq!(
