@@ -1510,6 +1510,286 @@ rules:
     drop(waf);
 }
 
+/// The RFC 6238 code of `secret` (base32) for time step `step`: written out here, apart from the panel's own.
+fn totp_code(secret: &str, step: u64) -> String {
+    use totp_hmac::{KeyInit, Mac};
+    let key = data_encoding::BASE32_NOPAD
+        .decode(secret.as_bytes())
+        .unwrap();
+    let mut mac = totp_hmac::Hmac::<sha1::Sha1>::new_from_slice(&key).unwrap();
+    mac.update(&step.to_be_bytes());
+    let h = mac.finalize().into_bytes();
+    let o = usize::from(h[19] & 0xf);
+    let n = u32::from_be_bytes([h[o] & 0x7f, h[o + 1], h[o + 2], h[o + 3]]) % 1_000_000;
+    format!("{n:06}")
+}
+
+fn now_step() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        / 30
+}
+
+/// Accounts: a viewer reads but changes nothing, sessions are listed and revoked, an admin is removed (never the
+/// last one), and the TOTP second factor is set up, asked at sign-in (recovery codes once each, codes never
+/// twice) and required of every account.
+#[tokio::test]
+async fn accounts_have_roles_revocable_sessions_and_a_second_factor() {
+    let (waf, addr) = start_with_panel("");
+    let mut admin = set_up(&waf, addr).await;
+    let add = |username: &'static str, role: &'static str| json!({"username": username, "password": PASSWORD, "role": role});
+    assert_eq!(
+        admin
+            .call(Method::POST, "/api/admins", Some(add("watcher", "viewer")))
+            .await
+            .status,
+        201
+    );
+    let bad_role = admin
+        .call(Method::POST, "/api/admins", Some(add("x", "root")))
+        .await;
+    assert_eq!(
+        (bad_role.status, bad_role.body["key"].as_str()),
+        (400, Some("role"))
+    );
+    let list = admin.call(Method::GET, "/api/admins", None).await.body;
+    assert_eq!(list[1]["username"], "watcher");
+    assert_eq!(list[1]["role"], "viewer");
+    assert_eq!(list[0]["totp"], false);
+
+    // A viewer reads everything, changes nothing but their own password.
+    let mut viewer = Client::new(addr);
+    let signed = viewer.sign_in("watcher", PASSWORD).await;
+    assert_eq!(
+        (signed.status, signed.body["role"].as_str()),
+        (200, Some("viewer"))
+    );
+    assert_eq!(
+        viewer.call(Method::GET, "/api/config", None).await.status,
+        200
+    );
+    let refused = viewer
+        .call(
+            Method::PUT,
+            "/api/config/mode",
+            Some(json!({"mode": "observe"})),
+        )
+        .await;
+    assert_eq!(
+        (refused.status, refused.body["key"].as_str()),
+        (403, Some("role"))
+    );
+    let refused = viewer
+        .call(Method::POST, "/api/admins", Some(add("sneaky", "admin")))
+        .await;
+    assert_eq!(refused.status, 403);
+    let own = viewer
+        .call(
+            Method::PUT,
+            "/api/me/password",
+            Some(json!({"current": PASSWORD, "new": "another long password"})),
+        )
+        .await;
+    assert_eq!(own.status, 204, "{}", own.body);
+
+    // Sessions: listed, and one revoked ends it at once.
+    let sessions = admin.call(Method::GET, "/api/sessions", None).await.body;
+    let watcher_session = sessions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["username"] == "watcher")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let own_only = viewer.call(Method::GET, "/api/sessions", None).await.body;
+    assert!(
+        own_only
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["username"] == "watcher")
+    );
+    let revoked = admin
+        .call(
+            Method::DELETE,
+            &format!("/api/sessions/{watcher_session}"),
+            None,
+        )
+        .await;
+    assert_eq!(revoked.status, 204, "{}", revoked.body);
+    assert_eq!(
+        viewer.call(Method::GET, "/api/config", None).await.status,
+        401
+    );
+
+    // Removal: not yourself, not the last admin; the viewer goes.
+    let myself = admin.call(Method::DELETE, "/api/admins/admin", None).await;
+    assert_eq!(
+        (myself.status, myself.body["key"].as_str()),
+        (409, Some("username"))
+    );
+    assert_eq!(
+        admin
+            .call(Method::DELETE, "/api/admins/watcher", None)
+            .await
+            .status,
+        204
+    );
+    assert_eq!(
+        admin
+            .call(Method::DELETE, "/api/admins/watcher", None)
+            .await
+            .status,
+        404
+    );
+    assert_eq!(
+        admin
+            .call(Method::GET, "/api/admins", None)
+            .await
+            .body
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    // A second factor: enrolment, then a code confirms it and answers the recovery codes.
+    let required_too_soon = admin
+        .call(
+            Method::PUT,
+            "/api/config/admin-totp",
+            Some(json!({"required": true})),
+        )
+        .await;
+    assert_eq!(
+        (
+            required_too_soon.status,
+            required_too_soon.body["key"].as_str()
+        ),
+        (400, Some("required"))
+    );
+    let enrolment = admin.call(Method::POST, "/api/me/totp", None).await.body;
+    let secret = enrolment["secret"].as_str().unwrap().to_string();
+    assert!(
+        enrolment["otpauth_uri"]
+            .as_str()
+            .unwrap()
+            .starts_with("otpauth://totp/waf:admin?secret=")
+    );
+    let right = totp_code(&secret, now_step());
+    let wrong = if right == "000000" {
+        "111111"
+    } else {
+        "000000"
+    };
+    let refused = admin
+        .call(Method::PUT, "/api/me/totp", Some(json!({"code": wrong})))
+        .await;
+    assert_eq!(
+        (refused.status, refused.body["key"].as_str()),
+        (400, Some("code"))
+    );
+    let confirmed = admin
+        .call(Method::PUT, "/api/me/totp", Some(json!({"code": right})))
+        .await;
+    assert_eq!(confirmed.status, 200, "{}", confirmed.body);
+    let recovery: Vec<String> = confirmed.body["recovery_codes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(recovery.len(), 10);
+
+    // Required of every account: one without a second factor can only set one up.
+    assert_eq!(
+        admin
+            .call(Method::POST, "/api/admins", Some(add("second", "admin")))
+            .await
+            .status,
+        201
+    );
+    let required = admin
+        .call(
+            Method::PUT,
+            "/api/config/admin-totp",
+            Some(json!({"required": true})),
+        )
+        .await;
+    assert_eq!(required.status, 200, "{}", required.body);
+    let mut second = Client::new(addr);
+    assert_eq!(second.sign_in("second", PASSWORD).await.status, 200);
+    let gated = second.call(Method::GET, "/api/config", None).await;
+    assert_eq!(
+        (gated.status, gated.body["key"].as_str()),
+        (403, Some("totp"))
+    );
+    assert_eq!(
+        second.call(Method::POST, "/api/me/totp", None).await.status,
+        200
+    );
+    assert_eq!(
+        second.call(Method::GET, "/api/status", None).await.body["totp_required"],
+        true
+    );
+
+    // Sign-in asks for the code; a code is never taken twice (the enrolment's own, replayed, is refused); a
+    // recovery code works once. Five attempts: the throttle's allowance per account name in a minute.
+    let mut again = Client::new(addr);
+    let no_code = again.sign_in("admin", PASSWORD).await;
+    assert_eq!(
+        (no_code.status, no_code.body["key"].as_str()),
+        (401, Some("code"))
+    );
+    let sign_in = |code: String| json!({"username": "admin", "password": PASSWORD, "code": code});
+    let replayed = again
+        .call(Method::POST, "/api/session", Some(sign_in(right.clone())))
+        .await;
+    assert_eq!(
+        (replayed.status, replayed.body["key"].as_str()),
+        (401, Some("code"))
+    );
+    let with_recovery = again
+        .call(
+            Method::POST,
+            "/api/session",
+            Some(sign_in(recovery[0].to_uppercase())),
+        )
+        .await;
+    assert_eq!(with_recovery.status, 200, "{}", with_recovery.body);
+    assert_eq!(
+        again.call(Method::GET, "/api/config", None).await.status,
+        200
+    );
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM recovery_codes r JOIN admins a ON a.id = r.admin_id WHERE a.username = 'admin'")
+        .fetch_one(&database(&waf).await)
+        .await
+        .unwrap();
+    assert_eq!(left, 9, "the code used is spent");
+    // The next step's code (within the allowed drift) signs in.
+    let next = totp_code(&secret, now_step() + 1);
+    let with_code = Client::new(addr)
+        .call(Method::POST, "/api/session", Some(sign_in(next)))
+        .await;
+    assert_eq!(with_code.status, 200, "{}", with_code.body);
+    let actions: Vec<String> = audit_actions(&waf)
+        .await
+        .into_iter()
+        .map(|(_, a, _)| a)
+        .collect();
+    for action in [
+        "admin removed",
+        "session revoked",
+        "second factor set up",
+        "second factor requirement changed",
+    ] {
+        assert!(actions.iter().any(|a| a == action), "{action}: {actions:?}");
+    }
+}
+
 fn domain_with(upstream: &str, tls: Value) -> Option<Value> {
     Some(json!({"upstream": upstream, "tls": tls}))
 }

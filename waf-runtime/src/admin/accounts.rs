@@ -27,6 +27,9 @@ pub struct SetupRequest {
 pub struct Credentials {
     pub username: String,
     pub password: String,
+    /// The 6-digit code of the admin's authenticator app, or one of their recovery codes: needed when the
+    /// account has a second factor (the answer to a sign-in without it is 401 with `key: "code"`).
+    pub code: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -41,16 +44,22 @@ pub struct Status {
     pub setup_required: bool,
     /// The signed-in admin, if any.
     pub username: Option<String>,
+    /// The signed-in admin's role (admin or viewer).
+    pub role: Option<String>,
+    /// A second factor is required of every account.
+    pub totp_required: bool,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct SignedInAnswer {
     pub username: String,
+    /// admin or viewer
+    pub role: String,
     /// Send it back as `X-CSRF-Token` on every state-changing request (also in the `waf_admin_csrf` cookie).
     pub csrf: String,
 }
 
-fn check_username(name: &str) -> ApiResult<()> {
+pub fn check_username(name: &str) -> ApiResult<()> {
     let ok = !name.is_empty()
         && name.len() <= MAX_USERNAME
         && name
@@ -71,9 +80,14 @@ pub async fn status(
     State(panel): State<Arc<Panel>>,
     who: Option<SignedIn>,
 ) -> ApiResult<Json<Status>> {
+    let (username, role) = who.map(|w| (w.username, w.role)).unzip();
     Ok(Json(Status {
         setup_required: panel.store.admin_count().await? == 0,
-        username: who.map(|w| w.username),
+        username,
+        role,
+        totp_required: panel
+            .totp_required
+            .load(std::sync::atomic::Ordering::Relaxed),
     }))
 }
 
@@ -170,6 +184,30 @@ pub async fn sign_in(
             ));
         }
     };
+    if let Some(secret) = &admin.totp_secret {
+        let Some(code) = req.code.as_deref().filter(|c| !c.trim().is_empty()) else {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "code: enter the code of your authenticator app (or a recovery code)",
+            )
+            .about("code"));
+        };
+        if !super::admins::second_factor(&panel, &admin, secret, code).await? {
+            panel
+                .store
+                .audit(
+                    &admin.username,
+                    &client,
+                    "sign-in failed: wrong code",
+                    None,
+                    None,
+                )
+                .await?;
+            return Err(
+                ApiError::new(StatusCode::UNAUTHORIZED, "code: wrong or used code").about("code"),
+            );
+        }
+    }
     let session_id = hex::encode(rand::random::<[u8; 16]>());
     let expires = super::store::now() + session::SESSION_SECONDS;
     panel
@@ -186,6 +224,7 @@ pub async fn sign_in(
         issued.cookies,
         Json(SignedInAnswer {
             username: admin.username,
+            role: admin.role,
             csrf: issued.csrf,
         }),
     ))
@@ -199,6 +238,7 @@ pub async fn refresh(State(panel): State<Arc<Panel>>, parts: Parts) -> ApiResult
         issued.cookies,
         Json(SignedInAnswer {
             username: who.username,
+            role: who.role,
             csrf: issued.csrf,
         }),
     ))
@@ -215,45 +255,6 @@ pub async fn sign_out(State(panel): State<Arc<Panel>>, who: SignedIn) -> ApiResu
         panel.cleared_cookies()?,
         StatusCode::NO_CONTENT,
     ))
-}
-
-#[utoipa::path(get, path = "/api/admins", responses((status = 200, body = Vec<String>)))]
-pub async fn list_admins(
-    State(panel): State<Arc<Panel>>,
-    _who: SignedIn,
-) -> ApiResult<Json<Vec<String>>> {
-    Ok(Json(panel.store.admin_names().await?))
-}
-
-#[utoipa::path(post, path = "/api/admins", request_body = Credentials,
-    responses((status = 201), (status = 409, description = "name taken")))]
-pub async fn add_admin(
-    State(panel): State<Arc<Panel>>,
-    who: SignedIn,
-    JsonBody(req): JsonBody<Credentials>,
-) -> ApiResult<StatusCode> {
-    check_username(&req.username)?;
-    password::check_policy(&req.password).map_err(|e| ApiError::field("password", e))?;
-    let hash = password::hash(req.password)
-        .await
-        .map_err(|e| ApiError::internal("adding an admin", e))?;
-    if !panel.store.create_admin(&req.username, &hash).await? {
-        return Err(
-            ApiError::new(StatusCode::CONFLICT, "that username is taken").about("username"),
-        );
-    }
-    let after = serde_json::json!({ "username": req.username }).to_string();
-    panel
-        .store
-        .audit(
-            &who.username,
-            &who.client,
-            "admin added",
-            None,
-            Some(&after),
-        )
-        .await?;
-    Ok(StatusCode::CREATED)
 }
 
 /// Changes the signed-in admin's password; their other sessions end.

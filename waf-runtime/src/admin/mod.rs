@@ -4,7 +4,8 @@
 //!
 //! - `setup.rs`: the one-time token that creates the first admin.
 //! - `password.rs`, `session.rs`, `throttle.rs`, `accounts.rs`: Argon2id accounts, JWT sessions in cookies,
-//!   CSRF checks, sign-in throttling, and the account endpoints.
+//!   CSRF checks, sign-in throttling, and the account endpoints; `admins.rs`, `totp.rs`: roles (admin, viewer),
+//!   removal, sessions and their revocation, the TOTP second factor and its recovery codes.
 //! - `settings.rs`, `live_config.rs`: changes to the running proxy, applied like a reload and saved to `waf.yml`
 //!   (what only a restart applies, such as the listeners, is saved and answered as such).
 //! - `monitoring.rs`, `dashboard.rs`: live figures, recent blocked requests (`recent_blocks.rs`), audit log.
@@ -16,6 +17,7 @@
 //! With `admin.tls` it is served over HTTPS with the proxy's own certificates ([`serve_tls`]), and its cookies are
 //! `Secure`.
 mod accounts;
+mod admins;
 mod dashboard;
 mod error;
 mod event_store;
@@ -28,6 +30,7 @@ mod settings;
 mod setup;
 mod store;
 mod throttle;
+mod totp;
 mod ui;
 
 use crate::config::AdminConfig;
@@ -40,7 +43,7 @@ use axum::Router;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, Request, header};
 use axum::response::Response;
-use axum::routing::{get, patch, post, put};
+use axum::routing::{delete, get, patch, post, put};
 use hyper::body::Incoming;
 use hyper::service::{Service, service_fn};
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -64,6 +67,8 @@ pub struct Panel {
     /// One configuration change at a time (`live_config.rs`).
     edits: tokio::sync::Mutex<()>,
     events: Arc<event_store::EventStore>,
+    /// Every account must have a second factor (`PUT /api/config/admin-totp`), kept in the database.
+    totp_required: std::sync::atomic::AtomicBool,
 }
 
 #[derive(OpenApi)]
@@ -79,8 +84,14 @@ pub struct Panel {
         accounts::sign_in,
         accounts::refresh,
         accounts::sign_out,
-        accounts::list_admins,
-        accounts::add_admin,
+        admins::list_admins,
+        admins::add_admin,
+        admins::remove_admin,
+        admins::sessions,
+        admins::revoke_session,
+        admins::start_totp,
+        admins::confirm_totp,
+        admins::require_totp,
         accounts::change_password,
         settings::show,
         settings::set_mode,
@@ -129,6 +140,7 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
             .clone()
             .run(state.recent_blocks.subscribe(), state.metrics),
     );
+    let totp_required = store.setting(admins::TOTP_REQUIRED).await?.as_deref() == Some("true");
     let setup = if store.admin_count().await? == 0 {
         setup::SetupToken::issue(dir).context("writing the admin setup token")?
     } else {
@@ -146,6 +158,7 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
         throttle: throttle::Throttle::new(),
         edits: tokio::sync::Mutex::new(()),
         events,
+        totp_required: std::sync::atomic::AtomicBool::new(totp_required),
     });
     let ip: IpAddr = config
         .listen_address
@@ -219,11 +232,16 @@ fn router(panel: Arc<Panel>) -> Router {
             post(accounts::sign_in).delete(accounts::sign_out),
         )
         .route("/session/refresh", post(accounts::refresh))
-        .route(
-            "/admins",
-            get(accounts::list_admins).post(accounts::add_admin),
-        )
+        .route("/admins", get(admins::list_admins).post(admins::add_admin))
+        .route("/admins/{username}", delete(admins::remove_admin))
+        .route("/sessions", get(admins::sessions))
+        .route("/sessions/{id}", delete(admins::revoke_session))
         .route("/me/password", put(accounts::change_password))
+        .route(
+            "/me/totp",
+            post(admins::start_totp).put(admins::confirm_totp),
+        )
+        .route("/config/admin-totp", put(admins::require_totp))
         .route("/config", get(settings::show))
         .route("/config/mode", put(settings::set_mode))
         .route("/config/paranoia", put(settings::set_paranoia))
