@@ -535,14 +535,71 @@ async function refreshAudit() {
 }
 
 async function refreshAdmins() {
-  const names = await api("GET", "/api/admins");
-  fill($("admin-list"), names, (n) => n);
+  const admins = await api("GET", "/api/admins");
+  const body = $("admin-list");
+  body.replaceChildren();
+  for (const a of admins) {
+    const row = document.createElement("tr");
+    cells(row, [a.username, a.role, a.totp ? "set up" : "none", when(a.created_at * 1000)]);
+    const td = document.createElement("td");
+    if (a.username !== $("who").textContent) {
+      const remove = document.createElement("button");
+      remove.type = "button";
+      remove.className = "danger";
+      remove.textContent = "Remove";
+      remove.setAttribute("aria-label", `Remove ${a.username}`);
+      remove.addEventListener("click", async () => {
+        if (!await confirmAction(`Remove the account ${a.username}? Its sessions end at once.`)) return;
+        const out = $("admin-list-status");
+        try {
+          await api("DELETE", `/api/admins/${encodeURIComponent(a.username)}`);
+          out.className = "status ok";
+          out.textContent = `${a.username} removed.`;
+          await refreshAdmins();
+        } catch (err) {
+          out.className = "status error";
+          out.textContent = `Refused: ${err.message}`;
+        }
+      });
+      td.appendChild(remove);
+    }
+    row.appendChild(td);
+    body.appendChild(row);
+  }
+  const sessions = await api("GET", "/api/sessions");
+  const list = $("session-list");
+  list.replaceChildren();
+  for (const s of sessions) {
+    const row = document.createElement("tr");
+    cells(row, [s.username, when(s.created_at * 1000), when(s.expires_at * 1000)]);
+    const td = document.createElement("td");
+    const revoke = document.createElement("button");
+    revoke.type = "button";
+    revoke.textContent = "Sign out";
+    revoke.setAttribute("aria-label", `Sign out session ${s.id} of ${s.username}`);
+    revoke.addEventListener("click", async () => {
+      try {
+        await api("DELETE", `/api/sessions/${s.id}`);
+        await refreshAdmins();
+      } catch (err) {
+        $("admin-list-status").className = "status error";
+        $("admin-list-status").textContent = `Refused: ${err.message}`;
+      }
+    });
+    td.appendChild(revoke);
+    row.appendChild(td);
+    list.appendChild(row);
+  }
+  const status = await api("GET", "/api/status");
+  $("totp-required").value = String(status.totp_required);
 }
 
 // ----- start -----
 
-async function openPanel(username) {
+async function openPanel(username, role) {
   $("who").textContent = username;
+  // A viewer's changes are refused by the API; the page says so rather than offering them.
+  document.body.classList.toggle("viewer", role === "viewer");
   show("panel");
   await refreshConfig();
   showPage(pageOf(location.pathname));
@@ -558,7 +615,7 @@ async function openPanel(username) {
 async function start() {
   const status = await api("GET", "/api/status");
   if (status.setup_required) show("setup");
-  else if (status.username) await openPanel(status.username);
+  else if (status.username) await openPanel(status.username, status.role);
   else show("sign-in");
 }
 
@@ -595,13 +652,18 @@ document.addEventListener("DOMContentLoaded", () => {
   on("sign-in-form", async (form) => {
     clearErrors(form);
     try {
-      const me = await api("POST", "/api/session", {
-        username: $("sign-in-username").value, password: $("sign-in-password").value,
-      });
+      const credentials = { username: $("sign-in-username").value, password: $("sign-in-password").value };
+      if ($("sign-in-code").value.trim()) credentials.code = $("sign-in-code").value.trim();
+      const me = await api("POST", "/api/session", credentials);
       say(true, "");
       if (location.pathname === "/") history.replaceState({}, "", "/overview");
-      await openPanel(me.username);
-    } catch (err) { refuse(form, err); }
+      $("sign-in-code").value = "";
+      await openPanel(me.username, me.role);
+    } catch (err) {
+      // An account with a second factor: the code field appears, and the refusal is shown beside it.
+      if (err.key === "code") $("sign-in-code-label").hidden = false;
+      refuse(form, err);
+    }
   });
   $("sign-out").addEventListener("click", async () => {
     try { await api("DELETE", "/api/session"); } catch (err) { /* signed out either way */ }
@@ -684,7 +746,9 @@ document.addEventListener("DOMContentLoaded", () => {
   on("admin-form", async (form) => {
     clearErrors(form);
     try {
-      await api("POST", "/api/admins", { username: $("admin-username").value, password: $("admin-password").value });
+      await api("POST", "/api/admins", {
+        username: $("admin-username").value, password: $("admin-password").value, role: $("admin-role").value,
+      });
       report(form, true, `${$("admin-username").value} added.`);
       $("admin-password").value = "";
       await refreshAdmins();
@@ -697,6 +761,36 @@ document.addEventListener("DOMContentLoaded", () => {
       report(form, true, "Password changed; your other sessions are signed out.");
       $("pw-current").value = "";
       $("pw-new").value = "";
+    } catch (err) { refuse(form, err); }
+  });
+  on("totp-start-form", async (form) => {
+    clearErrors(form);
+    try {
+      const enrolment = await api("POST", "/api/me/totp");
+      $("totp-secret").textContent = enrolment.secret;
+      $("totp-uri").href = enrolment.otpauth_uri;
+      $("totp-enrol").hidden = false;
+      report(form, true, "Add the key to your app, then confirm with a code.");
+    } catch (err) { refuse(form, err); }
+  });
+  on("totp-confirm-form", async (form) => {
+    clearErrors(form);
+    try {
+      const answer = await api("PUT", "/api/me/totp", { code: $("totp-code").value.trim() });
+      fill($("recovery-codes"), answer.recovery_codes, (c) => c);
+      $("recovery-codes").hidden = false;
+      $("totp-enrol").hidden = true;
+      report($("totp-start-form"), true,
+        "Second factor set up. Keep these recovery codes somewhere safe: each signs in once, and they are shown only now.");
+      await refreshAdmins();
+    } catch (err) { refuse(form, err); }
+  });
+  on("totp-require-form", async (form) => {
+    clearErrors(form);
+    try {
+      const required = $("totp-required").value === "true";
+      await api("PUT", "/api/config/admin-totp", { required });
+      report(form, true, required ? "A second factor is now required of every account." : "No longer required.");
     } catch (err) { refuse(form, err); }
   });
   start().catch((e) => say(false, e.message));
