@@ -1153,6 +1153,71 @@ async fn edits_change_only_their_fields_refuse_stale_versions_and_apply_whole_or
         "{listed}"
     );
 
+    // A rule disabled for every domain: gone from the rules in force, its attack passes; enabled again.
+    let attack = || request_for(waf.addr, "other.test", "/?q=attack-me", &[]);
+    let enforce = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"mode": "enforce"})),
+        )
+        .await;
+    assert_eq!(enforce.status, 200, "{}", enforce.body);
+    assert_eq!(attack().await, 403);
+    // Not while a domain excludes it too (that exclusion would name a rule no longer loaded): refused, with the
+    // key of the domain's list.
+    let conflict = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"disabled_rules": [100001]})),
+        )
+        .await;
+    assert_eq!(
+        (conflict.status, conflict.body["key"].as_str()),
+        (400, Some("waf.domains.shop.test.disabled_rules"))
+    );
+    let cleared = client
+        .call(
+            Method::PATCH,
+            "/api/domains/shop.test/rules",
+            Some(json!({"disabled_rules": []})),
+        )
+        .await;
+    assert_eq!(cleared.status, 200, "{}", cleared.body);
+    let disabled = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"disabled_rules": [100001]})),
+        )
+        .await;
+    assert_eq!(disabled.status, 200, "{}", disabled.body);
+    assert_eq!(disabled.body["disabled_rules"], json!([100001]));
+    assert_eq!(attack().await, 200);
+    let listed = client
+        .call(Method::GET, "/api/rules?search=100001", None)
+        .await
+        .body;
+    assert_eq!(listed, json!([]));
+    let unknown = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"disabled_rules": [4242]})),
+        )
+        .await;
+    assert_eq!(unknown.status, 400, "{}", unknown.body);
+    let enabled = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"disabled_rules": []})),
+        )
+        .await;
+    assert_eq!(enabled.status, 200, "{}", enabled.body);
+    assert_eq!(attack().await, 403);
+
     // Every error is JSON with the key it concerns: a body of the wrong type, a bad host, a route or method
     // that does not exist.
     let wrong_type = client

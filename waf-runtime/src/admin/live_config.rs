@@ -122,6 +122,7 @@ pub fn managed(config: &Config) -> Value {
         },
         "paranoia_level": config.rules.paranoia_level,
         "anomaly_threshold": config.rules.anomaly_threshold,
+        "disabled_rules": config.rules.disabled_rules,
         "rule_set": {
             "directories": config.rules.directories,
             "artifact": config.rules.artifact,

@@ -203,6 +203,8 @@ pub struct ProtectionPatch {
     pub paranoia_level: Option<u8>,
     /// The global anomaly threshold, at least 1 (`waf.rules.anomaly_threshold`)
     pub anomaly_threshold: Option<u32>,
+    /// Rule ids disabled for every domain, the whole list (`waf.rules.disabled_rules`); each must be loaded.
+    pub disabled_rules: Option<Vec<u32>>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -468,8 +470,9 @@ async fn change_domain_rules(
     audited(panel, who, "domain rules set", changed).await
 }
 
-/// Mode, paranoia level and the global anomaly threshold, in one change applied whole or refused whole: a
-/// paranoia level refused leaves the mode as it was. Only the fields given change.
+/// Mode, paranoia level, the global anomaly threshold and the rules disabled for every domain, in one change
+/// applied whole or refused whole: a paranoia level refused leaves the mode as it was. Only the fields given
+/// change.
 #[utoipa::path(patch, path = "/api/config/protection", request_body = ProtectionPatch,
     params(("If-Match" = Option<String>, Header, description = "the `version` of GET /api/config")),
     responses((status = 200), (status = 400, description = "refused, nothing applied"),
@@ -491,6 +494,15 @@ pub async fn patch_protection(
             }
             if let Some(threshold) = req.anomaly_threshold {
                 rules.insert("anomaly_threshold".into(), json!(threshold));
+            }
+            match req.disabled_rules {
+                Some(ids) if ids.is_empty() => {
+                    rules.remove("disabled_rules");
+                }
+                Some(ids) => {
+                    rules.insert("disabled_rules".into(), json!(ids));
+                }
+                None => {}
             }
         })
         .await?;

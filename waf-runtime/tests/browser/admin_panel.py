@@ -287,6 +287,14 @@ try:
     text_in("rule-list", "500001")
     text_in("rule-list", "waf.domains.shop.test.custom_rules")
     text_in("rule-summary", "run at paranoia level 2")
+    # Disabled for every domain, then enabled again.
+    driver.find_element(By.CSS_SELECTOR, 'button[aria-label="Disable rule 500001 for every domain"]').click()
+    status_of("rule-search-form", "Rule 500001 disabled. Applied.")
+    text_in("rules-disabled", "rule 500001")
+    by_id("rules-disabled").find_element(By.TAG_NAME, "button").click()
+    status_of("rule-search-form", "Rule 500001 enabled. Applied.")
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#rules-disabled li"))
+    text_in("rule-list", "500001")
 
     # Audit: what each change did, key by key.
     go("audit")

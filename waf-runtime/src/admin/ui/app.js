@@ -325,6 +325,7 @@ function showDomainRules() {
 // ----- rules -----
 
 async function refreshRules() {
+  if (!config) await refreshConfig();
   const search = $("rule-search").value;
   const rules = await api("GET", `/api/rules?search=${encodeURIComponent(search)}`);
   const which = $("rule-runs").value;
@@ -342,7 +343,7 @@ async function refreshRules() {
       const head = document.createElement("tr");
       head.className = "group";
       const th = document.createElement("th");
-      th.colSpan = 7;
+      th.colSpan = 8;
       th.scope = "colgroup";
       th.textContent = file;
       head.appendChild(th);
@@ -352,7 +353,43 @@ async function refreshRules() {
     if (!r.runs) row.className = "idle";
     cells(row, [r.id, r.msg, r.file, r.paranoia_level, r.runs ? "runs" : `no (level ${r.paranoia_level})`,
       r.hosts.join(", "), r.hits]);
+    const td = document.createElement("td");
+    const disable = document.createElement("button");
+    disable.type = "button";
+    disable.textContent = "Disable";
+    disable.setAttribute("aria-label", `Disable rule ${r.id} for every domain`);
+    disable.addEventListener("click", () => setDisabled([...config.disabled_rules, r.id], `Rule ${r.id} disabled.`));
+    td.appendChild(disable);
+    row.appendChild(td);
     body.appendChild(row);
+  }
+  const off = $("rules-disabled");
+  off.replaceChildren();
+  for (const id of config.disabled_rules) {
+    const li = document.createElement("li");
+    li.textContent = `rule ${id} `;
+    const enable = document.createElement("button");
+    enable.type = "button";
+    enable.textContent = "Enable";
+    enable.setAttribute("aria-label", `Enable rule ${id}`);
+    enable.addEventListener("click", () => setDisabled(config.disabled_rules.filter((d) => d !== id), `Rule ${id} enabled.`));
+    li.appendChild(enable);
+    off.appendChild(li);
+  }
+}
+
+// The rules disabled for every domain: one PATCH of the whole list, with the version the page shows.
+async function setDisabled(ids, done) {
+  const form = $("rule-search-form");
+  clearErrors(form);
+  try {
+    await api("PATCH", "/api/config/protection", { disabled_rules: ids });
+    await refreshConfig();
+    await refreshRules();
+    report(form, true, `${done} Applied.`);
+  } catch (err) {
+    if (err.status === 412) await refreshConfig().catch(() => {});
+    refuse(form, err);
   }
 }
 
