@@ -1071,6 +1071,42 @@ async fn edits_change_only_their_fields_refuse_stale_versions_and_apply_whole_or
         .to_string();
     client.if_match = Some(v3.clone());
 
+    // A check before saving: the rules' YAML loaded as PATCH would, nothing written either way.
+    let text_before = std::fs::read_to_string(&file).unwrap();
+    let broken = client
+        .call(
+            Method::POST,
+            "/api/domains/shop.test/rules/check",
+            Some(json!({"custom_rules": "- {id: 500002, msg: broken"})),
+        )
+        .await;
+    assert_eq!(
+        (broken.status, broken.body["key"].as_str()),
+        (400, Some("custom_rules"))
+    );
+    let fine = client
+        .call(
+            Method::POST,
+            "/api/domains/shop.test/rules/check",
+            Some(json!({"custom_rules": "- {id: 500002, msg: fine, pattern: x, variables: [ARGS], action: deny}"})),
+        )
+        .await;
+    assert_eq!(
+        (fine.status, fine.body["ok"].as_bool()),
+        (200, Some(true)),
+        "{}",
+        fine.body
+    );
+    let clash = client
+        .call(
+            Method::POST,
+            "/api/domains/shop.test/rules/check",
+            Some(json!({"custom_rules": "- {id: 100001, msg: clash, pattern: x, variables: [ARGS], action: deny}"})),
+        )
+        .await;
+    assert_eq!(clash.status, 400, "{}", clash.body);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text_before);
+
     // `null` clears the threshold alone; an unknown field is refused rather than ignored.
     let cleared = client
         .call(

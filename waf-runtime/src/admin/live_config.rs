@@ -170,6 +170,15 @@ pub fn section<'a>(parent: &'a mut Map<String, Value>, key: &str) -> &'a mut Map
     }
 }
 
+/// A change validated and built, not yet written or applied.
+struct Prepared {
+    path: std::path::PathBuf,
+    new_text: String,
+    new: Config,
+    traffic: Traffic,
+    rules: Option<crate::inspect::LoadedRules>,
+}
+
 impl Panel {
     /// Applies `edit` to the `waf:` mapping of the configuration file, then validates, writes and applies the
     /// result as described above.
@@ -179,6 +188,20 @@ impl Panel {
         edit: impl FnOnce(&mut Map<String, Value>),
     ) -> Result<Changed, ApiError> {
         let _one_at_a_time = self.edits.lock().await;
+        let prepared = self.prepare(if_match, edit).await?;
+        self.commit(prepared).await
+    }
+
+    /// Whether `edit` would be applied: every check of [`Panel::change`], nothing written or applied.
+    pub async fn check(&self, edit: impl FnOnce(&mut Map<String, Value>)) -> Result<(), ApiError> {
+        self.prepare(&IfMatch(None), edit).await.map(|_| ())
+    }
+
+    async fn prepare(
+        &self,
+        if_match: &IfMatch,
+        edit: impl FnOnce(&mut Map<String, Value>),
+    ) -> Result<Prepared, ApiError> {
         let (path, text) = self.config_text().await?;
         let version = version_of(&text);
         if !if_match.accepts(&version) {
@@ -246,7 +269,23 @@ impl Panel {
         .await
         .map_err(|e| ApiError::internal("checking the certificates", e))?
         .map_err(keyed)?;
+        Ok(Prepared {
+            path,
+            new_text,
+            new,
+            traffic,
+            rules,
+        })
+    }
 
+    async fn commit(&self, prepared: Prepared) -> Result<Changed, ApiError> {
+        let Prepared {
+            path,
+            new_text,
+            new,
+            traffic,
+            rules,
+        } = prepared;
         write_atomically(&path, &new_text)
             .map_err(|e| ApiError::internal("writing the configuration file", e))?;
         let before = managed(&self.state.live.load().config);

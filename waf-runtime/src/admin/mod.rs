@@ -101,6 +101,7 @@ pub struct Panel {
         settings::delete_domain,
         settings::set_domain_rules,
         settings::patch_domain_rules,
+        settings::check_domain_rules,
         settings::patch_protection,
         settings::set_tls,
         settings::set_ip_lists,
@@ -254,6 +255,10 @@ fn router(panel: Arc<Panel>) -> Router {
         .route(
             "/domains/{host}/rules",
             put(settings::set_domain_rules).patch(settings::patch_domain_rules),
+        )
+        .route(
+            "/domains/{host}/rules/check",
+            post(settings::check_domain_rules),
         )
         .route("/tls", put(settings::set_tls))
         .route("/ip-filter", put(settings::set_ip_lists))

@@ -423,6 +423,24 @@ pub async fn patch_domain_rules(
     change_domain_rules(&panel, &who, &if_match, &host, patch).await
 }
 
+/// Checks a domain's rules as `PATCH` would apply them (the YAML of its own rules loaded and scoped, the ids
+/// known), and applies nothing: the UI's "Check" before saving.
+#[utoipa::path(post, path = "/api/domains/{host}/rules/check", request_body = DomainRulesPatch,
+    params(("host" = String, Path, description = "the host name of a configured domain")),
+    responses((status = 200, description = "`{\"ok\": true}`: it would be applied"),
+        (status = 400, description = "it would be refused, for the reason given (with its `key`)")))]
+pub async fn check_domain_rules(
+    State(panel): State<Arc<Panel>>,
+    _who: SignedIn,
+    Path(host): Path<String>,
+    JsonBody(patch): JsonBody<DomainRulesPatch>,
+) -> ApiResult<Json<Value>> {
+    let host = configured_domain(&panel, &host)?;
+    let edit = domain_rules_edit(&host, patch)?;
+    panel.check(edit).await?;
+    Ok(Json(json!({ "ok": true })))
+}
+
 async fn change_domain_rules(
     panel: &Panel,
     who: &SignedIn,
@@ -431,43 +449,50 @@ async fn change_domain_rules(
     patch: DomainRulesPatch,
 ) -> ApiResult<Json<Value>> {
     let host = configured_domain(panel, host)?;
+    let edit = domain_rules_edit(&host, patch)?;
+    let changed = panel.change(if_match, edit).await?;
+    audited(panel, who, "domain rules set", changed).await
+}
+
+/// The edit of the file's tree that sets the fields of `patch` on the domain `host`.
+fn domain_rules_edit(
+    host: &str,
+    patch: DomainRulesPatch,
+) -> ApiResult<impl FnOnce(&mut Map<String, Value>) + use<'_>> {
     let custom_rules = patch
         .custom_rules
         .as_deref()
         .map(parse_custom_rules)
         .transpose()?;
-    let changed = panel
-        .change(if_match, |waf| {
-            edit_domain(waf, &host, |domain| {
-                if let Some(rules) = custom_rules {
-                    if rules.is_empty() {
-                        domain.remove("custom_rules");
-                    } else {
-                        domain.insert("custom_rules".into(), Value::Array(rules));
-                    }
+    Ok(move |waf: &mut Map<String, Value>| {
+        edit_domain(waf, host, |domain| {
+            if let Some(rules) = custom_rules {
+                if rules.is_empty() {
+                    domain.remove("custom_rules");
+                } else {
+                    domain.insert("custom_rules".into(), Value::Array(rules));
                 }
-                match patch.anomaly_threshold {
-                    Some(Some(threshold)) => {
-                        domain.insert("anomaly_threshold".into(), json!(threshold));
-                    }
-                    Some(None) => {
-                        domain.remove("anomaly_threshold");
-                    }
-                    None => {}
+            }
+            match patch.anomaly_threshold {
+                Some(Some(threshold)) => {
+                    domain.insert("anomaly_threshold".into(), json!(threshold));
                 }
-                match patch.disabled_rules {
-                    Some(ids) if ids.is_empty() => {
-                        domain.remove("disabled_rules");
-                    }
-                    Some(ids) => {
-                        domain.insert("disabled_rules".into(), json!(ids));
-                    }
-                    None => {}
+                Some(None) => {
+                    domain.remove("anomaly_threshold");
                 }
-            });
-        })
-        .await?;
-    audited(panel, who, "domain rules set", changed).await
+                None => {}
+            }
+            match patch.disabled_rules {
+                Some(ids) if ids.is_empty() => {
+                    domain.remove("disabled_rules");
+                }
+                Some(ids) => {
+                    domain.insert("disabled_rules".into(), json!(ids));
+                }
+                None => {}
+            }
+        });
+    })
 }
 
 /// Mode, paranoia level, the global anomaly threshold and the rules disabled for every domain, in one change

@@ -14,7 +14,8 @@ change made through the forms:
 - Admins: a viewer account added; a second factor set up with a code computed here (RFC 6238), its recovery
   codes shown; sign-in then asks for a code.
 - Every page at 1400 px and at 390 px (no horizontal scrolling), with screenshots; axe-core (bundled) reports no
-  serious or critical accessibility violation on any page; no JavaScript error in the console.
+  serious or critical accessibility violation on any page; dark mode when the system asks for it; no JavaScript
+  error in the console.
 
 Run by waf-runtime/tests/admin.rs, which starts the real `waf` with HTTPS on.
 Arguments: PANEL_URL PROXY_URL SETUP_TOKEN SCREENSHOT_DIR UPSTREAM_URL HTTPS_ADDR CA_FILE CONFIG_FILE AXE_JS.
@@ -201,8 +202,11 @@ try:
         "- {id: 500001, msg: shop admin path, pattern: '^/admin', variables: [REQUEST_FILENAME], action: log}")
     submit("domain-rules-form")
     status_of("domain-rules-form", "shop.test: rules saved. Applied.")
-    # A rule that does not load: refused, shown at the YAML field, nothing changed.
+    # A rule that does not load: the check says so before saving, at the YAML field; saving is refused too.
     by_id("rules-custom").send_keys("\n- {id: 500002, msg: broken")
+    by_id("rules-check").click()
+    status_of("domain-rules-form", "Refused", ok=False)
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#domain-rules-form .field-error"))
     submit("domain-rules-form")
     status_of("domain-rules-form", "Refused", ok=False)
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#domain-rules-form .field-error"))
@@ -356,6 +360,18 @@ try:
             if width == 1400:
                 violations += accessibility(page)
     assert not violations, "accessibility:\n" + "\n".join(violations)
+
+    # Dark mode follows the system's setting.
+    driver.set_window_size(1400, 900)
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+    driver.get(f"{panel}/overview")
+    visible("panel")
+    background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+    channels = [int(c) for c in background[background.index("(") + 1:background.index(")")].split(",")[:3]]
+    assert max(channels) < 64, f"dark mode background {background}"
+    shot("11-dark-mode")
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
 
     # Sign-out leaves no name on screen; signing in again asks for the second factor beside its field.
     by_id("sign-out").click()

@@ -11,6 +11,7 @@ let chart = null;
 // page is refused (412) instead of overwriting another admin's.
 let config = null;
 let eventCursor = null;
+let overviewDrawn = 0;
 
 function csrf() {
   const m = document.cookie.match(/(?:^|; )waf_admin_csrf=([^;]*)/);
@@ -182,7 +183,7 @@ function navigate(href) {
 
 function say(ok, text) {
   $("message").textContent = text;
-  $("message").className = `status ${ok ? "ok" : "error"}`;
+  $("message").className = text ? `status ${ok ? "ok" : "error"}` : "status";
 }
 
 function show(view) {
@@ -645,7 +646,11 @@ async function openPanel(username, role) {
   stream.addEventListener("event", (message) => {
     const e = JSON.parse(message.data);
     if (pageOf(location.pathname) === "events" && matchesFilters(e)) addEvent(e, true);
-    if (pageOf(location.pathname) === "overview") refreshOverview().catch(() => {});
+    // A burst of events (a flood over the rate limit) redraws the charts at most every 5 seconds.
+    if (pageOf(location.pathname) === "overview" && Date.now() - overviewDrawn > 5000) {
+      overviewDrawn = Date.now();
+      refreshOverview().catch(() => {});
+    }
   });
 }
 
@@ -740,10 +745,10 @@ document.addEventListener("DOMContentLoaded", () => {
     change(form, () => api("PUT", `/api/domains/${encodeURIComponent(host)}`, body), `${host} saved.`);
   });
   $("rules-host").addEventListener("change", showDomainRules);
-  on("domain-rules-form", (form) => {
-    const host = $("rules-host").value;
+  // The fields of the domain-rules form that differ from the domain's rules as loaded (null: no domain).
+  const rulesPatch = () => {
     const was = loadedRules();
-    if (!was) { report(form, false, "Add the domain first."); return; }
+    if (!was) return null;
     const now = {
       anomaly_threshold: numberOrNull($("rules-threshold").value),
       disabled_rules: list($("rules-excluded").value).map(Number),
@@ -751,8 +756,24 @@ document.addEventListener("DOMContentLoaded", () => {
     };
     const patch = {};
     for (const k of Object.keys(now)) if (JSON.stringify(now[k]) !== JSON.stringify(was[k])) patch[k] = now[k];
+    return patch;
+  };
+  on("domain-rules-form", (form) => {
+    const host = $("rules-host").value;
+    const patch = rulesPatch();
+    if (!patch) { report(form, false, "Add the domain first."); return; }
     if (Object.keys(patch).length === 0) { report(form, true, "Nothing changed."); return; }
     change(form, () => api("PATCH", `/api/domains/${encodeURIComponent(host)}/rules`, patch), `${host}: rules saved.`);
+  });
+  $("rules-check").addEventListener("click", async () => {
+    const form = $("domain-rules-form");
+    clearErrors(form);
+    const patch = rulesPatch();
+    if (!patch) { report(form, false, "Add the domain first."); return; }
+    try {
+      await api("POST", `/api/domains/${encodeURIComponent($("rules-host").value)}/rules/check`, patch);
+      report(form, true, "The rules load: nothing saved yet.");
+    } catch (err) { refuse(form, err); }
   });
   on("rule-search-form", (form) => refreshRules().catch((err) => refuse(form, err)));
   $("rule-runs").addEventListener("change", () => refreshRules().catch((e) => say(false, e.message)));
