@@ -1051,7 +1051,10 @@ async fn edits_change_only_their_fields_refuse_stale_versions_and_apply_whole_or
     }
     // So does an edit of the file by hand.
     client.if_match = Some(v2.clone());
-    std::fs::write(&file, format!("{text_before}# edited by hand\n")).unwrap();
+    // Replaced whole, as editors do, so the reloader never reads half a file.
+    let by_hand = waf.dir.path().join("waf.yml.edit");
+    std::fs::write(&by_hand, format!("{text_before}# edited by hand\n")).unwrap();
+    std::fs::rename(&by_hand, &file).unwrap();
     let by_hand = client
         .call(
             Method::PATCH,
@@ -1593,6 +1596,18 @@ rules:
             .contains(&json!({"key": "429", "count": 1})),
         "{stats}"
     );
+    // Hits per rule over a period, beside those since start.
+    let rules = client
+        .call(Method::GET, "/api/rules?search=300011&range=1h", None)
+        .await
+        .body;
+    assert_eq!(
+        (rules[0]["hits"].as_u64(), rules[0]["period_hits"].as_u64()),
+        (Some(1), Some(1)),
+        "{rules}"
+    );
+    let bad = client.call(Method::GET, "/api/rules?range=1y", None).await;
+    assert_eq!((bad.status, bad.body["key"].as_str()), (400, Some("range")));
     let day = client
         .call(Method::GET, "/api/stats?range=24h", None)
         .await

@@ -498,6 +498,25 @@ impl EventStore {
     }
 }
 
+impl EventStore {
+    /// Per rule id, the events since `since_ms` in which it matched.
+    pub async fn rule_hits(
+        &self,
+        since_ms: i64,
+    ) -> Result<std::collections::HashMap<u64, u64>, sqlx::Error> {
+        let rows: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT j.value, COUNT(*) FROM events, json_each(events.rule_ids) j WHERE at_ms >= ? GROUP BY j.value",
+        )
+        .bind(since_ms)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, n)| (id as u64, n as u64))
+            .collect())
+    }
+}
+
 /// What [`EventStore::top`] counts.
 #[derive(Clone, Copy)]
 pub enum TopOf {

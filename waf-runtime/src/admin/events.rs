@@ -293,6 +293,19 @@ pub struct StatsQuery {
     pub range: Option<String>,
 }
 
+/// A range's span and bucket, in milliseconds, and the bucket's name.
+pub fn span(range: &str) -> ApiResult<(i64, i64, &'static str)> {
+    match range {
+        "1h" => Ok((3_600_000, 60_000, "minute")),
+        "24h" => Ok((86_400_000, 3_600_000, "hour")),
+        "7d" => Ok((7 * 86_400_000, 3_600_000, "hour")),
+        other => Err(ApiError::field(
+            "range",
+            format!("range: {other:?} is not 1h, 24h or 7d"),
+        )),
+    }
+}
+
 /// One point of the series.
 #[derive(Serialize, utoipa::ToSchema)]
 pub struct Point {
@@ -337,17 +350,7 @@ pub async fn stats(
     Query(query): Query<StatsQuery>,
 ) -> ApiResult<Json<Stats>> {
     let range = query.range.unwrap_or_else(|| "1h".into());
-    let (span_ms, bucket_ms, bucket) = match range.as_str() {
-        "1h" => (3_600_000, 60_000, "minute"),
-        "24h" => (86_400_000, 3_600_000, "hour"),
-        "7d" => (7 * 86_400_000, 3_600_000, "hour"),
-        other => {
-            return Err(ApiError::field(
-                "range",
-                format!("range: {other:?} is not 1h, 24h or 7d"),
-            ));
-        }
-    };
+    let (span_ms, bucket_ms, bucket) = span(&range)?;
     let now = now_ms() as i64;
     let last = now / bucket_ms * bucket_ms;
     let first = last - span_ms + bucket_ms;

@@ -57,6 +57,8 @@ pub async fn blocked(
 pub struct RuleSearch {
     /// Keeps the rules whose id, message or file contains this text (any case).
     pub search: Option<String>,
+    /// 1h, 24h or 7d: also count each rule's hits over that period (`period_hits`).
+    pub range: Option<String>,
 }
 
 #[derive(serde::Serialize, utoipa::ToSchema)]
@@ -73,6 +75,9 @@ pub struct RuleInfo {
     pub hosts: Vec<String>,
     /// Requests this rule matched since the proxy started.
     pub hits: u64,
+    /// With `range`: the stored events (blocked or observed requests) of that period in which it matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period_hits: Option<u64>,
 }
 
 /// The rules in force, by id.
@@ -81,8 +86,16 @@ pub async fn rules(
     State(panel): State<Arc<Panel>>,
     _who: SignedIn,
     Query(query): Query<RuleSearch>,
-) -> Json<Vec<RuleInfo>> {
+) -> ApiResult<Json<Vec<RuleInfo>>> {
     let hits = dashboard::rule_hits(panel.state.metrics);
+    let period_hits = match query.range.as_deref().filter(|r| !r.is_empty()) {
+        Some(range) => {
+            let (span_ms, _, _) = super::events::span(range)?;
+            let since = crate::recent_blocks::now_ms() as i64 - span_ms;
+            Some(panel.events.rule_hits(since).await?)
+        }
+        None => None,
+    };
     let needle = query.search.unwrap_or_default().to_lowercase();
     let loaded = panel.state.rules.load();
     let level = panel.state.live.load().config.rules.paranoia_level;
@@ -102,10 +115,13 @@ pub async fn rules(
             runs: c.runs_at(level),
             hosts: c.rule.hosts.clone(),
             hits: hits.get(&u64::from(c.rule.id)).copied().unwrap_or(0),
+            period_hits: period_hits
+                .as_ref()
+                .map(|p| p.get(&u64::from(c.rule.id)).copied().unwrap_or(0)),
         })
         .collect();
     rules.sort_by_key(|r| r.id);
-    Json(rules)
+    Ok(Json(rules))
 }
 
 #[utoipa::path(get, path = "/api/audit", params(Listing),

@@ -35,6 +35,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import TimeoutException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -79,7 +80,11 @@ def text_in(element_id, text):
 def status_of(form_id, text, ok=True):
     """The form's own status line shows `text`, styled as a success (ok) or a refusal."""
     selector = f"#{form_id} output.status"
-    wait.until(seen.text_to_be_present_in_element((By.CSS_SELECTOR, selector), text))
+    try:
+        wait.until(seen.text_to_be_present_in_element((By.CSS_SELECTOR, selector), text))
+    except TimeoutException:
+        shown = driver.find_element(By.CSS_SELECTOR, selector).text
+        raise AssertionError(f"{form_id}: waited for {text!r}, the page says {shown!r}")
     classes = driver.find_element(By.CSS_SELECTOR, selector).get_attribute("class")
     assert ("ok" if ok else "error") in classes.split(), (form_id, classes)
 
@@ -101,7 +106,8 @@ def submit(form_id):
 def go(page):
     """Opens a page from the navigation, as a user clicks it."""
     driver.find_element(By.CSS_SELECTOR, f'#nav a[href="/{page}"]').click()
-    wait.until(lambda d: d.execute_script(f'return !document.querySelector("[data-page={page}]").hidden'))
+    wait.until(lambda d: d.execute_script(
+        f'const s = document.querySelector("[data-page={page}]"); return !s.hidden && !s.hasAttribute("aria-busy")'))
 
 
 def config_text():
@@ -258,8 +264,9 @@ try:
     # Found by its request id (what a user quotes from a 403) through the free-text filter.
     set_value("ev-q", request_id)
     submit("event-filter")
-    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#event-list tr")) == 1)
     assert f"q={request_id}" in driver.current_url, driver.current_url
+    wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#event-list[aria-busy]"))
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#event-list tr")) == 1
     driver.find_element(By.CSS_SELECTOR, "#event-list tr td a").click()
     visible("event-detail")
     text_in("ed-matches", "test attack marker")

@@ -173,7 +173,10 @@ function showPage(name) {
     events: loadEventsFromUrl, traffic: refreshConfig, audit: refreshAudit, admins: refreshAdmins,
     settings: refreshConfig,
   }[name];
-  load().catch((e) => say(false, e.message));
+  // Busy until its data is in: a form filled before then would be overwritten by it.
+  const section = document.querySelector(`[data-page="${name}"]`);
+  section.setAttribute("aria-busy", "true");
+  load().catch((e) => say(false, e.message)).finally(() => section.removeAttribute("aria-busy"));
 }
 
 function navigate(href) {
@@ -328,7 +331,8 @@ function showDomainRules() {
 async function refreshRules() {
   if (!config) await refreshConfig();
   const search = $("rule-search").value;
-  const rules = await api("GET", `/api/rules?search=${encodeURIComponent(search)}`);
+  const range = $("rule-range").value;
+  const rules = await api("GET", `/api/rules?search=${encodeURIComponent(search)}&range=${encodeURIComponent(range)}`);
   const which = $("rule-runs").value;
   const shown = rules.filter((r) => which === "all" || (which === "runs") === r.runs);
   const running = rules.filter((r) => r.runs).length;
@@ -353,7 +357,7 @@ async function refreshRules() {
     const row = document.createElement("tr");
     if (!r.runs) row.className = "idle";
     cells(row, [r.id, r.msg, r.file, r.paranoia_level, r.runs ? "runs" : `no (level ${r.paranoia_level})`,
-      r.hosts.join(", "), r.hits]);
+      r.hosts.join(", "), range ? r.period_hits : r.hits]);
     const td = document.createElement("td");
     const disable = document.createElement("button");
     disable.type = "button";
@@ -434,11 +438,15 @@ async function refreshEvents(more) {
   if (more && eventCursor) params.set("cursor", eventCursor);
   params.set("limit", "50");
   let page;
+  // Busy while loading: assistive technology (and the browser test) wait for the list to settle.
+  $("event-list").setAttribute("aria-busy", "true");
   try {
     page = await api("GET", `/api/events?${params}`);
   } catch (err) {
     refuse(form, err);
     return;
+  } finally {
+    $("event-list").removeAttribute("aria-busy");
   }
   if (!more) $("event-list").replaceChildren();
   for (const e of page.events) addEvent(e, false);
@@ -777,6 +785,7 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   on("rule-search-form", (form) => refreshRules().catch((err) => refuse(form, err)));
   $("rule-runs").addEventListener("change", () => refreshRules().catch((e) => say(false, e.message)));
+  $("rule-range").addEventListener("change", () => refreshRules().catch((e) => say(false, e.message)));
   on("event-filter", () => {
     const params = filterQuery();
     history.pushState({}, "", `/events${params.toString() ? `?${params}` : ""}`);
