@@ -22,7 +22,7 @@ use crate::framing::{self, Refusal};
 use crate::head_guard::HeadNote;
 use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome, TrafficSubject};
 use crate::metrics::Rejection;
-use crate::recent_blocks::{self, BlockedRequest};
+use crate::recent_blocks::{self, BlockedRequest, MatchDetail};
 use crate::request_id::{self, RequestId};
 use crate::responses;
 use crate::state::State;
@@ -238,6 +238,10 @@ fn traffic_refusal(
     }
     let metrics = state.metrics;
     let id = subject.request_id;
+    let country = match &block {
+        Block::Country(c) => Some(c.as_ref().map_or("unknown", |c| c.as_str()).to_string()),
+        _ => None,
+    };
     let (action, response) = match block {
         Block::IpDenied | Block::IpNotAllowed => {
             metrics.ip_blocked(block.reason());
@@ -269,6 +273,25 @@ fn traffic_refusal(
         }
     };
     record.set_action(action);
+    state.recent_blocks.record(BlockedRequest {
+        at_ms: recent_blocks::now_ms(),
+        client: subject.client.to_string(),
+        domain: subject.host.to_string(),
+        method: subject.method.to_string(),
+        path: subject.uri.to_string(),
+        rule_ids: Vec::new(),
+        anomaly_score: 0,
+        outcome: match action {
+            Action::IpDenied => "ip_denied",
+            Action::GeoDenied => "geo_denied",
+            _ => "rate_limited",
+        },
+        request_id: id.as_str().to_string(),
+        status: Some(response.status().as_u16()),
+        country,
+        matches: Vec::new(),
+        head: Vec::new(),
+    });
     Some(response)
 }
 
@@ -482,6 +505,10 @@ async fn inspect(
             } else {
                 "observed"
             },
+            status: matches!(outcome, Outcome::Blocked).then_some(403),
+            country: None,
+            matches: findings.iter().map(MatchDetail::from).collect(),
+            head: recent_blocks::head(&parts.headers),
         });
     }
     match (outcome, blocking) {

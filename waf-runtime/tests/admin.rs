@@ -72,6 +72,8 @@ struct Client {
     /// Replaces the CSRF header value (`Some("")`: none sent).
     csrf_override: Option<String>,
     origin: Option<String>,
+    /// Sent as `If-Match` with each request while set.
+    if_match: Option<String>,
     /// Over TLS with this client configuration, to the name `localhost`; else plain HTTP.
     tls: Option<rustls::ClientConfig>,
 }
@@ -89,6 +91,7 @@ impl Client {
             cookies: Vec::new(),
             csrf_override: None,
             origin: None,
+            if_match: None,
             tls: None,
         }
     }
@@ -122,6 +125,9 @@ impl Client {
         }
         if let Some(origin) = &self.origin {
             req = req.header("origin", origin);
+        }
+        if let Some(version) = &self.if_match {
+            req = req.header("if-match", format!("\"{version}\""));
         }
         let body = match body {
             Some(v) => {
@@ -658,7 +664,7 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     assert_eq!(
         listed,
         json!([{"id": 500001, "msg": "shop's own rule", "file": "waf.domains.shop.test.custom_rules",
-            "paranoia_level": 1, "hosts": ["shop.test"], "hits": 1}])
+            "paranoia_level": 1, "runs": true, "hosts": ["shop.test"], "hits": 1}])
     );
     // A custom rule that does not load, or that names other hosts, changes nothing.
     let text_before = std::fs::read_to_string(&file).unwrap();
@@ -824,7 +830,7 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
     assert_eq!(event["outcome"], "blocked");
     assert_eq!(event["rule_ids"], json!([100001]));
     // A `deny` rule blocks alone: it adds nothing to the anomaly score.
-    assert_eq!(event["anomaly_score"], 0);
+    assert_eq!(event["score"], 0);
     assert_eq!(event["domain"], "app.test");
     // The event carries the id the client got with its 403, and the list finds it by that id.
     let blocked_id = parts.headers["x-request-id"].to_str().unwrap().to_string();
@@ -873,7 +879,7 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
         .body;
     assert_eq!(
         rules,
-        json!([{"id": 100001, "msg": "test attack marker", "file": "deny.yaml", "paranoia_level": 1,
+        json!([{"id": 100001, "msg": "test attack marker", "file": "deny.yaml", "paranoia_level": 1, "runs": true,
             "hosts": [], "hits": 5}])
     );
     let none = client
@@ -943,6 +949,963 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
 }
 
 /// A `PUT /api/domains/{host}` body with a certificate.
+/// The contract of an edit: a `PATCH` changes only the fields it carries, a change sent with the version it was
+/// made from is refused (412) once another change came first, one request changes mode and paranoia together or
+/// neither, and every error is JSON naming the key at fault.
+#[tokio::test]
+async fn edits_change_only_their_fields_refuse_stale_versions_and_apply_whole_or_not_at_all() {
+    let up = Upstream::start().await;
+    let (waf, addr) = start_with_panel(&format!("  upstream: {{default: '{}'}}\n", up.url()));
+    let mut client = set_up(&waf, addr).await;
+    let file = waf.dir.path().join("waf.yml");
+    let saved =
+        || -> Value { serde_saphyr::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap() };
+    let put = client
+        .call(
+            Method::PUT,
+            "/api/domains/shop.test",
+            Some(json!({"upstream": up.url()})),
+        )
+        .await;
+    assert_eq!(put.status, 200, "{}", put.body);
+    let own_rule = "- {id: 500001, msg: own, pattern: own-probe, variables: [ARGS], action: deny, paranoia_level: 2}";
+    let full = client
+        .call(
+            Method::PUT,
+            "/api/domains/shop.test/rules",
+            Some(json!({"anomaly_threshold": 20, "disabled_rules": [100001], "custom_rules": own_rule})),
+        )
+        .await;
+    assert_eq!(full.status, 200, "{}", full.body);
+    let listed = client
+        .call(Method::GET, "/api/rules?search=own", None)
+        .await
+        .body;
+    assert_eq!(
+        (listed[0]["id"].as_u64(), listed[0]["runs"].as_bool()),
+        (Some(500001), Some(false)),
+        "{listed}"
+    );
+
+    // The version: in the body and as the ETag, and it moves with every change.
+    let config = client.call(Method::GET, "/api/config", None).await;
+    let v1 = config.body["version"].as_str().unwrap().to_string();
+    assert_eq!(
+        config.headers["etag"].to_str().unwrap(),
+        format!("\"{v1}\"")
+    );
+    assert_eq!(v1, full.body["version"]);
+
+    // A threshold alone: the exclusion and the own rule stay (the form of old sent all three and wiped them).
+    client.if_match = Some(v1.clone());
+    let patched = client
+        .call(
+            Method::PATCH,
+            "/api/domains/shop.test/rules",
+            Some(json!({"anomaly_threshold": 10})),
+        )
+        .await;
+    assert_eq!(patched.status, 200, "{}", patched.body);
+    let domain = &saved()["waf"]["domains"]["shop.test"];
+    assert_eq!(domain["anomaly_threshold"], 10);
+    assert_eq!(domain["disabled_rules"], json!([100001]));
+    assert_eq!(domain["custom_rules"][0]["id"], 500001);
+    assert_eq!(domain["default_upstream"], up.url());
+    let v2 = patched.body["version"].as_str().unwrap().to_string();
+    assert_ne!(v1, v2);
+
+    // A second admin still holding v1: refused, nothing written, and told so in JSON naming If-Match.
+    let text_before = std::fs::read_to_string(&file).unwrap();
+    let stale = client
+        .call(
+            Method::PATCH,
+            "/api/domains/shop.test/rules",
+            Some(json!({"disabled_rules": []})),
+        )
+        .await;
+    assert_eq!(stale.status, 412, "{}", stale.body);
+    assert_eq!(stale.body["key"], "If-Match");
+    assert!(
+        stale.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("changed since you read it")
+    );
+    for (method, path, body) in [
+        (Method::PUT, "/api/config/mode", json!({"mode": "observe"})),
+        (
+            Method::PUT,
+            "/api/ip-filter",
+            json!({"allow": [], "deny": ["10.9.9.9"]}),
+        ),
+        (
+            Method::PATCH,
+            "/api/config/protection",
+            json!({"mode": "observe"}),
+        ),
+        (Method::DELETE, "/api/domains/shop.test", Value::Null),
+    ] {
+        let body = (!body.is_null()).then_some(body);
+        let a = client.call(method.clone(), path, body).await;
+        assert_eq!(a.status, 412, "{method} {path}: {}", a.body);
+    }
+    // So does an edit of the file by hand.
+    client.if_match = Some(v2.clone());
+    // Replaced whole, as editors do, so the reloader never reads half a file.
+    let by_hand = waf.dir.path().join("waf.yml.edit");
+    std::fs::write(&by_hand, format!("{text_before}# edited by hand\n")).unwrap();
+    std::fs::rename(&by_hand, &file).unwrap();
+    let by_hand = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"mode": "observe"})),
+        )
+        .await;
+    assert_eq!(by_hand.status, 412, "{}", by_hand.body);
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .ends_with("# edited by hand\n")
+    );
+    let v3 = client.call(Method::GET, "/api/config", None).await.body["version"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    client.if_match = Some(v3.clone());
+
+    // A check before saving: the rules' YAML loaded as PATCH would, nothing written either way.
+    let text_before = std::fs::read_to_string(&file).unwrap();
+    let broken = client
+        .call(
+            Method::POST,
+            "/api/domains/shop.test/rules/check",
+            Some(json!({"custom_rules": "- {id: 500002, msg: broken"})),
+        )
+        .await;
+    assert_eq!(
+        (broken.status, broken.body["key"].as_str()),
+        (400, Some("custom_rules"))
+    );
+    let fine = client
+        .call(
+            Method::POST,
+            "/api/domains/shop.test/rules/check",
+            Some(json!({"custom_rules": "- {id: 500002, msg: fine, pattern: x, variables: [ARGS], action: deny}"})),
+        )
+        .await;
+    assert_eq!(
+        (fine.status, fine.body["ok"].as_bool()),
+        (200, Some(true)),
+        "{}",
+        fine.body
+    );
+    let clash = client
+        .call(
+            Method::POST,
+            "/api/domains/shop.test/rules/check",
+            Some(json!({"custom_rules": "- {id: 100001, msg: clash, pattern: x, variables: [ARGS], action: deny}"})),
+        )
+        .await;
+    assert_eq!(clash.status, 400, "{}", clash.body);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text_before);
+
+    // `null` clears the threshold alone; an unknown field is refused rather than ignored.
+    let cleared = client
+        .call(
+            Method::PATCH,
+            "/api/domains/shop.test/rules",
+            Some(json!({"anomaly_threshold": null})),
+        )
+        .await;
+    assert_eq!(cleared.status, 200, "{}", cleared.body);
+    assert!(
+        saved()["waf"]["domains"]["shop.test"]
+            .get("anomaly_threshold")
+            .is_none()
+    );
+    assert_eq!(
+        saved()["waf"]["domains"]["shop.test"]["disabled_rules"],
+        json!([100001])
+    );
+    client.if_match = Some(cleared.body["version"].as_str().unwrap().to_string());
+    let typo = client
+        .call(
+            Method::PATCH,
+            "/api/domains/shop.test/rules",
+            Some(json!({"anomaly_treshold": 3})),
+        )
+        .await;
+    assert_eq!(typo.status, 422, "{}", typo.body);
+    assert!(
+        typo.body["error"]
+            .as_str()
+            .unwrap()
+            .contains("anomaly_treshold"),
+        "{}",
+        typo.body
+    );
+
+    // Mode and paranoia in one change: a paranoia level refused leaves the mode as it was.
+    let text_before = std::fs::read_to_string(&file).unwrap();
+    let half = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"mode": "observe", "paranoia_level": 7})),
+        )
+        .await;
+    assert_eq!(half.status, 400, "{}", half.body);
+    assert_eq!(half.body["key"], "waf.rules.paranoia_level");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text_before);
+    client.if_match = None;
+    let config = client.call(Method::GET, "/api/config", None).await.body;
+    assert_eq!(
+        (config["mode"].as_str(), config["paranoia_level"].as_u64()),
+        (Some("enforce"), Some(1))
+    );
+    let whole = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"mode": "observe", "paranoia_level": 2, "anomaly_threshold": 7})),
+        )
+        .await;
+    assert_eq!(whole.status, 200, "{}", whole.body);
+    assert_eq!(
+        (
+            whole.body["mode"].as_str(),
+            whole.body["paranoia_level"].as_u64(),
+            whole.body["anomaly_threshold"].as_u64()
+        ),
+        (Some("observe"), Some(2), Some(7))
+    );
+    assert_eq!(saved()["waf"]["rules"]["paranoia_level"], 2);
+    // The rule list says which rules run at the level now in force: the domain's level-2 rule now does.
+    let listed = client
+        .call(Method::GET, "/api/rules?search=own", None)
+        .await
+        .body;
+    assert_eq!(
+        (listed[0]["id"].as_u64(), listed[0]["runs"].as_bool()),
+        (Some(500001), Some(true)),
+        "{listed}"
+    );
+
+    // A rule disabled for every domain: gone from the rules in force, its attack passes; enabled again.
+    let attack = || request_for(waf.addr, "other.test", "/?q=attack-me", &[]);
+    let enforce = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"mode": "enforce"})),
+        )
+        .await;
+    assert_eq!(enforce.status, 200, "{}", enforce.body);
+    assert_eq!(attack().await, 403);
+    // Not while a domain excludes it too (that exclusion would name a rule no longer loaded): refused, with the
+    // key of the domain's list.
+    let conflict = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"disabled_rules": [100001]})),
+        )
+        .await;
+    assert_eq!(
+        (conflict.status, conflict.body["key"].as_str()),
+        (400, Some("waf.domains.shop.test.disabled_rules"))
+    );
+    let cleared = client
+        .call(
+            Method::PATCH,
+            "/api/domains/shop.test/rules",
+            Some(json!({"disabled_rules": []})),
+        )
+        .await;
+    assert_eq!(cleared.status, 200, "{}", cleared.body);
+    let disabled = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"disabled_rules": [100001]})),
+        )
+        .await;
+    assert_eq!(disabled.status, 200, "{}", disabled.body);
+    assert_eq!(disabled.body["disabled_rules"], json!([100001]));
+    assert_eq!(attack().await, 200);
+    let listed = client
+        .call(Method::GET, "/api/rules?search=100001", None)
+        .await
+        .body;
+    assert_eq!(listed, json!([]));
+    let unknown = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"disabled_rules": [4242]})),
+        )
+        .await;
+    assert_eq!(unknown.status, 400, "{}", unknown.body);
+    let enabled = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"disabled_rules": []})),
+        )
+        .await;
+    assert_eq!(enabled.status, 200, "{}", enabled.body);
+    assert_eq!(attack().await, 403);
+
+    // Every error is JSON with the key it concerns: a body of the wrong type, a bad host, a route or method
+    // that does not exist.
+    let wrong_type = client
+        .call(
+            Method::PUT,
+            "/api/config/paranoia",
+            Some(json!({"level": "high"})),
+        )
+        .await;
+    assert_eq!(wrong_type.status, 422, "{}", wrong_type.body);
+    assert_eq!(wrong_type.body["key"], "level");
+    let bad_tls = client
+        .call(
+            Method::PUT,
+            "/api/domains/shop.test",
+            Some(json!({"upstream": up.url(), "tls": {"certificate": "files", "cert_file": "rel.pem", "key_file": "/k"}})),
+        )
+        .await;
+    assert_eq!(
+        (bad_tls.status, bad_tls.body["key"].as_str()),
+        (400, Some("tls.cert_file"))
+    );
+    let bad_host = client
+        .call(
+            Method::PUT,
+            "/api/domains/a_b",
+            Some(json!({"upstream": up.url()})),
+        )
+        .await;
+    assert_eq!(
+        (bad_host.status, bad_host.body["key"].as_str()),
+        (400, Some("host"))
+    );
+    let unknown_rule = client
+        .call(
+            Method::PATCH,
+            "/api/domains/shop.test/rules",
+            Some(json!({"disabled_rules": [4242]})),
+        )
+        .await;
+    assert_eq!(unknown_rule.status, 400, "{}", unknown_rule.body);
+    assert_eq!(
+        unknown_rule.body["key"],
+        "waf.domains.shop.test.disabled_rules"
+    );
+    let no_route = client.call(Method::GET, "/api/no-such-thing", None).await;
+    assert_eq!(no_route.status, 404);
+    assert!(no_route.body["error"].is_string(), "{}", no_route.body);
+    let no_method = client.call(Method::DELETE, "/api/config", None).await;
+    assert_eq!(no_method.status, 405);
+    assert!(no_method.body["error"].is_string(), "{}", no_method.body);
+    let not_json = client
+        .call(Method::GET, "/api/audit?limit=many", None)
+        .await;
+    assert_eq!(not_json.status, 400);
+    assert!(
+        not_json.body["error"].as_str().unwrap().contains("limit"),
+        "{}",
+        not_json.body
+    );
+}
+
+/// A request to the proxy for `host` with the headers given; its status.
+async fn request_for(proxy: SocketAddr, host: &str, path: &str, headers: &[(&str, &str)]) -> u16 {
+    let mut req = Request::get(path).header("host", host);
+    for (name, value) in headers {
+        req = req.header(*name, *value);
+    }
+    send(proxy, req.body(Full::new(Bytes::new())).unwrap())
+        .await
+        .0
+        .status
+        .as_u16()
+}
+
+/// The events page of `query`, polled until it holds `count` events.
+async fn events_until(client: &mut Client, query: &str, count: usize) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let page = client
+            .call(Method::GET, &format!("/api/events{query}"), None)
+            .await;
+        assert_eq!(page.status, 200, "{}", page.body);
+        if page.body["events"].as_array().unwrap().len() >= count {
+            return page.body;
+        }
+        assert!(Instant::now() < deadline, "{query}: {}", page.body);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Blocks (their messages' macros expanded), rate-limit and IP refusals are stored with their details and secrets
+/// masked, found by each filter, paged, exported, counted for the charts, and still there after a restart.
+#[tokio::test]
+async fn events_are_stored_with_their_reasons_filtered_paged_exported_and_kept() {
+    const SCORED: &str = r#"
+rules:
+  - {id: 300011, msg: "marker %{MATCHED_VAR} in %{MATCHED_VAR_NAME}", severity: CRITICAL, operator: contains, pattern: "m-mark", variables: [ARGS_GET], action: block}
+  - id: 949110
+    msg: 'Inbound Anomaly Score Exceeded (Total Score: %{TX.BLOCKING_INBOUND_ANOMALY_SCORE})'
+    operator: anomaly_threshold
+    pattern: null
+    variables: []
+    action: deny
+"#;
+    let up = Upstream::start().await;
+    let waf = Waf::start_with_server(
+        "",
+        &format!(
+            "  admin: {{enabled: true, port: 0, data_dir: admin-data}}\n  upstream: {{default: '{}'}}\n  domains:\n    \
+             denied.test: {{ip_filter: {{deny: ['127.0.0.1']}}}}\n    \
+             limited.test: {{rate_limit: {{enabled: true, requests: 1, window_sec: 60, burst: 1}}}}\n",
+            up.url()
+        ),
+        &[("deny.yaml", DENY_RULE), ("scored.yaml", SCORED)],
+    );
+    let (waf, addr) = panel_of(waf);
+    let mut client = set_up(&waf, addr).await;
+    let secrets = [
+        ("cookie", "sid=s3cret-cookie"),
+        ("authorization", "Bearer s3cret-token"),
+    ];
+    assert_eq!(
+        request_for(waf.addr, "app.test", "/?q=attack-me", &secrets).await,
+        403
+    );
+    assert_eq!(
+        request_for(waf.addr, "app.test", "/?a=x-m-mark", &[]).await,
+        403
+    );
+    assert_eq!(request_for(waf.addr, "denied.test", "/", &[]).await, 403);
+    assert_eq!(request_for(waf.addr, "limited.test", "/", &[]).await, 200);
+    let mut limited = 200;
+    for _ in 0..5 {
+        limited = request_for(waf.addr, "limited.test", "/", &[]).await;
+        if limited == 429 {
+            break;
+        }
+    }
+    assert_eq!(limited, 429);
+
+    // Newest first, each with an id and its date and time.
+    let all = events_until(&mut client, "", 4).await;
+    let events = all["events"].as_array().unwrap();
+    assert_eq!(events.len(), 4, "{all}");
+    let outcomes: Vec<&str> = events
+        .iter()
+        .map(|e| e["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        outcomes,
+        ["rate_limited", "ip_denied", "blocked", "blocked"]
+    );
+    assert!(
+        events
+            .windows(2)
+            .all(|w| w[0]["id"].as_i64() > w[1]["id"].as_i64())
+    );
+    assert!(
+        events[0]["at"].as_str().unwrap().contains('T'),
+        "{}",
+        events[0]
+    );
+    assert_eq!(events[0]["status"], 429);
+    assert_eq!(events[1]["domain"], "denied.test");
+
+    // Each filter.
+    let count = |body: Value| body["events"].as_array().unwrap().len();
+    for (query, expected) in [
+        ("?outcome=blocked", 2),
+        ("?outcome=ip_denied", 1),
+        ("?domain=Denied.Test", 1),
+        ("?rule=100001", 1),
+        ("?rule=949110", 1),
+        ("?client=127.0.0.1", 4),
+        ("?client=10.0.0.1", 0),
+        ("?q=attack-me", 1),
+        ("?q=Total%20Score", 1),
+        ("?since=2999-01-01T00:00:00Z", 0),
+        ("?until=2000-01-01T00:00:00%2B02:00", 0),
+        ("?since=2000-01-01T00:00:00Z&outcome=rate_limited", 1),
+    ] {
+        let page = client
+            .call(Method::GET, &format!("/api/events{query}"), None)
+            .await;
+        assert_eq!(page.status, 200, "{query}: {}", page.body);
+        assert_eq!(count(page.body.clone()), expected, "{query}: {}", page.body);
+    }
+    for (query, key) in [
+        ("?outcome=nope", "outcome"),
+        ("?since=yesterday", "since"),
+        ("?rule=x", "rule"),
+        ("?cursor=x", "cursor"),
+    ] {
+        let refused = client
+            .call(Method::GET, &format!("/api/events{query}"), None)
+            .await;
+        assert_eq!(
+            (refused.status, refused.body["key"].as_str()),
+            (400, Some(key)),
+            "{query}"
+        );
+    }
+
+    // Paging with the cursor.
+    let first = client
+        .call(Method::GET, "/api/events?limit=3", None)
+        .await
+        .body;
+    assert_eq!(count(first.clone()), 3);
+    let cursor = first["next_cursor"].as_str().unwrap().to_string();
+    let second = client
+        .call(
+            Method::GET,
+            &format!("/api/events?limit=3&cursor={cursor}"),
+            None,
+        )
+        .await
+        .body;
+    assert_eq!(count(second.clone()), 1);
+    assert_eq!(second["events"][0]["id"], events[3]["id"]);
+    assert!(second["next_cursor"].is_null());
+
+    // The detail: each match with its message (macros expanded), variable, data and score; secrets masked.
+    let scored_id = events[2]["id"].as_i64().unwrap();
+    let detail = client
+        .call(Method::GET, &format!("/api/events/{scored_id}"), None)
+        .await
+        .body;
+    let matches = detail["matches"].as_array().unwrap();
+    assert_eq!(matches[0]["rule_id"], 300011);
+    assert_eq!(matches[0]["message"], "marker x-m-mark in ARGS_GET:a");
+    assert_eq!(matches[0]["variable"], "ARGS_GET:a");
+    assert!(
+        matches[0]["data"].as_str().unwrap().contains("m-mark"),
+        "{detail}"
+    );
+    assert_eq!(matches[0]["score"], 5);
+    assert_eq!(matches[1]["rule_id"], 949110);
+    assert_eq!(
+        matches[1]["message"],
+        "Inbound Anomaly Score Exceeded (Total Score: 5)"
+    );
+    let attack_id = events[3]["id"].as_i64().unwrap();
+    let detail = client
+        .call(Method::GET, &format!("/api/events/{attack_id}"), None)
+        .await
+        .body;
+    assert_eq!(detail["matches"][0]["message"], "test attack marker");
+    let head = detail["head"].as_array().unwrap();
+    assert!(head.contains(&json!(["cookie", "***"])), "{detail}");
+    assert!(head.contains(&json!(["authorization", "***"])), "{detail}");
+    assert!(!detail.to_string().contains("s3cret"), "{detail}");
+    assert_eq!(
+        client
+            .call(Method::GET, "/api/events/999999", None)
+            .await
+            .status,
+        404
+    );
+
+    // Export: CSV with a header line, JSON lines with the details; the same filters.
+    let csv = client
+        .call(Method::GET, "/api/events/export?format=csv", None)
+        .await;
+    assert_eq!(csv.status, 200);
+    assert!(
+        csv.headers["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/csv")
+    );
+    let csv = csv.body.as_str().unwrap().to_string();
+    assert_eq!(csv.lines().count(), 5, "{csv}");
+    assert!(
+        csv.starts_with("id,at,domain,client,method,path,status,score,outcome"),
+        "{csv}"
+    );
+    assert!(csv.contains(",ip_denied,"), "{csv}");
+    let jsonl = client
+        .call(
+            Method::GET,
+            "/api/events/export?format=jsonl&outcome=blocked",
+            None,
+        )
+        .await;
+    let lines: Vec<Value> = match &jsonl.body {
+        Value::String(text) => text
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect(),
+        one => vec![one.clone()],
+    };
+    assert_eq!(lines.len(), 2, "{}", jsonl.body);
+    assert!(
+        lines
+            .iter()
+            .all(|l| l["matches"].as_array().is_some_and(|m| !m.is_empty()))
+    );
+    let bad = client
+        .call(Method::GET, "/api/events/export?format=xml", None)
+        .await;
+    assert_eq!(
+        (bad.status, bad.body["key"].as_str()),
+        (400, Some("format"))
+    );
+
+    // The charts' figures: per minute over the last hour.
+    let stats = client
+        .call(Method::GET, "/api/stats?range=1h", None)
+        .await
+        .body;
+    let series = stats["series"].as_array().unwrap();
+    assert_eq!(series.len(), 60);
+    let sum = |key: &str| series.iter().map(|p| p[key].as_i64().unwrap()).sum::<i64>();
+    assert_eq!(
+        (sum("blocked"), sum("rate_limited"), sum("denied")),
+        (2, 1, 1),
+        "{stats}"
+    );
+    assert!(sum("requests") >= 5, "{stats}");
+    assert!(
+        stats["top_rules"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"key": "100001", "count": 1})),
+        "{stats}"
+    );
+    assert_eq!(
+        stats["top_clients"][0],
+        json!({"key": "127.0.0.1", "count": 4})
+    );
+    assert!(
+        stats["statuses"]
+            .as_array()
+            .unwrap()
+            .contains(&json!({"key": "429", "count": 1})),
+        "{stats}"
+    );
+    // Hits per rule over a period, beside those since start.
+    let rules = client
+        .call(Method::GET, "/api/rules?search=300011&range=1h", None)
+        .await
+        .body;
+    assert_eq!(
+        (rules[0]["hits"].as_u64(), rules[0]["period_hits"].as_u64()),
+        (Some(1), Some(1)),
+        "{rules}"
+    );
+    let bad = client.call(Method::GET, "/api/rules?range=1y", None).await;
+    assert_eq!((bad.status, bad.body["key"].as_str()), (400, Some("range")));
+    let day = client
+        .call(Method::GET, "/api/stats?range=24h", None)
+        .await
+        .body;
+    assert_eq!(day["series"].as_array().unwrap().len(), 24);
+    let bad = client.call(Method::GET, "/api/stats?range=2h", None).await;
+    assert_eq!((bad.status, bad.body["key"].as_str()), (400, Some("range")));
+
+    // In the data directory, so a restart keeps them.
+    assert!(waf.dir.path().join("admin-data/events.sqlite").is_file());
+    let (waf, addr) = panel_of(Waf::restart_in(waf.stop()));
+    let mut client = Client::new(addr);
+    assert_eq!(client.sign_in("admin", PASSWORD).await.status, 200);
+    let kept = events_until(&mut client, "", 4).await;
+    assert_eq!(kept["events"][0]["id"], events[0]["id"]);
+    drop(waf);
+}
+
+/// The RFC 6238 code of `secret` (base32) for time step `step`: written out here, apart from the panel's own.
+fn totp_code(secret: &str, step: u64) -> String {
+    use totp_hmac::{KeyInit, Mac};
+    let key = data_encoding::BASE32_NOPAD
+        .decode(secret.as_bytes())
+        .unwrap();
+    let mut mac = totp_hmac::Hmac::<sha1::Sha1>::new_from_slice(&key).unwrap();
+    mac.update(&step.to_be_bytes());
+    let h = mac.finalize().into_bytes();
+    let o = usize::from(h[19] & 0xf);
+    let n = u32::from_be_bytes([h[o] & 0x7f, h[o + 1], h[o + 2], h[o + 3]]) % 1_000_000;
+    format!("{n:06}")
+}
+
+fn now_step() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        / 30
+}
+
+/// Accounts: a viewer reads but changes nothing, sessions are listed and revoked, an admin is removed (never the
+/// last one), and the TOTP second factor is set up, asked at sign-in (recovery codes once each, codes never
+/// twice) and required of every account.
+#[tokio::test]
+async fn accounts_have_roles_revocable_sessions_and_a_second_factor() {
+    let (waf, addr) = start_with_panel("");
+    let mut admin = set_up(&waf, addr).await;
+    let add = |username: &'static str, role: &'static str| json!({"username": username, "password": PASSWORD, "role": role});
+    assert_eq!(
+        admin
+            .call(Method::POST, "/api/admins", Some(add("watcher", "viewer")))
+            .await
+            .status,
+        201
+    );
+    let bad_role = admin
+        .call(Method::POST, "/api/admins", Some(add("x", "root")))
+        .await;
+    assert_eq!(
+        (bad_role.status, bad_role.body["key"].as_str()),
+        (400, Some("role"))
+    );
+    let list = admin.call(Method::GET, "/api/admins", None).await.body;
+    assert_eq!(list[1]["username"], "watcher");
+    assert_eq!(list[1]["role"], "viewer");
+    assert_eq!(list[0]["totp"], false);
+
+    // A viewer reads everything, changes nothing but their own password.
+    let mut viewer = Client::new(addr);
+    let signed = viewer.sign_in("watcher", PASSWORD).await;
+    assert_eq!(
+        (signed.status, signed.body["role"].as_str()),
+        (200, Some("viewer"))
+    );
+    assert_eq!(
+        viewer.call(Method::GET, "/api/config", None).await.status,
+        200
+    );
+    let refused = viewer
+        .call(
+            Method::PUT,
+            "/api/config/mode",
+            Some(json!({"mode": "observe"})),
+        )
+        .await;
+    assert_eq!(
+        (refused.status, refused.body["key"].as_str()),
+        (403, Some("role"))
+    );
+    let refused = viewer
+        .call(Method::POST, "/api/admins", Some(add("sneaky", "admin")))
+        .await;
+    assert_eq!(refused.status, 403);
+    let own = viewer
+        .call(
+            Method::PUT,
+            "/api/me/password",
+            Some(json!({"current": PASSWORD, "new": "another long password"})),
+        )
+        .await;
+    assert_eq!(own.status, 204, "{}", own.body);
+
+    // Sessions: listed, and one revoked ends it at once.
+    let sessions = admin.call(Method::GET, "/api/sessions", None).await.body;
+    let watcher_session = sessions
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["username"] == "watcher")
+        .unwrap()["id"]
+        .as_i64()
+        .unwrap();
+    let own_only = viewer.call(Method::GET, "/api/sessions", None).await.body;
+    assert!(
+        own_only
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["username"] == "watcher")
+    );
+    let revoked = admin
+        .call(
+            Method::DELETE,
+            &format!("/api/sessions/{watcher_session}"),
+            None,
+        )
+        .await;
+    assert_eq!(revoked.status, 204, "{}", revoked.body);
+    assert_eq!(
+        viewer.call(Method::GET, "/api/config", None).await.status,
+        401
+    );
+
+    // Removal: not yourself, not the last admin; the viewer goes.
+    let myself = admin.call(Method::DELETE, "/api/admins/admin", None).await;
+    assert_eq!(
+        (myself.status, myself.body["key"].as_str()),
+        (409, Some("username"))
+    );
+    assert_eq!(
+        admin
+            .call(Method::DELETE, "/api/admins/watcher", None)
+            .await
+            .status,
+        204
+    );
+    assert_eq!(
+        admin
+            .call(Method::DELETE, "/api/admins/watcher", None)
+            .await
+            .status,
+        404
+    );
+    assert_eq!(
+        admin
+            .call(Method::GET, "/api/admins", None)
+            .await
+            .body
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+
+    // A second factor: enrolment, then a code confirms it and answers the recovery codes.
+    let required_too_soon = admin
+        .call(
+            Method::PUT,
+            "/api/config/admin-totp",
+            Some(json!({"required": true})),
+        )
+        .await;
+    assert_eq!(
+        (
+            required_too_soon.status,
+            required_too_soon.body["key"].as_str()
+        ),
+        (400, Some("required"))
+    );
+    let enrolment = admin.call(Method::POST, "/api/me/totp", None).await.body;
+    let secret = enrolment["secret"].as_str().unwrap().to_string();
+    assert!(
+        enrolment["otpauth_uri"]
+            .as_str()
+            .unwrap()
+            .starts_with("otpauth://totp/waf:admin?secret=")
+    );
+    let right = totp_code(&secret, now_step());
+    let wrong = if right == "000000" {
+        "111111"
+    } else {
+        "000000"
+    };
+    let refused = admin
+        .call(Method::PUT, "/api/me/totp", Some(json!({"code": wrong})))
+        .await;
+    assert_eq!(
+        (refused.status, refused.body["key"].as_str()),
+        (400, Some("code"))
+    );
+    let confirmed = admin
+        .call(Method::PUT, "/api/me/totp", Some(json!({"code": right})))
+        .await;
+    assert_eq!(confirmed.status, 200, "{}", confirmed.body);
+    let recovery: Vec<String> = confirmed.body["recovery_codes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(recovery.len(), 10);
+
+    // Required of every account: one without a second factor can only set one up.
+    assert_eq!(
+        admin
+            .call(Method::POST, "/api/admins", Some(add("second", "admin")))
+            .await
+            .status,
+        201
+    );
+    let required = admin
+        .call(
+            Method::PUT,
+            "/api/config/admin-totp",
+            Some(json!({"required": true})),
+        )
+        .await;
+    assert_eq!(required.status, 200, "{}", required.body);
+    let mut second = Client::new(addr);
+    assert_eq!(second.sign_in("second", PASSWORD).await.status, 200);
+    let gated = second.call(Method::GET, "/api/config", None).await;
+    assert_eq!(
+        (gated.status, gated.body["key"].as_str()),
+        (403, Some("totp"))
+    );
+    assert_eq!(
+        second.call(Method::POST, "/api/me/totp", None).await.status,
+        200
+    );
+    assert_eq!(
+        second.call(Method::GET, "/api/status", None).await.body["totp_required"],
+        true
+    );
+
+    // Sign-in asks for the code; a code is never taken twice (the enrolment's own, replayed, is refused); a
+    // recovery code works once. Five attempts: the throttle's allowance per account name in a minute.
+    let mut again = Client::new(addr);
+    let no_code = again.sign_in("admin", PASSWORD).await;
+    assert_eq!(
+        (no_code.status, no_code.body["key"].as_str()),
+        (401, Some("code"))
+    );
+    let sign_in = |code: String| json!({"username": "admin", "password": PASSWORD, "code": code});
+    let replayed = again
+        .call(Method::POST, "/api/session", Some(sign_in(right.clone())))
+        .await;
+    assert_eq!(
+        (replayed.status, replayed.body["key"].as_str()),
+        (401, Some("code"))
+    );
+    let with_recovery = again
+        .call(
+            Method::POST,
+            "/api/session",
+            Some(sign_in(recovery[0].to_uppercase())),
+        )
+        .await;
+    assert_eq!(with_recovery.status, 200, "{}", with_recovery.body);
+    assert_eq!(
+        again.call(Method::GET, "/api/config", None).await.status,
+        200
+    );
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM recovery_codes r JOIN admins a ON a.id = r.admin_id WHERE a.username = 'admin'")
+        .fetch_one(&database(&waf).await)
+        .await
+        .unwrap();
+    assert_eq!(left, 9, "the code used is spent");
+    // The next step's code (within the allowed drift) signs in.
+    let next = totp_code(&secret, now_step() + 1);
+    let with_code = Client::new(addr)
+        .call(Method::POST, "/api/session", Some(sign_in(next)))
+        .await;
+    assert_eq!(with_code.status, 200, "{}", with_code.body);
+    let actions: Vec<String> = audit_actions(&waf)
+        .await
+        .into_iter()
+        .map(|(_, a, _)| a)
+        .collect();
+    for action in [
+        "admin removed",
+        "session revoked",
+        "second factor set up",
+        "second factor requirement changed",
+    ] {
+        assert!(actions.iter().any(|a| a == action), "{action}: {actions:?}");
+    }
+}
+
 fn domain_with(upstream: &str, tls: Value) -> Option<Value> {
     Some(json!({"upstream": upstream, "tls": tls}))
 }
@@ -1299,6 +2262,13 @@ async fn the_ui_and_the_openapi_document_are_served_from_the_binary() {
         "/api/tls",
         "/api/dashboard",
         "/api/events",
+        "/api/events/{id}",
+        "/api/events/export",
+        "/api/events/stream",
+        "/api/stats",
+        "/api/domains/{host}/rules",
+        "/api/config/protection",
+        "/api/geoip",
     ] {
         assert!(doc["paths"].get(path).is_some(), "{path} not documented");
     }
@@ -1328,7 +2298,7 @@ impl EventStream {
         let mut stream = TcpStream::connect(addr).await.unwrap();
         let cookie = format!("waf_admin={}", client.cookie("waf_admin").unwrap());
         let request = format!(
-            "GET /api/events HTTP/1.1\r\nhost: {addr}\r\ncookie: {cookie}\r\naccept: text/event-stream\r\n\r\n"
+            "GET /api/events/stream HTTP/1.1\r\nhost: {addr}\r\ncookie: {cookie}\r\naccept: text/event-stream\r\n\r\n"
         );
         stream.write_all(request.as_bytes()).await.unwrap();
         let mut events = EventStream {
@@ -1359,18 +2329,18 @@ impl EventStream {
         }
     }
 
-    /// The data of the next `blocked` event.
+    /// The data of the next `event` (an event as stored, with its id).
     async fn next_event(&mut self) -> Value {
         self.read_until(|b| {
-            b.contains("event: blocked\ndata: ")
-                && b.split("event: blocked\ndata: ")
+            b.contains("event: event\ndata: ")
+                && b.split("event: event\ndata: ")
                     .nth(1)
                     .is_some_and(|r| r.contains('\n'))
         })
         .await;
         let rest = self
             .buffer
-            .split("event: blocked\ndata: ")
+            .split("event: event\ndata: ")
             .nth(1)
             .unwrap()
             .to_string();
@@ -1382,12 +2352,11 @@ impl EventStream {
 }
 
 /// The panel in a real browser: Debian's headless Chromium, driven through Debian's chromedriver by a Selenium
-/// script (tests/browser/admin_panel.py, in the test virtualenv): the setup wizard with the logged token,
-/// sign-in, a switch to observe mode, then an attack through the proxy seen on the dashboard, a domain's rules,
-/// a domain with a self-signed certificate fetched over HTTPS, and a port change said to await a restart.
-/// Screenshots of each step go to `target/tmp/admin-browser/`.
+/// script (tests/browser/admin_panel.py, in the test virtualenv) that walks every page at 1400 and 390 px and
+/// makes each change through the UI (see the script); then the file and the running proxy are checked here.
+/// Screenshots of each step and page go to `target/tmp/admin-browser/`.
 #[tokio::test]
-async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_attack() {
+async fn a_browser_walks_every_page_and_each_change_lands_whole_in_the_proxy() {
     let Some(python) = python_with_selenium() else {
         return;
     };
@@ -1398,6 +2367,11 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
     );
     let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("admin-browser");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/browser/admin_panel.py");
+    let axe = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../third_party/axe-core/axe.min.js"
+    );
+    let file = waf.dir.path().join("waf.yml");
     let output = tokio::process::Command::new(python)
         .arg(script)
         .arg(format!("http://{addr}/"))
@@ -1407,6 +2381,8 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
         .arg(up.url())
         .arg(waf.https_addr().to_string())
         .arg(waf.dir.path().join("certs/ca.pem"))
+        .arg(&file)
+        .arg(axe)
         .output()
         .await
         .unwrap();
@@ -1418,10 +2394,11 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
         waf.logs()
     );
     for shot in [
-        "5-domain-rules",
-        "6-self-signed-domain",
-        "7-tls-restart-required",
-        "8-rules",
+        "03-refused-beside-the-field",
+        "08-event-detail",
+        "page-1400-overview",
+        "page-390-events",
+        "page-390-traffic",
     ] {
         assert!(shots.join(format!("{shot}.png")).is_file(), "{shot}");
     }
@@ -1429,17 +2406,20 @@ async fn a_browser_runs_the_wizard_signs_in_switches_to_observe_and_sees_an_atta
     let (_, health) = get(waf.addr, "/health").await;
     assert_eq!(json(&health)["mode"], "observe");
     let saved: serde_json::Value =
-        serde_saphyr::from_str(&std::fs::read_to_string(waf.dir.path().join("waf.yml")).unwrap())
-            .unwrap();
-    assert_eq!(
-        saved["waf"]["domains"]["shop.test"]["anomaly_threshold"],
-        10
-    );
-    assert_eq!(
-        saved["waf"]["domains"]["shop.test"]["disabled_rules"],
-        json!([100001])
-    );
+        serde_saphyr::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let shop = &saved["waf"]["domains"]["shop.test"];
+    assert_eq!(shop["anomaly_threshold"], 12);
+    // Set from the event's detail, then kept by the form that changed the threshold alone.
+    assert_eq!(shop["disabled_rules"], json!([100001]));
+    assert_eq!(shop["custom_rules"][0]["id"], 500001);
+    assert_eq!(saved["waf"]["rules"]["paranoia_level"], 2);
+    assert_eq!(saved["waf"]["rules"]["anomaly_threshold"], 7);
     assert_eq!(saved["waf"]["domains"]["secure.test"]["self_signed"], true);
+    assert!(saved["waf"]["domains"].get("tmp.test").is_none());
+    assert_eq!(
+        saved["waf"]["ip_filter"]["deny"],
+        json!(["10.255.255.1", "10.254.0.0/16"])
+    );
     assert_eq!(saved["waf"]["server"]["https_port"], 8443);
 }
 

@@ -1,6 +1,6 @@
 //! First-time setup, sign-in and sign-out, token refresh, admins and password changes.
 use super::Panel;
-use super::error::{ApiError, ApiResult};
+use super::error::{ApiError, ApiResult, JsonBody};
 use super::password;
 use super::session::{self, SignedIn};
 use axum::Json;
@@ -27,6 +27,9 @@ pub struct SetupRequest {
 pub struct Credentials {
     pub username: String,
     pub password: String,
+    /// The 6-digit code of the admin's authenticator app, or one of their recovery codes: needed when the
+    /// account has a second factor (the answer to a sign-in without it is 401 with `key: "code"`).
+    pub code: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -41,16 +44,22 @@ pub struct Status {
     pub setup_required: bool,
     /// The signed-in admin, if any.
     pub username: Option<String>,
+    /// The signed-in admin's role (admin or viewer).
+    pub role: Option<String>,
+    /// A second factor is required of every account.
+    pub totp_required: bool,
 }
 
 #[derive(Serialize, ToSchema)]
 pub struct SignedInAnswer {
     pub username: String,
+    /// admin or viewer
+    pub role: String,
     /// Send it back as `X-CSRF-Token` on every state-changing request (also in the `waf_admin_csrf` cookie).
     pub csrf: String,
 }
 
-fn check_username(name: &str) -> ApiResult<()> {
+pub fn check_username(name: &str) -> ApiResult<()> {
     let ok = !name.is_empty()
         && name.len() <= MAX_USERNAME
         && name
@@ -59,9 +68,10 @@ fn check_username(name: &str) -> ApiResult<()> {
     if ok {
         Ok(())
     } else {
-        Err(ApiError::bad_request(format!(
-            "a username has 1 to {MAX_USERNAME} letters, digits or . _ @ -"
-        )))
+        Err(ApiError::field(
+            "username",
+            format!("username: 1 to {MAX_USERNAME} letters, digits or . _ @ -"),
+        ))
     }
 }
 
@@ -70,9 +80,14 @@ pub async fn status(
     State(panel): State<Arc<Panel>>,
     who: Option<SignedIn>,
 ) -> ApiResult<Json<Status>> {
+    let (username, role) = who.map(|w| (w.username, w.role)).unzip();
     Ok(Json(Status {
         setup_required: panel.store.admin_count().await? == 0,
-        username: who.map(|w| w.username),
+        username,
+        role,
+        totp_required: panel
+            .totp_required
+            .load(std::sync::atomic::Ordering::Relaxed),
     }))
 }
 
@@ -83,7 +98,7 @@ pub async fn status(
 pub async fn setup(
     State(panel): State<Arc<Panel>>,
     parts: Parts,
-    Json(req): Json<SetupRequest>,
+    JsonBody(req): JsonBody<SetupRequest>,
 ) -> ApiResult<StatusCode> {
     session::check_origin(&parts.headers)?;
     if !panel.setup.pending() {
@@ -93,7 +108,7 @@ pub async fn setup(
         return Err(ApiError::forbidden("wrong setup token"));
     }
     check_username(&req.username)?;
-    password::check_policy(&req.password).map_err(ApiError::bad_request)?;
+    password::check_policy(&req.password).map_err(|e| ApiError::field("password", e))?;
     let hash = password::hash(req.password)
         .await
         .map_err(|e| ApiError::internal("setup", e))?;
@@ -124,7 +139,7 @@ pub async fn setup(
 pub async fn sign_in(
     State(panel): State<Arc<Panel>>,
     parts: Parts,
-    Json(req): Json<Credentials>,
+    JsonBody(req): JsonBody<Credentials>,
 ) -> ApiResult<Response> {
     session::check_origin(&parts.headers)?;
     let client = session::client(&parts);
@@ -169,6 +184,30 @@ pub async fn sign_in(
             ));
         }
     };
+    if let Some(secret) = &admin.totp_secret {
+        let Some(code) = req.code.as_deref().filter(|c| !c.trim().is_empty()) else {
+            return Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "code: enter the code of your authenticator app (or a recovery code)",
+            )
+            .about("code"));
+        };
+        if !super::admins::second_factor(&panel, &admin, secret, code).await? {
+            panel
+                .store
+                .audit(
+                    &admin.username,
+                    &client,
+                    "sign-in failed: wrong code",
+                    None,
+                    None,
+                )
+                .await?;
+            return Err(
+                ApiError::new(StatusCode::UNAUTHORIZED, "code: wrong or used code").about("code"),
+            );
+        }
+    }
     let session_id = hex::encode(rand::random::<[u8; 16]>());
     let expires = super::store::now() + session::SESSION_SECONDS;
     panel
@@ -185,6 +224,7 @@ pub async fn sign_in(
         issued.cookies,
         Json(SignedInAnswer {
             username: admin.username,
+            role: admin.role,
             csrf: issued.csrf,
         }),
     ))
@@ -198,6 +238,7 @@ pub async fn refresh(State(panel): State<Arc<Panel>>, parts: Parts) -> ApiResult
         issued.cookies,
         Json(SignedInAnswer {
             username: who.username,
+            role: who.role,
             csrf: issued.csrf,
         }),
     ))
@@ -216,53 +257,13 @@ pub async fn sign_out(State(panel): State<Arc<Panel>>, who: SignedIn) -> ApiResu
     ))
 }
 
-#[utoipa::path(get, path = "/api/admins", responses((status = 200, body = Vec<String>)))]
-pub async fn list_admins(
-    State(panel): State<Arc<Panel>>,
-    _who: SignedIn,
-) -> ApiResult<Json<Vec<String>>> {
-    Ok(Json(panel.store.admin_names().await?))
-}
-
-#[utoipa::path(post, path = "/api/admins", request_body = Credentials,
-    responses((status = 201), (status = 409, description = "name taken")))]
-pub async fn add_admin(
-    State(panel): State<Arc<Panel>>,
-    who: SignedIn,
-    Json(req): Json<Credentials>,
-) -> ApiResult<StatusCode> {
-    check_username(&req.username)?;
-    password::check_policy(&req.password).map_err(ApiError::bad_request)?;
-    let hash = password::hash(req.password)
-        .await
-        .map_err(|e| ApiError::internal("adding an admin", e))?;
-    if !panel.store.create_admin(&req.username, &hash).await? {
-        return Err(ApiError::new(
-            StatusCode::CONFLICT,
-            "that username is taken",
-        ));
-    }
-    let after = serde_json::json!({ "username": req.username }).to_string();
-    panel
-        .store
-        .audit(
-            &who.username,
-            &who.client,
-            "admin added",
-            None,
-            Some(&after),
-        )
-        .await?;
-    Ok(StatusCode::CREATED)
-}
-
 /// Changes the signed-in admin's password; their other sessions end.
 #[utoipa::path(put, path = "/api/me/password", request_body = PasswordChange,
     responses((status = 204), (status = 403, description = "wrong current password")))]
 pub async fn change_password(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
-    Json(req): Json<PasswordChange>,
+    JsonBody(req): JsonBody<PasswordChange>,
 ) -> ApiResult<StatusCode> {
     let admin = panel
         .store
@@ -270,9 +271,9 @@ pub async fn change_password(
         .await?
         .ok_or_else(ApiError::unauthorized)?;
     if !password::verify(req.current, admin.password_hash).await {
-        return Err(ApiError::forbidden("wrong current password"));
+        return Err(ApiError::forbidden("wrong current password").about("current"));
     }
-    password::check_policy(&req.new).map_err(ApiError::bad_request)?;
+    password::check_policy(&req.new).map_err(|e| ApiError::field("new", e))?;
     let hash = password::hash(req.new)
         .await
         .map_err(|e| ApiError::internal("changing a password", e))?;

@@ -18,6 +18,11 @@
 //!
 //! Changes are serialized by a lock, so two admins' changes never interleave between read and write. The
 //! reloader then sees the new file and reloads it, which yields the configuration already in force.
+//!
+//! Lost edits: `GET /api/config` answers the file's version (a hash of its text, also as `ETag`), and a change
+//! sent with `If-Match: <version>` is refused with 412 when the file is no longer that version (another admin's
+//! change, an edit by hand), so an admin never overwrites what they have not seen. The version is checked under
+//! the lock, against the text the change edits.
 use super::Panel;
 use super::error::ApiError;
 use super::settings::DomainTls;
@@ -26,8 +31,11 @@ use crate::inspect;
 use crate::state::State;
 use crate::tls;
 use crate::traffic::Traffic;
-use axum::http::StatusCode;
+use axum::extract::FromRequestParts;
+use axum::http::request::Parts;
+use axum::http::{StatusCode, header};
 use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
 use std::io::Write;
 use std::path::Path;
 
@@ -39,6 +47,48 @@ pub struct Changed {
     pub after: Value,
     /// [`pending`] after the change.
     pub pending: Map<String, Value>,
+    /// The file's version after the change.
+    pub version: String,
+}
+
+/// The version of a configuration file's text: 16 hex digits of its SHA-256 (a collision between two versions
+/// of one file is not a concern; the hash only has to tell them apart).
+pub fn version_of(text: &str) -> String {
+    hex::encode(&Sha256::digest(text.as_bytes())[..8])
+}
+
+/// The versions a request's `If-Match` accepts: `None` without the header (the change applies to whatever is
+/// there), else the listed versions (quotes and `W/` taken off; `*` accepts any).
+pub struct IfMatch(Option<Vec<String>>);
+
+impl IfMatch {
+    fn accepts(&self, version: &str) -> bool {
+        self.0
+            .as_ref()
+            .is_none_or(|listed| listed.iter().any(|v| v == "*" || v == version))
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for IfMatch {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, ApiError> {
+        let Some(value) = parts.headers.get(header::IF_MATCH) else {
+            return Ok(IfMatch(None));
+        };
+        let text = value.to_str().map_err(|_| {
+            ApiError::field("If-Match", "If-Match: not a version from GET /api/config")
+        })?;
+        let listed = text
+            .split(',')
+            .map(|v| {
+                let v = v.trim();
+                let v = v.strip_prefix("W/").unwrap_or(v);
+                v.trim_matches('"').to_string()
+            })
+            .collect();
+        Ok(IfMatch(Some(listed)))
+    }
 }
 
 /// The settings the panel manages, as the API shows them.
@@ -71,6 +121,8 @@ pub fn managed(config: &Config) -> Value {
             "auto_generate": server.tls.auto_generate,
         },
         "paranoia_level": config.rules.paranoia_level,
+        "anomaly_threshold": config.rules.anomaly_threshold,
+        "disabled_rules": config.rules.disabled_rules,
         "rule_set": {
             "directories": config.rules.directories,
             "artifact": config.rules.artifact,
@@ -79,6 +131,13 @@ pub fn managed(config: &Config) -> Value {
         "ip_filter": {
             "allow": config.ip_filter.allow.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
             "deny": config.ip_filter.deny.iter().map(|c| c.to_string()).collect::<Vec<_>>(),
+        },
+        "geoip": {
+            "enabled": config.geoip.enabled,
+            "database": config.geoip.database,
+            "allow_countries": config.geoip.allow_countries,
+            "deny_countries": config.geoip.deny_countries,
+            "unknown": config.geoip.unknown,
         },
         "rate_limit": {
             "enabled": config.rate_limit.enabled,
@@ -111,23 +170,52 @@ pub fn section<'a>(parent: &'a mut Map<String, Value>, key: &str) -> &'a mut Map
     }
 }
 
+/// A change validated and built, not yet written or applied.
+struct Prepared {
+    path: std::path::PathBuf,
+    new_text: String,
+    new: Config,
+    traffic: Traffic,
+    rules: Option<crate::inspect::LoadedRules>,
+}
+
 impl Panel {
     /// Applies `edit` to the `waf:` mapping of the configuration file, then validates, writes and applies the
     /// result as described above.
     pub async fn change(
         &self,
+        if_match: &IfMatch,
         edit: impl FnOnce(&mut Map<String, Value>),
     ) -> Result<Changed, ApiError> {
         let _one_at_a_time = self.edits.lock().await;
-        let path = self.state.config_path.clone().ok_or_else(|| {
-            ApiError::new(
-                StatusCode::CONFLICT,
-                "the proxy runs without a configuration file: there is nowhere to save a change",
-            )
-        })?;
-        let text = tokio::fs::read_to_string(&path)
-            .await
-            .map_err(|e| ApiError::internal("reading the configuration file", e))?;
+        let prepared = self.prepare(if_match, edit).await?;
+        self.commit(prepared).await
+    }
+
+    /// Whether `edit` would be applied: every check of [`Panel::change`], nothing written or applied.
+    pub async fn check(&self, edit: impl FnOnce(&mut Map<String, Value>)) -> Result<(), ApiError> {
+        self.prepare(&IfMatch(None), edit).await.map(|_| ())
+    }
+
+    async fn prepare(
+        &self,
+        if_match: &IfMatch,
+        edit: impl FnOnce(&mut Map<String, Value>),
+    ) -> Result<Prepared, ApiError> {
+        let (path, text) = self.config_text().await?;
+        let version = version_of(&text);
+        if !if_match.accepts(&version) {
+            return Err(ApiError {
+                key: Some("If-Match".into()),
+                ..ApiError::new(
+                    StatusCode::PRECONDITION_FAILED,
+                    format!(
+                        "the configuration changed since you read it (it is version {version} now): nothing was \
+                         applied; reload it and make your change again"
+                    ),
+                )
+            });
+        }
         let mut tree: Value = if text.trim().is_empty() {
             Value::Null
         } else {
@@ -149,8 +237,7 @@ impl Panel {
             .map_err(|e| ApiError::internal("serializing the configuration", e))?;
         let new_text = format!("{HEADER}{new_text}");
 
-        let new = config::resolve(&new_text, &path, &|name| std::env::var(name).ok())
-            .map_err(|e| ApiError::bad_request(e.to_string()))?;
+        let new = config::resolve(&new_text, &path, &|name| std::env::var(name).ok())?;
         let live = self.state.live.load_full();
         let reload_rules = live.config.rule_sources() != new.rule_sources();
         let metrics = self.state.metrics;
@@ -166,13 +253,13 @@ impl Panel {
         })
         .await
         .map_err(|e| ApiError::internal("building the new configuration", e))?;
-        let (new, traffic, rules) = built.map_err(ApiError::bad_request)?;
+        let (new, traffic, rules) = built.map_err(keyed)?;
         let errors = match &rules {
             Some(rules) => rules.errors.clone(),
             None => inspect::domain_rule_errors(&new, &self.state.rules.load()),
         };
         if let Some(error) = errors.first() {
-            return Err(ApiError::bad_request(format!(
+            return Err(keyed(format!(
                 "the rules would not load as configured: {error}"
             )));
         }
@@ -181,8 +268,24 @@ impl Panel {
         })
         .await
         .map_err(|e| ApiError::internal("checking the certificates", e))?
-        .map_err(ApiError::bad_request)?;
+        .map_err(keyed)?;
+        Ok(Prepared {
+            path,
+            new_text,
+            new,
+            traffic,
+            rules,
+        })
+    }
 
+    async fn commit(&self, prepared: Prepared) -> Result<Changed, ApiError> {
+        let Prepared {
+            path,
+            new_text,
+            new,
+            traffic,
+            rules,
+        } = prepared;
         write_atomically(&path, &new_text)
             .map_err(|e| ApiError::internal("writing the configuration file", e))?;
         let before = managed(&self.state.live.load().config);
@@ -201,7 +304,46 @@ impl Panel {
             before,
             after,
             pending,
+            version: version_of(&new_text),
         })
+    }
+
+    /// The configuration file's path and text.
+    async fn config_text(&self) -> Result<(std::path::PathBuf, String), ApiError> {
+        let path = self.state.config_path.clone().ok_or_else(|| {
+            ApiError::new(
+                StatusCode::CONFLICT,
+                "the proxy runs without a configuration file: there is nowhere to save a change",
+            )
+        })?;
+        let text = tokio::fs::read_to_string(&path)
+            .await
+            .map_err(|e| ApiError::internal("reading the configuration file", e))?;
+        Ok((path, text))
+    }
+
+    /// The configuration file's version now (`None` without a file: nothing can change it through the panel).
+    pub async fn config_version(&self) -> Result<Option<String>, ApiError> {
+        if self.state.config_path.is_none() {
+            return Ok(None);
+        }
+        Ok(Some(version_of(&self.config_text().await?.1)))
+    }
+}
+
+/// A refusal whose reason names a configuration key (`waf.domains.a.test.disabled_rules: no loaded rule has id
+/// 4242`, after any lead-in ending in `: `), with that key.
+fn keyed(message: String) -> ApiError {
+    let key = message
+        .match_indices("waf.")
+        .map(|(at, _)| &message[at..])
+        .find_map(|rest| {
+            let (key, _) = rest.split_once(": ")?;
+            (!key.contains(' ')).then(|| key.to_string())
+        });
+    match key {
+        Some(key) => ApiError::field(key, message),
+        None => ApiError::bad_request(message),
     }
 }
 
@@ -340,6 +482,22 @@ mod tests {
             let back: Value = serde_saphyr::from_str(&text).unwrap();
             assert_eq!(back, tree, "{nasty:?} became:\n{text}");
         }
+    }
+
+    #[test]
+    fn refusals_name_their_key() {
+        let e = keyed("the rules would not load as configured: waf.domains.a.test.disabled_rules: no loaded rule has id 4242".into());
+        assert_eq!(e.key.as_deref(), Some("waf.domains.a.test.disabled_rules"));
+        assert_eq!(keyed("no key here: at all".into()).key, None);
+    }
+
+    #[test]
+    fn if_match_accepts_the_listed_versions() {
+        let listed = |v: &[&str]| IfMatch(Some(v.iter().map(|s| s.to_string()).collect()));
+        assert!(IfMatch(None).accepts("abc"));
+        assert!(listed(&["abc"]).accepts("abc"));
+        assert!(listed(&["*"]).accepts("abc"));
+        assert!(!listed(&["abd"]).accepts("abc"));
     }
 
     #[test]

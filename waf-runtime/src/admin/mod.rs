@@ -4,18 +4,24 @@
 //!
 //! - `setup.rs`: the one-time token that creates the first admin.
 //! - `password.rs`, `session.rs`, `throttle.rs`, `accounts.rs`: Argon2id accounts, JWT sessions in cookies,
-//!   CSRF checks, sign-in throttling, and the account endpoints.
+//!   CSRF checks, sign-in throttling, and the account endpoints; `admins.rs`, `totp.rs`: roles (admin, viewer),
+//!   removal, sessions and their revocation, the TOTP second factor and its recovery codes.
 //! - `settings.rs`, `live_config.rs`: changes to the running proxy, applied like a reload and saved to `waf.yml`
 //!   (what only a restart applies, such as the listeners, is saved and answered as such).
 //! - `monitoring.rs`, `dashboard.rs`: live figures, recent blocked requests (`recent_blocks.rs`), audit log.
+//! - `event_store.rs`, `events.rs`: the persistent events (blocks, observed matches, refusals), their API, the
+//!   live stream and the charts' figures.
 //! - `store.rs`: the SQLite database (admins, sessions, audit log); `ui.rs`: the embedded pages.
 //!
 //! The panel runs on the control runtime, apart from the request workers: a slow panel never slows traffic.
 //! With `admin.tls` it is served over HTTPS with the proxy's own certificates ([`serve_tls`]), and its cookies are
 //! `Secure`.
 mod accounts;
+mod admins;
 mod dashboard;
 mod error;
+mod event_store;
+mod events;
 mod live_config;
 mod monitoring;
 mod password;
@@ -24,6 +30,7 @@ mod settings;
 mod setup;
 mod store;
 mod throttle;
+mod totp;
 mod ui;
 
 use crate::config::AdminConfig;
@@ -36,7 +43,7 @@ use axum::Router;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, Request, header};
 use axum::response::Response;
-use axum::routing::{get, post, put};
+use axum::routing::{delete, get, patch, post, put};
 use hyper::body::Incoming;
 use hyper::service::{Service, service_fn};
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -59,6 +66,9 @@ pub struct Panel {
     throttle: Arc<throttle::Throttle>,
     /// One configuration change at a time (`live_config.rs`).
     edits: tokio::sync::Mutex<()>,
+    events: Arc<event_store::EventStore>,
+    /// Every account must have a second factor (`PUT /api/config/admin-totp`), kept in the database.
+    totp_required: std::sync::atomic::AtomicBool,
 }
 
 #[derive(OpenApi)]
@@ -74,8 +84,14 @@ pub struct Panel {
         accounts::sign_in,
         accounts::refresh,
         accounts::sign_out,
-        accounts::list_admins,
-        accounts::add_admin,
+        admins::list_admins,
+        admins::add_admin,
+        admins::remove_admin,
+        admins::sessions,
+        admins::revoke_session,
+        admins::start_totp,
+        admins::confirm_totp,
+        admins::require_totp,
         accounts::change_password,
         settings::show,
         settings::set_mode,
@@ -84,12 +100,20 @@ pub struct Panel {
         settings::put_domain,
         settings::delete_domain,
         settings::set_domain_rules,
+        settings::patch_domain_rules,
+        settings::check_domain_rules,
+        settings::patch_protection,
         settings::set_tls,
         settings::set_ip_lists,
         settings::set_rate_limit,
+        settings::set_geoip,
         monitoring::show,
         monitoring::blocked,
-        monitoring::events,
+        events::list,
+        events::detail,
+        events::export,
+        events::stream,
+        events::stats,
         monitoring::audit,
     )
 )]
@@ -109,6 +133,15 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
         .await
         .with_context(|| format!("opening the admin database in {}", dir.display()))?;
     let keys = session::Keys::load_or_create(dir).context("the admin session key")?;
+    let events = event_store::EventStore::open(dir)
+        .await
+        .with_context(|| format!("opening the event store in {}", dir.display()))?;
+    tokio::spawn(
+        events
+            .clone()
+            .run(state.recent_blocks.subscribe(), state.metrics),
+    );
+    let totp_required = store.setting(admins::TOTP_REQUIRED).await?.as_deref() == Some("true");
     let setup = if store.admin_count().await? == 0 {
         setup::SetupToken::issue(dir).context("writing the admin setup token")?
     } else {
@@ -125,6 +158,8 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
         secure_cookies: config.secure_cookies,
         throttle: throttle::Throttle::new(),
         edits: tokio::sync::Mutex::new(()),
+        events,
+        totp_required: std::sync::atomic::AtomicBool::new(totp_required),
     });
     let ip: IpAddr = config
         .listen_address
@@ -198,26 +233,44 @@ fn router(panel: Arc<Panel>) -> Router {
             post(accounts::sign_in).delete(accounts::sign_out),
         )
         .route("/session/refresh", post(accounts::refresh))
-        .route(
-            "/admins",
-            get(accounts::list_admins).post(accounts::add_admin),
-        )
+        .route("/admins", get(admins::list_admins).post(admins::add_admin))
+        .route("/admins/{username}", delete(admins::remove_admin))
+        .route("/sessions", get(admins::sessions))
+        .route("/sessions/{id}", delete(admins::revoke_session))
         .route("/me/password", put(accounts::change_password))
+        .route(
+            "/me/totp",
+            post(admins::start_totp).put(admins::confirm_totp),
+        )
+        .route("/config/admin-totp", put(admins::require_totp))
         .route("/config", get(settings::show))
         .route("/config/mode", put(settings::set_mode))
         .route("/config/paranoia", put(settings::set_paranoia))
         .route("/config/rules", put(settings::set_rule_set))
+        .route("/config/protection", patch(settings::patch_protection))
         .route(
             "/domains/{host}",
             put(settings::put_domain).delete(settings::delete_domain),
         )
-        .route("/domains/{host}/rules", put(settings::set_domain_rules))
+        .route(
+            "/domains/{host}/rules",
+            put(settings::set_domain_rules).patch(settings::patch_domain_rules),
+        )
+        .route(
+            "/domains/{host}/rules/check",
+            post(settings::check_domain_rules),
+        )
         .route("/tls", put(settings::set_tls))
         .route("/ip-filter", put(settings::set_ip_lists))
         .route("/rate-limit", put(settings::set_rate_limit))
+        .route("/geoip", put(settings::set_geoip))
         .route("/dashboard", get(monitoring::show))
         .route("/blocked", get(monitoring::blocked))
-        .route("/events", get(monitoring::events))
+        .route("/events", get(events::list))
+        .route("/events/export", get(events::export))
+        .route("/events/stream", get(events::stream))
+        .route("/events/{id}", get(events::detail))
+        .route("/stats", get(events::stats))
         .route("/audit", get(monitoring::audit))
         .route("/rules", get(monitoring::rules))
         .route("/openapi.json", get(openapi));
@@ -225,6 +278,7 @@ fn router(panel: Arc<Panel>) -> Router {
         .nest("/api", api)
         .merge(ui::routes())
         .with_state(panel)
+        .layer(axum::middleware::map_response(error::json_errors))
         .layer(axum::middleware::map_response(security_headers))
 }
 

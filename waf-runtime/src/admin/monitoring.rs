@@ -1,5 +1,4 @@
-//! What the panel shows: the dashboard figures, the recent blocked requests (also as a live stream), the audit
-//! log.
+//! What the panel shows: the dashboard figures, the recent blocked requests, the rules in force, the audit log.
 use super::Panel;
 use super::dashboard::{self, Dashboard};
 use super::error::ApiResult;
@@ -8,12 +7,8 @@ use super::store::AuditEntry;
 use crate::recent_blocks::BlockedRequest;
 use axum::Json;
 use axum::extract::{Query, State};
-use axum::response::sse::{Event, KeepAlive, Sse};
 use serde::Deserialize;
-use std::convert::Infallible;
 use std::sync::Arc;
-use std::time::Duration;
-use tokio::sync::broadcast::error::RecvError;
 
 /// Most entries one listing returns.
 const MAX_LIST: usize = 500;
@@ -58,34 +53,12 @@ pub async fn blocked(
     Json(panel.state.recent_blocks.newest(limit, id))
 }
 
-/// Server-sent events: one `blocked` event (the entry as JSON) per blocked or observed request, as it happens.
-#[utoipa::path(get, path = "/api/events", responses((status = 200, content_type = "text/event-stream")))]
-pub async fn events(
-    State(panel): State<Arc<Panel>>,
-    _who: SignedIn,
-) -> Sse<impl futures_util::Stream<Item = Result<Event, Infallible>>> {
-    let live = panel.state.recent_blocks.subscribe();
-    let stream = futures_util::stream::unfold(live, |mut live| async move {
-        loop {
-            match live.recv().await {
-                Ok(entry) => {
-                    if let Ok(event) = Event::default().event("blocked").json_data(&*entry) {
-                        return Some((Ok(event), live));
-                    }
-                }
-                // A slow reader skips what it missed; the list endpoint has it all.
-                Err(RecvError::Lagged(_)) => continue,
-                Err(RecvError::Closed) => return None,
-            }
-        }
-    });
-    Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(15)))
-}
-
 #[derive(Deserialize, utoipa::IntoParams)]
 pub struct RuleSearch {
     /// Keeps the rules whose id, message or file contains this text (any case).
     pub search: Option<String>,
+    /// 1h, 24h or 7d: also count each rule's hits over that period (`period_hits`).
+    pub range: Option<String>,
 }
 
 #[derive(serde::Serialize, utoipa::ToSchema)]
@@ -95,10 +68,16 @@ pub struct RuleInfo {
     /// The rule's file, relative to its rule directory (`waf.domains.<host>.custom_rules` for a domain's own).
     pub file: String,
     pub paranoia_level: u8,
+    /// Whether it runs: enabled, and its paranoia level not above the one in force (`waf.rules.paranoia_level`).
+    /// The others are loaded and checked, and run once the level is raised.
+    pub runs: bool,
     /// The hosts the rule is scoped to; empty: every host.
     pub hosts: Vec<String>,
     /// Requests this rule matched since the proxy started.
     pub hits: u64,
+    /// With `range`: the stored events (blocked or observed requests) of that period in which it matched.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub period_hits: Option<u64>,
 }
 
 /// The rules in force, by id.
@@ -107,10 +86,19 @@ pub async fn rules(
     State(panel): State<Arc<Panel>>,
     _who: SignedIn,
     Query(query): Query<RuleSearch>,
-) -> Json<Vec<RuleInfo>> {
+) -> ApiResult<Json<Vec<RuleInfo>>> {
     let hits = dashboard::rule_hits(panel.state.metrics);
+    let period_hits = match query.range.as_deref().filter(|r| !r.is_empty()) {
+        Some(range) => {
+            let (span_ms, _, _) = super::events::span(range)?;
+            let since = crate::recent_blocks::now_ms() as i64 - span_ms;
+            Some(panel.events.rule_hits(since).await?)
+        }
+        None => None,
+    };
     let needle = query.search.unwrap_or_default().to_lowercase();
     let loaded = panel.state.rules.load();
+    let level = panel.state.live.load().config.rules.paranoia_level;
     let mut rules: Vec<RuleInfo> = loaded
         .rules()
         .filter(|c| {
@@ -124,12 +112,16 @@ pub async fn rules(
             msg: c.rule.msg.clone(),
             file: c.file.clone(),
             paranoia_level: c.rule.paranoia_level,
+            runs: c.runs_at(level),
             hosts: c.rule.hosts.clone(),
             hits: hits.get(&u64::from(c.rule.id)).copied().unwrap_or(0),
+            period_hits: period_hits
+                .as_ref()
+                .map(|p| p.get(&u64::from(c.rule.id)).copied().unwrap_or(0)),
         })
         .collect();
     rules.sort_by_key(|r| r.id);
-    Json(rules)
+    Ok(Json(rules))
 }
 
 #[utoipa::path(get, path = "/api/audit", params(Listing),

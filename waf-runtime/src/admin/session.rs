@@ -87,7 +87,15 @@ pub struct SignedIn {
     pub username: String,
     pub session_id: String,
     pub client: String,
+    /// admin or viewer
+    pub role: String,
 }
+
+/// What a `viewer` may still change: their own session and account.
+const OWN_ACCOUNT: [&str; 4] = ["/session", "/session/refresh", "/me/password", "/me/totp"];
+/// What an account without a second factor may reach while one is required of all (`/api/config/admin-totp`):
+/// enough to set one up.
+const ENROLMENT: [&str; 4] = ["/status", "/session", "/session/refresh", "/me/totp"];
 
 /// The cookies and the CSRF value of a fresh token.
 pub struct Issued {
@@ -184,12 +192,31 @@ impl Panel {
             if !bool::from(sent.ct_eq(claims.csrf.as_bytes())) {
                 return Err(ApiError::forbidden("missing or wrong X-CSRF-Token"));
             }
+            // Paths as the nested `/api` router sees them.
+            if session.role != "admin" && !OWN_ACCOUNT.contains(&parts.uri.path()) {
+                return Err(ApiError::forbidden(
+                    "role: a viewer's account is read-only (an admin can change its role)",
+                )
+                .about("role"));
+            }
+        }
+        if !session.totp
+            && self
+                .totp_required
+                .load(std::sync::atomic::Ordering::Relaxed)
+            && !ENROLMENT.contains(&parts.uri.path())
+        {
+            return Err(ApiError::forbidden(
+                "totp: a second factor is required of every account: set one up first (POST /api/me/totp)",
+            )
+            .about("totp"));
         }
         Ok(SignedIn {
             admin_id: session.admin_id,
             username: session.username,
             session_id: claims.sid,
             client: client(parts),
+            role: session.role,
         })
     }
 

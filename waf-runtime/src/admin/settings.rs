@@ -3,12 +3,14 @@
 //! handler only says how its change edits the file's tree; `live_config.rs` validates, writes and applies it, and
 //! the change is audited with the managed settings before and after.
 use super::Panel;
-use super::error::{ApiError, ApiResult};
-use super::live_config::{self, Changed, section};
+use super::error::{ApiError, ApiResult, JsonBody};
+use super::live_config::{self, Changed, IfMatch, section};
 use super::session::SignedIn;
 use crate::config::DomainConfig;
 use axum::Json;
 use axum::extract::{Path, State};
+use axum::http::{HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
@@ -96,14 +98,16 @@ impl DomainTls {
                     // The proxy's working directory is not what an admin sees in a browser: a relative path would
                     // name a file nobody meant.
                     if !std::path::Path::new(path).is_absolute() {
-                        return Err(ApiError::bad_request(format!(
-                            "tls.{field}: {path:?} is not an absolute path"
-                        )));
+                        return Err(ApiError::field(
+                            format!("tls.{field}"),
+                            format!("tls.{field}: {path:?} is not an absolute path"),
+                        ));
                     }
                 }
                 Ok(())
             }
-            DomainTls::Acme { email: None } => Err(ApiError::bad_request(
+            DomainTls::Acme { email: None } => Err(ApiError::field(
+                "tls.email",
                 "tls.email: ACME needs the account's contact e-mail address",
             )),
             _ => Ok(()),
@@ -166,12 +170,64 @@ pub struct DomainRulesChange {
     pub custom_rules: String,
 }
 
+/// The fields of a domain's rules to change; those left out are kept.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DomainRulesPatch {
+    /// The domain's own anomaly threshold (at least 1); `null`: the global `rules.anomaly_threshold`.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<u32>)]
+    pub anomaly_threshold: Option<Option<u32>>,
+    /// Rule ids whose matches do not count for the domain's requests (the whole list).
+    pub disabled_rules: Option<Vec<u32>>,
+    /// The domain's own rules as YAML; empty: none.
+    pub custom_rules: Option<String>,
+}
+
+/// A field given, `null` included (`Some(None)`), as opposed to a field left out (`None`, by `default`).
+fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// The protection settings to change; those left out are kept.
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ProtectionPatch {
+    /// enforce, observe or disabled (`waf.mode`)
+    pub mode: Option<String>,
+    /// 1 to 4 (`waf.rules.paranoia_level`)
+    pub paranoia_level: Option<u8>,
+    /// The global anomaly threshold, at least 1 (`waf.rules.anomaly_threshold`)
+    pub anomaly_threshold: Option<u32>,
+    /// Rule ids disabled for every domain, the whole list (`waf.rules.disabled_rules`); each must be loaded.
+    pub disabled_rules: Option<Vec<u32>>,
+}
+
 #[derive(Deserialize, ToSchema)]
 pub struct IpListsChange {
     /// Addresses or CIDR blocks; when not empty, only these are admitted.
     pub allow: Vec<String>,
     /// Addresses or CIDR blocks always refused.
     pub deny: Vec<String>,
+}
+
+#[derive(Deserialize, ToSchema)]
+pub struct GeoipChange {
+    pub enabled: bool,
+    /// The MaxMind country database (`.mmdb`) on the proxy's host; needed when enabled.
+    pub database: Option<String>,
+    /// ISO 3166-1 alpha-2 codes; when not empty, only these countries are admitted.
+    #[serde(default)]
+    pub allow_countries: Vec<String>,
+    /// Always refused.
+    #[serde(default)]
+    pub deny_countries: Vec<String>,
+    /// allow or deny: what happens to an address the database knows no country for.
+    pub unknown: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -183,14 +239,22 @@ pub struct RateLimitChange {
 }
 
 #[utoipa::path(get, path = "/api/config", responses((status = 200,
-    description = "the managed settings, and what awaits a restart (`restart_required`, `restart_reasons`, `notices`)")))]
-pub async fn show(State(panel): State<Arc<Panel>>, _who: SignedIn) -> Json<Value> {
+    description = "the managed settings, what awaits a restart (`restart_required`, `restart_reasons`, `notices`) \
+    and the file's `version` (also the `ETag`): send it as `If-Match` with a change to have it refused (412) if \
+    the configuration changed meanwhile")))]
+pub async fn show(State(panel): State<Arc<Panel>>, _who: SignedIn) -> ApiResult<Response> {
+    let version = panel.config_version().await?;
     let live = panel.state.live.load();
     let mut answer = live_config::managed(&live.config);
     if let Value::Object(map) = &mut answer {
         map.extend(live_config::pending(&panel.state, &live.config));
+        map.insert("version".into(), json!(version));
     }
-    Json(answer)
+    let mut response = Json(answer).into_response();
+    if let Some(etag) = version.and_then(|v| HeaderValue::from_str(&format!("\"{v}\"")).ok()) {
+        response.headers_mut().insert(header::ETAG, etag);
+    }
+    Ok(response)
 }
 
 #[utoipa::path(put, path = "/api/config/mode", request_body = ModeChange,
@@ -198,10 +262,11 @@ pub async fn show(State(panel): State<Arc<Panel>>, _who: SignedIn) -> Json<Value
 pub async fn set_mode(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
-    Json(req): Json<ModeChange>,
+    if_match: IfMatch,
+    JsonBody(req): JsonBody<ModeChange>,
 ) -> ApiResult<Json<Value>> {
     let changed = panel
-        .change(|waf| {
+        .change(&if_match, |waf| {
             waf.insert("mode".into(), Value::String(req.mode));
         })
         .await?;
@@ -213,10 +278,11 @@ pub async fn set_mode(
 pub async fn set_paranoia(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
-    Json(req): Json<ParanoiaChange>,
+    if_match: IfMatch,
+    JsonBody(req): JsonBody<ParanoiaChange>,
 ) -> ApiResult<Json<Value>> {
     let changed = panel
-        .change(|waf| {
+        .change(&if_match, |waf| {
             section(waf, "rules").insert("paranoia_level".into(), json!(req.level));
         })
         .await?;
@@ -230,19 +296,21 @@ pub async fn set_paranoia(
 pub async fn set_rule_set(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
-    Json(req): Json<RuleSetChange>,
+    if_match: IfMatch,
+    JsonBody(req): JsonBody<RuleSetChange>,
 ) -> ApiResult<Json<Value>> {
     let source = match (req.directories.is_empty(), req.artifact) {
         (false, None) => json!(req.directories),
         (true, Some(artifact)) => json!(artifact),
         _ => {
-            return Err(ApiError::bad_request(
-                "give either rule directories or an artifact",
+            return Err(ApiError::field(
+                "directories",
+                "directories: give either rule directories or an artifact",
             ));
         }
     };
     let changed = panel
-        .change(|waf| {
+        .change(&if_match, |waf| {
             let rules = section(waf, "rules");
             rules.remove("directories");
             rules.remove("artifact");
@@ -266,15 +334,16 @@ pub async fn set_rule_set(
 pub async fn put_domain(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
+    if_match: IfMatch,
     Path(host): Path<String>,
-    Json(req): Json<DomainChange>,
+    JsonBody(req): JsonBody<DomainChange>,
 ) -> ApiResult<Json<Value>> {
     let host = check_host(&host)?;
     if let Some(tls) = &req.tls {
         tls.check()?;
     }
     let changed = panel
-        .change(|waf| {
+        .change(&if_match, |waf| {
             edit_domain(waf, &host, |domain| {
                 domain.insert("default_upstream".into(), Value::String(req.upstream));
                 if let Some(tls) = req.tls {
@@ -299,10 +368,11 @@ pub async fn put_domain(
 pub async fn set_tls(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
-    Json(req): Json<TlsChange>,
+    if_match: IfMatch,
+    JsonBody(req): JsonBody<TlsChange>,
 ) -> ApiResult<Json<Value>> {
     let changed = panel
-        .change(|waf| {
+        .change(&if_match, |waf| {
             let server = section(waf, "server");
             server.insert("https_enabled".into(), json!(req.https_enabled));
             server.insert("http_port".into(), json!(req.http_port));
@@ -314,40 +384,154 @@ pub async fn set_tls(
 }
 
 /// Sets a domain's anomaly threshold, rule exclusions and own rules (`domains.<host>.anomaly_threshold`,
-/// `disabled_rules`, `custom_rules`).
+/// `disabled_rules`, `custom_rules`), all three: a field left out is cleared. `PATCH` changes only the fields
+/// it carries.
 #[utoipa::path(put, path = "/api/domains/{host}/rules", request_body = DomainRulesChange,
-    params(("host" = String, Path, description = "the host name of a configured domain")),
+    params(("host" = String, Path, description = "the host name of a configured domain"),
+        ("If-Match" = Option<String>, Header, description = "the `version` of GET /api/config")),
     responses((status = 200), (status = 400, description = "refused (an unknown rule id, a threshold of 0, a custom rule that does not load), nothing applied"),
-        (status = 404, description = "no such domain")))]
+        (status = 404, description = "no such domain"), (status = 412, description = "the configuration changed since that version")))]
 pub async fn set_domain_rules(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
+    if_match: IfMatch,
     Path(host): Path<String>,
-    Json(req): Json<DomainRulesChange>,
+    JsonBody(req): JsonBody<DomainRulesChange>,
+) -> ApiResult<Json<Value>> {
+    let patch = DomainRulesPatch {
+        anomaly_threshold: Some(req.anomaly_threshold),
+        disabled_rules: Some(req.disabled_rules),
+        custom_rules: Some(req.custom_rules),
+    };
+    change_domain_rules(&panel, &who, &if_match, &host, patch).await
+}
+
+/// Changes only the fields of a domain's rules that the body carries; `anomaly_threshold: null` returns the
+/// domain to the global threshold. An unknown field is refused (a misspelt one would otherwise change nothing).
+#[utoipa::path(patch, path = "/api/domains/{host}/rules", request_body = DomainRulesPatch,
+    params(("host" = String, Path, description = "the host name of a configured domain"),
+        ("If-Match" = Option<String>, Header, description = "the `version` of GET /api/config")),
+    responses((status = 200), (status = 400, description = "refused, nothing applied"),
+        (status = 404, description = "no such domain"), (status = 412, description = "the configuration changed since that version")))]
+pub async fn patch_domain_rules(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    if_match: IfMatch,
+    Path(host): Path<String>,
+    JsonBody(patch): JsonBody<DomainRulesPatch>,
+) -> ApiResult<Json<Value>> {
+    change_domain_rules(&panel, &who, &if_match, &host, patch).await
+}
+
+/// Checks a domain's rules as `PATCH` would apply them (the YAML of its own rules loaded and scoped, the ids
+/// known), and applies nothing: the UI's "Check" before saving.
+#[utoipa::path(post, path = "/api/domains/{host}/rules/check", request_body = DomainRulesPatch,
+    params(("host" = String, Path, description = "the host name of a configured domain")),
+    responses((status = 200, description = "`{\"ok\": true}`: it would be applied"),
+        (status = 400, description = "it would be refused, for the reason given (with its `key`)")))]
+pub async fn check_domain_rules(
+    State(panel): State<Arc<Panel>>,
+    _who: SignedIn,
+    Path(host): Path<String>,
+    JsonBody(patch): JsonBody<DomainRulesPatch>,
 ) -> ApiResult<Json<Value>> {
     let host = configured_domain(&panel, &host)?;
-    let custom_rules = parse_custom_rules(&req.custom_rules)?;
-    let changed = panel
-        .change(|waf| {
-            edit_domain(waf, &host, |domain| {
-                if custom_rules.is_empty() {
+    let edit = domain_rules_edit(&host, patch)?;
+    panel.check(edit).await?;
+    Ok(Json(json!({ "ok": true })))
+}
+
+async fn change_domain_rules(
+    panel: &Panel,
+    who: &SignedIn,
+    if_match: &IfMatch,
+    host: &str,
+    patch: DomainRulesPatch,
+) -> ApiResult<Json<Value>> {
+    let host = configured_domain(panel, host)?;
+    let edit = domain_rules_edit(&host, patch)?;
+    let changed = panel.change(if_match, edit).await?;
+    audited(panel, who, "domain rules set", changed).await
+}
+
+/// The edit of the file's tree that sets the fields of `patch` on the domain `host`.
+fn domain_rules_edit(
+    host: &str,
+    patch: DomainRulesPatch,
+) -> ApiResult<impl FnOnce(&mut Map<String, Value>) + use<'_>> {
+    let custom_rules = patch
+        .custom_rules
+        .as_deref()
+        .map(parse_custom_rules)
+        .transpose()?;
+    Ok(move |waf: &mut Map<String, Value>| {
+        edit_domain(waf, host, |domain| {
+            if let Some(rules) = custom_rules {
+                if rules.is_empty() {
                     domain.remove("custom_rules");
                 } else {
-                    domain.insert("custom_rules".into(), Value::Array(custom_rules));
+                    domain.insert("custom_rules".into(), Value::Array(rules));
                 }
-                match req.anomaly_threshold {
-                    Some(threshold) => domain.insert("anomaly_threshold".into(), json!(threshold)),
-                    None => domain.remove("anomaly_threshold"),
-                };
-                if req.disabled_rules.is_empty() {
+            }
+            match patch.anomaly_threshold {
+                Some(Some(threshold)) => {
+                    domain.insert("anomaly_threshold".into(), json!(threshold));
+                }
+                Some(None) => {
+                    domain.remove("anomaly_threshold");
+                }
+                None => {}
+            }
+            match patch.disabled_rules {
+                Some(ids) if ids.is_empty() => {
                     domain.remove("disabled_rules");
-                } else {
-                    domain.insert("disabled_rules".into(), json!(req.disabled_rules));
                 }
-            });
+                Some(ids) => {
+                    domain.insert("disabled_rules".into(), json!(ids));
+                }
+                None => {}
+            }
+        });
+    })
+}
+
+/// Mode, paranoia level, the global anomaly threshold and the rules disabled for every domain, in one change
+/// applied whole or refused whole: a paranoia level refused leaves the mode as it was. Only the fields given
+/// change.
+#[utoipa::path(patch, path = "/api/config/protection", request_body = ProtectionPatch,
+    params(("If-Match" = Option<String>, Header, description = "the `version` of GET /api/config")),
+    responses((status = 200), (status = 400, description = "refused, nothing applied"),
+        (status = 412, description = "the configuration changed since that version")))]
+pub async fn patch_protection(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    if_match: IfMatch,
+    JsonBody(req): JsonBody<ProtectionPatch>,
+) -> ApiResult<Json<Value>> {
+    let changed = panel
+        .change(&if_match, |waf| {
+            if let Some(mode) = req.mode {
+                waf.insert("mode".into(), Value::String(mode));
+            }
+            let rules = section(waf, "rules");
+            if let Some(level) = req.paranoia_level {
+                rules.insert("paranoia_level".into(), json!(level));
+            }
+            if let Some(threshold) = req.anomaly_threshold {
+                rules.insert("anomaly_threshold".into(), json!(threshold));
+            }
+            match req.disabled_rules {
+                Some(ids) if ids.is_empty() => {
+                    rules.remove("disabled_rules");
+                }
+                Some(ids) => {
+                    rules.insert("disabled_rules".into(), json!(ids));
+                }
+                None => {}
+            }
         })
         .await?;
-    audited(&panel, &who, "domain rules set", changed).await
+    audited(&panel, &who, "protection changed", changed).await
 }
 
 #[utoipa::path(delete, path = "/api/domains/{host}",
@@ -356,11 +540,12 @@ pub async fn set_domain_rules(
 pub async fn delete_domain(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
+    if_match: IfMatch,
     Path(host): Path<String>,
 ) -> ApiResult<Json<Value>> {
     let host = configured_domain(&panel, &host)?;
     let changed = panel
-        .change(|waf| {
+        .change(&if_match, |waf| {
             take_host(section(waf, "domains"), &host);
         })
         .await?;
@@ -372,10 +557,11 @@ pub async fn delete_domain(
 pub async fn set_ip_lists(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
-    Json(req): Json<IpListsChange>,
+    if_match: IfMatch,
+    JsonBody(req): JsonBody<IpListsChange>,
 ) -> ApiResult<Json<Value>> {
     let changed = panel
-        .change(|waf| {
+        .change(&if_match, |waf| {
             let filter = section(waf, "ip_filter");
             filter.insert("allow".into(), json!(req.allow));
             filter.insert("deny".into(), json!(req.deny));
@@ -389,10 +575,11 @@ pub async fn set_ip_lists(
 pub async fn set_rate_limit(
     State(panel): State<Arc<Panel>>,
     who: SignedIn,
-    Json(req): Json<RateLimitChange>,
+    if_match: IfMatch,
+    JsonBody(req): JsonBody<RateLimitChange>,
 ) -> ApiResult<Json<Value>> {
     let changed = panel
-        .change(|waf| {
+        .change(&if_match, |waf| {
             let limit = section(waf, "rate_limit");
             limit.insert("enabled".into(), json!(req.enabled));
             for (key, value) in [
@@ -409,6 +596,34 @@ pub async fn set_rate_limit(
     audited(&panel, &who, "rate limit changed", changed).await
 }
 
+/// The global GeoIP country filter (`waf.geoip`); the database is opened before anything is applied.
+#[utoipa::path(put, path = "/api/geoip", request_body = GeoipChange,
+    params(("If-Match" = Option<String>, Header, description = "the `version` of GET /api/config")),
+    responses((status = 200), (status = 400, description = "refused, nothing applied"),
+        (status = 412, description = "the configuration changed since that version")))]
+pub async fn set_geoip(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    if_match: IfMatch,
+    JsonBody(req): JsonBody<GeoipChange>,
+) -> ApiResult<Json<Value>> {
+    let changed = panel
+        .change(&if_match, |waf| {
+            let geoip = section(waf, "geoip");
+            geoip.insert("enabled".into(), json!(req.enabled));
+            for (key, value) in [("database", req.database), ("unknown", req.unknown)] {
+                match value.filter(|v| !v.is_empty()) {
+                    Some(v) => geoip.insert(key.into(), json!(v)),
+                    None => geoip.remove(key),
+                };
+            }
+            geoip.insert("allow_countries".into(), json!(req.allow_countries));
+            geoip.insert("deny_countries".into(), json!(req.deny_countries));
+        })
+        .await?;
+    audited(&panel, &who, "GeoIP changed", changed).await
+}
+
 /// Longest custom rules text: a domain's own rules are a handful, and they are kept in `waf.yml`, which every
 /// reload reads.
 const MAX_CUSTOM_RULES: usize = 64 * 1024;
@@ -417,13 +632,14 @@ const MAX_CUSTOM_RULES: usize = 64 * 1024;
 /// (the loader then checks each rule).
 fn parse_custom_rules(text: &str) -> ApiResult<Vec<Value>> {
     if text.len() > MAX_CUSTOM_RULES {
-        return Err(ApiError::bad_request(format!(
-            "custom_rules: longer than {MAX_CUSTOM_RULES} bytes"
-        )));
+        return Err(ApiError::field(
+            "custom_rules",
+            format!("custom_rules: longer than {MAX_CUSTOM_RULES} bytes"),
+        ));
     }
     rule_entries(std::path::Path::new("custom_rules"), text).map_err(|errors| {
         let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        ApiError::bad_request(errors.join("; "))
+        ApiError::field("custom_rules", errors.join("; "))
     })
 }
 
@@ -445,9 +661,10 @@ fn check_host(host: &str) -> ApiResult<String> {
     if ok {
         Ok(host)
     } else {
-        Err(ApiError::bad_request(format!(
-            "{host:?} is not a host name (letters, digits, '-' and '.')"
-        )))
+        Err(ApiError::field(
+            "host",
+            format!("host: {host:?} is not a host name (letters, digits, '-' and '.')"),
+        ))
     }
 }
 
@@ -456,10 +673,7 @@ fn check_host(host: &str) -> ApiResult<String> {
 fn configured_domain(panel: &Panel, host: &str) -> ApiResult<String> {
     let host = check_host(host)?;
     if !panel.state.live.load().config.domains.contains_key(&host) {
-        return Err(ApiError::new(
-            axum::http::StatusCode::NOT_FOUND,
-            "no such domain",
-        ));
+        return Err(ApiError::not_found(format!("host: no domain {host:?}")).about("host"));
     }
     Ok(host)
 }
@@ -509,6 +723,7 @@ async fn audited(
     let mut answer = changed.after;
     if let Value::Object(map) = &mut answer {
         map.extend(changed.pending);
+        map.insert("version".into(), json!(changed.version));
     }
     Ok(Json(answer))
 }
