@@ -238,6 +238,62 @@ async fn http2_connections_idle_or_without_a_settings_ack_are_closed_after_their
 }
 
 /// Writes `waf.yml` without a `listen_address` (the default) and starts `waf` on it.
+/// The admin panel's listener has the proxy's bounds: a connection that sends nothing, and one that sends a
+/// head a line at a time, are closed at their bound; an ordinary request is still answered.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_admin_panel_bounds_its_clients_as_the_proxy_does() {
+    let up = Upstream::start().await;
+    let bounds = "first_byte_timeout_sec: 2, header_read_timeout_sec: 2, body_read_timeout_sec: 2, \
+                  keepalive_timeout_sec: 2, tls_handshake_timeout_sec: 2";
+    let waf = Waf::start_with_server(
+        bounds,
+        &format!(
+            "  admin: {{enabled: true, port: 0, data_dir: admin-data}}\n  upstream: {{default: '{}'}}\n",
+            up.url()
+        ),
+        &[],
+    );
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let panel: SocketAddr = loop {
+        if let Some(rest) = waf.logs().split("admin panel listening on ").nth(1) {
+            break rest.split_whitespace().next().unwrap().parse().unwrap();
+        }
+        assert!(Instant::now() < deadline, "no admin panel:\n{}", waf.logs());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+
+    let since = Instant::now();
+    let mut silent = TcpStream::connect(panel).await.unwrap();
+    let (answer, after) = until_closed(&mut silent, since).await;
+    assert_eq!(answer, "");
+    closed_by_the_bound(after);
+
+    let (mut read, mut write) = TcpStream::connect(panel).await.unwrap().into_split();
+    let since = Instant::now();
+    write
+        .write_all(b"GET /api/status HTTP/1.1\r\n")
+        .await
+        .unwrap();
+    let trickle = async {
+        for _ in 0..10 {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            if write.write_all(b"X-Slow: 1\r\n").await.is_err() {
+                break;
+            }
+        }
+    };
+    let ((), (_, after)) = tokio::join!(trickle, until_closed(&mut read, since));
+    closed_by_the_bound(after);
+
+    let mut client = TcpStream::connect(panel).await.unwrap();
+    client
+        .write_all(b"GET /api/status HTTP/1.1\r\nHost: panel\r\nConnection: close\r\n\r\n")
+        .await
+        .unwrap();
+    let (answer, _) = until_closed(&mut client, Instant::now()).await;
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+}
+
 fn start_default_listener(up: &Upstream, more: &str) -> Waf {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("rules")).unwrap();

@@ -46,7 +46,7 @@ use axum::response::Response;
 use axum::routing::{delete, get, patch, post, put};
 use hyper::body::Incoming;
 use hyper::service::{Service, service_fn};
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::service::TowerToHyperService;
 use std::net::{IpAddr, SocketAddr};
@@ -170,54 +170,70 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
         .with_context(|| format!("binding the admin panel to {ip}:{}", config.port))?;
     let addr = listener.local_addr().context("admin panel address")?;
     let app = router(panel);
-    if config.tls {
+    let acceptor = if config.tls {
         // The HTTPS listener's table: present, since the configuration refuses admin.tls without HTTPS.
         let acceptor = tls::acceptor(certs, true, tls::provider())
             .context("the admin panel's TLS settings")?;
         tracing::info!("admin panel listening on {addr} (HTTPS)");
-        tokio::spawn(serve_tls(listener, acceptor, app, timeouts, metrics));
+        Some(acceptor)
     } else {
         tracing::info!("admin panel listening on {addr}");
-        let app = app.into_make_service_with_connect_info::<SocketAddr>();
-        tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, app).await {
-                tracing::error!("admin panel stopped: {e}");
-            }
-        });
-    }
+        None
+    };
+    tokio::spawn(serve(listener, acceptor, app, timeouts, metrics));
     Ok(addr)
 }
 
-/// Serves the panel over TLS (`axum::serve` speaks plain TCP only): accepts as the proxy's listeners do, runs each
-/// handshake in a task of its own with the proxy's time limit, and serves the connection with hyper, giving the
-/// handlers the client's address as `axum::serve` does.
-async fn serve_tls(
+/// Serves the panel, over TLS when there is an acceptor, with the proxy's bounds on a client (`server.
+/// timeouts`): the first byte, the TLS handshake, and each request head, the wait for the next one included,
+/// so a client that connects and sends nothing, or a head a byte at a time, does not hold a task for long.
+/// Each connection is served with hyper, giving the handlers the client's address as `axum::serve` does.
+async fn serve(
     listener: TcpListener,
-    acceptor: TlsAcceptor,
+    acceptor: Option<TlsAcceptor>,
     app: Router,
     timeouts: Timeouts,
     metrics: &'static Metrics,
 ) {
     let app = TowerToHyperService::new(app);
-    let builder = auto::Builder::new(TokioExecutor::new());
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .header_read_timeout(timeouts.head);
     loop {
         let Some((stream, peer)) = crate::server::accept(Some(&listener)).await else {
             continue;
         };
         let (acceptor, app, builder) = (acceptor.clone(), app.clone(), builder.clone());
         tokio::spawn(async move {
-            let Some(stream) = tls::handshake(&acceptor, stream, peer, timeouts, metrics).await
-            else {
-                return;
-            };
             let service = service_fn(move |mut req: Request<Incoming>| {
                 req.extensions_mut().insert(ConnectInfo(peer));
                 app.call(req)
             });
-            if let Err(e) = builder
-                .serve_connection_with_upgrades(TokioIo::new(stream), service)
-                .await
-            {
+            let served = match acceptor {
+                Some(acceptor) => {
+                    let Some(stream) =
+                        tls::handshake(&acceptor, stream, peer, timeouts, metrics).await
+                    else {
+                        return;
+                    };
+                    builder
+                        .serve_connection_with_upgrades(TokioIo::new(stream), service)
+                        .await
+                }
+                None => {
+                    let mut first = [0u8; 1];
+                    match tokio::time::timeout(timeouts.first_byte, stream.peek(&mut first)).await {
+                        Ok(Ok(n)) if n > 0 => {}
+                        _ => return,
+                    }
+                    builder
+                        .serve_connection_with_upgrades(TokioIo::new(stream), service)
+                        .await
+                }
+            };
+            if let Err(e) = served {
                 tracing::debug!("admin panel connection from {peer} ended: {e}");
             }
         });
