@@ -4,6 +4,9 @@
 //! cluster started here; login events go to a real Redis started here. A custom harness (libtest-mimic) owns those
 //! servers, so they start once and stop when the run ends.
 
+mod agents;
+mod assets;
+mod fleet;
 mod python;
 mod sso;
 mod support;
@@ -13,6 +16,11 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use agents::{
+    metadata_documents_lead_agents_to_registration, registered_clients_run_the_code_flow,
+    registration_limit_per_address, registration_refusals, webfinger_names_the_issuer,
+};
+use assets::asset_cookie_follows_sign_in_and_logout;
 use base64::Engine;
 use hyper::StatusCode;
 use libtest_mimic::{Arguments, Trial};
@@ -134,6 +142,12 @@ const SCENARIOS: &[Scenario] = scenarios![
     oauth2_login_over_https,
     saml_login_and_its_refusals,
     saml_fingerprint_strategy_and_add_command,
+    webfinger_names_the_issuer,
+    metadata_documents_lead_agents_to_registration,
+    registered_clients_run_the_code_flow,
+    registration_refusals,
+    registration_limit_per_address,
+    asset_cookie_follows_sign_in_and_logout,
 ];
 
 fn main() {
@@ -168,6 +182,7 @@ fn main() {
         }
     }
     if let Some(pg) = pg.clone() {
+        let fleet_pg = pg.clone();
         trials.push(Trial::test(
             "postgres::legacy_schema_serves_unchanged",
             move || {
@@ -175,7 +190,21 @@ fn main() {
                 Ok(())
             },
         ));
+        trials.push(Trial::test(
+            "fleet::three_replicas_behave_as_one",
+            move || {
+                run(fleet::three_replicas_behave_as_one(fleet_pg));
+                Ok(())
+            },
+        ));
     }
+    trials.push(Trial::test(
+        "nginx::serves_assets_to_verified_browsers",
+        || {
+            run(assets::nginx_serves_assets_to_verified_browsers());
+            Ok(())
+        },
+    ));
     trials.push(Trial::test("cli::health_check_exit_codes", || {
         run(health_check_exit_codes());
         Ok(())

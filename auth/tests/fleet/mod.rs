@@ -1,0 +1,296 @@
+//! Three replicas behind a real nginx, on one PostgreSQL database and one Redis, as deployed: a sign-in attack
+//! spread over them meets one limit, registrations are limited fleet-wide, a revoked refresh token and a changed
+//! client secret stop working on every replica at once, and a Redis outage neither fails a request nor goes
+//! unnoticed, and ends.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use hyper::StatusCode;
+use serde_json::json;
+
+use super::support::http::Http;
+use super::support::nginx::Nginx;
+use super::support::postgres::Postgres;
+use super::support::redis_server::RedisServer;
+use super::support::server::{AuthServer, Backend};
+use super::{Ctx, HOST, PASSWORD, code_flow_clients, code_flow_tokens, refreshed, sign_in};
+
+const REPLICAS: usize = 3;
+const PER_ACCOUNT: usize = 5;
+/// The account under attack (ada, of `bootstrap`, keeps signing in for the other checks).
+const VICTIM: &str = "victim@acme.test";
+
+/// nginx balancing round-robin over `replicas`, passing the client's address on.
+fn balancer(replicas: &[AuthServer], port: u16) -> String {
+    let servers: String = replicas
+        .iter()
+        .map(|r| format!("server {};", r.addr))
+        .collect();
+    format!(
+        "upstream auth {{ {servers} }}\n\
+         server {{ listen 127.0.0.1:{port};\n\
+           location / {{ proxy_pass http://auth; proxy_set_header Host $http_host;\n\
+             proxy_set_header X-Forwarded-For $remote_addr; }} }}"
+    )
+}
+
+pub async fn three_replicas_behave_as_one(pg: Arc<Postgres>) {
+    let (Some(nginx_program), Some(redis)) = (Nginx::program(), RedisServer::start()) else {
+        return;
+    };
+    let ctx = Ctx {
+        backend: Backend::postgres(pg).await,
+        redis: None,
+    };
+    ctx.bootstrap();
+    ctx.cli(&[
+        "user",
+        "add",
+        "--domain",
+        HOST,
+        "--email",
+        VICTIM,
+        "--password",
+        PASSWORD,
+    ]);
+    let (client_id, secret, _) = code_flow_clients(&ctx);
+    let redis_url = redis.url();
+    let per_account = PER_ACCOUNT.to_string();
+    let env = [
+        ("KVSTORE_URL", redis_url.as_str()),
+        ("TRUSTED_PROXIES", "127.0.0.1"),
+        ("SIGNIN_ATTEMPTS_PER_ACCOUNT", per_account.as_str()),
+        ("REGISTRATION_LIMIT_PER_HOUR", "2"),
+        (
+            "COOKIE_SESSION_SECRET",
+            "0123456789abcdef0123456789abcdef-fleet",
+        ),
+        ("SECRET_KEY_BASE", "fleet key base"),
+    ];
+    let replicas: Vec<AuthServer> = (0..REPLICAS)
+        .map(|_| AuthServer::start(&ctx.backend, &env))
+        .collect();
+    let port = super::support::free_port();
+    let nginx = Nginx::start(
+        &nginx_program,
+        Nginx::workdir(),
+        &balancer(&replicas, port),
+        port,
+    );
+    let front = Http::new(([127, 0, 0, 1], port).into());
+
+    // A password-guessing attack on one account, concurrent, spread over the replicas: one budget in all.
+    let attempts = 4 * PER_ACCOUNT;
+    let answers = futures_join(
+        (0..attempts)
+            .map(|_| {
+                let front = front.clone();
+                async move {
+                    front
+                        .post_json(
+                            "/auth/signin",
+                            HOST,
+                            &[],
+                            json!({"email": VICTIM, "password": "guess"}),
+                        )
+                        .await
+                        .status
+                }
+            })
+            .collect(),
+    )
+    .await;
+    let refused = answers
+        .iter()
+        .filter(|s| **s == StatusCode::UNAUTHORIZED)
+        .count();
+    let throttled = answers
+        .iter()
+        .filter(|s| **s == StatusCode::TOO_MANY_REQUESTS)
+        .count();
+    assert_eq!(
+        (refused, throttled),
+        (PER_ACCOUNT, attempts - PER_ACCOUNT),
+        "{answers:?}\n{}",
+        nginx.error_log()
+    );
+    for (i, replica) in replicas.iter().enumerate() {
+        assert!(
+            replica.logged("sign-in throttled").await,
+            "replica {i} saw no part of the attack"
+        );
+    }
+    // Even the right password waits now, on any replica; another account does not.
+    for replica in &replicas {
+        let throttled = sign_in(replica, HOST, VICTIM, PASSWORD).await;
+        assert_eq!(throttled.status, StatusCode::TOO_MANY_REQUESTS);
+        assert!(throttled.header("retry-after").is_some());
+    }
+    assert_eq!(
+        sign_in(&replicas[0], HOST, "nobody@acme.test", "x")
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+
+    // Registrations: 2 an hour from one address, whichever replica answers.
+    let registrations: Vec<StatusCode> = {
+        let mut statuses = Vec::new();
+        for _ in 0..REPLICAS {
+            statuses.push(
+                front
+                    .post_json(
+                        "/auth/register",
+                        HOST,
+                        &[],
+                        json!({"redirect_uris": ["http://127.0.0.1:9/cb"]}),
+                    )
+                    .await
+                    .status,
+            );
+        }
+        statuses
+    };
+    assert_eq!(
+        registrations,
+        [
+            StatusCode::CREATED,
+            StatusCode::CREATED,
+            StatusCode::TOO_MANY_REQUESTS
+        ]
+    );
+
+    // Revocation through the balancer holds on every replica at once.
+    let tokens = code_flow_tokens(&replicas[1], &client_id, &secret).await;
+    let refresh = tokens["refresh_token"].as_str().unwrap();
+    let access = tokens["access_token"].as_str().unwrap();
+    let revoked = front
+        .post_form(
+            "/auth/revoke",
+            HOST,
+            &[],
+            &[
+                ("token", refresh),
+                ("client_id", &client_id),
+                ("client_secret", &secret),
+            ],
+        )
+        .await;
+    assert_eq!(revoked.status, StatusCode::OK, "{}", revoked.body);
+    let revoked_at = Instant::now();
+    for replica in &replicas {
+        let refused = refreshed(replica, (&client_id, &secret), refresh).await;
+        assert_eq!(refused.status, StatusCode::BAD_REQUEST, "{}", refused.body);
+        assert_eq!(refused.json()["error"], "invalid_grant");
+        let userinfo = replica
+            .http
+            .get(
+                "/auth/userinfo",
+                HOST,
+                &[("authorization", &format!("Bearer {access}"))],
+            )
+            .await;
+        assert_eq!(
+            userinfo.status,
+            StatusCode::UNAUTHORIZED,
+            "{}",
+            userinfo.body
+        );
+    }
+    assert!(
+        revoked_at.elapsed() < Duration::from_secs(1),
+        "every replica refused within a second"
+    );
+
+    // A client's secret changed in the database: the old one fails on every replica at once.
+    let credentials = |secret: &str| {
+        [
+            ("grant_type", "client_credentials".to_string()),
+            ("client_id", client_id.clone()),
+            ("client_secret", secret.to_string()),
+        ]
+    };
+    for replica in &replicas {
+        let form = credentials(&secret);
+        let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let issued = replica
+            .http
+            .post_form("/auth/token", HOST, &[], &form)
+            .await;
+        assert_eq!(issued.status, StatusCode::OK, "{}", issued.body);
+    }
+    ctx.backend
+        .execute(
+            "UPDATE oauth_applications SET secret = $1 WHERE uid = $2",
+            &["a new secret", &client_id],
+        )
+        .await;
+    for replica in &replicas {
+        for (secret, status) in [
+            (secret.as_str(), StatusCode::UNAUTHORIZED),
+            ("a new secret", StatusCode::OK),
+        ] {
+            let form = credentials(secret);
+            let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            let answer = replica
+                .http
+                .post_form("/auth/token", HOST, &[], &form)
+                .await;
+            assert_eq!(answer.status, status, "{}", answer.body);
+        }
+    }
+
+    // Redis goes away: sign-ins still answer (counted per replica), the outage is logged once per replica.
+    let redis_port = redis.port;
+    drop(redis);
+    for _ in 0..3 {
+        let answer = sign_in(&replicas[2], HOST, "carol@acme.test", "x").await;
+        assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
+    }
+    assert!(replicas[2].logged("KVSTORE_URL Redis unreachable").await);
+    assert_eq!(
+        replicas[2]
+            .log()
+            .matches("KVSTORE_URL Redis unreachable")
+            .count(),
+        1
+    );
+    let metrics = replicas[2].http.get("/auth/metrics", HOST, &[]).await;
+    assert!(
+        metrics.body.contains("auth_shared_counter_failures_total"),
+        "{}",
+        metrics.body
+    );
+    // Back again: counted in Redis once more.
+    let redis = RedisServer::start_on(RedisServer::program().unwrap(), redis_port);
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let answer = sign_in(&replicas[2], HOST, "carol@acme.test", "x").await;
+    assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
+    assert!(
+        replicas[2]
+            .logged("shared limits count in Redis again")
+            .await,
+        "{}",
+        replicas[2].log()
+    );
+    drop((nginx, redis));
+}
+
+/// Runs `futures` concurrently on this thread's runtime and collects their outputs in order.
+async fn futures_join<F>(futures: Vec<F>) -> Vec<F::Output>
+where
+    F: std::future::Future + 'static,
+    F::Output: 'static,
+{
+    let set = tokio::task::LocalSet::new();
+    set.run_until(async move {
+        let handles: Vec<_> = futures.into_iter().map(tokio::task::spawn_local).collect();
+        let mut out = Vec::new();
+        for h in handles {
+            out.push(h.await.expect("task"));
+        }
+        out
+    })
+    .await
+}
