@@ -30,6 +30,7 @@ use sso::{
     oauth2_login_links_an_existing_user_by_email, oauth2_login_over_https,
     oauth2_login_through_oidc_provider, oauth2_misbehaving_providers, oauth2_refusals,
     saml_fingerprint_strategy_and_add_command, saml_login_and_its_refusals,
+    token_exchange_with_oidc_provider,
 };
 use support::postgres::Postgres;
 use support::redis_server::RedisServer;
@@ -148,6 +149,7 @@ const SCENARIOS: &[Scenario] = scenarios![
     registration_refusals,
     registration_limit_per_address,
     asset_cookie_follows_sign_in_and_logout,
+    token_exchange_with_oidc_provider,
 ];
 
 fn main() {
