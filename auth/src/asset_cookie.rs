@@ -21,24 +21,23 @@ const NONCE_BYTES: usize = 8;
 
 #[derive(Clone)]
 pub struct AssetCookies {
-    key: Vec<u8>,
+    /// HMAC-SHA256 keyed once; each use clones it.
+    mac: Hmac<Sha256>,
     production: bool,
 }
 
 impl AssetCookies {
     /// `key` is `SECRET_KEY_BASE`'s bytes; `None` draws a random key (cookies then hold on this process only).
-    pub fn new(key: Option<&[u8]>, production: bool) -> Self {
-        let key = match key {
-            Some(key) => key.to_vec(),
-            None => crate::ids::random_token().into_bytes(),
+    pub fn new(key: Option<&[u8]>, production: bool) -> Result<Self, hmac::digest::InvalidLength> {
+        let mac = match key {
+            Some(key) => Hmac::<Sha256>::new_from_slice(key)?,
+            None => Hmac::<Sha256>::new_from_slice(crate::ids::random_token().as_bytes())?,
         };
-        AssetCookies { key, production }
+        Ok(AssetCookies { mac, production })
     }
 
     fn mac(&self, nonce: &str) -> Hmac<Sha256> {
-        // HMAC takes keys of any length; the error arm cannot happen.
-        let mut mac = Hmac::<Sha256>::new_from_slice(&self.key)
-            .unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
+        let mut mac = self.mac.clone();
         mac.update(nonce.as_bytes());
         mac
     }
@@ -100,13 +99,17 @@ mod tests {
 
     #[test]
     fn values_verify_under_their_key_only() {
-        let cookies = AssetCookies::new(Some(b"secret key base"), true);
+        let cookies = AssetCookies::new(Some(b"secret key base"), true).unwrap();
         let value = cookies.value();
         let (nonce, tag) = value.split_once('.').unwrap();
         assert_eq!(nonce.len(), 16);
         assert_eq!(tag.len(), 64);
         assert!(cookies.is_valid(&value));
-        assert!(!AssetCookies::new(Some(b"another key"), true).is_valid(&value));
+        assert!(
+            !AssetCookies::new(Some(b"another key"), true)
+                .unwrap()
+                .is_valid(&value)
+        );
         let mut forged = value.clone().into_bytes();
         forged[0] = if forged[0] == b'0' { b'1' } else { b'0' };
         assert!(!cookies.is_valid(&String::from_utf8(forged).unwrap()));

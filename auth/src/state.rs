@@ -88,7 +88,7 @@ impl AppState {
         let http = crate::http_client::new(config.sso_provider_ca_file.as_deref())?;
         Ok(Arc::new(AppState {
             cookies: SessionCookies::new(config.cookie_secret.as_deref(), config.production),
-            assets: AssetCookies::new(config.secret_key_base.as_deref(), config.production),
+            assets: AssetCookies::new(config.secret_key_base.as_deref(), config.production)?,
             config,
             store,
             throttle,

@@ -1,11 +1,12 @@
 //! Three replicas behind a real nginx, on one PostgreSQL database and one Redis, as deployed: a sign-in attack
 //! spread over them meets one limit, registrations are limited fleet-wide, a revoked refresh token and a changed
 //! client secret stop working on every replica at once, and a Redis outage neither fails a request nor goes
-//! unnoticed, and ends.
+//! unnoticed, and ends; and a signing key rotation rolled out one replica at a time never fails a token.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use base64::Engine;
 use hyper::StatusCode;
 use serde_json::json;
 
@@ -275,6 +276,62 @@ pub async fn three_replicas_behave_as_one(pg: Arc<Postgres>) {
         replicas[2].log()
     );
     drop((nginx, redis));
+    key_rotation_one_replica_at_a_time(&ctx, (&client_id, "a new secret")).await;
+}
+
+/// `JWT_SECRET` rotated from the development key to another in two passes over three replicas, one replica
+/// restarted at a time (first: old private key + new public key; then: new private key + old public key): after
+/// every restart, a token issued by any replica is accepted by every replica.
+async fn key_rotation_one_replica_at_a_time(ctx: &Ctx, client: (&str, &str)) {
+    let b64 = |pem: String| base64::engine::general_purpose::STANDARD.encode(pem);
+    let old = include_str!("../../src/dev_jwt_key.pem");
+    let old_public = include_str!("../fixtures/dev_jwt_public.pem");
+    let new = include_str!("../fixtures/production_jwt_key.pem");
+    let new_public = include_str!("../fixtures/production_jwt_key.pub.pem");
+    let phases = [
+        b64(old.to_string()),
+        b64(format!("{old}{new_public}")),
+        b64(format!("{new}{old_public}")),
+    ];
+    let start = |phase: usize| AuthServer::start(&ctx.backend, &[("JWT_SECRET", &phases[phase])]);
+    let mut replicas: Vec<AuthServer> = (0..REPLICAS).map(|_| start(0)).collect();
+    for phase in 1..phases.len() {
+        for i in 0..REPLICAS {
+            replicas[i] = start(phase);
+            for (n, issuer) in replicas.iter().enumerate() {
+                let token = issuer
+                    .http
+                    .post_form(
+                        "/auth/token",
+                        HOST,
+                        &[],
+                        &[
+                            ("grant_type", "client_credentials"),
+                            ("client_id", client.0),
+                            ("client_secret", client.1),
+                        ],
+                    )
+                    .await;
+                assert_eq!(token.status, StatusCode::OK, "{}", token.body);
+                let token = token.json()["access_token"].as_str().unwrap().to_string();
+                for (m, verifier) in replicas.iter().enumerate() {
+                    let authority = verifier
+                        .http
+                        .get(
+                            "/auth/authority",
+                            HOST,
+                            &[("authorization", &format!("Bearer {token}"))],
+                        )
+                        .await;
+                    assert_eq!(
+                        authority.json()["token_valid"],
+                        true,
+                        "phase {phase}, replica {i} restarted: replica {m} refuses replica {n}'s token"
+                    );
+                }
+            }
+        }
+    }
 }
 
 /// Runs `futures` concurrently on this thread's runtime and collects their outputs in order.
