@@ -64,6 +64,13 @@ impl AppState {
                 "SECRET_KEY_BASE is unset: using a random key, so verified asset cookies end at restart and do not cross replicas"
             );
         }
+        if config.production && config.registration_redirect_hosts.is_empty() {
+            // The authorization endpoint asks no consent: a client registered with an https redirect URI of its
+            // own could collect codes of signed-in users who follow a link to it.
+            tracing::warn!(
+                "REGISTRATION_REDIRECT_HOSTS is unset: dynamically registered clients may name any https redirect host"
+            );
+        }
         let cost = config.bcrypt_cost;
         let dummy_digest =
             tokio::task::spawn_blocking(move || crate::password::dummy_digest(cost)).await??;

@@ -1,7 +1,8 @@
 //! Three replicas behind a real nginx, on one PostgreSQL database and one Redis, as deployed: a sign-in attack
-//! spread over them meets one limit, registrations are limited fleet-wide, a revoked refresh token and a changed
-//! client secret stop working on every replica at once, and a Redis outage neither fails a request nor goes
-//! unnoticed, and ends; and a signing key rotation rolled out one replica at a time never fails a token.
+//! spread over them meets one limit, registrations are limited fleet-wide, sessions, codes and API keys from one
+//! replica hold on the others, a revoked refresh token and a changed client secret stop working on every replica at
+//! once, a Redis outage neither fails a request nor goes unnoticed, and ends; and a signing key rotation rolled out
+//! one replica at a time never fails a token.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,7 +16,10 @@ use super::support::nginx::Nginx;
 use super::support::postgres::Postgres;
 use super::support::redis_server::RedisServer;
 use super::support::server::{AuthServer, Backend};
-use super::{Ctx, HOST, PASSWORD, code_flow_clients, code_flow_tokens, refreshed, sign_in};
+use super::{
+    APP_REDIRECT, Ctx, EMAIL, HOST, PASSWORD, VERIFIER, code_flow_clients, code_flow_tokens,
+    confidential_code, refreshed, session_cookie, sign_in, signed_in,
+};
 
 const REPLICAS: usize = 3;
 const PER_ACCOUNT: usize = 5;
@@ -161,6 +165,41 @@ pub async fn three_replicas_behave_as_one(pg: Arc<Postgres>) {
             StatusCode::TOO_MANY_REQUESTS
         ]
     );
+
+    // A session, a code and an API key from one replica hold on the others at once.
+    let cookie = session_cookie(&replicas[0]).await;
+    for replica in &replicas {
+        assert!(signed_in(replica, &cookie).await);
+    }
+    let code = confidential_code(&replicas[0], &cookie, &client_id, "public").await;
+    let redeemed = replicas[2]
+        .http
+        .post_form(
+            "/auth/token",
+            HOST,
+            &[],
+            &[
+                ("grant_type", "authorization_code"),
+                ("code", &code),
+                ("client_id", &client_id),
+                ("client_secret", &secret),
+                ("code_verifier", VERIFIER),
+                ("redirect_uri", APP_REDIRECT),
+            ],
+        )
+        .await;
+    assert_eq!(redeemed.status, StatusCode::OK, "{}", redeemed.body);
+    let key = ctx.cli(&["apikey", "add", "--domain", HOST, "--email", EMAIL])["key"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for replica in &replicas {
+        let authority = replica
+            .http
+            .get("/auth/authority", HOST, &[("x-api-key", &key)])
+            .await;
+        assert_eq!(authority.json()["token_valid"], true);
+    }
 
     // Revocation through the balancer holds on every replica at once.
     let tokens = code_flow_tokens(&replicas[1], &client_id, &secret).await;
