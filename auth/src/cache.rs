@@ -1,7 +1,8 @@
-//! Rows the busiest endpoints read on every request (the authority of the host, the OAuth client of a token
-//! request), kept for [`TTL`] so a request skips a database round trip. An edit of a row (a login URL, a client's
-//! secret) or its removal takes effect within that time. Only found rows are kept, so a map holds at most one
-//! entry per row that exists, and unknown keys cannot grow it.
+//! The row every request reads first (the authority of the host), kept for [`TTL`] so a request skips a database
+//! round trip. An edit of an authority (a login URL, its session timeout) or its removal takes effect within that
+//! time on each replica. Only found rows are kept, so the map holds at most one entry per authority that exists,
+//! and unknown hosts cannot grow it. Nothing that decides a security answer is cached: OAuth clients (secrets),
+//! tokens (revocation), users (logout) and API keys are read from the store at every request.
 
 use std::collections::HashMap;
 use std::sync::Mutex;

@@ -118,16 +118,9 @@ pub async fn authenticate(
     let Some((client_id, secret)) = presented(headers, params)? else {
         return Ok(None);
     };
-    let app = match state.clients.get(&client_id) {
-        Some(app) => Some(app),
-        None => {
-            let app = state.store.application_by_uid(&client_id).await?;
-            if let Some(app) = &app {
-                state.clients.put(client_id.clone(), app.clone());
-            }
-            app
-        }
-    };
+    // Read at every request, never cached: a secret changed or a client removed must stop working at once on every
+    // replica (a primary-key lookup; the token endpoint's cost is the signature).
+    let app = state.store.application_by_uid(&client_id).await?;
     let Some(app) = app.filter(|a| a.owner_id.as_deref() == Some(tenant.authority.id.as_str()))
     else {
         return Err(OAuthError::invalid_client());

@@ -100,6 +100,30 @@ pub const VARS: &[Var] = &[
     ),
     var("JWT_ISSUER", Some("POS"), false, "`iss` of issued tokens"),
     var(
+        "SECRET_KEY_BASE",
+        None,
+        true,
+        "HMAC key of the `verified` asset cookie (the same on every replica and in the web server's check); random per start if unset",
+    ),
+    var(
+        "TOKEN_EXCHANGE_CLIENTS",
+        None,
+        false,
+        "comma-separated client ids of the confidential clients allowed the token exchange (RFC 8693)",
+    ),
+    var(
+        "REGISTRATION_LIMIT_PER_HOUR",
+        Some("10"),
+        false,
+        "dynamic client registrations per client address per hour before 429",
+    ),
+    var(
+        "REGISTRATION_REDIRECT_HOSTS",
+        None,
+        false,
+        "comma-separated hosts an https redirect URI of a dynamically registered client may name; unset: any host (http only on loopback)",
+    ),
+    var(
         "REFRESH_REPLAY_GRACE_SECONDS",
         Some("30"),
         false,
@@ -191,6 +215,14 @@ pub struct Config {
     /// PEM of the RSA private key signing tokens.
     pub jwt_key_pem: String,
     pub jwt_issuer: String,
+    /// Key of the `verified` asset cookie; `None`: random per start.
+    pub secret_key_base: Option<Vec<u8>>,
+    /// Client ids allowed the token exchange.
+    pub token_exchange_clients: Vec<String>,
+    /// Dynamic client registrations per client address per hour.
+    pub registration_per_hour: NonZeroU32,
+    /// Hosts https redirect URIs of registered clients may name (lower-case); empty: any.
+    pub registration_redirect_hosts: Vec<String>,
     /// Seconds a rotated refresh token is still honoured.
     pub refresh_replay_grace_seconds: u32,
     pub kvstore_url: Option<String>,
@@ -353,6 +385,10 @@ impl Config {
             session_timeout_minutes: positive("SESSION_TIMEOUT_MINUTES")?.get(),
             jwt_key_pem,
             jwt_issuer: parse(vars, "JWT_ISSUER")?,
+            secret_key_base: vars.get("SECRET_KEY_BASE").map(|s| s.as_bytes().to_vec()),
+            token_exchange_clients: list(vars, "TOKEN_EXCHANGE_CLIENTS", false),
+            registration_per_hour: positive("REGISTRATION_LIMIT_PER_HOUR")?,
+            registration_redirect_hosts: list(vars, "REGISTRATION_REDIRECT_HOSTS", true),
             refresh_replay_grace_seconds,
             kvstore_url,
             login_events_channel: parse(vars, "LOGIN_EVENTS_CHANNEL")?,
@@ -376,6 +412,23 @@ impl Config {
             },
         })
     }
+}
+
+/// A comma-separated variable's items, trimmed (lower-cased with `lower`), empty ones dropped.
+fn list(vars: &Vars, name: &str, lower: bool) -> Vec<String> {
+    get(vars, name)
+        .unwrap_or_default()
+        .split(',')
+        .map(|item| {
+            let item = item.trim();
+            if lower {
+                item.to_ascii_lowercase()
+            } else {
+                item.to_string()
+            }
+        })
+        .filter(|item| !item.is_empty())
+        .collect()
 }
 
 fn decode_jwt_secret(b64: &str) -> Result<String, ConfigError> {
@@ -473,6 +526,7 @@ mod tests {
             ("SVC_URI", "https://svc"),
             ("KVSTORE_URL", "nonsense"),
             ("REFRESH_REPLAY_GRACE_SECONDS", "301"),
+            ("REGISTRATION_LIMIT_PER_HOUR", "0"),
             ("REFRESH_REPLAY_GRACE_SECONDS", "-1"),
         ] {
             let err = Config::from_vars(&vars(&[(name, value)])).unwrap_err();

@@ -2,7 +2,8 @@
 
 use rand::RngCore;
 
-fn random_hex(bytes: usize) -> String {
+/// `bytes` random bytes as hex.
+pub fn random_hex(bytes: usize) -> String {
     let mut buf = vec![0u8; bytes];
     rand::rng().fill_bytes(&mut buf);
     hex::encode(buf)

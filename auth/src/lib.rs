@@ -11,10 +11,12 @@
 
 pub mod admin;
 pub mod apikey;
+pub mod asset_cookie;
 pub mod bearer;
 pub mod cache;
 pub mod client_addr;
 pub mod client_auth;
+pub mod client_metadata;
 pub mod config;
 pub mod error;
 pub mod events;
@@ -23,10 +25,12 @@ pub mod ids;
 pub mod metrics;
 pub mod oauth_client;
 pub mod password;
+pub mod provider_keys;
 pub mod redirect;
 pub mod routes;
 pub mod saml;
 pub mod session;
+pub mod shared_counter;
 pub mod sso;
 pub mod state;
 pub mod store;

@@ -148,7 +148,8 @@ pub async fn sign_in(
     signed_in.name_id = identity.name_id;
     let jar = state.cookies.write(&signed_in);
     let target = session.continue_to.as_deref().unwrap_or("/");
-    Ok((jar, crate::routes::see_other(target)).into_response())
+    let asset_cookie = axum::response::AppendHeaders([(header::SET_COOKIE, state.assets.issue())]);
+    Ok((jar, asset_cookie, crate::routes::see_other(target)).into_response())
 }
 
 /// The user `identity` is linked to, or the one with its email (linked now), or a new one (linked now).

@@ -4,13 +4,15 @@ use std::sync::Arc;
 
 use metrics_exporter_prometheus::PrometheusHandle;
 
+use crate::asset_cookie::AssetCookies;
 use crate::cache::RowCache;
 use crate::config::Config;
 use crate::events::LoginEvents;
 use crate::http_client::HttpClient;
 use crate::session::SessionCookies;
-use crate::store::{Authority, OAuthApplication, Store};
-use crate::throttle::Throttle;
+use crate::shared_counter::SharedCounter;
+use crate::store::{Authority, Store};
+use crate::throttle::{Limits, Throttle};
 use crate::token_writer::TokenWriter;
 use crate::tokens::TokenKeys;
 
@@ -18,6 +20,8 @@ pub struct AppState {
     pub config: Config,
     pub store: Arc<dyn Store>,
     pub cookies: SessionCookies,
+    /// The `verified` cookie the web server checks before serving assets.
+    pub assets: AssetCookies,
     pub throttle: Arc<Throttle>,
     pub events: LoginEvents,
     pub metrics: PrometheusHandle,
@@ -26,12 +30,12 @@ pub struct AppState {
     pub tokens: TokenKeys,
     /// Authorities by host.
     pub authorities: RowCache<Authority>,
-    /// OAuth clients by client id: every token request authenticates one.
-    pub clients: RowCache<OAuthApplication>,
     /// Writes the rows of issued access and refresh tokens, batched.
     pub token_rows: TokenWriter,
     /// Verified against for unknown users, so their sign-in costs what a known user's does.
     pub dummy_digest: Arc<str>,
+    /// Issuers and keys of the external providers whose tokens the token exchange accepts.
+    pub provider_keys: crate::provider_keys::ProviderKeys,
     /// SAML assertion ids already consumed.
     pub saml_replays: crate::saml::replay::ReplayCache,
 }
@@ -55,13 +59,31 @@ impl AppState {
                 "COOKIE_SESSION_SECRET is unset: using a random key, so sessions end at restart and do not cross replicas"
             );
         }
+        if config.secret_key_base.is_none() {
+            tracing::warn!(
+                "SECRET_KEY_BASE is unset: using a random key, so verified asset cookies end at restart and do not cross replicas"
+            );
+        }
+        if config.production && config.registration_redirect_hosts.is_empty() {
+            // The authorization endpoint asks no consent: a client registered with an https redirect URI of its
+            // own could collect codes of signed-in users who follow a link to it.
+            tracing::warn!(
+                "REGISTRATION_REDIRECT_HOSTS is unset: dynamically registered clients may name any https redirect host"
+            );
+        }
         let cost = config.bcrypt_cost;
         let dummy_digest =
             tokio::task::spawn_blocking(move || crate::password::dummy_digest(cost)).await??;
-        let throttle = Arc::new(Throttle::new(
-            config.signin_per_address,
-            config.signin_per_account,
-        ));
+        let shared = match config.kvstore_url.as_deref() {
+            Some(url) => Some(SharedCounter::new(url)?),
+            None => None,
+        };
+        let limits = Limits {
+            signin_per_address: config.signin_per_address,
+            signin_per_account: config.signin_per_account,
+            registrations_per_hour: config.registration_per_hour,
+        };
+        let throttle = Arc::new(Throttle::new(limits, shared));
         throttle.spawn_cleanup();
         let tokens = TokenKeys::from_pem(&config.jwt_key_pem)?;
         tracing::info!(kid = tokens.kid(), "token signing key loaded");
@@ -73,6 +95,7 @@ impl AppState {
         let http = crate::http_client::new(config.sso_provider_ca_file.as_deref())?;
         Ok(Arc::new(AppState {
             cookies: SessionCookies::new(config.cookie_secret.as_deref(), config.production),
+            assets: AssetCookies::new(config.secret_key_base.as_deref(), config.production)?,
             config,
             store,
             throttle,
@@ -81,10 +104,10 @@ impl AppState {
             http,
             tokens,
             authorities: RowCache::default(),
-            clients: RowCache::default(),
             token_rows,
             dummy_digest: dummy_digest.into(),
             saml_replays: Default::default(),
+            provider_keys: Default::default(),
         }))
     }
 }

@@ -4,6 +4,9 @@
 //! cluster started here; login events go to a real Redis started here. A custom harness (libtest-mimic) owns those
 //! servers, so they start once and stop when the run ends.
 
+mod agents;
+mod assets;
+mod fleet;
 mod python;
 mod sso;
 mod support;
@@ -13,6 +16,11 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use agents::{
+    metadata_documents_lead_agents_to_registration, registered_clients_run_the_code_flow,
+    registration_limit_per_address, registration_refusals, webfinger_names_the_issuer,
+};
+use assets::asset_cookie_follows_sign_in_and_logout;
 use base64::Engine;
 use hyper::StatusCode;
 use libtest_mimic::{Arguments, Trial};
@@ -22,6 +30,7 @@ use sso::{
     oauth2_login_links_an_existing_user_by_email, oauth2_login_over_https,
     oauth2_login_through_oidc_provider, oauth2_misbehaving_providers, oauth2_refusals,
     saml_fingerprint_strategy_and_add_command, saml_login_and_its_refusals,
+    token_exchange_with_oidc_provider,
 };
 use support::postgres::Postgres;
 use support::redis_server::RedisServer;
@@ -134,6 +143,13 @@ const SCENARIOS: &[Scenario] = scenarios![
     oauth2_login_over_https,
     saml_login_and_its_refusals,
     saml_fingerprint_strategy_and_add_command,
+    webfinger_names_the_issuer,
+    metadata_documents_lead_agents_to_registration,
+    registered_clients_run_the_code_flow,
+    registration_refusals,
+    registration_limit_per_address,
+    asset_cookie_follows_sign_in_and_logout,
+    token_exchange_with_oidc_provider,
 ];
 
 fn main() {
@@ -168,6 +184,7 @@ fn main() {
         }
     }
     if let Some(pg) = pg.clone() {
+        let fleet_pg = pg.clone();
         trials.push(Trial::test(
             "postgres::legacy_schema_serves_unchanged",
             move || {
@@ -175,7 +192,21 @@ fn main() {
                 Ok(())
             },
         ));
+        trials.push(Trial::test(
+            "fleet::three_replicas_behave_as_one",
+            move || {
+                run(fleet::three_replicas_behave_as_one(fleet_pg));
+                Ok(())
+            },
+        ));
     }
+    trials.push(Trial::test(
+        "nginx::serves_assets_to_verified_browsers",
+        || {
+            run(assets::nginx_serves_assets_to_verified_browsers());
+            Ok(())
+        },
+    ));
     trials.push(Trial::test("cli::health_check_exit_codes", || {
         run(health_check_exit_codes());
         Ok(())

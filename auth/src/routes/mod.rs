@@ -6,8 +6,11 @@ pub mod oauth_client;
 pub mod oauth_server;
 pub mod oidc;
 pub mod refresh;
+pub mod registration;
 pub mod saml;
 pub mod session;
+pub mod token_exchange;
+pub mod webfinger;
 
 use std::sync::Arc;
 
@@ -38,6 +41,7 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
         session::logout,
         session::login,
         session::failure,
+        session::verified,
         oauth_server::jwks,
         oauth_server::token,
         authorize::authorize,
@@ -45,6 +49,9 @@ const MAX_BODY_BYTES: usize = 16 * 1024;
         refresh::introspect,
         oidc::discovery,
         oidc::userinfo,
+        oidc::protected_resource,
+        registration::register,
+        webfinger::webfinger,
         oauth_client::start,
         oauth_client::callback,
         saml::start,
@@ -61,6 +68,8 @@ pub fn router(state: Arc<AppState>) -> Router {
         .merge(session::router())
         .merge(oauth_server::router())
         .merge(oidc::router())
+        .merge(webfinger::router())
+        .merge(registration::router())
         .merge(authorize::router())
         .merge(refresh::router())
         .merge(oauth_client::router())

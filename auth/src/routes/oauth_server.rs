@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::json;
 
-use super::{authorize, refresh};
+use super::{authorize, refresh, token_exchange};
 use crate::client_auth::{self, Params};
 use crate::error::OAuthError;
 use crate::state::AppState;
@@ -53,8 +53,8 @@ pub async fn jwks(State(state): State<Arc<AppState>>) -> impl IntoResponse {
     path = "/auth/token",
     tag = "oauth",
     request_body(content_type = "application/x-www-form-urlencoded", description = "`grant_type` (`client_credentials` \
-        or `authorization_code` with `code`, `redirect_uri`, `code_verifier`, or `refresh_token`), `scope`, and the client's credentials \
-        unless sent with HTTP Basic"),
+        or `authorization_code` with `code`, `redirect_uri`, `code_verifier`, or `refresh_token`, or the RFC 8693 token exchange with \
+        `subject_token` and `subject_token_type`), `scope`, and the client's credentials unless sent with HTTP Basic"),
     responses(
         (status = 200, description = "`{access_token, token_type, expires_in, scope, id_token?}`", content_type = "application/json"),
         (status = 400, description = "`invalid_request`, `invalid_grant`, `unsupported_grant_type`, `unauthorized_client`, \
@@ -86,6 +86,10 @@ pub async fn token(
         "refresh_token" => {
             let client = client.ok_or_else(OAuthError::invalid_client)?;
             refresh::refresh(&state, &tenant, client, &params).await
+        }
+        token_exchange::GRANT_TYPE => {
+            let client = client.ok_or_else(OAuthError::invalid_client)?;
+            token_exchange::exchange(&state, &tenant, client, &params).await
         }
         _ => Err(OAuthError::new(
             StatusCode::BAD_REQUEST,

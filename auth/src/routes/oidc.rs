@@ -28,6 +28,18 @@ pub fn router() -> Router<Arc<AppState>> {
             "/auth/.well-known/oauth-authorization-server",
             get(discovery),
         )
+        .route(
+            "/.well-known/oauth-protected-resource",
+            get(protected_resource),
+        )
+        .route(
+            "/.well-known/oauth-protected-resource/{*resource}",
+            get(protected_resource),
+        )
+        .route(
+            "/auth/.well-known/oauth-protected-resource",
+            get(protected_resource),
+        )
         .route("/auth/userinfo", get(userinfo))
         .route("/auth/oauth/userinfo", get(userinfo))
 }
@@ -69,8 +81,11 @@ pub async fn discovery(tenant: Tenant, headers: HeaderMap) -> impl IntoResponse 
         "revocation_endpoint": format!("{issuer}/auth/revoke"),
         "introspection_endpoint": format!("{issuer}/auth/introspect"),
         "jwks_uri": format!("{issuer}/auth/oauth/discovery/keys"),
+        "registration_endpoint": format!("{issuer}/auth/register"),
         "response_types_supported": ["code"],
-        "grant_types_supported": ["authorization_code", "client_credentials", "refresh_token"],
+        "grant_types_supported": [
+            "authorization_code", "client_credentials", "refresh_token", super::token_exchange::GRANT_TYPE
+        ],
         "code_challenge_methods_supported": ["S256"],
         "subject_types_supported": ["public"],
         "id_token_signing_alg_values_supported": ["RS256"],
@@ -79,6 +94,36 @@ pub async fn discovery(tenant: Tenant, headers: HeaderMap) -> impl IntoResponse 
             "sub", "email", "full_name", "preferred_username", "given_name", "family_name", "nickname",
             "phone_number", "iss", "aud", "iat", "exp"
         ],
+    });
+    (
+        [(header::CACHE_CONTROL, "public, max-age=300")],
+        Json(document),
+    )
+}
+
+/// OAuth 2.0 protected resource metadata (RFC 9728) of the resources on this host: the resource named by the path
+/// after `/.well-known/oauth-protected-resource` (the host itself without one), served by this issuer. An MCP
+/// client asks here first, for its server's URL, e.g. `/.well-known/oauth-protected-resource/mcp` for
+/// `https://host/mcp`, then follows `authorization_servers` to the discovery document.
+#[utoipa::path(
+    get,
+    path = "/.well-known/oauth-protected-resource",
+    tag = "oauth",
+    responses((status = 200, description = "`{resource, authorization_servers, bearer_methods_supported, scopes_supported}`",
+        content_type = "application/json"))
+)]
+pub async fn protected_resource(tenant: Tenant, headers: HeaderMap, uri: Uri) -> impl IntoResponse {
+    let issuer = issuer(&headers, &tenant);
+    let path = uri
+        .path()
+        .strip_prefix("/.well-known/oauth-protected-resource")
+        .unwrap_or_default();
+    let document = json!({
+        "resource": format!("{issuer}{path}"),
+        "authorization_servers": [issuer],
+        "bearer_methods_supported": ["header"],
+        "scopes_supported": crate::client_metadata::REGISTRABLE_SCOPES,
+        "resource_signing_alg_values_supported": ["RS256"],
     });
     (
         [(header::CACHE_CONTROL, "public, max-age=300")],

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use axum::extract::{ConnectInfo, Query, State};
 use axum::http::{HeaderMap, StatusCode, Uri, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{AppendHeaders, Html, IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use bytes::Bytes;
@@ -33,6 +33,7 @@ pub fn router() -> Router<Arc<AppState>> {
         .route("/auth/logout", get(logout))
         .route("/auth/login", get(login))
         .route("/auth/failure", get(failure))
+        .route("/auth/verified", get(verified))
 }
 
 #[derive(Serialize, ToSchema)]
@@ -120,8 +121,10 @@ pub async fn authority(
             None => false,
         },
     };
+    // A valid token or key earns the browser the asset cookie, as a sign-in does.
+    let asset_cookie = token_valid.then(|| state.assets.issue());
     let a = tenant.authority;
-    Ok(Json(AuthorityView {
+    let view = Json(AuthorityView {
         id: a.id,
         name: a.name,
         description: a.description,
@@ -135,8 +138,12 @@ pub async fn authority(
         production: state.config.production,
         session,
         token_valid,
-    })
-    .into_response())
+    });
+    Ok((
+        AppendHeaders(asset_cookie.map(|c| (header::SET_COOKIE, c))),
+        view,
+    )
+        .into_response())
 }
 
 /// The sign-in body, as JSON or as a form.
@@ -233,6 +240,7 @@ pub async fn signin(
     if let Err(retry_after_secs) = state
         .throttle
         .check(client, &tenant.authority.id, &form.email)
+        .await
     {
         metrics::login(Provider::Internal.as_str(), "throttled", started.elapsed());
         tracing::warn!(%client, "sign-in throttled");
@@ -262,12 +270,13 @@ pub async fn signin(
     let jar = state
         .cookies
         .write(&Session::new(&tenant.authority, Some(user.id), minutes));
+    let asset_cookie = AppendHeaders([(header::SET_COOKIE, state.assets.issue())]);
     Ok(match form.continue_to {
         Some(target) => {
             let target = redirect::sanitize(&target, &tenant.host).unwrap_or_else(|| "/".into());
-            (jar, see_other(&target)).into_response()
+            (jar, asset_cookie, see_other(&target)).into_response()
         }
-        None => (StatusCode::ACCEPTED, jar).into_response(),
+        None => (StatusCode::ACCEPTED, jar, asset_cookie).into_response(),
     })
 }
 
@@ -333,10 +342,11 @@ pub async fn logout(
     };
     Ok((
         StatusCode::FOUND,
-        [
-            (header::LOCATION, target),
+        [(header::LOCATION, target)],
+        AppendHeaders([
             (header::SET_COOKIE, state.cookies.clear()),
-        ],
+            (header::SET_COOKIE, state.assets.clear()),
+        ]),
     )
         .into_response())
 }
@@ -369,6 +379,7 @@ pub async fn login(
     tenant: Tenant,
     Query(query): Query<LoginQuery>,
     headers: HeaderMap,
+    uri: Uri,
 ) -> Result<Response, AppError> {
     let continue_to = query.continue_to;
     if continue_to
@@ -410,7 +421,40 @@ pub async fn login(
         Some(login_url) => login_url.replace("{{url}}", &encoded),
         None => "/".to_string(),
     };
-    Ok(see_other(&target))
+    // The API-key login path: a browser presenting a valid key gets the asset cookie; a key that fails changes
+    // nothing here (the login page is where such a browser belongs anyway).
+    let asset_cookie = match apikey::presented(&headers, &uri) {
+        Some(key) => match apikey::verify(&state, &tenant, &key).await {
+            Ok(_) => Some(state.assets.issue()),
+            Err(AppError::Unauthorized(_)) => None,
+            Err(other) => return Err(other),
+        },
+        None => None,
+    };
+    Ok((
+        AppendHeaders(asset_cookie.map(|c| (header::SET_COOKIE, c))),
+        see_other(&target),
+    )
+        .into_response())
+}
+
+/// The web server's `auth_request` check before it serves an asset: 204 when the request carries a valid
+/// `verified` cookie, 401 otherwise. It reads no database and names no tenant, so it costs one HMAC.
+#[utoipa::path(
+    get,
+    path = "/auth/verified",
+    tag = "session",
+    responses(
+        (status = 204, description = "the `verified` asset cookie is valid"),
+        (status = 401, description = "no valid `verified` cookie"),
+    )
+)]
+pub async fn verified(State(state): State<Arc<AppState>>, headers: HeaderMap) -> StatusCode {
+    if state.assets.presented(&headers) {
+        StatusCode::NO_CONTENT
+    } else {
+        StatusCode::UNAUTHORIZED
+    }
 }
 
 /// The page external logins land on when they fail.

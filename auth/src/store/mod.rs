@@ -23,6 +23,7 @@ struct Dialect {
     api_key_by_id: &'static str,
     token_by_jti: &'static str,
     oauth_strategy_by_id: &'static str,
+    oauth_strategies_of_authority: &'static str,
     saml_strategy_by_id: &'static str,
 }
 
@@ -183,6 +184,15 @@ macro_rules! store_impl {
             fn oauth_strategy_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<OAuthStrategy>> {
                 Box::pin(async move {
                     Ok(sqlx::query_as($dialect.oauth_strategy_by_id).bind(id).fetch_optional(&self.pool).await?)
+                })
+            }
+
+            fn oauth_strategies_of_authority<'a>(&'a self, authority_id: &'a str) -> StoreFuture<'a, Vec<OAuthStrategy>> {
+                Box::pin(async move {
+                    Ok(sqlx::query_as($dialect.oauth_strategies_of_authority)
+                        .bind(authority_id)
+                        .fetch_all(&self.pool)
+                        .await?)
                 })
             }
 
@@ -631,6 +641,11 @@ pub trait Store: Send + Sync {
     }
     fn token_by_jti<'a>(&'a self, jti: &'a str) -> StoreFuture<'a, Option<TokenRecord>>;
     fn oauth_strategy_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<OAuthStrategy>>;
+    /// Every OAuth 2.0 strategy of an authority (the external issuers its token exchange trusts).
+    fn oauth_strategies_of_authority<'a>(
+        &'a self,
+        authority_id: &'a str,
+    ) -> StoreFuture<'a, Vec<OAuthStrategy>>;
     fn insert_oauth_strategy<'a>(&'a self, strategy: &'a OAuthStrategy) -> StoreFuture<'a, ()>;
     fn saml_strategy_by_id<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<SamlStrategy>>;
     fn insert_saml_strategy<'a>(&'a self, strategy: &'a SamlStrategy) -> StoreFuture<'a, ()>;

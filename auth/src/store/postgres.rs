@@ -15,6 +15,17 @@ use super::{
     StoreFuture, StoreResult, TokenRecord, TokenUser, User, UserAuthLookup,
 };
 
+macro_rules! oauth_strat_select {
+    () => {
+        "SELECT id, name, authority_id, client_id, client_secret, site, \
+        COALESCE(authorize_url, '/oauth/authorize') AS authorize_url, COALESCE(token_url, '/oauth/token') AS token_url, \
+        token_method, COALESCE(auth_scheme, 'request_body') AS auth_scheme, scope, raw_info_url, \
+        COALESCE(info_mappings::jsonb, '{}'::jsonb) AS info_mappings, \
+        COALESCE(authorize_params::jsonb, '{}'::jsonb) AS authorize_params, \
+        COALESCE(ensure_matching::jsonb, '{}'::jsonb) AS ensure_matching FROM oauth_strat"
+    };
+}
+
 macro_rules! user_columns {
     () => {
         "id, authority_id, name, email, password_digest, first_name, last_name, nickname, phone, \
@@ -52,12 +63,11 @@ const POSTGRES: Dialect = Dialect {
         expires_at::timestamptz AS expires_at, revoked_at::timestamptz AS revoked_at, family, \
         used_at::timestamptz AS used_at, redirect_uri, code_challenge, nonce FROM oauth_tokens WHERE jti = $1",
     // Legacy rows may hold these as json or text columns: cast to jsonb, NULL as empty.
-    oauth_strategy_by_id: "SELECT id, name, authority_id, client_id, client_secret, site, \
-        COALESCE(authorize_url, '/oauth/authorize') AS authorize_url, COALESCE(token_url, '/oauth/token') AS token_url, \
-        token_method, COALESCE(auth_scheme, 'request_body') AS auth_scheme, scope, raw_info_url, \
-        COALESCE(info_mappings::jsonb, '{}'::jsonb) AS info_mappings, \
-        COALESCE(authorize_params::jsonb, '{}'::jsonb) AS authorize_params, \
-        COALESCE(ensure_matching::jsonb, '{}'::jsonb) AS ensure_matching FROM oauth_strat WHERE id = $1",
+    oauth_strategy_by_id: concat!(oauth_strat_select!(), " WHERE id = $1"),
+    oauth_strategies_of_authority: concat!(
+        oauth_strat_select!(),
+        " WHERE authority_id = $1 ORDER BY id"
+    ),
     saml_strategy_by_id: "SELECT id, name, authority_id, issuer, idp_sso_target_url, \
         COALESCE(idp_sso_target_url_runtime_params::jsonb, '{}'::jsonb) AS idp_sso_target_url_runtime_params, \
         assertion_consumer_service_url, name_identifier_format, uid_attribute, idp_cert, idp_cert_fingerprint, \

@@ -15,6 +15,14 @@ use super::{
     StoreError, StoreFuture, TokenRecord, TokenUser, User, UserAuthLookup,
 };
 
+macro_rules! oauth_strat_select {
+    () => {
+        "SELECT id, name, authority_id, client_id, client_secret, site, authorize_url, token_url, \
+        token_method, auth_scheme, scope, raw_info_url, info_mappings, authorize_params, ensure_matching \
+        FROM oauth_strat"
+    };
+}
+
 macro_rules! user_columns {
     () => {
         "id, authority_id, name, email, password_digest, first_name, last_name, nickname, phone, groups, sys_admin, \
@@ -43,9 +51,11 @@ const SQLITE: Dialect = Dialect {
     api_key_by_id: "SELECT id, name, scopes, secret, user_id, authority_id, expires_at FROM api_key WHERE id = $1",
     token_by_jti: "SELECT id, jti, token_type, client_id, sub, scope, issued_at, expires_at, revoked_at, family, \
         used_at, redirect_uri, code_challenge, nonce FROM oauth_tokens WHERE jti = $1",
-    oauth_strategy_by_id: "SELECT id, name, authority_id, client_id, client_secret, site, authorize_url, token_url, \
-        token_method, auth_scheme, scope, raw_info_url, info_mappings, authorize_params, ensure_matching \
-        FROM oauth_strat WHERE id = $1",
+    oauth_strategy_by_id: concat!(oauth_strat_select!(), " WHERE id = $1"),
+    oauth_strategies_of_authority: concat!(
+        oauth_strat_select!(),
+        " WHERE authority_id = $1 ORDER BY id"
+    ),
     saml_strategy_by_id: "SELECT id, name, authority_id, issuer, idp_sso_target_url, idp_sso_target_url_runtime_params, \
         assertion_consumer_service_url, name_identifier_format, uid_attribute, idp_cert, idp_cert_fingerprint, \
         attribute_statements, idp_slo_target_url, slo_default_relay_state FROM adfs_strat WHERE id = $1",

@@ -2,7 +2,7 @@
 // Started by auth/tests/sso/oidc_provider.rs: PORT (on 127.0.0.1) and CLIENTS (a JSON array of client metadata)
 // come from the environment; it prints "listening" once it accepts connections.
 // Every interaction (login, consent) is completed at once for the account "linus", so a test drives the code flow
-// with plain HTTP requests and no browser.
+// with plain HTTP requests and no browser. A code flow naming a `resource` yields a JWT access token (see below).
 import Provider from 'oidc-provider';
 
 const port = Number(process.env.PORT);
@@ -15,6 +15,22 @@ const provider = new Provider(issuer, {
   }),
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
   pkce: { required: () => true },
+  features: {
+    // A request naming a `resource` gets a JWT access token whose audience is the requesting client (an
+    // application's token for itself, as Entra ID issues them): the token exchange tests trade it. Without a
+    // resource, access tokens stay opaque, as the login tests expect.
+    resourceIndicators: {
+      enabled: true,
+      defaultResource: () => undefined,
+      useGrantedResource: () => true,
+      getResourceServerInfo: (_ctx, _resource, client) => ({
+        scope: 'api',
+        audience: client.clientId,
+        accessTokenFormat: 'jwt',
+        jwt: { sign: { alg: 'RS256' } },
+      }),
+    },
+  },
 });
 
 provider.use(async (ctx, next) => {
@@ -24,6 +40,9 @@ provider.use(async (ctx, next) => {
   const details = await provider.interactionDetails(ctx.req, ctx.res);
   const grant = new provider.Grant({ accountId: 'linus', clientId: details.params.client_id });
   grant.addOIDCScope(details.params.scope);
+  if (details.params.resource) {
+    grant.addResourceScope(details.params.resource, 'api');
+  }
   const grantId = await grant.save();
   await provider.interactionFinished(
     ctx.req,

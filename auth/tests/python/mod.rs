@@ -1,5 +1,5 @@
-//! Real third-party OAuth/OIDC clients in Python (Authlib, requests-oauthlib, PyJWT) against the real server:
-//! one trial per script beside this file, each on a fresh SQLite store with two authorities. The scripts get the
+//! Real third-party OAuth/OIDC clients in Python (Authlib, requests-oauthlib, PyJWT, the MCP SDK) against the real
+//! server: one trial per script beside this file, each on a fresh SQLite store with two authorities. The scripts get the
 //! base URLs and fixtures in their environment and exit non-zero with a `FAILED:` line on the first surprise.
 //!
 //! They need `$TEST_PYTHON`, a Python whose environment holds `.ci/requirements.txt` (`bash .ci/install` makes
@@ -19,6 +19,7 @@ const SCRIPTS: &[&str] = &[
     "requests_oauthlib_code_flow",
     "pyjwt_verifies_tokens",
     "refusals",
+    "mcp_client_registration",
 ];
 const EMAIL: &str = "grace@localhost";
 const PASSWORD: &str = "correct horse battery";
@@ -53,7 +54,7 @@ fn python() -> Option<PathBuf> {
     let imports = Command::new(&python)
         .args([
             "-c",
-            "import authlib, requests_oauthlib, jwt, requests, cryptography",
+            "import authlib, requests_oauthlib, jwt, requests, cryptography, mcp.client.auth",
         ])
         .stderr(Stdio::null())
         .status()

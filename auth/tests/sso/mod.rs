@@ -5,10 +5,12 @@
 mod oidc_provider;
 mod saml;
 mod tls_provider;
+mod token_exchange;
 
 pub use oidc_provider::oauth2_login_through_oidc_provider;
 pub use saml::{saml_fingerprint_strategy_and_add_command, saml_login_and_its_refusals};
 pub use tls_provider::oauth2_login_over_https;
+pub use token_exchange::token_exchange_with_oidc_provider;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

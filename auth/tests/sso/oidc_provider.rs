@@ -9,20 +9,21 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use base64::Engine;
 use hyper::StatusCode;
 use serde_json::json;
 
 use super::super::support::external;
 use super::super::support::http::Http;
 use super::super::support::server::AuthServer;
-use super::super::{Ctx, HOST, cookie_pair};
+use super::super::{CHALLENGE, Ctx, HOST, VERIFIER, cookie_pair};
 use super::{add_strategy, callback, start_login, user_by_email};
 
 /// Node under load takes seconds to load the provider; a minute means it is stuck.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The Node process, killed on drop.
-struct OidcProvider {
+pub(super) struct OidcProvider {
     child: Child,
     port: u16,
 }
@@ -36,7 +37,7 @@ impl Drop for OidcProvider {
 
 impl OidcProvider {
     /// Started on `port` with `clients`, or `None` (reported) when Node or the package is missing.
-    fn start_on(port: u16, clients: &serde_json::Value) -> Option<Self> {
+    pub(super) fn start_on(port: u16, clients: &serde_json::Value) -> Option<Self> {
         let Some(node) = external::find_program("node", &[]) else {
             external::skip("node is not installed (see .ci/install)");
             return None;
@@ -71,13 +72,13 @@ impl OidcProvider {
         Some(provider)
     }
 
-    fn site(&self) -> String {
+    pub(super) fn site(&self) -> String {
         format!("http://127.0.0.1:{}", self.port)
     }
 
     /// Follows the provider's redirects from `url` (its interactions complete at once), carrying its cookies, until
     /// it sends the browser back to acme.test.
-    async fn authorize(&self, url: &str) -> String {
+    pub(super) async fn authorize(&self, url: &str) -> String {
         let http = Http::new(([127, 0, 0, 1], self.port).into());
         let host = format!("127.0.0.1:{}", self.port);
         let mut jar: Vec<String> = Vec::new();
@@ -104,6 +105,61 @@ impl OidcProvider {
             }
         }
         panic!("the provider never sent the browser back: {url}");
+    }
+
+    /// An access token (a JWT whose audience is `client_id`) issued to the client `client_id` for the user linus,
+    /// through the provider's code flow with PKCE and a `resource` indicator.
+    pub(super) async fn access_token(
+        &self,
+        client_id: &str,
+        secret: &str,
+        redirect_uri: &str,
+    ) -> String {
+        let resource = "https://api.acme.test/";
+        let query = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs([
+                ("response_type", "code"),
+                ("client_id", client_id),
+                ("redirect_uri", redirect_uri),
+                ("scope", "openid api"),
+                ("resource", resource),
+                ("state", "xyz"),
+                ("code_challenge", CHALLENGE),
+                ("code_challenge_method", "S256"),
+            ])
+            .finish();
+        let back = self
+            .authorize(&format!("{}/auth?{query}", self.site()))
+            .await;
+        let back = url::Url::parse(&back).unwrap();
+        let code = back
+            .query_pairs()
+            .find(|(k, _)| k == "code")
+            .unwrap_or_else(|| panic!("no code in {back}"))
+            .1
+            .into_owned();
+        let basic =
+            base64::engine::general_purpose::STANDARD.encode(format!("{client_id}:{secret}"));
+        let http = Http::new(([127, 0, 0, 1], self.port).into());
+        let response = http
+            .post_form(
+                "/token",
+                &format!("127.0.0.1:{}", self.port),
+                &[("authorization", &format!("Basic {basic}"))],
+                &[
+                    ("grant_type", "authorization_code"),
+                    ("code", &code),
+                    ("redirect_uri", redirect_uri),
+                    ("code_verifier", VERIFIER),
+                    ("resource", resource),
+                ],
+            )
+            .await;
+        assert_eq!(response.status, StatusCode::OK, "{}", response.body);
+        response.json()["access_token"]
+            .as_str()
+            .unwrap()
+            .to_string()
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod external;
 pub mod http;
+pub mod nginx;
 pub mod postgres;
 pub mod redis_server;
 pub mod server;

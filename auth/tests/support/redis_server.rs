@@ -10,11 +10,15 @@ pub struct RedisServer {
 
 impl RedisServer {
     pub fn start() -> Option<Self> {
-        let Some(program) = super::external::find_program("redis-server", &[]) else {
+        let Some(program) = Self::program() else {
             super::external::skip("redis-server is not installed (apt-get install redis-server)");
             return None;
         };
-        let port = super::free_port();
+        Some(Self::start_on(program, super::free_port()))
+    }
+
+    /// A Redis on `port` (e.g. the port of one stopped earlier, to test a recovery).
+    pub fn start_on(program: std::path::PathBuf, port: u16) -> Self {
         let child = Command::new(program)
             .args([
                 "--bind",
@@ -39,7 +43,12 @@ impl RedisServer {
             );
             std::thread::sleep(Duration::from_millis(20));
         }
-        Some(server)
+        server
+    }
+
+    /// The program [`Self::start`] runs.
+    pub fn program() -> Option<std::path::PathBuf> {
+        super::external::find_program("redis-server", &[])
     }
 
     pub fn url(&self) -> String {
