@@ -80,6 +80,9 @@ pub enum Confirm {
     /// Session fixation: the parameter can have come through a link or a form the victim was sent to (a
     /// navigation, not a script's request; not a JSON body).
     Fixation,
+    /// Request smuggling and response splitting: an HTTP message (a request or status line, header lines, a
+    /// forged page) that starts the value or one of its lines.
+    Message,
     /// No confirmation: every hit scores in full.
     None,
 }
@@ -87,8 +90,9 @@ pub enum Confirm {
 impl Confirm {
     /// The confirmer of a rule that does not name one, by its CRS family tag: SQL injection, XSS and remote
     /// command execution have a parser here; PHP, Node.js and other generic injections, server-side request
-    /// forgery, and local and remote file inclusion are checked for their shape ([`Confirm::Code`]). Rules of
-    /// other families score as written: protocol, scanners, and Java, whose attacks are documents (serialised
+    /// forgery, and local and remote file inclusion are checked for their shape ([`Confirm::Code`]); request
+    /// smuggling and response splitting for a message where a line starts ([`Confirm::Message`]). Rules of
+    /// other families score as written: the rest of protocol, scanners, and Java, whose attacks are documents (serialised
     /// objects in XML or JSON). Session fixation is checked for how the request came ([`Confirm::Fixation`]).
     pub fn for_tags(tags: &[String]) -> Option<Confirm> {
         FAMILIES
@@ -109,6 +113,9 @@ const FAMILIES: &[(&str, Confirm)] = &[
     ("attack-rfi", Confirm::Code),
     ("attack-ssrf", Confirm::Code),
     ("attack-fixation", Confirm::Fixation),
+    // CRS tags its protocol attacks by CAPEC pattern: 33 is HTTP request smuggling, 34 response splitting.
+    ("capec/1000/210/272/220/33", Confirm::Message),
+    ("capec/1000/210/272/220/34", Confirm::Message),
     // Java's attacks are documents (serialised objects in XML or JSON): scored as written.
     ("language-java", Confirm::None),
     ("language-shell", Confirm::Shell),

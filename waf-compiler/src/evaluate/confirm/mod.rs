@@ -11,7 +11,9 @@
 //!   the point where it is inserted (as is, after a single quote, after a double quote);
 //! - [`xss`]: libinjection's HTML5 tokenizer, in each context a value can land in (text, attribute values);
 //! - [`shell`]: a small command-line lexer: a known command in command position (after `;`, `|`, `&`, a
-//!   newline, inside `$(...)` or backquotes, or heading the value) with arguments shaped as a command's.
+//!   newline, inside `$(...)` or backquotes, or heading the value) with arguments shaped as a command's;
+//! - [`message`]: HTTP request smuggling and response splitting: a request or status line, header lines or
+//!   a forged page where a line starts.
 //!
 //! Each reads the value as received and its decoded forms (URL, HTML entity and JavaScript escapes undone,
 //! repeatedly, as an application or a browser may), plus the form the rule's own transforms made. A hit no
@@ -21,6 +23,7 @@
 
 mod decode;
 mod fixation;
+mod message;
 mod shape;
 pub use shape::Shape;
 mod shell;
@@ -56,8 +59,14 @@ pub fn confirm(
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Confirmation {
-    if confirm == Confirm::Fixation {
-        return fixation::vector(raw, request.headers);
+    match confirm {
+        Confirm::Fixation => return fixation::vector(raw, request.headers),
+        Confirm::Message => {
+            let mut forms = decode::forms(raw, map);
+            forms.push(Cow::Borrowed(transformed));
+            return message::judge(raw, &forms);
+        }
+        _ => {}
     }
     // Only data needs a parser's word; a fragment of no other shape scores as its pattern says. The shape is the
     // value's as the application receives it: decoding it further is a guess, which finds injections, not data.
@@ -77,7 +86,7 @@ pub fn confirm(
         Confirm::Sql => forms.iter().find_map(|form| sql::injection(form, shape)),
         Confirm::Xss => forms.iter().find_map(|form| xss::injection(form)),
         Confirm::Shell => forms.iter().find_map(|form| shell::injection(form)),
-        Confirm::Code | Confirm::Fixation | Confirm::None => None,
+        Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::None => None,
     };
     match found {
         Some(reason) => Confirmation {
@@ -95,7 +104,7 @@ pub fn confirm(
                     }
                     Confirm::Xss => "no script, event handler or scripting URL in any HTML context",
                     Confirm::Shell => "no command line where an argument can end",
-                    Confirm::Code | Confirm::Fixation | Confirm::None => {
+                    Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::None => {
                         "no parser of the language to find code there"
                     }
                 }

@@ -1,0 +1,130 @@
+//! HTTP messages inside a value: request smuggling and response splitting. An application that copies a value
+//! into a request or a response it writes is made to write two only if the value breaks a line and starts a
+//! message there: a request line (`GET /admin HTTP/1.1`), a status line (`HTTP/1.1 200 OK`), header lines, or
+//! the HTML of a forged answer. A log line that quotes a request (`"GET /cart HTTP/2" 200`), an NDJSON
+//! shipment of such lines, a report naming its protocol (`http/1.1`) hold the same words in the middle of a
+//! line, where no parser of HTTP would begin a message.
+//!
+//! A line break is itself the injection in a value that has no lines by nature (a name, a header, a cookie, a
+//! word or a line of text): there a CR or LF confirms. Only a JSON document and a document of several lines
+//! have line breaks as data, and need a message where a line starts. A plain word (`1`) cannot hold a message:
+//! a rule that hits one judges something else (CRS 921250, a cookie *named* `$Version`), and scores as written.
+
+use super::Confirmation;
+use super::shape::{self, Shape};
+use regex_automata::meta::Regex;
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+/// A message's first line, or a header line, at the start of the value or of one of its lines; or the start of
+/// a page anywhere (an HTML answer forged into a header or a page).
+const MESSAGE_START: &str = r"(?i)(?:\A|[\r\n])[\t ]*(?:(?:get|post|put|patch|delete|head|options|connect|trace|track|propfind|proppatch|mkcol|copy|move|lock|unlock)[\t ]+\S+[\t ]+http/\d|http/\d(?:\.\d)?[\t ]+\d{3}\b)|[\r\n][\t ]*[\w-]+[\t ]*:[\t ]*\S|<(?:html|meta)\b";
+
+fn message_start() -> &'static Regex {
+    static MESSAGE_START_RE: OnceLock<Regex> = OnceLock::new();
+    // The pattern is a constant this crate's tests compile: it cannot fail at run time.
+    MESSAGE_START_RE
+        .get_or_init(|| Regex::new(MESSAGE_START).expect("the HTTP message pattern compiles"))
+}
+
+/// Whether a hit of smuggling or splitting in `raw` (whose decoded `forms` are given too) can inject a message.
+pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>]) -> Confirmation {
+    let (confirmed, reason) = if let Some(found) = forms.iter().find_map(|form| injection(form)) {
+        (true, found)
+    } else if !forms.iter().any(|form| names_a_message(form)) {
+        // The CAPEC tags cover rules about other things too (Apache's `unix:` socket syntax, old cookies).
+        (
+            true,
+            "no HTTP version or page named: scored as the pattern says".to_owned(),
+        )
+    } else {
+        match shape::data_shape(raw) {
+            Some(Shape::Token) => (true, "a plain word: scored as the pattern says".to_owned()),
+            Some(shape @ (Shape::Json | Shape::Document)) => (
+                false,
+                format!(
+                    "{}, and no HTTP message where a line starts",
+                    shape.describe()
+                ),
+            ),
+            _ if forms
+                .iter()
+                .any(|form| form.iter().any(|&b| b == b'\r' || b == b'\n')) =>
+            {
+                (true, "a line break in a value of one line".to_owned())
+            }
+            _ => (
+                false,
+                "no line break, and no HTTP message where the value starts".to_owned(),
+            ),
+        }
+    };
+    Confirmation { confirmed, reason }
+}
+
+/// Whether `value` names an HTTP version or starts a page anywhere: what a message needs.
+fn names_a_message(value: &[u8]) -> bool {
+    value.windows(5).any(|w| {
+        w.eq_ignore_ascii_case(b"http/")
+            || w.eq_ignore_ascii_case(b"<html")
+            || w.eq_ignore_ascii_case(b"<meta")
+    })
+}
+
+/// The start of an HTTP message in `value`, when there is one.
+fn injection(value: &[u8]) -> Option<String> {
+    message_start().find(value).map(|m| {
+        format!(
+            "an HTTP message starts a line: `{}`",
+            String::from_utf8_lossy(value[m.range()].trim_ascii())
+                .chars()
+                .take(60)
+                .collect::<String>()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn confirmed(value: &str) -> bool {
+        judge(value.as_bytes(), &[Cow::Borrowed(value.as_bytes())]).confirmed
+    }
+
+    #[test]
+    fn line_breaks_are_data_only_in_documents() {
+        // A header or a name with a line break is an injection; a plain word hit by a rule on a name scores.
+        assert!(confirmed("en\r\nX-Forwarded-For: 127.0.0.1"));
+        assert!(confirmed("cd /;cd etc\r\n"));
+        assert!(confirmed("1"));
+        assert!(confirmed("unix:AAAA|http://example.com/"));
+        // A protocol named in a report, a log shipment of several lines.
+        assert!(!confirmed("http/1.1"));
+        assert!(!confirmed(
+            "{\"message\":\"10.0.0.7 - - \\\"GET /cart HTTP/2\\\" 200 512 checkout page\"}\n\
+             {\"message\":\"job finished in 1678 ms for tenant acme\"}\n\
+             {\"message\":\"10.0.0.9 - - \\\"POST /api/orders HTTP/2\\\" 201 88 order placed\"}"
+        ));
+    }
+
+    #[test]
+    fn a_message_must_start_a_line() {
+        for attack in [
+            "GET http://www.foo.bar HTTP/1.2",
+            "x\r\n\r\nPOST /admin HTTP/1.1\r\nHost: internal",
+            "en\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html",
+            "munchmuch\r\n\r\n<HTML><title></title></HTML>",
+            "foo\nSet-Cookie: session=attacker",
+        ] {
+            assert!(injection(attack.as_bytes()).is_some(), "{attack:?}");
+        }
+        for data in [
+            "{\"message\":\"10.0.0.7 - - [22/Dec/2024] \\\"GET /cart HTTP/2\\\" 200 512\"}\n{\"level\":\"info\"}",
+            "the client speaks http/1.1 and the server answers with http/2 when it can",
+            "{\"type\":\"network-error\",\"body\":{\"protocol\":\"http/1.1\",\"status_code\":0}}",
+        ] {
+            assert_eq!(injection(data.as_bytes()), None, "{data:?}");
+        }
+    }
+}
