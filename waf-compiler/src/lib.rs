@@ -24,17 +24,24 @@
 //! [`explain`] shows every decision for one request; both back the `rulec` command.
 
 pub mod compile;
+pub mod detect;
 pub mod evaluate;
 pub mod explain;
 pub mod ftw;
 pub mod import;
+pub mod operator;
 pub mod policy;
+pub mod regex_engine;
+pub mod request;
+pub mod rule;
+pub mod ruleset;
+pub mod transform;
 
 pub use compile::CompileOptions;
 pub use compile::artifact::ArtifactError;
 pub use compile::load::LoadError;
-pub use compile::regex_engine::EnginePlan;
-pub use compile::rule::{Action, Rule, Severity};
-pub use compile::ruleset::{CompiledRuleSet, LoadOutcome};
-pub use evaluate::request::{HttpRequest, OwnedRequest};
 pub use evaluate::verdict::{RuleMatch, Verdict};
+pub use regex_engine::EnginePlan;
+pub use request::{HttpRequest, OwnedRequest};
+pub use rule::{Action, Rule, Severity};
+pub use ruleset::{CompiledRuleSet, LoadOutcome};

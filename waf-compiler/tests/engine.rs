@@ -5,9 +5,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use waf_compiler::compile::CompileOptions;
 use waf_compiler::compile::CompiledRule;
-use waf_compiler::compile::rule::{OperatorKind, Transform, Variable};
-use waf_compiler::compile::ruleset::SourceFile;
 use waf_compiler::evaluate::{Observer, Silent, TransformCache};
+use waf_compiler::rule::{OperatorKind, Transform, Variable};
+use waf_compiler::ruleset::SourceFile;
 use waf_compiler::{Action, CompiledRuleSet, HttpRequest};
 
 fn shipped_rules_dir() -> PathBuf {

@@ -7,8 +7,8 @@ mod corpus_support;
 mod detect_support;
 
 use corpus_support::repo;
-use waf_compiler::compile::ruleset::SourceFile;
 use waf_compiler::evaluate::{Silent, TransformCache};
+use waf_compiler::ruleset::SourceFile;
 use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, Verdict};
 
 fn load_all() -> CompiledRuleSet {

@@ -4,8 +4,8 @@ use crate::config::Config;
 use http::Version;
 use http::request::Parts;
 use std::path::{Path, PathBuf};
-use waf_compiler::compile::ruleset::{SourceFile, read_dirs};
-use waf_compiler::evaluate::transform::UnicodeMap;
+use waf_compiler::ruleset::{SourceFile, read_dirs};
+use waf_compiler::transform::UnicodeMap;
 use waf_compiler::{Action, CompileOptions, CompiledRuleSet, HttpRequest};
 
 /// A rule set as loaded, with the files that could not be loaded (skipped, the rest in force).

@@ -23,11 +23,11 @@
 //! compress about 4x (the whole CRS: 1.07 MB to 275 KB), which is what lets it travel in a Kubernetes ConfigMap.
 
 use crate::compile::prefilter::Prefilter;
-use crate::compile::regex_engine::{EnginePlan, RegexEngine, RegexSource};
-use crate::compile::rule::{Rule, Transform};
-use crate::compile::ruleset::CompiledRuleSet;
 use crate::compile::{Chains, CompiledRule, compile_rule};
-use crate::evaluate::transform::UnicodeMap;
+use crate::regex_engine::{EnginePlan, RegexEngine, RegexSource};
+use crate::rule::{Rule, Transform};
+use crate::ruleset::CompiledRuleSet;
+use crate::transform::UnicodeMap;
 use regex_automata::dfa::{Automaton, StartKind, dense, regex::Regex as DenseRegex};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
@@ -478,7 +478,7 @@ impl RegexSource for StoredSource<'_, '_> {
             None => None,
         };
         RegexEngine::from_parts(
-            crate::evaluate::operator::pcre_byte_escapes(pattern),
+            crate::regex_engine::pcre_byte_escapes(pattern),
             stored.groups as usize,
             dense,
             paranoia_level > self.paranoia_level,

@@ -8,7 +8,7 @@
 //! sharing a prefix share that work, and `multi_match` rules read every intermediate value from the same cache.
 //!
 //! Each regex's engine comes from a [`RegexSource`]: built from the pattern by an
-//! [`EnginePlan`](crate::compile::regex_engine::EnginePlan) (meta engine, or dense DFAs within a budget), or taken ready-made
+//! [`EnginePlan`](crate::regex_engine::EnginePlan) (meta engine, or dense DFAs within a budget), or taken ready-made
 //! from an artifact ([`artifact`]); the model ([`rule`]) and evaluation ([`crate::evaluate`]) only see
 //! [`Matcher`] and the chain ids.
 //!
@@ -20,18 +20,16 @@
 pub mod artifact;
 pub mod load;
 pub mod prefilter;
-pub mod regex_engine;
-pub mod rule;
-pub mod ruleset;
 
-use crate::compile::regex_engine::{RegexEngine, RegexSource};
-use crate::compile::rule::{
+use crate::operator::check::Check;
+use crate::operator::{Condition, Matcher};
+use crate::regex_engine::RegexFactory;
+use crate::regex_engine::{RegexEngine, RegexSource};
+use crate::rule::{
     Action, Confirm, MAX_PARANOIA_LEVEL, OperatorKind, Rule, SettingCondition, Transform, Variable,
     VariableSpec,
 };
-use crate::evaluate::operator::check::Check;
-use crate::evaluate::operator::{Condition, Matcher, RegexFactory};
-use crate::evaluate::transform::{Triggers, UnicodeMap, effective_chain};
+use crate::transform::{Triggers, UnicodeMap, effective_chain};
 use std::collections::BTreeMap;
 
 /// How a rule set is compiled.
@@ -40,7 +38,7 @@ pub struct CompileOptions {
     /// Rules with a higher `paranoia_level` are loaded and validated but do not run. Default 1.
     pub paranoia_level: u8,
     /// The Unicode map `url_decode_uni` uses. Default: code page 20127, as a standard ModSecurity deployment
-    /// (see [`crate::evaluate::transform::unicode_map`]).
+    /// (see [`crate::transform::unicode_map`]).
     pub unicode_map: UnicodeMap,
     /// Values of the settings rules name in their `setting` field (CRS's 901 defaults such as
     /// `allowed_methods`), by name; a rule whose setting is not given keeps its own `pattern`.

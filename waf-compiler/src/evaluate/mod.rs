@@ -11,26 +11,20 @@
 //! remembered across requests in [`memo`], and a match of an injection family handed to [`confirm`]) →
 //! [`verdict`].
 
-pub mod body;
-pub mod collection;
 pub mod confirm;
-pub mod detect;
 pub mod macros;
 pub mod memo;
-pub mod operator;
-pub mod request;
-pub mod transform;
 pub mod verdict;
 
 use crate::compile::prefilter::{Marks, Prefilter, ScanBuffers};
-use crate::compile::rule::{Transform, Variable};
 use crate::compile::{Chains, CompiledRule, Selector};
-use crate::evaluate::collection::RequestView;
 use crate::evaluate::memo::{DetectorVerdicts, ValueMemo};
-use crate::evaluate::operator::{Found, chain_holds};
-use crate::evaluate::request::HttpRequest;
-use crate::evaluate::transform::{Triggers, apply, apply_chain, may_change};
 use crate::evaluate::verdict::{RuleMatch, Verdict, excerpt};
+use crate::operator::{Found, chain_holds};
+use crate::request::HttpRequest;
+use crate::request::collection::RequestView;
+use crate::rule::{Transform, Variable};
+use crate::transform::{Triggers, apply, apply_chain, may_change};
 use bumpalo::Bump;
 
 /// Sees every value a rule inspects; `rulec explain` uses it to show the decisions. The default methods do
@@ -704,7 +698,7 @@ pub fn variable_label(variable: Variable, key: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::ruleset::SourceFile;
+    use crate::ruleset::SourceFile;
     use crate::{CompileOptions, CompiledRuleSet};
 
     #[test]

@@ -1,4 +1,4 @@
-//! Maps parsed ModSecurity rules onto our rule model ([`crate::compile::rule`], `docs/rule-format.md`).
+//! Maps parsed ModSecurity rules onto our rule model ([`crate::rule`], `docs/rule-format.md`).
 //!
 //! The mapping is a table, not heuristics: every collection, transform, operator and action the
 //! converter knows is listed below with what it becomes. Whatever is not in a table becomes a
@@ -14,13 +14,13 @@
 //!   single matching `deny` rule (see "Blocking" in the rule format), so a CRS `block` is a `deny`.
 
 use super::secrule::{Directive, SecRule, Selector, Variable as SecVariable};
-use crate::compile::regex_engine::{EnginePlan, Planner};
-use crate::compile::rule::{
+use crate::compile::{Chains, compile_rule};
+use crate::regex_engine::{EnginePlan, Planner};
+use crate::rule::{
     Action, ChainCondition, ChainOperator, ChainTarget, OperatorKind, Rule, SettingCondition,
     Severity, Transform, Variable, VariableSpec,
 };
-use crate::compile::{Chains, compile_rule};
-use crate::evaluate::transform::UnicodeMap;
+use crate::transform::UnicodeMap;
 
 /// A rule in our model (the engine's serde types), with what the converter could not express for it.
 #[derive(Debug, Clone, PartialEq)]
@@ -611,7 +611,7 @@ fn per_match_variable(
     tx_set: &std::collections::BTreeSet<String>,
 ) -> Option<String> {
     // TX names are case-insensitive in ModSecurity; a macro in a name stands for any text.
-    let selects = crate::evaluate::operator::build_meta(&format!("(?i){re}")).ok()?;
+    let selects = crate::regex_engine::build_meta(&format!("(?i){re}")).ok()?;
     let sample = |name: &str| {
         let mut out = String::new();
         let mut rest = name;

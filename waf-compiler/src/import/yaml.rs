@@ -7,7 +7,7 @@
 //! above the rule they concern.
 
 use super::convert::{Converted, ConvertedRule};
-use crate::compile::rule::{ChainCondition, SettingCondition, VariableSpec};
+use crate::rule::{ChainCondition, SettingCondition, VariableSpec};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -216,7 +216,7 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::rule::{
+    use crate::rule::{
         Action, ChainOperator, ChainTarget, OperatorKind, Rule, Severity, Transform, Variable,
     };
 

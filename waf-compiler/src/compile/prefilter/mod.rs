@@ -27,13 +27,14 @@
 
 mod literals;
 
-use crate::compile::rule::{Rule, Transform, Variable};
 use crate::compile::{Chains, CompiledRule};
 use crate::evaluate::TransformCache;
-use crate::evaluate::collection::RequestView;
 use crate::evaluate::memo::MAX_VALUE_LEN;
-use crate::evaluate::operator::{Matcher, pcre_byte_escapes, syntax_config};
-use crate::evaluate::transform::{Triggers, max_output_len};
+use crate::operator::Matcher;
+use crate::regex_engine::{pcre_byte_escapes, syntax_config};
+use crate::request::collection::RequestView;
+use crate::rule::{Rule, Transform, Variable};
+use crate::transform::{Triggers, max_output_len};
 use aho_corasick::automaton::{Automaton, OverlappingState, StateID};
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind};

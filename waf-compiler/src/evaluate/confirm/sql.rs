@@ -7,7 +7,7 @@
 //! are recognised by the clauses only SQL writes in that order ([`STATEMENTS`]), which prose does not ("select
 //! a size from the list" has no `from <table> where`).
 
-use crate::evaluate::detect::sqli;
+use crate::detect::sqli;
 use regex_automata::meta::Regex;
 use std::sync::OnceLock;
 

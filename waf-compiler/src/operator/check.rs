@@ -5,7 +5,7 @@
 //! is a substring test of the value in the pattern (an empty value is within anything), numbers are read as C's
 //! `atoi` reads them (leading spaces, a sign, digits, and anything else ends the number; no digits is 0).
 
-use crate::compile::rule::OperatorKind;
+use crate::rule::OperatorKind;
 use std::net::IpAddr;
 use std::ops::Range;
 

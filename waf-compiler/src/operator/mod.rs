@@ -8,98 +8,14 @@
 
 pub mod check;
 
-use crate::compile::regex_engine::RegexEngine;
-use crate::compile::rule::{ChainOperator, ChainTarget, OperatorKind, Transform, Variable};
-use crate::evaluate::collection::RequestView;
-use crate::evaluate::detect;
-use crate::evaluate::transform::{self, UnicodeMap};
+use crate::detect;
+use crate::regex_engine::{RegexEngine, RegexFactory};
+use crate::request::collection::RequestView;
+use crate::rule::{ChainOperator, ChainTarget, OperatorKind, Transform, Variable};
+use crate::transform::{self, UnicodeMap};
 use aho_corasick::{AhoCorasick, MatchKind};
 use check::{Check, Comparison, WithinList, atoi};
-use regex_automata::meta::{self, Regex};
-use regex_automata::util::syntax;
 use std::ops::Range;
-
-/// A compiled NFA may use at most this much memory. The largest CRS 942 pattern needs a few MiB; the cap stops
-/// a pathological pattern from exhausting memory at load time (it is then a load error, not an outage).
-const NFA_SIZE_LIMIT: usize = 64 << 20;
-
-/// ModSecurity's regex syntax: `.` matches a newline, multi-line anchors, bytes rather than UTF-8.
-pub fn syntax_config() -> syntax::Config {
-    syntax::Config::new()
-        .dot_matches_new_line(true)
-        .multi_line(true)
-        .unicode(false)
-        .utf8(false)
-}
-
-/// The meta engine's configuration: the NFA cap, and empty matches allowed inside UTF-8 sequences (bytes).
-fn meta_config() -> meta::Config {
-    Regex::config()
-        .nfa_size_limit(Some(NFA_SIZE_LIMIT))
-        .utf8_empty(false)
-}
-
-/// A function giving the engine of each regex a rule needs (see [`crate::compile::regex_engine::RegexSource`]).
-pub type RegexFactory<'a> = dyn FnMut(&str) -> Result<RegexEngine, String> + 'a;
-
-/// Compiles a pattern, already through [`pcre_byte_escapes`], on the meta engine with ModSecurity's semantics; the
-/// error is one line, fit for a load error.
-pub fn build_meta(pattern: &str) -> Result<Regex, String> {
-    Regex::builder()
-        .syntax(syntax_config())
-        .configure(meta_config())
-        .build(pattern)
-        .map_err(|e| match e.syntax_error() {
-            Some(regex_syntax::Error::Parse(p)) => {
-                format!(
-                    "regex does not compile: {} (at offset {})",
-                    p.kind(),
-                    p.span().start.offset
-                )
-            }
-            Some(regex_syntax::Error::Translate(t)) => {
-                format!(
-                    "regex does not compile: {} (at offset {})",
-                    t.kind(),
-                    t.span().start.offset
-                )
-            }
-            _ => format!("regex does not compile: {e}"),
-        })
-}
-
-/// Rewrites `\x{HH}` (one or two hex digits) as `\xHH`.
-///
-/// In PCRE without UTF mode (ModSecurity's), `\x{e2}` is the byte 0xE2; regex-syntax reads the braced form as
-/// the code point U+00E2 (two bytes in UTF-8) even with Unicode off. CRS patterns use the braced form to match
-/// UTF-8 sequences byte by byte (`\x{e2}\x80\x99` is a right single quote), so it must mean a byte here too.
-pub fn pcre_byte_escapes(pattern: &str) -> String {
-    let mut out = String::with_capacity(pattern.len());
-    let mut rest = pattern;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let escape = &rest[at..];
-        let digits = escape
-            .strip_prefix("\\x{")
-            .and_then(|d| d.split_once('}'))
-            .map(|(d, _)| d)
-            .filter(|d| (1..=2).contains(&d.len()) && d.bytes().all(|b| b.is_ascii_hexdigit()));
-        match digits {
-            Some(d) => {
-                out.push_str(&format!("\\x{d:0>2}"));
-                rest = &escape[4 + d.len()..];
-            }
-            None => {
-                // Copy the backslash and the character it escapes, so `\\x{e2}` (a literal backslash) is kept.
-                let len = escape[1..].chars().next().map_or(1, |c| 1 + c.len_utf8());
-                out.push_str(&escape[..len]);
-                rest = &escape[len..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
-}
 
 /// A rule's main operator, ready to run.
 #[derive(Debug)]
@@ -755,7 +671,7 @@ impl Condition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluate::request::HttpRequest;
+    use crate::request::HttpRequest;
 
     /// A request with these headers, as chain conditions see it (leaked: tests only).
     fn view(headers: &'static [(&'static str, &'static [u8])]) -> RequestView<'static> {

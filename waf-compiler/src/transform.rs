@@ -10,7 +10,7 @@
 
 mod decode;
 
-use crate::compile::rule::Transform;
+use crate::rule::Transform;
 use std::borrow::Cow;
 
 pub mod unicode_map;

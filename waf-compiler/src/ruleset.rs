@@ -4,12 +4,12 @@
 use crate::compile::artifact::{self, ArtifactError};
 use crate::compile::load::{LoadError, parse_rules, scan_dir};
 use crate::compile::prefilter::{Prefilter, PrefilterError};
-use crate::compile::regex_engine::{EnginePlan, Planner, RegexSource};
-use crate::compile::rule::Rule;
 use crate::compile::{Chains, CompileOptions, CompiledRule, compile_rule};
-use crate::evaluate::request::HttpRequest;
 use crate::evaluate::verdict::Verdict;
 use crate::evaluate::{self, Observer, Rules, Silent, TransformCache};
+use crate::regex_engine::{EnginePlan, Planner, RegexSource};
+use crate::request::HttpRequest;
+use crate::rule::Rule;
 use sha2::{Digest, Sha256};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};

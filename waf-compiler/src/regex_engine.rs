@@ -7,19 +7,101 @@
 //! whose cache is bounded, with a PikeVM behind it), built from the pattern at load.
 //!
 //! Both give the same matches: leftmost-first, byte-oriented, with ModSecurity's syntax flags
-//! ([`crate::evaluate::operator::syntax_config`]). Neither backtracks, so no pattern and no input can make a search more than
+//! ([`syntax_config`]). Neither backtracks, so no pattern and no input can make a search more than
 //! linear. A dense DFA cannot report capture groups: when a chain condition needs them and the DFA found a
 //! match, a meta regex of the same pattern is built once (on first need) and run on that value only.
 
-use crate::evaluate::operator::{build_meta, pcre_byte_escapes, syntax_config};
 use regex_automata::dfa::Automaton;
 use regex_automata::dfa::{dense, regex::Regex as DenseRegex};
-use regex_automata::meta::Regex as MetaRegex;
+use regex_automata::meta::{self, Regex as MetaRegex};
 use regex_automata::nfa::thompson;
 use regex_automata::util::captures::Captures;
+use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, Match};
 use std::fmt;
 use std::sync::OnceLock;
+
+/// A compiled NFA may use at most this much memory. The largest CRS 942 pattern needs a few MiB; the cap stops
+/// a pathological pattern from exhausting memory at load time (it is then a load error, not an outage).
+const NFA_SIZE_LIMIT: usize = 64 << 20;
+
+/// ModSecurity's regex syntax: `.` matches a newline, multi-line anchors, bytes rather than UTF-8.
+pub fn syntax_config() -> syntax::Config {
+    syntax::Config::new()
+        .dot_matches_new_line(true)
+        .multi_line(true)
+        .unicode(false)
+        .utf8(false)
+}
+
+/// The meta engine's configuration: the NFA cap, and empty matches allowed inside UTF-8 sequences (bytes).
+fn meta_config() -> meta::Config {
+    MetaRegex::config()
+        .nfa_size_limit(Some(NFA_SIZE_LIMIT))
+        .utf8_empty(false)
+}
+
+/// A function giving the engine of each regex a rule needs (see [`RegexSource`]).
+pub type RegexFactory<'a> = dyn FnMut(&str) -> Result<RegexEngine, String> + 'a;
+
+/// Compiles a pattern, already through [`pcre_byte_escapes`], on the meta engine with ModSecurity's semantics; the
+/// error is one line, fit for a load error.
+pub fn build_meta(pattern: &str) -> Result<MetaRegex, String> {
+    MetaRegex::builder()
+        .syntax(syntax_config())
+        .configure(meta_config())
+        .build(pattern)
+        .map_err(|e| match e.syntax_error() {
+            Some(regex_syntax::Error::Parse(p)) => {
+                format!(
+                    "regex does not compile: {} (at offset {})",
+                    p.kind(),
+                    p.span().start.offset
+                )
+            }
+            Some(regex_syntax::Error::Translate(t)) => {
+                format!(
+                    "regex does not compile: {} (at offset {})",
+                    t.kind(),
+                    t.span().start.offset
+                )
+            }
+            _ => format!("regex does not compile: {e}"),
+        })
+}
+
+/// Rewrites `\x{HH}` (one or two hex digits) as `\xHH`.
+///
+/// In PCRE without UTF mode (ModSecurity's), `\x{e2}` is the byte 0xE2; regex-syntax reads the braced form as
+/// the code point U+00E2 (two bytes in UTF-8) even with Unicode off. CRS patterns use the braced form to match
+/// UTF-8 sequences byte by byte (`\x{e2}\x80\x99` is a right single quote), so it must mean a byte here too.
+pub fn pcre_byte_escapes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let escape = &rest[at..];
+        let digits = escape
+            .strip_prefix("\\x{")
+            .and_then(|d| d.split_once('}'))
+            .map(|(d, _)| d)
+            .filter(|d| (1..=2).contains(&d.len()) && d.bytes().all(|b| b.is_ascii_hexdigit()));
+        match digits {
+            Some(d) => {
+                out.push_str(&format!("\\x{d:0>2}"));
+                rest = &escape[4 + d.len()..];
+            }
+            None => {
+                // Copy the backslash and the character it escapes, so `\\x{e2}` (a literal backslash) is kept.
+                let len = escape[1..].chars().next().map_or(1, |c| 1 + c.len_utf8());
+                out.push_str(&escape[..len]);
+                rest = &escape[len..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
 
 /// Default size budget of one dense DFA (the forward and the reverse DFA each): 2 MiB. Most CRS 942 patterns
 /// fit in a few hundred KiB; the few large keyword alternations under `(?i)` grow to tens of MiB as DFAs and
