@@ -14,7 +14,7 @@
 //! - variables come from the same [`RequestView`] (parsed once per request, as the engine does) and are
 //!   selected by the same [`Selector::accepts`](waf_compiler::compile::Selector::accepts);
 //! - every active rule, in order, transforms every selected value with [`apply_chain`] afresh (no sharing of
-//!   transformed values between rules, as the engine's `TransformCache` does); a `multi_match` rule computes
+//!   transformed values between rules, as the engine's `Scratch` does); a `multi_match` rule computes
 //!   each step afresh too and runs on the raw value and each step that changed it, as in the engine;
 //! - a `regex` rule runs a `regex::bytes::Regex` built from the same pattern text (after the same `\x{HH}`
 //!   byte rewrite) with the engine's flags: `.` matches a newline, multi-line anchors, Unicode off. No prefilter

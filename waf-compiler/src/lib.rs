@@ -17,10 +17,15 @@
 //! }
 //! ```
 //!
-//! The engine in three stages, one folder each: [`import`] turns OWASP CRS (ModSecurity `SecRule`) files into
-//! YAML rules; [`compile`] loads YAML rules and compiles them into the shared [`CompiledRuleSet`] (or reads one
-//! from an artifact file); [`evaluate`] runs one request against it and returns a [`Verdict`]. Each folder's
-//! module documentation walks through its files in order. Beside them, [`ftw`] runs go-ftw regression tests and
+//! The engine by thing. The things both stages use sit at the root: the rule model ([`rule`]), the
+//! [`operator`]s (one table, for rules and chain conditions alike), the [`regex_engine`]s, the value
+//! [`transform`]s, the libinjection-compatible [`detect`]ors and the [`request`] with its lazily parsed
+//! variables. Three stages, one folder each, use them: [`import`] turns OWASP CRS (ModSecurity `SecRule`) files
+//! into YAML rules; [`compile`] loads YAML rules and builds what runs (and the prefilter's automata);
+//! [`evaluate`] runs one request against it (the prefilter's scan, then the rules) and returns a [`Verdict`].
+//! The shared [`CompiledRuleSet`] ([`ruleset`]) joins the last two. Imports go one way: `import` → `compile` →
+//! the root things, and `evaluate` → `compile`; `compile` never imports `evaluate`. Each folder's module
+//! documentation walks through its files in order. Beside them, [`ftw`] runs go-ftw regression tests and
 //! [`explain`] shows every decision for one request; both back the `rulec` command.
 
 pub mod compile;
@@ -38,10 +43,10 @@ pub mod ruleset;
 pub mod transform;
 
 pub use compile::CompileOptions;
-pub use compile::artifact::ArtifactError;
 pub use compile::load::LoadError;
 pub use evaluate::verdict::{RuleMatch, Verdict};
 pub use regex_engine::EnginePlan;
 pub use request::{HttpRequest, OwnedRequest};
 pub use rule::{Action, Rule, Severity};
+pub use ruleset::artifact::ArtifactError;
 pub use ruleset::{CompiledRuleSet, LoadOutcome};

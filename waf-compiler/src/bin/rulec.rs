@@ -8,7 +8,7 @@ use std::time::Instant;
 use waf_compiler::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
 use waf_compiler::transform::UnicodeMap;
 use waf_compiler::{
-    CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, compile::artifact, explain, ftw,
+    CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, explain, ftw, ruleset::artifact,
 };
 
 /// `println!` for rulec's reports: a reader that stopped reading (`rulec inspect rules.wafc | head`) ends the

@@ -9,15 +9,16 @@
 //!
 //! Each regex's engine comes from a [`RegexSource`]: built from the pattern by an
 //! [`EnginePlan`](crate::regex_engine::EnginePlan) (meta engine, or dense DFAs within a budget), or taken ready-made
-//! from an artifact ([`artifact`]); the model ([`rule`]) and evaluation ([`crate::evaluate`]) only see
-//! [`Matcher`] and the chain ids.
+//! from an artifact ([`artifact`](crate::ruleset::artifact)); the model ([`crate::rule`]) and evaluation ([`crate::evaluate`]) only see
+//! [`Matcher`] and the chain ids. Nothing here imports [`crate::evaluate`]: compilation builds, evaluation runs
+//! what was built.
 //!
-//! The stage, file by file: [`rule`] (the YAML model, serde types shared with the importer) → [`load`] (scan,
-//! parse, errors) → this module (regexes with their [`regex_engine`], transform chains) → [`prefilter`] (the
-//! Aho-Corasick literal scans) → [`ruleset`] (the shared [`CompiledRuleSet`](ruleset::CompiledRuleSet), also
-//! written to and read from an [`artifact`] file).
+//! The stage, file by file: [`load`] (scan, parse, errors, over the model of [`crate::rule`]) → this module
+//! (each rule's [`operator`](crate::operator)s, regexes with their [`regex_engine`](crate::regex_engine),
+//! transform chains) → [`prefilter`] (the build side of the Aho-Corasick literal scans) → the shared
+//! [`CompiledRuleSet`](crate::CompiledRuleSet) ([`crate::ruleset`]), also written to and read from an
+//! [`artifact`](crate::ruleset::artifact) file.
 
-pub mod artifact;
 pub mod load;
 pub mod prefilter;
 
