@@ -335,7 +335,7 @@ mod round_trip {
             action: Action::Deny,
             chain: vec![ChainCondition {
                 target: ChainTarget::Capture(1),
-                operator: ChainOperator::Equals,
+                operator: OperatorKind::Equals,
                 pattern: "${capture:2}".into(),
                 setting: None,
                 transforms: vec![Transform::Lowercase],

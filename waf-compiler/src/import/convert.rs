@@ -10,15 +10,18 @@
 //!   `SecRule TX:DETECTION_PARANOIA_LEVEL "@lt N" "...,skipAfter:END-..."` skips every later rule
 //!   when the configured level is below N. The converter tracks the last gate and gives each rule
 //!   its level; the `paranoia-level/N` tag is cross-checked.
-//! - **Anomaly scoring** (`setvar:tx.*_score=+...`) is dropped on purpose: our engine blocks on a
-//!   single matching `deny` rule (see "Blocking" in the rule format), so a CRS `block` is a `deny`.
+//! - **Anomaly scoring** is kept, by severity: a CRS `block` rule becomes a `block` rule, which adds its
+//!   severity's score ([`crate::rule::Severity::anomaly_score`], CRS's defaults) to the request's anomaly
+//!   score; a rule whose own `setvar:tx.*_score=+...` differs from its severity's is reported. CRS's blocking
+//!   evaluation (949110) becomes an `anomaly_threshold` rule: the engine keeps the score and the threshold
+//!   (`rules.anomaly_threshold`) itself (see "Blocking" in the rule format).
 
 use super::secrule::{Directive, SecRule, Selector, Variable as SecVariable};
 use crate::compile::{Chains, compile_rule};
 use crate::regex_engine::{EnginePlan, Planner};
 use crate::rule::{
-    Action, ChainCondition, ChainOperator, ChainTarget, OperatorKind, Rule, SettingCondition,
-    Severity, Transform, Variable, VariableSpec,
+    Action, ChainCondition, ChainTarget, OperatorKind, Rule, SettingCondition, Severity, Transform,
+    Variable, VariableSpec,
 };
 use crate::transform::UnicodeMap;
 
@@ -677,33 +680,8 @@ fn main_operator(
         setting: setting.clone(),
         phrases: Vec::new(),
     };
-    let simple = match op.name.as_str() {
-        "rx" => Some(OperatorKind::Regex),
-        "contains" => Some(OperatorKind::Contains),
-        "beginsWith" => Some(OperatorKind::StartsWith),
-        "endsWith" => Some(OperatorKind::EndsWith),
-        "streq" => Some(OperatorKind::Equals),
-        "within" => Some(OperatorKind::Within),
-        "containsWord" => Some(OperatorKind::ContainsWord),
-        "eq" => Some(OperatorKind::Eq),
-        "gt" => Some(OperatorKind::Gt),
-        "ge" => Some(OperatorKind::Ge),
-        "lt" => Some(OperatorKind::Lt),
-        "le" => Some(OperatorKind::Le),
-        "validateByteRange" => Some(OperatorKind::ValidateByteRange),
-        "ipMatch" => Some(OperatorKind::IpMatch),
-        _ => None,
-    };
-    if let Some(kind) = simple {
-        return with(kind, Some(argument));
-    }
-    match op.name.as_str() {
-        "detectSQLi" => with(OperatorKind::DetectorSqli, None),
-        "detectXSS" => with(OperatorKind::DetectorXss, None),
-        "unconditionalMatch" => with(OperatorKind::Unconditional, None),
-        "validateUrlEncoding" => with(OperatorKind::ValidateUrlEncoding, None),
-        "validateUtf8Encoding" => with(OperatorKind::ValidateUtf8Encoding, None),
-        "pm" => MainOperator {
+    match OperatorKind::from_modsecurity(&op.name) {
+        Some(OperatorKind::Pm) if op.name == "pm" => MainOperator {
             kind: OperatorKind::Pm,
             pattern: None,
             setting: None,
@@ -712,13 +690,16 @@ fn main_operator(
                 .map(str::to_string)
                 .collect(),
         },
-        "pmFromFile" | "pmf" => MainOperator {
+        Some(OperatorKind::Pm) => MainOperator {
             kind: OperatorKind::Pm,
             pattern: None,
             setting: None,
             phrases: phrases_from_files(&argument, context, warnings),
         },
-        other => {
+        Some(kind) if kind.takes_pattern() => with(kind, Some(argument)),
+        Some(kind) => with(kind, None),
+        None => {
+            let other = &op.name;
             warnings.push(format!(
                 "operator `@{other}` cannot be expressed: converted as a regex on its argument"
             ));
@@ -1230,24 +1211,15 @@ fn chain_condition(
         }
     };
     let op = &rule.operator;
-    let operator = match op.name.as_str() {
-        "rx" => ChainOperator::Regex,
-        "streq" => ChainOperator::Equals,
-        "contains" => ChainOperator::Contains,
-        "beginsWith" => ChainOperator::StartsWith,
-        "endsWith" => ChainOperator::EndsWith,
-        "within" => ChainOperator::Within,
-        "pm" => ChainOperator::Pm,
+    let operator = match OperatorKind::from_modsecurity(&op.name) {
         // A count is written in decimal without leading zeros, so `@eq N` is text equality with N.
-        "eq" if variable.count && op.argument.parse::<u32>().is_ok() => ChainOperator::Equals,
-        "eq" => ChainOperator::Eq,
-        "gt" => ChainOperator::Gt,
-        "ge" => ChainOperator::Ge,
-        "lt" => ChainOperator::Lt,
-        "le" => ChainOperator::Le,
-        "validateUrlEncoding" => ChainOperator::ValidateUrlEncoding,
-        "validateUtf8Encoding" => ChainOperator::ValidateUtf8Encoding,
-        other => {
+        Some(OperatorKind::Eq) if variable.count && op.argument.parse::<u32>().is_ok() => {
+            OperatorKind::Equals
+        }
+        // A condition's phrases are its pattern: `@pmFromFile`'s files are not read for a condition.
+        Some(kind) if kind.in_chains() && (kind != OperatorKind::Pm || op.name == "pm") => kind,
+        _ => {
+            let other = &op.name;
             warnings.push(format!(
                 "chained rule at line {line}: operator `@{other}` has no equivalent: dropped"
             ));
@@ -1262,18 +1234,18 @@ fn chain_condition(
         .filter(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit());
     let takes_no_pattern = matches!(
         operator,
-        ChainOperator::ValidateUrlEncoding | ChainOperator::ValidateUtf8Encoding
+        OperatorKind::ValidateUrlEncoding | OperatorKind::ValidateUtf8Encoding
     );
     let gated = gated_setting(&op.argument, context, when);
     let pattern = match capture_reference {
         _ if takes_no_pattern || gated.is_some() => String::new(),
         // `%{TX.2}`: a capture group of the head rule's match, which templates can expand.
-        Some(n) if !matches!(operator, ChainOperator::Regex | ChainOperator::Pm) => {
+        Some(n) if !matches!(operator, OperatorKind::Regex | OperatorKind::Pm) => {
             format!("${{capture:{n}}}")
         }
         _ if op.argument.contains("%{") => {
             let before = warnings.len();
-            let templates = !matches!(operator, ChainOperator::Regex | ChainOperator::Pm);
+            let templates = !matches!(operator, OperatorKind::Regex | OperatorKind::Pm);
             let resolved = resolve_macros_in(&op.argument, context, templates, warnings);
             if warnings.len() > before {
                 // A macro without a value would be matched as its own text: the condition would be wrong.
@@ -1510,7 +1482,7 @@ mod tests {
                 "REQUEST_HEADERS:Referer"
             ]
         );
-        assert_eq!(rule.rule.chain[1].operator, ChainOperator::Equals);
+        assert_eq!(rule.rule.chain[1].operator, OperatorKind::Equals);
         assert!(rule.warnings.is_empty(), "{:?}", rule.warnings);
     }
 
@@ -1527,7 +1499,7 @@ mod tests {
             [
                 ChainCondition {
                     target: ChainTarget::Capture(1),
-                    operator: ChainOperator::Equals,
+                    operator: OperatorKind::Equals,
                     pattern: "${capture:2}".into(),
                     setting: None,
                     transforms: vec![],
@@ -1535,7 +1507,7 @@ mod tests {
                 },
                 ChainCondition {
                     target: ChainTarget::MatchedValue,
-                    operator: ChainOperator::Regex,
+                    operator: OperatorKind::Regex,
                     pattern: "^[a-z]+$".into(),
                     setting: None,
                     transforms: vec![Transform::Lowercase],

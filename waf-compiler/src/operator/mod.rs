@@ -11,7 +11,7 @@ pub mod check;
 use crate::detect;
 use crate::regex_engine::{RegexEngine, RegexFactory};
 use crate::request::collection::RequestView;
-use crate::rule::{ChainOperator, ChainTarget, OperatorKind, Transform, Variable};
+use crate::rule::{ChainTarget, OperatorKind, Transform, Variable};
 use crate::transform::{self, UnicodeMap};
 use aho_corasick::{AhoCorasick, MatchKind};
 use check::{Check, Comparison, WithinList, atoi};
@@ -57,18 +57,17 @@ impl Matcher {
         phrases: &[String],
         regexes: &mut RegexFactory<'_>,
     ) -> Result<Matcher, String> {
-        let need =
-            || pattern.ok_or_else(|| format!("operator `{}` needs a pattern", operator_name(kind)));
+        let need = || pattern.ok_or_else(|| format!("operator `{}` needs a pattern", kind.name()));
         if !phrases.is_empty() && kind != OperatorKind::Pm {
             return Err(format!(
                 "`phrases` belong to the `pm` operator, not `{}`",
-                operator_name(kind)
+                kind.name()
             ));
         }
         if !kind.takes_pattern() && pattern.is_some() {
             return Err(format!(
                 "operator `{}` takes no pattern (use null)",
-                operator_name(kind)
+                kind.name()
             ));
         }
         if let Some(check) = Check::new(kind, pattern) {
@@ -97,10 +96,7 @@ impl Matcher {
                 Matcher::Pm(Box::new(automaton))
             }
             _ => {
-                return Err(format!(
-                    "operator `{}` is not a search",
-                    operator_name(kind)
-                ));
+                return Err(format!("operator `{}` is not a search", kind.name()));
             }
         })
     }
@@ -170,32 +166,6 @@ impl Matcher {
                 groups: Vec::new(),
             }),
         }
-    }
-}
-
-fn operator_name(kind: OperatorKind) -> &'static str {
-    match kind {
-        OperatorKind::Regex => "regex",
-        OperatorKind::Contains => "contains",
-        OperatorKind::StartsWith => "starts_with",
-        OperatorKind::DetectorSqli => "detector_sqli",
-        OperatorKind::DetectorXss => "detector_xss",
-        OperatorKind::Pm => "pm",
-        OperatorKind::EndsWith => "ends_with",
-        OperatorKind::Equals => "equals",
-        OperatorKind::Within => "within",
-        OperatorKind::ContainsWord => "contains_word",
-        OperatorKind::Eq => "eq",
-        OperatorKind::Gt => "gt",
-        OperatorKind::Ge => "ge",
-        OperatorKind::Lt => "lt",
-        OperatorKind::Le => "le",
-        OperatorKind::Unconditional => "unconditional",
-        OperatorKind::ValidateByteRange => "validate_byte_range",
-        OperatorKind::ValidateUrlEncoding => "validate_url_encoding",
-        OperatorKind::ValidateUtf8Encoding => "validate_utf8_encoding",
-        OperatorKind::IpMatch => "ip_match",
-        OperatorKind::AnomalyThreshold => "anomaly_threshold",
     }
 }
 
@@ -417,7 +387,7 @@ impl Condition {
     /// `groups` is the number of capture groups of the rule's regex (0 when the operator is not a regex).
     pub fn new(
         target: ChainTarget,
-        operator: ChainOperator,
+        operator: OperatorKind,
         pattern: &str,
         transforms: &[Transform],
         negate: bool,
@@ -470,18 +440,18 @@ impl Condition {
         };
         let template = || checked_template(pattern, "pattern");
         let op = match operator {
-            ChainOperator::Regex => {
+            OperatorKind::Regex => {
                 ConditionOp::Regex(regexes(pattern).map_err(|message| ConditionError {
                     field: "pattern",
                     message,
                 })?)
             }
-            ChainOperator::Contains => ConditionOp::Contains(template()?),
-            ChainOperator::StartsWith => ConditionOp::StartsWith(template()?),
-            ChainOperator::Equals => ConditionOp::Equals(template()?),
-            ChainOperator::EndsWith => ConditionOp::EndsWith(template()?),
+            OperatorKind::Contains => ConditionOp::Contains(template()?),
+            OperatorKind::StartsWith => ConditionOp::StartsWith(template()?),
+            OperatorKind::Equals => ConditionOp::Equals(template()?),
+            OperatorKind::EndsWith => ConditionOp::EndsWith(template()?),
             // A list without references is indexed once, as the `within` operator's is.
-            ChainOperator::Within => {
+            OperatorKind::Within => {
                 let mut pieces = template()?;
                 match pieces.as_mut_slice() {
                     [Piece::Literal(list)] => {
@@ -490,7 +460,7 @@ impl Condition {
                     _ => ConditionOp::Within(pieces),
                 }
             }
-            ChainOperator::Pm => ConditionOp::Pm(Box::new(
+            OperatorKind::Pm => ConditionOp::Pm(Box::new(
                 AhoCorasick::builder()
                     .ascii_case_insensitive(true)
                     .build(pattern.split_ascii_whitespace())
@@ -499,12 +469,12 @@ impl Condition {
                         message: format!("phrases do not compile: {e}"),
                     })?,
             )),
-            ChainOperator::Eq => ConditionOp::Number(Comparison::Eq, template()?),
-            ChainOperator::Gt => ConditionOp::Number(Comparison::Gt, template()?),
-            ChainOperator::Ge => ConditionOp::Number(Comparison::Ge, template()?),
-            ChainOperator::Lt => ConditionOp::Number(Comparison::Lt, template()?),
-            ChainOperator::Le => ConditionOp::Number(Comparison::Le, template()?),
-            ChainOperator::ValidateUrlEncoding | ChainOperator::ValidateUtf8Encoding
+            OperatorKind::Eq => ConditionOp::Number(Comparison::Eq, template()?),
+            OperatorKind::Gt => ConditionOp::Number(Comparison::Gt, template()?),
+            OperatorKind::Ge => ConditionOp::Number(Comparison::Ge, template()?),
+            OperatorKind::Lt => ConditionOp::Number(Comparison::Lt, template()?),
+            OperatorKind::Le => ConditionOp::Number(Comparison::Le, template()?),
+            OperatorKind::ValidateUrlEncoding | OperatorKind::ValidateUtf8Encoding
                 if !pattern.is_empty() =>
             {
                 return Err(ConditionError {
@@ -512,8 +482,14 @@ impl Condition {
                     message: "the operator takes no pattern (use '')".to_string(),
                 });
             }
-            ChainOperator::ValidateUrlEncoding => ConditionOp::Check(Check::UrlEncoding),
-            ChainOperator::ValidateUtf8Encoding => ConditionOp::Check(Check::Utf8Encoding),
+            OperatorKind::ValidateUrlEncoding => ConditionOp::Check(Check::UrlEncoding),
+            OperatorKind::ValidateUtf8Encoding => ConditionOp::Check(Check::Utf8Encoding),
+            other => {
+                return Err(ConditionError {
+                    field: "operator",
+                    message: format!("operator `{}` cannot be a chain condition", other.name()),
+                });
+            }
         };
         Ok(Condition {
             target,
@@ -781,7 +757,7 @@ mod tests {
         let mut lazy = lazy;
         let extension = Condition::new(
             ChainTarget::Template(".${capture:1}/".into()),
-            ChainOperator::Within,
+            OperatorKind::Within,
             ".bak/ .conf/",
             &[Transform::Lowercase],
             false,
@@ -796,7 +772,7 @@ mod tests {
         let url = regex(r"^https?://([^/]+)");
         let host = Condition::new(
             ChainTarget::Capture(1),
-            ChainOperator::EndsWith,
+            OperatorKind::EndsWith,
             "${request_headers:host}",
             &[],
             true,
@@ -821,7 +797,7 @@ mod tests {
         // A variable reference (the first value of the first alternative that has one) and a numeric operator.
         let method = Condition::new(
             ChainTarget::MatchedValue,
-            ChainOperator::Equals,
+            OperatorKind::Equals,
             "${ARGS_POST:_method|ARGS_GET:_method}",
             &[],
             false,
@@ -836,7 +812,7 @@ mod tests {
         let range = regex(r"(\d+)-(\d+)");
         let descending = Condition::new(
             ChainTarget::Capture(2),
-            ChainOperator::Lt,
+            OperatorKind::Lt,
             "${capture:1}",
             &[],
             false,
@@ -860,7 +836,7 @@ mod tests {
         let found = m.find(value, true).unwrap();
         let equal = Condition::new(
             ChainTarget::Capture(1),
-            ChainOperator::Equals,
+            OperatorKind::Equals,
             "${capture:2}",
             &[],
             false,
@@ -873,7 +849,7 @@ mod tests {
         assert!(equal.holds(value, &found, &view(&[]), UnicodeMap::default()));
         let differ = Condition::new(
             ChainTarget::Capture(1),
-            ChainOperator::Equals,
+            OperatorKind::Equals,
             "${capture:2}",
             &[],
             true,
@@ -885,7 +861,7 @@ mod tests {
         assert!(!differ.holds(value, &found, &view(&[]), UnicodeMap::default()));
         let not_token = Condition::new(
             ChainTarget::MatchedValue,
-            ChainOperator::Regex,
+            OperatorKind::Regex,
             r"^[,\-0-9=A-Z_a-z]+$",
             &[],
             true,
@@ -903,7 +879,7 @@ mod tests {
         ));
         let lowered = Condition::new(
             ChainTarget::Capture(1),
-            ChainOperator::Equals,
+            OperatorKind::Equals,
             "abc",
             &[Transform::Lowercase],
             false,
@@ -928,7 +904,7 @@ mod tests {
                 .map(|e| (e.field, e.message))
         };
         assert_eq!(
-            err(ChainTarget::Capture(2), ChainOperator::Equals, "x")
+            err(ChainTarget::Capture(2), OperatorKind::Equals, "x")
                 .unwrap()
                 .0,
             "target"
@@ -936,7 +912,7 @@ mod tests {
         assert_eq!(
             err(
                 ChainTarget::Capture(1),
-                ChainOperator::Equals,
+                OperatorKind::Equals,
                 "${capture:5}"
             )
             .unwrap()
@@ -944,13 +920,13 @@ mod tests {
             "pattern"
         );
         assert_eq!(
-            err(ChainTarget::Capture(1), ChainOperator::Equals, "${nope}")
+            err(ChainTarget::Capture(1), OperatorKind::Equals, "${nope}")
                 .unwrap()
                 .0,
             "pattern"
         );
         assert_eq!(
-            err(ChainTarget::MatchedValue, ChainOperator::Regex, "(?=x)")
+            err(ChainTarget::MatchedValue, OperatorKind::Regex, "(?=x)")
                 .unwrap()
                 .0,
             "pattern"
@@ -958,7 +934,7 @@ mod tests {
         assert!(
             err(
                 ChainTarget::Capture(1),
-                ChainOperator::Equals,
+                OperatorKind::Equals,
                 "${capture:1}"
             )
             .is_none()
