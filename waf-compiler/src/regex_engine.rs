@@ -42,31 +42,38 @@ fn meta_config() -> meta::Config {
 }
 
 /// A function giving the engine of each regex a rule needs (see [`RegexSource`]).
-pub type RegexFactory<'a> = dyn FnMut(&str) -> Result<RegexEngine, String> + 'a;
+pub type RegexFactory<'a> = dyn FnMut(&str) -> Result<RegexEngine, RegexError> + 'a;
 
-/// Compiles a pattern, already through [`pcre_byte_escapes`], on the meta engine with ModSecurity's semantics; the
-/// error is one line, fit for a load error.
-pub fn build_meta(pattern: &str) -> Result<MetaRegex, String> {
+/// Why a regex cannot be used; one line, fit for a load error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegexError {
+    /// The pattern is not valid (look-around and back-references included: they cannot run in linear time).
+    #[error("regex does not compile: {message} (at offset {offset})")]
+    Syntax { message: String, offset: usize },
+    /// The engine refused a valid pattern (its NFA would exceed [`NFA_SIZE_LIMIT`], say).
+    #[error("regex does not compile: {0}")]
+    Build(String),
+    /// An artifact's stored engine does not fit its pattern (only a corrupt artifact gives this).
+    #[error("{0}")]
+    Stored(String),
+}
+
+/// Compiles a pattern, already through [`pcre_byte_escapes`], on the meta engine with ModSecurity's semantics.
+pub fn build_meta(pattern: &str) -> Result<MetaRegex, RegexError> {
     MetaRegex::builder()
         .syntax(syntax_config())
         .configure(meta_config())
         .build(pattern)
         .map_err(|e| match e.syntax_error() {
-            Some(regex_syntax::Error::Parse(p)) => {
-                format!(
-                    "regex does not compile: {} (at offset {})",
-                    p.kind(),
-                    p.span().start.offset
-                )
-            }
-            Some(regex_syntax::Error::Translate(t)) => {
-                format!(
-                    "regex does not compile: {} (at offset {})",
-                    t.kind(),
-                    t.span().start.offset
-                )
-            }
-            _ => format!("regex does not compile: {e}"),
+            Some(regex_syntax::Error::Parse(p)) => RegexError::Syntax {
+                message: p.kind().to_string(),
+                offset: p.span().start.offset,
+            },
+            Some(regex_syntax::Error::Translate(t)) => RegexError::Syntax {
+                message: t.kind().to_string(),
+                offset: t.span().start.offset,
+            },
+            _ => RegexError::Build(e.to_string()),
         })
 }
 
@@ -127,7 +134,7 @@ pub enum EnginePlan {
 /// Where compilation gets the engine of each regex of a rule: built from the pattern ([`Planner`]), or taken
 /// from an artifact. `paranoia_level` is the rule's.
 pub trait RegexSource {
-    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, String>;
+    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, RegexError>;
 }
 
 /// Builds engines by an [`EnginePlan`] for a rule set at `paranoia_level`.
@@ -138,7 +145,7 @@ pub struct Planner {
 }
 
 impl RegexSource for Planner {
-    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, String> {
+    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, RegexError> {
         match self.plan {
             // Rules above the paranoia level never run: no DFA is spent on them.
             EnginePlan::Dense { size_limit } if paranoia_level <= self.paranoia_level => {
@@ -191,8 +198,8 @@ impl fmt::Display for EngineKind {
 }
 
 impl RegexEngine {
-    /// Compiles `pattern` on the meta engine; the error is one line, fit for a load error.
-    pub fn lazy(pattern: &str) -> Result<RegexEngine, String> {
+    /// Compiles `pattern` on the meta engine.
+    pub fn lazy(pattern: &str) -> Result<RegexEngine, RegexError> {
         let pattern = pcre_byte_escapes(pattern);
         let meta = build_meta(&pattern)?;
         Ok(RegexEngine {
@@ -205,7 +212,7 @@ impl RegexEngine {
     }
 
     /// Compiles `pattern` to dense DFAs if both fit `size_limit` bytes, else on the meta engine.
-    pub fn dense_or_lazy(pattern: &str, size_limit: usize) -> Result<RegexEngine, String> {
+    pub fn dense_or_lazy(pattern: &str, size_limit: usize) -> Result<RegexEngine, RegexError> {
         // The meta build validates the pattern and gives the usual error message.
         let mut engine = RegexEngine::lazy(pattern)?;
         let dense = DenseRegex::builder()
@@ -233,7 +240,7 @@ impl RegexEngine {
         groups: usize,
         dense: Option<Box<DenseRegex>>,
         defer: bool,
-    ) -> Result<RegexEngine, String> {
+    ) -> Result<RegexEngine, RegexError> {
         let engine = RegexEngine {
             whole: matches_whole(&pattern),
             pattern,
@@ -244,7 +251,9 @@ impl RegexEngine {
         if engine.dense.is_none() && !defer {
             let meta = build_meta(&engine.pattern)?;
             if meta.group_info().group_len(regex_automata::PatternID::ZERO) != groups {
-                return Err("stored capture group count does not match the pattern".into());
+                return Err(RegexError::Stored(
+                    "stored capture group count does not match the pattern".into(),
+                ));
             }
             let _ = engine.meta.set(Some(meta));
         }
@@ -490,6 +499,6 @@ mod tests {
         let lazy = RegexEngine::lazy("(a").unwrap_err();
         let dense = RegexEngine::dense_or_lazy("(a", DEFAULT_DFA_SIZE_LIMIT).unwrap_err();
         assert_eq!(lazy, dense);
-        assert!(lazy.starts_with("regex does not compile"));
+        assert!(lazy.to_string().starts_with("regex does not compile"));
     }
 }

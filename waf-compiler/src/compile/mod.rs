@@ -24,8 +24,8 @@ pub mod prefilter;
 
 use crate::operator::check::Check;
 use crate::operator::{Condition, Matcher};
-use crate::regex_engine::RegexFactory;
 use crate::regex_engine::{RegexEngine, RegexSource};
+use crate::regex_engine::{RegexError, RegexFactory};
 use crate::rule::{
     Action, Confirm, MAX_PARANOIA_LEVEL, OperatorKind, Rule, SettingCondition, Transform, Variable,
     VariableSpec,
@@ -94,7 +94,7 @@ pub struct Selector {
 }
 
 impl Selector {
-    fn new(spec: &VariableSpec, regexes: &mut RegexFactory<'_>) -> Result<Selector, String> {
+    fn new(spec: &VariableSpec, regexes: &mut RegexFactory<'_>) -> Result<Selector, RegexError> {
         // Header names are case-insensitive in HTTP, so a key regex on a header variable is too.
         let flags = if spec.variable.case_insensitive_keys() {
             "(?i)"
@@ -112,7 +112,7 @@ impl Selector {
                         _ => Ok(KeyMatcher::Exact(e.as_bytes().to_vec())),
                     },
                 )
-                .collect::<Result<Vec<_>, String>>()
+                .collect::<Result<Vec<_>, RegexError>>()
         };
         let mut names = compile(&spec.names)?;
         if spec.variable == Variable::Xml && names.is_empty() {
@@ -360,7 +360,7 @@ pub fn compile_rule(
     for (i, spec) in rule.variables.iter().enumerate() {
         match Selector::new(spec, regexes) {
             Ok(s) => selectors.push(s),
-            Err(e) => errors.push(FieldError::new(format!("variables[{i}]"), e)),
+            Err(e) => errors.push(FieldError::new(format!("variables[{i}]"), e.to_string())),
         }
     }
     let mut enabled = true;
@@ -386,7 +386,7 @@ pub fn compile_rule(
             &rule.phrases,
             regexes,
         )
-        .map_err(|e| errors.push(FieldError::new("pattern", e)))
+        .map_err(|e| errors.push(FieldError::new("pattern", e.to_string())))
         .ok(),
     };
     let mut groups = match &matcher {
@@ -413,7 +413,7 @@ pub fn compile_rule(
             }
             Err(e) => errors.push(FieldError::new(
                 format!("chain[{i}].{}", e.field),
-                e.message,
+                e.error.to_string(),
             )),
         }
     }
@@ -458,7 +458,7 @@ fn setting_condition_holds(condition: &SettingCondition) -> Result<bool, (&'stat
                     .to_string(),
             )
         })?
-        .map_err(|e| ("pattern", e))?;
+        .map_err(|e| ("pattern", e.to_string()))?;
     if condition.operator.takes_pattern()
         && condition.operator != OperatorKind::Unconditional
         && condition.pattern.is_none()

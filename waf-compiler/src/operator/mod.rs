@@ -9,13 +9,54 @@
 pub mod check;
 
 use crate::detect;
-use crate::regex_engine::{RegexEngine, RegexFactory};
+use crate::regex_engine::{RegexEngine, RegexError, RegexFactory};
 use crate::request::collection::RequestView;
 use crate::rule::{ChainTarget, OperatorKind, Transform, Variable};
 use crate::transform::{self, UnicodeMap};
 use aho_corasick::{AhoCorasick, MatchKind};
-use check::{Check, Comparison, WithinList, atoi};
+use check::{Check, CheckError, Comparison, WithinList, atoi};
 use std::ops::Range;
+
+/// Why an operator (a rule's or a chain condition's) cannot be built from what the rule says.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OperatorError {
+    #[error("operator `{}` needs a pattern", .0.name())]
+    NeedsPattern(OperatorKind),
+    #[error("operator `{}` takes no pattern (use null)", .0.name())]
+    TakesNoPattern(OperatorKind),
+    /// A chain condition's check that takes no pattern (`validate_url_encoding`) was given one.
+    #[error("the operator takes no pattern (use '')")]
+    ConditionTakesNoPattern,
+    #[error("`phrases` belong to the `pm` operator, not `{}`", .0.name())]
+    PhrasesOutsidePm(OperatorKind),
+    #[error("operator `pm` needs at least one entry in `phrases`")]
+    NoPhrases,
+    #[error("phrases do not compile: {0}")]
+    Phrases(String),
+    #[error("operator `{}` is not a search", .0.name())]
+    NotASearch(OperatorKind),
+    #[error("operator `{}` cannot be a chain condition", .0.name())]
+    NotInChains(OperatorKind),
+    /// Group 0 is the whole match (ModSecurity's TX:0); `groups` counts it.
+    #[error(
+        "capture group {group} does not exist (the rule's regex has {} capture group(s))",
+        .groups.saturating_sub(1)
+    )]
+    NoSuchGroup { group: usize, groups: usize },
+    #[error("unterminated `${{` in `{0}`")]
+    UnterminatedReference(String),
+    #[error("`${{{0}}}`: the capture group is a number")]
+    GroupNotANumber(String),
+    #[error(
+        "unknown reference `${{{0}}}`, expected `${{capture:N}}` or a request variable \
+         (`${{REQUEST_HEADERS:Host}}`, `${{ARGS_GET:a|ARGS_POST:a}}`)"
+    )]
+    UnknownReference(String),
+    #[error(transparent)]
+    Regex(#[from] RegexError),
+    #[error(transparent)]
+    Check(#[from] CheckError),
+}
 
 /// A rule's main operator, ready to run.
 #[derive(Debug)]
@@ -56,25 +97,19 @@ impl Matcher {
         pattern: Option<&str>,
         phrases: &[String],
         regexes: &mut RegexFactory<'_>,
-    ) -> Result<Matcher, String> {
-        let need = || pattern.ok_or_else(|| format!("operator `{}` needs a pattern", kind.name()));
+    ) -> Result<Matcher, OperatorError> {
+        let need = || pattern.ok_or(OperatorError::NeedsPattern(kind));
         if !phrases.is_empty() && kind != OperatorKind::Pm {
-            return Err(format!(
-                "`phrases` belong to the `pm` operator, not `{}`",
-                kind.name()
-            ));
+            return Err(OperatorError::PhrasesOutsidePm(kind));
         }
         if !kind.takes_pattern() && pattern.is_some() {
-            return Err(format!(
-                "operator `{}` takes no pattern (use null)",
-                kind.name()
-            ));
+            return Err(OperatorError::TakesNoPattern(kind));
         }
         if let Some(check) = Check::new(kind, pattern) {
             if kind != OperatorKind::Unconditional && kind.takes_pattern() {
                 need()?;
             }
-            return check.map(Matcher::Check);
+            return Ok(Matcher::Check(check?));
         }
         Ok(match kind {
             OperatorKind::Regex => Matcher::Regex(regexes(need()?)?),
@@ -86,18 +121,16 @@ impl Matcher {
             OperatorKind::DetectorXss => Matcher::DetectorXss,
             OperatorKind::Pm => {
                 if phrases.is_empty() {
-                    return Err("operator `pm` needs at least one entry in `phrases`".to_string());
+                    return Err(OperatorError::NoPhrases);
                 }
                 let automaton = AhoCorasick::builder()
                     .ascii_case_insensitive(true)
                     .match_kind(MatchKind::LeftmostFirst)
                     .build(phrases)
-                    .map_err(|e| format!("phrases do not compile: {e}"))?;
+                    .map_err(|e| OperatorError::Phrases(e.to_string()))?;
                 Matcher::Pm(Box::new(automaton))
             }
-            _ => {
-                return Err(format!("operator `{}` is not a search", kind.name()));
-            }
+            _ => return Err(OperatorError::NotASearch(kind)),
         })
     }
 
@@ -199,13 +232,13 @@ fn parse_variable_reference(reference: &str) -> Option<Piece> {
     Some(Piece::Variable(alternatives))
 }
 
-fn parse_template(pattern: &str) -> Result<Vec<Piece>, String> {
+fn parse_template(pattern: &str) -> Result<Vec<Piece>, OperatorError> {
     let mut pieces = Vec::new();
     let mut rest = pattern;
     while let Some(start) = rest.find("${") {
         let end = rest[start..]
             .find('}')
-            .ok_or_else(|| format!("unterminated `${{` in `{pattern}`"))?;
+            .ok_or_else(|| OperatorError::UnterminatedReference(pattern.to_owned()))?;
         let reference = &rest[start + 2..start + end];
         let piece = if let Some(name) = reference.strip_prefix("request_headers:") {
             Piece::Variable(vec![(
@@ -215,14 +248,10 @@ fn parse_template(pattern: &str) -> Result<Vec<Piece>, String> {
         } else if let Some(n) = reference.strip_prefix("capture:") {
             n.parse()
                 .map(Piece::Capture)
-                .map_err(|_| format!("`${{{reference}}}`: the capture group is a number"))?
+                .map_err(|_| OperatorError::GroupNotANumber(reference.to_owned()))?
         } else {
-            parse_variable_reference(reference).ok_or_else(|| {
-                format!(
-                    "unknown reference `${{{reference}}}`, expected `${{capture:N}}` or a request variable \
-                     (`${{REQUEST_HEADERS:Host}}`, `${{ARGS_GET:a|ARGS_POST:a}}`)"
-                )
-            })?
+            parse_variable_reference(reference)
+                .ok_or_else(|| OperatorError::UnknownReference(reference.to_owned()))?
         };
         pieces.push(Piece::Literal(rest.as_bytes()[..start].to_vec()));
         pieces.push(piece);
@@ -377,54 +406,48 @@ pub fn chain_holds(
     true
 }
 
-/// Which part of a chain condition is wrong, for the load error.
+/// Which part of a chain condition is wrong (`target`, `operator` or `pattern`), and why, for the load error.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConditionError {
     pub field: &'static str,
-    pub message: String,
+    pub error: OperatorError,
 }
 
-impl Condition {
-    /// `groups` is the number of capture groups of the rule's regex (0 when the operator is not a regex).
-    pub fn new(
-        target: ChainTarget,
-        operator: OperatorKind,
-        pattern: &str,
-        transforms: &[Transform],
-        negate: bool,
-        groups: usize,
-        regexes: &mut RegexFactory<'_>,
-    ) -> Result<Condition, ConditionError> {
-        // Group 0 is the whole match (ModSecurity's TX:0).
-        let check_group = |n: usize, field| {
-            if n >= groups {
-                Err(ConditionError {
-                    field,
-                    message: format!(
-                        "capture group {n} does not exist (the rule's regex has {} capture group(s))",
-                        groups.saturating_sub(1)
-                    ),
-                })
-            } else {
-                Ok(())
-            }
-        };
-        let checked_template = |text: &str, field| -> Result<Vec<Piece>, ConditionError> {
-            let pieces =
-                parse_template(text).map_err(|message| ConditionError { field, message })?;
-            for piece in &pieces {
-                if let Piece::Capture(n) = piece {
-                    check_group(*n, field)?;
-                }
-            }
-            Ok(pieces)
-        };
-        let target = match target {
+impl ConditionError {
+    fn in_field(field: &'static str) -> impl Fn(OperatorError) -> ConditionError {
+        move |error| ConditionError { field, error }
+    }
+}
+
+/// Checks that capture group `n` exists in a match with `groups` groups (group 0 included).
+fn check_group(n: usize, groups: usize) -> Result<(), OperatorError> {
+    match n < groups {
+        true => Ok(()),
+        false => Err(OperatorError::NoSuchGroup { group: n, groups }),
+    }
+}
+
+/// A template's pieces, each capture group it reads checked to exist.
+fn checked_template(text: &str, groups: usize) -> Result<Vec<Piece>, OperatorError> {
+    let pieces = parse_template(text)?;
+    for piece in &pieces {
+        if let Piece::Capture(n) = piece {
+            check_group(*n, groups)?;
+        }
+    }
+    Ok(pieces)
+}
+
+impl Target {
+    /// What a condition reads; `groups` is the number of capture groups it can read.
+    fn new(target: ChainTarget, groups: usize) -> Result<Target, OperatorError> {
+        Ok(match target {
             ChainTarget::MatchedValue => Target::Matched,
             ChainTarget::Capture(n) => {
-                check_group(usize::from(n), "target")?;
+                check_group(usize::from(n), groups)?;
                 Target::Capture(usize::from(n))
             }
-            ChainTarget::Template(text) => Target::Template(checked_template(&text, "target")?),
+            ChainTarget::Template(text) => Target::Template(checked_template(&text, groups)?),
             ChainTarget::Variable {
                 variable,
                 key,
@@ -437,15 +460,21 @@ impl Condition {
                 }),
                 count,
             },
-        };
-        let template = || checked_template(pattern, "pattern");
-        let op = match operator {
-            OperatorKind::Regex => {
-                ConditionOp::Regex(regexes(pattern).map_err(|message| ConditionError {
-                    field: "pattern",
-                    message,
-                })?)
-            }
+        })
+    }
+}
+
+impl ConditionOp {
+    /// The condition's operator on `pattern`, whose templates may read `groups` capture groups.
+    fn new(
+        operator: OperatorKind,
+        pattern: &str,
+        groups: usize,
+        regexes: &mut RegexFactory<'_>,
+    ) -> Result<ConditionOp, OperatorError> {
+        let template = || checked_template(pattern, groups);
+        Ok(match operator {
+            OperatorKind::Regex => ConditionOp::Regex(regexes(pattern)?),
             OperatorKind::Contains => ConditionOp::Contains(template()?),
             OperatorKind::StartsWith => ConditionOp::StartsWith(template()?),
             OperatorKind::Equals => ConditionOp::Equals(template()?),
@@ -464,10 +493,7 @@ impl Condition {
                 AhoCorasick::builder()
                     .ascii_case_insensitive(true)
                     .build(pattern.split_ascii_whitespace())
-                    .map_err(|e| ConditionError {
-                        field: "pattern",
-                        message: format!("phrases do not compile: {e}"),
-                    })?,
+                    .map_err(|e| OperatorError::Phrases(e.to_string()))?,
             )),
             OperatorKind::Eq => ConditionOp::Number(Comparison::Eq, template()?),
             OperatorKind::Gt => ConditionOp::Number(Comparison::Gt, template()?),
@@ -477,23 +503,35 @@ impl Condition {
             OperatorKind::ValidateUrlEncoding | OperatorKind::ValidateUtf8Encoding
                 if !pattern.is_empty() =>
             {
-                return Err(ConditionError {
-                    field: "pattern",
-                    message: "the operator takes no pattern (use '')".to_string(),
-                });
+                return Err(OperatorError::ConditionTakesNoPattern);
             }
             OperatorKind::ValidateUrlEncoding => ConditionOp::Check(Check::UrlEncoding),
             OperatorKind::ValidateUtf8Encoding => ConditionOp::Check(Check::Utf8Encoding),
-            other => {
-                return Err(ConditionError {
-                    field: "operator",
-                    message: format!("operator `{}` cannot be a chain condition", other.name()),
-                });
-            }
-        };
+            other => return Err(OperatorError::NotInChains(other)),
+        })
+    }
+}
+
+impl Condition {
+    /// `groups` is the number of capture groups of the rule's regex (0 when the operator is not a regex).
+    pub fn new(
+        target: ChainTarget,
+        operator: OperatorKind,
+        pattern: &str,
+        transforms: &[Transform],
+        negate: bool,
+        groups: usize,
+        regexes: &mut RegexFactory<'_>,
+    ) -> Result<Condition, ConditionError> {
         Ok(Condition {
-            target,
-            op,
+            target: Target::new(target, groups).map_err(ConditionError::in_field("target"))?,
+            op: ConditionOp::new(operator, pattern, groups, regexes).map_err(|error| {
+                let field = match error {
+                    OperatorError::NotInChains(_) => "operator",
+                    _ => "pattern",
+                };
+                ConditionError { field, error }
+            })?,
             transforms: transform::effective_chain(transforms),
             negate,
         })
@@ -661,7 +699,7 @@ mod tests {
         RequestView::new(&request, Box::leak(Box::default()))
     }
 
-    fn lazy(p: &str) -> Result<RegexEngine, String> {
+    fn lazy(p: &str) -> Result<RegexEngine, RegexError> {
         RegexEngine::lazy(p)
     }
 
@@ -700,7 +738,10 @@ mod tests {
     fn lookaround_and_backreferences_are_refused() {
         for p in [r"a(?=b)", r"(?<!a)b", r"(a)\1", "(unclosed"] {
             let err = Matcher::new(OperatorKind::Regex, Some(p), &[], &mut lazy).unwrap_err();
-            assert!(err.starts_with("regex does not compile"), "{p}: {err}");
+            assert!(
+                err.to_string().starts_with("regex does not compile"),
+                "{p}: {err}"
+            );
         }
     }
 
@@ -719,23 +760,27 @@ mod tests {
         assert!(
             Matcher::new(OperatorKind::Regex, None, &[], &mut lazy)
                 .unwrap_err()
+                .to_string()
                 .contains("needs a pattern")
         );
         assert!(Matcher::new(OperatorKind::Contains, None, &[], &mut lazy).is_err());
         assert!(
             Matcher::new(OperatorKind::DetectorSqli, Some("x"), &[], &mut lazy)
                 .unwrap_err()
+                .to_string()
                 .contains("takes no pattern")
         );
         assert!(Matcher::new(OperatorKind::DetectorXss, None, &[], &mut lazy).is_ok());
         assert!(
             Matcher::new(OperatorKind::Pm, None, &[], &mut lazy)
                 .unwrap_err()
+                .to_string()
                 .contains("phrases")
         );
         assert!(
             Matcher::new(OperatorKind::Regex, Some("a"), &["a".into()], &mut lazy)
                 .unwrap_err()
+                .to_string()
                 .contains("belong to the `pm` operator")
         );
         assert!(Matcher::new(OperatorKind::Eq, None, &[], &mut lazy).is_err());
@@ -764,7 +809,7 @@ mod tests {
             m.group_count(),
             &mut lazy,
         )
-        .unwrap_or_else(|e| panic!("{}", e.message));
+        .unwrap_or_else(|e| panic!("{}", e.error));
         let found = m.find(b"/a/site.CONF", true).unwrap();
         assert!(extension.holds(b"/a/site.CONF", &found, &view(&[]), UnicodeMap::default()));
         let found = m.find(b"/a/site.config", true).unwrap();
@@ -779,7 +824,7 @@ mod tests {
             url.group_count(),
             &mut lazy,
         )
-        .unwrap_or_else(|e| panic!("{}", e.message));
+        .unwrap_or_else(|e| panic!("{}", e.error));
         let value = b"http://www.example.com/x";
         let found = url.find(value, true).unwrap();
         assert!(!host.holds(
@@ -804,7 +849,7 @@ mod tests {
             1,
             &mut lazy,
         )
-        .unwrap_or_else(|e| panic!("{}", e.message));
+        .unwrap_or_else(|e| panic!("{}", e.error));
         assert!(method.reads_request());
         let whole = Found::whole(b"PUT");
         assert!(method.holds(b"PUT", &whole, &view(&[]), UnicodeMap::default()));
@@ -819,7 +864,7 @@ mod tests {
             range.group_count(),
             &mut lazy,
         )
-        .unwrap_or_else(|e| panic!("{}", e.message));
+        .unwrap_or_else(|e| panic!("{}", e.error));
         let value = b"bytes=10-9";
         let found = range.find(value, true).unwrap();
         assert!(descending.holds(value, &found, &view(&[]), UnicodeMap::default()));
@@ -901,7 +946,7 @@ mod tests {
         let err = |target, op, pattern: &str| {
             Condition::new(target, op, pattern, &[], false, 2, &mut lazy)
                 .err()
-                .map(|e| (e.field, e.message))
+                .map(|e| (e.field, e.error))
         };
         assert_eq!(
             err(ChainTarget::Capture(2), OperatorKind::Equals, "x")

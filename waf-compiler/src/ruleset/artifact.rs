@@ -24,7 +24,7 @@
 
 use crate::compile::prefilter::Prefilter;
 use crate::compile::{Chains, CompiledRule, compile_rule};
-use crate::regex_engine::{EnginePlan, RegexEngine, RegexSource};
+use crate::regex_engine::{EnginePlan, RegexEngine, RegexError, RegexSource};
 use crate::rule::{Rule, Transform};
 use crate::ruleset::CompiledRuleSet;
 use crate::transform::UnicodeMap;
@@ -465,16 +465,19 @@ struct StoredSource<'p, 's> {
 }
 
 impl RegexSource for StoredSource<'_, '_> {
-    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, String> {
-        let stored = self
-            .stored
-            .next()
-            .ok_or("fewer stored regexes than the rule has")?;
+    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, RegexError> {
+        let stored = self.stored.next().ok_or_else(|| {
+            RegexError::Stored("fewer stored regexes than the rule has".to_owned())
+        })?;
         let dense = match &stored.dense {
-            Some(d) => Some(Box::new(DenseRegex::builder().build_from_dfas(
-                load_dfa(d.forward.0, StartKind::Unanchored, self.scratch)?,
-                load_dfa(d.reverse.0, StartKind::Anchored, self.scratch)?,
-            ))),
+            Some(d) => Some(Box::new(
+                DenseRegex::builder().build_from_dfas(
+                    load_dfa(d.forward.0, StartKind::Unanchored, self.scratch)
+                        .map_err(RegexError::Stored)?,
+                    load_dfa(d.reverse.0, StartKind::Anchored, self.scratch)
+                        .map_err(RegexError::Stored)?,
+                ),
+            )),
             None => None,
         };
         RegexEngine::from_parts(
