@@ -112,7 +112,6 @@ async fn control_plane(
     let rules = tokio::task::spawn_blocking(move || inspect::load(&for_load))
         .await
         .context("rule loading task")?
-        .map_err(anyhow::Error::msg)
         .context("loading rules")?;
     for error in &rules.errors {
         tracing::error!("rule file skipped: {error}");
@@ -187,9 +186,8 @@ async fn control_plane(
         Some(p) => tokio::fs::read_to_string(p).await.ok(),
         None => None,
     };
-    let traffic = traffic::Traffic::build(&config, None, metrics)
-        .map_err(anyhow::Error::msg)
-        .context("building the traffic controls")?;
+    let traffic =
+        traffic::Traffic::build(&config, None, metrics).context("building the traffic controls")?;
     // The panel's listener is read at start, like the proxy's.
     let admin = config.admin.clone();
     let challenges = Arc::new(tls::Challenges::default());

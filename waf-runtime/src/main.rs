@@ -78,7 +78,9 @@ fn check(config: &config::Config, path: Option<PathBuf>) -> ExitCode {
     // The list files and the GeoIP database are read as the proxy would read them: a bad line is found here.
     let traffic = waf_runtime::metrics::Metrics::install()
         .map_err(|e| e.to_string())
-        .and_then(|metrics| waf_runtime::traffic::Traffic::build(config, None, metrics));
+        .and_then(|metrics| {
+            waf_runtime::traffic::Traffic::build(config, None, metrics).map_err(|e| e.to_string())
+        });
     if let Err(e) = traffic {
         eprintln!("waf: traffic controls: {e}");
         return ExitCode::from(2);
