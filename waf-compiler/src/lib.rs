@@ -42,11 +42,14 @@ pub mod rule;
 pub mod ruleset;
 pub mod transform;
 
-pub use compile::CompileOptions;
-pub use compile::load::LoadError;
-pub use evaluate::verdict::{RuleMatch, Verdict};
-pub use regex_engine::EnginePlan;
+// What the proxy (waf-runtime) needs of the engine, at the root: it reaches into no module.
+pub use compile::load::{LoadError, rule_entries};
+pub use compile::{CompileOptions, CompiledRule};
+pub use evaluate::verdict::{DEFAULT_ANOMALY_THRESHOLD, RuleMatch, Verdict};
+pub use policy::site_settings;
+pub use regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EnginePlan};
 pub use request::{HttpRequest, OwnedRequest};
 pub use rule::{Action, Rule, Severity};
-pub use ruleset::artifact::ArtifactError;
-pub use ruleset::{CompiledRuleSet, LoadOutcome};
+pub use ruleset::artifact::{self, ArtifactError};
+pub use ruleset::{CompiledRuleSet, LoadOutcome, SourceFile, read_dirs};
+pub use transform::{UnicodeMap, UnknownCodePage};

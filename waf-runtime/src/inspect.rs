@@ -4,9 +4,10 @@ use crate::config::Config;
 use http::Version;
 use http::request::Parts;
 use std::path::{Path, PathBuf};
-use waf_compiler::ruleset::{SourceFile, read_dirs};
-use waf_compiler::transform::{UnicodeMap, UnknownCodePage};
-use waf_compiler::{Action, ArtifactError, CompileOptions, CompiledRuleSet, HttpRequest};
+use waf_compiler::{
+    Action, ArtifactError, CompileOptions, CompiledRule, CompiledRuleSet, HttpRequest, SourceFile,
+    UnicodeMap, UnknownCodePage, read_dirs,
+};
 
 /// A rule set as loaded, with the files that could not be loaded (skipped, the rest in force).
 pub struct LoadedRules {
@@ -37,7 +38,7 @@ impl LoadedRules {
     }
 
     /// The rules in force (the admin panel lists them).
-    pub fn rules(&self) -> impl Iterator<Item = &waf_compiler::compile::CompiledRule> {
+    pub fn rules(&self) -> impl Iterator<Item = &CompiledRule> {
         self.set.rules()
     }
 
@@ -168,8 +169,8 @@ pub fn load(config: &Config) -> Result<LoadedRules, RulesError> {
         paranoia_level: sources.paranoia_level,
         unicode_map,
         settings: sources.crs_settings.clone(),
-        // The site policy (waf_compiler::policy) for the settings `crs_settings` does not give.
-        default_settings: waf_compiler::policy::site_settings(),
+        // The site policy (waf_compiler::site_settings) for the settings `crs_settings` does not give.
+        default_settings: waf_compiler::site_settings(),
     };
     let mut loaded = match sources.artifact {
         Some(path) => load_artifact(path, &opts)?,
