@@ -16,7 +16,7 @@
 //!   evaluation (949110) becomes an `anomaly_threshold` rule: the engine keeps the score and the threshold
 //!   (`rules.anomaly_threshold`) itself (see "Blocking" in the rule format).
 
-use super::secrule::{Directive, SecRule, Selector, Variable as SecVariable};
+use super::secrule::{Directive, Operator, SecRule, Selector, Variable as SecVariable};
 use crate::compile::{Chains, compile_rule};
 use crate::regex_engine::{EnginePlan, Planner};
 use crate::rule::{
@@ -1138,8 +1138,26 @@ fn chain_condition(
     warnings: &mut Vec<String>,
 ) -> Option<ChainCondition> {
     let line = rule.line;
-    let variable = match rule.variables.as_slice() {
-        [variable] => variable,
+    let variable = chain_variable(rule, warnings)?;
+    let target = chain_target(variable, captured, file, line, warnings)?;
+    let op = &rule.operator;
+    let operator = chain_operator(op, variable, line, warnings)?;
+    let (pattern, gated) = chain_pattern(op, operator, (context, when), line, warnings)?;
+    Some(ChainCondition {
+        target,
+        operator,
+        pattern,
+        setting: gated.or_else(|| whole_setting(&op.argument, context)),
+        transforms: transforms(rule, warnings),
+        negate: op.negated,
+    })
+}
+
+/// The variable a chained rule reads: its only one, or `MATCHED_VARS` among several (the rest reported).
+fn chain_variable<'r>(rule: &'r SecRule, warnings: &mut Vec<String>) -> Option<&'r SecVariable> {
+    let line = rule.line;
+    match rule.variables.as_slice() {
+        [variable] => Some(variable),
         // `MATCHED_VARS|XML:/*`: the matched value is what the chain can read; the rest is reported.
         several => {
             let Some(matched) = several.iter().find(|v| v.collection == "MATCHED_VARS") else {
@@ -1151,14 +1169,24 @@ fn chain_condition(
             warnings.push(format!(
                 "chained rule at line {line} also reads variables other than MATCHED_VARS: only MATCHED_VARS kept"
             ));
-            matched
+            Some(matched)
         }
-    };
+    }
+}
+
+/// What a chain condition on `variable` reads (`line`: the chained rule's, for warnings).
+fn chain_target(
+    variable: &SecVariable,
+    captured: &std::collections::BTreeMap<String, String>,
+    file: &FileFacts,
+    line: usize,
+    warnings: &mut Vec<String>,
+) -> Option<ChainTarget> {
     let per_match = match (variable.collection.as_str(), &variable.selector) {
         ("TX", Some(Selector::Regex(re))) => per_match_variable(re, captured, &file.tx_set),
         _ => None,
     };
-    let target = match (variable.collection.as_str(), &variable.selector) {
+    Some(match (variable.collection.as_str(), &variable.selector) {
         ("MATCHED_VARS" | "MATCHED_VAR", None) => ChainTarget::MatchedValue,
         // `setvar:tx.rfi_parameter_%{MATCHED_VAR_NAME}=.%{tx.1}` then `TX:/rfi_parameter_.*/`: one variable per
         // matched value, so the chain reads the one of the value being checked.
@@ -1209,9 +1237,17 @@ fn chain_condition(
             ));
             return None;
         }
-    };
-    let op = &rule.operator;
-    let operator = match OperatorKind::from_modsecurity(&op.name) {
+    })
+}
+
+/// The operator of a chain condition: ModSecurity's, from the one operator table, when chains take it.
+fn chain_operator(
+    op: &Operator,
+    variable: &SecVariable,
+    line: usize,
+    warnings: &mut Vec<String>,
+) -> Option<OperatorKind> {
+    Some(match OperatorKind::from_modsecurity(&op.name) {
         // A count is written in decimal without leading zeros, so `@eq N` is text equality with N.
         Some(OperatorKind::Eq) if variable.count && op.argument.parse::<u32>().is_ok() => {
             OperatorKind::Equals
@@ -1225,7 +1261,18 @@ fn chain_condition(
             ));
             return None;
         }
-    };
+    })
+}
+
+/// A chain condition's pattern from the operator's argument (`%{TX.N}` becomes `${capture:N}`, other macros are
+/// resolved), and the setting that gates it, if any. `None` when a macro has no value.
+fn chain_pattern(
+    op: &Operator,
+    operator: OperatorKind,
+    (context, when): (&Context<'_>, &[SettingCondition]),
+    line: usize,
+    warnings: &mut Vec<String>,
+) -> Option<(String, Option<String>)> {
     let capture_reference = op
         .argument
         .strip_prefix("%{")
@@ -1259,14 +1306,7 @@ fn chain_condition(
         }
         _ => op.argument.clone(),
     };
-    Some(ChainCondition {
-        target,
-        operator,
-        pattern,
-        setting: gated.or_else(|| whole_setting(&op.argument, context)),
-        transforms: transforms(rule, warnings),
-        negate: op.negated,
-    })
+    Some((pattern, gated))
 }
 
 #[cfg(test)]
