@@ -16,7 +16,7 @@ use crate::compile::Chains;
 use crate::compile::prefilter::{ByteLiterals, Prefilter};
 use crate::evaluate::memo::MAX_VALUE_LEN;
 use crate::evaluate::scratch::Scratch;
-use crate::request::collection::RequestView;
+use crate::request::collection::{RequestView, Values};
 use crate::rule::Variable;
 use crate::transform::Triggers;
 use aho_corasick::Anchored;
@@ -32,33 +32,51 @@ impl Prefilter {
     /// group is computed under the group's chains (through the cache), which gives the distinct values to
     /// scan; then those are walked through their automata [`LANES`] at a time, each walk's literals marking
     /// their targets; last, each value computed gets the marks of its ungated rules.
+    /// The first pass over a request: which gated rules may match which values. First every value of every
+    /// group is computed under the group's chains (through the scratch), which gives the distinct values to
+    /// scan ([`Prefilter::queue_values`]); then those are walked through their automata [`LANES`] at a time,
+    /// each walk's literals marking their targets ([`Prefilter::walk_values`]); last, each value computed gets
+    /// the marks of its ungated rules ([`Prefilter::mark_ungated`]).
     pub fn scan(&self, view: &RequestView<'_>, chains: &Chains, cache: &mut Scratch) -> Marks<'_> {
         // The tables of the thread's previous request, emptied (their allocations were a tenth of the scan).
-        let ScanBuffers {
-            bits: mut all_bits,
-            mut any,
-            mut seen,
-            mut hits,
-            mut sources,
-            mut distinct,
-            mut fresh,
-            mut group_any,
-            mut walks,
-            mut searches,
-            mut computed,
-        } = std::mem::take(&mut cache.scan_buffers);
-        fresh.clear();
-        sources.clear();
-        walks.clear();
-        searches.clear();
-        computed.clear();
-        group_any.clear();
-        group_any.resize(self.groups.len() * self.words, 0);
-        any.clear();
-        any.resize(self.words, 0);
-        all_bits.resize_with(self.groups.len(), Vec::new);
+        let mut buffers = std::mem::take(&mut cache.scan_buffers);
+        buffers.reset(self.groups.len(), self.words);
         let mut group_values = [None; Variable::COUNT];
-        for (g, (group, bits)) in self.groups.iter().zip(&mut all_bits).enumerate() {
+        self.queue_values(view, chains, cache, &mut buffers, &mut group_values);
+        self.walk_values(&group_values, cache, &mut buffers);
+        self.mark_ungated(&mut buffers);
+        Marks {
+            prefilter: self,
+            buffers,
+        }
+    }
+
+    // The steps below are `inline(always)`: they were one function when the scan was measured
+    // (docs/performance.md), and splitting it for reading is not to change what the compiler makes of it.
+
+    /// Step 1: each value of each group, under each chain of the group's plan (from the memo when it
+    /// remembers the value's marks): the distinct values to scan, queued as walks or searches.
+    #[inline(always)]
+    fn queue_values<'v>(
+        &self,
+        view: &RequestView<'v>,
+        chains: &Chains,
+        cache: &mut Scratch,
+        buffers: &mut ScanBuffers,
+        group_values: &mut [Option<Values<'v>>; Variable::COUNT],
+    ) {
+        let ScanBuffers {
+            bits: all_bits,
+            seen,
+            sources,
+            distinct,
+            walks,
+            searches,
+            computed,
+            group_any,
+            ..
+        } = buffers;
+        for (g, (group, bits)) in self.groups.iter().zip(all_bits.iter_mut()).enumerate() {
             let values = view.values(group.variable);
             group_values[g] = Some(values);
             bits.clear();
@@ -130,10 +148,10 @@ impl Prefilter {
                 }
                 // Automata with a prefilter search on their own; the others are walked side by side.
                 let queue = match group.automaton.prefilter() {
-                    Some(_) => &mut searches,
-                    None => &mut walks,
+                    Some(_) => &mut *searches,
+                    None => &mut *walks,
                 };
-                for &source in &distinct {
+                for &source in distinct.iter() {
                     queue.push(Walk {
                         group: g,
                         index,
@@ -144,6 +162,25 @@ impl Prefilter {
                 computed.push((g, index, memo));
             }
         }
+    }
+
+    /// Step 2: the queued values through their automata, each walk's literals marking their targets.
+    #[inline(always)]
+    fn walk_values(
+        &self,
+        group_values: &[Option<Values<'_>>; Variable::COUNT],
+        cache: &Scratch,
+        buffers: &mut ScanBuffers,
+    ) {
+        let ScanBuffers {
+            bits: all_bits,
+            seen,
+            hits,
+            sources,
+            walks,
+            searches,
+            ..
+        } = buffers;
         let value = |walk: &Walk| {
             let group = &self.groups[walk.group];
             let raw = group_values[walk.group]
@@ -158,9 +195,9 @@ impl Prefilter {
         };
         let mut mark = |walk: &Walk, hits: &[usize]| {
             let bits = &mut all_bits[walk.group][walk.index * self.words..];
-            self.mark(walk, value(walk), hits, &sources, &mut seen, bits);
+            self.mark(walk, value(walk), hits, sources, seen, bits);
         };
-        for walk in &searches {
+        for walk in searches.iter() {
             search_literals(&self.groups[walk.group].automaton, text(walk), &mut hits[0]);
             mark(walk, &hits[0]);
         }
@@ -171,12 +208,26 @@ impl Prefilter {
                 automata[lane] = &self.groups[walk.group].automaton;
                 texts[lane] = text(walk);
             }
-            find_literals(automata, texts, &mut hits);
-            for (walk, hits) in batch.iter().zip(&hits) {
+            find_literals(automata, texts, hits);
+            for (walk, hits) in batch.iter().zip(hits.iter()) {
                 mark(walk, hits);
             }
         }
-        for &(g, index, memo) in &computed {
+    }
+
+    /// Step 3: the rules without a gate on each computed value, the values the memo is to remember, and the
+    /// request's summary.
+    #[inline(always)]
+    fn mark_ungated(&self, buffers: &mut ScanBuffers) {
+        let ScanBuffers {
+            bits: all_bits,
+            any,
+            fresh,
+            group_any,
+            computed,
+            ..
+        } = buffers;
+        for &(g, index, memo) in computed.iter() {
             let at = index * self.words;
             let bits = &mut all_bits[g][at..at + self.words];
             // The rules without a gate here may match any value; the second pass will tell.
@@ -192,23 +243,8 @@ impl Prefilter {
         for (i, &marked) in group_any.iter().enumerate() {
             any[i % self.words] |= marked;
         }
-        Marks {
-            prefilter: self,
-            buffers: ScanBuffers {
-                bits: all_bits,
-                any,
-                seen,
-                hits,
-                sources,
-                distinct,
-                fresh,
-                group_any,
-                walks,
-                searches,
-                computed,
-            },
-        }
     }
+
     /// Marks in `bits` (from the words of `walk`'s value) the rules `walk`'s value may match, when it is the
     /// value the rule sees: those of the literals in `hits` (the automaton's), of the one-byte literals it holds
     /// and of the byte gates it has enough bytes for. `seen` is all false, and left so.
@@ -411,6 +447,22 @@ pub struct ScanBuffers {
     searches: Vec<Walk>,
     /// (group, value index, remembered by the memo) of the values computed by this scan.
     computed: Vec<(usize, usize, bool)>,
+}
+
+impl ScanBuffers {
+    /// Empties the tables for a request to a prefilter of `groups` groups and `words` words per value.
+    fn reset(&mut self, groups: usize, words: usize) {
+        self.fresh.clear();
+        self.sources.clear();
+        self.walks.clear();
+        self.searches.clear();
+        self.computed.clear();
+        self.group_any.clear();
+        self.group_any.resize(groups * words, 0);
+        self.any.clear();
+        self.any.resize(words, 0);
+        self.bits.resize_with(groups, Vec::new);
+    }
 }
 
 /// A value to walk through its group's automaton: value `index` of group `group` under `source` (see
