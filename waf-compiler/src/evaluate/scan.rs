@@ -15,7 +15,7 @@
 use crate::compile::Chains;
 use crate::compile::prefilter::{ByteLiterals, Prefilter};
 use crate::evaluate::memo::MAX_VALUE_LEN;
-use crate::evaluate::scratch::Scratch;
+use crate::evaluate::scratch::{LANES, ScanBuffers, Scratch, Walk};
 use crate::request::collection::{RequestView, Values};
 use crate::rule::Variable;
 use crate::transform::Triggers;
@@ -335,12 +335,6 @@ fn or_into(from: &[u64], into: &mut [u64]) {
     }
 }
 
-/// How many values [`find_literals`] walks at once. A walk waits at every byte for the load of its next state
-/// from a large transition table (the shared automaton is tens of megabytes, its rows mostly outside the
-/// core's first-level cache), so one walk alone leaves the core idle; independent walks side by side overlap
-/// those waits. Two, four and eight lanes measured on the whole CRS's benign GET: docs/performance.md.
-const LANES: usize = 4;
-
 /// Sets `found[lane]` to the pattern id of every occurrence of a literal of `automata[lane]` in `texts[lane]`,
 /// overlapping ones included (a literal found several times is there each time), for the [`LANES`] lanes at
 /// once, a byte of each lane in turn. The automata are walked byte by byte: an overlapping search through
@@ -419,61 +413,6 @@ fn count_bytes(set: &[bool; 256], value: &[u8], enough: usize) -> usize {
 pub struct Marks<'p> {
     prefilter: &'p Prefilter,
     buffers: ScanBuffers,
-}
-
-/// The first pass's tables, kept by the [`Scratch`] from one request to the next.
-#[derive(Default)]
-pub struct ScanBuffers {
-    /// Per group, `words` per value index: bit per rule, set when the rule may match that value.
-    bits: Vec<Vec<u64>>,
-    /// Bit per rule: set when the rule may match some value.
-    any: Vec<u64>,
-    /// `words` per group, bit per rule: set when the rule may match some value of the group's variable.
-    group_any: Vec<u64>,
-    /// Per literal of a walk's automaton: found in the walk's value (reset after each walk).
-    seen: Vec<bool>,
-    /// The literals found by the walks of a batch, per lane.
-    hits: [Vec<usize>; LANES],
-    /// Per value computed, per chain of its group's [`ScanPlan`] (from [`Walk::chains_at`]): the source of
-    /// the value scanned for that chain, or [`SKIPPED`].
-    sources: Vec<usize>,
-    /// The distinct sources of the value being scanned: each is scanned once.
-    distinct: Vec<usize>,
-    /// (group, value index) of the values computed by this scan that the memo is to remember.
-    fresh: Vec<(usize, usize)>,
-    /// The distinct values to walk through the automata without a prefilter, [`LANES`] at a time.
-    walks: Vec<Walk>,
-    /// The distinct values to search with the automata with a prefilter.
-    searches: Vec<Walk>,
-    /// (group, value index, remembered by the memo) of the values computed by this scan.
-    computed: Vec<(usize, usize, bool)>,
-}
-
-impl ScanBuffers {
-    /// Empties the tables for a request to a prefilter of `groups` groups and `words` words per value.
-    fn reset(&mut self, groups: usize, words: usize) {
-        self.fresh.clear();
-        self.sources.clear();
-        self.walks.clear();
-        self.searches.clear();
-        self.computed.clear();
-        self.group_any.clear();
-        self.group_any.resize(groups * words, 0);
-        self.any.clear();
-        self.any.resize(words, 0);
-        self.bits.resize_with(groups, Vec::new);
-    }
-}
-
-/// A value to walk through its group's automaton: value `index` of group `group` under `source` (see
-/// [`Scratch::source`]).
-#[derive(Debug, Clone, Copy)]
-struct Walk {
-    group: usize,
-    index: usize,
-    source: usize,
-    /// Where the sources of the value's chains start in [`ScanBuffers::sources`].
-    chains_at: usize,
 }
 
 impl Marks<'_> {

@@ -4,7 +4,6 @@
 
 use crate::compile::Chains;
 use crate::evaluate::memo::{DetectorVerdicts, ValueMemo};
-use crate::evaluate::scan::ScanBuffers;
 use crate::rule::{Transform, Variable};
 use crate::transform::{Triggers, apply, may_change};
 use bumpalo::Bump;
@@ -350,4 +349,65 @@ impl Scratch {
     pub fn is_empty(&self) -> bool {
         self.filled == 0
     }
+}
+
+/// How many values the scan's `find_literals` ([`crate::evaluate::scan`]) walks at once. A walk waits at every byte for the load of its next state
+/// from a large transition table (the shared automaton is tens of megabytes, its rows mostly outside the
+/// core's first-level cache), so one walk alone leaves the core idle; independent walks side by side overlap
+/// those waits. Two, four and eight lanes measured on the whole CRS's benign GET: docs/performance.md.
+pub(crate) const LANES: usize = 4;
+
+/// The first pass's tables ([`crate::evaluate::scan`]), kept by the [`Scratch`] from one request to the next.
+#[derive(Default)]
+pub struct ScanBuffers {
+    /// Per group, `words` per value index: bit per rule, set when the rule may match that value.
+    pub(crate) bits: Vec<Vec<u64>>,
+    /// Bit per rule: set when the rule may match some value.
+    pub(crate) any: Vec<u64>,
+    /// `words` per group, bit per rule: set when the rule may match some value of the group's variable.
+    pub(crate) group_any: Vec<u64>,
+    /// Per literal of a walk's automaton: found in the walk's value (reset after each walk).
+    pub(crate) seen: Vec<bool>,
+    /// The literals found by the walks of a batch, per lane.
+    pub(crate) hits: [Vec<usize>; LANES],
+    /// Per value computed, per chain of its group's scan plan (from [`Walk::chains_at`]): the source of the
+    /// value scanned for that chain, or the scan's `SKIPPED`.
+    pub(crate) sources: Vec<usize>,
+    /// The distinct sources of the value being scanned: each is scanned once.
+    pub(crate) distinct: Vec<usize>,
+    /// (group, value index) of the values computed by this scan that the memo is to remember.
+    pub(crate) fresh: Vec<(usize, usize)>,
+    /// The distinct values to walk through the automata without a prefilter, [`LANES`] at a time.
+    pub(crate) walks: Vec<Walk>,
+    /// The distinct values to search with the automata with a prefilter.
+    pub(crate) searches: Vec<Walk>,
+    /// (group, value index, remembered by the memo) of the values computed by this scan.
+    pub(crate) computed: Vec<(usize, usize, bool)>,
+}
+
+impl ScanBuffers {
+    /// Empties the tables for a request to a prefilter of `groups` groups and `words` words per value.
+    pub(crate) fn reset(&mut self, groups: usize, words: usize) {
+        self.fresh.clear();
+        self.sources.clear();
+        self.walks.clear();
+        self.searches.clear();
+        self.computed.clear();
+        self.group_any.clear();
+        self.group_any.resize(groups * words, 0);
+        self.any.clear();
+        self.any.resize(words, 0);
+        self.bits.resize_with(groups, Vec::new);
+    }
+}
+
+/// A value to walk through its group's automaton: value `index` of group `group` under `source` (see
+/// [`Scratch::source`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Walk {
+    pub(crate) group: usize,
+    pub(crate) index: usize,
+    pub(crate) source: usize,
+    /// Where the sources of the value's chains start in [`ScanBuffers::sources`].
+    pub(crate) chains_at: usize,
 }
