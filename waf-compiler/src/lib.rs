@@ -23,10 +23,11 @@
 //! variables. Three stages, one folder each, use them: [`import`] turns OWASP CRS (ModSecurity `SecRule`) files
 //! into YAML rules; [`compile`] loads YAML rules and builds what runs (and the prefilter's automata);
 //! [`evaluate`] runs one request against it (the prefilter's scan, then the rules) and returns a [`Verdict`].
-//! The shared [`CompiledRuleSet`] ([`ruleset`]) joins the last two. Imports go one way: `import` → `compile` →
-//! the root things, and `evaluate` → `compile`; `compile` never imports `evaluate`. Each folder's module
-//! documentation walks through its files in order. Beside them, [`ftw`] runs go-ftw regression tests and
-//! [`explain`] shows every decision for one request; both back the `rulec` command.
+//! The shared [`CompiledRuleSet`] ([`ruleset`], with its [`artifact`] file) joins the last two. Imports go
+//! one way: `import` → `compile` → `operator` → `request`, `detect`, `regex_engine`, `transform` → `rule`;
+//! `evaluate` → `compile`; `ruleset` → `evaluate`, `compile`. `compile` never imports `evaluate`. Each
+//! folder's module documentation walks through its files in order. Beside them, [`ftw`] runs go-ftw regression
+//! tests and [`explain`] shows every decision for one request; both back the `rulec` command.
 
 pub mod compile;
 pub mod detect;

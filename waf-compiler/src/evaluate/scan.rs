@@ -23,8 +23,8 @@ use aho_corasick::Anchored;
 use aho_corasick::automaton::{Automaton, OverlappingState, StateID};
 use aho_corasick::dfa::DFA;
 
-/// The source of a chain the scan skipped for a value (see [`ScanPlan`](crate::compile::prefilter)): equal to no computed source, so its
-/// targets are not marked.
+/// The source of a chain the scan skipped for a value (see the scan plans of [`crate::compile::prefilter`]):
+/// equal to no computed source, so its targets are not marked.
 const SKIPPED: usize = usize::MAX;
 
 impl Prefilter {

@@ -351,10 +351,10 @@ impl Scratch {
     }
 }
 
-/// How many values the scan's `find_literals` ([`crate::evaluate::scan`]) walks at once. A walk waits at every byte for the load of its next state
-/// from a large transition table (the shared automaton is tens of megabytes, its rows mostly outside the
-/// core's first-level cache), so one walk alone leaves the core idle; independent walks side by side overlap
-/// those waits. Two, four and eight lanes measured on the whole CRS's benign GET: docs/performance.md.
+/// How many values the scan's `find_literals` ([`crate::evaluate::scan`]) walks at once. A walk waits at every
+/// byte for the load of its next state from a large transition table (the shared automaton is tens of
+/// megabytes, its rows mostly outside the core's first-level cache), so one walk alone leaves the core idle;
+/// independent walks side by side overlap those waits. Two, four and eight lanes measured on the whole CRS's benign GET: docs/performance.md.
 pub(crate) const LANES: usize = 4;
 
 /// The first pass's tables ([`crate::evaluate::scan`]), kept by the [`Scratch`] from one request to the next.
