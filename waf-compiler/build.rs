@@ -1,6 +1,6 @@
 //! Turns ModSecurity's Unicode map (`unicode/unicode.mapping`, Apache-2.0, Trustwave Holdings; see
 //! `unicode/README.md`) into the engine's tables at compile time: `$OUT_DIR/unicode_map_tables.rs`, included by
-//! `src/evaluate/transform/unicode_map.rs`.
+//! `src/transform/unicode_map.rs`.
 //!
 //! The file is read the way ModSecurity's `SecUnicodeMapFile` reads it (`ConfigUnicodeMap::loadConfig`), for each
 //! code page the file names: split on whitespace; every token is parsed with C `atol`, and the first that equals

@@ -25,9 +25,9 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
-use waf_runtime::framing::BodyFraming;
-use waf_runtime::head_guard::{HeadGuard, HeadNotes};
-use waf_runtime::limits::Limits;
+use waf_runtime::BodyFraming;
+use waf_runtime::{HeadGuard, HeadNotes};
+use waf_runtime::Limits;
 
 /// A client that sends `data` in reads of `piece` bytes, then closes; what it is sent is dropped.
 struct Client {

@@ -4,7 +4,7 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use waf_compiler::evaluate::detect::{sqli, xss};
+use waf_compiler::detect::{sqli, xss};
 
 fn inputs() -> Vec<(&'static str, Vec<u8>)> {
     let form: Vec<u8> = b"name=John+Smith&comment=Looking forward to the meeting, see you at 10. "

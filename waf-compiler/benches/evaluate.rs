@@ -14,13 +14,13 @@
 //! - variables come from the same [`RequestView`] (parsed once per request, as the engine does) and are
 //!   selected by the same [`Selector::accepts`](waf_compiler::compile::Selector::accepts);
 //! - every active rule, in order, transforms every selected value with [`apply_chain`] afresh (no sharing of
-//!   transformed values between rules, as the engine's `TransformCache` does); a `multi_match` rule computes
+//!   transformed values between rules, as the engine's `Scratch` does); a `multi_match` rule computes
 //!   each step afresh too and runs on the raw value and each step that changed it, as in the engine;
 //! - a `regex` rule runs a `regex::bytes::Regex` built from the same pattern text (after the same `\x{HH}`
 //!   byte rewrite) with the engine's flags: `.` matches a newline, multi-line anchors, Unicode off. No prefilter
 //!   skips it. Capture groups are resolved only for rules whose chain conditions read them;
 //! - `contains`, `starts_with` and the detectors run the engine's own [`Matcher`], and chain conditions its own
-//!   [`Condition::holds`](waf_compiler::evaluate::operator::Condition::holds): they are the same work in both;
+//!   [`Condition::holds`](waf_compiler::operator::Condition::holds): they are the same work in both;
 //! - a rule stops at its first matching value, as in the engine, and the result is the list of matching rule ids.
 //!
 //! The engine is [`CompiledRuleSet::evaluate`] as loaded from YAML, so with its literal prefilter (on by default),
@@ -32,9 +32,10 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use std::hint::black_box;
 use std::path::PathBuf;
 use waf_compiler::compile::{Chains, CompiledRule};
-use waf_compiler::evaluate::collection::RequestView;
-use waf_compiler::evaluate::operator::{Found, Matcher, pcre_byte_escapes};
-use waf_compiler::evaluate::transform::{apply, apply_chain};
+use waf_compiler::operator::{Found, Matcher};
+use waf_compiler::regex_engine::pcre_byte_escapes;
+use waf_compiler::request::collection::RequestView;
+use waf_compiler::transform::{apply, apply_chain};
 use waf_compiler::{CompileOptions, CompiledRuleSet, HttpRequest};
 
 const PARANOIA: u8 = 4;
@@ -179,7 +180,7 @@ impl<'s> Baseline<'s> {
             headers: &[],
             body: b"",
         };
-        let view = waf_compiler::evaluate::collection::RequestView::new(&empty, &arena);
+        let view = waf_compiler::request::collection::RequestView::new(&empty, &arena);
         found.is_some_and(|f| {
             compiled
                 .conditions

@@ -9,14 +9,14 @@
 //! Arguments: the number of evaluations (default 200), then `stats` to print, per rule, how many values its
 //! operator ran on in one evaluation. Rule set: `rules`, `crs-942`, `crs` at paranoia level 1, as the proxy's
 //! default (`RULES=rules,crs-942 PARANOIA=4` for the other benches' set). To count the evaluations alone, add
-//! `--toggle-collect='waf_compiler::compile::ruleset::CompiledRuleSet::evaluate'` and subtract a run of one
+//! `--toggle-collect='waf_compiler::ruleset::CompiledRuleSet::evaluate'` and subtract a run of one
 //! evaluation from a run of 201 (the first evaluation also builds lazy tables).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use waf_compiler::compile::CompiledRule;
-use waf_compiler::compile::rule::Variable;
 use waf_compiler::evaluate::Observer;
+use waf_compiler::rule::Variable;
 use waf_compiler::{CompileOptions, CompiledRuleSet, HttpRequest};
 
 #[derive(Default)]

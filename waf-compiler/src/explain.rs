@@ -3,12 +3,12 @@
 //! It runs the same evaluation as the proxy (through an [`Observer`]), so what it shows is what happens.
 
 use crate::compile::CompiledRule;
-use crate::compile::rule::{Transform, Variable};
-use crate::compile::ruleset::CompiledRuleSet;
-use crate::evaluate::collection::RequestView;
-use crate::evaluate::request::HttpRequest;
 use crate::evaluate::verdict::{DEFAULT_ANOMALY_THRESHOLD, excerpt};
 use crate::evaluate::{Observer, variable_label};
+use crate::request::HttpRequest;
+use crate::request::collection::RequestView;
+use crate::rule::{Transform, Variable};
+use crate::ruleset::CompiledRuleSet;
 use std::fmt::Write;
 
 struct Trace {

@@ -13,9 +13,9 @@
 //!
 //! A test passes when every stage's `expect_ids` matched and none of its `no_expect_ids` did.
 
-use crate::compile::ruleset::CompiledRuleSet;
-use crate::evaluate::request::OwnedRequest;
 use crate::evaluate::verdict::{DEFAULT_ANOMALY_THRESHOLD, RuleMatch};
+use crate::request::OwnedRequest;
+use crate::ruleset::CompiledRuleSet;
 use base64::Engine;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -213,7 +213,7 @@ fn go_query_unescape(input: &[u8]) -> Option<Vec<u8>> {
                 .get(i + 1..i + 3)
                 .is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit))
     });
-    escapes_valid.then(|| crate::evaluate::transform::url_decode(input))
+    escapes_valid.then(|| crate::transform::url_decode(input))
 }
 
 /// Go's `url.QueryEscape`: unreserved bytes as is, space as `+`, everything else `%XX` (upper-case hex).

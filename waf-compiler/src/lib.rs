@@ -17,24 +17,40 @@
 //! }
 //! ```
 //!
-//! The engine in three stages, one folder each: [`import`] turns OWASP CRS (ModSecurity `SecRule`) files into
-//! YAML rules; [`compile`] loads YAML rules and compiles them into the shared [`CompiledRuleSet`] (or reads one
-//! from an artifact file); [`evaluate`] runs one request against it and returns a [`Verdict`]. Each folder's
-//! module documentation walks through its files in order. Beside them, [`ftw`] runs go-ftw regression tests and
-//! [`explain`] shows every decision for one request; both back the `rulec` command.
+//! The engine by thing. The things both stages use sit at the root: the rule model ([`rule`]), the
+//! [`operator`]s (one table, for rules and chain conditions alike), the [`regex_engine`]s, the value
+//! [`transform`]s, the libinjection-compatible [`detect`]ors and the [`request`] with its lazily parsed
+//! variables. Three stages, one folder each, use them: [`import`] turns OWASP CRS (ModSecurity `SecRule`) files
+//! into YAML rules; [`compile`] loads YAML rules and builds what runs (and the prefilter's automata);
+//! [`evaluate`] runs one request against it (the prefilter's scan, then the rules) and returns a [`Verdict`].
+//! The shared [`CompiledRuleSet`] ([`ruleset`], with its [`artifact`] file) joins the last two. Imports go
+//! one way: `import` → `compile` → `operator` → `request`, `detect`, `regex_engine`, `transform` → `rule`;
+//! `evaluate` → `compile`; `ruleset` → `evaluate`, `compile`. `compile` never imports `evaluate`. Each
+//! folder's module documentation walks through its files in order. Beside them, [`ftw`] runs go-ftw regression
+//! tests and [`explain`] shows every decision for one request; both back the `rulec` command.
 
 pub mod compile;
+pub mod detect;
 pub mod evaluate;
 pub mod explain;
 pub mod ftw;
 pub mod import;
+pub mod operator;
 pub mod policy;
+pub mod regex_engine;
+pub mod request;
+pub mod rule;
+pub mod ruleset;
+pub mod transform;
 
-pub use compile::CompileOptions;
-pub use compile::artifact::ArtifactError;
-pub use compile::load::LoadError;
-pub use compile::regex_engine::EnginePlan;
-pub use compile::rule::{Action, Rule, Severity};
-pub use compile::ruleset::{CompiledRuleSet, LoadOutcome};
-pub use evaluate::request::{HttpRequest, OwnedRequest};
-pub use evaluate::verdict::{RuleMatch, Verdict};
+// What the proxy (waf-runtime) needs of the engine, at the root: it reaches into no module.
+pub use compile::load::{LoadError, rule_entries};
+pub use compile::{CompileOptions, CompiledRule};
+pub use evaluate::verdict::{DEFAULT_ANOMALY_THRESHOLD, RuleMatch, Verdict};
+pub use policy::site_settings;
+pub use regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EnginePlan};
+pub use request::{HttpRequest, OwnedRequest};
+pub use rule::{Action, Rule, Severity};
+pub use ruleset::artifact::{self, ArtifactError};
+pub use ruleset::{CompiledRuleSet, LoadOutcome, SourceFile, read_dirs};
+pub use transform::{UnicodeMap, UnknownCodePage};

@@ -10,10 +10,10 @@ use corpus_support::repo;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
-use waf_compiler::compile::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
+use waf_compiler::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
 use waf_compiler::{
     ArtifactError, CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, RuleMatch,
-    compile::artifact,
+    ruleset::artifact,
 };
 
 fn compile(dirs: &[&str], paranoia_level: u8, plan: EnginePlan) -> CompiledRuleSet {

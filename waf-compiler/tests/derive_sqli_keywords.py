@@ -1,4 +1,4 @@
-"""Regenerates the word table of `src/evaluate/detect/sqli_keywords.rs` by asking C libinjection.
+"""Regenerates the word table of `src/detect/sqli_keywords.rs` by asking C libinjection.
 
 Usage: python derive_sqli_keywords.py SHARED_LIBINJECTION_DIR > table.rs
 Needs libinjection-python; uses pygments (2.21 made the committed table) when installed.

@@ -1,4 +1,4 @@
-"""Regenerates EVENT_HANDLERS of `src/evaluate/detect/xss.rs` by asking C libinjection (libinjection-python).
+"""Regenerates EVENT_HANDLERS of `src/detect/xss.rs` by asking C libinjection (libinjection-python).
 
 Usage: python derive_xss_events.py SHARED_LIBINJECTION_DIR
 

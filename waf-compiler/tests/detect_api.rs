@@ -1,7 +1,7 @@
 //! The detectors' public API on a few well-known inputs. Needs nothing outside the crate, unlike
 //! the corpus and differential tests, so a plain `cargo test` always checks the basics.
 
-use waf_compiler::evaluate::detect::{sqli, xss};
+use waf_compiler::detect::{sqli, xss};
 
 #[test]
 fn classic_sql_injections_are_flagged_with_their_fingerprint() {

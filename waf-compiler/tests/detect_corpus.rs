@@ -8,9 +8,9 @@ mod detect_support;
 use std::collections::BTreeMap;
 use std::fs;
 
-use waf_compiler::evaluate::detect::sqli::{self, fold};
-use waf_compiler::evaluate::detect::sqli_tokenizer::{Flags, Token, TokenType, Tokenizer};
-use waf_compiler::evaluate::detect::xss;
+use waf_compiler::detect::sqli::{self, fold};
+use waf_compiler::detect::sqli_tokenizer::{Flags, Token, TokenType, Tokenizer};
+use waf_compiler::detect::xss;
 
 /// Test files we knowingly do not match, with the reason. Empty: all pass.
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];

@@ -16,7 +16,7 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use waf_compiler::evaluate::detect::{sqli, xss};
+use waf_compiler::detect::{sqli, xss};
 
 /// Inputs (as Rust byte-string literals of the decoded payload) on which we knowingly differ
 /// from C libinjection 3.9.2, with the reason.

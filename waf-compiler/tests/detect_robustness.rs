@@ -3,9 +3,9 @@
 //! tokenizers' special characters, and large inputs built to provoke quadratic behaviour.
 //! (Speed itself is measured by the criterion benchmark, not asserted here.)
 
-use waf_compiler::evaluate::detect::sqli::{self, fold};
-use waf_compiler::evaluate::detect::sqli_tokenizer::{Dialect, Flags, QuoteContext, Tokenizer};
-use waf_compiler::evaluate::detect::xss;
+use waf_compiler::detect::sqli::{self, fold};
+use waf_compiler::detect::sqli_tokenizer::{Dialect, Flags, QuoteContext, Tokenizer};
+use waf_compiler::detect::xss;
 
 /// xorshift64*: reproducible without a dependency.
 struct Rng(u64);

@@ -5,9 +5,9 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use waf_compiler::compile::CompileOptions;
 use waf_compiler::compile::CompiledRule;
-use waf_compiler::compile::rule::{OperatorKind, Transform, Variable};
-use waf_compiler::compile::ruleset::SourceFile;
-use waf_compiler::evaluate::{Observer, Silent, TransformCache};
+use waf_compiler::evaluate::{Observer, Scratch, Silent};
+use waf_compiler::rule::{OperatorKind, Transform, Variable};
+use waf_compiler::ruleset::SourceFile;
 use waf_compiler::{Action, CompiledRuleSet, HttpRequest};
 
 fn shipped_rules_dir() -> PathBuf {
@@ -469,7 +469,7 @@ fn each_transform_chain_is_computed_once_per_value() {
     // With the prefilter, no rule would run on these values (none holds a literal) and nothing be computed.
     rules.set_prefilter(None).unwrap();
     let req = request("GET", "/?a=1&b=2&c=3", &[], b"");
-    let mut cache = TransformCache::default();
+    let mut cache = Scratch::default();
     let verdict = rules.evaluate_with(&req, &mut cache, &mut Silent);
     assert!(verdict.matches.is_empty());
     // 3 values x 2 distinct non-empty chains, though 3 rules transform them.
@@ -532,7 +532,7 @@ fn multi_match_skips_unchanged_steps_and_shares_every_step() {
     // Without the prefilter (which would skip both rules: no `zzz` in the value), to see every operator run.
     rules.set_prefilter(None).unwrap();
     let req = request("GET", "/", &[("X-T", b"a/**/b")], b"");
-    let mut cache = TransformCache::default();
+    let mut cache = Scratch::default();
     let mut runs = Runs(Vec::new());
     let verdict = rules.evaluate_with(&req, &mut cache, &mut runs);
     assert!(verdict.matches.is_empty());

@@ -10,8 +10,8 @@ mod detect_support;
 use corpus_support::repo;
 use waf_compiler::compile::CompiledRule;
 use waf_compiler::compile::prefilter::{Prefilter, PrefilterData, Target};
-use waf_compiler::compile::rule::Variable;
-use waf_compiler::evaluate::{Observer, TransformCache};
+use waf_compiler::evaluate::{Observer, Scratch};
+use waf_compiler::rule::Variable;
 use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, Verdict};
 
 /// The shipped rules and CRS 942 at paranoia level 4.
@@ -166,7 +166,7 @@ fn the_prefilter_skips_most_rules_on_a_benign_request() {
     let mut count = Count::default();
     let verdict = rules.evaluate_with(
         &request.as_request(&headers),
-        &mut TransformCache::default(),
+        &mut Scratch::default(),
         &mut count,
     );
     assert!(verdict.matches.is_empty(), "{:?}", ids(&verdict));

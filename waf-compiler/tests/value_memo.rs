@@ -7,8 +7,8 @@ mod corpus_support;
 mod detect_support;
 
 use corpus_support::repo;
-use waf_compiler::compile::ruleset::SourceFile;
-use waf_compiler::evaluate::{Silent, TransformCache};
+use waf_compiler::evaluate::{Scratch, Silent};
+use waf_compiler::ruleset::SourceFile;
 use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, Verdict};
 
 fn load_all() -> CompiledRuleSet {
@@ -24,7 +24,7 @@ fn load_all() -> CompiledRuleSet {
     outcome.ruleset
 }
 
-fn evaluate(rules: &CompiledRuleSet, cache: &mut TransformCache, raw: &[u8]) -> Option<Verdict> {
+fn evaluate(rules: &CompiledRuleSet, cache: &mut Scratch, raw: &[u8]) -> Option<Verdict> {
     // A few CRS tests send requests the parser refuses on purpose; they have no verdict to compare.
     let request = OwnedRequest::parse(raw).ok()?;
     let headers = request.headers();
@@ -38,7 +38,7 @@ fn verdicts_are_identical_with_and_without_the_memo() {
     let mut without = load_all();
     without.set_value_memo(false);
     let corpus = corpus_support::corpus();
-    let (mut remembering, mut fresh) = (TransformCache::default(), TransformCache::default());
+    let (mut remembering, mut fresh) = (Scratch::default(), Scratch::default());
     let mut differ = Vec::new();
     let mut matched = 0;
     for round in 0..2 {
@@ -91,7 +91,7 @@ fn a_rule_set_never_uses_the_marks_another_one_remembered() {
     // Same groups, same rule index: were `other`'s marks for the value (none) taken for `attack`'s, `attack`
     // would skip its rule and miss.
     let (attack, other) = (one_rule("attack"), one_rule("zzzz"));
-    let mut cache = TransformCache::default();
+    let mut cache = Scratch::default();
     let raw = b"GET /?q=attack HTTP/1.1\r\nHost: x\r\n\r\n";
     for _ in 0..3 {
         let ids = |v: Verdict| v.matches.iter().map(|m| m.rule_id).collect::<Vec<_>>();

@@ -6,8 +6,8 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
-use waf_runtime::cidr::Cidr;
-use waf_runtime::traffic::ip_lists::IpSet;
+use waf_runtime::Cidr;
+use waf_runtime::IpSet;
 
 /// xorshift64: a fixed sequence, no dependency.
 struct Sequence(u64);

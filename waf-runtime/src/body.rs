@@ -23,10 +23,6 @@ impl ProxyBody {
         let bytes = bytes.into();
         ProxyBody::Full((!bytes.is_empty()).then_some(bytes))
     }
-
-    pub fn empty() -> Self {
-        ProxyBody::Full(None)
-    }
 }
 
 impl Body for ProxyBody {

@@ -129,8 +129,9 @@ impl Connections {
         })
     }
 
-    /// Client connections open now.
-    pub fn open(&self) -> usize {
+    /// Client connections open now (for tests).
+    #[cfg(test)]
+    fn open(&self) -> usize {
         self.open.load(Ordering::Relaxed)
     }
 

@@ -4,9 +4,10 @@ use crate::config::{Config, InspectionPolicy};
 use http::Version;
 use http::request::Parts;
 use std::path::{Path, PathBuf};
-use waf_compiler::compile::ruleset::{SourceFile, read_dirs};
-use waf_compiler::evaluate::transform::UnicodeMap;
-use waf_compiler::{Action, CompileOptions, CompiledRuleSet, HttpRequest};
+use waf_compiler::{
+    Action, ArtifactError, CompileOptions, CompiledRule, CompiledRuleSet, HttpRequest, SourceFile,
+    UnicodeMap, UnknownCodePage, read_dirs,
+};
 
 /// A rule set as loaded, with the files that could not be loaded (skipped, the rest in force).
 pub struct LoadedRules {
@@ -37,7 +38,7 @@ impl LoadedRules {
     }
 
     /// The rules in force (the admin panel lists them).
-    pub fn rules(&self) -> impl Iterator<Item = &waf_compiler::compile::CompiledRule> {
+    pub fn rules(&self) -> impl Iterator<Item = &CompiledRule> {
         self.set.rules()
     }
 
@@ -122,19 +123,60 @@ fn version_name(v: Version) -> &'static str {
     }
 }
 
+/// Why no rule set could be loaded at all (the rules in force then stay).
+#[derive(Debug, thiserror::Error)]
+pub enum RulesError {
+    #[error(transparent)]
+    UnicodeMap(#[from] UnknownCodePage),
+    #[error("rule directory {} does not exist", .0.display())]
+    NoDirectory(PathBuf),
+    #[error("artifact {}: {source}", path.display())]
+    Artifact {
+        path: PathBuf,
+        source: ArtifactError,
+    },
+    #[error(
+        "artifact {} was compiled with Unicode map {compiled}, but waf.rules.unicode_code_page is {configured}: \
+         recompile it with `rulec compile --unicode-code-page {}` or change the setting",
+        path.display(),
+        configured.code_page().map_or_else(|| "none".to_owned(), |n| n.to_string())
+    )]
+    ArtifactUnicodeMap {
+        path: PathBuf,
+        compiled: UnicodeMap,
+        configured: UnicodeMap,
+    },
+    #[error(
+        "artifact {} was compiled at paranoia level {compiled}, but waf.rules.paranoia_level is {configured}: \
+         recompile it with `rulec compile --paranoia {configured}` or change the setting",
+        path.display()
+    )]
+    ArtifactParanoiaLevel {
+        path: PathBuf,
+        compiled: u8,
+        configured: u8,
+    },
+}
+
+/// The admin console reports a failed load as text (its `?` into `String`).
+impl From<RulesError> for String {
+    fn from(error: RulesError) -> String {
+        error.to_string()
+    }
+}
+
 /// Loads the rule sources the configuration names. Blocking (reads files, compiles): run it off the async
 /// workers. A broken file is reported in `errors` and skipped; only a state in which nothing can be loaded at all
 /// is an `Err`, and then the previous rule set stays in force.
-pub fn load(config: &Config) -> Result<LoadedRules, String> {
+pub fn load(config: &Config) -> Result<LoadedRules, RulesError> {
     let sources = config.rule_sources();
-    let unicode_map =
-        UnicodeMap::for_code_page(sources.unicode_code_page).map_err(|e| e.to_string())?;
+    let unicode_map = UnicodeMap::for_code_page(sources.unicode_code_page)?;
     let opts = CompileOptions {
         paranoia_level: sources.paranoia_level,
         unicode_map,
         settings: sources.crs_settings.clone(),
-        // The site policy (waf_compiler::policy) for the settings `crs_settings` does not give.
-        default_settings: waf_compiler::policy::site_settings(),
+        // The site policy (waf_compiler::site_settings) for the settings `crs_settings` does not give.
+        default_settings: waf_compiler::site_settings(),
     };
     let mut loaded = match sources.artifact {
         Some(path) => load_artifact(path, &opts)?,
@@ -196,10 +238,10 @@ fn load_dirs(
     dirs: &[PathBuf],
     domain_rules: &[(&str, &[serde_json::Value])],
     opts: &CompileOptions,
-) -> Result<LoadedRules, String> {
+) -> Result<LoadedRules, RulesError> {
     for dir in dirs {
         if !dir.is_dir() {
-            return Err(format!("rule directory {} does not exist", dir.display()));
+            return Err(RulesError::NoDirectory(dir.clone()));
         }
     }
     let (mut files, mut errors) = read_dirs(dirs);
@@ -242,30 +284,26 @@ fn load_dirs(
 /// Loads a compiled artifact: all or nothing (a refused artifact keeps the rules in force). Its paranoia level
 /// and Unicode map are baked in at compile time, so one that differs from the configured setting is refused
 /// rather than run in a way the operator did not ask for.
-fn load_artifact(path: &Path, opts: &CompileOptions) -> Result<LoadedRules, String> {
+fn load_artifact(path: &Path, opts: &CompileOptions) -> Result<LoadedRules, RulesError> {
     let paranoia_level = opts.paranoia_level;
-    let set = CompiledRuleSet::from_artifact_file(path)
-        .map_err(|e| format!("artifact {}: {e}", path.display()))?;
+    let set = CompiledRuleSet::from_artifact_file(path).map_err(|source| RulesError::Artifact {
+        path: path.to_owned(),
+        source,
+    })?;
     let compiled_with = set.chains().unicode_map();
     if compiled_with != opts.unicode_map {
-        let flag = opts
-            .unicode_map
-            .code_page()
-            .map_or_else(|| "none".to_owned(), |n| n.to_string());
-        return Err(format!(
-            "artifact {} was compiled with Unicode map {compiled_with}, but waf.rules.unicode_code_page is {}: \
-             recompile it with `rulec compile --unicode-code-page {flag}` or change the setting",
-            path.display(),
-            opts.unicode_map,
-        ));
+        return Err(RulesError::ArtifactUnicodeMap {
+            path: path.to_owned(),
+            compiled: compiled_with,
+            configured: opts.unicode_map,
+        });
     }
     if set.paranoia_level() != paranoia_level {
-        return Err(format!(
-            "artifact {} was compiled at paranoia level {}, but waf.rules.paranoia_level is {paranoia_level}: \
-             recompile it with `rulec compile --paranoia {paranoia_level}` or change the setting",
-            path.display(),
-            set.paranoia_level()
-        ));
+        return Err(RulesError::ArtifactParanoiaLevel {
+            path: path.to_owned(),
+            compiled: set.paranoia_level(),
+            configured: paranoia_level,
+        });
     }
     Ok(LoadedRules {
         set,

@@ -11,39 +11,49 @@
 //! Every request has an id (`request_id.rs`) and, once answered, a line in the access log (`access_log.rs`).
 //!
 //! `admin/` is the admin panel, on its own listener; `recent_blocks.rs` is what the request path tells it.
-pub mod access_log;
-pub mod admin;
-pub mod body;
-pub mod cidr;
-pub mod client_ip;
+mod access_log;
+mod admin;
+mod body;
+mod cidr;
+mod client_ip;
 pub mod config;
-pub mod connection_limits;
-pub mod forward;
-pub mod framing;
-pub mod head_guard;
-pub mod headers;
-pub mod inspect;
-pub mod limits;
-pub mod logging;
-pub mod metrics;
-pub mod pipeline;
-pub mod recent_blocks;
-pub mod reload;
-pub mod request_id;
-pub mod request_target;
-pub mod responses;
-pub mod server;
-pub mod settings_ack;
-pub mod state;
-pub mod timeouts;
-pub mod tls;
-pub mod traffic;
-pub mod upgrade;
-pub mod upstream;
-pub mod upstream_url;
-pub mod workers;
+mod connection_limits;
+mod forward;
+mod framing;
+mod head_guard;
+mod headers;
+mod inspect;
+mod limits;
+mod logging;
+mod metrics;
+mod pipeline;
+mod recent_blocks;
+mod reload;
+mod request_id;
+mod request_target;
+mod responses;
+mod server;
+mod settings_ack;
+mod state;
+mod timeouts;
+mod tls;
+mod traffic;
+mod upgrade;
+mod upstream;
+mod upstream_url;
+mod workers;
 
-use access_log::AccessLog;
+pub use cidr::Cidr;
+pub use framing::BodyFraming;
+pub use head_guard::{HeadGuard, HeadNotes};
+pub use inspect::{LoadedRules, RulesError, load as load_rules};
+pub use limits::Limits;
+pub use logging::{Writers as LogWriters, init as init_logging};
+pub use metrics::Metrics;
+pub use traffic::ip_lists::IpSet;
+pub use traffic::{Traffic, TrafficError};
+
+pub use access_log::AccessLog;
 use anyhow::Context;
 use config::Config;
 use state::State;
@@ -112,7 +122,6 @@ async fn control_plane(
     let rules = tokio::task::spawn_blocking(move || inspect::load(&for_load))
         .await
         .context("rule loading task")?
-        .map_err(anyhow::Error::msg)
         .context("loading rules")?;
     for error in &rules.errors {
         tracing::error!("rule file skipped: {error}");
@@ -187,9 +196,8 @@ async fn control_plane(
         Some(p) => tokio::fs::read_to_string(p).await.ok(),
         None => None,
     };
-    let traffic = traffic::Traffic::build(&config, None, metrics)
-        .map_err(anyhow::Error::msg)
-        .context("building the traffic controls")?;
+    let traffic =
+        traffic::Traffic::build(&config, None, metrics).context("building the traffic controls")?;
     // The panel's listener is read at start, like the proxy's.
     let admin = config.admin.clone();
     let challenges = Arc::new(tls::Challenges::default());

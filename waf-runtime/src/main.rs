@@ -36,7 +36,7 @@ fn main() -> ExitCode {
         return check(&config, path);
     }
     // Dropped last, when `main` returns: every queued log line is written before the process exits.
-    let log_writers = match waf_runtime::logging::init(&config.logging) {
+    let log_writers = match waf_runtime::init_logging(&config.logging) {
         Ok(writers) => writers,
         Err(e) => {
             eprintln!("waf: {e}");
@@ -76,14 +76,16 @@ fn check(config: &config::Config, path: Option<PathBuf>) -> ExitCode {
         }
     }
     // The list files and the GeoIP database are read as the proxy would read them: a bad line is found here.
-    let traffic = waf_runtime::metrics::Metrics::install()
+    let traffic = waf_runtime::Metrics::install()
         .map_err(|e| e.to_string())
-        .and_then(|metrics| waf_runtime::traffic::Traffic::build(config, None, metrics));
+        .and_then(|metrics| {
+            waf_runtime::Traffic::build(config, None, metrics).map_err(|e| e.to_string())
+        });
     if let Err(e) = traffic {
         eprintln!("waf: traffic controls: {e}");
         return ExitCode::from(2);
     }
-    match waf_runtime::inspect::load(config) {
+    match waf_runtime::load_rules(config) {
         Err(e) => {
             eprintln!("waf: rules: {e}");
             ExitCode::from(2)

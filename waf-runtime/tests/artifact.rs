@@ -6,8 +6,7 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 use support::*;
-use waf_compiler::compile::regex_engine::DEFAULT_DFA_SIZE_LIMIT;
-use waf_compiler::{CompileOptions, CompiledRuleSet, EnginePlan, compile::artifact};
+use waf_compiler::{CompileOptions, CompiledRuleSet, DEFAULT_DFA_SIZE_LIMIT, EnginePlan, artifact};
 
 /// Compiles one regex rule matching `pattern` in any argument into `out`, with dense DFAs, as `rulec compile`
 /// does.

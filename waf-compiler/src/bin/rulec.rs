@@ -5,10 +5,10 @@ use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use waf_compiler::compile::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
-use waf_compiler::evaluate::transform::UnicodeMap;
+use waf_compiler::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
+use waf_compiler::transform::UnicodeMap;
 use waf_compiler::{
-    CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, compile::artifact, explain, ftw,
+    CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, explain, ftw, ruleset::artifact,
 };
 
 /// `println!` for rulec's reports: a reader that stopped reading (`rulec inspect rules.wafc | head`) ends the
@@ -794,7 +794,7 @@ fn replay(
                 return ExitCode::FAILURE;
             }
         };
-        for raw in waf_compiler::evaluate::request::split_requests(&raw) {
+        for raw in waf_compiler::request::split_requests(&raw) {
             total += 1;
             let Ok(mut request) = OwnedRequest::parse(raw) else {
                 unparsable += 1;

@@ -8,7 +8,7 @@
 //! YAML is read with `serde-saphyr` (where older designs name `serde_yaml`: that crate is deprecated and archived;
 //! serde-saphyr is its maintained, pure-Rust, panic-free successor, with limits against alias bombs).
 
-use crate::compile::rule::{REQUIRED_FIELDS, Rule};
+use crate::rule::{REQUIRED_FIELDS, Rule};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -234,7 +234,7 @@ mod tests {
         let text = "id: 7\nmsg: m\naction: log\nvariables: [ARGS, {type: HEADERS, names: [User-Agent]}, {type: ARGS_NAMES, exclude: ['/^x/']}]\n";
         let rule = &parse_rules(Path::new("f.yaml"), text).unwrap()[0];
         assert_eq!(rule.paranoia_level, 1);
-        assert_eq!(rule.operator, crate::compile::rule::OperatorKind::Regex);
+        assert_eq!(rule.operator, crate::rule::OperatorKind::Regex);
         assert!(rule.transforms.is_empty() && rule.tags.is_empty() && rule.chain.is_empty());
         assert_eq!(rule.pattern, None);
         assert_eq!(rule.variables[1].names, ["User-Agent"]);
@@ -293,7 +293,7 @@ variables: [ARGS]
 #[cfg(test)]
 mod round_trip {
     use super::*;
-    use crate::compile::rule::*;
+    use crate::rule::*;
 
     /// The CRS converter writes rules with serde; what it writes must load back unchanged.
     #[test]
@@ -335,7 +335,7 @@ mod round_trip {
             action: Action::Deny,
             chain: vec![ChainCondition {
                 target: ChainTarget::Capture(1),
-                operator: ChainOperator::Equals,
+                operator: OperatorKind::Equals,
                 pattern: "${capture:2}".into(),
                 setting: None,
                 transforms: vec![Transform::Lowercase],

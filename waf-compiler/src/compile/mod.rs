@@ -8,30 +8,29 @@
 //! sharing a prefix share that work, and `multi_match` rules read every intermediate value from the same cache.
 //!
 //! Each regex's engine comes from a [`RegexSource`]: built from the pattern by an
-//! [`EnginePlan`](crate::compile::regex_engine::EnginePlan) (meta engine, or dense DFAs within a budget), or taken ready-made
-//! from an artifact ([`artifact`]); the model ([`rule`]) and evaluation ([`crate::evaluate`]) only see
-//! [`Matcher`] and the chain ids.
+//! [`EnginePlan`](crate::regex_engine::EnginePlan) (meta engine, or dense DFAs within a budget), or taken ready-made
+//! from an artifact ([`artifact`](crate::ruleset::artifact)); the model ([`crate::rule`]) and evaluation ([`crate::evaluate`]) only see
+//! [`Matcher`] and the chain ids. Nothing here imports [`crate::evaluate`]: compilation builds, evaluation runs
+//! what was built.
 //!
-//! The stage, file by file: [`rule`] (the YAML model, serde types shared with the importer) → [`load`] (scan,
-//! parse, errors) → this module (regexes with their [`regex_engine`], transform chains) → [`prefilter`] (the
-//! Aho-Corasick literal scans) → [`ruleset`] (the shared [`CompiledRuleSet`](ruleset::CompiledRuleSet), also
-//! written to and read from an [`artifact`] file).
+//! The stage, file by file: [`load`] (scan, parse, errors, over the model of [`crate::rule`]) → this module
+//! (each rule's [`operator`](crate::operator)s, regexes with their [`regex_engine`](crate::regex_engine),
+//! transform chains) → [`prefilter`] (the build side of the Aho-Corasick literal scans) → the shared
+//! [`CompiledRuleSet`](crate::CompiledRuleSet) ([`crate::ruleset`]), also written to and read from an
+//! [`artifact`](crate::ruleset::artifact) file.
 
-pub mod artifact;
 pub mod load;
 pub mod prefilter;
-pub mod regex_engine;
-pub mod rule;
-pub mod ruleset;
 
-use crate::compile::regex_engine::{RegexEngine, RegexSource};
-use crate::compile::rule::{
+use crate::operator::check::Check;
+use crate::operator::{Condition, Matcher};
+use crate::regex_engine::{RegexEngine, RegexSource};
+use crate::regex_engine::{RegexError, RegexFactory};
+use crate::rule::{
     Action, Confirm, MAX_PARANOIA_LEVEL, OperatorKind, Rule, SettingCondition, Transform, Variable,
     VariableSpec,
 };
-use crate::evaluate::operator::check::Check;
-use crate::evaluate::operator::{Condition, Matcher, RegexFactory};
-use crate::evaluate::transform::{Triggers, UnicodeMap, effective_chain};
+use crate::transform::{Triggers, UnicodeMap, effective_chain};
 use std::collections::BTreeMap;
 
 /// How a rule set is compiled.
@@ -40,7 +39,7 @@ pub struct CompileOptions {
     /// Rules with a higher `paranoia_level` are loaded and validated but do not run. Default 1.
     pub paranoia_level: u8,
     /// The Unicode map `url_decode_uni` uses. Default: code page 20127, as a standard ModSecurity deployment
-    /// (see [`crate::evaluate::transform::unicode_map`]).
+    /// (see [`crate::transform::unicode_map`]).
     pub unicode_map: UnicodeMap,
     /// Values of the settings rules name in their `setting` field (CRS's 901 defaults such as
     /// `allowed_methods`), by name; a rule whose setting is not given keeps its own `pattern`.
@@ -95,7 +94,7 @@ pub struct Selector {
 }
 
 impl Selector {
-    fn new(spec: &VariableSpec, regexes: &mut RegexFactory<'_>) -> Result<Selector, String> {
+    fn new(spec: &VariableSpec, regexes: &mut RegexFactory<'_>) -> Result<Selector, RegexError> {
         // Header names are case-insensitive in HTTP, so a key regex on a header variable is too.
         let flags = if spec.variable.case_insensitive_keys() {
             "(?i)"
@@ -113,7 +112,7 @@ impl Selector {
                         _ => Ok(KeyMatcher::Exact(e.as_bytes().to_vec())),
                     },
                 )
-                .collect::<Result<Vec<_>, String>>()
+                .collect::<Result<Vec<_>, RegexError>>()
         };
         let mut names = compile(&spec.names)?;
         if spec.variable == Variable::Xml && names.is_empty() {
@@ -361,7 +360,7 @@ pub fn compile_rule(
     for (i, spec) in rule.variables.iter().enumerate() {
         match Selector::new(spec, regexes) {
             Ok(s) => selectors.push(s),
-            Err(e) => errors.push(FieldError::new(format!("variables[{i}]"), e)),
+            Err(e) => errors.push(FieldError::new(format!("variables[{i}]"), e.to_string())),
         }
     }
     let mut enabled = true;
@@ -387,7 +386,7 @@ pub fn compile_rule(
             &rule.phrases,
             regexes,
         )
-        .map_err(|e| errors.push(FieldError::new("pattern", e)))
+        .map_err(|e| errors.push(FieldError::new("pattern", e.to_string())))
         .ok(),
     };
     let mut groups = match &matcher {
@@ -414,7 +413,7 @@ pub fn compile_rule(
             }
             Err(e) => errors.push(FieldError::new(
                 format!("chain[{i}].{}", e.field),
-                e.message,
+                e.error.to_string(),
             )),
         }
     }
@@ -459,7 +458,7 @@ fn setting_condition_holds(condition: &SettingCondition) -> Result<bool, (&'stat
                     .to_string(),
             )
         })?
-        .map_err(|e| ("pattern", e))?;
+        .map_err(|e| ("pattern", e.to_string()))?;
     if condition.operator.takes_pattern()
         && condition.operator != OperatorKind::Unconditional
         && condition.pattern.is_none()

@@ -50,7 +50,7 @@ struct DetectionEntry {
     value: Vec<u8>,
 }
 
-/// The detectors' verdicts known for one value (detectors are numbered by [`crate::evaluate::operator::Matcher::detector`]):
+/// The detectors' verdicts known for one value (detectors are numbered by [`crate::operator::Matcher::detector`]):
 /// bit `2d` set when detector `d` ran, bit `2d + 1` when it matched.
 #[derive(Clone, Copy, Default)]
 pub struct DetectorVerdicts(u8);

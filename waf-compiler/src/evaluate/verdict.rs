@@ -1,8 +1,8 @@
 //! What evaluation returns: every matching rule, and whether the request is blocked.
 
-use crate::compile::rule::{Action, Severity};
 use crate::evaluate::confirm::Confirmation;
 use crate::evaluate::macros;
+use crate::rule::{Action, Severity};
 use std::borrow::Cow;
 
 /// One rule that matched a request.

@@ -1,4 +1,4 @@
-//! Maps parsed ModSecurity rules onto our rule model ([`crate::compile::rule`], `docs/rule-format.md`).
+//! Maps parsed ModSecurity rules onto our rule model ([`crate::rule`], `docs/rule-format.md`).
 //!
 //! The mapping is a table, not heuristics: every collection, transform, operator and action the
 //! converter knows is listed below with what it becomes. Whatever is not in a table becomes a
@@ -10,17 +10,20 @@
 //!   `SecRule TX:DETECTION_PARANOIA_LEVEL "@lt N" "...,skipAfter:END-..."` skips every later rule
 //!   when the configured level is below N. The converter tracks the last gate and gives each rule
 //!   its level; the `paranoia-level/N` tag is cross-checked.
-//! - **Anomaly scoring** (`setvar:tx.*_score=+...`) is dropped on purpose: our engine blocks on a
-//!   single matching `deny` rule (see "Blocking" in the rule format), so a CRS `block` is a `deny`.
+//! - **Anomaly scoring** is kept, by severity: a CRS `block` rule becomes a `block` rule, which adds its
+//!   severity's score ([`crate::rule::Severity::anomaly_score`], CRS's defaults) to the request's anomaly
+//!   score; a rule whose own `setvar:tx.*_score=+...` differs from its severity's is reported. CRS's blocking
+//!   evaluation (949110) becomes an `anomaly_threshold` rule: the engine keeps the score and the threshold
+//!   (`rules.anomaly_threshold`) itself (see "Blocking" in the rule format).
 
-use super::secrule::{Directive, SecRule, Selector, Variable as SecVariable};
-use crate::compile::regex_engine::{EnginePlan, Planner};
-use crate::compile::rule::{
-    Action, ChainCondition, ChainOperator, ChainTarget, OperatorKind, Rule, SettingCondition,
-    Severity, Transform, Variable, VariableSpec,
-};
+use super::secrule::{Directive, Operator, SecRule, Selector, Variable as SecVariable};
 use crate::compile::{Chains, compile_rule};
-use crate::evaluate::transform::UnicodeMap;
+use crate::regex_engine::{EnginePlan, Planner};
+use crate::rule::{
+    Action, ChainCondition, ChainTarget, OperatorKind, Rule, SettingCondition, Severity, Transform,
+    Variable, VariableSpec,
+};
+use crate::transform::UnicodeMap;
 
 /// A rule in our model (the engine's serde types), with what the converter could not express for it.
 #[derive(Debug, Clone, PartialEq)]
@@ -611,7 +614,7 @@ fn per_match_variable(
     tx_set: &std::collections::BTreeSet<String>,
 ) -> Option<String> {
     // TX names are case-insensitive in ModSecurity; a macro in a name stands for any text.
-    let selects = crate::evaluate::operator::build_meta(&format!("(?i){re}")).ok()?;
+    let selects = crate::regex_engine::build_meta(&format!("(?i){re}")).ok()?;
     let sample = |name: &str| {
         let mut out = String::new();
         let mut rest = name;
@@ -677,33 +680,8 @@ fn main_operator(
         setting: setting.clone(),
         phrases: Vec::new(),
     };
-    let simple = match op.name.as_str() {
-        "rx" => Some(OperatorKind::Regex),
-        "contains" => Some(OperatorKind::Contains),
-        "beginsWith" => Some(OperatorKind::StartsWith),
-        "endsWith" => Some(OperatorKind::EndsWith),
-        "streq" => Some(OperatorKind::Equals),
-        "within" => Some(OperatorKind::Within),
-        "containsWord" => Some(OperatorKind::ContainsWord),
-        "eq" => Some(OperatorKind::Eq),
-        "gt" => Some(OperatorKind::Gt),
-        "ge" => Some(OperatorKind::Ge),
-        "lt" => Some(OperatorKind::Lt),
-        "le" => Some(OperatorKind::Le),
-        "validateByteRange" => Some(OperatorKind::ValidateByteRange),
-        "ipMatch" => Some(OperatorKind::IpMatch),
-        _ => None,
-    };
-    if let Some(kind) = simple {
-        return with(kind, Some(argument));
-    }
-    match op.name.as_str() {
-        "detectSQLi" => with(OperatorKind::DetectorSqli, None),
-        "detectXSS" => with(OperatorKind::DetectorXss, None),
-        "unconditionalMatch" => with(OperatorKind::Unconditional, None),
-        "validateUrlEncoding" => with(OperatorKind::ValidateUrlEncoding, None),
-        "validateUtf8Encoding" => with(OperatorKind::ValidateUtf8Encoding, None),
-        "pm" => MainOperator {
+    match OperatorKind::from_modsecurity(&op.name) {
+        Some(OperatorKind::Pm) if op.name == "pm" => MainOperator {
             kind: OperatorKind::Pm,
             pattern: None,
             setting: None,
@@ -712,13 +690,16 @@ fn main_operator(
                 .map(str::to_string)
                 .collect(),
         },
-        "pmFromFile" | "pmf" => MainOperator {
+        Some(OperatorKind::Pm) => MainOperator {
             kind: OperatorKind::Pm,
             pattern: None,
             setting: None,
             phrases: phrases_from_files(&argument, context, warnings),
         },
-        other => {
+        Some(kind) if kind.takes_pattern() => with(kind, Some(argument)),
+        Some(kind) => with(kind, None),
+        None => {
+            let other = &op.name;
             warnings.push(format!(
                 "operator `@{other}` cannot be expressed: converted as a regex on its argument"
             ));
@@ -1157,8 +1138,26 @@ fn chain_condition(
     warnings: &mut Vec<String>,
 ) -> Option<ChainCondition> {
     let line = rule.line;
-    let variable = match rule.variables.as_slice() {
-        [variable] => variable,
+    let variable = chain_variable(rule, warnings)?;
+    let target = chain_target(variable, captured, file, line, warnings)?;
+    let op = &rule.operator;
+    let operator = chain_operator(op, variable, line, warnings)?;
+    let (pattern, gated) = chain_pattern(op, operator, (context, when), line, warnings)?;
+    Some(ChainCondition {
+        target,
+        operator,
+        pattern,
+        setting: gated.or_else(|| whole_setting(&op.argument, context)),
+        transforms: transforms(rule, warnings),
+        negate: op.negated,
+    })
+}
+
+/// The variable a chained rule reads: its only one, or `MATCHED_VARS` among several (the rest reported).
+fn chain_variable<'r>(rule: &'r SecRule, warnings: &mut Vec<String>) -> Option<&'r SecVariable> {
+    let line = rule.line;
+    match rule.variables.as_slice() {
+        [variable] => Some(variable),
         // `MATCHED_VARS|XML:/*`: the matched value is what the chain can read; the rest is reported.
         several => {
             let Some(matched) = several.iter().find(|v| v.collection == "MATCHED_VARS") else {
@@ -1170,14 +1169,24 @@ fn chain_condition(
             warnings.push(format!(
                 "chained rule at line {line} also reads variables other than MATCHED_VARS: only MATCHED_VARS kept"
             ));
-            matched
+            Some(matched)
         }
-    };
+    }
+}
+
+/// What a chain condition on `variable` reads (`line`: the chained rule's, for warnings).
+fn chain_target(
+    variable: &SecVariable,
+    captured: &std::collections::BTreeMap<String, String>,
+    file: &FileFacts,
+    line: usize,
+    warnings: &mut Vec<String>,
+) -> Option<ChainTarget> {
     let per_match = match (variable.collection.as_str(), &variable.selector) {
         ("TX", Some(Selector::Regex(re))) => per_match_variable(re, captured, &file.tx_set),
         _ => None,
     };
-    let target = match (variable.collection.as_str(), &variable.selector) {
+    Some(match (variable.collection.as_str(), &variable.selector) {
         ("MATCHED_VARS" | "MATCHED_VAR", None) => ChainTarget::MatchedValue,
         // `setvar:tx.rfi_parameter_%{MATCHED_VAR_NAME}=.%{tx.1}` then `TX:/rfi_parameter_.*/`: one variable per
         // matched value, so the chain reads the one of the value being checked.
@@ -1228,32 +1237,42 @@ fn chain_condition(
             ));
             return None;
         }
-    };
-    let op = &rule.operator;
-    let operator = match op.name.as_str() {
-        "rx" => ChainOperator::Regex,
-        "streq" => ChainOperator::Equals,
-        "contains" => ChainOperator::Contains,
-        "beginsWith" => ChainOperator::StartsWith,
-        "endsWith" => ChainOperator::EndsWith,
-        "within" => ChainOperator::Within,
-        "pm" => ChainOperator::Pm,
+    })
+}
+
+/// The operator of a chain condition: ModSecurity's, from the one operator table, when chains take it.
+fn chain_operator(
+    op: &Operator,
+    variable: &SecVariable,
+    line: usize,
+    warnings: &mut Vec<String>,
+) -> Option<OperatorKind> {
+    Some(match OperatorKind::from_modsecurity(&op.name) {
         // A count is written in decimal without leading zeros, so `@eq N` is text equality with N.
-        "eq" if variable.count && op.argument.parse::<u32>().is_ok() => ChainOperator::Equals,
-        "eq" => ChainOperator::Eq,
-        "gt" => ChainOperator::Gt,
-        "ge" => ChainOperator::Ge,
-        "lt" => ChainOperator::Lt,
-        "le" => ChainOperator::Le,
-        "validateUrlEncoding" => ChainOperator::ValidateUrlEncoding,
-        "validateUtf8Encoding" => ChainOperator::ValidateUtf8Encoding,
-        other => {
+        Some(OperatorKind::Eq) if variable.count && op.argument.parse::<u32>().is_ok() => {
+            OperatorKind::Equals
+        }
+        // A condition's phrases are its pattern: `@pmFromFile`'s files are not read for a condition.
+        Some(kind) if kind.in_chains() && (kind != OperatorKind::Pm || op.name == "pm") => kind,
+        _ => {
+            let other = &op.name;
             warnings.push(format!(
                 "chained rule at line {line}: operator `@{other}` has no equivalent: dropped"
             ));
             return None;
         }
-    };
+    })
+}
+
+/// A chain condition's pattern from the operator's argument (`%{TX.N}` becomes `${capture:N}`, other macros are
+/// resolved), and the setting that gates it, if any. `None` when a macro has no value.
+fn chain_pattern(
+    op: &Operator,
+    operator: OperatorKind,
+    (context, when): (&Context<'_>, &[SettingCondition]),
+    line: usize,
+    warnings: &mut Vec<String>,
+) -> Option<(String, Option<String>)> {
     let capture_reference = op
         .argument
         .strip_prefix("%{")
@@ -1262,18 +1281,18 @@ fn chain_condition(
         .filter(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit());
     let takes_no_pattern = matches!(
         operator,
-        ChainOperator::ValidateUrlEncoding | ChainOperator::ValidateUtf8Encoding
+        OperatorKind::ValidateUrlEncoding | OperatorKind::ValidateUtf8Encoding
     );
     let gated = gated_setting(&op.argument, context, when);
     let pattern = match capture_reference {
         _ if takes_no_pattern || gated.is_some() => String::new(),
         // `%{TX.2}`: a capture group of the head rule's match, which templates can expand.
-        Some(n) if !matches!(operator, ChainOperator::Regex | ChainOperator::Pm) => {
+        Some(n) if !matches!(operator, OperatorKind::Regex | OperatorKind::Pm) => {
             format!("${{capture:{n}}}")
         }
         _ if op.argument.contains("%{") => {
             let before = warnings.len();
-            let templates = !matches!(operator, ChainOperator::Regex | ChainOperator::Pm);
+            let templates = !matches!(operator, OperatorKind::Regex | OperatorKind::Pm);
             let resolved = resolve_macros_in(&op.argument, context, templates, warnings);
             if warnings.len() > before {
                 // A macro without a value would be matched as its own text: the condition would be wrong.
@@ -1287,14 +1306,7 @@ fn chain_condition(
         }
         _ => op.argument.clone(),
     };
-    Some(ChainCondition {
-        target,
-        operator,
-        pattern,
-        setting: gated.or_else(|| whole_setting(&op.argument, context)),
-        transforms: transforms(rule, warnings),
-        negate: op.negated,
-    })
+    Some((pattern, gated))
 }
 
 #[cfg(test)]
@@ -1510,7 +1522,7 @@ mod tests {
                 "REQUEST_HEADERS:Referer"
             ]
         );
-        assert_eq!(rule.rule.chain[1].operator, ChainOperator::Equals);
+        assert_eq!(rule.rule.chain[1].operator, OperatorKind::Equals);
         assert!(rule.warnings.is_empty(), "{:?}", rule.warnings);
     }
 
@@ -1527,7 +1539,7 @@ mod tests {
             [
                 ChainCondition {
                     target: ChainTarget::Capture(1),
-                    operator: ChainOperator::Equals,
+                    operator: OperatorKind::Equals,
                     pattern: "${capture:2}".into(),
                     setting: None,
                     transforms: vec![],
@@ -1535,7 +1547,7 @@ mod tests {
                 },
                 ChainCondition {
                     target: ChainTarget::MatchedValue,
-                    operator: ChainOperator::Regex,
+                    operator: OperatorKind::Regex,
                     pattern: "^[a-z]+$".into(),
                     setting: None,
                     transforms: vec![Transform::Lowercase],

@@ -7,7 +7,7 @@
 //! above the rule they concern.
 
 use super::convert::{Converted, ConvertedRule};
-use crate::compile::rule::{ChainCondition, SettingCondition, VariableSpec};
+use crate::rule::{ChainCondition, SettingCondition, VariableSpec};
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -216,9 +216,7 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compile::rule::{
-        Action, ChainOperator, ChainTarget, OperatorKind, Rule, Severity, Transform, Variable,
-    };
+    use crate::rule::{Action, ChainTarget, OperatorKind, Rule, Severity, Transform, Variable};
 
     #[test]
     fn quoting_keeps_backslashes_and_escapes_quotes() {
@@ -255,7 +253,7 @@ mod tests {
             action: Action::Deny,
             chain: vec![ChainCondition {
                 target: ChainTarget::Capture(1),
-                operator: ChainOperator::Equals,
+                operator: OperatorKind::Equals,
                 pattern: "${capture:2}".into(),
                 setting: None,
                 transforms: vec![],

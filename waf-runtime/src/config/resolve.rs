@@ -13,8 +13,8 @@ use crate::limits::{self, Limits};
 use crate::upstream_url::UpstreamUrl;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use waf_compiler::evaluate::transform::UnicodeMap;
-use waf_compiler::evaluate::transform::unicode_map::DEFAULT_CODE_PAGE;
+use waf_compiler::transform::UnicodeMap;
+use waf_compiler::transform::unicode_map::DEFAULT_CODE_PAGE;
 
 /// Let's Encrypt's directories: production by default, staging with `acme.staging` (its certificates are not
 /// trusted, and its rate limits are far higher, for trying a setup out).

@@ -12,10 +12,8 @@ use std::sync::Arc;
 pub type Database = Arc<Reader<Vec<u8>>>;
 
 /// Opens a database, refusing a file that is not one (with the reason).
-pub fn open(path: &Path) -> Result<Database, String> {
-    Reader::open_readfile(path)
-        .map(Arc::new)
-        .map_err(|e| format!("GeoIP database {}: {e}", path.display()))
+pub fn open(path: &Path) -> Result<Database, maxminddb::MaxMindDbError> {
+    Reader::open_readfile(path).map(Arc::new)
 }
 
 /// A two-letter country code, or none: the codes are what the metric's `country` label takes, so anything else a

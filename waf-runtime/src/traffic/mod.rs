@@ -119,6 +119,25 @@ struct Builder<'a> {
     databases: Loaded<Database>,
 }
 
+/// Why the traffic controls cannot be built: a list file or a GeoIP database, named with the reason.
+#[derive(Debug, thiserror::Error)]
+pub enum TrafficError {
+    #[error(transparent)]
+    List(#[from] ip_lists::ListError),
+    #[error("GeoIP database {}: {source}", path.display())]
+    GeoIp {
+        path: PathBuf,
+        source: maxminddb::MaxMindDbError,
+    },
+}
+
+/// The admin console reports a failed build as text (its `?` into `String`).
+impl From<TrafficError> for String {
+    fn from(error: TrafficError) -> String {
+        error.to_string()
+    }
+}
+
 impl Traffic {
     /// Builds the controls of `config`, reading list files and GeoIP databases. `previous` (the controls in
     /// force) lends its rate limiters to scopes whose settings are unchanged. The error names the file (and
@@ -127,7 +146,7 @@ impl Traffic {
         config: &Config,
         previous: Option<&Traffic>,
         metrics: &'static Metrics,
-    ) -> Result<Traffic, String> {
+    ) -> Result<Traffic, TrafficError> {
         let mut b = Builder {
             previous,
             metrics,
@@ -243,7 +262,7 @@ impl Builder<'_> {
         &mut self,
         inline: &[Cidr],
         file: Option<&Path>,
-    ) -> Result<Option<Arc<IpSet>>, String> {
+    ) -> Result<Option<Arc<IpSet>>, TrafficError> {
         if inline.is_empty() && file.is_none() {
             return Ok(None);
         }
@@ -254,7 +273,7 @@ impl Builder<'_> {
         Ok(Some(Arc::new(IpSet::new(&all))))
     }
 
-    fn allow(&mut self, f: &IpFilterConfig) -> Result<Option<Arc<IpSet>>, String> {
+    fn allow(&mut self, f: &IpFilterConfig) -> Result<Option<Arc<IpSet>>, TrafficError> {
         if !f.has_allow() {
             return Ok(None);
         }
@@ -265,23 +284,26 @@ impl Builder<'_> {
         ))
     }
 
-    fn list_file(&mut self, path: &Path) -> Result<Arc<Vec<Cidr>>, String> {
+    fn list_file(&mut self, path: &Path) -> Result<Arc<Vec<Cidr>>, TrafficError> {
         if let Some(cidrs) = self.lists.get(path) {
             return Ok(cidrs.clone());
         }
-        let cidrs = Arc::new(ip_lists::read_file(path).map_err(|e| e.to_string())?);
+        let cidrs = Arc::new(ip_lists::read_file(path)?);
         self.lists.insert(path.to_path_buf(), cidrs.clone());
         Ok(cidrs)
     }
 
-    fn geo(&mut self, g: &GeoipConfig) -> Result<Option<Arc<GeoPolicy>>, String> {
+    fn geo(&mut self, g: &GeoipConfig) -> Result<Option<Arc<GeoPolicy>>, TrafficError> {
         let (true, Some(path)) = (g.enabled, &g.database) else {
             return Ok(None);
         };
         let db = match self.databases.get(path) {
             Some(db) => db.clone(),
             None => {
-                let db = geoip::open(path)?;
+                let db = geoip::open(path).map_err(|source| TrafficError::GeoIp {
+                    path: path.clone(),
+                    source,
+                })?;
                 self.databases.insert(path.clone(), db.clone());
                 db
             }
@@ -294,7 +316,7 @@ impl Builder<'_> {
         r: &RateLimitConfig,
         scope: &str,
         domain: Option<&str>,
-    ) -> Result<Option<Arc<Limiter>>, String> {
+    ) -> Result<Option<Arc<Limiter>>, TrafficError> {
         if !r.enabled {
             return Ok(None);
         }

@@ -174,7 +174,8 @@ impl MemoryLimiter {
         self.limiter.shrink_to_fit();
     }
 
-    pub fn tracked(&self) -> usize {
+    #[cfg(test)]
+    fn tracked(&self) -> usize {
         self.limiter.len()
     }
 }

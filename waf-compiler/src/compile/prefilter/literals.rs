@@ -1,7 +1,7 @@
 //! Required literals of a regex: a set of byte strings such that every match of the regex contains at least
 //! one of them. A value containing none of them cannot match, so the regex need not run on it.
 //!
-//! The analysis walks the regex's HIR (parsed exactly as the engine parses it, see [`crate::evaluate::operator`]). Each
+//! The analysis walks the regex's HIR (parsed exactly as the engine parses it, see [`crate::operator`]). Each
 //! node gets two facts, both ASCII-lowercased so that one case-insensitive scan serves `(?i)` and
 //! case-sensitive patterns alike (for a case-sensitive literal the lowercased scan finds a superset of values,
 //! which is sound: it can only make a rule run, never skip it):
@@ -384,7 +384,7 @@ fn bytes(hir: &Hir) -> ByteCount {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluate::operator::syntax_config;
+    use crate::regex_engine::syntax_config;
     use regex_automata::util::syntax;
 
     fn required(pattern: &str) -> Option<Vec<String>> {

@@ -11,32 +11,22 @@
 //! where a literal can start (`search_literals`). One-byte literals are found by a table instead
 //! (`ByteLiterals`).
 //!
-//! Per request, [`Prefilter::scan`] is the first pass: for each value of each grouped variable, it computes the
-//! value under every chain the group's rules use (through the request's shared [`TransformCache`], so the
-//! second pass reuses them), then scans each distinct result once, and marks a rule when one of its literals occurs
-//! in the value *that rule sees* (the value after its own chain). Most values need no chain at all: when a
-//! value holds none of the bytes a chain's transforms act on ([`Triggers`]), its value under that chain is the
-//! value itself. A chain ending in `lowercase` is scanned as the chain without it: the automaton ignores ASCII
-//! case, so both give the same literals, and the lowercased copy is only made if a marked rule needs it.
-//! Evaluation then skips a gated rule on every
-//! value where it is not marked. Since every match contains a required literal, a skipped rule could not have
-//! matched: verdicts are the same with and without the prefilter (tested on every test request).
+//! This module is the build side: it chooses the literals and gates, builds the automata and the per-group
+//! scan plans. The scan itself, the first pass over each request, is evaluation's
+//! ([`crate::evaluate::scan`]): it walks what is built here and marks, per value, the rules that may match.
 //!
 //! [`Prefilter`] serializes as [`PrefilterData`] (the literals and targets, plain data); the automata are
 //! rebuilt on load and the data is validated first, so a corrupt artifact is an error, never a panic.
 
 mod literals;
 
-use crate::compile::rule::{Rule, Transform, Variable};
 use crate::compile::{Chains, CompiledRule};
-use crate::evaluate::TransformCache;
-use crate::evaluate::collection::RequestView;
-use crate::evaluate::memo::MAX_VALUE_LEN;
-use crate::evaluate::operator::{Matcher, pcre_byte_escapes, syntax_config};
-use crate::evaluate::transform::{Triggers, max_output_len};
-use aho_corasick::automaton::{Automaton, OverlappingState, StateID};
+use crate::operator::Matcher;
+use crate::regex_engine::{pcre_byte_escapes, syntax_config};
+use crate::rule::{Rule, Transform, Variable};
+use crate::transform::{Triggers, max_output_len};
+use aho_corasick::MatchKind;
 use aho_corasick::dfa::DFA;
-use aho_corasick::{Anchored, MatchKind};
 use regex_syntax::hir::Hir;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -98,23 +88,23 @@ pub enum PrefilterError {
 
 /// One variable's automaton and what its matches mean.
 #[derive(Debug)]
-struct Group {
-    variable: Variable,
+pub(crate) struct Group {
+    pub(crate) variable: Variable,
     /// The literals of two bytes or more. Possibly shared with other groups (see [`share_automata`]).
-    automaton: Arc<DFA>,
+    pub(crate) automaton: Arc<DFA>,
     /// The length of the automaton's shortest literal: a shorter value holds none, and is not scanned
     /// (starting a scan costs about as much as scanning a short value).
-    shortest: usize,
+    pub(crate) shortest: usize,
     /// The distinct chains of the group's targets: the values scanned for each value of the variable.
-    chains: Vec<usize>,
+    pub(crate) chains: Vec<usize>,
     /// `targets[pattern]`: (rule index, slot in `chains`) for each pattern of the automaton.
-    targets: Vec<Vec<(usize, usize)>>,
+    pub(crate) targets: Vec<Vec<(usize, usize)>>,
     /// The literals of one byte, found by a table lookup per byte.
-    byte_literals: ByteLiterals,
-    byte_gates: Vec<ByteGate>,
+    pub(crate) byte_literals: ByteLiterals,
+    pub(crate) byte_gates: Vec<ByteGate>,
     /// `shortest_of_slot[slot]`: the fewest bytes a value must have for a target of chain slot `slot` to be
     /// marked (its shortest literal, or the count of a byte gate).
-    shortest_of_slot: Vec<usize>,
+    pub(crate) shortest_of_slot: Vec<usize>,
 }
 
 /// A group's one-byte literals (CRS patterns give sets such as every letter of a class `[a-z]` would start
@@ -122,12 +112,12 @@ struct Group {
 /// overlapping search (a third of the whole CRS's scan time on a browser GET); a table lookup per byte finds
 /// the same literals. Derived when the automata are built, not stored.
 #[derive(Debug)]
-struct ByteLiterals {
+pub(crate) struct ByteLiterals {
     /// `ordinal[byte]`: 1 + the index in `targets` of the literal that is `byte` up to ASCII case, 0 for none.
     /// Literals are lowercased, so at most 230 distinct ones: the ordinals fit a byte.
-    ordinal: [u8; 256],
+    pub(crate) ordinal: [u8; 256],
     /// (rule index, slot in the group's `chains`) per literal.
-    targets: Vec<Vec<(usize, usize)>>,
+    pub(crate) targets: Vec<Vec<(usize, usize)>>,
 }
 
 impl ByteLiterals {
@@ -144,66 +134,40 @@ impl ByteLiterals {
         }
         ByteLiterals { ordinal, targets }
     }
-
-    /// The ordinals of the literals `value` holds, as a bit set (bit 0 stands for the bytes that are no
-    /// literal): a value holds few distinct letters, so only those are looked at afterwards.
-    fn find(&self, value: &[u8]) -> [u64; 4] {
-        let mut present = [0u64; 4];
-        if self.targets.len() < 64 {
-            // Every ordinal fits one word, kept in a register. Or-ing into `present[k >> 6]` in memory made each
-            // byte wait for the store of the byte before (benign text is mostly ordinal 0: the same word).
-            let mut word = 0u64;
-            for &b in value {
-                word |= 1 << self.ordinal[usize::from(b)];
-            }
-            present[0] = word;
-        } else {
-            for &b in value {
-                let k = self.ordinal[usize::from(b)];
-                present[usize::from(k >> 6)] |= 1 << (k & 63);
-            }
-        }
-        present[0] &= !1;
-        present
-    }
 }
 
 #[derive(Debug)]
-struct ByteGate {
-    set: [bool; 256],
+pub(crate) struct ByteGate {
+    pub(crate) set: [bool; 256],
     /// The highest `min_count` of the targets: counting stops there.
-    enough: usize,
+    pub(crate) enough: usize,
     /// (rule index, slot in the group's `chains`, min count).
-    targets: Vec<(usize, usize, usize)>,
+    pub(crate) targets: Vec<(usize, usize, usize)>,
 }
 
 /// The prefilter of a rule set; see the module documentation.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(try_from = "PrefilterData", into = "PrefilterData")]
 pub struct Prefilter {
-    data: PrefilterData,
-    groups: std::sync::Arc<[Group]>,
+    pub(crate) data: PrefilterData,
+    pub(crate) groups: std::sync::Arc<[Group]>,
     /// `by_variable[v]`: the index in `groups` of variable `v`'s group.
-    by_variable: [Option<usize>; Variable::COUNT],
-    words: usize,
+    pub(crate) by_variable: [Option<usize>; Variable::COUNT],
+    pub(crate) words: usize,
     /// Bit per rule: every variable it reads has a group, so a request where no value is marked for it skips
     /// the rule outright. Derived from the rules when attached ([`Prefilter::attach`]), never stored.
-    fully_gated: Vec<u64>,
+    pub(crate) fully_gated: Vec<u64>,
     /// Per group, what its values are scanned under. Derived when attached, never stored.
-    plans: Vec<ScanPlan>,
+    pub(crate) plans: Vec<ScanPlan>,
     /// Per group, bit per rule: the rules without a gate for the group's variable (no literal, no byte gate
     /// there: the detectors, among others). The scan marks them on every value it computes, so that the
     /// second pass can rule them out of the value and the memo remember that ([`Marks::refute`]). Until
     /// attached, every rule not gated there; once attached, only those that read the variable.
-    ungated: Vec<Vec<u64>>,
+    pub(crate) ungated: Vec<Vec<u64>>,
     /// Names this prefilter's marks in the memo of results across requests ([`crate::evaluate::memo`]): new at every
     /// attach, never 0 once attached (0: not attached, nothing remembered).
-    id: u64,
+    pub(crate) id: u64,
 }
-
-/// The source of a chain the scan skipped for a value (see [`ScanPlan`]): equal to no computed source, so its
-/// targets are not marked.
-const SKIPPED: usize = usize::MAX;
 
 /// The next prefilter id.
 static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
@@ -218,11 +182,11 @@ static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new
 /// its targets' literals (most transforms never lengthen a value and `base64Decode` shortens it by a quarter):
 /// the chain is neither computed nor scanned for it.
 #[derive(Debug, Clone)]
-struct ScanPlan {
-    chains: Vec<usize>,
-    by_trigger: Vec<(Triggers, Vec<usize>)>,
-    of_slot: Vec<usize>,
-    min_raw_len: Vec<usize>,
+pub(crate) struct ScanPlan {
+    pub(crate) chains: Vec<usize>,
+    pub(crate) by_trigger: Vec<(Triggers, Vec<usize>)>,
+    pub(crate) of_slot: Vec<usize>,
+    pub(crate) min_raw_len: Vec<usize>,
 }
 
 impl ScanPlan {
@@ -434,250 +398,6 @@ impl Prefilter {
             .collect();
         Ok(())
     }
-
-    /// The first pass over a request: which gated rules may match which values. First every value of every
-    /// group is computed under the group's chains (through the cache), which gives the distinct values to
-    /// scan; then those are walked through their automata [`LANES`] at a time, each walk's literals marking
-    /// their targets; last, each value computed gets the marks of its ungated rules.
-    pub fn scan(
-        &self,
-        view: &RequestView<'_>,
-        chains: &Chains,
-        cache: &mut TransformCache,
-    ) -> Marks<'_> {
-        // The tables of the thread's previous request, emptied (their allocations were a tenth of the scan).
-        let ScanBuffers {
-            bits: mut all_bits,
-            mut any,
-            mut seen,
-            mut hits,
-            mut sources,
-            mut distinct,
-            mut fresh,
-            mut group_any,
-            mut walks,
-            mut searches,
-            mut computed,
-        } = std::mem::take(&mut cache.scan_buffers);
-        fresh.clear();
-        sources.clear();
-        walks.clear();
-        searches.clear();
-        computed.clear();
-        group_any.clear();
-        group_any.resize(self.groups.len() * self.words, 0);
-        any.clear();
-        any.resize(self.words, 0);
-        all_bits.resize_with(self.groups.len(), Vec::new);
-        let mut group_values = [None; Variable::COUNT];
-        for (g, (group, bits)) in self.groups.iter().zip(&mut all_bits).enumerate() {
-            let values = view.values(group.variable);
-            group_values[g] = Some(values);
-            bits.clear();
-            bits.resize(values.slots() * self.words, 0);
-            let group_any = &mut group_any[g * self.words..(g + 1) * self.words];
-            let plan = &self.plans[g];
-            // `seen` is all false between walks (only the entries of the walk's hits are set, and they are
-            // reset after it), so no clearing of a table the size of the literal set, per value or per request.
-            if seen.len() < group.targets.len() {
-                seen.resize(group.targets.len(), false);
-            }
-            for (index, _, raw) in values.iter() {
-                let at = index * self.words;
-                let memo = self.id != 0 && cache.memo_on && raw.len() <= MAX_VALUE_LEN;
-                if memo && let Some(known) = cache.memo.marks(self.id, g, raw) {
-                    for (word, &marked) in bits[at..at + self.words].iter_mut().zip(known) {
-                        *word = marked;
-                    }
-                    or_into(&bits[at..at + self.words], group_any);
-                    continue;
-                }
-                let triggers = Triggers::of(raw);
-                // Each chain's value is the raw value, unless the raw value is too short for any literal of
-                // the chain's targets (none is marked) or some transform of the chain acts on it.
-                let chains_at = sources.len();
-                sources.extend(plan.min_raw_len.iter().map(|&min| match raw.len() < min {
-                    true => SKIPPED,
-                    false => 0,
-                }));
-                distinct.clear();
-                for (acted_on, members) in &plan.by_trigger {
-                    if !triggers.meets(*acted_on) {
-                        continue;
-                    }
-                    for &i in members {
-                        if sources[chains_at + i] == SKIPPED {
-                            continue;
-                        }
-                        let chain = plan.chains[i];
-                        cache.fill(group.variable, index, chain, chains, raw, Some(triggers));
-                        let source = cache.source(group.variable, index, chain);
-                        // Chains that left the value as another chain did share that chain's scan, and so
-                        // do chains whose values differ only in ASCII case (`[removeWhitespace]` and
-                        // `[lowercase, removeWhitespace]` of a header): the scan ignores case (the byte
-                        // tables and gates hold both cases of a letter), so it finds the same literals.
-                        sources[chains_at + i] = if source == 0 || distinct.contains(&source) {
-                            source
-                        } else {
-                            let value = cache.value(group.variable, index, source, raw);
-                            let same = |other: usize| {
-                                let other = cache.value(group.variable, index, other, raw);
-                                other.len() == value.len() && other.eq_ignore_ascii_case(value)
-                            };
-                            match std::iter::once(0)
-                                .chain(distinct.iter().copied())
-                                .find(|&o| same(o))
-                            {
-                                Some(other) => other,
-                                None => {
-                                    distinct.push(source);
-                                    source
-                                }
-                            }
-                        };
-                    }
-                }
-                if sources[chains_at..].contains(&0) {
-                    distinct.push(0);
-                }
-                // Automata with a prefilter search on their own; the others are walked side by side.
-                let queue = match group.automaton.prefilter() {
-                    Some(_) => &mut searches,
-                    None => &mut walks,
-                };
-                for &source in &distinct {
-                    queue.push(Walk {
-                        group: g,
-                        index,
-                        source,
-                        chains_at,
-                    });
-                }
-                computed.push((g, index, memo));
-            }
-        }
-        let value = |walk: &Walk| {
-            let group = &self.groups[walk.group];
-            let raw = group_values[walk.group]
-                .and_then(|values| values.get(walk.index))
-                .unwrap_or_default();
-            cache.value(group.variable, walk.index, walk.source, raw)
-        };
-        // A value shorter than every literal of the automaton holds none.
-        let text = |walk: &Walk| match value(walk) {
-            value if value.len() >= self.groups[walk.group].shortest => value,
-            _ => &[],
-        };
-        let mut mark = |walk: &Walk, hits: &[usize]| {
-            let bits = &mut all_bits[walk.group][walk.index * self.words..];
-            self.mark(walk, value(walk), hits, &sources, &mut seen, bits);
-        };
-        for walk in &searches {
-            search_literals(&self.groups[walk.group].automaton, text(walk), &mut hits[0]);
-            mark(walk, &hits[0]);
-        }
-        for batch in walks.chunks(LANES) {
-            let mut automata = [&*self.groups[batch[0].group].automaton; LANES];
-            let mut texts: [&[u8]; LANES] = [&[]; LANES];
-            for (lane, walk) in batch.iter().enumerate() {
-                automata[lane] = &self.groups[walk.group].automaton;
-                texts[lane] = text(walk);
-            }
-            find_literals(automata, texts, &mut hits);
-            for (walk, hits) in batch.iter().zip(&hits) {
-                mark(walk, hits);
-            }
-        }
-        for &(g, index, memo) in &computed {
-            let at = index * self.words;
-            let bits = &mut all_bits[g][at..at + self.words];
-            // The rules without a gate here may match any value; the second pass will tell.
-            for (word, &ungated) in bits.iter_mut().zip(&self.ungated[g]) {
-                *word |= ungated;
-            }
-            if memo {
-                fresh.push((g, index));
-            }
-            or_into(bits, &mut group_any[g * self.words..(g + 1) * self.words]);
-        }
-        // The request's summary is its groups' together.
-        for (i, &marked) in group_any.iter().enumerate() {
-            any[i % self.words] |= marked;
-        }
-        Marks {
-            prefilter: self,
-            buffers: ScanBuffers {
-                bits: all_bits,
-                any,
-                seen,
-                hits,
-                sources,
-                distinct,
-                fresh,
-                group_any,
-                walks,
-                searches,
-                computed,
-            },
-        }
-    }
-    /// Marks in `bits` (from the words of `walk`'s value) the rules `walk`'s value may match, when it is the
-    /// value the rule sees: those of the literals in `hits` (the automaton's), of the one-byte literals it holds
-    /// and of the byte gates it has enough bytes for. `seen` is all false, and left so.
-    fn mark(
-        &self,
-        walk: &Walk,
-        value: &[u8],
-        hits: &[usize],
-        sources: &[usize],
-        seen: &mut [bool],
-        bits: &mut [u64],
-    ) {
-        let group = &self.groups[walk.group];
-        let source = walk.source;
-        let plan = &self.plans[walk.group];
-        // The source of the value the rules of chain slot `slot` see.
-        let sources = &sources[walk.chains_at..walk.chains_at + plan.chains.len()];
-        let of_slot = |slot: usize| sources[plan.of_slot[slot]];
-        let mut mark = |rule: usize| {
-            bits[rule / 64] |= 1 << (rule % 64);
-        };
-        // A literal found several times marks its targets once.
-        for &literal in hits {
-            if std::mem::replace(&mut seen[literal], true) {
-                continue;
-            }
-            for &(rule, target_slot) in &group.targets[literal] {
-                if of_slot(target_slot) == source {
-                    mark(rule);
-                }
-            }
-        }
-        for &literal in hits {
-            seen[literal] = false;
-        }
-        if !group.byte_literals.targets.is_empty() {
-            for (word, mut bits) in group.byte_literals.find(value).into_iter().enumerate() {
-                while bits != 0 {
-                    let k = word * 64 + bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    for &(rule, target_slot) in &group.byte_literals.targets[k - 1] {
-                        if of_slot(target_slot) == source {
-                            mark(rule);
-                        }
-                    }
-                }
-            }
-        }
-        for gate in &group.byte_gates {
-            let count = count_bytes(&gate.set, value, gate.enough);
-            for &(rule, target_slot, min_count) in &gate.targets {
-                if of_slot(target_slot) == source && count >= min_count {
-                    mark(rule);
-                }
-            }
-        }
-    }
 }
 
 impl From<Prefilter> for PrefilterData {
@@ -860,13 +580,6 @@ impl TryFrom<PrefilterData> for Prefilter {
     }
 }
 
-/// Adds the bits of `from` to `into`.
-fn or_into(from: &[u64], into: &mut [u64]) {
-    for (into, &bits) in into.iter_mut().zip(from) {
-        *into |= bits;
-    }
-}
-
 /// The bits of word `word` that stand for one of `rule_count` rules.
 fn word_mask(rule_count: usize, word: usize) -> u64 {
     match rule_count.saturating_sub(word * 64) {
@@ -945,90 +658,10 @@ fn share_automata(
     Ok(automata)
 }
 
-/// How many values [`find_literals`] walks at once. A walk waits at every byte for the load of its next state
-/// from a large transition table (the shared automaton is tens of megabytes, its rows mostly outside the
-/// core's first-level cache), so one walk alone leaves the core idle; independent walks side by side overlap
-/// those waits. Two, four and eight lanes measured on the whole CRS's benign GET: docs/performance.md.
-const LANES: usize = 4;
-
-/// Sets `found[lane]` to the pattern id of every occurrence of a literal of `automata[lane]` in `texts[lane]`,
-/// overlapping ones included (a literal found several times is there each time), for the [`LANES`] lanes at
-/// once, a byte of each lane in turn. The automata are walked byte by byte: an overlapping search through
-/// `AhoCorasick` returns from the search at each match and starts it again, which cost more than the walk
-/// itself on text full of two-letter literals. Not inlined: inside `Prefilter::scan` the walks' states were
-/// kept on the stack, stored and reloaded at every byte.
-#[inline(never)]
-fn find_literals(
-    automata: [&DFA; LANES],
-    mut texts: [&[u8]; LANES],
-    found: &mut [Vec<usize>; LANES],
-) {
-    let mut states = [StateID::ZERO; LANES];
-    for lane in 0..LANES {
-        found[lane].clear();
-        match automata[lane].start_state(Anchored::No) {
-            Ok(start) => states[lane] = start,
-            Err(_) => texts[lane] = &[],
-        }
-    }
-    // One position for every lane: the loop stays as simple as a single walk's (with a position per lane it
-    // took longer than the lanes saved).
-    let longest = texts.iter().map(|text| text.len()).max().unwrap_or(0);
-    for at in 0..longest {
-        for lane in 0..LANES {
-            let Some(&byte) = texts[lane].get(at) else {
-                continue;
-            };
-            let automaton = automata[lane];
-            let state = automaton.next_state(Anchored::No, states[lane], byte);
-            states[lane] = state;
-            if automaton.is_special(state) {
-                if automaton.is_dead(state) {
-                    texts[lane] = &[];
-                } else if automaton.is_match(state) {
-                    for i in 0..automaton.match_len(state) {
-                        found[lane].push(automaton.match_pattern(state, i).as_usize());
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Sets `found` to the pattern id of every occurrence of a literal of `automaton` in `text`, as
-/// [`find_literals`] does, with the automaton's own overlapping search: an automaton with a prefilter (those of
-/// the small groups, see [`share_automata`]) skips ahead with it to where a literal may start, which pays when
-/// its literals are rare (a match returns from the search).
-fn search_literals(automaton: &DFA, text: &[u8], found: &mut Vec<usize>) {
-    found.clear();
-    let input = aho_corasick::Input::new(text);
-    let mut state = OverlappingState::start();
-    while automaton.try_find_overlapping(&input, &mut state).is_ok() {
-        match state.get_match() {
-            Some(m) => found.push(m.pattern().as_usize()),
-            None => return,
-        }
-    }
-}
-
 /// How a rule is gated.
 enum Gate {
     Literals(Literals),
     Bytes(Box<ByteCount>),
-}
-
-/// The number of bytes of `value` in `set`, counting no further than `enough`.
-fn count_bytes(set: &[bool; 256], value: &[u8], enough: usize) -> usize {
-    let mut count = 0;
-    for &b in value {
-        if set[usize::from(b)] {
-            count += 1;
-            if count >= enough {
-                break;
-            }
-        }
-    }
-    count
 }
 
 /// The parsed regex of a `regex` rule, exactly as the engine reads it.
@@ -1079,121 +712,4 @@ fn rule_bytes(rule: &CompiledRule) -> Option<ByteCount> {
         return None;
     }
     literals::required_bytes(&rule_hir(rule)?)
-}
-
-/// The first pass's result for one request.
-pub struct Marks<'p> {
-    prefilter: &'p Prefilter,
-    buffers: ScanBuffers,
-}
-
-/// The first pass's tables, kept by the [`TransformCache`] from one request to the next.
-#[derive(Default)]
-pub struct ScanBuffers {
-    /// Per group, `words` per value index: bit per rule, set when the rule may match that value.
-    bits: Vec<Vec<u64>>,
-    /// Bit per rule: set when the rule may match some value.
-    any: Vec<u64>,
-    /// `words` per group, bit per rule: set when the rule may match some value of the group's variable.
-    group_any: Vec<u64>,
-    /// Per literal of a walk's automaton: found in the walk's value (reset after each walk).
-    seen: Vec<bool>,
-    /// The literals found by the walks of a batch, per lane.
-    hits: [Vec<usize>; LANES],
-    /// Per value computed, per chain of its group's [`ScanPlan`] (from [`Walk::chains_at`]): the source of
-    /// the value scanned for that chain, or [`SKIPPED`].
-    sources: Vec<usize>,
-    /// The distinct sources of the value being scanned: each is scanned once.
-    distinct: Vec<usize>,
-    /// (group, value index) of the values computed by this scan that the memo is to remember.
-    fresh: Vec<(usize, usize)>,
-    /// The distinct values to walk through the automata without a prefilter, [`LANES`] at a time.
-    walks: Vec<Walk>,
-    /// The distinct values to search with the automata with a prefilter.
-    searches: Vec<Walk>,
-    /// (group, value index, remembered by the memo) of the values computed by this scan.
-    computed: Vec<(usize, usize, bool)>,
-}
-
-/// A value to walk through its group's automaton: value `index` of group `group` under `source` (see
-/// [`TransformCache::source`]).
-#[derive(Debug, Clone, Copy)]
-struct Walk {
-    group: usize,
-    index: usize,
-    source: usize,
-    /// Where the sources of the value's chains start in [`ScanBuffers::sources`].
-    chains_at: usize,
-}
-
-impl Marks<'_> {
-    /// Gives the tables back to the cache for the thread's next request.
-    pub fn recycle(self, cache: &mut TransformCache) {
-        cache.scan_buffers = self.buffers;
-    }
-
-    /// Whether rule `rule` cannot match any value of the request: all its variables have a group and no value
-    /// is marked for it.
-    pub fn skips_rule(&self, rule: usize) -> bool {
-        let (word, bit) = (rule / 64, 1u64 << (rule % 64));
-        let fully_gated = self
-            .prefilter
-            .fully_gated
-            .get(word)
-            .is_some_and(|w| w & bit != 0);
-        fully_gated && self.buffers.any[word] & bit == 0
-    }
-
-    /// Whether rule `rule` (index in the rule set) may match value `index` of `variable`: true unless the
-    /// variable has a group and the value is not marked for the rule (none of its literals occurs in the value
-    /// it sees, or the memo remembers that the rule did not match these bytes).
-    pub fn may_match(&self, rule: usize, variable: Variable, index: usize) -> bool {
-        let Some(g) = self.prefilter.by_variable[variable.index()] else {
-            return true;
-        };
-        let (word, bit) = (rule / 64, 1u64 << (rule % 64));
-        self.buffers.bits[g]
-            .get(index * self.prefilter.words + word)
-            .is_some_and(|w| w & bit != 0)
-    }
-
-    /// Whether rule `rule` may match some value of `variable` (when not, its values need not be looked at).
-    pub fn may_match_some(&self, rule: usize, variable: Variable) -> bool {
-        let Some(g) = self.prefilter.by_variable[variable.index()] else {
-            return true;
-        };
-        self.buffers
-            .group_any
-            .get(g * self.prefilter.words + rule / 64)
-            .is_some_and(|w| w & (1u64 << (rule % 64)) != 0)
-    }
-
-    /// Rule `rule` ran on value `index` of `variable` (every stage) and did not match: the value is unmarked
-    /// for it, and the memo will remember that of these bytes.
-    pub fn refute(&mut self, rule: usize, variable: Variable, index: usize) {
-        let Some(g) = self.prefilter.by_variable[variable.index()] else {
-            return;
-        };
-        if let Some(w) = self.buffers.bits[g].get_mut(index * self.prefilter.words + rule / 64) {
-            *w &= !(1u64 << (rule % 64));
-        }
-    }
-
-    /// Remembers the marks of the values the scan computed, as the second pass left them (with the rules that
-    /// ran and did not match taken out), in the memo of results across requests.
-    pub fn remember(&self, view: &RequestView<'_>, cache: &mut TransformCache) {
-        let words = self.prefilter.words;
-        for &(g, index) in &self.buffers.fresh {
-            let group = &self.prefilter.groups[g];
-            if let Some(raw) = view.values(group.variable).get(index) {
-                let at = index * words;
-                cache.memo.remember_marks(
-                    self.prefilter.id,
-                    g,
-                    raw,
-                    &self.buffers.bits[g][at..at + words],
-                );
-            }
-        }
-    }
 }

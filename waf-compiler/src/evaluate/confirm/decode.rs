@@ -1,8 +1,8 @@
 //! The forms of a value a confirmer reads: as received, then with URL, HTML entity and JavaScript escapes undone,
 //! round after round, as an application that decodes once more (or a browser that unescapes an attribute) would.
 
-use crate::compile::rule::Transform;
-use crate::evaluate::transform::{UnicodeMap, apply};
+use crate::rule::Transform;
+use crate::transform::{UnicodeMap, apply};
 use std::borrow::Cow;
 
 /// Rounds of decoding: double URL encoding and an entity-encoded URL escape are what attackers use; a value

@@ -30,8 +30,8 @@ mod shell;
 mod sql;
 mod xss;
 
-use crate::compile::rule::Confirm;
-use crate::evaluate::transform::UnicodeMap;
+use crate::rule::Confirm;
+use crate::transform::UnicodeMap;
 use std::borrow::Cow;
 
 /// What a confirmer said of a hit.

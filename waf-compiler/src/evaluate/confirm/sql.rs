@@ -16,7 +16,7 @@
 //! dialects attackers aim at).
 
 use super::shape::Shape;
-use crate::evaluate::detect::sqli;
+use crate::detect::sqli;
 use regex_automata::meta::Regex;
 use sqlparser::ast::{BinaryOperator, Expr, SetExpr, Statement};
 use sqlparser::dialect::{

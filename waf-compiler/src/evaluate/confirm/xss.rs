@@ -3,7 +3,7 @@
 //! other constructs that run code; an inline style only when it can run code, as HTML sanitizers judge it, so
 //! the output of rich-text editors is not code. Angle brackets in prose ("<3", "a < b") are not such constructs.
 
-use crate::evaluate::detect::xss;
+use crate::detect::xss;
 
 /// Why `value` is an XSS injection, when libinjection finds one.
 pub fn injection(value: &[u8]) -> Option<String> {

@@ -5,11 +5,11 @@
 //! already there; what is derived (header lines, decoded arguments, JSON leaves...) and the lists of values are
 //! written into an arena that the evaluation resets after the request, so no variable costs a heap allocation.
 
-use crate::compile::rule::Variable;
-use crate::evaluate::body::{
+use crate::request::HttpRequest;
+use crate::request::body::{
     BodyKind, Item, ParsedBody, parse_body, parse_cookies, parse_urlencoded,
 };
-use crate::evaluate::request::HttpRequest;
+use crate::rule::Variable;
 use bumpalo::Bump;
 use bumpalo::collections::Vec as ArenaVec;
 use std::cell::OnceCell;
@@ -493,23 +493,23 @@ mod tests {
 
     #[test]
     fn limits_fall_back_to_raw() {
-        let query: String = (0..crate::evaluate::body::MAX_ARGS + 5)
+        let query: String = (0..crate::request::body::MAX_ARGS + 5)
             .map(|i| format!("a{i}=1&"))
             .collect();
         let uri = format!("/?{query}tail=' or 1=1");
         with_request("GET", &uri, &[], b"", |v| {
             let got = values(v, Variable::ArgsGet);
-            assert_eq!(got.len(), crate::evaluate::body::MAX_ARGS + 1);
+            assert_eq!(got.len(), crate::request::body::MAX_ARGS + 1);
             assert!(got.last().unwrap().ends_with("tail=' or 1=1"));
         });
-        let cookies: String = (0..crate::evaluate::body::MAX_ARGS + 5)
+        let cookies: String = (0..crate::request::body::MAX_ARGS + 5)
             .map(|i| format!("c{i}=1; "))
             .collect();
         let cookies = format!("{cookies}tail=' or 1=1");
         let headers: &[(&str, &[u8])] = &[("Cookie", cookies.as_bytes())];
         with_request("GET", "/", headers, b"", |v| {
             let got = values(v, Variable::RequestCookies);
-            assert_eq!(got.len(), crate::evaluate::body::MAX_ARGS + 1);
+            assert_eq!(got.len(), crate::request::body::MAX_ARGS + 1);
             assert_eq!(got[0], "1");
             assert!(got.last().unwrap().ends_with("tail=' or 1=1"));
         });

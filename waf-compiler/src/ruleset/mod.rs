@@ -1,15 +1,17 @@
 //! [`CompiledRuleSet`]: the one type the proxy holds. Built from rule directories, immutable afterwards,
 //! `Send + Sync`, so it is shared behind an `Arc` and swapped whole on reload.
 
-use crate::compile::artifact::{self, ArtifactError};
+pub mod artifact;
+
 use crate::compile::load::{LoadError, parse_rules, scan_dir};
 use crate::compile::prefilter::{Prefilter, PrefilterError};
-use crate::compile::regex_engine::{EnginePlan, Planner, RegexSource};
-use crate::compile::rule::Rule;
 use crate::compile::{Chains, CompileOptions, CompiledRule, compile_rule};
-use crate::evaluate::request::HttpRequest;
 use crate::evaluate::verdict::Verdict;
-use crate::evaluate::{self, Observer, Rules, Silent, TransformCache};
+use crate::evaluate::{self, Observer, Rules, Scratch, Silent};
+use crate::regex_engine::{EnginePlan, Planner, RegexSource};
+use crate::request::HttpRequest;
+use crate::rule::Rule;
+use artifact::ArtifactError;
 use sha2::{Digest, Sha256};
 use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -216,7 +218,7 @@ impl CompiledRuleSet {
         }
     }
 
-    /// Loads a compiled artifact file (see [`crate::compile::artifact`]); refuses a foreign, truncated, corrupt,
+    /// Loads a compiled artifact file (see [`crate::ruleset::artifact`]); refuses a foreign, truncated, corrupt,
     /// other-version file with the matching [`ArtifactError`].
     pub fn from_artifact_file(path: &Path) -> Result<CompiledRuleSet, ArtifactError> {
         artifact::read_file(path).map(|a| a.ruleset)
@@ -252,7 +254,7 @@ impl CompiledRuleSet {
             // The slot tables of the last request on this thread, cleared and reused: allocating them afresh was
             // a measurable share of a small request's time. What stays allocated is one slot table (a few dozen
             // bytes per value and chain) the size of the largest request seen; the values themselves are freed.
-            static CACHE: RefCell<TransformCache> = RefCell::new(TransformCache::default());
+            static CACHE: RefCell<Scratch> = RefCell::new(Scratch::default());
         }
         CACHE.with(|cache| match cache.try_borrow_mut() {
             Ok(mut cache) => {
@@ -260,7 +262,7 @@ impl CompiledRuleSet {
                 self.evaluate_with(request, &mut cache, observer)
             }
             // An observer that evaluates another request from inside this one gets a cache of its own.
-            Err(_) => self.evaluate_with(request, &mut TransformCache::default(), observer),
+            Err(_) => self.evaluate_with(request, &mut Scratch::default(), observer),
         })
     }
 
@@ -269,7 +271,7 @@ impl CompiledRuleSet {
     pub fn evaluate_with<O: Observer>(
         &self,
         request: &HttpRequest<'_>,
-        cache: &mut TransformCache,
+        cache: &mut Scratch,
         observer: &mut O,
     ) -> Verdict {
         let rules = Rules {

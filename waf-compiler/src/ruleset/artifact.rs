@@ -23,11 +23,11 @@
 //! compress about 4x (the whole CRS: 1.07 MB to 275 KB), which is what lets it travel in a Kubernetes ConfigMap.
 
 use crate::compile::prefilter::Prefilter;
-use crate::compile::regex_engine::{EnginePlan, RegexEngine, RegexSource};
-use crate::compile::rule::{Rule, Transform};
-use crate::compile::ruleset::CompiledRuleSet;
 use crate::compile::{Chains, CompiledRule, compile_rule};
-use crate::evaluate::transform::UnicodeMap;
+use crate::regex_engine::{EnginePlan, RegexEngine, RegexError, RegexSource};
+use crate::rule::{Rule, Transform};
+use crate::ruleset::CompiledRuleSet;
+use crate::transform::UnicodeMap;
 use regex_automata::dfa::{Automaton, StartKind, dense, regex::Regex as DenseRegex};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
@@ -465,20 +465,23 @@ struct StoredSource<'p, 's> {
 }
 
 impl RegexSource for StoredSource<'_, '_> {
-    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, String> {
-        let stored = self
-            .stored
-            .next()
-            .ok_or("fewer stored regexes than the rule has")?;
+    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, RegexError> {
+        let stored = self.stored.next().ok_or_else(|| {
+            RegexError::Stored("fewer stored regexes than the rule has".to_owned())
+        })?;
         let dense = match &stored.dense {
-            Some(d) => Some(Box::new(DenseRegex::builder().build_from_dfas(
-                load_dfa(d.forward.0, StartKind::Unanchored, self.scratch)?,
-                load_dfa(d.reverse.0, StartKind::Anchored, self.scratch)?,
-            ))),
+            Some(d) => Some(Box::new(
+                DenseRegex::builder().build_from_dfas(
+                    load_dfa(d.forward.0, StartKind::Unanchored, self.scratch)
+                        .map_err(RegexError::Stored)?,
+                    load_dfa(d.reverse.0, StartKind::Anchored, self.scratch)
+                        .map_err(RegexError::Stored)?,
+                ),
+            )),
             None => None,
         };
         RegexEngine::from_parts(
-            crate::evaluate::operator::pcre_byte_escapes(pattern),
+            crate::regex_engine::pcre_byte_escapes(pattern),
             stored.groups as usize,
             dense,
             paranoia_level > self.paranoia_level,

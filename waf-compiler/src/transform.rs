@@ -10,12 +10,12 @@
 
 mod decode;
 
-use crate::compile::rule::Transform;
+use crate::rule::Transform;
 use std::borrow::Cow;
 
 pub mod unicode_map;
 
-pub use unicode_map::UnicodeMap;
+pub use unicode_map::{UnicodeMap, UnknownCodePage};
 
 /// The transforms that actually run for a rule: the list after its last `none` (which clears what came before,
 /// as in ModSecurity).

@@ -7,19 +7,108 @@
 //! whose cache is bounded, with a PikeVM behind it), built from the pattern at load.
 //!
 //! Both give the same matches: leftmost-first, byte-oriented, with ModSecurity's syntax flags
-//! ([`crate::evaluate::operator::syntax_config`]). Neither backtracks, so no pattern and no input can make a search more than
+//! ([`syntax_config`]). Neither backtracks, so no pattern and no input can make a search more than
 //! linear. A dense DFA cannot report capture groups: when a chain condition needs them and the DFA found a
 //! match, a meta regex of the same pattern is built once (on first need) and run on that value only.
 
-use crate::evaluate::operator::{build_meta, pcre_byte_escapes, syntax_config};
 use regex_automata::dfa::Automaton;
 use regex_automata::dfa::{dense, regex::Regex as DenseRegex};
-use regex_automata::meta::Regex as MetaRegex;
+use regex_automata::meta::{self, Regex as MetaRegex};
 use regex_automata::nfa::thompson;
 use regex_automata::util::captures::Captures;
+use regex_automata::util::syntax;
 use regex_automata::{Anchored, Input, Match};
 use std::fmt;
 use std::sync::OnceLock;
+
+/// A compiled NFA may use at most this much memory. The largest CRS 942 pattern needs a few MiB; the cap stops
+/// a pathological pattern from exhausting memory at load time (it is then a load error, not an outage).
+const NFA_SIZE_LIMIT: usize = 64 << 20;
+
+/// ModSecurity's regex syntax: `.` matches a newline, multi-line anchors, bytes rather than UTF-8.
+pub fn syntax_config() -> syntax::Config {
+    syntax::Config::new()
+        .dot_matches_new_line(true)
+        .multi_line(true)
+        .unicode(false)
+        .utf8(false)
+}
+
+/// The meta engine's configuration: the NFA cap, and empty matches allowed inside UTF-8 sequences (bytes).
+fn meta_config() -> meta::Config {
+    MetaRegex::config()
+        .nfa_size_limit(Some(NFA_SIZE_LIMIT))
+        .utf8_empty(false)
+}
+
+/// A function giving the engine of each regex a rule needs (see [`RegexSource`]).
+pub type RegexFactory<'a> = dyn FnMut(&str) -> Result<RegexEngine, RegexError> + 'a;
+
+/// Why a regex cannot be used; one line, fit for a load error.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RegexError {
+    /// The pattern is not valid (look-around and back-references included: they cannot run in linear time).
+    #[error("regex does not compile: {message} (at offset {offset})")]
+    Syntax { message: String, offset: usize },
+    /// The engine refused a valid pattern (its NFA would exceed [`NFA_SIZE_LIMIT`], say).
+    #[error("regex does not compile: {0}")]
+    Build(String),
+    /// An artifact's stored engine does not fit its pattern (only a corrupt artifact gives this).
+    #[error("{0}")]
+    Stored(String),
+}
+
+/// Compiles a pattern, already through [`pcre_byte_escapes`], on the meta engine with ModSecurity's semantics.
+pub fn build_meta(pattern: &str) -> Result<MetaRegex, RegexError> {
+    MetaRegex::builder()
+        .syntax(syntax_config())
+        .configure(meta_config())
+        .build(pattern)
+        .map_err(|e| match e.syntax_error() {
+            Some(regex_syntax::Error::Parse(p)) => RegexError::Syntax {
+                message: p.kind().to_string(),
+                offset: p.span().start.offset,
+            },
+            Some(regex_syntax::Error::Translate(t)) => RegexError::Syntax {
+                message: t.kind().to_string(),
+                offset: t.span().start.offset,
+            },
+            _ => RegexError::Build(e.to_string()),
+        })
+}
+
+/// Rewrites `\x{HH}` (one or two hex digits) as `\xHH`.
+///
+/// In PCRE without UTF mode (ModSecurity's), `\x{e2}` is the byte 0xE2; regex-syntax reads the braced form as
+/// the code point U+00E2 (two bytes in UTF-8) even with Unicode off. CRS patterns use the braced form to match
+/// UTF-8 sequences byte by byte (`\x{e2}\x80\x99` is a right single quote), so it must mean a byte here too.
+pub fn pcre_byte_escapes(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut rest = pattern;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let escape = &rest[at..];
+        let digits = escape
+            .strip_prefix("\\x{")
+            .and_then(|d| d.split_once('}'))
+            .map(|(d, _)| d)
+            .filter(|d| (1..=2).contains(&d.len()) && d.bytes().all(|b| b.is_ascii_hexdigit()));
+        match digits {
+            Some(d) => {
+                out.push_str(&format!("\\x{d:0>2}"));
+                rest = &escape[4 + d.len()..];
+            }
+            None => {
+                // Copy the backslash and the character it escapes, so `\\x{e2}` (a literal backslash) is kept.
+                let len = escape[1..].chars().next().map_or(1, |c| 1 + c.len_utf8());
+                out.push_str(&escape[..len]);
+                rest = &escape[len..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
 
 /// Default size budget of one dense DFA (the forward and the reverse DFA each): 2 MiB. Most CRS 942 patterns
 /// fit in a few hundred KiB; the few large keyword alternations under `(?i)` grow to tens of MiB as DFAs and
@@ -45,7 +134,7 @@ pub enum EnginePlan {
 /// Where compilation gets the engine of each regex of a rule: built from the pattern ([`Planner`]), or taken
 /// from an artifact. `paranoia_level` is the rule's.
 pub trait RegexSource {
-    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, String>;
+    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, RegexError>;
 }
 
 /// Builds engines by an [`EnginePlan`] for a rule set at `paranoia_level`.
@@ -56,7 +145,7 @@ pub struct Planner {
 }
 
 impl RegexSource for Planner {
-    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, String> {
+    fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, RegexError> {
         match self.plan {
             // Rules above the paranoia level never run: no DFA is spent on them.
             EnginePlan::Dense { size_limit } if paranoia_level <= self.paranoia_level => {
@@ -109,8 +198,8 @@ impl fmt::Display for EngineKind {
 }
 
 impl RegexEngine {
-    /// Compiles `pattern` on the meta engine; the error is one line, fit for a load error.
-    pub fn lazy(pattern: &str) -> Result<RegexEngine, String> {
+    /// Compiles `pattern` on the meta engine.
+    pub fn lazy(pattern: &str) -> Result<RegexEngine, RegexError> {
         let pattern = pcre_byte_escapes(pattern);
         let meta = build_meta(&pattern)?;
         Ok(RegexEngine {
@@ -123,7 +212,7 @@ impl RegexEngine {
     }
 
     /// Compiles `pattern` to dense DFAs if both fit `size_limit` bytes, else on the meta engine.
-    pub fn dense_or_lazy(pattern: &str, size_limit: usize) -> Result<RegexEngine, String> {
+    pub fn dense_or_lazy(pattern: &str, size_limit: usize) -> Result<RegexEngine, RegexError> {
         // The meta build validates the pattern and gives the usual error message.
         let mut engine = RegexEngine::lazy(pattern)?;
         let dense = DenseRegex::builder()
@@ -151,7 +240,7 @@ impl RegexEngine {
         groups: usize,
         dense: Option<Box<DenseRegex>>,
         defer: bool,
-    ) -> Result<RegexEngine, String> {
+    ) -> Result<RegexEngine, RegexError> {
         let engine = RegexEngine {
             whole: matches_whole(&pattern),
             pattern,
@@ -162,7 +251,9 @@ impl RegexEngine {
         if engine.dense.is_none() && !defer {
             let meta = build_meta(&engine.pattern)?;
             if meta.group_info().group_len(regex_automata::PatternID::ZERO) != groups {
-                return Err("stored capture group count does not match the pattern".into());
+                return Err(RegexError::Stored(
+                    "stored capture group count does not match the pattern".into(),
+                ));
             }
             let _ = engine.meta.set(Some(meta));
         }
@@ -408,6 +499,6 @@ mod tests {
         let lazy = RegexEngine::lazy("(a").unwrap_err();
         let dense = RegexEngine::dense_or_lazy("(a", DEFAULT_DFA_SIZE_LIMIT).unwrap_err();
         assert_eq!(lazy, dense);
-        assert!(lazy.starts_with("regex does not compile"));
+        assert!(lazy.to_string().starts_with("regex does not compile"));
     }
 }

@@ -5,7 +5,7 @@
 //! is a substring test of the value in the pattern (an empty value is within anything), numbers are read as C's
 //! `atoi` reads them (leading spaces, a sign, digits, and anything else ends the number; no digits is 0).
 
-use crate::compile::rule::OperatorKind;
+use crate::rule::OperatorKind;
 use std::net::IpAddr;
 use std::ops::Range;
 
@@ -34,6 +34,19 @@ pub enum Comparison {
     Le,
 }
 
+/// Why a check's pattern cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CheckError {
+    #[error("`{value}` in byte range `{spec}` is not a byte (0-255)")]
+    NotAByte { value: String, spec: String },
+    #[error("byte range `{range}` in `{spec}` is empty")]
+    EmptyByteRange { range: String, spec: String },
+    #[error("`{0}` is not an IP address or CIDR range")]
+    NotAnAddress(String),
+    #[error("`{0}` has an invalid prefix length")]
+    PrefixLength(String),
+}
+
 /// An address and how many of its leading bits must match.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Network {
@@ -43,7 +56,7 @@ pub struct Network {
 
 impl Check {
     /// The check of `kind` with argument `pattern`, or `None` when `kind` is not a check (a search operator).
-    pub fn new(kind: OperatorKind, pattern: Option<&str>) -> Option<Result<Check, String>> {
+    pub fn new(kind: OperatorKind, pattern: Option<&str>) -> Option<Result<Check, CheckError>> {
         let text = || pattern.unwrap_or_default();
         let bytes = || text().as_bytes().to_vec();
         let number = |comparison| Ok(Check::Number(comparison, atoi(text().as_bytes())));
@@ -226,20 +239,24 @@ fn invalid_url_encoding(value: &[u8]) -> Option<Range<usize>> {
 }
 
 /// `@validateByteRange`'s argument: comma-separated bytes and ranges, `9,10,13,32-126`.
-fn byte_ranges(spec: &str) -> Result<Box<[bool; 256]>, String> {
+fn byte_ranges(spec: &str) -> Result<Box<[bool; 256]>, CheckError> {
     let mut allowed = Box::new([false; 256]);
     for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let byte = |s: &str| {
-            s.trim()
-                .parse::<u8>()
-                .map_err(|_| format!("`{s}` in byte range `{spec}` is not a byte (0-255)"))
+            s.trim().parse::<u8>().map_err(|_| CheckError::NotAByte {
+                value: s.to_owned(),
+                spec: spec.to_owned(),
+            })
         };
         let (low, high) = match part.split_once('-') {
             Some((low, high)) => (byte(low)?, byte(high)?),
             None => (byte(part)?, byte(part)?),
         };
         if low > high {
-            return Err(format!("byte range `{part}` in `{spec}` is empty"));
+            return Err(CheckError::EmptyByteRange {
+                range: part.to_owned(),
+                spec: spec.to_owned(),
+            });
         }
         for b in low..=high {
             allowed[usize::from(b)] = true;
@@ -249,7 +266,7 @@ fn byte_ranges(spec: &str) -> Result<Box<[bool; 256]>, String> {
 }
 
 /// `@ipMatch`'s argument: comma-separated addresses and CIDR ranges.
-fn networks(spec: &str) -> Result<Vec<Network>, String> {
+fn networks(spec: &str) -> Result<Vec<Network>, CheckError> {
     spec.split(',')
         .map(str::trim)
         .filter(|p| !p.is_empty())
@@ -257,7 +274,7 @@ fn networks(spec: &str) -> Result<Vec<Network>, String> {
             let (address, prefix) = part.split_once('/').unwrap_or((part, ""));
             let address: IpAddr = address
                 .parse()
-                .map_err(|_| format!("`{part}` is not an IP address or CIDR range"))?;
+                .map_err(|_| CheckError::NotAnAddress(part.to_owned()))?;
             let max = if address.is_ipv4() { 32 } else { 128 };
             let prefix = match prefix {
                 "" => max,
@@ -265,7 +282,7 @@ fn networks(spec: &str) -> Result<Vec<Network>, String> {
                     .parse::<u8>()
                     .ok()
                     .filter(|b| *b <= max)
-                    .ok_or_else(|| format!("`{part}` has an invalid prefix length"))?,
+                    .ok_or_else(|| CheckError::PrefixLength(part.to_owned()))?,
             };
             Ok(Network { address, prefix })
         })

@@ -102,7 +102,7 @@ mod tests {
     /// The pairs of one code page, read straight from its line of the committed file (a check on `build.rs`,
     /// independent of how it tokenises).
     fn pairs_in_file(code_page: &str) -> Vec<(u16, u8)> {
-        let text = include_str!("../../../unicode/unicode.mapping");
+        let text = include_str!("../../unicode/unicode.mapping");
         let mut lines = text.lines();
         lines
             .find(|l| l.split_whitespace().next() == Some(code_page))

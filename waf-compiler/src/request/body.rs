@@ -221,7 +221,7 @@ pub fn parse_urlencoded<'a>(arena: &'a Bump, input: &'a [u8], separator: u8) -> 
 
 fn decode_arg<'a>(arena: &'a Bump, raw: &'a [u8]) -> &'a [u8] {
     if raw.iter().any(|b| matches!(b, b'%' | b'+')) {
-        crate::evaluate::transform::url_decode_in(arena, raw)
+        crate::transform::url_decode_in(arena, raw)
     } else {
         raw
     }

@@ -8,97 +8,54 @@
 
 pub mod check;
 
-use crate::compile::regex_engine::RegexEngine;
-use crate::compile::rule::{ChainOperator, ChainTarget, OperatorKind, Transform, Variable};
-use crate::evaluate::collection::RequestView;
-use crate::evaluate::detect;
-use crate::evaluate::transform::{self, UnicodeMap};
+use crate::detect;
+use crate::regex_engine::{RegexEngine, RegexError, RegexFactory};
+use crate::request::collection::RequestView;
+use crate::rule::{ChainTarget, OperatorKind, Transform, Variable};
+use crate::transform::{self, UnicodeMap};
 use aho_corasick::{AhoCorasick, MatchKind};
-use check::{Check, Comparison, WithinList, atoi};
-use regex_automata::meta::{self, Regex};
-use regex_automata::util::syntax;
+use check::{Check, CheckError, Comparison, WithinList, atoi};
 use std::ops::Range;
 
-/// A compiled NFA may use at most this much memory. The largest CRS 942 pattern needs a few MiB; the cap stops
-/// a pathological pattern from exhausting memory at load time (it is then a load error, not an outage).
-const NFA_SIZE_LIMIT: usize = 64 << 20;
-
-/// ModSecurity's regex syntax: `.` matches a newline, multi-line anchors, bytes rather than UTF-8.
-pub fn syntax_config() -> syntax::Config {
-    syntax::Config::new()
-        .dot_matches_new_line(true)
-        .multi_line(true)
-        .unicode(false)
-        .utf8(false)
-}
-
-/// The meta engine's configuration: the NFA cap, and empty matches allowed inside UTF-8 sequences (bytes).
-fn meta_config() -> meta::Config {
-    Regex::config()
-        .nfa_size_limit(Some(NFA_SIZE_LIMIT))
-        .utf8_empty(false)
-}
-
-/// A function giving the engine of each regex a rule needs (see [`crate::compile::regex_engine::RegexSource`]).
-pub type RegexFactory<'a> = dyn FnMut(&str) -> Result<RegexEngine, String> + 'a;
-
-/// Compiles a pattern, already through [`pcre_byte_escapes`], on the meta engine with ModSecurity's semantics; the
-/// error is one line, fit for a load error.
-pub fn build_meta(pattern: &str) -> Result<Regex, String> {
-    Regex::builder()
-        .syntax(syntax_config())
-        .configure(meta_config())
-        .build(pattern)
-        .map_err(|e| match e.syntax_error() {
-            Some(regex_syntax::Error::Parse(p)) => {
-                format!(
-                    "regex does not compile: {} (at offset {})",
-                    p.kind(),
-                    p.span().start.offset
-                )
-            }
-            Some(regex_syntax::Error::Translate(t)) => {
-                format!(
-                    "regex does not compile: {} (at offset {})",
-                    t.kind(),
-                    t.span().start.offset
-                )
-            }
-            _ => format!("regex does not compile: {e}"),
-        })
-}
-
-/// Rewrites `\x{HH}` (one or two hex digits) as `\xHH`.
-///
-/// In PCRE without UTF mode (ModSecurity's), `\x{e2}` is the byte 0xE2; regex-syntax reads the braced form as
-/// the code point U+00E2 (two bytes in UTF-8) even with Unicode off. CRS patterns use the braced form to match
-/// UTF-8 sequences byte by byte (`\x{e2}\x80\x99` is a right single quote), so it must mean a byte here too.
-pub fn pcre_byte_escapes(pattern: &str) -> String {
-    let mut out = String::with_capacity(pattern.len());
-    let mut rest = pattern;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let escape = &rest[at..];
-        let digits = escape
-            .strip_prefix("\\x{")
-            .and_then(|d| d.split_once('}'))
-            .map(|(d, _)| d)
-            .filter(|d| (1..=2).contains(&d.len()) && d.bytes().all(|b| b.is_ascii_hexdigit()));
-        match digits {
-            Some(d) => {
-                out.push_str(&format!("\\x{d:0>2}"));
-                rest = &escape[4 + d.len()..];
-            }
-            None => {
-                // Copy the backslash and the character it escapes, so `\\x{e2}` (a literal backslash) is kept.
-                let len = escape[1..].chars().next().map_or(1, |c| 1 + c.len_utf8());
-                out.push_str(&escape[..len]);
-                rest = &escape[len..];
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+/// Why an operator (a rule's or a chain condition's) cannot be built from what the rule says.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OperatorError {
+    #[error("operator `{}` needs a pattern", .0.name())]
+    NeedsPattern(OperatorKind),
+    #[error("operator `{}` takes no pattern (use null)", .0.name())]
+    TakesNoPattern(OperatorKind),
+    /// A chain condition's check that takes no pattern (`validate_url_encoding`) was given one.
+    #[error("the operator takes no pattern (use '')")]
+    ConditionTakesNoPattern,
+    #[error("`phrases` belong to the `pm` operator, not `{}`", .0.name())]
+    PhrasesOutsidePm(OperatorKind),
+    #[error("operator `pm` needs at least one entry in `phrases`")]
+    NoPhrases,
+    #[error("phrases do not compile: {0}")]
+    Phrases(String),
+    #[error("operator `{}` is not a search", .0.name())]
+    NotASearch(OperatorKind),
+    #[error("operator `{}` cannot be a chain condition", .0.name())]
+    NotInChains(OperatorKind),
+    /// Group 0 is the whole match (ModSecurity's TX:0); `groups` counts it.
+    #[error(
+        "capture group {group} does not exist (the rule's regex has {} capture group(s))",
+        .groups.saturating_sub(1)
+    )]
+    NoSuchGroup { group: usize, groups: usize },
+    #[error("unterminated `${{` in `{0}`")]
+    UnterminatedReference(String),
+    #[error("`${{{0}}}`: the capture group is a number")]
+    GroupNotANumber(String),
+    #[error(
+        "unknown reference `${{{0}}}`, expected `${{capture:N}}` or a request variable \
+         (`${{REQUEST_HEADERS:Host}}`, `${{ARGS_GET:a|ARGS_POST:a}}`)"
+    )]
+    UnknownReference(String),
+    #[error(transparent)]
+    Regex(#[from] RegexError),
+    #[error(transparent)]
+    Check(#[from] CheckError),
 }
 
 /// A rule's main operator, ready to run.
@@ -140,26 +97,19 @@ impl Matcher {
         pattern: Option<&str>,
         phrases: &[String],
         regexes: &mut RegexFactory<'_>,
-    ) -> Result<Matcher, String> {
-        let need =
-            || pattern.ok_or_else(|| format!("operator `{}` needs a pattern", operator_name(kind)));
+    ) -> Result<Matcher, OperatorError> {
+        let need = || pattern.ok_or(OperatorError::NeedsPattern(kind));
         if !phrases.is_empty() && kind != OperatorKind::Pm {
-            return Err(format!(
-                "`phrases` belong to the `pm` operator, not `{}`",
-                operator_name(kind)
-            ));
+            return Err(OperatorError::PhrasesOutsidePm(kind));
         }
         if !kind.takes_pattern() && pattern.is_some() {
-            return Err(format!(
-                "operator `{}` takes no pattern (use null)",
-                operator_name(kind)
-            ));
+            return Err(OperatorError::TakesNoPattern(kind));
         }
         if let Some(check) = Check::new(kind, pattern) {
             if kind != OperatorKind::Unconditional && kind.takes_pattern() {
                 need()?;
             }
-            return check.map(Matcher::Check);
+            return Ok(Matcher::Check(check?));
         }
         Ok(match kind {
             OperatorKind::Regex => Matcher::Regex(regexes(need()?)?),
@@ -171,21 +121,16 @@ impl Matcher {
             OperatorKind::DetectorXss => Matcher::DetectorXss,
             OperatorKind::Pm => {
                 if phrases.is_empty() {
-                    return Err("operator `pm` needs at least one entry in `phrases`".to_string());
+                    return Err(OperatorError::NoPhrases);
                 }
                 let automaton = AhoCorasick::builder()
                     .ascii_case_insensitive(true)
                     .match_kind(MatchKind::LeftmostFirst)
                     .build(phrases)
-                    .map_err(|e| format!("phrases do not compile: {e}"))?;
+                    .map_err(|e| OperatorError::Phrases(e.to_string()))?;
                 Matcher::Pm(Box::new(automaton))
             }
-            _ => {
-                return Err(format!(
-                    "operator `{}` is not a search",
-                    operator_name(kind)
-                ));
-            }
+            _ => return Err(OperatorError::NotASearch(kind)),
         })
     }
 
@@ -257,32 +202,6 @@ impl Matcher {
     }
 }
 
-fn operator_name(kind: OperatorKind) -> &'static str {
-    match kind {
-        OperatorKind::Regex => "regex",
-        OperatorKind::Contains => "contains",
-        OperatorKind::StartsWith => "starts_with",
-        OperatorKind::DetectorSqli => "detector_sqli",
-        OperatorKind::DetectorXss => "detector_xss",
-        OperatorKind::Pm => "pm",
-        OperatorKind::EndsWith => "ends_with",
-        OperatorKind::Equals => "equals",
-        OperatorKind::Within => "within",
-        OperatorKind::ContainsWord => "contains_word",
-        OperatorKind::Eq => "eq",
-        OperatorKind::Gt => "gt",
-        OperatorKind::Ge => "ge",
-        OperatorKind::Lt => "lt",
-        OperatorKind::Le => "le",
-        OperatorKind::Unconditional => "unconditional",
-        OperatorKind::ValidateByteRange => "validate_byte_range",
-        OperatorKind::ValidateUrlEncoding => "validate_url_encoding",
-        OperatorKind::ValidateUtf8Encoding => "validate_utf8_encoding",
-        OperatorKind::IpMatch => "ip_match",
-        OperatorKind::AnomalyThreshold => "anomaly_threshold",
-    }
-}
-
 /// A pattern of the text conditions (or a template target): literal text with `${capture:N}` and request
 /// variable references (`${REQUEST_HEADERS:Host}`, `${ARGS_GET:_method|ARGS_POST:_method}`; the older
 /// `${request_headers:NAME}` is `${REQUEST_HEADERS:NAME}`).
@@ -313,13 +232,13 @@ fn parse_variable_reference(reference: &str) -> Option<Piece> {
     Some(Piece::Variable(alternatives))
 }
 
-fn parse_template(pattern: &str) -> Result<Vec<Piece>, String> {
+fn parse_template(pattern: &str) -> Result<Vec<Piece>, OperatorError> {
     let mut pieces = Vec::new();
     let mut rest = pattern;
     while let Some(start) = rest.find("${") {
         let end = rest[start..]
             .find('}')
-            .ok_or_else(|| format!("unterminated `${{` in `{pattern}`"))?;
+            .ok_or_else(|| OperatorError::UnterminatedReference(pattern.to_owned()))?;
         let reference = &rest[start + 2..start + end];
         let piece = if let Some(name) = reference.strip_prefix("request_headers:") {
             Piece::Variable(vec![(
@@ -329,14 +248,10 @@ fn parse_template(pattern: &str) -> Result<Vec<Piece>, String> {
         } else if let Some(n) = reference.strip_prefix("capture:") {
             n.parse()
                 .map(Piece::Capture)
-                .map_err(|_| format!("`${{{reference}}}`: the capture group is a number"))?
+                .map_err(|_| OperatorError::GroupNotANumber(reference.to_owned()))?
         } else {
-            parse_variable_reference(reference).ok_or_else(|| {
-                format!(
-                    "unknown reference `${{{reference}}}`, expected `${{capture:N}}` or a request variable \
-                     (`${{REQUEST_HEADERS:Host}}`, `${{ARGS_GET:a|ARGS_POST:a}}`)"
-                )
-            })?
+            parse_variable_reference(reference)
+                .ok_or_else(|| OperatorError::UnknownReference(reference.to_owned()))?
         };
         pieces.push(Piece::Literal(rest.as_bytes()[..start].to_vec()));
         pieces.push(piece);
@@ -491,54 +406,48 @@ pub fn chain_holds(
     true
 }
 
-/// Which part of a chain condition is wrong, for the load error.
+/// Which part of a chain condition is wrong (`target`, `operator` or `pattern`), and why, for the load error.
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConditionError {
     pub field: &'static str,
-    pub message: String,
+    pub error: OperatorError,
 }
 
-impl Condition {
-    /// `groups` is the number of capture groups of the rule's regex (0 when the operator is not a regex).
-    pub fn new(
-        target: ChainTarget,
-        operator: ChainOperator,
-        pattern: &str,
-        transforms: &[Transform],
-        negate: bool,
-        groups: usize,
-        regexes: &mut RegexFactory<'_>,
-    ) -> Result<Condition, ConditionError> {
-        // Group 0 is the whole match (ModSecurity's TX:0).
-        let check_group = |n: usize, field| {
-            if n >= groups {
-                Err(ConditionError {
-                    field,
-                    message: format!(
-                        "capture group {n} does not exist (the rule's regex has {} capture group(s))",
-                        groups.saturating_sub(1)
-                    ),
-                })
-            } else {
-                Ok(())
-            }
-        };
-        let checked_template = |text: &str, field| -> Result<Vec<Piece>, ConditionError> {
-            let pieces =
-                parse_template(text).map_err(|message| ConditionError { field, message })?;
-            for piece in &pieces {
-                if let Piece::Capture(n) = piece {
-                    check_group(*n, field)?;
-                }
-            }
-            Ok(pieces)
-        };
-        let target = match target {
+impl ConditionError {
+    fn in_field(field: &'static str) -> impl Fn(OperatorError) -> ConditionError {
+        move |error| ConditionError { field, error }
+    }
+}
+
+/// Checks that capture group `n` exists in a match with `groups` groups (group 0 included).
+fn check_group(n: usize, groups: usize) -> Result<(), OperatorError> {
+    match n < groups {
+        true => Ok(()),
+        false => Err(OperatorError::NoSuchGroup { group: n, groups }),
+    }
+}
+
+/// A template's pieces, each capture group it reads checked to exist.
+fn checked_template(text: &str, groups: usize) -> Result<Vec<Piece>, OperatorError> {
+    let pieces = parse_template(text)?;
+    for piece in &pieces {
+        if let Piece::Capture(n) = piece {
+            check_group(*n, groups)?;
+        }
+    }
+    Ok(pieces)
+}
+
+impl Target {
+    /// What a condition reads; `groups` is the number of capture groups it can read.
+    fn new(target: ChainTarget, groups: usize) -> Result<Target, OperatorError> {
+        Ok(match target {
             ChainTarget::MatchedValue => Target::Matched,
             ChainTarget::Capture(n) => {
-                check_group(usize::from(n), "target")?;
+                check_group(usize::from(n), groups)?;
                 Target::Capture(usize::from(n))
             }
-            ChainTarget::Template(text) => Target::Template(checked_template(&text, "target")?),
+            ChainTarget::Template(text) => Target::Template(checked_template(&text, groups)?),
             ChainTarget::Variable {
                 variable,
                 key,
@@ -551,21 +460,27 @@ impl Condition {
                 }),
                 count,
             },
-        };
-        let template = || checked_template(pattern, "pattern");
-        let op = match operator {
-            ChainOperator::Regex => {
-                ConditionOp::Regex(regexes(pattern).map_err(|message| ConditionError {
-                    field: "pattern",
-                    message,
-                })?)
-            }
-            ChainOperator::Contains => ConditionOp::Contains(template()?),
-            ChainOperator::StartsWith => ConditionOp::StartsWith(template()?),
-            ChainOperator::Equals => ConditionOp::Equals(template()?),
-            ChainOperator::EndsWith => ConditionOp::EndsWith(template()?),
+        })
+    }
+}
+
+impl ConditionOp {
+    /// The condition's operator on `pattern`, whose templates may read `groups` capture groups.
+    fn new(
+        operator: OperatorKind,
+        pattern: &str,
+        groups: usize,
+        regexes: &mut RegexFactory<'_>,
+    ) -> Result<ConditionOp, OperatorError> {
+        let template = || checked_template(pattern, groups);
+        Ok(match operator {
+            OperatorKind::Regex => ConditionOp::Regex(regexes(pattern)?),
+            OperatorKind::Contains => ConditionOp::Contains(template()?),
+            OperatorKind::StartsWith => ConditionOp::StartsWith(template()?),
+            OperatorKind::Equals => ConditionOp::Equals(template()?),
+            OperatorKind::EndsWith => ConditionOp::EndsWith(template()?),
             // A list without references is indexed once, as the `within` operator's is.
-            ChainOperator::Within => {
+            OperatorKind::Within => {
                 let mut pieces = template()?;
                 match pieces.as_mut_slice() {
                     [Piece::Literal(list)] => {
@@ -574,34 +489,49 @@ impl Condition {
                     _ => ConditionOp::Within(pieces),
                 }
             }
-            ChainOperator::Pm => ConditionOp::Pm(Box::new(
+            OperatorKind::Pm => ConditionOp::Pm(Box::new(
                 AhoCorasick::builder()
                     .ascii_case_insensitive(true)
                     .build(pattern.split_ascii_whitespace())
-                    .map_err(|e| ConditionError {
-                        field: "pattern",
-                        message: format!("phrases do not compile: {e}"),
-                    })?,
+                    .map_err(|e| OperatorError::Phrases(e.to_string()))?,
             )),
-            ChainOperator::Eq => ConditionOp::Number(Comparison::Eq, template()?),
-            ChainOperator::Gt => ConditionOp::Number(Comparison::Gt, template()?),
-            ChainOperator::Ge => ConditionOp::Number(Comparison::Ge, template()?),
-            ChainOperator::Lt => ConditionOp::Number(Comparison::Lt, template()?),
-            ChainOperator::Le => ConditionOp::Number(Comparison::Le, template()?),
-            ChainOperator::ValidateUrlEncoding | ChainOperator::ValidateUtf8Encoding
+            OperatorKind::Eq => ConditionOp::Number(Comparison::Eq, template()?),
+            OperatorKind::Gt => ConditionOp::Number(Comparison::Gt, template()?),
+            OperatorKind::Ge => ConditionOp::Number(Comparison::Ge, template()?),
+            OperatorKind::Lt => ConditionOp::Number(Comparison::Lt, template()?),
+            OperatorKind::Le => ConditionOp::Number(Comparison::Le, template()?),
+            OperatorKind::ValidateUrlEncoding | OperatorKind::ValidateUtf8Encoding
                 if !pattern.is_empty() =>
             {
-                return Err(ConditionError {
-                    field: "pattern",
-                    message: "the operator takes no pattern (use '')".to_string(),
-                });
+                return Err(OperatorError::ConditionTakesNoPattern);
             }
-            ChainOperator::ValidateUrlEncoding => ConditionOp::Check(Check::UrlEncoding),
-            ChainOperator::ValidateUtf8Encoding => ConditionOp::Check(Check::Utf8Encoding),
-        };
+            OperatorKind::ValidateUrlEncoding => ConditionOp::Check(Check::UrlEncoding),
+            OperatorKind::ValidateUtf8Encoding => ConditionOp::Check(Check::Utf8Encoding),
+            other => return Err(OperatorError::NotInChains(other)),
+        })
+    }
+}
+
+impl Condition {
+    /// `groups` is the number of capture groups of the rule's regex (0 when the operator is not a regex).
+    pub fn new(
+        target: ChainTarget,
+        operator: OperatorKind,
+        pattern: &str,
+        transforms: &[Transform],
+        negate: bool,
+        groups: usize,
+        regexes: &mut RegexFactory<'_>,
+    ) -> Result<Condition, ConditionError> {
         Ok(Condition {
-            target,
-            op,
+            target: Target::new(target, groups).map_err(ConditionError::in_field("target"))?,
+            op: ConditionOp::new(operator, pattern, groups, regexes).map_err(|error| {
+                let field = match error {
+                    OperatorError::NotInChains(_) => "operator",
+                    _ => "pattern",
+                };
+                ConditionError { field, error }
+            })?,
             transforms: transform::effective_chain(transforms),
             negate,
         })
@@ -755,7 +685,7 @@ impl Condition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evaluate::request::HttpRequest;
+    use crate::request::HttpRequest;
 
     /// A request with these headers, as chain conditions see it (leaked: tests only).
     fn view(headers: &'static [(&'static str, &'static [u8])]) -> RequestView<'static> {
@@ -769,7 +699,7 @@ mod tests {
         RequestView::new(&request, Box::leak(Box::default()))
     }
 
-    fn lazy(p: &str) -> Result<RegexEngine, String> {
+    fn lazy(p: &str) -> Result<RegexEngine, RegexError> {
         RegexEngine::lazy(p)
     }
 
@@ -808,7 +738,10 @@ mod tests {
     fn lookaround_and_backreferences_are_refused() {
         for p in [r"a(?=b)", r"(?<!a)b", r"(a)\1", "(unclosed"] {
             let err = Matcher::new(OperatorKind::Regex, Some(p), &[], &mut lazy).unwrap_err();
-            assert!(err.starts_with("regex does not compile"), "{p}: {err}");
+            assert!(
+                err.to_string().starts_with("regex does not compile"),
+                "{p}: {err}"
+            );
         }
     }
 
@@ -827,23 +760,27 @@ mod tests {
         assert!(
             Matcher::new(OperatorKind::Regex, None, &[], &mut lazy)
                 .unwrap_err()
+                .to_string()
                 .contains("needs a pattern")
         );
         assert!(Matcher::new(OperatorKind::Contains, None, &[], &mut lazy).is_err());
         assert!(
             Matcher::new(OperatorKind::DetectorSqli, Some("x"), &[], &mut lazy)
                 .unwrap_err()
+                .to_string()
                 .contains("takes no pattern")
         );
         assert!(Matcher::new(OperatorKind::DetectorXss, None, &[], &mut lazy).is_ok());
         assert!(
             Matcher::new(OperatorKind::Pm, None, &[], &mut lazy)
                 .unwrap_err()
+                .to_string()
                 .contains("phrases")
         );
         assert!(
             Matcher::new(OperatorKind::Regex, Some("a"), &["a".into()], &mut lazy)
                 .unwrap_err()
+                .to_string()
                 .contains("belong to the `pm` operator")
         );
         assert!(Matcher::new(OperatorKind::Eq, None, &[], &mut lazy).is_err());
@@ -865,14 +802,14 @@ mod tests {
         let mut lazy = lazy;
         let extension = Condition::new(
             ChainTarget::Template(".${capture:1}/".into()),
-            ChainOperator::Within,
+            OperatorKind::Within,
             ".bak/ .conf/",
             &[Transform::Lowercase],
             false,
             m.group_count(),
             &mut lazy,
         )
-        .unwrap_or_else(|e| panic!("{}", e.message));
+        .unwrap_or_else(|e| panic!("{}", e.error));
         let found = m.find(b"/a/site.CONF", true).unwrap();
         assert!(extension.holds(b"/a/site.CONF", &found, &view(&[]), UnicodeMap::default()));
         let found = m.find(b"/a/site.config", true).unwrap();
@@ -880,14 +817,14 @@ mod tests {
         let url = regex(r"^https?://([^/]+)");
         let host = Condition::new(
             ChainTarget::Capture(1),
-            ChainOperator::EndsWith,
+            OperatorKind::EndsWith,
             "${request_headers:host}",
             &[],
             true,
             url.group_count(),
             &mut lazy,
         )
-        .unwrap_or_else(|e| panic!("{}", e.message));
+        .unwrap_or_else(|e| panic!("{}", e.error));
         let value = b"http://www.example.com/x";
         let found = url.find(value, true).unwrap();
         assert!(!host.holds(
@@ -905,14 +842,14 @@ mod tests {
         // A variable reference (the first value of the first alternative that has one) and a numeric operator.
         let method = Condition::new(
             ChainTarget::MatchedValue,
-            ChainOperator::Equals,
+            OperatorKind::Equals,
             "${ARGS_POST:_method|ARGS_GET:_method}",
             &[],
             false,
             1,
             &mut lazy,
         )
-        .unwrap_or_else(|e| panic!("{}", e.message));
+        .unwrap_or_else(|e| panic!("{}", e.error));
         assert!(method.reads_request());
         let whole = Found::whole(b"PUT");
         assert!(method.holds(b"PUT", &whole, &view(&[]), UnicodeMap::default()));
@@ -920,14 +857,14 @@ mod tests {
         let range = regex(r"(\d+)-(\d+)");
         let descending = Condition::new(
             ChainTarget::Capture(2),
-            ChainOperator::Lt,
+            OperatorKind::Lt,
             "${capture:1}",
             &[],
             false,
             range.group_count(),
             &mut lazy,
         )
-        .unwrap_or_else(|e| panic!("{}", e.message));
+        .unwrap_or_else(|e| panic!("{}", e.error));
         let value = b"bytes=10-9";
         let found = range.find(value, true).unwrap();
         assert!(descending.holds(value, &found, &view(&[]), UnicodeMap::default()));
@@ -944,7 +881,7 @@ mod tests {
         let found = m.find(value, true).unwrap();
         let equal = Condition::new(
             ChainTarget::Capture(1),
-            ChainOperator::Equals,
+            OperatorKind::Equals,
             "${capture:2}",
             &[],
             false,
@@ -957,7 +894,7 @@ mod tests {
         assert!(equal.holds(value, &found, &view(&[]), UnicodeMap::default()));
         let differ = Condition::new(
             ChainTarget::Capture(1),
-            ChainOperator::Equals,
+            OperatorKind::Equals,
             "${capture:2}",
             &[],
             true,
@@ -969,7 +906,7 @@ mod tests {
         assert!(!differ.holds(value, &found, &view(&[]), UnicodeMap::default()));
         let not_token = Condition::new(
             ChainTarget::MatchedValue,
-            ChainOperator::Regex,
+            OperatorKind::Regex,
             r"^[,\-0-9=A-Z_a-z]+$",
             &[],
             true,
@@ -987,7 +924,7 @@ mod tests {
         ));
         let lowered = Condition::new(
             ChainTarget::Capture(1),
-            ChainOperator::Equals,
+            OperatorKind::Equals,
             "abc",
             &[Transform::Lowercase],
             false,
@@ -1009,10 +946,10 @@ mod tests {
         let err = |target, op, pattern: &str| {
             Condition::new(target, op, pattern, &[], false, 2, &mut lazy)
                 .err()
-                .map(|e| (e.field, e.message))
+                .map(|e| (e.field, e.error))
         };
         assert_eq!(
-            err(ChainTarget::Capture(2), ChainOperator::Equals, "x")
+            err(ChainTarget::Capture(2), OperatorKind::Equals, "x")
                 .unwrap()
                 .0,
             "target"
@@ -1020,7 +957,7 @@ mod tests {
         assert_eq!(
             err(
                 ChainTarget::Capture(1),
-                ChainOperator::Equals,
+                OperatorKind::Equals,
                 "${capture:5}"
             )
             .unwrap()
@@ -1028,13 +965,13 @@ mod tests {
             "pattern"
         );
         assert_eq!(
-            err(ChainTarget::Capture(1), ChainOperator::Equals, "${nope}")
+            err(ChainTarget::Capture(1), OperatorKind::Equals, "${nope}")
                 .unwrap()
                 .0,
             "pattern"
         );
         assert_eq!(
-            err(ChainTarget::MatchedValue, ChainOperator::Regex, "(?=x)")
+            err(ChainTarget::MatchedValue, OperatorKind::Regex, "(?=x)")
                 .unwrap()
                 .0,
             "pattern"
@@ -1042,7 +979,7 @@ mod tests {
         assert!(
             err(
                 ChainTarget::Capture(1),
-                ChainOperator::Equals,
+                OperatorKind::Equals,
                 "${capture:1}"
             )
             .is_none()

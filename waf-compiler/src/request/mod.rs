@@ -4,6 +4,12 @@
 //! The engine never touches sockets: the proxy hands over method, URI, version, headers and the (already
 //! de-chunked, size-limited) body. The raw parser here is lenient on purpose: it must show what a WAF would see
 //! of a hostile request, not reject it.
+//!
+//! Its variables are read through [`collection::RequestView`], parsed lazily and once each, with the body
+//! parsers of [`body`].
+
+pub mod body;
+pub mod collection;
 
 use std::fmt;
 
