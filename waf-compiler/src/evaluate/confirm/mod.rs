@@ -71,7 +71,9 @@ pub fn confirm(
     // Only data needs a parser's word; a fragment of no other shape scores as its pattern says. The shape is the
     // value's as the application receives it: decoding it further is a guess, which finds injections, not data.
     let shape = shape::data_shape(raw);
-    let Some(shape) = shape.filter(|shape| confirm != Confirm::Code || *shape != Shape::Token)
+    // Code of no parser here (file inclusion, SSRF, PHP) is written as a name or a URL: those score as written.
+    let Some(shape) = shape
+        .filter(|shape| confirm != Confirm::Code || !matches!(shape, Shape::Token | Shape::Url))
     else {
         return Confirmation {
             confirmed: true,

@@ -11,6 +11,9 @@ pub enum Shape {
     Json,
     /// One word, name, number or identifier.
     Token,
+    /// An absolute `http` or `https` URL of URL characters only (no quote, blank, bracket or backslash): the page
+    /// an analytics beacon reports, a redirect target, a link in a document.
+    Url,
     /// Sentences of natural language.
     Text,
     /// Several lines: a post, a ticket, a Markdown or configuration file, a snippet of code.
@@ -24,6 +27,7 @@ impl Shape {
         match self {
             Shape::Json => "a JSON document",
             Shape::Token => "a plain word or name",
+            Shape::Url => "a URL",
             Shape::Text => "text",
             Shape::Document => "a document of several lines",
             Shape::Markup => "HTML with text",
@@ -37,6 +41,8 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
         Some(Shape::Json)
     } else if is_plain_token(value) {
         Some(Shape::Token)
+    } else if is_url(value) {
+        Some(Shape::Url)
     } else if is_prose(value) {
         Some(Shape::Text)
     } else if is_document(value) {
@@ -115,6 +121,56 @@ fn is_plain_token(value: &[u8]) -> bool {
             .all(|&b| b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.'))
 }
 
+/// An absolute `http(s)` URL with a host, whose every byte may appear in a URL unescaped (RFC 3986's unreserved
+/// and reserved characters, and `%`): none of the quotes, blanks, angle or curly brackets, backslashes, pipes or
+/// backquotes an injection needs to leave a URL's place, written out or percent-encoded.
+fn is_url(value: &[u8]) -> bool {
+    let encoded_escape = value.windows(3).any(|w| {
+        w[0] == b'%'
+            && std::str::from_utf8(&w[1..])
+                .ok()
+                .and_then(|hex| u8::from_str_radix(hex, 16).ok())
+                .is_some_and(|b| matches!(b, b'<' | b'>' | b'\'' | b'"' | b'\\' | b'`' | 0..=0x1f))
+    });
+    let rest = [b"http://".as_slice(), b"https://".as_slice()]
+        .iter()
+        .find_map(|scheme| {
+            (value.len() > scheme.len() && value[..scheme.len()].eq_ignore_ascii_case(scheme))
+                .then(|| &value[scheme.len()..])
+        });
+    !encoded_escape
+        && rest.is_some_and(|rest| {
+            rest.first().is_some_and(|b| b.is_ascii_alphanumeric())
+                && rest.iter().all(|&b| {
+                    b.is_ascii_alphanumeric()
+                        || matches!(
+                            b,
+                            b'-' | b'.'
+                                | b'_'
+                                | b'~'
+                                | b':'
+                                | b'/'
+                                | b'?'
+                                | b'#'
+                                | b'['
+                                | b']'
+                                | b'@'
+                                | b'!'
+                                | b'$'
+                                | b'&'
+                                | b'('
+                                | b')'
+                                | b'*'
+                                | b'+'
+                                | b','
+                                | b';'
+                                | b'='
+                                | b'%'
+                        )
+                })
+        })
+}
+
 /// Words of natural language needed for prose: fewer is a phrase, which code fragments also are.
 const PROSE_WORDS: usize = 6;
 
@@ -166,6 +222,13 @@ mod tests {
             Some(Shape::Text)
         );
         assert_eq!(data_shape(b"northwind"), Some(Shape::Token));
+        assert_eq!(
+            data_shape(b"https://northwind-traders.example/orders?id=7&utm_source=mail"),
+            Some(Shape::Url)
+        );
+        assert_eq!(data_shape(b"https://x.example/?q=1' or '1'='1"), None);
+        assert_eq!(data_shape(b"javascript:alert(1)"), None);
+        assert_eq!(data_shape(b"https://x.example/?%3Cform"), None);
         assert_eq!(
             data_shape(b"Steps:\n```sh\ncurl -s https://example.com/install.sh | sh\n```\nthen it fails with $HOME unset"),
             Some(Shape::Document)

@@ -54,7 +54,7 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     let shown = match shape {
         Shape::Document | Shape::Markup => true,
         Shape::Text => lines(value) > 1,
-        Shape::Json | Shape::Token => false,
+        Shape::Json | Shape::Token | Shape::Url => false,
     };
     if !shown {
         return Some(found);
