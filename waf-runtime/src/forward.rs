@@ -6,6 +6,7 @@
 use crate::access_log::{Action, Record};
 use crate::body::ProxyBody;
 use crate::client_ip::Peer;
+use crate::config::UpstreamHost;
 use crate::connection_limits::Admitted;
 use crate::headers::{set_forwarded, strip_hop_by_hop};
 use crate::metrics::UpstreamFailure;
@@ -72,6 +73,7 @@ pub async fn forward(
 ) -> Response<ProxyBody> {
     let config = &live.config;
     let upstream = config.upstream_for(&host.name);
+    let domain = config.domains.get(&host.name);
 
     let had_length = parts.headers.contains_key(header::CONTENT_LENGTH);
     // hyper leaves an upgrade handle on the requests that may switch protocols (HTTP/1.1 with the headers).
@@ -92,11 +94,19 @@ pub async fn forward(
         .any(|c| c.contains(peer.ip));
     let host_text = host.raw.as_ref().and_then(|h| h.to_str().ok());
     set_forwarded(&mut parts.headers, peer, trusted_peer, host_text);
-    // HTTP/1.1 needs a Host: the client's, or (from an HTTP/1.0 client without one) the upstream's.
-    let host_header = match &host.raw {
-        Some(raw) => raw.clone(),
-        None => HeaderValue::from_str(upstream.authority().as_str())
-            .unwrap_or_else(|_| HeaderValue::from_static("localhost")),
+    // HTTP/1.1 needs a Host: the domain's `upstream_host` when set, else the client's, or (from an HTTP/1.0
+    // client without one) the upstream's. The client's stays in X-Forwarded-Host either way.
+    let upstream_authority = || {
+        HeaderValue::from_str(upstream.authority().as_str())
+            .unwrap_or_else(|_| HeaderValue::from_static("localhost"))
+    };
+    let host_header = match (domain.and_then(|d| d.upstream_host.as_ref()), &host.raw) {
+        // Checked as a host name when the configuration was read, so always a valid header value.
+        (Some(UpstreamHost::Fixed(fixed)), _) => {
+            HeaderValue::from_str(fixed).unwrap_or_else(|_| upstream_authority())
+        }
+        (Some(UpstreamHost::Upstream), _) | (None, None) => upstream_authority(),
+        (None, Some(raw)) => raw.clone(),
     };
     parts.headers.insert(header::HOST, host_header);
     // The upstream logs the same id as we do, whatever the client sent (`request_id.rs`).
@@ -129,7 +139,9 @@ pub async fn forward(
         .upstreams
         .send(
             worker,
-            upstream.authority(),
+            upstream,
+            config.upstream_tls_for(&host.name),
+            client_upgrade.is_some(),
             Request::from_parts(parts, body),
         )
         .await;

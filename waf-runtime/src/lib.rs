@@ -40,6 +40,7 @@ pub mod tls;
 pub mod traffic;
 pub mod upgrade;
 pub mod upstream;
+pub mod upstream_tls;
 pub mod upstream_url;
 pub mod workers;
 

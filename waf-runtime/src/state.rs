@@ -68,7 +68,7 @@ impl State {
         access_log: Arc<AccessLog>,
     ) -> Self {
         let workers = config.server.workers;
-        let upstreams = Arc::new(Upstreams::new(&config.upstream, workers));
+        let upstreams = Arc::new(Upstreams::new(&config, workers));
         record_rules(metrics, &rules);
         State {
             workers,
@@ -130,10 +130,10 @@ impl State {
 
     fn store_config(&self, config: Config, traffic: Traffic) {
         let current = self.live.load();
-        let upstreams = if current.upstreams.matches(&config.upstream) {
+        let upstreams = if current.upstreams.matches(&config) {
             current.upstreams.clone()
         } else {
-            Arc::new(Upstreams::new(&config.upstream, self.workers))
+            Arc::new(Upstreams::new(&config, self.workers))
         };
         self.live.store(Arc::new(Live {
             config,

@@ -81,12 +81,34 @@ pub struct FileUpstream {
     pub response_timeout_ms: Option<u64>,
     pub pool_idle_timeout_sec: Option<u64>,
     pub pool_max_idle_per_host: Option<usize>,
+    pub tls: Option<FileUpstreamTls>,
+    pub http2: Option<Http2Setting>,
+}
+
+/// `waf.upstream.http2`: `auto` or `off`; YAML reads an unquoted `off` as the boolean false, which means the same.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Http2Setting {
+    Bool(bool),
+    Word(String),
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileUpstreamTls {
+    pub verify: Option<bool>,
+    pub ca_file: Option<String>,
+    pub server_name: Option<String>,
+    pub cert_file: Option<String>,
+    pub key_file: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileDomain {
     pub default_upstream: Option<String>,
+    pub upstream_tls: Option<FileUpstreamTls>,
+    pub upstream_host: Option<String>,
     pub cert_file: Option<String>,
     pub key_file: Option<String>,
     pub acme_enabled: Option<bool>,

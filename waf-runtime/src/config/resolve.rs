@@ -2,11 +2,12 @@
 //!
 //! The precedence is the specification's: an environment variable applies only when the file does not set the
 //! value (an earlier design let the environment silently override the file).
-use super::file::{CodePageSetting, FileRoot, FileWaf};
+use super::file::{CodePageSetting, FileRoot, FileWaf, Http2Setting};
 use super::{
     AccessLogConfig, AccessLogFormat, AcmeConfig, AdminConfig, BodyConfig, ClientIpConfig, Config,
     ConfigError, DomainConfig, LogFormat, LoggingConfig, MetricsConfig, Mode, OverLimit,
-    RulesConfig, ServerConfig, TlsConfig, TrafficLogLevel, UpstreamConfig,
+    RulesConfig, ServerConfig, TlsConfig, TrafficLogLevel, UpstreamConfig, UpstreamHost,
+    UpstreamHttp2, UpstreamTls,
 };
 use crate::cidr::Cidr;
 use crate::limits::{self, Limits};
@@ -190,6 +191,14 @@ impl Resolver<'_> {
                 Some(u) => Some(self.upstream(&format!("{key}.default_upstream"), &u)?),
                 None => None,
             };
+            let upstream_tls = match d.upstream_tls {
+                Some(t) => Some(self.upstream_tls(&format!("{key}.upstream_tls"), t)?),
+                None => None,
+            };
+            let upstream_host = match d.upstream_host {
+                Some(h) => Some(self.upstream_host(&format!("{key}.upstream_host"), h)?),
+                None => None,
+            };
             let traffic = self.domain_traffic(
                 &key,
                 d.rate_limit,
@@ -219,6 +228,8 @@ impl Resolver<'_> {
                 name.to_ascii_lowercase(),
                 DomainConfig {
                     default_upstream,
+                    upstream_tls,
+                    upstream_host,
                     rate_limit: traffic.rate_limit,
                     ip_filter: traffic.ip_filter,
                     geoip: traffic.geoip,
@@ -605,7 +616,66 @@ impl Resolver<'_> {
             )?,
             pool_idle_timeout_sec: u.pool_idle_timeout_sec.unwrap_or(90),
             pool_max_idle_per_host: u.pool_max_idle_per_host.unwrap_or(256),
+            tls: self.upstream_tls("waf.upstream.tls", u.tls.unwrap_or_default())?,
+            http2: match u.http2 {
+                None => UpstreamHttp2::Auto,
+                Some(Http2Setting::Word(w)) if w == "auto" => UpstreamHttp2::Auto,
+                Some(Http2Setting::Bool(false)) => UpstreamHttp2::Off,
+                Some(Http2Setting::Word(w)) if w == "off" => UpstreamHttp2::Off,
+                Some(other) => {
+                    let shown = match other {
+                        Http2Setting::Bool(b) => b.to_string(),
+                        Http2Setting::Word(w) => format!("{w:?}"),
+                    };
+                    return Err(self.key_error(
+                        "waf.upstream.http2",
+                        format!("unknown value {shown}, expected auto or off"),
+                    ));
+                }
+            },
         })
+    }
+
+    /// `upstream.tls` or a domain's `upstream_tls` (`key`). Its files are read and parsed here, as the proxy
+    /// will read them, so a missing CA file or a key that is not the certificate's is refused by name.
+    fn upstream_tls(
+        &self,
+        key: &str,
+        t: super::file::FileUpstreamTls,
+    ) -> Result<UpstreamTls, ConfigError> {
+        let (cert_file, key_file) = self.pair(key, t.cert_file, t.key_file)?;
+        if let Some(name) = &t.server_name
+            && rustls::pki_types::ServerName::try_from(name.as_str()).is_err()
+        {
+            return Err(self.key_error(
+                &format!("{key}.server_name"),
+                format!("{name:?} is not a DNS name or an IP address"),
+            ));
+        }
+        let tls = UpstreamTls {
+            verify: t.verify.unwrap_or(true),
+            ca_file: t.ca_file.map(PathBuf::from),
+            server_name: t.server_name,
+            cert_file,
+            key_file,
+        };
+        crate::upstream_tls::check(&tls)
+            .map_err(|e| self.key_error(&format!("{key}.{}", e.key), e.message))?;
+        Ok(tls)
+    }
+
+    /// A domain's `upstream_host`: `$upstream`, or a host (with an optional port) to send as `Host`.
+    fn upstream_host(&self, key: &str, raw: String) -> Result<UpstreamHost, ConfigError> {
+        if raw == "$upstream" {
+            return Ok(UpstreamHost::Upstream);
+        }
+        match raw.parse::<http::uri::Authority>() {
+            Ok(a) if !a.host().is_empty() && !raw.contains('@') => Ok(UpstreamHost::Fixed(raw)),
+            _ => Err(self.key_error(
+                key,
+                format!("{raw:?} is neither $upstream nor a host name (with an optional port)"),
+            )),
+        }
     }
 
     /// A domain's `custom_rules`: rule mappings without `hosts` (the loader scopes each to the domain; a rule of
@@ -1151,6 +1221,74 @@ mod tests {
             "http://127.0.0.1:9"
         );
         assert_eq!(c.upstream_for("other").to_string(), "http://127.0.0.1:8080");
+    }
+
+    #[test]
+    fn upstream_tls_http2_and_host_settings() {
+        let c = run("", &[("UPSTREAM", "https://app.internal")]).unwrap();
+        assert_eq!(c.upstream.default.to_string(), "https://app.internal");
+        assert_eq!(c.upstream.tls, UpstreamTls::default());
+        assert!(c.upstream.tls.verify);
+        assert_eq!(c.upstream.http2, UpstreamHttp2::Auto);
+        let c = run(
+            "waf:\n  upstream: {http2: off, tls: {verify: false, server_name: backend.test}}\n  domains:\n    \
+             a.test: {default_upstream: 'https://10.0.0.1', upstream_tls: {server_name: a.internal}, upstream_host: $upstream}\n    \
+             b.test: {upstream_host: 'b.example:8443'}\n",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(c.upstream.http2, UpstreamHttp2::Off);
+        assert!(!c.upstream.tls.verify);
+        assert_eq!(
+            c.upstream_tls_for("b.test").server_name.as_deref(),
+            Some("backend.test")
+        );
+        let a = c.upstream_tls_for("a.test");
+        assert!(
+            a.verify,
+            "a domain's upstream_tls replaces the global one whole"
+        );
+        assert_eq!(a.server_name.as_deref(), Some("a.internal"));
+        assert_eq!(c.upstream_tls_settings().len(), 2);
+        assert_eq!(
+            c.domains["a.test"].upstream_host,
+            Some(UpstreamHost::Upstream)
+        );
+        assert_eq!(
+            c.domains["b.test"].upstream_host,
+            Some(UpstreamHost::Fixed("b.example:8443".into()))
+        );
+        for (text, says) in [
+            ("waf: {upstream: {http2: on}}", "waf.upstream.http2"),
+            ("waf: {upstream: {http2: h2c}}", "waf.upstream.http2"),
+            (
+                "waf: {upstream: {tls: {ca_file: /nonexistent/ca.pem}}}",
+                "waf.upstream.tls.ca_file: /nonexistent/ca.pem",
+            ),
+            (
+                "waf: {upstream: {tls: {server_name: 'a b'}}}",
+                "waf.upstream.tls.server_name",
+            ),
+            (
+                "waf: {domains: {a.test: {upstream_tls: {key_file: k.pem}}}}",
+                "waf.domains.a.test.upstream_tls: cert_file and key_file go together",
+            ),
+            (
+                "waf: {domains: {a.test: {upstream_tls: {cert_file: /nonexistent/c.pem, key_file: k.pem}}}}",
+                "waf.domains.a.test.upstream_tls.cert_file",
+            ),
+            (
+                "waf: {domains: {a.test: {upstream_host: 'u@h'}}}",
+                "waf.domains.a.test.upstream_host",
+            ),
+            (
+                "waf: {domains: {a.test: {upstream_host: ''}}}",
+                "waf.domains.a.test.upstream_host",
+            ),
+        ] {
+            let e = run(text, &[]).unwrap_err().to_string();
+            assert!(e.contains(says), "{text}: {e}");
+        }
     }
 
     #[test]
