@@ -40,6 +40,7 @@ pub mod tls;
 pub mod traffic;
 pub mod upgrade;
 pub mod upstream;
+pub mod upstream_pool;
 pub mod upstream_tls;
 pub mod upstream_url;
 pub mod workers;
@@ -211,6 +212,7 @@ async fn control_plane(
         access_log,
     ));
     spawn_traffic_upkeep(state.clone());
+    tokio::spawn(upstream_pool::keep_checking(state.clone()));
     tokio::spawn(reload::Reloader::new(state.clone(), config_text).run());
     if state.https.watcher.is_some() {
         tokio::spawn(tls::keep_refreshing(state.clone()));

@@ -81,6 +81,14 @@ enum Sender {
 
 type Failure = (UpstreamFailure, String);
 
+/// Why a request got no response head, and the request itself when the upstream never saw a byte of it (it may
+/// then go to another server).
+pub struct SendError {
+    pub failure: UpstreamFailure,
+    pub detail: String,
+    pub unsent: Option<Request<ProxyBody>>,
+}
+
 impl Upstreams {
     /// Pools for `workers` workers and the TLS clients `config` needs. Building one opens no connection: pools
     /// fill on first use.
@@ -104,14 +112,10 @@ impl Upstreams {
         }
     }
 
-    /// Whether these pools were built from settings equal to `config`'s (only the default upstream may differ:
-    /// it is not a pool setting).
+    /// Whether these pools were built from settings equal to `config`'s (the choice of servers may differ: it
+    /// is not a connection setting).
     pub fn matches(&self, config: &Config) -> bool {
-        let same_settings = UpstreamConfig {
-            default: config.upstream.default.clone(),
-            ..self.settings.clone()
-        } == config.upstream;
-        same_settings
+        self.settings.same_connections(&config.upstream)
             && config
                 .upstream_tls_settings()
                 .into_iter()
@@ -129,33 +133,35 @@ impl Upstreams {
         tls: &UpstreamTls,
         upgrade: bool,
         req: Request<ProxyBody>,
-    ) -> Result<Response<Incoming>, Failure> {
-        let target = match upstream.is_tls() {
-            false => Target {
-                url: upstream.clone(),
-                tls: 0,
-                http1_only: true,
-            },
-            true => Target {
-                url: upstream.clone(),
-                tls: self
-                    .tls
-                    .iter()
-                    .position(|(settings, _)| settings == tls)
-                    .ok_or((
-                        UpstreamFailure::Unavailable,
-                        "no TLS client for this upstream's settings".to_string(),
-                    ))?,
-                http1_only: upgrade,
-            },
+    ) -> Result<Response<Incoming>, SendError> {
+        let target = match self.target(upstream, tls, upgrade) {
+            Ok(target) => target,
+            Err((failure, detail)) => {
+                return Err(SendError {
+                    failure,
+                    detail,
+                    unsent: Some(req),
+                });
+            }
         };
         let pool = &self.pools[worker];
+        // The request, while no byte of it has been written: on a failure before then it comes back in the
+        // error, to be tried on another server.
+        let mut unsent = Some(req);
         let exchange = async {
-            let mut req = req;
             loop {
+                let Some(req) = unsent.take() else {
+                    return Err((UpstreamFailure::Unavailable, "no request".to_string()));
+                };
                 let (mut sender, pooled) = match pool.checkout(&target, self.idle_timeout()) {
                     Some(sender) => (sender, true),
-                    None => (self.connect(&target).await?, false),
+                    None => match self.connect(&target).await {
+                        Ok(sender) => (sender, false),
+                        Err(failure) => {
+                            unsent = Some(req);
+                            return Err(failure);
+                        }
+                    },
                 };
                 match sender.try_send(req).await {
                     Ok(response) => {
@@ -165,23 +171,90 @@ impl Upstreams {
                         }
                         return Ok(response);
                     }
-                    Err(e) => match e.request {
-                        // A pooled connection closed before the request was written: the upstream never saw it.
-                        // Each retry takes another pooled connection or, at last, a new one, which is not retried.
-                        Some(unsent) if pooled => req = unsent,
-                        _ => return Err(classify(&e.error)),
-                    },
+                    Err(e) => {
+                        unsent = e.request;
+                        // A pooled connection closed before the request was written: the upstream never saw
+                        // it. Each retry takes another pooled connection or, at last, a new one, which is not
+                        // retried here.
+                        if !(pooled && unsent.is_some()) {
+                            return Err(classify(&e.error));
+                        }
+                    }
                 }
             }
         };
-        match tokio::time::timeout(
+        let result = tokio::time::timeout(
             Duration::from_millis(self.settings.response_timeout_ms),
             exchange,
         )
-        .await
-        {
-            Err(_) => Err((UpstreamFailure::Timeout, "no response head in time".into())),
-            Ok(result) => result,
+        .await;
+        let (failure, detail) = match result {
+            Ok(Ok(response)) => return Ok(response),
+            Ok(Err(failure)) => failure,
+            Err(_) => (UpstreamFailure::Timeout, "no response head in time".into()),
+        };
+        Err(SendError {
+            failure,
+            detail,
+            unsent,
+        })
+    }
+
+    /// Where a request to `upstream` goes (see [`Target`]).
+    fn target(
+        &self,
+        upstream: &UpstreamUrl,
+        tls: &UpstreamTls,
+        http1_only: bool,
+    ) -> Result<Target, Failure> {
+        if !upstream.is_tls() {
+            return Ok(Target {
+                url: upstream.clone(),
+                tls: 0,
+                http1_only: true,
+            });
+        }
+        let index = self
+            .tls
+            .iter()
+            .position(|(settings, _)| settings == tls)
+            .ok_or((
+                UpstreamFailure::Unavailable,
+                "no TLS client for this upstream's settings".to_string(),
+            ))?;
+        Ok(Target {
+            url: upstream.clone(),
+            tls: index,
+            http1_only,
+        })
+    }
+
+    /// An active health check: `GET path` to `upstream` on a connection of its own, closed after; its status.
+    pub async fn probe(
+        &self,
+        upstream: &UpstreamUrl,
+        tls: &UpstreamTls,
+        path: &str,
+        timeout: Duration,
+    ) -> Result<u16, String> {
+        let exchange = async {
+            let target = self.target(upstream, tls, true)?;
+            let mut sender = self.connect(&target).await?;
+            let req = Request::get(path)
+                .header(header::HOST, upstream.authority().as_str())
+                .header(header::CONNECTION, "close")
+                .body(ProxyBody::empty())
+                .map_err(|e| (UpstreamFailure::Unavailable, e.to_string()))?;
+            sender
+                .try_send(req)
+                .await
+                .map(|response| response.status().as_u16())
+                .map_err(|e| classify(&e.error))
+        };
+        match tokio::time::timeout(timeout, exchange).await {
+            Err(_) => Err(format!("no answer within {} ms", timeout.as_millis())),
+            Ok(Err((_, detail))) => Err(detail),
+            Ok(Ok(status)) => Ok(status),
         }
     }
 

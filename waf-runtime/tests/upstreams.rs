@@ -1,10 +1,11 @@
 //! Upstreams as operators configure them, through the real `waf` binary: `https://` upstreams (a test CA made
-//! here with rcgen, real TLS servers with rustls), and the `Host` the upstream receives.
+//! here with rcgen, real TLS servers with rustls), the `Host` the upstream receives, and pools of servers under
+//! load while one dies and another fails its health check.
 mod support;
 
 use bytes::Bytes;
 use http::{Request, Response};
-use http_body_util::Full;
+use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -12,10 +13,12 @@ use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
 use rustls::server::WebPkiClientVerifier;
 use rustls::{HandshakeKind, RootCertStore, ServerConfig};
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use support::tls::{TestCa, path_text, provider};
 use support::*;
 use tokio::net::TcpListener;
@@ -335,6 +338,245 @@ fn check_config_names_the_upstream_tls_key_that_cannot_work() {
         (
             "waf: {domains: {a.test: {upstream_host: 'a b'}}}",
             "waf.domains.a.test.upstream_host",
+        ),
+    ] {
+        std::fs::write(dir.path().join("waf.yml"), config).unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_waf"))
+            .args(["--check-config", "--config", "waf.yml"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{config}: {stderr}");
+        assert!(stderr.contains(says), "{config}: {stderr}");
+    }
+}
+
+/// A pool member: an HTTP server on a fixed loopback port that can be killed (listener and every connection
+/// closed at once) and started again on the same port. `/health` answers 200, or 500 once told to fail; any
+/// other path answers the server's name. Every POST body it receives is counted in `posts`, shared by the pool.
+struct Member {
+    port: u16,
+    name: &'static str,
+    healthy: Arc<AtomicBool>,
+    served: Arc<AtomicUsize>,
+    posts: Arc<Mutex<HashMap<Bytes, usize>>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl Member {
+    async fn start(name: &'static str, posts: Arc<Mutex<HashMap<Bytes, usize>>>) -> Member {
+        let mut member = Member {
+            port: 0,
+            name,
+            healthy: Arc::new(AtomicBool::new(true)),
+            served: Arc::default(),
+            posts,
+            task: None,
+        };
+        member.restart().await;
+        member
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+
+    async fn restart(&mut self) {
+        let listener = TcpListener::bind(("127.0.0.1", self.port)).await.unwrap();
+        self.port = listener.local_addr().unwrap().port();
+        let (name, healthy, served, posts) = (
+            self.name,
+            self.healthy.clone(),
+            self.served.clone(),
+            self.posts.clone(),
+        );
+        self.task = Some(tokio::spawn(async move {
+            // Dropped with this task when it is aborted: every connection's task is aborted with it.
+            let mut connections = tokio::task::JoinSet::new();
+            loop {
+                let Ok((stream, _)) = listener.accept().await else {
+                    continue;
+                };
+                let (healthy, served, posts) = (healthy.clone(), served.clone(), posts.clone());
+                connections.spawn(async move {
+                    let service = service_fn(move |req: Request<Incoming>| {
+                        let (healthy, served, posts) =
+                            (healthy.clone(), served.clone(), posts.clone());
+                        async move {
+                            if req.uri().path() == "/health" {
+                                let status = match healthy.load(Ordering::SeqCst) {
+                                    true => 200,
+                                    false => 500,
+                                };
+                                let mut response = Response::new(Full::new(Bytes::new()));
+                                *response.status_mut() =
+                                    http::StatusCode::from_u16(status).unwrap();
+                                return Ok::<_, Infallible>(response);
+                            }
+                            let is_post = req.method() == http::Method::POST;
+                            let body = req.into_body().collect().await.unwrap().to_bytes();
+                            if is_post {
+                                *posts.lock().unwrap().entry(body).or_default() += 1;
+                            }
+                            served.fetch_add(1, Ordering::SeqCst);
+                            Ok(Response::new(Full::new(Bytes::from(name))))
+                        }
+                    });
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service)
+                        .await;
+                });
+            }
+        }));
+    }
+
+    fn kill(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}
+
+impl Drop for Member {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// The servers `/health` lists as down.
+async fn servers_down(waf: &Waf) -> Vec<String> {
+    let (_, body) = get(waf.addr, "/health").await;
+    serde_json::from_value(json(&body)["upstreams_down"].clone()).unwrap()
+}
+
+async fn wait_down(waf: &Waf, url: &str, down: bool, secs: u64) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    while servers_down(waf).await.contains(&url.to_string()) != down {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{url} never {} /health's upstreams_down: {}",
+            if down { "entered" } else { "left" },
+            waf.logs()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_pool_under_load_loses_no_get_and_never_sends_a_post_twice() {
+    let posts: Arc<Mutex<HashMap<Bytes, usize>>> = Arc::default();
+    let mut a = Member::start("a", posts.clone()).await;
+    let b = Member::start("b", posts.clone()).await;
+    let c = Member::start("c", posts.clone()).await;
+    let config = format!(
+        "  upstream:\n    servers: ['{}', '{}', {{url: '{}', weight: 2}}]\n    \
+         max_fails: 1\n    fail_timeout_sec: 2\n    connect_timeout_ms: 500\n    response_timeout_ms: 5000\n    \
+         health_check: {{path: /health, interval_sec: 1, timeout_ms: 500}}\n",
+        a.url(),
+        b.url(),
+        c.url()
+    );
+    let waf = Waf::start(&config, &[]);
+    let stop = Arc::new(AtomicBool::new(false));
+    let failed_gets = Arc::new(AtomicUsize::new(0));
+    let gets = Arc::new(AtomicUsize::new(0));
+    let mut load = Vec::new();
+    // The load: eight clients sending GETs back to back, two sending POSTs with bodies of their own.
+    for _ in 0..8 {
+        let (stop, failed, gets, addr) =
+            (stop.clone(), failed_gets.clone(), gets.clone(), waf.addr);
+        load.push(tokio::spawn(async move {
+            while !stop.load(Ordering::SeqCst) {
+                let (parts, _) = get(addr, "/page").await;
+                gets.fetch_add(1, Ordering::SeqCst);
+                if parts.status != 200 {
+                    failed.fetch_add(1, Ordering::SeqCst);
+                }
+            }
+        }));
+    }
+    let posts_sent = Arc::new(AtomicUsize::new(0));
+    for client in 0..2 {
+        let (stop, sent, addr) = (stop.clone(), posts_sent.clone(), waf.addr);
+        load.push(tokio::spawn(async move {
+            let mut n = 0;
+            while !stop.load(Ordering::SeqCst) {
+                n += 1;
+                post(addr, "/order", format!("client={client}&n={n}")).await;
+                sent.fetch_add(1, Ordering::SeqCst);
+            }
+        }));
+    }
+
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    // b fails its health check: out within a check interval, and sent nothing after.
+    b.healthy.store(false, Ordering::SeqCst);
+    wait_down(&waf, &b.url(), true, 3).await;
+    let b_served = b.served.load(Ordering::SeqCst);
+    assert_eq!(
+        waf.metric(&format!("waf_upstream_server_up{{server=\"{}\"}}", b.url()))
+            .await,
+        0.0
+    );
+
+    // a dies: out at its first failure (max_fails: 1), the requests it refused go to c.
+    a.kill();
+    wait_down(&waf, &a.url(), true, 3).await;
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let a_before = a.served.load(Ordering::SeqCst);
+    a.restart().await;
+    // Back after fail_timeout_sec (2 s) at the latest, and sent requests again.
+    wait_down(&waf, &a.url(), false, 4).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while a.served.load(Ordering::SeqCst) == a_before {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a got nothing after its restart"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // Requests in flight when b went out may still have reached it; none chosen after.
+    assert!(
+        b.served.load(Ordering::SeqCst) <= b_served + 10,
+        "b was sent requests while out: {}",
+        waf.logs()
+    );
+    // b passes again: back in.
+    b.healthy.store(true, Ordering::SeqCst);
+    wait_down(&waf, &b.url(), false, 3).await;
+
+    stop.store(true, Ordering::SeqCst);
+    for task in load {
+        task.await.unwrap();
+    }
+    assert!(gets.load(Ordering::SeqCst) > 100, "the load ran");
+    assert_eq!(failed_gets.load(Ordering::SeqCst), 0, "{}", waf.logs());
+    let posts = posts.lock().unwrap();
+    assert!(posts_sent.load(Ordering::SeqCst) > 10);
+    let twice: Vec<_> = posts.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(twice.is_empty(), "POSTs received twice: {twice:?}");
+}
+
+#[test]
+fn check_config_refuses_a_pool_that_cannot_work() {
+    let dir = tempfile::tempdir().unwrap();
+    for (config, says) in [
+        (
+            "waf: {domains: {a.test: {upstreams: []}}}",
+            "waf.domains.a.test.upstreams: a pool needs at least one server",
+        ),
+        (
+            "waf: {upstream: {servers: ['http://10.0.0.1', {url: 'http://10.0.0.2', weight: 0}]}}",
+            "waf.upstream.servers[1].weight: must be at least 1",
+        ),
+        (
+            "waf: {upstream: {servers: [{url: 'http://10.0.0.2', backup: true}]}}",
+            "waf.upstream.servers: every server is a backup",
+        ),
+        (
+            "waf: {domains: {a.test: {default_upstream: 'http://10.0.0.1', upstreams: ['http://10.0.0.2']}}}",
+            "waf.domains.a.test.upstreams: set default_upstream or upstreams, not both",
         ),
     ] {
         std::fs::write(dir.path().join("waf.yml"), config).unwrap();

@@ -130,6 +130,63 @@ pub struct UpstreamConfig {
     /// How `https://` upstreams are reached (`upstream_tls.rs`), unless a domain has its own `upstream_tls`.
     pub tls: UpstreamTls,
     pub http2: UpstreamHttp2,
+    /// `upstream.servers`: the global pool, instead of `default` alone (`upstream_pool.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Vec<PoolServer>>,
+    /// How every pool chooses a server, when a server is out, how often a request is tried again, and the
+    /// active health check (none by default).
+    pub balance: Balance,
+    pub max_fails: u32,
+    pub fail_timeout_sec: u64,
+    pub retries: u32,
+    pub health_check: Option<HealthCheck>,
+}
+
+impl UpstreamConfig {
+    /// Whether `other` differs only in what chooses servers, not in how connections are made.
+    pub fn same_connections(&self, other: &UpstreamConfig) -> bool {
+        UpstreamConfig {
+            default: other.default.clone(),
+            servers: other.servers.clone(),
+            balance: other.balance,
+            max_fails: other.max_fails,
+            fail_timeout_sec: other.fail_timeout_sec,
+            retries: other.retries,
+            health_check: other.health_check.clone(),
+            ..self.clone()
+        } == *other
+    }
+}
+
+/// A server of a pool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PoolServer {
+    pub url: UpstreamUrl,
+    /// Its share of the requests, relative to the others' (at least 1).
+    pub weight: u32,
+    /// Used only while every other server is out.
+    pub backup: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Balance {
+    /// In turn, by weight.
+    RoundRobin,
+    /// The server with the fewest requests in flight, relative to its weight.
+    LeastConn,
+    /// By the client's address: a client keeps its server while the set of servers up stays the same.
+    IpHash,
+}
+
+/// `upstream.health_check`: each server of every pool is asked `GET path` every `interval_sec`; a server that
+/// does not answer `expect_status` within `timeout_ms` is out until it does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HealthCheck {
+    pub path: String,
+    pub interval_sec: u64,
+    pub timeout_ms: u64,
+    pub expect_status: u16,
 }
 
 /// `upstream.tls` and `domains.<host>.upstream_tls`: the TLS client towards an `https://` upstream.
@@ -196,6 +253,9 @@ pub struct DomainConfig {
     /// The `Host` its upstream receives; unset: the client's (with `X-Forwarded-Host` either way).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upstream_host: Option<UpstreamHost>,
+    /// The domain's pool, instead of `default_upstream` (one or the other).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstreams: Option<Vec<PoolServer>>,
     /// The domain's traffic controls, where it overrides the global ones (`traffic.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_limit: Option<RateLimitConfig>,
