@@ -206,7 +206,8 @@ impl Pools {
         }
     }
 
-    /// The pool for a request to `host` (lower-cased, without port): the domain's, else the global one.
+    /// The pool for a request to `host` (lower-cased, without port): the domain's, else the global one. Only
+    /// configured servers are in a pool, so no client header can point the proxy at an address of its choosing.
     pub fn for_host(&self, host: &str) -> &Pool {
         self.domains.get(host).unwrap_or(&self.global)
     }

@@ -410,16 +410,6 @@ impl Config {
         self.domains.iter().filter(|(_, d)| d.acme_enabled)
     }
 
-    /// The upstream for a request to `host` (already lower-cased, without port): the domain's own upstream when the
-    /// domain is configured with one, else the global one. Only configured values can come out of here, so no
-    /// client header can point the proxy at an address of its choosing.
-    pub fn upstream_for(&self, host: &str) -> &UpstreamUrl {
-        self.domains
-            .get(host)
-            .and_then(|d| d.default_upstream.as_ref())
-            .unwrap_or(&self.upstream.default)
-    }
-
     /// The TLS client settings towards the upstream of `host`: the domain's own, else the global ones.
     pub fn upstream_tls_for(&self, host: &str) -> &UpstreamTls {
         self.domains

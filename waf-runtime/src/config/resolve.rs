@@ -1347,11 +1347,10 @@ mod tests {
             &[],
         )
         .unwrap();
-        assert_eq!(
-            c.upstream_for("app.example.com").to_string(),
-            "http://127.0.0.1:9"
-        );
-        assert_eq!(c.upstream_for("other").to_string(), "http://127.0.0.1:8080");
+        let pools = crate::upstream_pool::Pools::build(&c, &Default::default());
+        let upstream = |host| pools.for_host(host).servers[0].config.url.to_string();
+        assert_eq!(upstream("app.example.com"), "http://127.0.0.1:9");
+        assert_eq!(upstream("other"), "http://127.0.0.1:8080");
     }
 
     #[test]
