@@ -148,15 +148,28 @@ pub async fn forward(
     let sent = Instant::now();
     let mut request = Some(Request::from_parts(parts, body));
     let mut tried: Vec<usize> = Vec::new();
+    // The last attempt's failure and server: the answer when no other server is tried.
+    let mut failed: Option<((UpstreamFailure, String), &UpstreamUrl)> = None;
     let (answer, upstream) = loop {
         // `choose` gives a server while any is untried, and `tried` grows by one each turn.
         let (Some(i), Some(mut req)) = (pool.choose(&tried, peer.ip), request.take()) else {
-            let detail = "no upstream server left to try".to_string();
-            break (Err((UpstreamFailure::Unavailable, detail)), None);
+            break match failed {
+                Some((failure, url)) => (Err(failure), Some(url)),
+                None => {
+                    let detail = "no upstream server to try".to_string();
+                    (Err((UpstreamFailure::Unavailable, detail)), None)
+                }
+            };
         };
         tried.push(i);
         let server = &pool.servers[i];
         let url = &server.config.url;
+        if let Some(((failure, detail), previous)) = failed.take() {
+            tracing::warn!(
+                "upstream {previous} failed ({failure:?}): {detail}; trying {url} [request_id \"{}\"]",
+                record.id().as_str()
+            );
+        }
         req.headers_mut()
             .insert(header::HOST, upstream_host_header(upstream_host, host, url));
         server.state.in_flight.fetch_add(1, Ordering::Relaxed);
@@ -180,15 +193,10 @@ pub async fn forward(
             UpstreamFailure::Unavailable => replay.as_ref().map(Replay::request),
             UpstreamFailure::Timeout => None,
         });
-        if request.is_none() || tried.len() > retries {
-            break (Err((e.failure, e.detail)), Some(url));
+        if tried.len() > retries {
+            request = None;
         }
-        tracing::warn!(
-            "upstream {url} failed ({:?}): {}; trying another server [request_id \"{}\"]",
-            e.failure,
-            e.detail,
-            record.id().as_str()
-        );
+        failed = Some(((e.failure, e.detail), url));
     };
     let upstream = upstream.map_or_else(|| pool.servers[0].config.url.clone(), Clone::clone);
     record.set_upstream(upstream.authority().as_str(), sent.elapsed());

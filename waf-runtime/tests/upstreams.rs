@@ -552,6 +552,13 @@ async fn a_pool_under_load_loses_no_get_and_never_sends_a_post_twice() {
     }
     assert!(gets.load(Ordering::SeqCst) > 100, "the load ran");
     assert_eq!(failed_gets.load(Ordering::SeqCst), 0, "{}", waf.logs());
+    // The requests a's death failed went to another server, which the log says.
+    assert!(
+        waf.logs().contains(&format!("upstream {} failed", a.url()))
+            && waf.logs().contains("; trying http://"),
+        "{}",
+        waf.logs()
+    );
     let posts = posts.lock().unwrap();
     assert!(posts_sent.load(Ordering::SeqCst) > 10);
     let twice: Vec<_> = posts.iter().filter(|(_, n)| **n > 1).collect();
