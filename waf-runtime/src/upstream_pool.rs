@@ -383,6 +383,26 @@ mod tests {
         }
     }
 
+    #[test]
+    fn health_outlives_a_new_configuration() {
+        let config = |servers: &str| {
+            crate::config::resolve(
+                &format!("waf: {{upstream: {{servers: [{servers}]}}}}"),
+                std::path::Path::new("t.yml"),
+                &|_| None,
+            )
+            .unwrap()
+        };
+        let registry = Registry::default();
+        let before = Pools::build(&config("'http://10.0.0.1', 'http://10.0.0.2'"), &registry);
+        before.global.servers[1].state.checked(Err("down".into()));
+        assert_eq!(before.down(), ["http://10.0.0.2"]);
+        // Another configuration listing the same server: still out until its check passes.
+        let after = Pools::build(&config("'http://10.0.0.2', 'http://10.0.0.3'"), &registry);
+        assert_eq!(after.down(), ["http://10.0.0.2"]);
+        assert_eq!(after.global.choose(&[], CLIENT), Some(1));
+    }
+
     const CLIENT: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
 
     #[test]
