@@ -6,6 +6,7 @@
 use crate::access_log::{Action, Record};
 use crate::body::ProxyBody;
 use crate::client_ip::Peer;
+use crate::config::UpstreamHost;
 use crate::connection_limits::Admitted;
 use crate::headers::{set_forwarded, strip_hop_by_hop};
 use crate::metrics::UpstreamFailure;
@@ -13,11 +14,14 @@ use crate::request_id;
 use crate::responses;
 use crate::state::{Live, State};
 use crate::upgrade;
+use crate::upstream_url::UpstreamUrl;
+use bytes::Bytes;
 use http::request::Parts;
 use http::uri::{Authority, PathAndQuery};
-use http::{HeaderValue, Request, Response, StatusCode, Uri, Version, header};
+use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode, Uri, Version, header};
 use hyper::upgrade::OnUpgrade;
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 /// Where a request comes from: the connection, and the host it asked for.
@@ -71,7 +75,11 @@ pub async fn forward(
     record: &mut Record,
 ) -> Response<ProxyBody> {
     let config = &live.config;
-    let upstream = config.upstream_for(&host.name);
+    let pool = live.pools.for_host(&host.name);
+    let upstream_host = config
+        .domains
+        .get(&host.name)
+        .and_then(|d| d.upstream_host.as_ref());
 
     let had_length = parts.headers.contains_key(header::CONTENT_LENGTH);
     // hyper leaves an upgrade handle on the requests that may switch protocols (HTTP/1.1 with the headers).
@@ -92,13 +100,7 @@ pub async fn forward(
         .any(|c| c.contains(peer.ip));
     let host_text = host.raw.as_ref().and_then(|h| h.to_str().ok());
     set_forwarded(&mut parts.headers, peer, trusted_peer, host_text);
-    // HTTP/1.1 needs a Host: the client's, or (from an HTTP/1.0 client without one) the upstream's.
-    let host_header = match &host.raw {
-        Some(raw) => raw.clone(),
-        None => HeaderValue::from_str(upstream.authority().as_str())
-            .unwrap_or_else(|_| HeaderValue::from_static("localhost")),
-    };
-    parts.headers.insert(header::HOST, host_header);
+
     // The upstream logs the same id as we do, whatever the client sent (`request_id.rs`).
     parts
         .headers
@@ -124,15 +126,79 @@ pub async fn forward(
     parts.uri = origin_form(std::mem::take(&mut parts.uri));
     parts.version = Version::HTTP_11;
 
+    // A copy to send again on another server after a reset before the response head: for idempotent methods
+    // only (RFC 9110 9.2.2: sending one twice has the effect of once), with a body already read whole, and only
+    // when there is another server to try.
+    let retries = config.upstream.retries as usize;
+    let replay = (retries > 0
+        && pool.servers.len() > 1
+        && client_upgrade.is_none()
+        && parts.method.is_idempotent())
+    .then(|| match &body {
+        ProxyBody::Full(bytes) => Some(Replay {
+            method: parts.method.clone(),
+            uri: parts.uri.clone(),
+            headers: parts.headers.clone(),
+            body: bytes.clone(),
+        }),
+        ProxyBody::Stream(_) | ProxyBody::Prefixed(..) => None,
+    })
+    .flatten();
+
     let sent = Instant::now();
-    let answer = live
-        .upstreams
-        .send(
-            worker,
-            upstream.authority(),
-            Request::from_parts(parts, body),
-        )
-        .await;
+    let mut request = Some(Request::from_parts(parts, body));
+    let mut tried: Vec<usize> = Vec::new();
+    // The last attempt's failure and server: the answer when no other server is tried.
+    let mut failed: Option<((UpstreamFailure, String), &UpstreamUrl)> = None;
+    let (answer, upstream) = loop {
+        // `choose` gives a server while any is untried, and `tried` grows by one each turn.
+        let (Some(i), Some(mut req)) = (pool.choose(&tried, peer.ip), request.take()) else {
+            break match failed {
+                Some((failure, url)) => (Err(failure), Some(url)),
+                None => {
+                    let detail = "no upstream server to try".to_string();
+                    (Err((UpstreamFailure::Unavailable, detail)), None)
+                }
+            };
+        };
+        tried.push(i);
+        let server = &pool.servers[i];
+        let url = &server.config.url;
+        if let Some(((failure, detail), previous)) = failed.take() {
+            tracing::warn!(
+                "upstream {previous} failed ({failure:?}): {detail}; trying {url} [request_id \"{}\"]",
+                record.id().as_str()
+            );
+        }
+        req.headers_mut()
+            .insert(header::HOST, upstream_host_header(upstream_host, host, url));
+        server.state.in_flight.fetch_add(1, Ordering::Relaxed);
+        let started = Instant::now();
+        let result = live
+            .upstreams
+            .send(worker, url, &pool.tls, client_upgrade.is_some(), req)
+            .await;
+        server.state.in_flight.fetch_sub(1, Ordering::Relaxed);
+        let e = match result {
+            Ok(response) => {
+                server.state.succeeded(started.elapsed());
+                break (Ok(response), Some(url));
+            }
+            Err(e) => e,
+        };
+        live.pools.failed(pool, &server.state);
+        // Never written: any request may go elsewhere. Written but reset before the head: an idempotent one
+        // may (a timeout is not a reset: another server would only double the wait and the load).
+        request = e.unsent.or_else(|| match e.failure {
+            UpstreamFailure::Unavailable => replay.as_ref().map(Replay::request),
+            UpstreamFailure::Timeout => None,
+        });
+        if tried.len() > retries {
+            request = None;
+        }
+        failed = Some(((e.failure, e.detail), url));
+    };
+    let upstream = upstream.map_or_else(|| pool.servers[0].config.url.clone(), Clone::clone);
     record.set_upstream(upstream.authority().as_str(), sent.elapsed());
     let id = record.id();
     match answer {
@@ -176,6 +242,45 @@ pub async fn forward(
             record.set_action(Action::UpstreamError);
             response
         }
+    }
+}
+
+/// What an idempotent request is sent again from.
+struct Replay {
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+    body: Option<Bytes>,
+}
+
+impl Replay {
+    fn request(&self) -> Request<ProxyBody> {
+        let mut req = Request::new(ProxyBody::Full(self.body.clone()));
+        *req.method_mut() = self.method.clone();
+        *req.uri_mut() = self.uri.clone();
+        *req.headers_mut() = self.headers.clone();
+        req
+    }
+}
+
+/// The `Host` for `upstream`: the domain's `upstream_host` when set, else the client's, or (from an HTTP/1.0
+/// client without one) the upstream's. The client's stays in X-Forwarded-Host either way.
+fn upstream_host_header(
+    configured: Option<&UpstreamHost>,
+    client: &RequestHost,
+    upstream: &UpstreamUrl,
+) -> HeaderValue {
+    let upstream_authority = || {
+        HeaderValue::from_str(upstream.authority().as_str())
+            .unwrap_or_else(|_| HeaderValue::from_static("localhost"))
+    };
+    match (configured, &client.raw) {
+        // Checked as a host name when the configuration was read, so always a valid header value.
+        (Some(UpstreamHost::Fixed(fixed)), _) => {
+            HeaderValue::from_str(fixed).unwrap_or_else(|_| upstream_authority())
+        }
+        (Some(UpstreamHost::Upstream), _) | (None, None) => upstream_authority(),
+        (None, Some(raw)) => raw.clone(),
     }
 }
 

@@ -40,6 +40,8 @@ mod tls;
 mod traffic;
 mod upgrade;
 mod upstream;
+mod upstream_pool;
+mod upstream_tls;
 mod upstream_url;
 mod workers;
 
@@ -218,6 +220,7 @@ async fn control_plane(
         access_log,
     ));
     spawn_traffic_upkeep(state.clone());
+    tokio::spawn(upstream_pool::keep_checking(state.clone()));
     tokio::spawn(reload::Reloader::new(state.clone(), config_text).run());
     if state.https.watcher.is_some() {
         tokio::spawn(tls::keep_refreshing(state.clone()));

@@ -535,6 +535,7 @@ async fn inspect(
 
 fn health(state: &State, config: &Config) -> Response<ProxyBody> {
     let rules = state.rules.load();
+    let upstreams_down = state.live.load().pools.down();
     responses::json(
         StatusCode::OK,
         &json!({
@@ -547,6 +548,7 @@ fn health(state: &State, config: &Config) -> Response<ProxyBody> {
             "rule_file_errors": rules.errors.len(),
             "rules_source": rules.source,
             "tls": tls::health(config, &state.https.certs.load()),
+            "upstreams_down": upstreams_down,
         }),
     )
 }

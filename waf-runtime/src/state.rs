@@ -16,6 +16,7 @@ use crate::recent_blocks::RecentBlocks;
 use crate::tls::Https;
 use crate::traffic::Traffic;
 use crate::upstream::Upstreams;
+use crate::upstream_pool::{Pools, Registry};
 use arc_swap::ArcSwap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -24,6 +25,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 pub struct Live {
     pub config: Config,
     pub upstreams: Arc<Upstreams>,
+    /// The pools of upstream servers and the choice among them (`upstream_pool.rs`).
+    pub pools: Arc<Pools>,
     pub traffic: Arc<Traffic>,
 }
 
@@ -45,6 +48,8 @@ pub struct State {
     pub connections: Arc<Connections>,
     /// The configuration the proxy started with: its listeners follow it until a restart.
     pub started: Config,
+    /// The health of every upstream server, kept across configuration swaps.
+    pub servers: Registry,
     /// Configuration and rule swaps so far (see the module's doc); held while swapping.
     swaps: Mutex<Swaps>,
 }
@@ -68,14 +73,18 @@ impl State {
         access_log: Arc<AccessLog>,
     ) -> Self {
         let workers = config.server.workers;
-        let upstreams = Arc::new(Upstreams::new(&config.upstream, workers));
+        let upstreams = Arc::new(Upstreams::new(&config, workers));
         record_rules(metrics, &rules);
+        let servers = Registry::default();
+        let pools = Arc::new(Pools::build(&config, &servers));
         State {
+            servers,
             workers,
             started: config.clone(),
             live: ArcSwap::from_pointee(Live {
                 config,
                 upstreams,
+                pools,
                 traffic: Arc::new(traffic),
             }),
             rules: ArcSwap::from_pointee(rules),
@@ -130,14 +139,16 @@ impl State {
 
     fn store_config(&self, config: Config, traffic: Traffic) {
         let current = self.live.load();
-        let upstreams = if current.upstreams.matches(&config.upstream) {
+        let upstreams = if current.upstreams.matches(&config) {
             current.upstreams.clone()
         } else {
-            Arc::new(Upstreams::new(&config.upstream, self.workers))
+            Arc::new(Upstreams::new(&config, self.workers))
         };
+        let pools = Arc::new(Pools::build(&config, &self.servers));
         self.live.store(Arc::new(Live {
             config,
             upstreams,
+            pools,
             traffic: Arc::new(traffic),
         }));
         // Under the swap count's lock (held by every caller), so the ACME tasks follow the swaps in their order.
@@ -157,6 +168,7 @@ impl State {
         self.live.store(Arc::new(Live {
             config: current.config.clone(),
             upstreams: current.upstreams.clone(),
+            pools: current.pools.clone(),
             traffic: Arc::new(traffic),
         }));
     }

@@ -9,6 +9,11 @@
 //! that bookkeeping was about a tenth of a proxied request's instructions here. A worker needs less: a short list
 //! per upstream, most recently used first.
 //!
+//! An `https://` upstream is reached over TLS (`upstream_tls.rs`), and spoken to in HTTP/2 when it chooses `h2`
+//! by ALPN (`upstream.http2: auto`, the default): such a connection carries many requests at once, so it stays in
+//! its list while in use and every request of the worker shares it. A request that may switch protocols (an
+//! upgrade, HTTP/1.1 only) goes on connections that offered HTTP/1.1 alone, kept in a list of their own.
+//!
 //! A connection goes back to its list as soon as the response head has arrived; while its body streams, it is
 //! busy (`is_ready` false) and checkouts pass it by. One that the upstream closed, or that stayed idle longer than
 //! `pool_idle_timeout_sec`, is dropped when a checkout meets it or at the worker's next sweep
@@ -19,21 +24,28 @@
 //! The pools are rebuilt only when their own settings change on a config reload; a change of domains or
 //! upstream addresses keeps the warm connections.
 use crate::body::ProxyBody;
-use crate::config::UpstreamConfig;
+use crate::config::{Config, UpstreamConfig, UpstreamTls};
 use crate::metrics::UpstreamFailure;
-use http::uri::Authority;
-use http::{Request, Response};
+use crate::upstream_tls::{self, Connectors};
+use crate::upstream_url::UpstreamUrl;
+use http::uri::{Authority, Scheme};
+use http::{HeaderValue, Request, Response, Uri, Version, header};
 use hyper::body::Incoming;
-use hyper::client::conn::http1::{self, SendRequest};
-use hyper_util::rt::TokioIo;
+use hyper::client::conn::{TrySendError, http1, http2};
+use hyper_util::rt::{TokioExecutor, TokioIo};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
 pub struct Upstreams {
     /// One per worker, indexed by the worker's number.
     pools: Vec<Pool>,
     settings: UpstreamConfig,
+    /// A TLS client per distinct TLS setting of the configuration (`Config::upstream_tls_settings`, in that
+    /// order), or why it could not be built (a file that became unreadable since the configuration was checked):
+    /// then each request to such an upstream is a 502 that says so.
+    tls: Vec<(UpstreamTls, Result<Connectors, String>)>,
 }
 
 /// One worker's connections. The lock is never contended (only its worker takes it) and never held across an
@@ -41,76 +53,208 @@ pub struct Upstreams {
 #[derive(Default)]
 struct Pool(Mutex<Vec<Lane>>);
 
-/// The connections to one upstream address, most recently returned last.
+/// Where a connection goes: the upstream, its TLS client (an index into `Upstreams::tls`, 0 for cleartext) and
+/// whether the connection offered HTTP/1.1 only.
+#[derive(Clone, PartialEq, Eq)]
+struct Target {
+    url: UpstreamUrl,
+    tls: usize,
+    http1_only: bool,
+}
+
+/// The connections to one target, most recently returned last.
 struct Lane {
-    authority: Authority,
+    target: Target,
     connections: Vec<Pooled>,
 }
 
 struct Pooled {
-    sender: SendRequest<ProxyBody>,
+    sender: Sender,
     returned: Instant,
+}
+
+/// A connection's handle: HTTP/1.1 (one request at a time) or HTTP/2 (any number at once, so it is shared).
+enum Sender {
+    Http1(http1::SendRequest<ProxyBody>),
+    Http2(http2::SendRequest<ProxyBody>),
 }
 
 type Failure = (UpstreamFailure, String);
 
+/// Why a request got no response head, and the request itself when the upstream never saw a byte of it (it may
+/// then go to another server).
+pub struct SendError {
+    pub failure: UpstreamFailure,
+    pub detail: String,
+    pub unsent: Option<Request<ProxyBody>>,
+}
+
 impl Upstreams {
-    /// Pools for `workers` workers. Building one opens no connection: pools fill on first use.
-    pub fn new(cfg: &UpstreamConfig, workers: usize) -> Self {
+    /// Pools for `workers` workers and the TLS clients `config` needs. Building one opens no connection: pools
+    /// fill on first use.
+    pub fn new(config: &Config, workers: usize) -> Self {
+        let tls = config
+            .upstream_tls_settings()
+            .into_iter()
+            .map(|settings| {
+                let built = upstream_tls::connectors(settings, config.upstream.http2)
+                    .map_err(|e| format!("upstream TLS client: {e}"));
+                if let Err(e) = &built {
+                    tracing::error!("{e}");
+                }
+                (settings.clone(), built)
+            })
+            .collect();
         Upstreams {
             pools: (0..workers).map(|_| Pool::default()).collect(),
-            settings: cfg.clone(),
+            settings: config.upstream.clone(),
+            tls,
         }
     }
 
-    /// Whether these pools were built from settings equal to `cfg` (only the default upstream may differ: it
-    /// is not a pool setting).
-    pub fn matches(&self, cfg: &UpstreamConfig) -> bool {
-        UpstreamConfig {
-            default: cfg.default.clone(),
-            ..self.settings.clone()
-        } == *cfg
+    /// Whether these pools were built from settings equal to `config`'s (the choice of servers may differ: it
+    /// is not a connection setting).
+    pub fn matches(&self, config: &Config) -> bool {
+        self.settings.same_connections(&config.upstream)
+            && config
+                .upstream_tls_settings()
+                .into_iter()
+                .eq(self.tls.iter().map(|(settings, _)| settings))
     }
 
-    /// Sends a request (origin-form target, `Host` set) to `upstream` on a connection of worker `worker`'s
-    /// pool, and waits for the response head within the response timeout (a new connection's connect timeout
-    /// included). The body is not awaited: it streams back to the client as it arrives.
+    /// Sends a request (origin-form target, `Host` set) to `upstream` (with the TLS settings `tls` when it is
+    /// `https://`) on a connection of worker `worker`'s pool, and waits for the response head within the
+    /// response timeout (a new connection's connect timeout included). The body is not awaited: it streams back
+    /// to the client as it arrives. `upgrade`: the request may switch protocols, so it goes over HTTP/1.1.
     pub async fn send(
         &self,
         worker: usize,
-        upstream: &Authority,
+        upstream: &UpstreamUrl,
+        tls: &UpstreamTls,
+        upgrade: bool,
         req: Request<ProxyBody>,
-    ) -> Result<Response<Incoming>, Failure> {
+    ) -> Result<Response<Incoming>, SendError> {
+        let target = match self.target(upstream, tls, upgrade) {
+            Ok(target) => target,
+            Err((failure, detail)) => {
+                return Err(SendError {
+                    failure,
+                    detail,
+                    unsent: Some(req),
+                });
+            }
+        };
         let pool = &self.pools[worker];
+        // The request, while no byte of it has been written: on a failure before then it comes back in the
+        // error, to be tried on another server.
+        let mut unsent = Some(req);
         let exchange = async {
-            let mut req = req;
             loop {
-                let (mut sender, pooled) = match pool.checkout(upstream, self.idle_timeout()) {
-                    Some(sender) => (sender, true),
-                    None => (self.connect(upstream).await?, false),
+                let Some(req) = unsent.take() else {
+                    return Err((UpstreamFailure::Unavailable, "no request".to_string()));
                 };
-                match sender.try_send_request(req).await {
+                let (mut sender, pooled) = match pool.checkout(&target, self.idle_timeout()) {
+                    Some(sender) => (sender, true),
+                    None => match self.connect(&target).await {
+                        Ok(sender) => (sender, false),
+                        Err(failure) => {
+                            unsent = Some(req);
+                            return Err(failure);
+                        }
+                    },
+                };
+                match sender.try_send(req).await {
                     Ok(response) => {
-                        pool.checkin(upstream, sender, self.settings.pool_max_idle_per_host);
+                        // A shared HTTP/2 connection never left its list.
+                        if !pooled || matches!(sender, Sender::Http1(_)) {
+                            pool.checkin(&target, sender, self.settings.pool_max_idle_per_host);
+                        }
                         return Ok(response);
                     }
-                    Err(mut e) => match e.take_message() {
-                        // A pooled connection closed before the request was written: the upstream never saw it.
-                        // Each retry takes another pooled connection or, at last, a new one, which is not retried.
-                        Some(unsent) if pooled => req = unsent,
-                        _ => return Err(classify(e.error())),
-                    },
+                    Err(e) => {
+                        unsent = e.request;
+                        // A pooled connection closed before the request was written: the upstream never saw
+                        // it. Each retry takes another pooled connection or, at last, a new one, which is not
+                        // retried here.
+                        if !(pooled && unsent.is_some()) {
+                            return Err(classify(&e.error));
+                        }
+                    }
                 }
             }
         };
-        match tokio::time::timeout(
+        let result = tokio::time::timeout(
             Duration::from_millis(self.settings.response_timeout_ms),
             exchange,
         )
-        .await
-        {
-            Err(_) => Err((UpstreamFailure::Timeout, "no response head in time".into())),
-            Ok(result) => result,
+        .await;
+        let (failure, detail) = match result {
+            Ok(Ok(response)) => return Ok(response),
+            Ok(Err(failure)) => failure,
+            Err(_) => (UpstreamFailure::Timeout, "no response head in time".into()),
+        };
+        Err(SendError {
+            failure,
+            detail,
+            unsent,
+        })
+    }
+
+    /// Where a request to `upstream` goes (see [`Target`]).
+    fn target(
+        &self,
+        upstream: &UpstreamUrl,
+        tls: &UpstreamTls,
+        http1_only: bool,
+    ) -> Result<Target, Failure> {
+        if !upstream.is_tls() {
+            return Ok(Target {
+                url: upstream.clone(),
+                tls: 0,
+                http1_only: true,
+            });
+        }
+        let index = self
+            .tls
+            .iter()
+            .position(|(settings, _)| settings == tls)
+            .ok_or((
+                UpstreamFailure::Unavailable,
+                "no TLS client for this upstream's settings".to_string(),
+            ))?;
+        Ok(Target {
+            url: upstream.clone(),
+            tls: index,
+            http1_only,
+        })
+    }
+
+    /// An active health check: `GET path` to `upstream` on a connection of its own, closed after; its status.
+    pub async fn probe(
+        &self,
+        upstream: &UpstreamUrl,
+        tls: &UpstreamTls,
+        path: &str,
+        timeout: Duration,
+    ) -> Result<u16, String> {
+        let exchange = async {
+            let target = self.target(upstream, tls, true)?;
+            let mut sender = self.connect(&target).await?;
+            let req = Request::get(path)
+                .header(header::HOST, upstream.authority().as_str())
+                .header(header::CONNECTION, "close")
+                .body(ProxyBody::Full(None))
+                .map_err(|e| (UpstreamFailure::Unavailable, e.to_string()))?;
+            sender
+                .try_send(req)
+                .await
+                .map(|response| response.status().as_u16())
+                .map_err(|e| classify(&e.error))
+        };
+        match tokio::time::timeout(timeout, exchange).await {
+            Err(_) => Err(format!("no answer within {} ms", timeout.as_millis())),
+            Ok(Err((_, detail))) => Err(detail),
+            Ok(Ok(status)) => Ok(status),
         }
     }
 
@@ -133,37 +277,156 @@ impl Upstreams {
         Duration::from_secs(self.settings.pool_idle_timeout_sec)
     }
 
-    /// Opens a connection to `upstream` and starts its task on the current worker.
-    async fn connect(&self, upstream: &Authority) -> Result<SendRequest<ProxyBody>, Failure> {
-        // `[::1]` in a URL is `::1` to the resolver.
-        let host = upstream
-            .host()
-            .trim_start_matches('[')
-            .trim_end_matches(']');
-        let port = upstream.port_u16().unwrap_or(80);
-        let stream = match tokio::time::timeout(
+    /// Opens a connection to `target` (TCP, TLS for `https://`, then HTTP/1.1 or the HTTP/2 the upstream chose)
+    /// within the connect timeout, and starts its task on the current worker.
+    async fn connect(&self, target: &Target) -> Result<Sender, Failure> {
+        let url = &target.url;
+        let connecting = async {
+            let stream = TcpStream::connect((url.host(), url.port()))
+                .await
+                .map_err(|e| (UpstreamFailure::Unavailable, format!("connect: {e}")))?;
+            // Requests and answers are small writes that should leave at once.
+            let _ = stream.set_nodelay(true);
+            if !url.is_tls() {
+                return start_http1(stream).await;
+            }
+            let unavailable = |detail: String| (UpstreamFailure::Unavailable, detail);
+            let (settings, connectors) = &self.tls[target.tls];
+            let connectors = connectors.as_ref().map_err(|e| unavailable(e.clone()))?;
+            let connector = match target.http1_only {
+                true => &connectors.http1,
+                false => &connectors.any,
+            };
+            let name = upstream_tls::server_name(settings, url.host()).map_err(unavailable)?;
+            // The log line of the 502 says why, such as "invalid peer certificate: UnknownIssuer".
+            let stream = connector
+                .connect(name, stream)
+                .await
+                .map_err(|e| unavailable(format!("TLS handshake: {}", error_chain(&e))))?;
+            if stream.get_ref().1.alpn_protocol() == Some(b"h2") {
+                let (sender, connection) =
+                    http2::handshake(TokioExecutor::new(), TokioIo::new(stream))
+                        .await
+                        .map_err(|e| classify(&e))?;
+                let upstream = url.clone();
+                tokio::spawn(async move {
+                    // The requests on it get "connection closed": the reason (a TLS alert such as
+                    // CertificateRequired, a GOAWAY) is only known here.
+                    if let Err(e) = connection.await {
+                        tracing::warn!(
+                            "upstream {upstream}: HTTP/2 connection failed: {}",
+                            error_chain(&e)
+                        );
+                    }
+                });
+                return Ok(Sender::Http2(sender));
+            }
+            start_http1(stream).await
+        };
+        match tokio::time::timeout(
             Duration::from_millis(self.settings.connect_timeout_ms),
-            TcpStream::connect((host, port)),
+            connecting,
         )
         .await
         {
-            Err(_) => return Err((UpstreamFailure::Timeout, "connect timed out".into())),
-            Ok(Err(e)) => return Err((UpstreamFailure::Unavailable, format!("connect: {e}"))),
-            Ok(Ok(stream)) => stream,
-        };
-        // Requests and answers are small writes that should leave at once.
-        let _ = stream.set_nodelay(true);
-        let (sender, connection) = http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| classify(&e))?;
-        tokio::spawn(async move {
-            // Upgrades: a 101 answer hands the connection over to `upgrade::relay`.
-            if let Err(e) = connection.with_upgrades().await {
-                tracing::debug!("upstream connection ended: {e}");
-            }
-        });
-        Ok(sender)
+            Err(_) => Err((UpstreamFailure::Timeout, "connect timed out".into())),
+            Ok(result) => result,
+        }
     }
+}
+
+/// HTTP/1.1 on a connected stream, its task started on the current worker.
+async fn start_http1<S>(stream: S) -> Result<Sender, Failure>
+where
+    S: AsyncRead + AsyncWrite + Send + Unpin + 'static,
+{
+    let (sender, connection) = http1::handshake(TokioIo::new(stream))
+        .await
+        .map_err(|e| classify(&e))?;
+    tokio::spawn(async move {
+        // Upgrades: a 101 answer hands the connection over to `upgrade::relay`.
+        if let Err(e) = connection.with_upgrades().await {
+            tracing::debug!("upstream connection ended: {e}");
+        }
+    });
+    Ok(Sender::Http1(sender))
+}
+
+impl Sender {
+    fn is_ready(&self) -> bool {
+        match self {
+            Sender::Http1(s) => s.is_ready(),
+            Sender::Http2(s) => s.is_ready(),
+        }
+    }
+
+    fn is_closed(&self) -> bool {
+        match self {
+            Sender::Http1(s) => s.is_closed(),
+            Sender::Http2(s) => s.is_closed(),
+        }
+    }
+
+    /// Sends `req`; an error carries the request back when it was not written. Over HTTP/2 the request takes
+    /// the absolute form (`:scheme`, `:authority` from its `Host`), and the response says HTTP/1.1 like any
+    /// other the client gets.
+    async fn try_send(&mut self, req: Request<ProxyBody>) -> Result<Response<Incoming>, Unsent> {
+        let unsent = |mut e: TrySendError<Request<ProxyBody>>| Unsent {
+            request: e.take_message(),
+            error: e.into_error(),
+        };
+        match self {
+            Sender::Http1(s) => s.try_send_request(req).await.map_err(unsent),
+            Sender::Http2(s) => match s.try_send_request(to_http2(req)).await {
+                Ok(mut response) => {
+                    *response.version_mut() = Version::HTTP_11;
+                    Ok(response)
+                }
+                Err(e) => {
+                    let mut e = unsent(e);
+                    e.request = e.request.map(to_http1);
+                    Err(e)
+                }
+            },
+        }
+    }
+}
+
+/// A request that failed: the error, and the request when it was not written (the upstream never saw it).
+struct Unsent {
+    error: hyper::Error,
+    request: Option<Request<ProxyBody>>,
+}
+
+/// An HTTP/1.1 request (origin-form target, `Host`) in the form HTTP/2 sends: `https://<Host><path>`.
+fn to_http2(req: Request<ProxyBody>) -> Request<ProxyBody> {
+    let (mut parts, body) = req.into_parts();
+    let authority = parts
+        .headers
+        .remove(header::HOST)
+        .and_then(|host| Authority::try_from(host.as_bytes()).ok());
+    let mut uri = std::mem::take(&mut parts.uri).into_parts();
+    uri.scheme = Some(Scheme::HTTPS);
+    uri.authority = authority;
+    // Only an authority that does not parse fails here; HTTP/2 then refuses the request, a 502.
+    parts.uri = Uri::from_parts(uri).unwrap_or_default();
+    parts.version = Version::HTTP_2;
+    Request::from_parts(parts, body)
+}
+
+/// The inverse of [`to_http2`], for a request that was not sent and goes on another connection.
+fn to_http1(req: Request<ProxyBody>) -> Request<ProxyBody> {
+    let (mut parts, body) = req.into_parts();
+    let uri = std::mem::take(&mut parts.uri).into_parts();
+    if let Some(host) = uri
+        .authority
+        .and_then(|a| HeaderValue::from_str(a.as_str()).ok())
+    {
+        parts.headers.insert(header::HOST, host);
+    }
+    parts.uri = uri.path_and_query.map(Uri::from).unwrap_or_default();
+    parts.version = Version::HTTP_11;
+    Request::from_parts(parts, body)
 }
 
 impl Pooled {
@@ -176,23 +439,24 @@ impl Pooled {
 }
 
 impl Pool {
-    /// The most recently returned connection to `upstream` that is ready for a request, dropping on the way the
-    /// stale ones.
-    fn checkout(
-        &self,
-        upstream: &Authority,
-        idle_timeout: Duration,
-    ) -> Option<SendRequest<ProxyBody>> {
+    /// The most recently returned connection to `target` that is ready for a request, dropping on the way the
+    /// stale ones. An HTTP/2 connection stays in the list (shared); an HTTP/1.1 one leaves it until checked in.
+    fn checkout(&self, target: &Target, idle_timeout: Duration) -> Option<Sender> {
         let mut lanes = self.0.lock().ok()?;
-        let lane = lanes.iter_mut().find(|l| l.authority == *upstream)?;
+        let lane = lanes.iter_mut().find(|l| l.target == *target)?;
         let connections = &mut lane.connections;
         let now = Instant::now();
         let mut i = connections.len();
         while i > 0 {
             i -= 1;
-            let pooled = &connections[i];
+            let pooled = &mut connections[i];
             if pooled.is_stale(now, idle_timeout) {
                 connections.remove(i);
+            } else if let Sender::Http2(shared) = &pooled.sender {
+                let shared = shared.clone();
+                // In use: its idle time starts again from now.
+                pooled.returned = now;
+                return Some(Sender::Http2(shared));
             } else if pooled.sender.is_ready() {
                 return Some(connections.remove(i).sender);
             }
@@ -200,16 +464,16 @@ impl Pool {
         None
     }
 
-    /// Returns a connection whose request was sent; beyond `max_idle` per upstream it is closed instead.
-    fn checkin(&self, upstream: &Authority, sender: SendRequest<ProxyBody>, max_idle: usize) {
+    /// Returns a connection whose request was sent; beyond `max_idle` per target it is closed instead.
+    fn checkin(&self, target: &Target, sender: Sender, max_idle: usize) {
         let Ok(mut lanes) = self.0.lock() else {
             return;
         };
-        let i = match lanes.iter().position(|l| l.authority == *upstream) {
+        let i = match lanes.iter().position(|l| l.target == *target) {
             Some(i) => i,
             None => {
                 lanes.push(Lane {
-                    authority: upstream.clone(),
+                    target: target.clone(),
                     connections: Vec::new(),
                 });
                 lanes.len() - 1

@@ -559,6 +559,23 @@ async fn live_changes_apply_at_once_land_in_the_file_and_invalid_ones_change_not
         saved["waf"]["domains"]["shop.test"]["default_upstream"],
         shop_up.url()
     );
+    // An https:// upstream is accepted as well (docs/proxy.md#https-upstreams).
+    let put = client
+        .call(
+            Method::PUT,
+            "/api/domains/secure.test",
+            Some(json!({"upstream": "https://127.0.0.1:1"})),
+        )
+        .await;
+    assert_eq!(put.status, 200, "{}", put.body);
+    assert_eq!(
+        put.body["domains"]["secure.test"]["upstream"],
+        "https://127.0.0.1:1"
+    );
+    let deleted = client
+        .call(Method::DELETE, "/api/domains/secure.test", None)
+        .await;
+    assert_eq!(deleted.status, 200, "{}", deleted.body);
     // The domain's own rule exclusions and threshold: its traffic passes a rule the others are blocked by.
     let attack = |host: &'static str| async move {
         let req = Request::get("/?q=attack-me")

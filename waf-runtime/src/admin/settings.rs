@@ -44,7 +44,7 @@ pub struct RuleSetChange {
 
 #[derive(Deserialize, ToSchema)]
 pub struct DomainChange {
-    /// `http://host:port` of the domain's upstream.
+    /// `http://host:port` or `https://host:port` of the domain's upstream.
     pub upstream: String,
     /// The domain's certificate; absent: the one it has is kept.
     pub tls: Option<DomainTls>,

@@ -81,12 +81,66 @@ pub struct FileUpstream {
     pub response_timeout_ms: Option<u64>,
     pub pool_idle_timeout_sec: Option<u64>,
     pub pool_max_idle_per_host: Option<usize>,
+    pub tls: Option<FileUpstreamTls>,
+    pub http2: Option<Http2Setting>,
+    pub servers: Option<Vec<FilePoolServer>>,
+    pub balance: Option<String>,
+    pub max_fails: Option<u32>,
+    pub fail_timeout_sec: Option<u64>,
+    pub retries: Option<u32>,
+    pub health_check: Option<FileHealthCheck>,
+}
+
+/// A server of a pool: its URL alone, or with its `weight` and `backup`.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum FilePoolServer {
+    Url(String),
+    Server(FilePoolServerSpec),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FilePoolServerSpec {
+    pub url: String,
+    pub weight: Option<u32>,
+    pub backup: Option<bool>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileHealthCheck {
+    pub path: Option<String>,
+    pub interval_sec: Option<u64>,
+    pub timeout_ms: Option<u64>,
+    pub expect_status: Option<u16>,
+}
+
+/// `waf.upstream.http2`: `auto` or `off`; YAML reads an unquoted `off` as the boolean false, which means the same.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum Http2Setting {
+    Bool(bool),
+    Word(String),
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileUpstreamTls {
+    pub verify: Option<bool>,
+    pub ca_file: Option<String>,
+    pub server_name: Option<String>,
+    pub cert_file: Option<String>,
+    pub key_file: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileDomain {
     pub default_upstream: Option<String>,
+    pub upstream_tls: Option<FileUpstreamTls>,
+    pub upstream_host: Option<String>,
+    pub upstreams: Option<Vec<FilePoolServer>>,
     pub cert_file: Option<String>,
     pub key_file: Option<String>,
     pub acme_enabled: Option<bool>,

@@ -128,11 +128,135 @@ pub struct UpstreamConfig {
     pub response_timeout_ms: u64,
     pub pool_idle_timeout_sec: u64,
     pub pool_max_idle_per_host: usize,
+    /// How `https://` upstreams are reached (`upstream_tls.rs`), unless a domain has its own `upstream_tls`.
+    pub tls: UpstreamTls,
+    pub http2: UpstreamHttp2,
+    /// `upstream.servers`: the global pool, instead of `default` alone (`upstream_pool.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub servers: Option<Vec<PoolServer>>,
+    /// How every pool chooses a server, when a server is out, how often a request is tried again, and the
+    /// active health check (none by default).
+    pub balance: Balance,
+    pub max_fails: u32,
+    pub fail_timeout_sec: u64,
+    pub retries: u32,
+    pub health_check: Option<HealthCheck>,
+}
+
+impl UpstreamConfig {
+    /// Whether `other` differs only in what chooses servers, not in how connections are made.
+    pub fn same_connections(&self, other: &UpstreamConfig) -> bool {
+        UpstreamConfig {
+            default: other.default.clone(),
+            servers: other.servers.clone(),
+            balance: other.balance,
+            max_fails: other.max_fails,
+            fail_timeout_sec: other.fail_timeout_sec,
+            retries: other.retries,
+            health_check: other.health_check.clone(),
+            ..self.clone()
+        } == *other
+    }
+}
+
+/// A server of a pool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PoolServer {
+    pub url: UpstreamUrl,
+    /// Its share of the requests, relative to the others' (at least 1).
+    pub weight: u32,
+    /// Used only while every other server is out.
+    pub backup: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Balance {
+    /// In turn, by weight.
+    RoundRobin,
+    /// The server with the fewest requests in flight, relative to its weight.
+    LeastConn,
+    /// By the client's address: a client keeps its server while the set of servers up stays the same.
+    IpHash,
+}
+
+/// `upstream.health_check`: each server of every pool is asked `GET path` every `interval_sec`; a server that
+/// does not answer `expect_status` within `timeout_ms` is out until it does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HealthCheck {
+    pub path: String,
+    pub interval_sec: u64,
+    pub timeout_ms: u64,
+    pub expect_status: u16,
+}
+
+/// `upstream.tls` and `domains.<host>.upstream_tls`: the TLS client towards an `https://` upstream.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct UpstreamTls {
+    /// Whether the upstream's certificate is verified (chain and name). Off only with a warning at start.
+    pub verify: bool,
+    /// The CA certificates (PEM) trusted instead of the system's roots: a private CA.
+    pub ca_file: Option<PathBuf>,
+    /// The name sent as SNI and verified in the certificate, instead of the upstream URL's host.
+    pub server_name: Option<String>,
+    /// A client certificate (full chain, PEM) and its key, for an upstream that asks for one (mutual TLS).
+    /// Both or neither.
+    pub cert_file: Option<PathBuf>,
+    pub key_file: Option<PathBuf>,
+}
+
+impl Default for UpstreamTls {
+    fn default() -> Self {
+        UpstreamTls {
+            verify: true,
+            ca_file: None,
+            server_name: None,
+            cert_file: None,
+            key_file: None,
+        }
+    }
+}
+
+/// `upstream.http2`: whether HTTP/2 is offered to `https://` upstreams (by ALPN; cleartext upstreams get HTTP/1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum UpstreamHttp2 {
+    /// HTTP/2 when the upstream chooses it in the TLS handshake, else HTTP/1.1.
+    Auto,
+    /// HTTP/1.1 only.
+    Off,
+}
+
+/// `domains.<host>.upstream_host`: the `Host` the upstream receives instead of the client's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UpstreamHost {
+    /// A fixed value, such as the backend's own name.
+    Fixed(String),
+    /// `$upstream`: the upstream URL's host (and port, when the URL has one).
+    Upstream,
+}
+
+impl Serialize for UpstreamHost {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            UpstreamHost::Fixed(host) => s.serialize_str(host),
+            UpstreamHost::Upstream => s.serialize_str("$upstream"),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct DomainConfig {
     pub default_upstream: Option<UpstreamUrl>,
+    /// The domain's own TLS client settings towards its upstream, instead of `upstream.tls` (all of them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream_tls: Option<UpstreamTls>,
+    /// The `Host` its upstream receives; unset: the client's (with `X-Forwarded-Host` either way).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstream_host: Option<UpstreamHost>,
+    /// The domain's pool, instead of `default_upstream` (one or the other).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub upstreams: Option<Vec<PoolServer>>,
     /// The domain's traffic controls, where it overrides the global ones (`traffic.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_limit: Option<RateLimitConfig>,
@@ -294,14 +418,27 @@ impl Config {
         self.domains.iter().filter(|(_, d)| d.acme_enabled)
     }
 
-    /// The upstream for a request to `host` (already lower-cased, without port): the domain's own upstream when the
-    /// domain is configured with one, else the global one. Only configured values can come out of here, so no
-    /// client header can point the proxy at an address of its choosing.
-    pub fn upstream_for(&self, host: &str) -> &UpstreamUrl {
+    /// The TLS client settings towards the upstream of `host`: the domain's own, else the global ones.
+    pub fn upstream_tls_for(&self, host: &str) -> &UpstreamTls {
         self.domains
             .get(host)
-            .and_then(|d| d.default_upstream.as_ref())
-            .unwrap_or(&self.upstream.default)
+            .and_then(|d| d.upstream_tls.as_ref())
+            .unwrap_or(&self.upstream.tls)
+    }
+
+    /// Every distinct TLS client setting in use (the global one first): one TLS client is built for each.
+    pub fn upstream_tls_settings(&self) -> Vec<&UpstreamTls> {
+        let mut all = vec![&self.upstream.tls];
+        for tls in self
+            .domains
+            .values()
+            .filter_map(|d| d.upstream_tls.as_ref())
+        {
+            if !all.contains(&tls) {
+                all.push(tls);
+            }
+        }
+        all
     }
 
     /// Which rule sources to load and how; a change here means the rules must be loaded again.

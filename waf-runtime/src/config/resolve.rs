@@ -2,11 +2,12 @@
 //!
 //! The precedence is the specification's: an environment variable applies only when the file does not set the
 //! value (an earlier design let the environment silently override the file).
-use super::file::{CodePageSetting, FileRoot, FileWaf};
+use super::file::{CodePageSetting, FileRoot, FileWaf, Http2Setting};
 use super::{
-    AccessLogConfig, AccessLogFormat, AcmeConfig, AdminConfig, BodyConfig, ClientIpConfig, Config,
-    ConfigError, DomainConfig, LogFormat, LoggingConfig, MetricsConfig, Mode, OverLimit,
-    RulesConfig, ServerConfig, TlsConfig, TrafficLogLevel, UpstreamConfig,
+    AccessLogConfig, AccessLogFormat, AcmeConfig, AdminConfig, Balance, BodyConfig, ClientIpConfig,
+    Config, ConfigError, DomainConfig, HealthCheck, LogFormat, LoggingConfig, MetricsConfig, Mode,
+    OverLimit, PoolServer, RulesConfig, ServerConfig, TlsConfig, TrafficLogLevel, UpstreamConfig,
+    UpstreamHost, UpstreamHttp2, UpstreamTls,
 };
 use crate::cidr::Cidr;
 use crate::limits::{self, Limits};
@@ -190,6 +191,24 @@ impl Resolver<'_> {
                 Some(u) => Some(self.upstream(&format!("{key}.default_upstream"), &u)?),
                 None => None,
             };
+            let upstream_tls = match d.upstream_tls {
+                Some(t) => Some(self.upstream_tls(&format!("{key}.upstream_tls"), t)?),
+                None => None,
+            };
+            let upstreams = match d.upstreams {
+                Some(list) => Some(self.pool(&format!("{key}.upstreams"), list)?),
+                None => None,
+            };
+            if upstreams.is_some() && default_upstream.is_some() {
+                return Err(self.key_error(
+                    &format!("{key}.upstreams"),
+                    "set default_upstream or upstreams, not both",
+                ));
+            }
+            let upstream_host = match d.upstream_host {
+                Some(h) => Some(self.upstream_host(&format!("{key}.upstream_host"), h)?),
+                None => None,
+            };
             let traffic = self.domain_traffic(
                 &key,
                 d.rate_limit,
@@ -219,6 +238,9 @@ impl Resolver<'_> {
                 name.to_ascii_lowercase(),
                 DomainConfig {
                     default_upstream,
+                    upstream_tls,
+                    upstream_host,
+                    upstreams,
                     rate_limit: traffic.rate_limit,
                     ip_filter: traffic.ip_filter,
                     geoip: traffic.geoip,
@@ -589,7 +611,69 @@ impl Resolver<'_> {
     }
 
     fn upstream_config(&self, u: super::file::FileUpstream) -> Result<UpstreamConfig, ConfigError> {
-        let raw = self.pick(u.default, "UPSTREAM", "http://127.0.0.1:8080".to_string())?;
+        let servers = match u.servers {
+            Some(list) => Some(self.pool("waf.upstream.servers", list)?),
+            None => None,
+        };
+        let raw = match (&servers, u.default) {
+            (Some(pool), Some(default)) if default != pool[0].url.to_string() => {
+                // `--check-config` prints both, the first server as the default; anything else is ambiguous.
+                return Err(self.key_error(
+                    "waf.upstream.servers",
+                    "set upstream.default or upstream.servers, not both",
+                ));
+            }
+            (Some(pool), _) => pool[0].url.to_string(),
+            (None, default) => {
+                self.pick(default, "UPSTREAM", "http://127.0.0.1:8080".to_string())?
+            }
+        };
+        let balance = match u.balance.as_deref() {
+            None | Some("round_robin") => Balance::RoundRobin,
+            Some("least_conn") => Balance::LeastConn,
+            Some("ip_hash") => Balance::IpHash,
+            Some(other) => {
+                return Err(self.key_error(
+                    "waf.upstream.balance",
+                    format!("unknown value {other:?}, expected round_robin, least_conn or ip_hash"),
+                ));
+            }
+        };
+        let health_check = match u.health_check {
+            None => None,
+            Some(h) => {
+                let path = h.path.unwrap_or_else(|| "/".into());
+                if !path.starts_with('/') || path.parse::<http::uri::PathAndQuery>().is_err() {
+                    return Err(self.key_error(
+                        "waf.upstream.health_check.path",
+                        format!("{path:?} is not a path (starting with /)"),
+                    ));
+                }
+                let expect_status = h.expect_status.unwrap_or(200);
+                if !(100..=599).contains(&expect_status) {
+                    return Err(self.key_error(
+                        "waf.upstream.health_check.expect_status",
+                        format!("{expect_status} is not an HTTP status"),
+                    ));
+                }
+                Some(HealthCheck {
+                    path,
+                    interval_sec: positive(
+                        self,
+                        "waf.upstream.health_check.interval_sec",
+                        h.interval_sec,
+                        5,
+                    )?,
+                    timeout_ms: positive(
+                        self,
+                        "waf.upstream.health_check.timeout_ms",
+                        h.timeout_ms,
+                        1_000,
+                    )?,
+                    expect_status,
+                })
+            }
+        };
         Ok(UpstreamConfig {
             default: self.upstream("waf.upstream.default", &raw)?,
             connect_timeout_ms: positive(
@@ -606,7 +690,124 @@ impl Resolver<'_> {
             )?,
             pool_idle_timeout_sec: u.pool_idle_timeout_sec.unwrap_or(90),
             pool_max_idle_per_host: u.pool_max_idle_per_host.unwrap_or(256),
+            tls: self.upstream_tls("waf.upstream.tls", u.tls.unwrap_or_default())?,
+            http2: match u.http2 {
+                None => UpstreamHttp2::Auto,
+                Some(Http2Setting::Word(w)) if w == "auto" => UpstreamHttp2::Auto,
+                Some(Http2Setting::Bool(false)) => UpstreamHttp2::Off,
+                Some(Http2Setting::Word(w)) if w == "off" => UpstreamHttp2::Off,
+                Some(other) => {
+                    let shown = match other {
+                        Http2Setting::Bool(b) => b.to_string(),
+                        Http2Setting::Word(w) => format!("{w:?}"),
+                    };
+                    return Err(self.key_error(
+                        "waf.upstream.http2",
+                        format!("unknown value {shown}, expected auto or off"),
+                    ));
+                }
+            },
+            servers,
+            balance,
+            // nginx's defaults: one failure takes a server out for ten seconds.
+            max_fails: positive(
+                self,
+                "waf.upstream.max_fails",
+                u.max_fails.map(u64::from),
+                1,
+            )? as u32,
+            fail_timeout_sec: positive(
+                self,
+                "waf.upstream.fail_timeout_sec",
+                u.fail_timeout_sec,
+                10,
+            )?,
+            retries: u.retries.unwrap_or(2),
+            health_check,
         })
+    }
+
+    /// A pool (`key`): at least one server, each with a weight of at least 1, and at least one that is not a
+    /// backup.
+    fn pool(
+        &self,
+        key: &str,
+        list: Vec<super::file::FilePoolServer>,
+    ) -> Result<Vec<PoolServer>, ConfigError> {
+        use super::file::FilePoolServer;
+        // Each request's choice walks the list: a pool is a handful of servers, not a fleet.
+        const MAX_SERVERS: usize = 64;
+        if list.is_empty() {
+            return Err(self.key_error(key, "a pool needs at least one server"));
+        }
+        if list.len() > MAX_SERVERS {
+            return Err(self.key_error(key, format!("more than {MAX_SERVERS} servers")));
+        }
+        let mut pool = Vec::with_capacity(list.len());
+        for (i, entry) in list.into_iter().enumerate() {
+            let (url, weight, backup) = match entry {
+                FilePoolServer::Url(url) => (url, None, None),
+                FilePoolServer::Server(s) => (s.url, s.weight, s.backup),
+            };
+            let url = self.upstream(&format!("{key}[{i}].url"), &url)?;
+            if weight == Some(0) {
+                return Err(self.key_error(
+                    &format!("{key}[{i}].weight"),
+                    "must be at least 1 (leave a server out of the list to send it nothing)",
+                ));
+            }
+            pool.push(PoolServer {
+                url,
+                weight: weight.unwrap_or(1),
+                backup: backup.unwrap_or(false),
+            });
+        }
+        if pool.iter().all(|s| s.backup) {
+            return Err(self.key_error(key, "every server is a backup: none would be used"));
+        }
+        Ok(pool)
+    }
+
+    /// `upstream.tls` or a domain's `upstream_tls` (`key`). Its files are read and parsed here, as the proxy
+    /// will read them, so a missing CA file or a key that is not the certificate's is refused by name.
+    fn upstream_tls(
+        &self,
+        key: &str,
+        t: super::file::FileUpstreamTls,
+    ) -> Result<UpstreamTls, ConfigError> {
+        let (cert_file, key_file) = self.pair(key, t.cert_file, t.key_file)?;
+        if let Some(name) = &t.server_name
+            && rustls::pki_types::ServerName::try_from(name.as_str()).is_err()
+        {
+            return Err(self.key_error(
+                &format!("{key}.server_name"),
+                format!("{name:?} is not a DNS name or an IP address"),
+            ));
+        }
+        let tls = UpstreamTls {
+            verify: t.verify.unwrap_or(true),
+            ca_file: t.ca_file.map(PathBuf::from),
+            server_name: t.server_name,
+            cert_file,
+            key_file,
+        };
+        crate::upstream_tls::check(&tls)
+            .map_err(|e| self.key_error(&format!("{key}.{}", e.key), e.message))?;
+        Ok(tls)
+    }
+
+    /// A domain's `upstream_host`: `$upstream`, or a host (with an optional port) to send as `Host`.
+    fn upstream_host(&self, key: &str, raw: String) -> Result<UpstreamHost, ConfigError> {
+        if raw == "$upstream" {
+            return Ok(UpstreamHost::Upstream);
+        }
+        match raw.parse::<http::uri::Authority>() {
+            Ok(a) if !a.host().is_empty() && !raw.contains('@') => Ok(UpstreamHost::Fixed(raw)),
+            _ => Err(self.key_error(
+                key,
+                format!("{raw:?} is neither $upstream nor a host name (with an optional port)"),
+            )),
+        }
     }
 
     /// A domain's `custom_rules`: rule mappings without `hosts` (the loader scopes each to the domain; a rule of
@@ -1148,11 +1349,122 @@ mod tests {
             &[],
         )
         .unwrap();
+        let pools = crate::upstream_pool::Pools::build(&c, &Default::default());
+        let upstream = |host| pools.for_host(host).servers[0].config.url.to_string();
+        assert_eq!(upstream("app.example.com"), "http://127.0.0.1:9");
+        assert_eq!(upstream("other"), "http://127.0.0.1:8080");
+    }
+
+    #[test]
+    fn upstream_tls_http2_and_host_settings() {
+        let c = run("", &[("UPSTREAM", "https://app.internal")]).unwrap();
+        assert_eq!(c.upstream.default.to_string(), "https://app.internal");
+        assert_eq!(c.upstream.tls, UpstreamTls::default());
+        assert!(c.upstream.tls.verify);
+        assert_eq!(c.upstream.http2, UpstreamHttp2::Auto);
+        let u = &c.upstream;
         assert_eq!(
-            c.upstream_for("app.example.com").to_string(),
-            "http://127.0.0.1:9"
+            (u.balance, u.max_fails, u.fail_timeout_sec),
+            (Balance::RoundRobin, 1, 10)
         );
-        assert_eq!(c.upstream_for("other").to_string(), "http://127.0.0.1:8080");
+        assert_eq!(
+            (u.retries, u.servers.is_none(), u.health_check.is_none()),
+            (2, true, true)
+        );
+        let c = run(
+            "waf: {upstream: {servers: ['http://a:1', {url: 'https://b', weight: 3, backup: true}], \
+             balance: ip_hash, health_check: {path: /ping}}}",
+            &[],
+        )
+        .unwrap();
+        let u = &c.upstream;
+        assert_eq!(
+            u.default.to_string(),
+            "http://a:1",
+            "the first server is the default shown"
+        );
+        assert_eq!(u.servers.as_ref().unwrap()[1].weight, 3);
+        assert_eq!(u.balance, Balance::IpHash);
+        let check = u.health_check.as_ref().unwrap();
+        assert_eq!(
+            (check.path.as_str(), check.interval_sec, check.expect_status),
+            ("/ping", 5, 200)
+        );
+        // What --check-config prints for it reads back.
+        run(
+            "waf: {upstream: {default: 'http://a:1', servers: ['http://a:1']}}",
+            &[],
+        )
+        .unwrap();
+        let c = run(
+            "waf:\n  upstream: {http2: off, tls: {verify: false, server_name: backend.test}}\n  domains:\n    \
+             a.test: {default_upstream: 'https://10.0.0.1', upstream_tls: {server_name: a.internal}, upstream_host: $upstream}\n    \
+             b.test: {upstream_host: 'b.example:8443'}\n",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(c.upstream.http2, UpstreamHttp2::Off);
+        assert!(!c.upstream.tls.verify);
+        assert_eq!(
+            c.upstream_tls_for("b.test").server_name.as_deref(),
+            Some("backend.test")
+        );
+        let a = c.upstream_tls_for("a.test");
+        assert!(
+            a.verify,
+            "a domain's upstream_tls replaces the global one whole"
+        );
+        assert_eq!(a.server_name.as_deref(), Some("a.internal"));
+        assert_eq!(c.upstream_tls_settings().len(), 2);
+        assert_eq!(
+            c.domains["a.test"].upstream_host,
+            Some(UpstreamHost::Upstream)
+        );
+        assert_eq!(
+            c.domains["b.test"].upstream_host,
+            Some(UpstreamHost::Fixed("b.example:8443".into()))
+        );
+        for (text, says) in [
+            ("waf: {upstream: {http2: on}}", "waf.upstream.http2"),
+            ("waf: {upstream: {http2: h2c}}", "waf.upstream.http2"),
+            (
+                "waf: {upstream: {default: 'http://x', servers: ['http://a:1']}}",
+                "waf.upstream.servers: set upstream.default or upstream.servers, not both",
+            ),
+            ("waf: {upstream: {balance: random}}", "waf.upstream.balance"),
+            (
+                "waf: {upstream: {health_check: {path: ping}}}",
+                "waf.upstream.health_check.path",
+            ),
+            ("waf: {upstream: {max_fails: 0}}", "waf.upstream.max_fails"),
+            (
+                "waf: {upstream: {tls: {ca_file: /nonexistent/ca.pem}}}",
+                "waf.upstream.tls.ca_file: /nonexistent/ca.pem",
+            ),
+            (
+                "waf: {upstream: {tls: {server_name: 'a b'}}}",
+                "waf.upstream.tls.server_name",
+            ),
+            (
+                "waf: {domains: {a.test: {upstream_tls: {key_file: k.pem}}}}",
+                "waf.domains.a.test.upstream_tls: cert_file and key_file go together",
+            ),
+            (
+                "waf: {domains: {a.test: {upstream_tls: {cert_file: /nonexistent/c.pem, key_file: k.pem}}}}",
+                "waf.domains.a.test.upstream_tls.cert_file",
+            ),
+            (
+                "waf: {domains: {a.test: {upstream_host: 'u@h'}}}",
+                "waf.domains.a.test.upstream_host",
+            ),
+            (
+                "waf: {domains: {a.test: {upstream_host: ''}}}",
+                "waf.domains.a.test.upstream_host",
+            ),
+        ] {
+            let e = run(text, &[]).unwrap_err().to_string();
+            assert!(e.contains(says), "{text}: {e}");
+        }
     }
 
     #[test]

@@ -1,0 +1,205 @@
+//! The TLS client towards `https://` upstreams: one per distinct `upstream.tls` / `domains.<host>.upstream_tls`.
+//!
+//! rustls with the proxy's own aws-lc-rs provider (`tls::provider`), TLS 1.2 and 1.3. Certificates are verified
+//! against the system's roots, read with `rustls-native-certs` rather than compiled in from `webpki-roots`: the
+//! trust store is then the operator's (Debian's `ca-certificates`, kept current by the system's security updates,
+//! plus any company CA added with `update-ca-certificates`), not a list frozen into the binary at build time. The
+//! auth service trusts the same store. `ca_file` replaces the system's roots (a private backend's CA then vouches
+//! for that backend only, and no public CA can issue a certificate the proxy would accept for it).
+//!
+//! One `ClientConfig` per setting, shared by every worker and connection: its session store is what resumes TLS
+//! sessions across the pool's connections (a new connection to a known upstream skips the full handshake).
+use crate::config::{UpstreamHttp2, UpstreamTls};
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::CryptoProvider;
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
+use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
+use std::path::Path;
+use std::sync::Arc;
+use tokio_rustls::TlsConnector;
+
+/// A setting that cannot work: which key (under its `upstream_tls`), and why.
+#[derive(Debug, thiserror::Error)]
+#[error("{key}: {message}")]
+pub struct TlsSettingError {
+    pub key: &'static str,
+    pub message: String,
+}
+
+/// The connectors of one setting: with HTTP/2 offered by ALPN (when `upstream.http2` allows), and with HTTP/1.1
+/// only, for the requests that may switch protocols (an upgrade exists in HTTP/1.1 only). Both share one
+/// session store.
+pub struct Connectors {
+    pub any: TlsConnector,
+    pub http1: TlsConnector,
+}
+
+/// Reads and parses the files of `tls` as [`connectors`] does, without the system's roots: what the
+/// configuration check runs.
+pub fn check(tls: &UpstreamTls) -> Result<(), TlsSettingError> {
+    client_config(tls, RootCertStore::empty()).map(drop)
+}
+
+/// The connectors for `tls`. With `verify: false`, a warning says that certificates are not checked.
+pub fn connectors(tls: &UpstreamTls, http2: UpstreamHttp2) -> Result<Connectors, TlsSettingError> {
+    let roots = match &tls.ca_file {
+        // `client_config` reads the file into the store itself.
+        Some(_) => RootCertStore::empty(),
+        None => system_roots(),
+    };
+    let mut any = client_config(tls, roots)?;
+    if !tls.verify {
+        tracing::warn!(
+            "upstream TLS certificates are NOT verified (upstream_tls.verify: false): anyone on the path to the \
+             upstream can read and change the traffic"
+        );
+    }
+    let mut http1 = any.clone();
+    http1.alpn_protocols = vec![b"http/1.1".to_vec()];
+    any.alpn_protocols = match http2 {
+        UpstreamHttp2::Auto => vec![b"h2".to_vec(), b"http/1.1".to_vec()],
+        UpstreamHttp2::Off => vec![b"http/1.1".to_vec()],
+    };
+    Ok(Connectors {
+        any: TlsConnector::from(Arc::new(any)),
+        http1: TlsConnector::from(Arc::new(http1)),
+    })
+}
+
+/// The system's CA certificates. A bundle with a few unreadable entries still yields the others; none at all
+/// leaves every verified `https://` upstream refused, which the log says.
+fn system_roots() -> RootCertStore {
+    let mut roots = RootCertStore::empty();
+    let found = rustls_native_certs::load_native_certs();
+    for error in &found.errors {
+        tracing::warn!("system CA certificates: {error}");
+    }
+    roots.add_parsable_certificates(found.certs);
+    if roots.is_empty() {
+        tracing::warn!(
+            "no system CA certificate found: verified https:// upstreams will be refused (set upstream.tls.ca_file)"
+        );
+    }
+    roots
+}
+
+fn client_config(
+    tls: &UpstreamTls,
+    mut roots: RootCertStore,
+) -> Result<ClientConfig, TlsSettingError> {
+    let provider = crate::tls::provider();
+    if let Some(path) = &tls.ca_file {
+        for cert in certificates(path, "ca_file")? {
+            roots.add(cert).map_err(|e| TlsSettingError {
+                key: "ca_file",
+                message: format!("{}: {e}", path.display()),
+            })?;
+        }
+    }
+    let builder = ClientConfig::builder_with_provider(provider.clone())
+        .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
+        .map_err(|e| TlsSettingError {
+            key: "verify",
+            message: e.to_string(),
+        })?;
+    let builder = if tls.verify {
+        builder.with_root_certificates(roots)
+    } else {
+        builder
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(AnyCertificate(provider)))
+    };
+    match (&tls.cert_file, &tls.key_file) {
+        (Some(cert), Some(key)) => {
+            let chain = certificates(cert, "cert_file")?;
+            let private = PrivateKeyDer::from_pem_file(key).map_err(|e| TlsSettingError {
+                key: "key_file",
+                message: format!("{}: {e}", key.display()),
+            })?;
+            builder
+                .with_client_auth_cert(chain, private)
+                .map_err(|e| TlsSettingError {
+                    key: "key_file",
+                    message: format!("{}: {e}", key.display()),
+                })
+        }
+        _ => Ok(builder.with_no_client_auth()),
+    }
+}
+
+/// The certificates of a PEM file, at least one.
+fn certificates(
+    path: &Path,
+    key: &'static str,
+) -> Result<Vec<CertificateDer<'static>>, TlsSettingError> {
+    let error = |message: String| TlsSettingError {
+        key,
+        message: format!("{}: {message}", path.display()),
+    };
+    let certs = CertificateDer::pem_file_iter(path)
+        .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
+        .map_err(|e| error(e.to_string()))?;
+    if certs.is_empty() {
+        return Err(error("no CERTIFICATE block".into()));
+    }
+    Ok(certs)
+}
+
+/// The name sent as SNI and verified: `server_name`, else the upstream URL's host (an IP address is verified
+/// against the certificate's IP addresses, and sent no SNI).
+pub fn server_name(tls: &UpstreamTls, host: &str) -> Result<ServerName<'static>, String> {
+    let name = tls.server_name.as_deref().unwrap_or(host);
+    ServerName::try_from(name.to_string())
+        .map_err(|e| format!("{name:?} cannot be a TLS server name: {e}"))
+}
+
+/// `verify: false`: any certificate is accepted, but the handshake signatures are still checked (the
+/// connection is still encrypted to whoever holds the presented certificate's key).
+#[derive(Debug)]
+struct AnyCertificate(Arc<CryptoProvider>);
+
+impl ServerCertVerifier for AnyCertificate {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        Ok(ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.0.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
+}
