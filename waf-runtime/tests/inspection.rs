@@ -381,11 +381,7 @@ rules:
         config(&up, "enforce")
     );
     Waf::write_config(dir.path(), &bad);
-    let checked = std::process::Command::new(env!("CARGO_BIN_EXE_waf"))
-        .args(["--config", "waf.yml", "--check-config"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let checked = check_config(dir.path());
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&checked.stdout),
@@ -466,11 +462,7 @@ async fn an_api_profile_judges_bodies_by_content_not_label() {
             up.url()
         ),
     );
-    let checked = std::process::Command::new(env!("CARGO_BIN_EXE_waf"))
-        .args(["--config", "waf.yml", "--check-config"])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let checked = check_config(dir.path());
     let text = String::from_utf8_lossy(&checked.stderr);
     assert!(!checked.status.success(), "{text}");
     assert!(

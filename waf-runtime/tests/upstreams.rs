@@ -323,9 +323,18 @@ async fn get_with_host(addr: SocketAddr, host: &str) -> (http::response::Parts, 
     (parts, body)
 }
 
+/// `--check-config` refuses `config` (a whole file) with exit status 2, naming what `says`.
+fn refused(config: &str, says: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("waf.yml"), config).unwrap();
+    let out = check_config(dir.path());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{config}: {stderr}");
+    assert!(stderr.contains(says), "{config}: {stderr}");
+}
+
 #[test]
 fn check_config_names_the_upstream_tls_key_that_cannot_work() {
-    let dir = tempfile::tempdir().unwrap();
     for (config, says) in [
         (
             "waf: {upstream: {tls: {ca_file: missing.pem}}}",
@@ -340,15 +349,7 @@ fn check_config_names_the_upstream_tls_key_that_cannot_work() {
             "waf.domains.a.test.upstream_host",
         ),
     ] {
-        std::fs::write(dir.path().join("waf.yml"), config).unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_waf"))
-            .args(["--check-config", "--config", "waf.yml"])
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{config}: {stderr}");
-        assert!(stderr.contains(says), "{config}: {stderr}");
+        refused(config, says);
     }
 }
 
@@ -567,7 +568,6 @@ async fn a_pool_under_load_loses_no_get_and_never_sends_a_post_twice() {
 
 #[test]
 fn check_config_refuses_a_pool_that_cannot_work() {
-    let dir = tempfile::tempdir().unwrap();
     for (config, says) in [
         (
             "waf: {domains: {a.test: {upstreams: []}}}",
@@ -586,14 +586,6 @@ fn check_config_refuses_a_pool_that_cannot_work() {
             "waf.domains.a.test.upstreams: set default_upstream or upstreams, not both",
         ),
     ] {
-        std::fs::write(dir.path().join("waf.yml"), config).unwrap();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_waf"))
-            .args(["--check-config", "--config", "waf.yml"])
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(2), "{config}: {stderr}");
-        assert!(stderr.contains(says), "{config}: {stderr}");
+        refused(config, says);
     }
 }

@@ -480,6 +480,15 @@ pub async fn raw(addr: SocketAddr, request: &[u8]) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
+/// Runs `waf --config waf.yml --check-config` in `dir`.
+pub fn check_config(dir: &Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_waf"))
+        .args(["--config", "waf.yml", "--check-config"])
+        .current_dir(dir)
+        .output()
+        .unwrap()
+}
+
 pub fn json(body: &[u8]) -> serde_json::Value {
     serde_json::from_slice(body)
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(body)))

@@ -61,11 +61,7 @@ pub fn confirm(
 ) -> Confirmation {
     match confirm {
         Confirm::Fixation => return fixation::vector(raw, request.headers),
-        Confirm::Message => {
-            let mut forms = decode::forms(raw, map);
-            forms.push(Cow::Borrowed(transformed));
-            return message::judge(raw, &forms);
-        }
+        Confirm::Message => return message::judge(raw, &forms(raw, transformed, map)),
         _ => {}
     }
     // Only data needs a parser's word; a fragment of no other shape scores as its pattern says. The shape is the
@@ -80,10 +76,7 @@ pub fn confirm(
             reason: "a fragment, not data: scored as the pattern says".to_owned(),
         };
     };
-    let mut forms: Vec<Cow<'_, [u8]>> = decode::forms(raw, map);
-    if !forms.iter().any(|form| form.as_ref() == transformed) {
-        forms.push(Cow::Borrowed(transformed));
-    }
+    let forms = forms(raw, transformed, map);
     let found = match confirm {
         Confirm::Sql => forms.iter().find_map(|form| sql::injection(form, shape)),
         Confirm::Xss => forms.iter().find_map(|form| xss::injection(form)),
@@ -113,6 +106,15 @@ pub fn confirm(
             ),
         },
     }
+}
+
+/// What a confirmer reads: the value as received, its decoded forms, and the form the rule's transforms made.
+fn forms<'a>(raw: &'a [u8], transformed: &'a [u8], map: UnicodeMap) -> Vec<Cow<'a, [u8]>> {
+    let mut forms = decode::forms(raw, map);
+    if !forms.iter().any(|form| form.as_ref() == transformed) {
+        forms.push(Cow::Borrowed(transformed));
+    }
+    forms
 }
 
 #[cfg(test)]
