@@ -27,7 +27,7 @@ use crate::compile::prefilter::Prefilter;
 use crate::compile::{Chains, CompiledRule, Selector};
 use crate::evaluate::scan::Marks;
 use crate::evaluate::verdict::{RuleMatch, Verdict, excerpt};
-use crate::operator::{Found, chain_holds};
+use crate::operator::{Found, Matcher, chain_holds};
 use crate::request::HttpRequest;
 use crate::request::collection::RequestView;
 use crate::rule::Variable;
@@ -306,6 +306,7 @@ impl Checked<'_, '_> {
                 kind,
                 raw,
                 value,
+                matches!(self.rule.matcher, Matcher::Pm(_)).then(|| found.span.clone()),
                 self.chains.unicode_map(),
                 confirm::Request {
                     headers: self.view.headers(),

@@ -71,6 +71,13 @@ pub enum Matcher {
     Check(Check),
 }
 
+/// Whether the hit of `value` ending at `end` ends inside a name: a letter, digit or underscore on both sides
+/// (`$path` of `$pathname`, `bin/ar` of `bin/archive`).
+pub fn continues_name(value: &[u8], end: usize) -> bool {
+    let name = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    end > 0 && value.get(end - 1).is_some_and(name) && value.get(end).is_some_and(name)
+}
+
 /// Where and how a value matched.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
@@ -123,9 +130,11 @@ impl Matcher {
                 if phrases.is_empty() {
                     return Err(OperatorError::NoPhrases);
                 }
+                // Leftmost-longest: of the phrases starting where a hit starts, the whole word (`bin/arch`,
+                // not `bin/ar`), which `find` needs to tell a name from the start of a longer one.
                 let automaton = AhoCorasick::builder()
                     .ascii_case_insensitive(true)
-                    .match_kind(MatchKind::LeftmostFirst)
+                    .match_kind(MatchKind::LeftmostLongest)
                     .build(phrases)
                     .map_err(|e| OperatorError::Phrases(e.to_string()))?;
                 Matcher::Pm(Box::new(automaton))
@@ -190,10 +199,22 @@ impl Matcher {
             }),
             Matcher::DetectorSqli => detect::sqli::is_sqli(value).then(whole),
             Matcher::DetectorXss => detect::xss::is_xss(value).then(whole),
-            Matcher::Pm(automaton) => automaton.find(value).map(|m| Found {
-                span: m.range(),
-                groups: Vec::new(),
-            }),
+            Matcher::Pm(automaton) => {
+                // Whether a phrase is present does not depend on which hit is reported; the first one that is
+                // a whole name lets a confirmer judge it (`$PATH` later in a value, not `$path` of `$pathname`).
+                let mut hits = automaton.find_iter(value);
+                let first = hits.next()?;
+                let hit = if continues_name(value, first.end()) {
+                    hits.find(|m| !continues_name(value, m.end()))
+                        .unwrap_or(first)
+                } else {
+                    first
+                };
+                Some(Found {
+                    span: hit.range(),
+                    groups: Vec::new(),
+                })
+            }
             Matcher::Check(check) => check.find(value).map(|span| Found {
                 span,
                 groups: Vec::new(),
@@ -794,6 +815,19 @@ mod tests {
         assert_eq!(pm.find(b"x=../../ETC/passwd", false).unwrap().span, 7..18);
         assert!(pm.find(b"C:\\Boot.INI", false).is_some());
         assert!(pm.find(b"/etc/hosts", false).is_none());
+    }
+
+    #[test]
+    fn pm_reports_a_whole_name_before_the_start_of_a_longer_one() {
+        let phrases = ["bin/ar", "bin/arch", "$path"].map(String::from);
+        let pm = Matcher::new(OperatorKind::Pm, None, &phrases, &mut lazy).unwrap();
+        // The longest phrase where a hit starts, and a later whole name before an earlier prefix.
+        assert_eq!(pm.find(b"/bin/arch", false).unwrap().span, 1..9);
+        assert_eq!(pm.find(b"$pathname=$PATH;", false).unwrap().span, 10..15);
+        // Only prefixes of longer names: the first is reported all the same (the rule matches).
+        assert_eq!(pm.find(b"$pathname", false).unwrap().span, 0..5);
+        assert!(continues_name(b"$pathname", 5));
+        assert!(!continues_name(b"bin/aa-x", 7));
     }
 
     #[test]

@@ -33,6 +33,7 @@ mod xss;
 use crate::rule::Confirm;
 use crate::transform::UnicodeMap;
 use std::borrow::Cow;
+use std::ops::Range;
 
 /// What a confirmer said of a hit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -51,14 +52,27 @@ pub struct Request<'a> {
 }
 
 /// Runs the `confirm` parser on the value a rule matched: `raw` as the request carried it, `transformed` after the
-/// rule's transforms.
+/// rule's transforms, `phrase` the bytes of `transformed` a phrase rule (`pm`) found, when it is one.
 pub fn confirm(
     confirm: Confirm,
     raw: &[u8],
     transformed: &[u8],
+    phrase: Option<Range<usize>>,
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Confirmation {
+    // A shell word is as long as its name characters run: `$PATH` is not in `$pathname`, `bin/ar` not in
+    // `bin/archive`. Whatever the value's shape, such a phrase names another variable or file. (A regex's hit
+    // may end anywhere its pattern stops looking, so only a phrase's end says where a name ends.)
+    if confirm == Confirm::Shell
+        && let Some(phrase) = phrase
+        && let Some(reason) = shell::inside_longer_name(transformed, phrase)
+    {
+        return Confirmation {
+            confirmed: false,
+            reason,
+        };
+    }
     match confirm {
         Confirm::Fixation => return fixation::vector(raw, request.headers),
         Confirm::Message => return message::judge(raw, &forms(raw, transformed, map)),
@@ -126,6 +140,7 @@ mod tests {
             kind,
             value.as_bytes(),
             value.as_bytes(),
+            None,
             UnicodeMap::default(),
             Request::default(),
         )
