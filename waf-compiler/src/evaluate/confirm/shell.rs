@@ -376,13 +376,20 @@ fn command_name(word: &[u8]) -> Option<&'static str> {
         })
 }
 
-/// A word of prose: letters only (any script), at most one trailing punctuation mark.
+/// A word of prose: letters only (any script) before its closing punctuation (`consigliato!!`, `why?!`), or a
+/// dash of prose (`--` between two clauses: an option has a letter after its dashes).
 fn is_plain_word(word: &[u8]) -> bool {
-    let word = match word.last() {
-        Some(b'.' | b'!' | b'?' | b':') => &word[..word.len() - 1],
-        _ => word,
-    };
-    !word.is_empty() && word.iter().all(|&b| b.is_ascii_alphabetic() || b >= 0x80)
+    if word.iter().all(|&b| b == b'-') {
+        return true;
+    }
+    let letters = word
+        .iter()
+        .rposition(|b| !matches!(b, b'.' | b'!' | b'?' | b':'))
+        .map_or(&word[..0], |last| &word[..=last]);
+    !letters.is_empty()
+        && letters
+            .iter()
+            .all(|&b| b.is_ascii_alphabetic() || b >= 0x80)
 }
 
 #[cfg(test)]
