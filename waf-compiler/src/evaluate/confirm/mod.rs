@@ -12,6 +12,7 @@
 //! - [`xss`]: libinjection's HTML5 tokenizer, in each context a value can land in (text, attribute values);
 //! - [`shell`]: a small command-line lexer: a known command in command position (after `;`, `|`, `&`, a
 //!   newline, inside `$(...)` or backquotes, or heading the value) with arguments shaped as a command's;
+//! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
 //! - [`message`]: HTTP request smuggling and response splitting: a request or status line, header lines or
 //!   a forged page where a line starts.
 //!
@@ -23,6 +24,7 @@
 
 mod decode;
 mod fixation;
+mod graphql;
 mod message;
 mod shape;
 pub use shape::Shape;
@@ -77,6 +79,24 @@ pub fn confirm(
         Confirm::Fixation => return fixation::vector(raw, request.headers),
         Confirm::Message => return message::judge(raw, &forms(raw, transformed, map)),
         _ => {}
+    }
+    // A GraphQL document's syntax is the client's code; what a user can put in it is its string values.
+    if let Some(strings) = graphql::strings(raw) {
+        let found = strings.iter().find_map(|string| {
+            let string = string.as_bytes();
+            let judged = self::confirm(confirm, string, string, None, map, request);
+            judged.confirmed.then_some(judged.reason)
+        });
+        return match found {
+            Some(reason) => Confirmation {
+                confirmed: true,
+                reason: format!("in a string of a GraphQL document: {reason}"),
+            },
+            None => Confirmation {
+                confirmed: false,
+                reason: "a GraphQL document, and none of its strings holds an injection".to_owned(),
+            },
+        };
     }
     // Only data needs a parser's word; a fragment of no other shape scores as its pattern says. The shape is the
     // value's as the application receives it: decoding it further is a guess, which finds injections, not data.
