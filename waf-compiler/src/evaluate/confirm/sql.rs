@@ -22,7 +22,9 @@ use sqlparser::ast::{BinaryOperator, Expr, SetExpr, Statement};
 use sqlparser::dialect::{
     Dialect, GenericDialect, MsSqlDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect,
 };
+use sqlparser::keywords::Keyword;
 use sqlparser::parser::Parser;
+use sqlparser::tokenizer::{Token, Tokenizer};
 use std::sync::OnceLock;
 
 /// Clauses and objects of SQL statements, case-insensitive, as words.
@@ -142,11 +144,72 @@ fn works_as_injection(value: &[u8]) -> Option<String> {
                     .ok()?;
                 let changed = match place {
                     Place::Number => !one_value(&statements, before),
-                    Place::Quoted(_) | Place::Statement => !statements.is_empty(),
+                    // Quotes in text come in pairs as often as not: closing the string and opening another
+                    // around `<br>` parses (`c = "..." < br > "..."`) and injects nothing. An injection brings
+                    // SQL's own words: a logical operator, a clause, a call, a second statement.
+                    Place::Quoted(_) => {
+                        !statements.is_empty()
+                            && sql_words(dialect, &query)
+                                > sql_words(dialect, &format!("{before}{after}"))
+                    }
+                    Place::Statement => !statements.is_empty(),
                 };
                 changed.then(|| format!("it parses as an injection {context} ({name})"))
             })
         })
+}
+
+/// Words an injection brings into a query: what joins or negates conditions, clauses and statements, outside
+/// strings and quoted names.
+const INJECTION_WORDS: &[Keyword] = &[
+    Keyword::AND,
+    Keyword::OR,
+    Keyword::XOR,
+    Keyword::NOT,
+    Keyword::IS,
+    Keyword::LIKE,
+    Keyword::RLIKE,
+    Keyword::REGEXP,
+    Keyword::IN,
+    Keyword::BETWEEN,
+    Keyword::UNION,
+    Keyword::SELECT,
+    Keyword::INSERT,
+    Keyword::UPDATE,
+    Keyword::DELETE,
+    Keyword::DROP,
+    Keyword::EXEC,
+    Keyword::EXECUTE,
+    Keyword::WAITFOR,
+    Keyword::HAVING,
+    Keyword::ORDER,
+    Keyword::GROUP,
+    Keyword::LIMIT,
+    Keyword::CASE,
+];
+
+/// How many of SQL's own words `query` has outside strings: [`INJECTION_WORDS`], function calls (`SLEEP(`),
+/// and statement separators followed by more.
+fn sql_words(dialect: &dyn Dialect, query: &str) -> usize {
+    let Ok(tokens) = Tokenizer::new(dialect, query).tokenize() else {
+        return 0;
+    };
+    let mut meaningful = tokens
+        .iter()
+        .filter(|token| !matches!(token, Token::Whitespace(_)))
+        .peekable();
+    let mut count = 0;
+    while let Some(token) = meaningful.next() {
+        let next = meaningful.peek();
+        count += usize::from(match token {
+            Token::Word(word) if word.quote_style.is_none() => {
+                INJECTION_WORDS.contains(&word.keyword) || matches!(next, Some(Token::LParen))
+            }
+            Token::SemiColon => next.is_some_and(|next| !matches!(next, Token::EOF)),
+            _ => false,
+        });
+    }
+    count
 }
 
 /// Whether `value` closes a string opened by `quote`: a quote not doubled (`''`) nor escaped (`\'`).
@@ -225,6 +288,8 @@ mod tests {
              $stmt->execute([$_GET['id'] ?? 0]);\n```",
             "It's the query that fails: select name from users where id = 1 union select 2 -- any idea?\n\
              I'd really like to know why, thanks",
+            "Hello,\nthe page breaks here:\n<?php\nforeach ($stmt as $row) {\n    echo $row['name'], \"<br>\";\n}\n\
+             Ref: #16782 | env: prod",
         ] {
             assert_eq!(
                 injection(document.as_bytes(), Shape::Document),
