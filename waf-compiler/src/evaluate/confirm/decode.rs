@@ -41,6 +41,21 @@ pub fn forms(raw: &[u8], map: UnicodeMap) -> Vec<Cow<'_, [u8]>> {
     forms
 }
 
+/// Whether a rule's Unicode decoding (`utf8_to_unicode`, `url_decode_uni`) makes up bytes of `raw`: as in
+/// ModSecurity, a character the best-fit map does not have becomes its code point's low byte, so Thai `ว`
+/// (U+0E27) reads as `'` and Russian `Ч` (U+0427) too. Text in such a script comes out as punctuation soup
+/// that libinjection finds injections in; the sender wrote letters. (A character the map has, such as the
+/// fullwidth `＇` attackers use, decodes to what it stands for in the forms read anyway.)
+pub fn low_bytes_invented(raw: &[u8], map: UnicodeMap) -> bool {
+    std::str::from_utf8(raw).is_ok_and(|text| {
+        text.chars().any(|c| {
+            u16::try_from(u32::from(c)).is_ok_and(|code| {
+                code >= 0x100 && map.lookup(code).is_none() && (code & 0xFF) < 0x80
+            })
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -51,5 +66,14 @@ mod tests {
         let forms: Vec<&[u8]> = forms.iter().map(|f| f.as_ref()).collect();
         assert_eq!(forms, [&b"%253Cb%253E"[..], b"%3Cb%3E", b"<b>"]);
         assert_eq!(super::forms(b"plain", UnicodeMap::default()).len(), 1);
+    }
+
+    #[test]
+    fn letters_of_other_scripts_are_not_punctuation() {
+        let map = UnicodeMap::default();
+        assert!(low_bytes_invented("สวัสดีค่ะ".as_bytes(), map));
+        assert!(low_bytes_invented("Чем помочь?".as_bytes(), map));
+        assert!(!low_bytes_invented("Größe passt".as_bytes(), map));
+        assert!(!low_bytes_invented(b"1' or '1'='1", map));
     }
 }

@@ -142,10 +142,13 @@ pub fn confirm(
     }
 }
 
-/// What a confirmer reads: the value as received, its decoded forms, and the form the rule's transforms made.
+/// What a confirmer reads: the value as received, its decoded forms, and the form the rule's transforms made
+/// unless those invented its bytes.
 fn forms<'a>(raw: &'a [u8], transformed: &'a [u8], map: UnicodeMap) -> Vec<Cow<'a, [u8]>> {
     let mut forms = decode::forms(raw, map);
-    if !forms.iter().any(|form| form.as_ref() == transformed) {
+    if !forms.iter().any(|form| form.as_ref() == transformed)
+        && !decode::low_bytes_invented(raw, map)
+    {
         forms.push(Cow::Borrowed(transformed));
     }
     forms

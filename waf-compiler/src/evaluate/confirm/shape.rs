@@ -174,8 +174,14 @@ fn is_url(value: &[u8]) -> bool {
 /// Words of natural language needed for prose: fewer is a phrase, which code fragments also are.
 const PROSE_WORDS: usize = 6;
 
+/// Letters of a script beyond Latin-1 that make a phrase text whatever its length.
+const SCRIPT_LETTERS: usize = 2;
+
 /// Text of natural language: at least [`PROSE_WORDS`] words (runs of two or more letters, of any script), and
-/// letters, blanks and sentence punctuation make nine tenths of the bytes or more.
+/// letters, blanks and sentence punctuation make nine tenths of the bytes or more. Or a phrase in a script of
+/// its own (Thai, Chinese, Cyrillic: at least [`SCRIPT_LETTERS`] letters beyond Latin-1, which no language of
+/// code is written in) whose every other byte is a letter, a digit, a blank or sentence punctuation: Thai and
+/// Chinese put no blanks between words, and a short title or search is as much text as a long post.
 fn is_prose(value: &[u8]) -> bool {
     let (mut words, mut run, mut texty) = (0usize, 0usize, 0usize);
     for &b in value {
@@ -201,7 +207,15 @@ fn is_prose(value: &[u8]) -> bool {
     if run >= 2 {
         words += 1;
     }
-    words >= PROSE_WORDS && texty * 10 >= value.len() * 9
+    let script_letters = || {
+        std::str::from_utf8(value).map_or(0, |text| {
+            text.chars()
+                .filter(|&c| u32::from(c) >= 0x100 && c.is_alphabetic())
+                .count()
+        })
+    };
+    (words >= PROSE_WORDS && texty * 10 >= value.len() * 9)
+        || (texty == value.len() && script_letters() >= SCRIPT_LETTERS)
 }
 
 #[cfg(test)]
@@ -222,6 +236,11 @@ mod tests {
             Some(Shape::Text)
         );
         assert_eq!(data_shape(b"northwind"), Some(Shape::Token));
+        assert_eq!(
+            data_shape("กระเป๋าเป้ ราคา 1556".as_bytes()),
+            Some(Shape::Text)
+        );
+        assert_eq!(data_shape("東京 ホテル 2泊".as_bytes()), Some(Shape::Text));
         assert_eq!(
             data_shape(b"https://northwind-traders.example/orders?id=7&utm_source=mail"),
             Some(Shape::Url)
