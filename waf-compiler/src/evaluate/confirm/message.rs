@@ -47,6 +47,11 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>]) -> Confirmation {
                     shape.describe()
                 ),
             ),
+            // Text that goes on for lines (a chat message quoting a log line) has them as data too.
+            Some(Shape::Text | Shape::Markup) if shape::lines(raw) > 1 => (
+                false,
+                "text of several lines, and no HTTP message where a line starts".to_owned(),
+            ),
             _ if forms
                 .iter()
                 .any(|form| form.iter().any(|&b| b == b'\r' || b == b'\n')) =>

@@ -54,17 +54,21 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
     }
 }
 
+/// Non-empty lines of `value`.
+pub fn lines(value: &[u8]) -> usize {
+    value
+        .split(|&b| b == b'\n')
+        .filter(|line| !line.trim_ascii().is_empty())
+        .count()
+}
+
 /// Lines and words of a document: a snippet of two lines is still a fragment.
 const DOCUMENT_LINES: usize = 3;
 const DOCUMENT_WORDS: usize = 10;
 
 /// At least [`DOCUMENT_LINES`] non-empty lines and [`DOCUMENT_WORDS`] words.
 fn is_document(value: &[u8]) -> bool {
-    let lines = value
-        .split(|&b| b == b'\n')
-        .filter(|line| !line.trim_ascii().is_empty())
-        .count();
-    lines >= DOCUMENT_LINES && words(value) >= DOCUMENT_WORDS
+    lines(value) >= DOCUMENT_LINES && words(value) >= DOCUMENT_WORDS
 }
 
 /// Elements and words of rich text: a paragraph with a link has two elements and a sentence.

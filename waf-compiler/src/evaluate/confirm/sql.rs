@@ -15,7 +15,7 @@
 //! another language around a query is no SQL: neither parses ([`works_as_injection`], with `sqlparser` in the
 //! dialects attackers aim at).
 
-use super::shape::Shape;
+use super::shape::{self, Shape};
 use crate::detect::sqli;
 use regex_automata::meta::Regex;
 use sqlparser::ast::{BinaryOperator, Expr, SetExpr, Statement};
@@ -55,21 +55,13 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     // there scores. Several lines of text, a document or rich text are where SQL is shown.
     let shown = match shape {
         Shape::Document | Shape::Markup => true,
-        Shape::Text => lines(value) > 1,
+        Shape::Text => shape::lines(value) > 1,
         Shape::Json | Shape::Token | Shape::Url => false,
     };
     if !shown {
         return Some(found);
     }
     works_as_injection(value).map(|how| format!("{found}, and {how}"))
-}
-
-/// Non-empty lines of `value`.
-fn lines(value: &[u8]) -> usize {
-    value
-        .split(|&b| b == b'\n')
-        .filter(|line| !line.trim_ascii().is_empty())
-        .count()
 }
 
 /// Where in a query a value lands.
