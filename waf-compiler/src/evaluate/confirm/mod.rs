@@ -75,6 +75,14 @@ pub fn confirm(
             reason,
         };
     }
+    if confirm == Confirm::Sql
+        && let Some(reason) = sql::query_language(raw)
+    {
+        return Confirmation {
+            confirmed: false,
+            reason,
+        };
+    }
     match confirm {
         Confirm::Fixation => return fixation::vector(raw, request.headers),
         Confirm::Message => return message::judge(raw, &forms(raw, transformed, map)),

@@ -64,6 +64,63 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     works_as_injection(value).map(|how| format!("{found}, and {how}"))
 }
 
+/// Parameters named for a query, whose operators the API asks for: Strapi's `filters[title][$containsi]`,
+/// `filters[$or][0][slug][$eq]`, Parse's and Loopback's `where[...]`, `query[...]`, `conditions[...]`.
+const QUERY_PARAMETERS: &[&str] = &[
+    "filter",
+    "filters",
+    "where",
+    "query",
+    "q",
+    "conditions",
+    "criteria",
+    "populate",
+];
+
+/// OData's system query options (OASIS OData 4.01, URL conventions): parameter names every OData service
+/// reads (SharePoint, Dynamics, SAP), which CRS's MongoDB operator list has too (`$filter`, `$top`, `$count`).
+const ODATA_OPTIONS: &[&str] = &[
+    "$filter",
+    "$select",
+    "$expand",
+    "$orderby",
+    "$top",
+    "$skip",
+    "$count",
+    "$search",
+    "$format",
+    "$apply",
+    "$compute",
+    "$skiptoken",
+    "$deltatoken",
+    "$levels",
+];
+
+/// How `name`, a parameter's name (or a value shaped as one), is a query language's by design rather than a
+/// MongoDB operator smuggled where an application expects a plain value (`u_id[$ne]=2`, `password[$gt]=`): an
+/// OData option, or operators inside a parameter named for a query.
+pub fn query_language(name: &[u8]) -> Option<String> {
+    if ODATA_OPTIONS
+        .iter()
+        .any(|option| name.eq_ignore_ascii_case(option.as_bytes()))
+    {
+        return Some(format!(
+            "`{}` is an OData system query option",
+            String::from_utf8_lossy(name)
+        ));
+    }
+    let root = &name[..name.iter().position(|&b| b == b'[')?];
+    QUERY_PARAMETERS
+        .iter()
+        .any(|parameter| root.eq_ignore_ascii_case(parameter.as_bytes()))
+        .then(|| {
+            format!(
+                "an operator inside `{}[...]`, a parameter named for a query",
+                String::from_utf8_lossy(root)
+            )
+        })
+}
+
 /// Where in a query a value lands.
 #[derive(Clone, Copy)]
 enum Place {
@@ -249,6 +306,29 @@ fn one_value(statements: &[Statement], before: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn query_languages_by_design() {
+        for name in [
+            "$filter",
+            "$TOP",
+            "filters[title][$containsi]",
+            "filters[$or][0][slug][$eq]",
+            "where[age][$gt]",
+        ] {
+            assert!(query_language(name.as_bytes()).is_some(), "{name}");
+        }
+        for name in [
+            "u_id[$ne]",
+            "password[$gt]",
+            "$where",
+            "$not",
+            "[$lte]asdfsd",
+            "user",
+        ] {
+            assert_eq!(query_language(name.as_bytes()), None, "{name}");
+        }
+    }
 
     #[test]
     fn statements_in_words_are_sql_and_prose_is_not() {
