@@ -7,7 +7,7 @@ make_corpus.py from the repository root:
 Each module's docstring says what it holds and which real clients, specifications and libraries its shapes come
 from. Nothing in the content is chosen to avoid or to hit any WAF rule.
 """
-from . import (api_bodies, beacons, binary_uploads, clients, code_snippets, forms_i18n, graphql, json_api, markdown,
+from . import (api_bodies, beacons, binary_uploads, browsing, clients, code_snippets, forms_i18n, graphql, json_api, markdown,
                rich_text, tokens_urls)
 
 # (module, requests): the order is the order of the README table.
@@ -23,6 +23,7 @@ CLASSES = [
     (tokens_urls, 2500),
     (binary_uploads, 900),
     (clients, 3000),
+    (browsing, 2500),
 ]
 
 
