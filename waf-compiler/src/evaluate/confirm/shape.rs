@@ -71,9 +71,10 @@ fn is_document(value: &[u8]) -> bool {
     lines(value) >= DOCUMENT_LINES && words(value) >= DOCUMENT_WORDS
 }
 
-/// Elements and words of rich text: a paragraph with a link has two elements and a sentence.
+/// Elements and words of rich text: a paragraph with a link has two elements; a block an editor saves may hold
+/// two words (`<!-- wp:paragraph --><p>Hi <strong>there</strong></p>`, a heading, a button label).
 const MARKUP_ELEMENTS: usize = 2;
-const MARKUP_WORDS: usize = 4;
+const MARKUP_WORDS: usize = 2;
 
 /// At least [`MARKUP_ELEMENTS`] start tags (`<` and a letter) and [`MARKUP_WORDS`] words outside the tags.
 fn is_markup(value: &[u8]) -> bool {
@@ -258,6 +259,12 @@ mod tests {
         );
         assert_eq!(
             data_shape(b"<p>Bonjour, <span style=\"color: red\">merci</span> pour tout</p>"),
+            Some(Shape::Markup)
+        );
+        assert_eq!(
+            data_shape(
+                b"<!-- wp:paragraph --><p>Hi <strong>there</strong></p><!-- /wp:paragraph -->"
+            ),
             Some(Shape::Markup)
         );
         assert_eq!(data_shape(b"<script>alert(1)</script>"), None);
