@@ -306,7 +306,10 @@ impl Checked<'_, '_> {
                 kind,
                 raw,
                 value,
-                matches!(self.rule.matcher, Matcher::Pm(_)).then(|| found.span.clone()),
+                confirm::Hit {
+                    span: found.span.clone(),
+                    phrase: matches!(self.rule.matcher, Matcher::Pm(_)),
+                },
                 self.chains.unicode_map(),
                 confirm::Request {
                     headers: self.view.headers(),

@@ -37,6 +37,14 @@ use crate::transform::UnicodeMap;
 use std::borrow::Cow;
 use std::ops::Range;
 
+/// What a rule's operator found: the bytes of the transformed value, and whether a phrase (`pm`) found them,
+/// whose end is a word's end (a regex's hit may end wherever its pattern stops looking).
+#[derive(Debug, Clone, Default)]
+pub struct Hit {
+    pub span: Range<usize>,
+    pub phrase: bool,
+}
+
 /// What a confirmer said of a hit.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Confirmation {
@@ -54,12 +62,12 @@ pub struct Request<'a> {
 }
 
 /// Runs the `confirm` parser on the value a rule matched: `raw` as the request carried it, `transformed` after the
-/// rule's transforms, `phrase` the bytes of `transformed` a phrase rule (`pm`) found, when it is one.
+/// rule's transforms, `hit` what the rule's operator found in `transformed`.
 pub fn confirm(
     confirm: Confirm,
     raw: &[u8],
     transformed: &[u8],
-    phrase: Option<Range<usize>>,
+    hit: Hit,
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Confirmation {
@@ -67,8 +75,11 @@ pub fn confirm(
     // `bin/archive`. Whatever the value's shape, such a phrase names another variable or file. (A regex's hit
     // may end anywhere its pattern stops looking, so only a phrase's end says where a name ends.)
     if confirm == Confirm::Shell
-        && let Some(phrase) = phrase
-        && let Some(reason) = shell::inside_longer_name(transformed, phrase)
+        && let Some(reason) = hit
+            .phrase
+            .then(|| shell::inside_longer_name(transformed, hit.span.clone()))
+            .flatten()
+            .or_else(|| shell::jquery_call(transformed, hit.span.clone()))
     {
         return Confirmation {
             confirmed: false,
@@ -92,7 +103,7 @@ pub fn confirm(
     if let Some(strings) = graphql::strings(raw) {
         let found = strings.iter().find_map(|string| {
             let string = string.as_bytes();
-            let judged = self::confirm(confirm, string, string, None, map, request);
+            let judged = self::confirm(confirm, string, string, Hit::default(), map, request);
             judged.confirmed.then_some(judged.reason)
         });
         return match found {
@@ -171,7 +182,7 @@ mod tests {
             kind,
             value.as_bytes(),
             value.as_bytes(),
-            None,
+            Hit::default(),
             UnicodeMap::default(),
             Request::default(),
         )

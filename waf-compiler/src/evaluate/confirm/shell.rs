@@ -149,6 +149,26 @@ pub fn inside_longer_name(value: &[u8], hit: Range<usize>) -> Option<String> {
     ))
 }
 
+/// Why a hit `$(...)` in `value` is JavaScript, not a command substitution: a method called on it, as jQuery is
+/// written (`$(document).ready(...)`, `$('#cart').hide()`), in searches, posts and code fields of developers.
+pub fn jquery_call(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let matched = value.get(hit.clone())?;
+    // `.name(`: a call, not a file name made of the substitution's output (`$(id).txt`).
+    let after = value.get(hit.end..)?;
+    let name = after
+        .iter()
+        .skip(1)
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .count();
+    let called = after.first() == Some(&b'.') && name > 0 && after.get(1 + name) == Some(&b'(');
+    (matched.starts_with(b"$(") && matched.ends_with(b")") && called).then(|| {
+        format!(
+            "`{}.` calls a method: jQuery, not a command substitution",
+            String::from_utf8_lossy(matched)
+        )
+    })
+}
+
 /// The command found in command position, when there is one.
 ///
 /// An injected command ends the argument the value was meant to be: it heads the value, or follows the first
@@ -398,6 +418,15 @@ mod tests {
 
     fn found(value: &str) -> Option<String> {
         injection(value.as_bytes())
+    }
+
+    #[test]
+    fn jquery_is_not_a_substitution() {
+        assert!(jquery_call(b"use $(document).ready() here", 4..15).is_some());
+        assert!(jquery_call(b"x $(id) y", 2..7).is_none());
+        assert!(jquery_call(b"$('#cart').hide()", 0..10).is_some());
+        assert!(jquery_call(b"$(id).txt", 0..5).is_none());
+        assert!(jquery_call(b"$(id); ls", 0..5).is_none());
     }
 
     #[test]
