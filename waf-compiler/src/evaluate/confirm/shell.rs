@@ -149,21 +149,28 @@ pub fn inside_longer_name(value: &[u8], hit: Range<usize>) -> Option<String> {
     ))
 }
 
-/// Why a hit `$(...)` in `value` is JavaScript, not a command substitution: a method called on it, as jQuery is
-/// written (`$(document).ready(...)`, `$('#cart').hide()`), in searches, posts and code fields of developers.
+/// Why a hit `$(...)` in `value` is JavaScript, not a command substitution: a property or method of it taken,
+/// as jQuery is written (`$(document).ready(...)`, `$('#cart').hide()`, searched as `$(document).ready not
+/// firing`), in searches, posts and code fields of developers. What is inside runs no known command: `$(id).txt`
+/// names a file after a command's output.
 pub fn jquery_call(value: &[u8], hit: Range<usize>) -> Option<String> {
     let matched = value.get(hit.clone())?;
-    // `.name(`: a call, not a file name made of the substitution's output (`$(id).txt`).
+    let inner = matched.strip_prefix(b"$(")?.strip_suffix(b")")?;
     let after = value.get(hit.end..)?;
-    let name = after
+    let member = after.first() == Some(&b'.')
+        && after
+            .get(1)
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_');
+    let first_word: Vec<u8> = inner
         .iter()
-        .skip(1)
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
-    let called = after.first() == Some(&b'.') && name > 0 && after.get(1 + name) == Some(&b'(');
-    (matched.starts_with(b"$(") && matched.ends_with(b")") && called).then(|| {
+        .copied()
+        .filter(|b| !matches!(b, b'\'' | b'"'))
+        .take_while(|b| !b.is_ascii_whitespace())
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    (member && command_name(&first_word).is_none()).then(|| {
         format!(
-            "`{}.` calls a method: jQuery, not a command substitution",
+            "`{}.` takes a member: jQuery, not a command substitution",
             String::from_utf8_lossy(matched)
         )
     })
@@ -423,9 +430,11 @@ mod tests {
     #[test]
     fn jquery_is_not_a_substitution() {
         assert!(jquery_call(b"use $(document).ready() here", 4..15).is_some());
-        assert!(jquery_call(b"x $(id) y", 2..7).is_none());
+        assert!(jquery_call(b"$(document).ready not firing", 0..11).is_some());
         assert!(jquery_call(b"$('#cart').hide()", 0..10).is_some());
+        assert!(jquery_call(b"x $(id) y", 2..7).is_none());
         assert!(jquery_call(b"$(id).txt", 0..5).is_none());
+        assert!(jquery_call(b"$('whoami').x", 0..11).is_none());
         assert!(jquery_call(b"$(id); ls", 0..5).is_none());
     }
 
