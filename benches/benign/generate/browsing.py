@@ -31,7 +31,9 @@ SEARCHES = ["c++ tutorial", "c# vs java", "what is 1=1", "\"exact phrase\" -excl
             "echo dot", "node js course", "bash script examples", "alert bracelet", "script font", "table & chairs",
             "insert coin", "delete account", "admin login", "root vegetables", "etc etc", "null pointer exception",
             "shadow box frame", "drop table (furniture)", "1 or 2 seater sofa", "select * from users", "sleep mask",
-            "benchmark pc", "char broil grill", "concat strings python", "from paris with love", "if then else"]
+            "benchmark pc", "char broil grill", "concat strings python", "from paris with love", "if then else",
+            "$(document).ready not firing", "$('#id').val() returns undefined", "<div> vs <span>",
+            "how to center a <div>", "git reset --hard HEAD~1", "npm i -D typescript", "x += 1 vs x = x + 1"]
 
 
 def subresource(rng, hst, referer, dest, accept, b=None):
@@ -62,8 +64,22 @@ def wordpress(rng, c):
     ref, s = page(rng)
     hst = f"www.{s}"
     cookie = cookie_header(rng)
-    kind = rng.randrange(5)
-    if kind == 0:
+    kind = rng.randrange(6)
+    if kind == 5:  # the block editor's autosave: blocks between comments
+        blocks = [f'<!-- wp:heading --><h2 class="wp-block-heading">{text.title(rng)}</h2><!-- /wp:heading -->',
+                  f'<!-- wp:paragraph --><p>{text.sentence(rng)}</p><!-- /wp:paragraph -->',
+                  '<!-- wp:buttons --><div class="wp-block-buttons"><!-- wp:button --><div class="wp-block-button">'
+                  f'<a class="wp-block-button__link wp-element-button" href="/shop">{pick(rng, ["Shop now", "Read more", "Jetzt kaufen"])}'
+                  '</a></div><!-- /wp:button --></div><!-- /wp:buttons -->',
+                  f'<!-- wp:image {{"id":{rng.randint(1, 999)},"sizeSlug":"large"}} --><figure class="wp-block-image size-large">'
+                  f'<img src="/wp-content/uploads/2024/05/{alnum(rng, 8)}.jpg" alt="" class="wp-image-{rng.randint(1, 999)}"/>'
+                  '</figure><!-- /wp:image -->']
+        body = jsonb({"id": rng.randint(1, 999), "title": text.title(rng),
+                      "content": "\n\n".join(rng.sample(blocks, rng.randint(1, 4))), "excerpt": ""})
+        c.add("POST", f"/wp-json/wp/v2/posts/{rng.randint(1, 999)}/autosaves?_locale=user",
+              fetch(rng, hst, f"https://{hst}/wp-admin/post.php?post=12&action=edit", content_type="application/json",
+                    cookie=cookie, extra=[("X-WP-Nonce", hexid(rng, 10))]), body)
+    elif kind == 0:
         handles = ["dashicons", "admin-bar", "common", "forms", "admin-menu", "dashboard", "list-tables", "edit",
                    "revisions", "media", "themes", "about", "nav-menus", "wp-pointer", "widgets", "site-icon",
                    "l10n", "buttons", "wp-auth-check", "media-views", "editor-buttons"]
