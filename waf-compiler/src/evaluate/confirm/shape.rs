@@ -171,6 +171,18 @@ const SCRIPT_LETTERS: usize = 2;
 /// code is written in) whose every other byte is a letter, a digit, a blank or sentence punctuation: Thai and
 /// Chinese put no blanks between words, and a short title or search is as much text as a long post.
 fn is_prose(value: &[u8]) -> bool {
+    // A URI is no sentence, however many words its parts make (`data:text/plain;base64,...`, `php://filter/...`).
+    let scheme = value
+        .iter()
+        .position(|&b| !b.is_ascii_alphabetic())
+        .is_some_and(|end| {
+            end > 1
+                && value[end] == b':'
+                && value.get(end + 1).is_some_and(|b| !b.is_ascii_whitespace())
+        });
+    if scheme {
+        return false;
+    }
     let (mut words, mut run, mut texty) = (0usize, 0usize, 0usize);
     for &b in value {
         let letter = b.is_ascii_alphabetic() || b >= 0x80;
@@ -224,6 +236,11 @@ mod tests {
             Some(Shape::Text)
         );
         assert_eq!(data_shape(b"northwind"), Some(Shape::Token));
+        assert_eq!(data_shape(b"data:text/plain;base64,SSBsb3ZlIFBIUAo="), None);
+        assert_eq!(
+            data_shape(b"Note: the parcel arrived today, thanks a lot for the quick help"),
+            Some(Shape::Text)
+        );
         assert_eq!(
             data_shape("กระเป๋าเป้ ราคา 1556".as_bytes()),
             Some(Shape::Text)

@@ -13,6 +13,7 @@
 //! find commands anywhere in arbitrary text and never fail on it.
 
 use crate::operator::continues_name;
+use std::borrow::Cow;
 use std::ops::Range;
 
 /// Commands attackers run first: reconnaissance, file reading, downloading, reverse shells, interpreters, and
@@ -183,7 +184,8 @@ pub fn jquery_call(value: &[u8], hit: Range<usize>) -> Option<String> {
 /// several words is punctuation of text or of a document (a post that quotes a pipeline), where no argument
 /// ends.
 pub fn injection(value: &[u8]) -> Option<String> {
-    let value = &value[..value.len().min(MAX_LEXED)];
+    let value = without_data_uri_headers(&value[..value.len().min(MAX_LEXED)]);
+    let value = value.as_ref();
     let segments = segments(value);
     let mut candidates = segments.iter().take(2);
     let first = candidates.next()?;
@@ -212,6 +214,34 @@ struct Segment {
     /// reason to write a command so, evasion does.
     obfuscated: Vec<bool>,
     position: &'static str,
+}
+
+/// `value` with the headers of its data URIs (RFC 2397: `data:image/png;base64,`, `data:text/plain;charset=utf-8,`)
+/// blanked: their `;` separates a media type from its parameters, not two commands, and `base64` there is a
+/// word of the syntax.
+fn without_data_uri_headers(value: &[u8]) -> Cow<'_, [u8]> {
+    let mut owned: Option<Vec<u8>> = None;
+    let mut from = 0;
+    while let Some(at) = memchr::memmem::find(&value[from..], b"data:").map(|i| from + i) {
+        let rest = &value[at + 5..];
+        let header = rest.iter().position(|&b| b == b',').filter(|&end| {
+            let header = &rest[..end];
+            header.contains(&b'/')
+                && header.iter().all(|&b| {
+                    b.is_ascii_alphanumeric()
+                        || matches!(b, b'/' | b';' | b'=' | b'.' | b'+' | b'-')
+                })
+        });
+        match header {
+            Some(end) => {
+                let bytes = owned.get_or_insert_with(|| value.to_vec());
+                bytes[at..at + 5 + end].fill(b' ');
+                from = at + 5 + end;
+            }
+            None => from = at + 5,
+        }
+    }
+    owned.map_or(Cow::Borrowed(value), Cow::Owned)
 }
 
 /// Splits `value` into segments at separators and substitutions, each segment's words with the quoting removed.
@@ -425,6 +455,13 @@ mod tests {
 
     fn found(value: &str) -> Option<String> {
         injection(value.as_bytes())
+    }
+
+    #[test]
+    fn data_uris_are_not_command_lines() {
+        assert_eq!(found("data:image/png;base64,iVBORw0KGgo="), None);
+        assert_eq!(found("x=data:text/plain;charset=utf-8,hello%20world"), None);
+        assert!(found("data:x; cat /etc/passwd").is_some());
     }
 
     #[test]
