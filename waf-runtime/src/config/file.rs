@@ -141,6 +141,12 @@ pub struct FileDomain {
     pub upstream_tls: Option<FileUpstreamTls>,
     pub upstream_host: Option<String>,
     pub upstreams: Option<Vec<FilePoolServer>>,
+    /// The domain's own pool settings: the keys of `upstream` of the same names.
+    pub balance: Option<String>,
+    pub max_fails: Option<u32>,
+    pub fail_timeout_sec: Option<u64>,
+    pub retries: Option<u32>,
+    pub health_check: Option<FileHealthCheck>,
     pub cert_file: Option<String>,
     pub key_file: Option<String>,
     pub acme_enabled: Option<bool>,
