@@ -162,6 +162,23 @@ impl State {
         self.https.acme.start(&self.live.load().config);
     }
 
+    /// Swaps in the upstream TLS clients built again when their files changed on disk (`upstream.rs`).
+    pub fn reread_upstream_tls_files(&self) {
+        // Under the swap count's lock, so a configuration swapped meanwhile is never replaced by an older one; not
+        // counted as a swap: a reload built meanwhile still applies, and keeps these clients (same settings).
+        let _ordered = self.swap_count();
+        let current = self.live.load();
+        let Some(upstreams) = current.upstreams.with_files_reread() else {
+            return;
+        };
+        self.live.store(Arc::new(Live {
+            config: current.config.clone(),
+            upstreams: Arc::new(upstreams),
+            pools: current.pools.clone(),
+            traffic: current.traffic.clone(),
+        }));
+    }
+
     /// Swaps in traffic controls rebuilt because a list file or GeoIP database changed.
     pub fn apply_traffic(&self, traffic: Traffic) {
         let current = self.live.load();

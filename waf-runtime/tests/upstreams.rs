@@ -263,6 +263,68 @@ async fn https_upstreams_are_verified_and_refused_with_the_reason_logged() {
     assert_eq!(seen["client_cert"], true);
 }
 
+/// Polls `host` through the proxy until it answers `status` (the TLS files are read again every second).
+async fn wait_status(waf: &Waf, host: &str, status: u16) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while through(waf, host).await.0 != status {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{host} never answered {status}: {}",
+            waf.logs()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn upstream_tls_files_replaced_on_disk_are_used_without_a_reload() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = TestCa::new();
+    let other_ca = TestCa::new();
+    let ca_path = dir.path().join("ca.pem");
+    let rotated_path = dir.path().join("rotated-ca.pem");
+    std::fs::write(&ca_path, &ca.pem).unwrap();
+    // A CA file that trusts the wrong CA, and a client certificate the upstream does not accept, at first.
+    std::fs::write(&rotated_path, &other_ca.pem).unwrap();
+    let (cert, key, _) = ca.leaf(dir.path(), "ip", &["127.0.0.1"]);
+    let by_ip = TlsUpstream::start(&cert, &key, None).await;
+    let mutual = TlsUpstream::start(&cert, &key, Some(&ca)).await;
+    let (client_cert, client_key, _) = other_ca.leaf(dir.path(), "client", &["waf.test"]);
+    let config = format!(
+        "  domains:\n    rotated.test: {{default_upstream: '{}', upstream_tls: {{ca_file: '{}'}}}}\n    \
+         mutual.test: {{default_upstream: '{}', upstream_tls: {{ca_file: '{}', cert_file: '{}', key_file: '{}'}}}}\n",
+        by_ip.url(),
+        path_text(&rotated_path),
+        mutual.url(),
+        path_text(&ca_path),
+        path_text(&client_cert),
+        path_text(&client_key),
+    );
+    let waf = Waf::start(&config, &[]);
+    assert_eq!(through(&waf, "rotated.test").await.0, 502);
+    assert_eq!(through(&waf, "mutual.test").await.0, 502);
+
+    // The right CA replaces the file: used within a reload interval, with no reload of the configuration.
+    support::tls::replace_file(&rotated_path, ca.pem.as_bytes());
+    wait_status(&waf, "rotated.test", 200).await;
+    waf.wait_log("upstream TLS files changed", 5).await;
+    // A client certificate the upstream accepts (its two files replaced one after the other).
+    ca.leaf(dir.path(), "client", &["waf.test"]);
+    wait_status(&waf, "mutual.test", 200).await;
+    let (_, seen) = through(&waf, "mutual.test").await;
+    assert_eq!(seen["client_cert"], true);
+
+    // A file broken on disk: said in the log, and the TLS client built before keeps serving.
+    support::tls::replace_file(&rotated_path, b"not a certificate");
+    waf.wait_log("keeping the one built from the files as they were", 5)
+        .await;
+    assert!(
+        waf.logs().contains("rotated-ca.pem"),
+        "the log names the file"
+    );
+    assert_eq!(through(&waf, "rotated.test").await.0, 200);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn https_upstream_from_the_environment_over_http1_with_sessions_resumed() {
     let dir = tempfile::tempdir().unwrap();
