@@ -651,3 +651,130 @@ fn check_config_refuses_a_pool_that_cannot_work() {
         refused(config, says);
     }
 }
+
+/// Whether Debian's wrk can run (after a loud skip when it cannot: a failure under REQUIRE_EXTERNAL_TESTS=1).
+fn wrk_runs() -> bool {
+    match std::process::Command::new("wrk").arg("--version").output() {
+        Ok(_) => true,
+        Err(e) => {
+            assert!(
+                !std::env::var("REQUIRE_EXTERNAL_TESTS").is_ok_and(|v| v == "1"),
+                "REQUIRE_EXTERNAL_TESTS=1 but wrk cannot run: {e} (see .ci/install)"
+            );
+            eprintln!("SKIPPED: wrk cannot run: {e}");
+            false
+        }
+    }
+}
+
+/// The pool of one domain with settings of its own (the global ones would keep a dead server out for a minute and
+/// check nothing), under a wrk load of GETs and a few clients sending POSTs, while one server is killed and
+/// restarted and another fails its health check: no GET fails, no POST is received twice, each server is out
+/// and back in by the domain's settings. Then a reload takes the domain's health check out: a server it kept
+/// out is back in at once.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_domains_own_pool_under_a_wrk_load_follows_its_settings_and_their_reload() {
+    if !wrk_runs() {
+        return;
+    }
+    let posts: Arc<Mutex<HashMap<Bytes, usize>>> = Arc::default();
+    let mut a = Member::start("a", posts.clone()).await;
+    let b = Member::start("b", posts.clone()).await;
+    let c = Member::start("c", posts.clone()).await;
+    let urls = [a.url(), b.url(), c.url()];
+    let config = |health_check: &str| {
+        format!(
+            "  upstream: {{default: 'http://127.0.0.1:9', max_fails: 5, fail_timeout_sec: 60, \
+             connect_timeout_ms: 500, response_timeout_ms: 5000}}\n  domains:\n    app.test:\n      \
+             upstreams: ['{}', '{}', {{url: '{}', weight: 2}}]\n      balance: least_conn\n      max_fails: 1\n      \
+             fail_timeout_sec: 2\n      retries: 2\n{health_check}",
+            urls[0], urls[1], urls[2]
+        )
+    };
+    let checked = "      health_check: {path: /health, interval_sec: 1, timeout_ms: 500}\n";
+    let waf = Waf::start(&config(checked), &[]);
+
+    let mut wrk = tokio::process::Command::new("wrk")
+        .args(["-t2", "-c16", "-d20s", "-H", "Host: app.test"])
+        .arg(format!("http://{}/page", waf.addr))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let posts_sent = Arc::new(AtomicUsize::new(0));
+    let mut posting = Vec::new();
+    for client in 0..2 {
+        let (stop, sent, addr) = (stop.clone(), posts_sent.clone(), waf.addr);
+        posting.push(tokio::spawn(async move {
+            let mut n = 0;
+            while !stop.load(Ordering::SeqCst) {
+                n += 1;
+                post(addr, "/order", format!("client={client}&n={n}")).await;
+                sent.fetch_add(1, Ordering::SeqCst);
+            }
+        }));
+    }
+
+    tokio::time::sleep(std::time::Duration::from_millis(1000)).await;
+    // b fails the domain's health check: out within its interval.
+    b.healthy.store(false, Ordering::SeqCst);
+    wait_down(&waf, &b.url(), true, 3).await;
+    // a dies: out at its first failure, and back within the domain's fail_timeout_sec (2 s, not the global 60)
+    // once it runs again.
+    a.kill();
+    wait_down(&waf, &a.url(), true, 3).await;
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    let a_before = a.served.load(Ordering::SeqCst);
+    a.restart().await;
+    wait_down(&waf, &a.url(), false, 4).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while a.served.load(Ordering::SeqCst) == a_before {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a got nothing after its restart"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    b.healthy.store(true, Ordering::SeqCst);
+    wait_down(&waf, &b.url(), false, 3).await;
+    assert!(
+        wrk.try_wait().unwrap().is_none(),
+        "the load ended before the failover did"
+    );
+    let output = wrk.wait_with_output().await.unwrap();
+    stop.store(true, Ordering::SeqCst);
+    for task in posting {
+        task.await.unwrap();
+    }
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{report}");
+    // wrk prints these lines only when there is something to count.
+    assert!(
+        !report.contains("Non-2xx") && !report.contains("Socket errors"),
+        "GETs failed under the load:\n{report}\n{}",
+        waf.logs()
+    );
+    let requests: u64 = report
+        .lines()
+        .find_map(|l| l.trim().split_once(" requests in "))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or(0);
+    assert!(requests > 1000, "the load ran:\n{report}");
+    assert!(posts_sent.load(Ordering::SeqCst) > 10);
+    let twice: Vec<_> = posts
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(body, n)| (body.clone(), *n))
+        .collect();
+    assert!(twice.is_empty(), "POSTs received twice: {twice:?}");
+
+    // b fails again; the domain's health check is then taken out by a reload: b is back in at once.
+    b.healthy.store(false, Ordering::SeqCst);
+    wait_down(&waf, &b.url(), true, 3).await;
+    Waf::write_config(waf.dir.path(), &config(""));
+    wait_down(&waf, &b.url(), false, 5).await;
+    waf.wait_log("is no longer health-checked: back in", 5)
+        .await;
+}
