@@ -40,8 +40,9 @@ pub struct ServerState {
     window_start: AtomicU64,
     /// Out until then (passive health); 0: not out.
     down_until: AtomicU64,
-    /// Its last active check failed.
+    /// Its last active check failed, and why.
     check_failed: AtomicBool,
+    check_error: Mutex<String>,
     /// When it was last checked (active health).
     last_check: AtomicU64,
     pub in_flight: AtomicUsize,
@@ -49,6 +50,19 @@ pub struct ServerState {
     requests: Counter,
     failures: Counter,
     seconds: Histogram,
+}
+
+/// A server's health as the admin panel shows it.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct ServerHealth {
+    pub url: String,
+    /// The pools it is in: `(default)` (the global one) and the domains whose servers it is.
+    pub pools: Vec<String>,
+    pub up: bool,
+    /// Why it is out (a failed health check and its reason, or passive health and for how long).
+    pub out: Option<String>,
+    /// Requests sent to it now.
+    pub in_flight: usize,
 }
 
 /// The pools of one configuration.
@@ -98,6 +112,7 @@ impl ServerState {
             window_start: AtomicU64::new(0),
             down_until: AtomicU64::new(0),
             check_failed: AtomicBool::new(false),
+            check_error: Mutex::default(),
             last_check: AtomicU64::new(0),
             in_flight: AtomicUsize::new(0),
             up,
@@ -146,6 +161,9 @@ impl ServerState {
     /// The result of an active check: `Ok`, or why it failed.
     fn checked(&self, result: Result<(), String>) {
         let failed = result.is_err();
+        if let Err(why) = &result {
+            why.clone_into(&mut self.check_error.lock().unwrap_or_else(|e| e.into_inner()));
+        }
         let was = self.check_failed.swap(failed, Ordering::Relaxed);
         match result {
             Err(why) if !was => tracing::warn!(
@@ -156,6 +174,26 @@ impl ServerState {
             _ => {}
         }
         self.refresh_gauge();
+    }
+
+    fn health(&self, now: u64, pool: &str) -> ServerHealth {
+        let down_until = self.down_until.load(Ordering::Relaxed);
+        let out = if self.check_failed.load(Ordering::Relaxed) {
+            let why = self.check_error.lock().unwrap_or_else(|e| e.into_inner());
+            Some(format!("failed its health check: {why}"))
+        } else if down_until > now {
+            let left = (down_until - now).div_ceil(1000);
+            Some(format!("out after failing, for {left} s more"))
+        } else {
+            None
+        };
+        ServerHealth {
+            url: self.url.to_string(),
+            pools: vec![pool.to_string()],
+            up: out.is_none(),
+            out,
+            in_flight: self.in_flight.load(Ordering::Relaxed),
+        }
     }
 
     /// No pool checks it any more: a failed check no longer keeps it out.
@@ -232,6 +270,32 @@ impl Pools {
         std::iter::once(&self.global)
             .chain(self.domains.values())
             .flat_map(|p| p.servers.iter().map(move |m| (m, p)))
+    }
+
+    /// Every server of every pool, each once, with the pools it serves and its health now: for the admin panel.
+    pub fn health(&self) -> Vec<ServerHealth> {
+        let now = now_ms();
+        let named = std::iter::once(("(default)", &self.global)).chain(
+            self.domains
+                .iter()
+                .map(|(name, pool)| (name.as_str(), pool)),
+        );
+        let mut servers: Vec<ServerHealth> = Vec::new();
+        for (name, pool) in named {
+            for member in &pool.servers {
+                let url = member.state.url.to_string();
+                if let Some(known) = servers.iter_mut().find(|s| s.url == url) {
+                    known.pools.push(name.to_string());
+                    continue;
+                }
+                servers.push(member.state.health(now, name));
+            }
+        }
+        for server in &mut servers {
+            server.pools.sort();
+        }
+        servers.sort_by(|a, b| a.url.cmp(&b.url));
+        servers
     }
 
     /// The servers out now, each once: for `/health`.
@@ -421,6 +485,45 @@ mod tests {
             tls: UpstreamTls::default(),
             next: AtomicUsize::new(0),
         }
+    }
+
+    #[test]
+    fn the_panel_sees_each_server_once_with_its_pools_and_why_it_is_out() {
+        let config = crate::config::resolve(
+            "waf: {upstream: {servers: ['http://10.0.0.1', 'http://10.0.0.2']}, domains: {a.test: \
+             {upstreams: ['http://10.0.0.2', 'http://10.0.0.3']}}}",
+            std::path::Path::new("t.yml"),
+            &|_| None,
+        )
+        .unwrap();
+        let pools = Pools::build(&config, &Registry::default());
+        pools.global.servers[1]
+            .state
+            .checked(Err("GET / answered 500, expected 200".into()));
+        pools.domains["a.test"].servers[1]
+            .state
+            .failed(1, Duration::from_secs(10));
+        let health = pools.health();
+        let shown: Vec<_> = health
+            .iter()
+            .map(|s| (s.url.as_str(), s.pools.join(" "), s.up))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("http://10.0.0.1", "(default)".to_string(), true),
+                ("http://10.0.0.2", "(default) a.test".to_string(), false),
+                ("http://10.0.0.3", "a.test".to_string(), false),
+            ]
+        );
+        assert_eq!(
+            health[1].out.as_deref(),
+            Some("failed its health check: GET / answered 500, expected 200")
+        );
+        assert_eq!(
+            health[2].out.as_deref(),
+            Some("out after failing, for 10 s more")
+        );
     }
 
     #[test]

@@ -2438,6 +2438,35 @@ async fn a_browser_walks_every_page_and_each_change_lands_whole_in_the_proxy() {
         json!(["10.255.255.1", "10.254.0.0/16"])
     );
     assert_eq!(saved["waf"]["server"]["https_port"], 8443);
+    // The pool made in the Domains page: in waf.yml as typed, and in force.
+    let pool = &saved["waf"]["domains"]["pool.test"];
+    let https_server = format!("https://{}", waf.https_addr());
+    assert_eq!(
+        pool["upstreams"],
+        json!([https_server, "http://127.0.0.1:1"]),
+        "{pool}"
+    );
+    assert_eq!(pool["upstream_tls"]["server_name"], "localhost");
+    assert_eq!(pool["upstream_host"], "relay.test");
+    assert_eq!(
+        pool["health_check"],
+        json!({"path": "/", "interval_sec": 1})
+    );
+    assert!(pool.get("default_upstream").is_none());
+    // Each request the browser sent to pool.test went through the proxy's own HTTPS listener (verified with
+    // the CA file typed in the form), which received the Host the form set and passed it on.
+    let relayed: Vec<String> = up
+        .seen()
+        .iter()
+        .filter(|s| s.uri.starts_with("/through-pool/"))
+        .map(|s| s.headers["host"].to_str().unwrap().to_string())
+        .collect();
+    assert_eq!(relayed, vec!["relay.test"; 6]);
+    let (_, health) = get(waf.addr, "/health").await;
+    assert_eq!(
+        json(&health)["upstreams_down"],
+        json!(["http://127.0.0.1:1"])
+    );
 }
 
 /// `$TEST_PYTHON` with Selenium, and Debian's chromium and chromedriver; `None` (after saying why) when missing
