@@ -647,6 +647,19 @@ fn check_config_refuses_a_pool_that_cannot_work() {
             "waf: {domains: {a.test: {default_upstream: 'http://10.0.0.1', upstreams: ['http://10.0.0.2']}}}",
             "waf.domains.a.test.upstreams: set default_upstream or upstreams, not both",
         ),
+        // A domain's own pool settings: for its own servers only, each checked as the global one.
+        (
+            "waf: {domains: {a.test: {retries: 1}}}",
+            "waf.domains.a.test.retries: applies to the domain's own servers",
+        ),
+        (
+            "waf: {domains: {a.test: {upstreams: ['http://10.0.0.1'], max_fails: 0}}}",
+            "waf.domains.a.test.max_fails: must be at least 1",
+        ),
+        (
+            "waf: {domains: {a.test: {upstreams: ['http://10.0.0.1'], health_check: {expect_status: 700}}}}",
+            "waf.domains.a.test.health_check.expect_status",
+        ),
     ] {
         refused(config, says);
     }
