@@ -164,13 +164,19 @@ impl State {
 
     /// Swaps in the upstream TLS clients built again when their files changed on disk (`upstream.rs`).
     pub fn reread_upstream_tls_files(&self) {
-        // Under the swap count's lock, so a configuration swapped meanwhile is never replaced by an older one; not
-        // counted as a swap: a reload built meanwhile still applies, and keeps these clients (same settings).
-        let _ordered = self.swap_count();
-        let current = self.live.load();
-        let Some(upstreams) = current.upstreams.with_files_reread() else {
+        let read_from = self.live.load().upstreams.clone();
+        // Built outside the swap count's lock (reading and parsing files), applied under it only if the upstream
+        // clients are still those it was built from: a configuration swapped meanwhile is never replaced by an
+        // older one (its own clients read the files anew). Not counted as a swap: a reload built meanwhile still
+        // applies, and keeps these clients (same settings).
+        let Some(upstreams) = read_from.with_files_reread() else {
             return;
         };
+        let _ordered = self.swap_count();
+        let current = self.live.load();
+        if !Arc::ptr_eq(&current.upstreams, &read_from) {
+            return;
+        }
         self.live.store(Arc::new(Live {
             config: current.config.clone(),
             upstreams: Arc::new(upstreams),
