@@ -2639,6 +2639,13 @@ async fn a_domains_upstream_pool_is_set_refused_by_key_and_its_health_listed() {
     );
     assert_eq!(of(&up.url())["pools"], json!(["(default)", "pool.test"]));
     assert_eq!(of(&up.url())["up"], true);
+    // Its counts, from the metrics: the six requests answered, the dead server's failures.
+    assert!(
+        of(&up.url())["requests"].as_u64().unwrap() >= 6,
+        "{listed:?}"
+    );
+    assert_eq!(of(&up.url())["failures"], 0);
+    assert!(of(dead)["failures"].as_u64().unwrap() >= 1, "{listed:?}");
     let audit = client.call(Method::GET, "/api/audit?limit=5", None).await;
     assert!(
         audit.body.to_string().contains("domain upstream set"),

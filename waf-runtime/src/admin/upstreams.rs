@@ -13,7 +13,7 @@ use crate::config::{DomainConfig, PoolServer};
 use crate::upstream_pool::ServerHealth;
 use axum::Json;
 use axum::extract::{Path, State};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use utoipa::ToSchema;
@@ -121,11 +121,57 @@ pub async fn put_upstream(
     audited(&panel, &who, "domain upstream set", changed).await
 }
 
-/// Every upstream server, each once, with the pools it is in and whether it is up now (and why not).
+/// A server as the panel lists it: its health now, and its counts since the proxy started, read from the live
+/// metrics (the series `/metrics` exports, as the dashboard reads them, so the two never disagree).
+#[derive(Serialize, ToSchema)]
+pub struct ServerView {
+    #[serde(flatten)]
+    pub health: ServerHealth,
+    /// `waf_upstream_server_requests_total` and `waf_upstream_server_failures_total`.
+    pub requests: u64,
+    pub failures: u64,
+    /// Mean time to the response head (`waf_upstream_server_duration_seconds`), in milliseconds; none before
+    /// its first answer is counted.
+    pub mean_ms: Option<f64>,
+}
+
+/// Every upstream server, each once, with the pools it is in, whether it is up now (and why not) and its counts.
 #[utoipa::path(get, path = "/api/upstreams",
-    responses((status = 200, body = Vec<ServerHealth>)))]
-pub async fn health(State(panel): State<Arc<Panel>>, _who: SignedIn) -> Json<Vec<ServerHealth>> {
-    Json(panel.state.live.load().pools.health())
+    responses((status = 200, body = Vec<ServerView>)))]
+pub async fn health(State(panel): State<Arc<Panel>>, _who: SignedIn) -> Json<Vec<ServerView>> {
+    let text = panel.state.metrics.render();
+    let value = |name: &str, url: &str| {
+        text.lines()
+            .find_map(|line| server_series(line, name).filter(|(server, _)| *server == url))
+            .map(|(_, value)| value)
+    };
+    let servers = panel.state.live.load().pools.health();
+    Json(
+        servers
+            .into_iter()
+            .map(|health| {
+                let url = health.url.clone();
+                let count = |name| value(name, &url).unwrap_or(0.0) as u64;
+                let seconds = value("waf_upstream_server_duration_seconds_sum", &url);
+                let answered = count("waf_upstream_server_duration_seconds_count");
+                ServerView {
+                    requests: count("waf_upstream_server_requests_total"),
+                    failures: count("waf_upstream_server_failures_total"),
+                    mean_ms: seconds
+                        .filter(|_| answered > 0)
+                        .map(|s| s * 1000.0 / answered as f64),
+                    health,
+                }
+            })
+            .collect(),
+    )
+}
+
+/// The server and the value of a `name{server="URL"} VALUE` line of the metrics.
+fn server_series<'a>(line: &'a str, name: &str) -> Option<(&'a str, f64)> {
+    let rest = line.strip_prefix(name)?.strip_prefix("{server=\"")?;
+    let (server, value) = rest.split_once("\"} ")?;
+    Some((server, value.trim().parse().ok()?))
 }
 
 impl UpstreamChange {
@@ -268,6 +314,19 @@ mod tests {
         assert_eq!(
             stored(json!({"servers": []})),
             json!({"upstreams": [], "force_https": true})
+        );
+    }
+
+    #[test]
+    fn a_servers_series_is_read_by_name_and_url() {
+        let line = "waf_upstream_server_requests_total{server=\"https://10.0.0.5:8443\"} 42";
+        assert_eq!(
+            server_series(line, "waf_upstream_server_requests_total"),
+            Some(("https://10.0.0.5:8443", 42.0))
+        );
+        assert_eq!(
+            server_series(line, "waf_upstream_server_failures_total"),
+            None
         );
     }
 

@@ -435,7 +435,8 @@ async function refreshUpstreamHealth() {
   for (const s of servers) {
     const row = document.createElement("tr");
     if (!s.up) row.className = "server-out";
-    cells(row, [s.url, s.pools.join(", "), s.up ? "up" : `out: ${s.out}`, s.in_flight]);
+    cells(row, [s.url, s.pools.join(", "), s.up ? "up" : `out: ${s.out}`, s.in_flight, s.requests, s.failures,
+      s.mean_ms === null ? "" : s.mean_ms.toFixed(1)]);
     body.appendChild(row);
   }
 }
