@@ -1584,6 +1584,24 @@ mod tests {
     }
 
     #[test]
+    fn the_pool_example_of_the_docs_reads() {
+        let doc = include_str!("../../../docs/proxy.md");
+        let section = doc.split("### Pools").nth(1).unwrap();
+        let example = section
+            .split("```yaml\n")
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .unwrap();
+        let c = run(example, &[]).unwrap();
+        let shop = c.pool_settings_for("shop.example.com");
+        assert_eq!(
+            (shop.balance, shop.max_fails, shop.retries),
+            (Balance::LeastConn, 3, 1)
+        );
+        assert_eq!(shop.health_check.unwrap().expect_status, 204);
+    }
+
+    #[test]
     fn admin_panel_defaults_to_loopback_8888_and_is_off() {
         let env = [
             ("ADMIN_ENABLED", "yes"),
