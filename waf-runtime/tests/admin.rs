@@ -2557,6 +2557,11 @@ async fn a_domains_upstream_pool_is_set_refused_by_key_and_its_health_listed() {
             "waf.domains.pool.test.health_check.path",
         ),
         (
+            json!({"servers": [server(&up.url())], "health_check": true}),
+            400,
+            "waf.domains.pool.test.health_check",
+        ),
+        (
             json!({"servers": [server(&up.url())], "upstream_host": "a b"}),
             400,
             "waf.domains.pool.test.upstream_host",

@@ -47,7 +47,15 @@ pub struct UpstreamChange {
     pub max_fails: Option<u32>,
     pub fail_timeout_sec: Option<u64>,
     pub retries: Option<u32>,
-    pub health_check: Option<HealthCheckEntry>,
+    /// The domain's own check, or `false`: none, though `upstream.health_check` has one.
+    pub health_check: Option<HealthCheckChoice>,
+}
+
+#[derive(Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum HealthCheckChoice {
+    Off(bool),
+    Check(HealthCheckEntry),
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -222,14 +230,21 @@ impl UpstreamChange {
                 domain.insert(key.into(), value);
             }
         }
-        if let Some(check) = self.health_check {
-            let fields = [
-                ("path", json!(check.path)),
-                ("interval_sec", json!(check.interval_sec)),
-                ("timeout_ms", json!(check.timeout_ms)),
-                ("expect_status", json!(check.expect_status)),
-            ];
-            domain.insert("health_check".into(), non_null(&fields));
+        match self.health_check {
+            None => {}
+            // `true` too, for the resolver to refuse by its key.
+            Some(HealthCheckChoice::Off(off)) => {
+                domain.insert("health_check".into(), json!(off));
+            }
+            Some(HealthCheckChoice::Check(check)) => {
+                let fields = [
+                    ("path", json!(check.path)),
+                    ("interval_sec", json!(check.interval_sec)),
+                    ("timeout_ms", json!(check.timeout_ms)),
+                    ("expect_status", json!(check.expect_status)),
+                ];
+                domain.insert("health_check".into(), non_null(&fields));
+            }
         }
     }
 }
@@ -314,6 +329,10 @@ mod tests {
         assert_eq!(
             stored(json!({"servers": []})),
             json!({"upstreams": [], "force_https": true})
+        );
+        assert_eq!(
+            stored(json!({"servers": [{"url": "https://a"}], "health_check": false})),
+            json!({"default_upstream": "https://a", "health_check": false, "force_https": true})
         );
     }
 

@@ -176,9 +176,25 @@ pub struct DomainPoolSettings {
     pub fail_timeout_sec: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retries: Option<u32>,
-    /// Replaces `upstream.health_check` whole.
+    /// Replaces `upstream.health_check` whole, or turns it off for the domain.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub health_check: Option<HealthCheck>,
+    pub health_check: Option<DomainHealthCheck>,
+}
+
+/// A domain's `health_check`: its own, or `off` (written `false`), where the global one would apply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DomainHealthCheck {
+    Off,
+    Check(HealthCheck),
+}
+
+impl Serialize for DomainHealthCheck {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            DomainHealthCheck::Off => s.serialize_bool(false),
+            DomainHealthCheck::Check(check) => check.serialize(s),
+        }
+    }
 }
 
 impl DomainPoolSettings {
@@ -189,10 +205,11 @@ impl DomainPoolSettings {
             max_fails: self.max_fails.unwrap_or(global.max_fails),
             fail_timeout_sec: self.fail_timeout_sec.unwrap_or(global.fail_timeout_sec),
             retries: self.retries.unwrap_or(global.retries),
-            health_check: self
-                .health_check
-                .clone()
-                .or_else(|| global.health_check.clone()),
+            health_check: match &self.health_check {
+                None => global.health_check.clone(),
+                Some(DomainHealthCheck::Off) => None,
+                Some(DomainHealthCheck::Check(check)) => Some(check.clone()),
+            },
         }
     }
 

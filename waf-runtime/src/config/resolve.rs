@@ -2,12 +2,13 @@
 //!
 //! The precedence is the specification's: an environment variable applies only when the file does not set the
 //! value (an earlier design let the environment silently override the file).
-use super::file::{CodePageSetting, FileRoot, FileWaf, Http2Setting};
+use super::file::{CodePageSetting, FileDomainHealthCheck, FileRoot, FileWaf, Http2Setting};
 use super::{
     AccessLogConfig, AccessLogFormat, AcmeConfig, AdminConfig, Balance, BodyConfig, ClientIpConfig,
-    Config, ConfigError, DomainConfig, DomainPoolSettings, HealthCheck, LogFormat, LoggingConfig,
-    MetricsConfig, Mode, OverLimit, PoolServer, PoolSettings, RulesConfig, ServerConfig, TlsConfig,
-    TrafficLogLevel, UpstreamConfig, UpstreamHost, UpstreamHttp2, UpstreamTls,
+    Config, ConfigError, DomainConfig, DomainHealthCheck, DomainPoolSettings, HealthCheck,
+    LogFormat, LoggingConfig, MetricsConfig, Mode, OverLimit, PoolServer, PoolSettings,
+    RulesConfig, ServerConfig, TlsConfig, TrafficLogLevel, UpstreamConfig, UpstreamHost,
+    UpstreamHttp2, UpstreamTls,
 };
 use crate::cidr::Cidr;
 use crate::limits::{self, Limits};
@@ -214,7 +215,7 @@ impl Resolver<'_> {
                 max_fails: self.max_fails(&key, d.max_fails)?,
                 fail_timeout_sec: self.fail_timeout(&key, d.fail_timeout_sec)?,
                 retries: self.retries(&key, d.retries)?,
-                health_check: self.health_check(&key, d.health_check)?,
+                health_check: self.domain_health_check(&key, d.health_check)?,
             };
             if let Some(setting) = pool.first_set()
                 && upstreams.is_none()
@@ -739,6 +740,25 @@ impl Resolver<'_> {
                 format!("{n} is more than a pool's {MAX_SERVERS} servers allow"),
             )),
             n => Ok(n),
+        }
+    }
+
+    /// A domain's `health_check`: its own, or `off`.
+    fn domain_health_check(
+        &self,
+        parent: &str,
+        raw: Option<FileDomainHealthCheck>,
+    ) -> Result<Option<DomainHealthCheck>, ConfigError> {
+        match raw {
+            None => Ok(None),
+            Some(FileDomainHealthCheck::Off(false)) => Ok(Some(DomainHealthCheck::Off)),
+            Some(FileDomainHealthCheck::Off(true)) => Err(self.key_error(
+                &format!("{parent}.health_check"),
+                "true is not a check: give {path, interval_sec, timeout_ms, expect_status}, or off",
+            )),
+            Some(FileDomainHealthCheck::Check(check)) => Ok(self
+                .health_check(parent, Some(check))?
+                .map(DomainHealthCheck::Check)),
         }
     }
 
@@ -1539,6 +1559,22 @@ mod tests {
         assert_eq!((b.balance, b.retries), (Balance::LeastConn, 4));
         assert_eq!(b.health_check.unwrap().path, "/g");
         assert_eq!(c.pool_settings_for("c.test"), c.upstream.pool);
+        // `off`: no check for this domain's servers, though the global one has one.
+        let off = run(
+            "waf: {upstream: {health_check: {path: /g}}, domains: {a.test: {upstreams: ['http://a:1'], \
+             health_check: off}}}",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(off.pool_settings_for("a.test").health_check, None);
+        let printed = serde_saphyr::to_string(&serde_json::json!({ "waf": {
+            "domains": {"a.test": serde_json::to_value(&off.domains["a.test"]).unwrap()},
+        }}))
+        .unwrap();
+        assert_eq!(
+            run(&printed, &[]).unwrap().domains["a.test"].pool,
+            off.domains["a.test"].pool
+        );
         assert_eq!(c.pool_settings_for("elsewhere"), c.upstream.pool);
         // What --check-config prints reads back the same.
         let printed = serde_saphyr::to_string(&serde_json::json!({ "waf": {
@@ -1572,6 +1608,10 @@ mod tests {
             (
                 "waf: {domains: {a.test: {upstreams: ['http://a:1'], health_check: {path: x}}}}",
                 "waf.domains.a.test.health_check.path",
+            ),
+            (
+                "waf: {domains: {a.test: {upstreams: ['http://a:1'], health_check: true}}}",
+                "waf.domains.a.test.health_check: true is not a check",
             ),
             (
                 "waf: {domains: {a.test: {upstreams: ['http://a:1'], health_check: {timeout_ms: 0}}}}",

@@ -376,7 +376,8 @@ function showUpstreams(c) {
 function showDomainUpstream() {
   const d = config && config.domains[$("upstream-domain").value];
   const pool = (d && d.pool) || {};
-  const check = pool.health_check || {};
+  // `false`: no check for this domain, shown as the path "off".
+  const check = pool.health_check === false ? { path: "off" } : pool.health_check || {};
   const tls = d && d.upstream_tls;
   const text = (v) => (v === undefined || v === null ? "" : String(v));
   $("upstream-servers").value = d ? serversText(d.servers) : "";
@@ -412,7 +413,9 @@ function upstreamChange() {
   if (value("upstream-balance")) body.balance = value("upstream-balance");
   numbers(body, [["max_fails", "upstream-max-fails"], ["fail_timeout_sec", "upstream-fail-timeout"],
     ["retries", "upstream-retries"]]);
-  if (value("upstream-check-path")) {
+  if (value("upstream-check-path") === "off") {
+    body.health_check = false;
+  } else if (value("upstream-check-path")) {
     body.health_check = { path: value("upstream-check-path") };
     numbers(body.health_check, [["interval_sec", "upstream-check-interval"], ["timeout_ms", "upstream-check-timeout"],
       ["expect_status", "upstream-check-status"]]);
