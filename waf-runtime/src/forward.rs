@@ -129,7 +129,7 @@ pub async fn forward(
     // A copy to send again on another server after a reset before the response head: for idempotent methods
     // only (RFC 9110 9.2.2: sending one twice has the effect of once), with a body already read whole, and only
     // when there is another server to try.
-    let retries = config.upstream.retries as usize;
+    let retries = pool.settings.retries as usize;
     let replay = (retries > 0
         && pool.servers.len() > 1
         && client_upgrade.is_none()
@@ -186,7 +186,7 @@ pub async fn forward(
             }
             Err(e) => e,
         };
-        live.pools.failed(pool, &server.state);
+        pool.failed(&server.state);
         // Never written: any request may go elsewhere. Written but reset before the head: an idempotent one
         // may (a timeout is not a reset: another server would only double the wait and the load).
         request = e.unsent.or_else(|| match e.failure {

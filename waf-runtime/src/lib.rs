@@ -221,6 +221,7 @@ async fn control_plane(
     ));
     spawn_traffic_upkeep(state.clone());
     tokio::spawn(upstream_pool::keep_checking(state.clone()));
+    tokio::spawn(upstream::keep_rereading_tls_files(state.clone()));
     tokio::spawn(reload::Reloader::new(state.clone(), config_text).run());
     if state.https.watcher.is_some() {
         tokio::spawn(tls::keep_refreshing(state.clone()));

@@ -162,6 +162,29 @@ impl State {
         self.https.acme.start(&self.live.load().config);
     }
 
+    /// Swaps in the upstream TLS clients built again when their files changed on disk (`upstream.rs`).
+    pub fn reread_upstream_tls_files(&self) {
+        let read_from = self.live.load().upstreams.clone();
+        // Built outside the swap count's lock (reading and parsing files), applied under it only if the upstream
+        // clients are still those it was built from: a configuration swapped meanwhile is never replaced by an
+        // older one (its own clients read the files anew). Not counted as a swap: a reload built meanwhile still
+        // applies, and keeps these clients (same settings).
+        let Some(upstreams) = read_from.with_files_reread() else {
+            return;
+        };
+        let _ordered = self.swap_count();
+        let current = self.live.load();
+        if !Arc::ptr_eq(&current.upstreams, &read_from) {
+            return;
+        }
+        self.live.store(Arc::new(Live {
+            config: current.config.clone(),
+            upstreams: Arc::new(upstreams),
+            pools: current.pools.clone(),
+            traffic: current.traffic.clone(),
+        }));
+    }
+
     /// Swaps in traffic controls rebuilt because a list file or GeoIP database changed.
     pub fn apply_traffic(&self, traffic: Traffic) {
         let current = self.live.load();

@@ -22,7 +22,11 @@
 //! any other failure is the client's 502 or 504.
 //!
 //! The pools are rebuilt only when their own settings change on a config reload; a change of domains or
-//! upstream addresses keeps the warm connections.
+//! upstream addresses keeps the warm connections. The TLS files (`ca_file`, `cert_file`, `key_file`) are read
+//! again every `rules.reload_interval_sec`, as the certificate files the proxy serves are
+//! ([`keep_rereading_tls_files`]): when one changed, the TLS client of its setting is built again and the pools
+//! start afresh, so every new connection is made with the new files. A file that became unreadable or broken is
+//! logged, and the TLS client built before stays in service.
 use crate::body::ProxyBody;
 use crate::config::{Config, UpstreamConfig, UpstreamTls};
 use crate::metrics::UpstreamFailure;
@@ -43,9 +47,18 @@ pub struct Upstreams {
     pools: Vec<Pool>,
     settings: UpstreamConfig,
     /// A TLS client per distinct TLS setting of the configuration (`Config::upstream_tls_settings`, in that
-    /// order), or why it could not be built (a file that became unreadable since the configuration was checked):
-    /// then each request to such an upstream is a 502 that says so.
-    tls: Vec<(UpstreamTls, Result<Connectors, String>)>,
+    /// order).
+    tls: Vec<TlsClient>,
+}
+
+/// The TLS client of one setting, or why it could not be built (a file that became unreadable since the
+/// configuration was checked: then each request to such an upstream is a 502 that says so), and what its files
+/// held when they were read.
+#[derive(Clone)]
+struct TlsClient {
+    settings: UpstreamTls,
+    built: Result<Connectors, String>,
+    files: upstream_tls::FilesRead,
 }
 
 /// One worker's connections. The lock is never contended (only its worker takes it) and never held across an
@@ -97,12 +110,17 @@ impl Upstreams {
             .upstream_tls_settings()
             .into_iter()
             .map(|settings| {
+                let files = upstream_tls::FilesRead::of(settings);
                 let built = upstream_tls::connectors(settings, config.upstream.http2)
                     .map_err(|e| format!("upstream TLS client: {e}"));
                 if let Err(e) = &built {
                     tracing::error!("{e}");
                 }
-                (settings.clone(), built)
+                TlsClient {
+                    settings: settings.clone(),
+                    built,
+                    files,
+                }
             })
             .collect();
         Upstreams {
@@ -112,6 +130,48 @@ impl Upstreams {
         }
     }
 
+    /// New pools with the TLS clients built again from the files that changed on disk since they were read;
+    /// `None` when none did. A changed file that does not load leaves the client built before in service.
+    pub fn with_files_reread(&self) -> Option<Upstreams> {
+        let mut changed = false;
+        let tls = self
+            .tls
+            .iter()
+            .map(|client| {
+                let files = upstream_tls::FilesRead::of(&client.settings);
+                if files == client.files {
+                    return client.clone();
+                }
+                changed = true;
+                let built = match upstream_tls::connectors(&client.settings, self.settings.http2) {
+                    Ok(built) => {
+                        tracing::info!(
+                            "upstream TLS files changed ({}): new connections use them",
+                            client.settings.files().join(", ")
+                        );
+                        Ok(built)
+                    }
+                    Err(e) => {
+                        tracing::error!(
+                            "upstream TLS client: {e}; keeping the one built from the files as they were"
+                        );
+                        client.built.clone()
+                    }
+                };
+                TlsClient {
+                    settings: client.settings.clone(),
+                    built,
+                    files,
+                }
+            })
+            .collect();
+        changed.then(|| Upstreams {
+            pools: (0..self.pools.len()).map(|_| Pool::default()).collect(),
+            settings: self.settings.clone(),
+            tls,
+        })
+    }
+
     /// Whether these pools were built from settings equal to `config`'s (the choice of servers may differ: it
     /// is not a connection setting).
     pub fn matches(&self, config: &Config) -> bool {
@@ -119,7 +179,7 @@ impl Upstreams {
             && config
                 .upstream_tls_settings()
                 .into_iter()
-                .eq(self.tls.iter().map(|(settings, _)| settings))
+                .eq(self.tls.iter().map(|client| &client.settings))
     }
 
     /// Sends a request (origin-form target, `Host` set) to `upstream` (with the TLS settings `tls` when it is
@@ -217,7 +277,7 @@ impl Upstreams {
         let index = self
             .tls
             .iter()
-            .position(|(settings, _)| settings == tls)
+            .position(|client| &client.settings == tls)
             .ok_or((
                 UpstreamFailure::Unavailable,
                 "no TLS client for this upstream's settings".to_string(),
@@ -291,8 +351,10 @@ impl Upstreams {
                 return start_http1(stream).await;
             }
             let unavailable = |detail: String| (UpstreamFailure::Unavailable, detail);
-            let (settings, connectors) = &self.tls[target.tls];
-            let connectors = connectors.as_ref().map_err(|e| unavailable(e.clone()))?;
+            let TlsClient {
+                settings, built, ..
+            } = &self.tls[target.tls];
+            let connectors = built.as_ref().map_err(|e| unavailable(e.clone()))?;
             let connector = match target.http1_only {
                 true => &connectors.http1,
                 false => &connectors.any,
@@ -520,4 +582,16 @@ fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
         cur = err.source();
     }
     out
+}
+
+/// Every `rules.reload_interval_sec` of the configuration in force, the upstream TLS files are read again and the
+/// TLS clients whose files changed are built again ([`Upstreams::with_files_reread`]).
+pub async fn keep_rereading_tls_files(state: std::sync::Arc<crate::state::State>) {
+    loop {
+        let interval = state.live.load().config.rules.reload_interval_sec;
+        tokio::time::sleep(Duration::from_secs(interval)).await;
+        let state = state.clone();
+        // Reading files: off the control runtime's event loop.
+        let _ = tokio::task::spawn_blocking(move || state.reread_upstream_tls_files()).await;
+    }
 }

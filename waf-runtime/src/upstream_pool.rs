@@ -5,18 +5,23 @@
 //! is small); the health of each server ([`ServerState`], by URL) lives in the [`Registry`] across swaps, so a
 //! reload neither forgets that a server is out nor puts it back.
 //!
-//! A server is out while either:
-//! - passive health: it failed (refused or reset connection, timeout) `upstream.max_fails` times within
+//! Each pool has its settings (`PoolSettings`): a domain's own `balance`, `max_fails`, `fail_timeout_sec`,
+//! `retries` and `health_check` where it sets them, else the global `upstream.*` ones. A server is out while either:
+//! - passive health: it failed (refused or reset connection, timeout) `max_fails` times within
 //!   `fail_timeout_sec`; it is then out for `fail_timeout_sec`, as nginx does, and tried again after;
-//! - active health (`upstream.health_check`): its last check did not answer `expect_status` in time.
+//! - active health (`health_check`): its last check did not answer `expect_status` in time. A server no pool
+//!   checks any more (the check was taken out of the configuration) is back in at once.
+//!
+//! A server listed in several pools is one server: its health is shared, and it is checked once per interval
+//! (with the check of one of the pools that check it).
 //!
 //! Backups are chosen only when no other server is up. When every server is out, a request still goes to one
 //! (the pool is not emptied by its own health: a backend that is merely slow to answer its check still serves).
-use crate::config::{Balance, Config, HealthCheck, PoolServer, UpstreamTls};
+use crate::config::{Balance, Config, HealthCheck, PoolServer, PoolSettings, UpstreamTls};
 use crate::state::State;
 use crate::upstream_url::UpstreamUrl;
 use metrics::{Counter, Gauge, Histogram};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
@@ -35,8 +40,9 @@ pub struct ServerState {
     window_start: AtomicU64,
     /// Out until then (passive health); 0: not out.
     down_until: AtomicU64,
-    /// Its last active check failed.
+    /// Its last active check failed, and why.
     check_failed: AtomicBool,
+    check_error: Mutex<String>,
     /// When it was last checked (active health).
     last_check: AtomicU64,
     pub in_flight: AtomicUsize,
@@ -46,17 +52,29 @@ pub struct ServerState {
     seconds: Histogram,
 }
 
+/// A server's health as the admin panel shows it.
+#[derive(serde::Serialize, utoipa::ToSchema)]
+pub struct ServerHealth {
+    pub url: String,
+    /// The pools it is in: `(default)` (the global one) and the domains whose servers it is.
+    pub pools: Vec<String>,
+    pub up: bool,
+    /// Why it is out (a failed health check and its reason, or passive health and for how long).
+    pub out: Option<String>,
+    /// Requests sent to it now.
+    pub in_flight: usize,
+}
+
 /// The pools of one configuration.
 pub struct Pools {
     global: Pool,
     domains: HashMap<String, Pool>,
-    max_fails: u32,
-    fail_timeout: Duration,
 }
 
 pub struct Pool {
     pub servers: Vec<Member>,
-    balance: Balance,
+    /// How it chooses, when a server is out, how many other servers a request may be tried on, its checks.
+    pub settings: PoolSettings,
     /// The TLS settings its `https://` servers are reached with.
     pub tls: UpstreamTls,
     next: AtomicUsize,
@@ -94,6 +112,7 @@ impl ServerState {
             window_start: AtomicU64::new(0),
             down_until: AtomicU64::new(0),
             check_failed: AtomicBool::new(false),
+            check_error: Mutex::default(),
             last_check: AtomicU64::new(0),
             in_flight: AtomicUsize::new(0),
             up,
@@ -142,6 +161,9 @@ impl ServerState {
     /// The result of an active check: `Ok`, or why it failed.
     fn checked(&self, result: Result<(), String>) {
         let failed = result.is_err();
+        if let Err(why) = &result {
+            why.clone_into(&mut self.check_error.lock().unwrap_or_else(|e| e.into_inner()));
+        }
         let was = self.check_failed.swap(failed, Ordering::Relaxed);
         match result {
             Err(why) if !was => tracing::warn!(
@@ -150,6 +172,38 @@ impl ServerState {
             ),
             Ok(()) if was => tracing::info!("upstream server {} passed its health check", self.url),
             _ => {}
+        }
+        self.refresh_gauge();
+    }
+
+    fn health(&self, now: u64, pool: &str) -> ServerHealth {
+        let down_until = self.down_until.load(Ordering::Relaxed);
+        let out = if self.check_failed.load(Ordering::Relaxed) {
+            let why = self.check_error.lock().unwrap_or_else(|e| e.into_inner());
+            Some(format!("failed its health check: {why}"))
+        } else if down_until > now {
+            let left = (down_until - now).div_ceil(1000);
+            Some(format!("out after failing, for {left} s more"))
+        } else {
+            None
+        };
+        ServerHealth {
+            url: self.url.to_string(),
+            pools: vec![pool.to_string()],
+            up: out.is_none(),
+            out,
+            in_flight: self.in_flight.load(Ordering::Relaxed),
+        }
+    }
+
+    /// No pool checks it any more: a failed check no longer keeps it out.
+    fn unchecked(&self) {
+        self.last_check.store(0, Ordering::Relaxed);
+        if self.check_failed.swap(false, Ordering::Relaxed) {
+            tracing::info!(
+                "upstream server {} is no longer health-checked: back in",
+                self.url
+            );
         }
         self.refresh_gauge();
     }
@@ -163,7 +217,7 @@ impl Pools {
     /// The pools of `config`, with the health kept in `registry`.
     pub fn build(config: &Config, registry: &Registry) -> Pools {
         let up = &config.upstream;
-        let pool = |servers: Vec<PoolServer>, tls: &UpstreamTls| Pool {
+        let pool = |servers: Vec<PoolServer>, tls: &UpstreamTls, settings: PoolSettings| Pool {
             servers: servers
                 .into_iter()
                 .map(|config| Member {
@@ -171,7 +225,7 @@ impl Pools {
                     config,
                 })
                 .collect(),
-            balance: up.balance,
+            settings,
             tls: tls.clone(),
             next: AtomicUsize::new(0),
         };
@@ -185,6 +239,7 @@ impl Pools {
         let global = pool(
             up.servers.clone().unwrap_or_else(|| single(&up.default)),
             &up.tls,
+            up.pool.clone(),
         );
         let domains = config
             .domains
@@ -195,15 +250,14 @@ impl Pools {
                     (None, Some(url)) => single(url),
                     (None, None) => return None,
                 };
-                Some((name.clone(), pool(servers, config.upstream_tls_for(name))))
+                let settings = config.pool_settings_for(name);
+                Some((
+                    name.clone(),
+                    pool(servers, config.upstream_tls_for(name), settings),
+                ))
             })
             .collect();
-        Pools {
-            global,
-            domains,
-            max_fails: up.max_fails,
-            fail_timeout: Duration::from_secs(up.fail_timeout_sec),
-        }
+        Pools { global, domains }
     }
 
     /// The pool for a request to `host` (lower-cased, without port): the domain's, else the global one. Only
@@ -212,22 +266,36 @@ impl Pools {
         self.domains.get(host).unwrap_or(&self.global)
     }
 
-    /// Records a failure of `server` of `pool` with the configured passive-health settings. The only server
-    /// of a pool is never out (there is nothing else to send to), as in nginx: it is only counted.
-    pub fn failed(&self, pool: &Pool, server: &ServerState) {
-        match pool.servers.len() {
-            1 => {
-                server.requests.increment(1);
-                server.failures.increment(1);
-            }
-            _ => server.failed(self.max_fails, self.fail_timeout),
-        }
-    }
-
-    fn all(&self) -> impl Iterator<Item = (&Member, &UpstreamTls)> {
+    fn all(&self) -> impl Iterator<Item = (&Member, &Pool)> {
         std::iter::once(&self.global)
             .chain(self.domains.values())
-            .flat_map(|p| p.servers.iter().map(move |m| (m, &p.tls)))
+            .flat_map(|p| p.servers.iter().map(move |m| (m, p)))
+    }
+
+    /// Every server of every pool, each once, with the pools it serves and its health now: for the admin panel.
+    pub fn health(&self) -> Vec<ServerHealth> {
+        let now = now_ms();
+        let named = std::iter::once(("(default)", &self.global)).chain(
+            self.domains
+                .iter()
+                .map(|(name, pool)| (name.as_str(), pool)),
+        );
+        let mut servers: Vec<ServerHealth> = Vec::new();
+        for (name, pool) in named {
+            for member in &pool.servers {
+                let url = member.state.url.to_string();
+                if let Some(known) = servers.iter_mut().find(|s| s.url == url) {
+                    known.pools.push(name.to_string());
+                    continue;
+                }
+                servers.push(member.state.health(now, name));
+            }
+        }
+        for server in &mut servers {
+            server.pools.sort();
+        }
+        servers.sort_by(|a, b| a.url.cmp(&b.url));
+        servers
     }
 
     /// The servers out now, each once: for `/health`.
@@ -245,6 +313,21 @@ impl Pools {
 }
 
 impl Pool {
+    /// Records a failure of `server` with the pool's passive-health settings. The only server of a pool is never
+    /// out (there is nothing else to send to), as in nginx: it is only counted.
+    pub fn failed(&self, server: &ServerState) {
+        match self.servers.len() {
+            1 => {
+                server.requests.increment(1);
+                server.failures.increment(1);
+            }
+            _ => server.failed(
+                self.settings.max_fails,
+                Duration::from_secs(self.settings.fail_timeout_sec),
+            ),
+        }
+    }
+
     /// The server for the next attempt of a request from `client`, never one of `tried` (indexes): an up
     /// server that is not a backup, else an up backup, else any untried one.
     pub fn choose(&self, tried: &[usize], client: IpAddr) -> Option<usize> {
@@ -277,7 +360,7 @@ impl Pool {
                 false
             })
         };
-        match self.balance {
+        match self.settings.balance {
             Balance::RoundRobin => {
                 by_weight(self.next.fetch_add(1, Ordering::Relaxed) as u64 % total)
             }
@@ -303,31 +386,46 @@ impl Pool {
     }
 }
 
-/// Active health checks for the configuration in force, following every swap: each server is checked every
-/// `interval_sec` on a connection of its own (not the request pools'), which is closed after.
+/// Active health checks for the configuration in force, following every swap: each server of a pool with a
+/// `health_check` is checked every `interval_sec` on a connection of its own (not the request pools'), which is
+/// closed after.
 pub async fn keep_checking(state: Arc<State>) {
     let mut tick = tokio::time::interval(Duration::from_millis(200));
     loop {
         tick.tick().await;
         let live = state.live.load_full();
-        let Some(check) = live.config.upstream.health_check.clone() else {
-            continue;
-        };
         let now = now_ms();
-        let interval = check.interval_sec * 1000;
-        for (member, tls) in live.pools.all() {
+        let mut checked = HashSet::new();
+        for (member, pool) in live.pools.all() {
+            let Some(check) = &pool.settings.health_check else {
+                continue;
+            };
             let server = &member.state;
+            checked.insert(Arc::as_ptr(server));
             let last = server.last_check.load(Ordering::Relaxed);
-            if last != 0 && now.saturating_sub(last) < interval {
+            if last != 0 && now.saturating_sub(last) < check.interval_sec * 1000 {
                 continue;
             }
             server.last_check.store(now, Ordering::Relaxed);
-            let (server, tls, live, check) =
-                (server.clone(), tls.clone(), live.clone(), check.clone());
+            let (server, tls, live, check) = (
+                server.clone(),
+                pool.tls.clone(),
+                live.clone(),
+                check.clone(),
+            );
             tokio::spawn(async move {
                 let result = probe(&live.upstreams, &server.url, &tls, &check).await;
                 server.checked(result);
             });
+        }
+        // A server out by a check that no pool runs any more would stay out for good.
+        for (member, _) in live.pools.all() {
+            let server = &member.state;
+            if !checked.contains(&Arc::as_ptr(server))
+                && server.check_failed.load(Ordering::Relaxed)
+            {
+                server.unchecked();
+            }
         }
     }
 }
@@ -377,10 +475,55 @@ mod tests {
                     }
                 })
                 .collect(),
-            balance,
+            settings: PoolSettings {
+                balance,
+                max_fails: 1,
+                fail_timeout_sec: 10,
+                retries: 2,
+                health_check: None,
+            },
             tls: UpstreamTls::default(),
             next: AtomicUsize::new(0),
         }
+    }
+
+    #[test]
+    fn the_panel_sees_each_server_once_with_its_pools_and_why_it_is_out() {
+        let config = crate::config::resolve(
+            "waf: {upstream: {servers: ['http://10.0.0.1', 'http://10.0.0.2']}, domains: {a.test: \
+             {upstreams: ['http://10.0.0.2', 'http://10.0.0.3']}}}",
+            std::path::Path::new("t.yml"),
+            &|_| None,
+        )
+        .unwrap();
+        let pools = Pools::build(&config, &Registry::default());
+        pools.global.servers[1]
+            .state
+            .checked(Err("GET / answered 500, expected 200".into()));
+        pools.domains["a.test"].servers[1]
+            .state
+            .failed(1, Duration::from_secs(10));
+        let health = pools.health();
+        let shown: Vec<_> = health
+            .iter()
+            .map(|s| (s.url.as_str(), s.pools.join(" "), s.up))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("http://10.0.0.1", "(default)".to_string(), true),
+                ("http://10.0.0.2", "(default) a.test".to_string(), false),
+                ("http://10.0.0.3", "a.test".to_string(), false),
+            ]
+        );
+        assert_eq!(
+            health[1].out.as_deref(),
+            Some("failed its health check: GET / answered 500, expected 200")
+        );
+        assert_eq!(
+            health[2].out.as_deref(),
+            Some("out after failing, for 10 s more")
+        );
     }
 
     #[test]

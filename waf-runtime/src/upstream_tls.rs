@@ -27,9 +27,43 @@ pub struct TlsSettingError {
     pub message: String,
 }
 
+/// What the files of a setting (`ca_file`, `cert_file`, `key_file`) held when read: a SHA-256 of each (rather
+/// than the bytes: no second copy of a private key in memory), or the error reading it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct FilesRead(Vec<Result<[u8; 32], std::io::ErrorKind>>);
+
+impl FilesRead {
+    pub fn of(tls: &UpstreamTls) -> FilesRead {
+        use sha2::Digest;
+        FilesRead(
+            [&tls.ca_file, &tls.cert_file, &tls.key_file]
+                .into_iter()
+                .flatten()
+                .map(|path| {
+                    std::fs::read(path)
+                        .map(|bytes| sha2::Sha256::digest(&bytes).into())
+                        .map_err(|e| e.kind())
+                })
+                .collect(),
+        )
+    }
+}
+
+impl UpstreamTls {
+    /// The files it names, for a log line.
+    pub fn files(&self) -> Vec<String> {
+        [&self.ca_file, &self.cert_file, &self.key_file]
+            .into_iter()
+            .flatten()
+            .map(|p| p.display().to_string())
+            .collect()
+    }
+}
+
 /// The connectors of one setting: with HTTP/2 offered by ALPN (when `upstream.http2` allows), and with HTTP/1.1
 /// only, for the requests that may switch protocols (an upgrade exists in HTTP/1.1 only). Both share one
 /// session store.
+#[derive(Clone)]
 pub struct Connectors {
     pub any: TlsConnector,
     pub http1: TlsConnector,

@@ -2438,6 +2438,35 @@ async fn a_browser_walks_every_page_and_each_change_lands_whole_in_the_proxy() {
         json!(["10.255.255.1", "10.254.0.0/16"])
     );
     assert_eq!(saved["waf"]["server"]["https_port"], 8443);
+    // The pool made in the Domains page: in waf.yml as typed, and in force.
+    let pool = &saved["waf"]["domains"]["pool.test"];
+    let https_server = format!("https://{}", waf.https_addr());
+    assert_eq!(
+        pool["upstreams"],
+        json!([https_server, "http://127.0.0.1:1"]),
+        "{pool}"
+    );
+    assert_eq!(pool["upstream_tls"]["server_name"], "localhost");
+    assert_eq!(pool["upstream_host"], "relay.test");
+    assert_eq!(
+        pool["health_check"],
+        json!({"path": "/", "interval_sec": 1})
+    );
+    assert!(pool.get("default_upstream").is_none());
+    // Each request the browser sent to pool.test went through the proxy's own HTTPS listener (verified with
+    // the CA file typed in the form), which received the Host the form set and passed it on.
+    let relayed: Vec<String> = up
+        .seen()
+        .iter()
+        .filter(|s| s.uri.starts_with("/through-pool/"))
+        .map(|s| s.headers["host"].to_str().unwrap().to_string())
+        .collect();
+    assert_eq!(relayed, vec!["relay.test"; 6]);
+    let (_, health) = get(waf.addr, "/health").await;
+    assert_eq!(
+        json(&health)["upstreams_down"],
+        json!(["http://127.0.0.1:1"])
+    );
 }
 
 /// `$TEST_PYTHON` with Selenium, and Debian's chromium and chromedriver; `None` (after saying why) when missing
@@ -2463,4 +2492,181 @@ fn python_with_selenium() -> Option<std::path::PathBuf> {
     );
     eprintln!("SKIPPED: {why}");
     None
+}
+
+/// A domain's upstream side through the API: what cannot work is refused naming the key, as `--check-config`
+/// refuses it, with nothing written; a pool with its own settings is shown back, in force at once, audited; the
+/// servers' health is listed; the domain form's change of its single upstream replaces the pool.
+#[tokio::test]
+async fn a_domains_upstream_pool_is_set_refused_by_key_and_its_health_listed() {
+    let up = Upstream::start().await;
+    let (waf, addr) =
+        start_with_panel_and_server("", &format!("  upstream: {{default: '{}'}}\n", up.url()));
+    let mut client = set_up(&waf, addr).await;
+    let file = waf.dir.path().join("waf.yml");
+    let put = client
+        .call(
+            Method::PUT,
+            "/api/domains/pool.test",
+            Some(json!({"upstream": up.url()})),
+        )
+        .await;
+    assert_eq!(put.status, 200, "{}", put.body);
+    let before = std::fs::read_to_string(&file).unwrap();
+    let dead = "http://127.0.0.1:1";
+    let server = |url: &str| json!({"url": url});
+    for (body, status, key) in [
+        (
+            json!({"servers": []}),
+            400,
+            "waf.domains.pool.test.upstreams",
+        ),
+        (
+            json!({"servers": [server(&up.url()), {"url": dead, "weight": 0}]}),
+            400,
+            "waf.domains.pool.test.upstreams[1].weight",
+        ),
+        (
+            json!({"servers": [server("ftp://x")]}),
+            400,
+            "waf.domains.pool.test.default_upstream",
+        ),
+        (
+            json!({"servers": [server(&up.url())], "upstream_tls": {"ca_file": "/nonexistent/ca.pem"}}),
+            400,
+            "waf.domains.pool.test.upstream_tls.ca_file",
+        ),
+        (
+            json!({"servers": [server(&up.url())], "upstream_tls": {"ca_file": "ca.pem"}}),
+            400,
+            "upstream_tls.ca_file",
+        ),
+        (
+            json!({"servers": [server(&up.url())], "upstream_tls": {"cert_file": "/c.pem"}}),
+            400,
+            "waf.domains.pool.test.upstream_tls",
+        ),
+        (
+            json!({"servers": [server(&up.url())], "balance": "fastest"}),
+            400,
+            "waf.domains.pool.test.balance",
+        ),
+        (
+            json!({"servers": [server(&up.url())], "health_check": {"path": "ping"}}),
+            400,
+            "waf.domains.pool.test.health_check.path",
+        ),
+        (
+            json!({"servers": [server(&up.url())], "health_check": true}),
+            400,
+            "waf.domains.pool.test.health_check",
+        ),
+        (
+            json!({"servers": [server(&up.url())], "upstream_host": "a b"}),
+            400,
+            "waf.domains.pool.test.upstream_host",
+        ),
+        (json!({"servers": [], "weight": 1}), 422, "weight"),
+    ] {
+        let a = client
+            .call(
+                Method::PUT,
+                "/api/domains/pool.test/upstream",
+                Some(body.clone()),
+            )
+            .await;
+        assert_eq!(a.status, status, "{body}: {}", a.body);
+        assert_eq!(a.body["key"], key, "{body}: {}", a.body);
+    }
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        before,
+        "nothing written"
+    );
+    let missing = client
+        .call(
+            Method::PUT,
+            "/api/domains/none.test/upstream",
+            Some(json!({"servers": [server(&up.url())]})),
+        )
+        .await;
+    assert_eq!(missing.status, 404);
+
+    let set = client
+        .call(
+            Method::PUT,
+            "/api/domains/pool.test/upstream",
+            Some(json!({
+                "servers": [server(&up.url()), {"url": dead, "weight": 2}],
+                "upstream_host": "backend.example",
+                "balance": "round_robin", "max_fails": 1, "fail_timeout_sec": 60, "retries": 1,
+            })),
+        )
+        .await;
+    assert_eq!(set.status, 200, "{}", set.body);
+    let shown = &set.body["domains"]["pool.test"];
+    assert_eq!(
+        shown["servers"][1],
+        json!({"url": dead, "weight": 2, "backup": false})
+    );
+    assert_eq!(shown["pool"]["fail_timeout_sec"], 60);
+    assert_eq!(shown["upstream_host"], "backend.example");
+    // In force at once: every request answered (the dead server's failures go to the other), with the Host set.
+    for _ in 0..6 {
+        let req = Request::get("/via-pool")
+            .header("host", "pool.test")
+            .body(Full::new(Bytes::new()))
+            .unwrap();
+        let (parts, _) = send(waf.addr, req).await;
+        assert_eq!(parts.status, 200);
+    }
+    assert_eq!(up.last().headers["host"], "backend.example");
+    // The dead server is out for its failures (no health check here: the requests above met it), and the panel
+    // says so.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let listed = loop {
+        let a = client.call(Method::GET, "/api/upstreams", None).await;
+        assert_eq!(a.status, 200);
+        let servers = a.body.as_array().unwrap().clone();
+        if servers.iter().any(|s| s["url"] == dead && s["up"] == false) {
+            break servers;
+        }
+        assert!(Instant::now() < deadline, "{servers:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let of = |url: &str| listed.iter().find(|s| s["url"] == url).unwrap().clone();
+    assert_eq!(of(dead)["pools"], json!(["pool.test"]));
+    let why = of(dead)["out"].as_str().unwrap().to_string();
+    assert!(why.starts_with("out after failing, for "), "{why}");
+    assert_eq!(of(&up.url())["pools"], json!(["(default)", "pool.test"]));
+    assert_eq!(of(&up.url())["up"], true);
+    // Its counts, from the metrics: the six requests answered, the dead server's failures.
+    assert!(
+        of(&up.url())["requests"].as_u64().unwrap() >= 6,
+        "{listed:?}"
+    );
+    assert_eq!(of(&up.url())["failures"], 0);
+    assert!(of(dead)["failures"].as_u64().unwrap() >= 1, "{listed:?}");
+    let audit = client.call(Method::GET, "/api/audit?limit=5", None).await;
+    assert!(
+        audit.body.to_string().contains("domain upstream set"),
+        "{}",
+        audit.body
+    );
+
+    // The domain form's single upstream replaces the pool; its pool settings stay in the file, refused by name
+    // were they left without servers of their own (they are not: the single upstream is its own).
+    let single = client
+        .call(
+            Method::PUT,
+            "/api/domains/pool.test",
+            Some(json!({"upstream": up.url()})),
+        )
+        .await;
+    assert_eq!(single.status, 200, "{}", single.body);
+    let saved: Value = serde_saphyr::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let domain = &saved["waf"]["domains"]["pool.test"];
+    assert!(domain.get("upstreams").is_none(), "{domain}");
+    assert_eq!(domain["default_upstream"], up.url());
+    assert_eq!(domain["retries"], 1);
 }

@@ -263,6 +263,68 @@ async fn https_upstreams_are_verified_and_refused_with_the_reason_logged() {
     assert_eq!(seen["client_cert"], true);
 }
 
+/// Polls `host` through the proxy until it answers `status` (the TLS files are read again every second).
+async fn wait_status(waf: &Waf, host: &str, status: u16) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while through(waf, host).await.0 != status {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{host} never answered {status}: {}",
+            waf.logs()
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn upstream_tls_files_replaced_on_disk_are_used_without_a_reload() {
+    let dir = tempfile::tempdir().unwrap();
+    let ca = TestCa::new();
+    let other_ca = TestCa::new();
+    let ca_path = dir.path().join("ca.pem");
+    let rotated_path = dir.path().join("rotated-ca.pem");
+    std::fs::write(&ca_path, &ca.pem).unwrap();
+    // A CA file that trusts the wrong CA, and a client certificate the upstream does not accept, at first.
+    std::fs::write(&rotated_path, &other_ca.pem).unwrap();
+    let (cert, key, _) = ca.leaf(dir.path(), "ip", &["127.0.0.1"]);
+    let by_ip = TlsUpstream::start(&cert, &key, None).await;
+    let mutual = TlsUpstream::start(&cert, &key, Some(&ca)).await;
+    let (client_cert, client_key, _) = other_ca.leaf(dir.path(), "client", &["waf.test"]);
+    let config = format!(
+        "  domains:\n    rotated.test: {{default_upstream: '{}', upstream_tls: {{ca_file: '{}'}}}}\n    \
+         mutual.test: {{default_upstream: '{}', upstream_tls: {{ca_file: '{}', cert_file: '{}', key_file: '{}'}}}}\n",
+        by_ip.url(),
+        path_text(&rotated_path),
+        mutual.url(),
+        path_text(&ca_path),
+        path_text(&client_cert),
+        path_text(&client_key),
+    );
+    let waf = Waf::start(&config, &[]);
+    assert_eq!(through(&waf, "rotated.test").await.0, 502);
+    assert_eq!(through(&waf, "mutual.test").await.0, 502);
+
+    // The right CA replaces the file: used within a reload interval, with no reload of the configuration.
+    support::tls::replace_file(&rotated_path, ca.pem.as_bytes());
+    wait_status(&waf, "rotated.test", 200).await;
+    waf.wait_log("upstream TLS files changed", 5).await;
+    // A client certificate the upstream accepts (its two files replaced one after the other).
+    ca.leaf(dir.path(), "client", &["waf.test"]);
+    wait_status(&waf, "mutual.test", 200).await;
+    let (_, seen) = through(&waf, "mutual.test").await;
+    assert_eq!(seen["client_cert"], true);
+
+    // A file broken on disk: said in the log, and the TLS client built before keeps serving.
+    support::tls::replace_file(&rotated_path, b"not a certificate");
+    waf.wait_log("keeping the one built from the files as they were", 5)
+        .await;
+    assert!(
+        waf.logs().contains("rotated-ca.pem"),
+        "the log names the file"
+    );
+    assert_eq!(through(&waf, "rotated.test").await.0, 200);
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn https_upstream_from_the_environment_over_http1_with_sessions_resumed() {
     let dir = tempfile::tempdir().unwrap();
@@ -585,7 +647,148 @@ fn check_config_refuses_a_pool_that_cannot_work() {
             "waf: {domains: {a.test: {default_upstream: 'http://10.0.0.1', upstreams: ['http://10.0.0.2']}}}",
             "waf.domains.a.test.upstreams: set default_upstream or upstreams, not both",
         ),
+        // A domain's own pool settings: for its own servers only, each checked as the global one.
+        (
+            "waf: {domains: {a.test: {retries: 1}}}",
+            "waf.domains.a.test.retries: applies to the domain's own servers",
+        ),
+        (
+            "waf: {domains: {a.test: {upstreams: ['http://10.0.0.1'], max_fails: 0}}}",
+            "waf.domains.a.test.max_fails: must be at least 1",
+        ),
+        (
+            "waf: {domains: {a.test: {upstreams: ['http://10.0.0.1'], health_check: {expect_status: 700}}}}",
+            "waf.domains.a.test.health_check.expect_status",
+        ),
     ] {
         refused(config, says);
     }
+}
+
+/// Whether Debian's wrk can run (after a loud skip when it cannot: a failure under REQUIRE_EXTERNAL_TESTS=1).
+fn wrk_runs() -> bool {
+    match std::process::Command::new("wrk").arg("--version").output() {
+        Ok(_) => true,
+        Err(e) => {
+            assert!(
+                !std::env::var("REQUIRE_EXTERNAL_TESTS").is_ok_and(|v| v == "1"),
+                "REQUIRE_EXTERNAL_TESTS=1 but wrk cannot run: {e} (see .ci/install)"
+            );
+            eprintln!("SKIPPED: wrk cannot run: {e}");
+            false
+        }
+    }
+}
+
+/// The pool of one domain with settings of its own (the global ones would keep a dead server out for a minute),
+/// under a wrk load of GETs and a few clients sending POSTs, while one server is killed and restarted and another
+/// fails its health check: no GET fails, no POST is received twice, each server is out and back in by the
+/// domain's settings. Then a reload turns the domain's health check off (`health_check: off`, though the global
+/// one would fail that server too): the server it kept out is back in at once.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_domains_own_pool_under_a_wrk_load_follows_its_settings_and_their_reload() {
+    if !wrk_runs() {
+        return;
+    }
+    let posts: Arc<Mutex<HashMap<Bytes, usize>>> = Arc::default();
+    let mut a = Member::start("a", posts.clone()).await;
+    let b = Member::start("b", posts.clone()).await;
+    let c = Member::start("c", posts.clone()).await;
+    let urls = [a.url(), b.url(), c.url()];
+    let config = |health_check: &str| {
+        format!(
+            "  upstream: {{default: 'http://127.0.0.1:9', max_fails: 5, fail_timeout_sec: 60, \
+             connect_timeout_ms: 500, response_timeout_ms: 5000, \
+             health_check: {{path: /health, interval_sec: 1, timeout_ms: 500}}}}\n  domains:\n    app.test:\n      \
+             upstreams: ['{}', '{}', {{url: '{}', weight: 2}}]\n      balance: least_conn\n      max_fails: 1\n      \
+             fail_timeout_sec: 2\n      retries: 2\n{health_check}",
+            urls[0], urls[1], urls[2]
+        )
+    };
+    let checked = "      health_check: {path: /health, interval_sec: 1, timeout_ms: 500}\n";
+    let waf = Waf::start(&config(checked), &[]);
+
+    let mut wrk = tokio::process::Command::new("wrk")
+        .args(["-t2", "-c16", "-d20s", "-H", "Host: app.test"])
+        .arg(format!("http://{}/page", waf.addr))
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stop = Arc::new(AtomicBool::new(false));
+    let posts_sent = Arc::new(AtomicUsize::new(0));
+    let mut posting = Vec::new();
+    for client in 0..2 {
+        let (stop, sent, addr) = (stop.clone(), posts_sent.clone(), waf.addr);
+        posting.push(tokio::spawn(async move {
+            let mut n = 0;
+            while !stop.load(Ordering::SeqCst) {
+                n += 1;
+                post(addr, "/order", format!("client={client}&n={n}")).await;
+                sent.fetch_add(1, Ordering::SeqCst);
+            }
+        }));
+    }
+
+    tokio::time::sleep(std::time::Duration::from_millis(1000)).await;
+    // b fails the domain's health check: out within its interval.
+    b.healthy.store(false, Ordering::SeqCst);
+    wait_down(&waf, &b.url(), true, 3).await;
+    // a dies: out at its first failure, and back within the domain's fail_timeout_sec (2 s, not the global 60)
+    // once it runs again.
+    a.kill();
+    wait_down(&waf, &a.url(), true, 3).await;
+    tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+    let a_before = a.served.load(Ordering::SeqCst);
+    a.restart().await;
+    wait_down(&waf, &a.url(), false, 4).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+    while a.served.load(Ordering::SeqCst) == a_before {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "a got nothing after its restart"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    b.healthy.store(true, Ordering::SeqCst);
+    wait_down(&waf, &b.url(), false, 3).await;
+    assert!(
+        wrk.try_wait().unwrap().is_none(),
+        "the load ended before the failover did"
+    );
+    let output = wrk.wait_with_output().await.unwrap();
+    stop.store(true, Ordering::SeqCst);
+    for task in posting {
+        task.await.unwrap();
+    }
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{report}");
+    // wrk prints these lines only when there is something to count.
+    assert!(
+        !report.contains("Non-2xx") && !report.contains("Socket errors"),
+        "GETs failed under the load:\n{report}\n{}",
+        waf.logs()
+    );
+    let requests: u64 = report
+        .lines()
+        .find_map(|l| l.trim().split_once(" requests in "))
+        .and_then(|(n, _)| n.parse().ok())
+        .unwrap_or(0);
+    assert!(requests > 1000, "the load ran:\n{report}");
+    assert!(posts_sent.load(Ordering::SeqCst) > 10);
+    let twice: Vec<_> = posts
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(body, n)| (body.clone(), *n))
+        .collect();
+    assert!(twice.is_empty(), "POSTs received twice: {twice:?}");
+
+    // b fails again; a reload then turns the domain's health check off: b is back in at once.
+    b.healthy.store(false, Ordering::SeqCst);
+    wait_down(&waf, &b.url(), true, 3).await;
+    Waf::write_config(waf.dir.path(), &config("      health_check: off\n"));
+    wait_down(&waf, &b.url(), false, 5).await;
+    waf.wait_log("is no longer health-checked: back in", 5)
+        .await;
 }

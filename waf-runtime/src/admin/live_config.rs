@@ -98,17 +98,18 @@ pub fn managed(config: &Config) -> Value {
         .iter()
         .map(|(host, d)| {
             let upstream = d.default_upstream.as_ref().map(|u| u.to_string());
-            (
-                host.clone(),
-                json!({
-                    "upstream": upstream,
-                    "tls": DomainTls::of(d),
-                    "force_https": d.force_https,
-                    "anomaly_threshold": d.anomaly_threshold,
-                    "disabled_rules": d.disabled_rules,
-                    "custom_rules": custom_rules_text(&d.custom_rules),
-                }),
-            )
+            let mut shown = json!({
+                "upstream": upstream,
+                "tls": DomainTls::of(d),
+                "force_https": d.force_https,
+                "anomaly_threshold": d.anomaly_threshold,
+                "disabled_rules": d.disabled_rules,
+                "custom_rules": custom_rules_text(&d.custom_rules),
+            });
+            if let Value::Object(map) = &mut shown {
+                map.extend(super::upstreams::managed(d));
+            }
+            (host.clone(), shown)
         })
         .collect();
     let server = &config.server;

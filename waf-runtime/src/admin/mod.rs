@@ -32,6 +32,7 @@ mod store;
 mod throttle;
 mod totp;
 mod ui;
+mod upstreams;
 
 use crate::config::AdminConfig;
 use crate::metrics::Metrics;
@@ -102,6 +103,8 @@ pub struct Panel {
         settings::set_domain_rules,
         settings::patch_domain_rules,
         settings::check_domain_rules,
+        upstreams::put_upstream,
+        upstreams::health,
         settings::patch_protection,
         settings::set_tls,
         settings::set_ip_lists,
@@ -276,6 +279,8 @@ fn router(panel: Arc<Panel>) -> Router {
             "/domains/{host}/rules/check",
             post(settings::check_domain_rules),
         )
+        .route("/domains/{host}/upstream", put(upstreams::put_upstream))
+        .route("/upstreams", get(upstreams::health))
         .route("/tls", put(settings::set_tls))
         .route("/ip-filter", put(settings::set_ip_lists))
         .route("/rate-limit", put(settings::set_rate_limit))

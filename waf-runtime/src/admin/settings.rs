@@ -44,8 +44,9 @@ pub struct RuleSetChange {
 
 #[derive(Deserialize, ToSchema)]
 pub struct DomainChange {
-    /// `http://host:port` or `https://host:port` of the domain's upstream.
-    pub upstream: String,
+    /// `http://host:port` or `https://host:port` of the domain's upstream (replacing its pool, if it has one);
+    /// absent: kept (`PUT /api/domains/{host}/upstream` sets a pool).
+    pub upstream: Option<String>,
     /// The domain's certificate; absent: the one it has is kept.
     pub tls: Option<DomainTls>,
     /// Plain HTTP requests for the domain are redirected to HTTPS (needs `https_enabled`); absent: kept.
@@ -345,7 +346,10 @@ pub async fn put_domain(
     let changed = panel
         .change(&if_match, |waf| {
             edit_domain(waf, &host, |domain| {
-                domain.insert("default_upstream".into(), Value::String(req.upstream));
+                if let Some(upstream) = req.upstream {
+                    domain.remove("upstreams");
+                    domain.insert("default_upstream".into(), Value::String(upstream));
+                }
                 if let Some(tls) = req.tls {
                     tls.store(domain);
                 }
@@ -670,7 +674,7 @@ fn check_host(host: &str) -> ApiResult<String> {
 
 /// Removes the entry for `host` in any case; returns the last one removed.
 /// `host` (checked and lower-cased) when it is a domain of the running configuration, else 404.
-fn configured_domain(panel: &Panel, host: &str) -> ApiResult<String> {
+pub(super) fn configured_domain(panel: &Panel, host: &str) -> ApiResult<String> {
     let host = check_host(host)?;
     if !panel.state.live.load().config.domains.contains_key(&host) {
         return Err(ApiError::not_found(format!("host: no domain {host:?}")).about("host"));
@@ -680,7 +684,7 @@ fn configured_domain(panel: &Panel, host: &str) -> ApiResult<String> {
 
 /// Applies `edit` to the entry of `host` under `waf.domains` (made when missing), keeping its other keys. The file
 /// may spell the host in another case: the entry is stored once, under the lower-case name.
-fn edit_domain(
+pub(super) fn edit_domain(
     waf: &mut Map<String, Value>,
     host: &str,
     edit: impl FnOnce(&mut Map<String, Value>),
@@ -703,7 +707,7 @@ fn take_host(domains: &mut Map<String, Value>, host: &str) -> Option<Value> {
     keys.iter().filter_map(|k| domains.remove(k)).last()
 }
 
-async fn audited(
+pub(super) async fn audited(
     panel: &Panel,
     who: &SignedIn,
     action: &str,

@@ -116,6 +116,14 @@ pub struct FileHealthCheck {
     pub expect_status: Option<u16>,
 }
 
+/// A domain's `health_check`: a check, or `off` (YAML's boolean false) where the global one should not apply.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+pub enum FileDomainHealthCheck {
+    Off(bool),
+    Check(FileHealthCheck),
+}
+
 /// `waf.upstream.http2`: `auto` or `off`; YAML reads an unquoted `off` as the boolean false, which means the same.
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
@@ -141,6 +149,12 @@ pub struct FileDomain {
     pub upstream_tls: Option<FileUpstreamTls>,
     pub upstream_host: Option<String>,
     pub upstreams: Option<Vec<FilePoolServer>>,
+    /// The domain's own pool settings: the keys of `upstream` of the same names.
+    pub balance: Option<String>,
+    pub max_fails: Option<u32>,
+    pub fail_timeout_sec: Option<u64>,
+    pub retries: Option<u32>,
+    pub health_check: Option<FileDomainHealthCheck>,
     pub cert_file: Option<String>,
     pub key_file: Option<String>,
     pub acme_enabled: Option<bool>,

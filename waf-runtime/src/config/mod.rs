@@ -135,12 +135,9 @@ pub struct UpstreamConfig {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub servers: Option<Vec<PoolServer>>,
     /// How every pool chooses a server, when a server is out, how often a request is tried again, and the
-    /// active health check (none by default).
-    pub balance: Balance,
-    pub max_fails: u32,
-    pub fail_timeout_sec: u64,
-    pub retries: u32,
-    pub health_check: Option<HealthCheck>,
+    /// active health check (none by default), unless a domain sets its own.
+    #[serde(flatten)]
+    pub pool: PoolSettings,
 }
 
 impl UpstreamConfig {
@@ -149,13 +146,84 @@ impl UpstreamConfig {
         UpstreamConfig {
             default: other.default.clone(),
             servers: other.servers.clone(),
-            balance: other.balance,
-            max_fails: other.max_fails,
-            fail_timeout_sec: other.fail_timeout_sec,
-            retries: other.retries,
-            health_check: other.health_check.clone(),
+            pool: other.pool.clone(),
             ..self.clone()
         } == *other
+    }
+}
+
+/// What a pool does with its servers: `upstream.{balance,max_fails,fail_timeout_sec,retries,health_check}`, and
+/// for a domain's own servers the same keys under `domains.<host>` where it sets them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PoolSettings {
+    pub balance: Balance,
+    /// Failures within `fail_timeout_sec` that take a server out for `fail_timeout_sec` (passive health).
+    pub max_fails: u32,
+    pub fail_timeout_sec: u64,
+    /// Other servers a request may be tried on after the first.
+    pub retries: u32,
+    pub health_check: Option<HealthCheck>,
+}
+
+/// A domain's own pool settings, each replacing the global one it names (`None`: the global one).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct DomainPoolSettings {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub balance: Option<Balance>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_fails: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fail_timeout_sec: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retries: Option<u32>,
+    /// Replaces `upstream.health_check` whole, or turns it off for the domain.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub health_check: Option<DomainHealthCheck>,
+}
+
+/// A domain's `health_check`: its own, or `off` (written `false`), where the global one would apply.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DomainHealthCheck {
+    Off,
+    Check(HealthCheck),
+}
+
+impl Serialize for DomainHealthCheck {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            DomainHealthCheck::Off => s.serialize_bool(false),
+            DomainHealthCheck::Check(check) => check.serialize(s),
+        }
+    }
+}
+
+impl DomainPoolSettings {
+    /// The settings in force with these over `global`.
+    pub fn over(&self, global: &PoolSettings) -> PoolSettings {
+        PoolSettings {
+            balance: self.balance.unwrap_or(global.balance),
+            max_fails: self.max_fails.unwrap_or(global.max_fails),
+            fail_timeout_sec: self.fail_timeout_sec.unwrap_or(global.fail_timeout_sec),
+            retries: self.retries.unwrap_or(global.retries),
+            health_check: match &self.health_check {
+                None => global.health_check.clone(),
+                Some(DomainHealthCheck::Off) => None,
+                Some(DomainHealthCheck::Check(check)) => Some(check.clone()),
+            },
+        }
+    }
+
+    /// The key of the first setting given, if any (`balance`, ...).
+    pub fn first_set(&self) -> Option<&'static str> {
+        [
+            ("balance", self.balance.is_some()),
+            ("max_fails", self.max_fails.is_some()),
+            ("fail_timeout_sec", self.fail_timeout_sec.is_some()),
+            ("retries", self.retries.is_some()),
+            ("health_check", self.health_check.is_some()),
+        ]
+        .into_iter()
+        .find_map(|(key, set)| set.then_some(key))
     }
 }
 
@@ -180,7 +248,7 @@ pub enum Balance {
     IpHash,
 }
 
-/// `upstream.health_check`: each server of every pool is asked `GET path` every `interval_sec`; a server that
+/// `upstream.health_check` (or a domain's `health_check`): each server of the pool is asked `GET path` every `interval_sec`; a server that
 /// does not answer `expect_status` within `timeout_ms` is out until it does.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct HealthCheck {
@@ -257,6 +325,9 @@ pub struct DomainConfig {
     /// The domain's pool, instead of `default_upstream` (one or the other).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub upstreams: Option<Vec<PoolServer>>,
+    /// How its pool chooses and watches its servers, where it differs from `upstream.*`.
+    #[serde(flatten)]
+    pub pool: DomainPoolSettings,
     /// The domain's traffic controls, where it overrides the global ones (`traffic.rs`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub rate_limit: Option<RateLimitConfig>,
@@ -424,6 +495,17 @@ impl Config {
             .get(host)
             .and_then(|d| d.upstream_tls.as_ref())
             .unwrap_or(&self.upstream.tls)
+    }
+
+    /// How the pool serving `host` chooses and watches its servers: the domain's own settings over the global
+    /// ones (a domain without servers of its own is served by the global pool, with the global settings).
+    pub fn pool_settings_for(&self, host: &str) -> PoolSettings {
+        match self.domains.get(host) {
+            Some(d) if d.upstreams.is_some() || d.default_upstream.is_some() => {
+                d.pool.over(&self.upstream.pool)
+            }
+            _ => self.upstream.pool.clone(),
+        }
     }
 
     /// Every distinct TLS client setting in use (the global one first): one TLS client is built for each.

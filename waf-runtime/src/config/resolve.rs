@@ -2,12 +2,13 @@
 //!
 //! The precedence is the specification's: an environment variable applies only when the file does not set the
 //! value (an earlier design let the environment silently override the file).
-use super::file::{CodePageSetting, FileRoot, FileWaf, Http2Setting};
+use super::file::{CodePageSetting, FileDomainHealthCheck, FileRoot, FileWaf, Http2Setting};
 use super::{
     AccessLogConfig, AccessLogFormat, AcmeConfig, AdminConfig, Balance, BodyConfig, ClientIpConfig,
-    Config, ConfigError, DomainConfig, HealthCheck, LogFormat, LoggingConfig, MetricsConfig, Mode,
-    OverLimit, PoolServer, RulesConfig, ServerConfig, TlsConfig, TrafficLogLevel, UpstreamConfig,
-    UpstreamHost, UpstreamHttp2, UpstreamTls,
+    Config, ConfigError, DomainConfig, DomainHealthCheck, DomainPoolSettings, HealthCheck,
+    LogFormat, LoggingConfig, MetricsConfig, Mode, OverLimit, PoolServer, PoolSettings,
+    RulesConfig, ServerConfig, TlsConfig, TrafficLogLevel, UpstreamConfig, UpstreamHost,
+    UpstreamHttp2, UpstreamTls,
 };
 use crate::cidr::Cidr;
 use crate::limits::{self, Limits};
@@ -21,6 +22,10 @@ use waf_compiler::transform::unicode_map::DEFAULT_CODE_PAGE;
 /// trusted, and its rate limits are far higher, for trying a setup out).
 const LETS_ENCRYPT: &str = "https://acme-v02.api.letsencrypt.org/directory";
 const LETS_ENCRYPT_STAGING: &str = "https://acme-staging-v02.api.letsencrypt.org/directory";
+
+/// Servers in one pool at most: each request's choice walks the list, and a pool is a handful of servers, not a
+/// fleet.
+const MAX_SERVERS: usize = 64;
 
 /// Reads one environment variable (a parameter so tests can pass their own environment).
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -205,6 +210,23 @@ impl Resolver<'_> {
                     "set default_upstream or upstreams, not both",
                 ));
             }
+            let pool = DomainPoolSettings {
+                balance: self.balance(&key, d.balance)?,
+                max_fails: self.max_fails(&key, d.max_fails)?,
+                fail_timeout_sec: self.fail_timeout(&key, d.fail_timeout_sec)?,
+                retries: self.retries(&key, d.retries)?,
+                health_check: self.domain_health_check(&key, d.health_check)?,
+            };
+            if let Some(setting) = pool.first_set()
+                && upstreams.is_none()
+                && default_upstream.is_none()
+            {
+                // Without servers of its own the domain is served by the global pool, which follows upstream.*.
+                return Err(self.key_error(
+                    &format!("{key}.{setting}"),
+                    "applies to the domain's own servers: set its upstreams (or default_upstream)",
+                ));
+            }
             let upstream_host = match d.upstream_host {
                 Some(h) => Some(self.upstream_host(&format!("{key}.upstream_host"), h)?),
                 None => None,
@@ -241,6 +263,7 @@ impl Resolver<'_> {
                     upstream_tls,
                     upstream_host,
                     upstreams,
+                    pool,
                     rate_limit: traffic.rate_limit,
                     ip_filter: traffic.ip_filter,
                     geoip: traffic.geoip,
@@ -628,52 +651,6 @@ impl Resolver<'_> {
                 self.pick(default, "UPSTREAM", "http://127.0.0.1:8080".to_string())?
             }
         };
-        let balance = match u.balance.as_deref() {
-            None | Some("round_robin") => Balance::RoundRobin,
-            Some("least_conn") => Balance::LeastConn,
-            Some("ip_hash") => Balance::IpHash,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.upstream.balance",
-                    format!("unknown value {other:?}, expected round_robin, least_conn or ip_hash"),
-                ));
-            }
-        };
-        let health_check = match u.health_check {
-            None => None,
-            Some(h) => {
-                let path = h.path.unwrap_or_else(|| "/".into());
-                if !path.starts_with('/') || path.parse::<http::uri::PathAndQuery>().is_err() {
-                    return Err(self.key_error(
-                        "waf.upstream.health_check.path",
-                        format!("{path:?} is not a path (starting with /)"),
-                    ));
-                }
-                let expect_status = h.expect_status.unwrap_or(200);
-                if !(100..=599).contains(&expect_status) {
-                    return Err(self.key_error(
-                        "waf.upstream.health_check.expect_status",
-                        format!("{expect_status} is not an HTTP status"),
-                    ));
-                }
-                Some(HealthCheck {
-                    path,
-                    interval_sec: positive(
-                        self,
-                        "waf.upstream.health_check.interval_sec",
-                        h.interval_sec,
-                        5,
-                    )?,
-                    timeout_ms: positive(
-                        self,
-                        "waf.upstream.health_check.timeout_ms",
-                        h.timeout_ms,
-                        1_000,
-                    )?,
-                    expect_status,
-                })
-            }
-        };
         Ok(UpstreamConfig {
             default: self.upstream("waf.upstream.default", &raw)?,
             connect_timeout_ms: positive(
@@ -708,23 +685,113 @@ impl Resolver<'_> {
                 }
             },
             servers,
-            balance,
-            // nginx's defaults: one failure takes a server out for ten seconds.
-            max_fails: positive(
-                self,
-                "waf.upstream.max_fails",
-                u.max_fails.map(u64::from),
-                1,
-            )? as u32,
-            fail_timeout_sec: positive(
-                self,
-                "waf.upstream.fail_timeout_sec",
-                u.fail_timeout_sec,
-                10,
-            )?,
-            retries: u.retries.unwrap_or(2),
-            health_check,
+            pool: PoolSettings {
+                balance: self
+                    .balance("waf.upstream", u.balance)?
+                    .unwrap_or(Balance::RoundRobin),
+                // nginx's defaults: one failure takes a server out for ten seconds.
+                max_fails: self.max_fails("waf.upstream", u.max_fails)?.unwrap_or(1),
+                fail_timeout_sec: self
+                    .fail_timeout("waf.upstream", u.fail_timeout_sec)?
+                    .unwrap_or(10),
+                retries: self.retries("waf.upstream", u.retries)?.unwrap_or(2),
+                health_check: self.health_check("waf.upstream", u.health_check)?,
+            },
         })
+    }
+
+    /// `balance` under `parent` (`waf.upstream` or a domain).
+    fn balance(&self, parent: &str, raw: Option<String>) -> Result<Option<Balance>, ConfigError> {
+        Ok(match raw.as_deref() {
+            None => None,
+            Some("round_robin") => Some(Balance::RoundRobin),
+            Some("least_conn") => Some(Balance::LeastConn),
+            Some("ip_hash") => Some(Balance::IpHash),
+            Some(other) => {
+                return Err(self.key_error(
+                    &format!("{parent}.balance"),
+                    format!("unknown value {other:?}, expected round_robin, least_conn or ip_hash"),
+                ));
+            }
+        })
+    }
+
+    fn max_fails(&self, parent: &str, raw: Option<u32>) -> Result<Option<u32>, ConfigError> {
+        match raw {
+            Some(0) => Err(self.key_error(&format!("{parent}.max_fails"), "must be at least 1")),
+            n => Ok(n),
+        }
+    }
+
+    fn fail_timeout(&self, parent: &str, raw: Option<u64>) -> Result<Option<u64>, ConfigError> {
+        match raw {
+            Some(0) => {
+                Err(self.key_error(&format!("{parent}.fail_timeout_sec"), "must be at least 1"))
+            }
+            n => Ok(n),
+        }
+    }
+
+    fn retries(&self, parent: &str, raw: Option<u32>) -> Result<Option<u32>, ConfigError> {
+        // Each retry is another server of the pool, and a pool has at most MAX_SERVERS: more is a typo.
+        match raw {
+            Some(n) if n as usize >= MAX_SERVERS => Err(self.key_error(
+                &format!("{parent}.retries"),
+                format!("{n} is more than a pool's {MAX_SERVERS} servers allow"),
+            )),
+            n => Ok(n),
+        }
+    }
+
+    /// A domain's `health_check`: its own, or `off`.
+    fn domain_health_check(
+        &self,
+        parent: &str,
+        raw: Option<FileDomainHealthCheck>,
+    ) -> Result<Option<DomainHealthCheck>, ConfigError> {
+        match raw {
+            None => Ok(None),
+            Some(FileDomainHealthCheck::Off(false)) => Ok(Some(DomainHealthCheck::Off)),
+            Some(FileDomainHealthCheck::Off(true)) => Err(self.key_error(
+                &format!("{parent}.health_check"),
+                "true is not a check: give {path, interval_sec, timeout_ms, expect_status}, or off",
+            )),
+            Some(FileDomainHealthCheck::Check(check)) => Ok(self
+                .health_check(parent, Some(check))?
+                .map(DomainHealthCheck::Check)),
+        }
+    }
+
+    /// `health_check` under `parent`, with its defaults.
+    fn health_check(
+        &self,
+        parent: &str,
+        raw: Option<super::file::FileHealthCheck>,
+    ) -> Result<Option<HealthCheck>, ConfigError> {
+        let Some(h) = raw else {
+            return Ok(None);
+        };
+        let key = format!("{parent}.health_check");
+        let path = h.path.unwrap_or_else(|| "/".into());
+        if !path.starts_with('/') || path.parse::<http::uri::PathAndQuery>().is_err() {
+            return Err(self.key_error(
+                &format!("{key}.path"),
+                format!("{path:?} is not a path (starting with /)"),
+            ));
+        }
+        let expect_status = h.expect_status.unwrap_or(200);
+        if !(100..=599).contains(&expect_status) {
+            return Err(self.key_error(
+                &format!("{key}.expect_status"),
+                format!("{expect_status} is not an HTTP status"),
+            ));
+        }
+        Ok(Some(HealthCheck {
+            path,
+            interval_sec: positive(self, &format!("{key}.interval_sec"), h.interval_sec, 5)?,
+            timeout_ms: positive(self, &format!("{key}.timeout_ms"), h.timeout_ms, 1_000)?,
+            expect_status,
+        }))
     }
 
     /// A pool (`key`): at least one server, each with a weight of at least 1, and at least one that is not a
@@ -735,8 +802,6 @@ impl Resolver<'_> {
         list: Vec<super::file::FilePoolServer>,
     ) -> Result<Vec<PoolServer>, ConfigError> {
         use super::file::FilePoolServer;
-        // Each request's choice walks the list: a pool is a handful of servers, not a fleet.
-        const MAX_SERVERS: usize = 64;
         if list.is_empty() {
             return Err(self.key_error(key, "a pool needs at least one server"));
         }
@@ -1364,11 +1429,15 @@ mod tests {
         assert_eq!(c.upstream.http2, UpstreamHttp2::Auto);
         let u = &c.upstream;
         assert_eq!(
-            (u.balance, u.max_fails, u.fail_timeout_sec),
+            (u.pool.balance, u.pool.max_fails, u.pool.fail_timeout_sec),
             (Balance::RoundRobin, 1, 10)
         );
         assert_eq!(
-            (u.retries, u.servers.is_none(), u.health_check.is_none()),
+            (
+                u.pool.retries,
+                u.servers.is_none(),
+                u.pool.health_check.is_none()
+            ),
             (2, true, true)
         );
         let c = run(
@@ -1384,8 +1453,8 @@ mod tests {
             "the first server is the default shown"
         );
         assert_eq!(u.servers.as_ref().unwrap()[1].weight, 3);
-        assert_eq!(u.balance, Balance::IpHash);
-        let check = u.health_check.as_ref().unwrap();
+        assert_eq!(u.pool.balance, Balance::IpHash);
+        let check = u.pool.health_check.as_ref().unwrap();
         assert_eq!(
             (check.path.as_str(), check.interval_sec, check.expect_status),
             ("/ping", 5, 200)
@@ -1465,6 +1534,111 @@ mod tests {
             let e = run(text, &[]).unwrap_err().to_string();
             assert!(e.contains(says), "{text}: {e}");
         }
+    }
+
+    #[test]
+    fn a_domains_own_servers_have_their_own_pool_settings() {
+        let c = run(
+            "waf:\n  upstream: {balance: least_conn, retries: 1, health_check: {path: /g}}\n  domains:\n    \
+             a.test: {upstreams: ['http://a:1', 'http://a:2'], balance: ip_hash, max_fails: 3, \
+             fail_timeout_sec: 30, retries: 0, health_check: {path: /a, interval_sec: 2}}\n    \
+             b.test: {default_upstream: 'http://b:1', retries: 4}\n    \
+             c.test: {force_https: false}\n",
+            &[],
+        )
+        .unwrap();
+        let a = c.pool_settings_for("a.test");
+        assert_eq!(
+            (a.balance, a.max_fails, a.fail_timeout_sec, a.retries),
+            (Balance::IpHash, 3, 30, 0)
+        );
+        let check = a.health_check.unwrap();
+        assert_eq!((check.path.as_str(), check.interval_sec), ("/a", 2));
+        // Only what the domain sets replaces the global settings.
+        let b = c.pool_settings_for("b.test");
+        assert_eq!((b.balance, b.retries), (Balance::LeastConn, 4));
+        assert_eq!(b.health_check.unwrap().path, "/g");
+        assert_eq!(c.pool_settings_for("c.test"), c.upstream.pool);
+        // `off`: no check for this domain's servers, though the global one has one.
+        let off = run(
+            "waf: {upstream: {health_check: {path: /g}}, domains: {a.test: {upstreams: ['http://a:1'], \
+             health_check: off}}}",
+            &[],
+        )
+        .unwrap();
+        assert_eq!(off.pool_settings_for("a.test").health_check, None);
+        let printed = serde_saphyr::to_string(&serde_json::json!({ "waf": {
+            "domains": {"a.test": serde_json::to_value(&off.domains["a.test"]).unwrap()},
+        }}))
+        .unwrap();
+        assert_eq!(
+            run(&printed, &[]).unwrap().domains["a.test"].pool,
+            off.domains["a.test"].pool
+        );
+        assert_eq!(c.pool_settings_for("elsewhere"), c.upstream.pool);
+        // What --check-config prints reads back the same.
+        let printed = serde_saphyr::to_string(&serde_json::json!({ "waf": {
+            "upstream": {"balance": "least_conn", "retries": 1},
+            "domains": {"a.test": serde_json::to_value(&c.domains["a.test"]).unwrap()},
+        }}))
+        .unwrap();
+        let again = run(&printed, &[]).unwrap();
+        assert_eq!(again.domains["a.test"].pool, c.domains["a.test"].pool);
+        for (text, says) in [
+            (
+                "waf: {domains: {a.test: {balance: ip_hash}}}",
+                "waf.domains.a.test.balance: applies to the domain's own servers",
+            ),
+            (
+                "waf: {domains: {a.test: {upstreams: ['http://a:1'], balance: fastest}}}",
+                "waf.domains.a.test.balance: unknown value",
+            ),
+            (
+                "waf: {domains: {a.test: {upstreams: ['http://a:1'], max_fails: 0}}}",
+                "waf.domains.a.test.max_fails: must be at least 1",
+            ),
+            (
+                "waf: {domains: {a.test: {upstreams: ['http://a:1'], fail_timeout_sec: 0}}}",
+                "waf.domains.a.test.fail_timeout_sec: must be at least 1",
+            ),
+            (
+                "waf: {domains: {a.test: {upstreams: ['http://a:1'], retries: 1000}}}",
+                "waf.domains.a.test.retries",
+            ),
+            (
+                "waf: {domains: {a.test: {upstreams: ['http://a:1'], health_check: {path: x}}}}",
+                "waf.domains.a.test.health_check.path",
+            ),
+            (
+                "waf: {domains: {a.test: {upstreams: ['http://a:1'], health_check: true}}}",
+                "waf.domains.a.test.health_check: true is not a check",
+            ),
+            (
+                "waf: {domains: {a.test: {upstreams: ['http://a:1'], health_check: {timeout_ms: 0}}}}",
+                "waf.domains.a.test.health_check.timeout_ms: must be at least 1",
+            ),
+        ] {
+            let e = run(text, &[]).unwrap_err().to_string();
+            assert!(e.contains(says), "{text}: {e}");
+        }
+    }
+
+    #[test]
+    fn the_pool_example_of_the_docs_reads() {
+        let doc = include_str!("../../../docs/proxy.md");
+        let section = doc.split("### Pools").nth(1).unwrap();
+        let example = section
+            .split("```yaml\n")
+            .nth(1)
+            .and_then(|rest| rest.split("```").next())
+            .unwrap();
+        let c = run(example, &[]).unwrap();
+        let shop = c.pool_settings_for("shop.example.com");
+        assert_eq!(
+            (shop.balance, shop.max_fails, shop.retries),
+            (Balance::LeastConn, 3, 1)
+        );
+        assert_eq!(shop.health_check.unwrap().expect_status, 204);
     }
 
     #[test]

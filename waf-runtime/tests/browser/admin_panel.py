@@ -5,7 +5,7 @@ change made through the forms:
 - Protection: mode, paranoia and threshold in one change; a refused threshold leaves the mode as it was, with the
   reason beside the field; a concurrent edit of the file is refused (412), then the change made again.
 - Domains: a domain with its own threshold and rule, a self-signed domain fetched over HTTPS by its name (SNI), a
-  domain removed after a confirmation (cancelled once).
+  domain removed after a confirmation (cancelled once); a domain's upstream made a pool (see `upstream_pool_steps`).
 - Events: an attack sent through the proxy appears live with its date; its detail shows the rule's message, the
   variable and the matched data, and the head with the cookie masked; "exclude this rule for this domain" applies.
 - The domain-rules form then changes the threshold alone (the exclusion and the own rule stay: checked by the
@@ -151,6 +151,61 @@ def accessibility(page):
             if v["impact"] in ("serious", "critical")]
 
 
+def upstream_pool_steps():
+    """Domains: a domain's upstream made a pool through its form. A weight of 0 and a CA file that does not load
+    are refused beside their fields, nothing saved; then an HTTPS server (the proxy's own HTTPS listener, verified
+    with its CA under the name localhost, sent the Host relay.test) and a dead server failing the health check:
+    the health table shows the dead one out and the other up, and every request through the pool is answered
+    (the caller checks waf.yml and what the upstream received)."""
+    set_value("domain-host", "pool.test")
+    set_value("domain-upstream", upstream)
+    Select(by_id("domain-tls")).select_by_value("")
+    Select(by_id("domain-force-https")).select_by_value("")
+    submit("domain-form")
+    status_of("domain-form", "pool.test saved.")
+    Select(by_id("upstream-domain")).select_by_value("pool.test")
+    wait.until(lambda d: by_id("upstream-servers").get_attribute("value") == upstream)
+    https_server, dead = f"https://{https_addr}", "http://127.0.0.1:1"
+    set_value("upstream-servers", f"{https_server}\n{dead} weight=0")
+    submit("upstream-form")
+    status_of("upstream-form", "Refused", ok=False)
+    wait.until(lambda d: "must be at least 1" in d.find_element(By.CSS_SELECTOR, "#upstream-form .field-error").text)
+    assert by_id("upstream-servers").get_attribute("aria-invalid") == "true"
+    set_value("upstream-servers", f"{https_server}\n{dead}")
+    Select(by_id("upstream-tls")).select_by_value("own")
+    set_value("upstream-tls-ca", "/nonexistent/ca.pem")
+    submit("upstream-form")
+    status_of("upstream-form", "Refused", ok=False)
+    wait.until(lambda d: "upstream_tls.ca_file" in d.find_element(By.CSS_SELECTOR, "#upstream-form .field-error").text)
+    assert by_id("upstream-tls-ca").get_attribute("aria-invalid") == "true"
+    assert "nonexistent" not in config_text() and "127.0.0.1:1'" not in config_text()
+    shot("05b-upstream-refused")
+    set_value("upstream-tls-ca", ca_file)
+    set_value("upstream-tls-name", "localhost")
+    set_value("upstream-host", "relay.test")
+    Select(by_id("upstream-balance")).select_by_value("round_robin")
+    set_value("upstream-max-fails", "1")
+    set_value("upstream-check-path", "/")
+    set_value("upstream-check-interval", "1")
+    submit("upstream-form")
+    status_of("upstream-form", "pool.test: upstream saved. Applied.")
+    text_in("domains", https_server)
+
+    def health_shows(d):
+        by_id("upstream-health-refresh").click()
+        # Read in one step: the refresh replaces the rows.
+        rows = d.execute_script("return [...document.querySelectorAll('#upstream-health tr')]"
+                                ".map(r => [...r.cells].map(c => c.textContent).join(' '))")
+        return (any(r.startswith(f"{dead} pool.test out: failed its health check") for r in rows)
+                and any(r.startswith(f"{https_server} pool.test up") for r in rows))
+    wait.until(health_shows)
+    for i in range(6):
+        request = urllib.request.Request(f"{proxy}/through-pool/{i}", headers={"Host": "pool.test"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.status == 200, answer.status
+    shot("05c-upstream-pool")
+
+
 try:
     driver.get(panel + "/")
     visible("setup-token").send_keys(token)
@@ -248,6 +303,7 @@ try:
     status_of("domain-form", "tmp.test removed.")
     wait.until(lambda d: "tmp.test" not in d.find_element(By.ID, "domains").text)
     assert "tmp.test" not in config_text()
+    upstream_pool_steps()
 
     # Events: an attack through the proxy (observe mode: forwarded) appears live with its date.
     go("events")

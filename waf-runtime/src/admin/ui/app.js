@@ -169,7 +169,7 @@ function showPage(name) {
   }
   document.title = `${name[0].toUpperCase()}${name.slice(1)} · waf admin`;
   const load = {
-    overview: refreshOverview, domains: refreshConfig, protection: refreshConfig, rules: refreshRules,
+    overview: refreshOverview, domains: refreshDomainsPage, protection: refreshConfig, rules: refreshRules,
     events: loadEventsFromUrl, traffic: refreshConfig, audit: refreshAudit, admins: refreshAdmins,
     settings: refreshConfig,
   }[name];
@@ -284,7 +284,7 @@ async function refreshConfig() {
   select.replaceChildren();
   for (const [host, d] of Object.entries(c.domains)) {
     const row = document.createElement("tr");
-    cells(row, [host, d.upstream || "(default)", certificate(d.tls), d.force_https ? "on" : "off",
+    cells(row, [host, serversShown(d), certificate(d.tls), d.force_https ? "on" : "off",
       d.anomaly_threshold ?? "(global)", (d.disabled_rules || []).join(", "), d.custom_rules ? "yes" : ""]);
     const td = document.createElement("td");
     const remove = document.createElement("button");
@@ -306,6 +306,7 @@ async function refreshConfig() {
   }
   if (chosen && c.domains[chosen]) select.value = chosen;
   showDomainRules();
+  showUpstreams(c);
 }
 
 // The selected domain's rules as loaded: the form sends only what differs from them.
@@ -324,6 +325,145 @@ function showDomainRules() {
   $("rules-threshold").value = r && r.anomaly_threshold !== null ? r.anomaly_threshold : "";
   $("rules-excluded").value = r ? r.disabled_rules.join(", ") : "";
   $("rules-custom").value = r ? r.custom_rules : "";
+}
+
+// ----- a domain's upstream servers, and every server's health (Domains page) -----
+
+async function refreshDomainsPage() {
+  await refreshConfig();
+  await refreshUpstreamHealth();
+}
+
+function serversShown(d) {
+  return d.servers.length ? d.servers.map((s) => s.url).join(", ") : "(default)";
+}
+
+// The servers field: one per line, a URL then `weight=N` and `backup` where wanted.
+function serversText(servers) {
+  return servers.map((s) => [s.url, s.weight !== 1 ? `weight=${s.weight}` : "", s.backup ? "backup" : ""]
+    .filter((w) => w !== "").join(" ")).join("\n");
+}
+
+function parseServers(text) {
+  return text.split("\n").map((l) => l.trim()).filter((l) => l !== "").map((line) => {
+    const [url, ...rest] = line.split(/\s+/);
+    const server = { url };
+    for (const word of rest) {
+      const weight = word.match(/^weight=(\d+)$/);
+      if (weight) server.weight = Number(weight[1]);
+      else if (word === "backup") server.backup = true;
+      else throw new ApiError(400, `"${word}" after ${url}: expected weight=N or backup`, "servers");
+    }
+    return server;
+  });
+}
+
+function showUpstreams(c) {
+  const select = $("upstream-domain");
+  const chosen = select.value;
+  select.replaceChildren();
+  for (const host of Object.keys(c.domains)) {
+    const option = document.createElement("option");
+    option.value = host;
+    option.textContent = host;
+    select.appendChild(option);
+  }
+  if (chosen && c.domains[chosen]) select.value = chosen;
+  showDomainUpstream();
+}
+
+// The selected domain's upstream side as loaded.
+function showDomainUpstream() {
+  const d = config && config.domains[$("upstream-domain").value];
+  const pool = (d && d.pool) || {};
+  // `false`: no check for this domain, shown as the path "off".
+  const check = pool.health_check === false ? { path: "off" } : pool.health_check || {};
+  const tls = d && d.upstream_tls;
+  const text = (v) => (v === undefined || v === null ? "" : String(v));
+  $("upstream-servers").value = d ? serversText(d.servers) : "";
+  $("upstream-balance").value = text(pool.balance);
+  $("upstream-max-fails").value = text(pool.max_fails);
+  $("upstream-fail-timeout").value = text(pool.fail_timeout_sec);
+  $("upstream-retries").value = text(pool.retries);
+  $("upstream-check-path").value = text(check.path);
+  $("upstream-check-interval").value = text(check.interval_sec);
+  $("upstream-check-timeout").value = text(check.timeout_ms);
+  $("upstream-check-status").value = text(check.expect_status);
+  $("upstream-host").value = text(d && d.upstream_host);
+  $("upstream-tls").value = tls ? "own" : "";
+  $("upstream-tls-verify").value = String(tls ? tls.verify : true);
+  $("upstream-tls-ca").value = text(tls && tls.ca_file);
+  $("upstream-tls-name").value = text(tls && tls.server_name);
+  $("upstream-tls-cert").value = text(tls && tls.cert_file);
+  $("upstream-tls-key").value = text(tls && tls.key_file);
+  showUpstreamTls();
+}
+
+function showUpstreamTls() {
+  for (const label of document.querySelectorAll("[data-upstream-tls]")) label.hidden = $("upstream-tls").value !== "own";
+}
+
+// The form as the API's change: the whole upstream side of the domain (an empty field: the global setting).
+function upstreamChange() {
+  const value = (id) => $(id).value.trim();
+  const numbers = (target, fields) => {
+    for (const [key, id] of fields) if (value(id) !== "") target[key] = Number(value(id));
+  };
+  const body = { servers: parseServers($("upstream-servers").value) };
+  if (value("upstream-balance")) body.balance = value("upstream-balance");
+  numbers(body, [["max_fails", "upstream-max-fails"], ["fail_timeout_sec", "upstream-fail-timeout"],
+    ["retries", "upstream-retries"]]);
+  if (value("upstream-check-path") === "off") {
+    body.health_check = false;
+  } else if (value("upstream-check-path")) {
+    body.health_check = { path: value("upstream-check-path") };
+    numbers(body.health_check, [["interval_sec", "upstream-check-interval"], ["timeout_ms", "upstream-check-timeout"],
+      ["expect_status", "upstream-check-status"]]);
+  }
+  if (value("upstream-host")) body.upstream_host = value("upstream-host");
+  if ($("upstream-tls").value === "own") {
+    body.upstream_tls = { verify: $("upstream-tls-verify").value === "true" };
+    for (const [key, id] of [["ca_file", "upstream-tls-ca"], ["server_name", "upstream-tls-name"],
+      ["cert_file", "upstream-tls-cert"], ["key_file", "upstream-tls-key"]]) {
+      if (value(id)) body.upstream_tls[key] = value(id);
+    }
+  }
+  return body;
+}
+
+async function refreshUpstreamHealth() {
+  const servers = await api("GET", "/api/upstreams");
+  const body = $("upstream-health");
+  body.replaceChildren();
+  for (const s of servers) {
+    const row = document.createElement("tr");
+    if (!s.up) row.className = "server-out";
+    cells(row, [s.url, s.pools.join(", "), s.up ? "up" : `out: ${s.out}`, s.in_flight, s.requests, s.failures,
+      s.mean_ms === null ? "" : s.mean_ms.toFixed(1)]);
+    body.appendChild(row);
+  }
+}
+
+function setUpUpstreamForm() {
+  $("upstream-domain").addEventListener("change", showDomainUpstream);
+  $("upstream-tls").addEventListener("change", showUpstreamTls);
+  $("upstream-health-refresh").addEventListener("click",
+    () => refreshUpstreamHealth().catch((e) => say(false, e.message)));
+  on("upstream-form", async (form) => {
+    const host = $("upstream-domain").value;
+    if (!host) { report(form, false, "Add the domain first."); return; }
+    let body;
+    try {
+      body = upstreamChange();
+    } catch (err) {
+      clearErrors(form);
+      refuse(form, err);
+      return;
+    }
+    await change(form, () => api("PUT", `/api/domains/${encodeURIComponent(host)}/upstream`, body),
+      `${host}: upstream saved.`);
+    await refreshUpstreamHealth().catch(() => {});
+  });
 }
 
 // ----- rules -----
@@ -744,7 +884,8 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   on("domain-form", (form) => {
     const host = $("domain-host").value.trim();
-    const body = { upstream: $("domain-upstream").value.trim() };
+    const body = {};
+    if ($("domain-upstream").value.trim()) body.upstream = $("domain-upstream").value.trim();
     const kind = $("domain-tls").value;
     if (kind === "files") body.tls = { certificate: kind, cert_file: $("domain-cert-file").value, key_file: $("domain-key-file").value };
     else if (kind === "acme") body.tls = { certificate: kind, email: $("domain-acme-email").value };
@@ -860,5 +1001,6 @@ document.addEventListener("DOMContentLoaded", () => {
       report(form, true, required ? "A second factor is now required of every account." : "No longer required.");
     } catch (err) { refuse(form, err); }
   });
+  setUpUpstreamForm();
   start().catch((e) => say(false, e.message));
 });
