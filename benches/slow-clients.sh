@@ -6,8 +6,10 @@
 #   bash benches/slow-clients.sh                      # release builds; 2,000 of each shape, bounds 10 s, 3 runs
 #   COUNT=500 BOUND=3 RUNS=1 bash benches/slow-clients.sh
 #
-# Each run is a quiet wrk run, then the same wrk run while the slow clients are held (wrk starts 1 s after them
-# and lasts DURATION, the bound by default, so it measures while they are open). Prints, per shape, how many
+# Each run is a quiet wrk run, then the same wrk run while the slow clients are held (wrk starts WRK_DELAY after
+# them and lasts DURATION, the bound by default, so it measures while they are open; the bursts of opening and of
+# closing them included unless set otherwise, e.g. BOUND=15 WRK_DELAY=4 DURATION=8 for only the time they are
+# held). Prints, per shape, how many
 # connections the proxy closed within their bound + 1 s (from the moment the stage's clock started) and what it
 # answered; wrk's p99 on both runs and their ratio; the CPU the proxy spent in each (its share of the slow
 # clients' cost) and the generator's. Ends with the medians. Fails if any slow connection outlived its bound + 1 s.
@@ -21,6 +23,9 @@ cd "$(dirname "$0")/.."
 COUNT="${COUNT:-2000}"
 BOUND="${BOUND:-10}"
 DURATION="${DURATION:-$BOUND}"
+# When wrk starts after the generator: 1 s takes in the burst of 5 x COUNT connections opening; past the time
+# they take to open, and with BOUND > WRK_DELAY + DURATION, wrk measures only while they are held.
+WRK_DELAY="${WRK_DELAY:-1}"
 RUNS="${RUNS:-3}"
 CONNECTIONS="${CONNECTIONS:-32}"
 RULE_DIRS="${RULE_DIRS:-rules}"
@@ -88,7 +93,7 @@ for run in $(seq "$RUNS"); do
   read -r quiet quiet_cpu < <(benign)
   /usr/bin/time -f "%U %S" -o "$work/gen-time" "$GEN_BIN" "127.0.0.1:$WAF_PORT" "$COUNT" "$BOUND" >"$work/slow.txt" &
   slow=$!
-  sleep 1
+  sleep "$WRK_DELAY"
   read -r loaded loaded_cpu < <(benign)
   wait "$slow" || status=$?
   echo "run $run:"

@@ -11,7 +11,7 @@
 //! CPU in a 31 s run.
 //!
 //! usage: cargo run --release -p waf-runtime --example slow_clients -- HOST:PORT COUNT BOUND_SECONDS
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
 use std::process::ExitCode;
@@ -66,6 +66,26 @@ enum Outcome {
     Error(String),
 }
 
+/// Counts the connections opened (their stage started, or they failed), and says when all are.
+struct Opened {
+    since: Instant,
+    of: usize,
+    so_far: Cell<usize>,
+}
+
+impl Opened {
+    fn one(&self) {
+        self.so_far.set(self.so_far.get() + 1);
+        if self.so_far.get() == self.of {
+            println!(
+                "all {} connections opened {:.2} s after the first",
+                self.of,
+                self.since.elapsed().as_secs_f64()
+            );
+        }
+    }
+}
+
 /// The writing halves of the trickling connections, written to by the ticker.
 type Trickles = Rc<RefCell<Vec<(OwnedWriteHalf, u32)>>>;
 
@@ -98,13 +118,18 @@ async fn run(addr: SocketAddr, count: usize, bound: Duration) -> ExitCode {
     let opening = Rc::new(Semaphore::new(OPENING));
     let trickles: Trickles = Rc::default();
     let ticker = tokio::task::spawn_local(tick(trickles.clone()));
+    let opened = Rc::new(Opened {
+        since: Instant::now(),
+        of: count * Shape::ALL.len(),
+        so_far: Cell::new(0),
+    });
     let mut tasks = Vec::new();
     for shape in Shape::ALL {
         for _ in 0..count {
-            let (opening, trickles) = (opening.clone(), trickles.clone());
+            let (opening, trickles, opened) = (opening.clone(), trickles.clone(), opened.clone());
             tasks.push((
                 shape,
-                tokio::task::spawn_local(one(shape, addr, bound, opening, trickles)),
+                tokio::task::spawn_local(one(shape, addr, bound, opening, trickles, opened)),
             ));
         }
     }
@@ -177,13 +202,14 @@ async fn one(
     bound: Duration,
     opening: Rc<Semaphore>,
     trickles: Trickles,
+    opened: Rc<Opened>,
 ) -> Outcome {
     let permit = opening.acquire().await.expect("never closed");
     let mut stream = match TcpStream::connect(addr).await {
         Ok(stream) => stream,
         Err(e) => return Outcome::Error(format!("connect: {e}")),
     };
-    let opened = match shape {
+    let started = match shape {
         Shape::Silent => Ok(Instant::now()),
         Shape::RequestLine => send(&mut stream, b"GET / HTTP/1.1\r\n").await,
         Shape::Trickle => send(&mut stream, b"GET / HTTP/1.1\r\nHost: a\r\n").await,
@@ -197,7 +223,8 @@ async fn one(
         }
     };
     drop(permit);
-    let started = match opened {
+    opened.one();
+    let started = match started {
         Ok(started) => started,
         Err(e) => return Outcome::Error(e),
     };
