@@ -10,7 +10,7 @@
 //! 50 ms for every connection due (a write each, no task woken). The Python generator it replaces spent 40 s of
 //! CPU in a 31 s run.
 //!
-//! usage: cargo run --release -p waf-runtime --example slow_clients -- HOST:PORT COUNT BOUND_SECONDS
+//! usage: [SHAPES=silent,trickle] cargo run --release -p waf-runtime --example slow_clients -- HOST:PORT COUNT BOUND_SECONDS
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeSet;
 use std::net::SocketAddr;
@@ -115,16 +115,24 @@ fn main() -> ExitCode {
 }
 
 async fn run(addr: SocketAddr, count: usize, bound: Duration) -> ExitCode {
+    // SHAPES (names, comma-separated) narrows the run to some shapes, to tell what each costs.
+    let shapes: Vec<Shape> = match std::env::var("SHAPES") {
+        Ok(names) => Shape::ALL
+            .into_iter()
+            .filter(|s| names.split(',').any(|n| n.trim() == s.name()))
+            .collect(),
+        Err(_) => Shape::ALL.to_vec(),
+    };
     let opening = Rc::new(Semaphore::new(OPENING));
     let trickles: Trickles = Rc::default();
     let ticker = tokio::task::spawn_local(tick(trickles.clone()));
     let opened = Rc::new(Opened {
         since: Instant::now(),
-        of: count * Shape::ALL.len(),
+        of: count * shapes.len(),
         so_far: Cell::new(0),
     });
     let mut tasks = Vec::new();
-    for shape in Shape::ALL {
+    for &shape in &shapes {
         for _ in 0..count {
             let (opening, trickles, opened) = (opening.clone(), trickles.clone(), opened.clone());
             tasks.push((
@@ -134,7 +142,7 @@ async fn run(addr: SocketAddr, count: usize, bound: Duration) -> ExitCode {
         }
     }
     let mut late = 0;
-    for shape in Shape::ALL {
+    for &shape in &shapes {
         let (mut in_time, mut open, mut errors, mut slowest) = (0, 0, Vec::new(), Duration::ZERO);
         let mut answers = BTreeSet::new();
         for (_, task) in tasks.iter_mut().filter(|(s, _)| *s == shape) {
