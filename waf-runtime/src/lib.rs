@@ -32,6 +32,7 @@ mod reload;
 mod request_id;
 mod request_target;
 mod responses;
+mod send_timeout;
 mod server;
 mod settings_ack;
 mod state;

@@ -6,6 +6,7 @@ use crate::connection_limits::{self, Admitted};
 use crate::head_guard::{HeadGuard, HeadNotes, InFlight};
 use crate::limits::Limits;
 use crate::pipeline;
+use crate::send_timeout::SendTimeout;
 use crate::state::State;
 use crate::timeouts::{Clock, Timeouts};
 use crate::tls;
@@ -199,6 +200,8 @@ impl Connection {
         let admitted = Arc::new(admitted);
         let held = admitted.clone();
         let clock = Clock::new(self.timeouts, peer.ip(), state.metrics);
+        // Reads wait in the guard, writes in the send bound beneath it.
+        let io = SendTimeout::new(io, self.timeouts.send, peer.ip(), state.metrics);
         let guard = HeadGuard::new(io, notes.clone(), self.limits, self.h2).with_clock(clock);
         let io = TokioIo::new(guard);
         let service = service_fn(move |mut req: Request<Incoming>| {

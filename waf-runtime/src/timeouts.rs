@@ -13,9 +13,10 @@
 //! | `keepalive` | the end of a response | the next head's first byte | 75 s | `keepalive_timeout` 75 s |
 //! | `http2_idle` | the end of the last HTTP/2 request | the next one | `keepalive` | `keepalive_timeout` (since 1.19.7) |
 //! | `http2_settings` | accept (or the end of the TLS handshake) | the client's ack of the proxy's SETTINGS | `head` | none |
+//! | `send` | a write that finds no room (the client reads nothing) | the next write that makes progress | 60 s | `send_timeout` 60 s |
 //!
 //! The head guard (`head_guard.rs`) holds HTTP/1 heads and bodies and HTTP/2 connections to them; the TLS
-//! stages are in `tls::handshake`. hyper's own header timer is off: it starts only once hyper reads a head, and
+//! stages are in `tls::handshake`, the writes in `send_timeout.rs`. hyper's own header timer is off: it starts only once hyper reads a head, and
 //! the guard hands hyper nothing of a head until it is complete, so a client that never finished one was never
 //! timed.
 use crate::metrics::Metrics;
@@ -34,6 +35,7 @@ pub struct Timeouts {
     pub head: Duration,
     pub body: Duration,
     pub keepalive: Duration,
+    pub send: Duration,
 }
 
 /// A wait on the client that has a bound, named as `waf_connection_timeouts_total{stage}` counts it.
@@ -46,10 +48,11 @@ pub enum Stage {
     KeepAlive,
     Http2Idle,
     Http2Settings,
+    Send,
 }
 
 impl Stage {
-    pub const ALL: [Stage; 7] = [
+    pub const ALL: [Stage; 8] = [
         Stage::FirstByte,
         Stage::TlsHandshake,
         Stage::Head,
@@ -57,6 +60,7 @@ impl Stage {
         Stage::KeepAlive,
         Stage::Http2Idle,
         Stage::Http2Settings,
+        Stage::Send,
     ];
 
     pub fn name(self) -> &'static str {
@@ -68,6 +72,7 @@ impl Stage {
             Stage::KeepAlive => "keepalive",
             Stage::Http2Idle => "http2_idle",
             Stage::Http2Settings => "http2_settings",
+            Stage::Send => "send",
         }
     }
 }
@@ -156,6 +161,7 @@ impl Clock {
             Stage::Head | Stage::Http2Settings => t.head,
             Stage::Body => t.body,
             Stage::KeepAlive | Stage::Http2Idle => t.keepalive,
+            Stage::Send => t.send,
         }
     }
 }
@@ -168,4 +174,38 @@ pub fn timed_out(metrics: &Metrics, peer: IpAddr, stage: Stage, bound: Duration,
         "connection from {peer}: {} timeout ({bound:?}): {outcome}",
         stage.name()
     );
+}
+
+/// The clock of a wait that restarts with every bit of progress (a write that finds room, a body's next bytes):
+/// each wait is bounded on its own, however long the whole takes.
+#[derive(Default)]
+pub struct Stall {
+    /// Armed for the current wait's end; made on the first wait, then reset, so a stream that never waits
+    /// allocates nothing.
+    sleep: Option<Pin<Box<Sleep>>>,
+    waiting: bool,
+}
+
+impl Stall {
+    /// The stream moved on: the next wait starts its own clock.
+    pub fn progressed(&mut self) {
+        self.waiting = false;
+    }
+
+    /// The stream is waiting: whether it has waited `bound` since the wait began; otherwise `cx` is woken when
+    /// it will have.
+    pub fn over(&mut self, cx: &mut Context<'_>, bound: Duration) -> bool {
+        let at = Instant::now() + bound;
+        let sleep = match &mut self.sleep {
+            Some(sleep) => {
+                if !self.waiting {
+                    sleep.as_mut().reset(at);
+                }
+                sleep
+            }
+            None => self.sleep.insert(Box::pin(tokio::time::sleep_until(at))),
+        };
+        self.waiting = true;
+        sleep.as_mut().poll(cx).is_ready()
+    }
 }

@@ -20,7 +20,7 @@ fn start(up: &Upstream, server: &str) -> Waf {
 fn start_with_first_byte(up: &Upstream, first_byte_sec: u64, server: &str) -> Waf {
     let bounds = format!(
         "first_byte_timeout_sec: {first_byte_sec}, header_read_timeout_sec: 2, body_read_timeout_sec: 2, \
-         keepalive_timeout_sec: 2, tls_handshake_timeout_sec: 2"
+         keepalive_timeout_sec: 2, tls_handshake_timeout_sec: 2, send_timeout_sec: 2"
     );
     let server = match server {
         "" => bounds,
@@ -214,6 +214,58 @@ async fn a_body_that_stops_arriving_is_answered_408() {
     assert_eq!(timeouts(&waf, "body").await, 1.0);
 }
 
+/// Connects to `addr` with a receive buffer of a few KiB, sends `request` and reads nothing: the answer fills the
+/// client's window and the server's send buffer, and the server's writes wait from then on.
+async fn not_reading(addr: SocketAddr, request: &[u8]) -> TcpStream {
+    let socket = match addr {
+        SocketAddr::V4(_) => tokio::net::TcpSocket::new_v4(),
+        SocketAddr::V6(_) => tokio::net::TcpSocket::new_v6(),
+    }
+    .unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stream = socket.connect(addr).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    stream
+}
+
+/// Reads what is left of `stream` until the server closes it: how many bytes came. Fails if it is still open
+/// after 5 s (all that is left to read is what sat in the socket buffers).
+async fn rest_until_closed(stream: &mut TcpStream) -> usize {
+    let mut rest = Vec::new();
+    match tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut rest)).await {
+        Ok(Ok(_)) => rest.len(),
+        // A reset (the server closed with unread bytes of ours) is a close too.
+        Ok(Err(_)) => rest.len(),
+        Err(_) => panic!("still open, {} bytes read", rest.len()),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_client_that_does_not_read_its_answer_is_closed_after_the_send_bound() {
+    let up = Upstream::start().await;
+    let waf = start(&up, "");
+    let since = Instant::now();
+    let mut stream = not_reading(waf.addr, b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n").await;
+    // The answer (8 MiB) stops within milliseconds of the request: the bound runs from about `since`.
+    tokio::time::sleep_until((since + BOUND - Duration::from_millis(300)).into()).await;
+    assert_eq!(timeouts(&waf, "send").await, 0.0, "closed before the bound");
+    tokio::time::sleep_until((since + BOUND + Duration::from_secs(1)).into()).await;
+    assert_eq!(
+        timeouts(&waf, "send").await,
+        1.0,
+        "not closed by the bound + 1 s"
+    );
+    let received = rest_until_closed(&mut stream).await;
+    assert!(
+        received < BIG_LEN,
+        "the whole answer came: {received} bytes"
+    );
+    // Nothing else cut it off.
+    for stage in ["first_byte", "head", "body", "keepalive"] {
+        assert_eq!(timeouts(&waf, stage).await, 0.0, "{stage}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn http2_connections_idle_or_without_a_settings_ack_are_closed_after_their_bound() {
     let up = Upstream::start().await;
@@ -237,14 +289,14 @@ async fn http2_connections_idle_or_without_a_settings_ack_are_closed_after_their
     assert_eq!(timeouts(&waf, "http2_settings").await, 1.0);
 }
 
-/// Writes `waf.yml` without a `listen_address` (the default) and starts `waf` on it.
-/// The admin panel's listener has the proxy's bounds: a connection that sends nothing, and one that sends a
-/// head a line at a time, are closed at their bound; an ordinary request is still answered.
+/// The admin panel's listener has the proxy's bounds: a connection that sends nothing, one that sends a head a
+/// line at a time, one whose body stops and one that reads nothing of its answers are closed at their bound; an
+/// ordinary request is still answered.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_admin_panel_bounds_its_clients_as_the_proxy_does() {
     let up = Upstream::start().await;
     let bounds = "first_byte_timeout_sec: 2, header_read_timeout_sec: 2, body_read_timeout_sec: 2, \
-                  keepalive_timeout_sec: 2, tls_handshake_timeout_sec: 2";
+                  keepalive_timeout_sec: 2, tls_handshake_timeout_sec: 2, send_timeout_sec: 2";
     let waf = Waf::start_with_server(
         bounds,
         &format!(
@@ -285,6 +337,37 @@ async fn the_admin_panel_bounds_its_clients_as_the_proxy_does() {
     let ((), (_, after)) = tokio::join!(trickle, until_closed(&mut read, since));
     closed_by_the_bound(after);
 
+    // A body that stops after 3 of 100 bytes: 408 at the bound, never handed whole to the handler.
+    let mut stream = TcpStream::connect(panel).await.unwrap();
+    stream
+        .write_all(
+            b"POST /api/session HTTP/1.1\r\nHost: panel\r\nContent-Type: application/json\r\n\
+              Content-Length: 100\r\n\r\n{\"u",
+        )
+        .await
+        .unwrap();
+    let since = Instant::now();
+    let (answer, after) = until_closed(&mut stream, since).await;
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    assert!(answer.contains("not received in time"), "{answer}");
+    closed_by_the_bound(after);
+    assert_eq!(timeouts(&waf, "body").await, 1.0);
+
+    // A client that asks for more than the socket buffers hold (pipelined requests for the panel's script) and
+    // reads nothing: closed by the send bound.
+    let script = b"GET /app.js HTTP/1.1\r\nHost: panel\r\n\r\n".repeat(400);
+    let since = Instant::now();
+    let mut stream = not_reading(panel, &script).await;
+    tokio::time::sleep_until((since + BOUND - Duration::from_millis(300)).into()).await;
+    assert_eq!(timeouts(&waf, "send").await, 0.0, "closed before the bound");
+    tokio::time::sleep_until((since + BOUND + Duration::from_secs(1)).into()).await;
+    assert_eq!(
+        timeouts(&waf, "send").await,
+        1.0,
+        "not closed by the bound + 1 s"
+    );
+    rest_until_closed(&mut stream).await;
+
     let mut client = TcpStream::connect(panel).await.unwrap();
     client
         .write_all(b"GET /api/status HTTP/1.1\r\nHost: panel\r\nConnection: close\r\n\r\n")
@@ -294,6 +377,7 @@ async fn the_admin_panel_bounds_its_clients_as_the_proxy_does() {
     assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
 }
 
+/// Writes `waf.yml` without a `listen_address` (the default) and starts `waf` on it.
 fn start_default_listener(up: &Upstream, more: &str) -> Waf {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("rules")).unwrap();
@@ -557,6 +641,7 @@ fn start_nginx(up: &Upstream) -> Option<Nginx> {
          events {{ worker_connections 1024; }}\n\
          http {{ access_log off; client_body_temp_path {d}; proxy_temp_path {d};\n\
            client_header_timeout {bound}s; client_body_timeout {bound}s; keepalive_timeout {bound}s;\n\
+           send_timeout {bound}s;\n\
            server {{ listen 127.0.0.1:{port}; location / {{ proxy_pass http://{}; }} }} }}\n",
         up.addr
     );
@@ -579,8 +664,8 @@ fn start_nginx(up: &Upstream) -> Option<Nginx> {
     })
 }
 
-/// The same slow clients against `waf` and a bare nginx (1.22) with the same timeouts: both close every one
-/// within the bound + 1 s. They differ in what they answer: nginx closes a timed-out head or body without an
+/// The same slow clients against `waf` and a bare nginx (1.22) with the same timeouts (a client that reads
+/// nothing of its answer included): both close every one within the bound + 1 s. They differ in what they answer: nginx closes a timed-out head or body without an
 /// answer (it only logs 408), `waf` answers 408 (`head_guard.rs` says why).
 #[tokio::test(flavor = "multi_thread")]
 async fn the_same_slow_clients_against_nginx_with_the_same_timeouts() {
@@ -612,4 +697,21 @@ async fn the_same_slow_clients_against_nginx_with_the_same_timeouts() {
         };
         assert_eq!(waf_answer, expected, "{shape}");
     }
+    // A client that reads nothing of a large answer: both stop sending and close by the bound + 1 s, before the
+    // whole answer went out.
+    let request = b"GET /big HTTP/1.1\r\nHost: a\r\n\r\n";
+    let since = Instant::now();
+    let (mut to_waf, mut to_nginx) = tokio::join!(
+        not_reading(waf.addr, request),
+        not_reading(nginx.addr, request)
+    );
+    tokio::time::sleep_until((since + BOUND + Duration::from_secs(1)).into()).await;
+    let (waf_received, nginx_received) = tokio::join!(
+        rest_until_closed(&mut to_waf),
+        rest_until_closed(&mut to_nginx)
+    );
+    eprintln!("unread answer: waf sent {waf_received} bytes, nginx {nginx_received}");
+    assert!(waf_received < BIG_LEN, "waf sent it all");
+    assert!(nginx_received < BIG_LEN, "nginx sent it all");
+    assert_eq!(timeouts(&waf, "send").await, 1.0);
 }

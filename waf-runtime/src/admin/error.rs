@@ -7,6 +7,7 @@
 //! [`JsonBody`] reads request bodies with the same answers (axum's own extractor answers in plain text), and
 //! [`json_errors`] turns whatever else answers an error in plain text (an unknown route, a wrong method, a bad
 //! query string) into this shape, so no client ever has to parse anything but JSON.
+use super::body_timeout::BodyTimedOut;
 use crate::config::ConfigError;
 use axum::Json;
 use axum::extract::{FromRequest, Request};
@@ -131,7 +132,18 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         let bytes = limited
             .collect()
             .await
-            .map_err(|_| {
+            .map_err(|e| {
+                let cause = |e: &(dyn std::error::Error + 'static)| e.is::<BodyTimedOut>();
+                if std::iter::successors(Some(&*e as &(dyn std::error::Error + 'static)), |e| {
+                    e.source()
+                })
+                .any(cause)
+                {
+                    return ApiError::new(
+                        StatusCode::REQUEST_TIMEOUT,
+                        "the body was not received in time",
+                    );
+                }
                 ApiError::new(
                     StatusCode::PAYLOAD_TOO_LARGE,
                     format!("the body is over {MAX_BODY} bytes or was cut short"),

@@ -18,6 +18,7 @@
 //! `Secure`.
 mod accounts;
 mod admins;
+mod body_timeout;
 mod dashboard;
 mod error;
 mod event_store;
@@ -36,6 +37,7 @@ mod upstreams;
 
 use crate::config::AdminConfig;
 use crate::metrics::Metrics;
+use crate::send_timeout::SendTimeout;
 use crate::state::State;
 use crate::timeouts::Timeouts;
 use crate::tls;
@@ -45,6 +47,7 @@ use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, Request, header};
 use axum::response::Response;
 use axum::routing::{delete, get, patch, post, put};
+use body_timeout::BodyTimeout;
 use hyper::body::Incoming;
 use hyper::service::{Service, service_fn};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -175,7 +178,9 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
     let app = router(panel);
     let acceptor = if config.tls {
         // The HTTPS listener's table: present, since the configuration refuses admin.tls without HTTPS.
-        let acceptor = tls::acceptor(certs, true, tls::provider())
+        // HTTP/1.1 only: hyper's HTTP/2 server has no bound on an idle connection, nor on a client that never
+        // acknowledges SETTINGS, and the panel (a few requests a page) gains nothing from HTTP/2.
+        let acceptor = tls::acceptor(certs, false, tls::provider())
             .context("the admin panel's TLS settings")?;
         tracing::info!("admin panel listening on {addr} (HTTPS)");
         Some(acceptor)
@@ -188,9 +193,11 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
 }
 
 /// Serves the panel, over TLS when there is an acceptor, with the proxy's bounds on a client (`server.
-/// timeouts`): the first byte, the TLS handshake, and each request head, the wait for the next one included,
-/// so a client that connects and sends nothing, or a head a byte at a time, does not hold a task for long.
-/// Each connection is served with hyper, giving the handlers the client's address as `axum::serve` does.
+/// timeouts`): the first byte, the TLS handshake, each request head, the wait for the next one included (hyper's
+/// header timer), each wait for a body's next bytes (`body_timeout.rs`) and each write the client does not make
+/// room for (`send_timeout.rs`), so a client that connects and sends nothing, sends a head or a body a byte at a
+/// time, or stops reading, does not hold a task for long. HTTP/1.1 only (see `start`). Each connection is served
+/// with hyper, giving the handlers the client's address as `axum::serve` does.
 async fn serve(
     listener: TcpListener,
     acceptor: Option<TlsAcceptor>,
@@ -199,7 +206,7 @@ async fn serve(
     metrics: &'static Metrics,
 ) {
     let app = TowerToHyperService::new(app);
-    let mut builder = auto::Builder::new(TokioExecutor::new());
+    let mut builder = auto::Builder::new(TokioExecutor::new()).http1_only();
     builder
         .http1()
         .timer(TokioTimer::new())
@@ -212,7 +219,7 @@ async fn serve(
         tokio::spawn(async move {
             let service = service_fn(move |mut req: Request<Incoming>| {
                 req.extensions_mut().insert(ConnectInfo(peer));
-                app.call(req)
+                app.call(req.map(|body| BodyTimeout::new(body, timeouts.body, peer.ip(), metrics)))
             });
             let served = match acceptor {
                 Some(acceptor) => {
@@ -221,6 +228,7 @@ async fn serve(
                     else {
                         return;
                     };
+                    let stream = SendTimeout::new(stream, timeouts.send, peer.ip(), metrics);
                     builder
                         .serve_connection_with_upgrades(TokioIo::new(stream), service)
                         .await
@@ -231,6 +239,7 @@ async fn serve(
                         Ok(Ok(n)) if n > 0 => {}
                         _ => return,
                     }
+                    let stream = SendTimeout::new(stream, timeouts.send, peer.ip(), metrics);
                     builder
                         .serve_connection_with_upgrades(TokioIo::new(stream), service)
                         .await

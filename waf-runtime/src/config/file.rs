@@ -47,6 +47,7 @@ pub struct FileServer {
     pub header_read_timeout_sec: Option<u64>,
     pub body_read_timeout_sec: Option<u64>,
     pub keepalive_timeout_sec: Option<u64>,
+    pub send_timeout_sec: Option<u64>,
     pub max_connections: Option<u64>,
     pub max_connections_per_client: Option<u64>,
     pub shutdown_grace_sec: Option<u64>,

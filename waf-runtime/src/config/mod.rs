@@ -85,6 +85,7 @@ pub struct ServerConfig {
     pub header_read_timeout_sec: u64,
     pub body_read_timeout_sec: u64,
     pub keepalive_timeout_sec: u64,
+    pub send_timeout_sec: u64,
     /// Client connections at once, in all (`None`: from the open-file limit) and per client address; read at
     /// each accept, so a reload applies them (`connection_limits.rs`).
     pub max_connections: Option<u64>,
@@ -105,6 +106,7 @@ impl ServerConfig {
             head: Duration::from_secs(self.header_read_timeout_sec),
             body: Duration::from_secs(self.body_read_timeout_sec),
             keepalive: Duration::from_secs(self.keepalive_timeout_sec),
+            send: Duration::from_secs(self.send_timeout_sec),
         }
     }
 }

@@ -525,6 +525,12 @@ impl Resolver<'_> {
                 s.keepalive_timeout_sec,
                 75,
             )?,
+            send_timeout_sec: positive(
+                self,
+                "waf.server.send_timeout_sec",
+                s.send_timeout_sec,
+                60,
+            )?,
             max_connections: match s.max_connections {
                 Some(0) => {
                     return Err(self.key_error("waf.server.max_connections", "must be at least 1"));

@@ -137,13 +137,20 @@ async fn answer(req: Request<Incoming>, record: Arc<Mutex<Vec<Seen>>>) -> Respon
     match parts.uri.path() {
         "/big" => {
             let (tx, rx) = tokio::sync::mpsc::channel(4);
+            // Made once, by copying its period (`big_byte` repeats every 251 bytes): made a byte at a time per
+            // request it took seconds unoptimised, so the answer trickled out instead of streaming.
+            static BIG: std::sync::OnceLock<Bytes> = std::sync::OnceLock::new();
+            let big = BIG.get_or_init(|| {
+                let period: Vec<u8> = (0..251).map(big_byte).collect();
+                let mut all = period.repeat(BIG_LEN / period.len() + 1);
+                all.truncate(BIG_LEN);
+                Bytes::from(all)
+            });
             tokio::spawn(async move {
                 let chunk = 64 * 1024;
                 for start in (0..BIG_LEN).step_by(chunk) {
-                    let data: Vec<u8> = (start..(start + chunk).min(BIG_LEN))
-                        .map(big_byte)
-                        .collect();
-                    if tx.send(Bytes::from(data)).await.is_err() {
+                    let data = big.slice(start..(start + chunk).min(BIG_LEN));
+                    if tx.send(data).await.is_err() {
                         return;
                     }
                 }
