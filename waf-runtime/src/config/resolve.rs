@@ -14,6 +14,7 @@ use crate::limits::{self, Limits};
 use crate::upstream_url::UpstreamUrl;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use waf_compiler::evaluate::exclusion::TargetExclusion;
 use waf_compiler::transform::UnicodeMap;
 use waf_compiler::transform::unicode_map::DEFAULT_CODE_PAGE;
 
@@ -232,6 +233,8 @@ impl Resolver<'_> {
             let mut disabled_rules = d.disabled_rules.unwrap_or_default();
             disabled_rules.sort_unstable();
             disabled_rules.dedup();
+            let excluded_variables =
+                self.excluded_variables(&key, d.excluded_variables.unwrap_or_default())?;
             let custom_rules = self.custom_rules(&key, d.custom_rules.unwrap_or_default())?;
             // Host matching is case-insensitive and ignores the port: store the name the way it is looked up.
             domains.insert(
@@ -252,6 +255,7 @@ impl Resolver<'_> {
                     self_signed,
                     anomaly_threshold: d.anomaly_threshold,
                     disabled_rules,
+                    excluded_variables,
                     profile: d.profile,
                     custom_rules,
                     access_log: d.access_log.unwrap_or(true),
@@ -834,6 +838,30 @@ impl Resolver<'_> {
         Ok(rules)
     }
 
+    /// A domain's `excluded_variables`, each a variable as a match names it (`ARGS:q`), sorted by rule id (the
+    /// ids are checked against the rules in force, as `disabled_rules` are: `inspect::domain_rule_errors`).
+    fn excluded_variables(
+        &self,
+        key: &str,
+        entries: Vec<super::file::FileExcludedVariable>,
+    ) -> Result<Vec<TargetExclusion>, ConfigError> {
+        let mut targets = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                TargetExclusion::parse(e.rule, &e.variable).map_err(|err| {
+                    self.key_error(
+                        &format!("{key}.excluded_variables[{i}].variable"),
+                        err.to_string(),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        targets.sort();
+        targets.dedup();
+        Ok(targets)
+    }
+
     fn rules(&self, r: super::file::FileRules) -> Result<RulesConfig, ConfigError> {
         let artifact = r.artifact.map(PathBuf::from);
         let directories: Vec<PathBuf> = match (r.directories, &artifact) {
@@ -957,7 +985,21 @@ impl Resolver<'_> {
                 "false contradicts waf.admin.tls: true (the panel's cookies over HTTPS are always Secure)",
             ));
         }
+        let events = a.events.unwrap_or_default();
+        let defaults = super::EventBounds::default();
+        let bound = |value: Option<u32>, name: &str, default: u32| match value {
+            Some(0) => Err(self.key_error(
+                &format!("waf.admin.events.{name}"),
+                "must be at least 1 (an event store that keeps nothing would show no events)",
+            )),
+            value => Ok(value.unwrap_or(default)),
+        };
+        let events = super::EventBounds {
+            max_age_days: bound(events.max_age_days, "max_age_days", defaults.max_age_days)?,
+            max_size_mb: bound(events.max_size_mb, "max_size_mb", defaults.max_size_mb)?,
+        };
         Ok(AdminConfig {
+            events,
             enabled: self.pick_bool(a.enabled, "ADMIN_ENABLED", false)?,
             listen_address,
             port: self.pick(a.port, "ADMIN_PORT", 8888)?,
@@ -1491,6 +1533,21 @@ mod tests {
         assert_eq!((a.listen_address.as_str(), a.port), ("127.0.0.1", 8888));
         assert_eq!(a.data_dir, PathBuf::from("admin-data"));
         assert!(!a.secure_cookies);
+        assert_eq!((a.events.max_age_days, a.events.max_size_mb), (30, 256));
+        let a = run(
+            "waf: {admin: {events: {max_age_days: 7, max_size_mb: 64}}}",
+            &[],
+        )
+        .unwrap()
+        .admin;
+        assert_eq!((a.events.max_age_days, a.events.max_size_mb), (7, 64));
+        let e = run("waf: {admin: {events: {max_size_mb: 0}}}", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("waf.admin.events.max_size_mb: must be at least 1"),
+            "{e}"
+        );
         let a = run(
             "waf: {admin: {enabled: true, port: 0, data_dir: d, secure_cookies: true}}",
             &[],
