@@ -2317,9 +2317,27 @@ async fn the_ui_and_the_openapi_document_are_served_from_the_binary() {
         "/api/domains/{host}/rules",
         "/api/config/protection",
         "/api/geoip",
+        "/api/admins/{username}",
     ] {
         assert!(doc["paths"].get(path).is_some(), "{path} not documented");
     }
+    assert!(
+        doc["paths"]["/api/admins/{username}"]
+            .get("patch")
+            .is_some(),
+        "the role change is documented"
+    );
+    let schemas = &doc["components"]["schemas"];
+    assert!(
+        schemas["DomainRulesPatch"]["properties"]
+            .get("excluded_variables")
+            .is_some()
+    );
+    assert!(
+        schemas["TotpEnrolment"]["properties"]
+            .get("qr_svg")
+            .is_some()
+    );
 
     // The panel's listener is read at start: a reload that changes it says so instead of pretending.
     let file = waf.dir.path().join("waf.yml");
