@@ -1510,6 +1510,37 @@ mod tests {
     }
 
     #[test]
+    fn excluded_variables_are_parsed_sorted_and_refused_by_key() {
+        let c = run(
+            "waf: {domains: {a.test: {excluded_variables: [{rule: 9, variable: 'ARGS:q'}, \
+             {rule: 3, variable: REQUEST_URI}, {rule: 9, variable: 'ARGS:q'}]}}}",
+            &[],
+        )
+        .unwrap();
+        let targets: Vec<(u32, String)> = c.domains["a.test"]
+            .excluded_variables
+            .iter()
+            .map(|t| (t.rule_id, t.to_string()))
+            .collect();
+        assert_eq!(
+            targets,
+            [(3, "REQUEST_URI".to_string()), (9, "ARGS:q".to_string())]
+        );
+        let e = run(
+            "waf: {domains: {a.test: {excluded_variables: [{rule: 9, variable: 'ARG:q'}]}}}",
+            &[],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains(
+                "waf.domains.a.test.excluded_variables[0].variable: \"ARG\" is not a variable"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn admin_panel_defaults_to_loopback_8888_and_is_off() {
         let env = [
             ("ADMIN_ENABLED", "yes"),
