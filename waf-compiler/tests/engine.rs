@@ -679,3 +679,30 @@ rules:
     let errors = format!("{:?}", outcome.errors);
     assert!(errors.contains("NO_SUCH_VARIABLE"), "{errors}");
 }
+
+#[test]
+fn an_excluded_target_is_not_inspected_by_its_rule_and_the_others_still_are() {
+    use waf_compiler::evaluate::exclusion::{Exclusions, TargetExclusion};
+    let rules = shipped(1);
+    let excluded = [TargetExclusion::parse(100201, "ARGS:q").unwrap()];
+    let ids_excluding = |uri: &str| -> Vec<u32> {
+        let verdict =
+            rules.evaluate_excluding(&request("GET", uri, &[], b""), Exclusions::new(&excluded));
+        verdict.matches.iter().map(|m| m.rule_id).collect()
+    };
+    assert!(ids(&rules, "GET", "/?q=%3Cscript%3E", &[], b"").contains(&100201));
+    assert!(!ids_excluding("/?q=%3Cscript%3E").contains(&100201));
+    // The same rule still inspects every other parameter of the request, including after the excluded one.
+    let other = ids_excluding("/?q=%3Cscript%3E&name=%3Cscript%3E");
+    assert!(other.contains(&100201), "{other:?}");
+    let m = rules
+        .evaluate_excluding(
+            &request("GET", "/?q=%3Cscript%3E&name=%3Cscript%3E", &[], b""),
+            Exclusions::new(&excluded),
+        )
+        .matches
+        .into_iter()
+        .find(|m| m.rule_id == 100201)
+        .unwrap();
+    assert_eq!(m.variable, "ARGS:name");
+}

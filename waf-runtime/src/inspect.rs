@@ -60,6 +60,7 @@ impl LoadedRules {
         let InspectionPolicy {
             anomaly_threshold,
             excluded,
+            excluded_variables,
             profile,
         } = policy;
         let mut headers: Vec<(&str, &[u8])> = parts
@@ -81,7 +82,7 @@ impl LoadedRules {
             headers: &headers,
             body,
         };
-        let mut verdict = self.set.evaluate(&request);
+        let mut verdict = self.set.evaluate_excluding(&request, excluded_variables);
         profile.weigh(&mut verdict);
         if !excluded.is_empty() {
             verdict
@@ -203,26 +204,31 @@ pub fn load(config: &Config) -> Result<LoadedRules, RulesError> {
     Ok(loaded)
 }
 
-/// The domains' `disabled_rules` that name no rule of `rules`, as load errors. They only filter matches, so a
+/// The domains' `disabled_rules` and `excluded_variables` that name no rule of `rules`, as load errors. They only filter matches, so a
 /// change of them is checked against the rules in force instead of loading the rules again.
 pub fn domain_rule_errors(config: &Config, rules: &LoadedRules) -> Vec<String> {
     config
         .domains
         .iter()
-        .filter_map(|(domain, d)| {
-            let unknown: Vec<u32> = d
-                .disabled_rules
-                .iter()
-                .copied()
-                .filter(|&id| !rules.set.has_rule(id))
-                .collect();
-            (!unknown.is_empty()).then(|| {
-                format!(
-                    "waf.domains.{domain}.disabled_rules: no loaded rule has id {}",
-                    id_list(&unknown)
-                )
-            })
+        .flat_map(|(domain, d)| {
+            let unknown = |ids: &mut dyn Iterator<Item = u32>, key: &str| {
+                let unknown: Vec<u32> = ids.filter(|&id| !rules.set.has_rule(id)).collect();
+                (!unknown.is_empty()).then(|| {
+                    format!(
+                        "waf.domains.{domain}.{key}: no loaded rule has id {}",
+                        id_list(&unknown)
+                    )
+                })
+            };
+            [
+                unknown(&mut d.disabled_rules.iter().copied(), "disabled_rules"),
+                unknown(
+                    &mut d.excluded_variables.iter().map(|t| t.rule_id),
+                    "excluded_variables",
+                ),
+            ]
         })
+        .flatten()
         .collect()
 }
 
@@ -344,6 +350,7 @@ mod tests {
                 InspectionPolicy {
                     anomaly_threshold: 5,
                     excluded: &[],
+                    excluded_variables: Default::default(),
                     profile: Profile::Web,
                 },
             );

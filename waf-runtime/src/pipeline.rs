@@ -221,7 +221,9 @@ fn declared_length(parts: &Parts) -> Option<u64> {
         .and_then(|v| v.parse::<u64>().ok())
 }
 
-/// Counts and logs a traffic control's refusal; the answer in enforce mode, none in observe mode (forwarded).
+/// Counts, logs and records a traffic control's refusal; the answer in enforce mode, none in observe mode
+/// (forwarded). Either way it is an event of its control's outcome (`ip_denied`, `geo_denied`, `rate_limited`):
+/// in observe mode with no status, as the request was forwarded, so an operator sees what enforcing would refuse.
 fn traffic_refusal(
     state: &State,
     config: &Config,
@@ -231,48 +233,55 @@ fn traffic_refusal(
 ) -> Option<Response<ProxyBody>> {
     let observe = config.mode == Mode::Observe;
     logging::traffic_decision(config.logging.traffic_level, &block, observe, subject);
-    if observe {
-        state.metrics.observed.increment(1);
-        record.set_action(Action::Observed);
-        return None;
-    }
     let metrics = state.metrics;
     let id = subject.request_id;
     let country = match &block {
         Block::Country(c) => Some(c.as_ref().map_or("unknown", |c| c.as_str()).to_string()),
         _ => None,
     };
-    let (action, response) = match block {
-        Block::IpDenied | Block::IpNotAllowed => {
-            metrics.ip_blocked(block.reason());
-            (
-                Action::IpDenied,
-                responses::traffic_forbidden(block.reason(), id),
-            )
-        }
-        Block::Country(country) => {
-            metrics.geo_blocked(country.as_ref().map_or("unknown", |c| c.as_str()));
-            (
-                Action::GeoDenied,
-                responses::traffic_forbidden(block.reason(), id),
-            )
-        }
-        Block::RateLimited { limit, retry_after } => {
-            metrics.rate_limited.increment(1);
-            (
-                Action::RateLimited,
-                responses::rate_limited(limit, retry_after, id),
-            )
-        }
-        Block::RateLimitUnavailable { limit } => {
-            metrics.rate_limited.increment(1);
-            (
-                Action::RateLimited,
-                responses::rate_limited(limit, Duration::from_secs(1), id),
-            )
-        }
+    let outcome = match block {
+        Block::IpDenied | Block::IpNotAllowed => "ip_denied",
+        Block::Country(_) => "geo_denied",
+        Block::RateLimited { .. } | Block::RateLimitUnavailable { .. } => "rate_limited",
     };
-    record.set_action(action);
+    let answer = if observe {
+        metrics.observed.increment(1);
+        record.set_action(Action::Observed);
+        None
+    } else {
+        let (action, response) = match block {
+            Block::IpDenied | Block::IpNotAllowed => {
+                metrics.ip_blocked(block.reason());
+                (
+                    Action::IpDenied,
+                    responses::traffic_forbidden(block.reason(), id),
+                )
+            }
+            Block::Country(country) => {
+                metrics.geo_blocked(country.as_ref().map_or("unknown", |c| c.as_str()));
+                (
+                    Action::GeoDenied,
+                    responses::traffic_forbidden(block.reason(), id),
+                )
+            }
+            Block::RateLimited { limit, retry_after } => {
+                metrics.rate_limited.increment(1);
+                (
+                    Action::RateLimited,
+                    responses::rate_limited(limit, retry_after, id),
+                )
+            }
+            Block::RateLimitUnavailable { limit } => {
+                metrics.rate_limited.increment(1);
+                (
+                    Action::RateLimited,
+                    responses::rate_limited(limit, Duration::from_secs(1), id),
+                )
+            }
+        };
+        record.set_action(action);
+        Some(response)
+    };
     state.recent_blocks.record(BlockedRequest {
         at_ms: recent_blocks::now_ms(),
         client: subject.client.to_string(),
@@ -281,18 +290,14 @@ fn traffic_refusal(
         path: subject.uri.to_string(),
         rule_ids: Vec::new(),
         anomaly_score: 0,
-        outcome: match action {
-            Action::IpDenied => "ip_denied",
-            Action::GeoDenied => "geo_denied",
-            _ => "rate_limited",
-        },
+        outcome,
         request_id: id.as_str().to_string(),
-        status: Some(response.status().as_u16()),
+        status: answer.as_ref().map(|r| r.status().as_u16()),
         country,
         matches: Vec::new(),
         head: Vec::new(),
     });
-    Some(response)
+    answer
 }
 
 /// Where a plain HTTP request for a `force_https` domain is sent instead: same host, the HTTPS port (left out

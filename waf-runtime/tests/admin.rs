@@ -1727,6 +1727,37 @@ async fn accounts_have_roles_revocable_sessions_and_a_second_factor() {
         .await;
     assert_eq!(own.status, 204, "{}", own.body);
 
+    // A role changed applies to the account's next request; the last admin keeps the role.
+    let role = |role: &str| json!({ "role": role });
+    let promoted = admin
+        .call(Method::PATCH, "/api/admins/watcher", Some(role("admin")))
+        .await;
+    assert_eq!(promoted.status, 200, "{}", promoted.body);
+    let mode = json!({"mode": "observe"});
+    let changed = viewer
+        .call(Method::PUT, "/api/config/mode", Some(mode.clone()))
+        .await;
+    assert_eq!(changed.status, 200, "{}", changed.body);
+    let demoted = admin
+        .call(Method::PATCH, "/api/admins/watcher", Some(role("viewer")))
+        .await;
+    assert_eq!(demoted.status, 200, "{}", demoted.body);
+    let refused = viewer
+        .call(Method::PUT, "/api/config/mode", Some(mode))
+        .await;
+    assert_eq!(refused.status, 403);
+    for (body, status) in [(role("viewer"), 409), (role("root"), 400)] {
+        let refused = admin
+            .call(Method::PATCH, "/api/admins/admin", Some(body))
+            .await;
+        assert_eq!(
+            (refused.status, refused.body["key"].as_str()),
+            (status, Some("role"))
+        );
+    }
+    let audit = admin.call(Method::GET, "/api/audit?limit=20", None).await;
+    assert!(audit.body.to_string().contains("admin role changed"));
+
     // Sessions: listed, and one revoked ends it at once.
     let sessions = admin.call(Method::GET, "/api/sessions", None).await.body;
     let watcher_session = sessions
@@ -2286,9 +2317,27 @@ async fn the_ui_and_the_openapi_document_are_served_from_the_binary() {
         "/api/domains/{host}/rules",
         "/api/config/protection",
         "/api/geoip",
+        "/api/admins/{username}",
     ] {
         assert!(doc["paths"].get(path).is_some(), "{path} not documented");
     }
+    assert!(
+        doc["paths"]["/api/admins/{username}"]
+            .get("patch")
+            .is_some(),
+        "the role change is documented"
+    );
+    let schemas = &doc["components"]["schemas"];
+    assert!(
+        schemas["DomainRulesPatch"]["properties"]
+            .get("excluded_variables")
+            .is_some()
+    );
+    assert!(
+        schemas["TotpEnrolment"]["properties"]
+            .get("qr_svg")
+            .is_some()
+    );
 
     // The panel's listener is read at start: a reload that changes it says so instead of pretending.
     let file = waf.dir.path().join("waf.yml");
@@ -2413,6 +2462,7 @@ async fn a_browser_walks_every_page_and_each_change_lands_whole_in_the_proxy() {
     for shot in [
         "03-refused-beside-the-field",
         "08-event-detail",
+        "09-totp-qr",
         "page-1400-overview",
         "page-390-events",
         "page-390-traffic",
@@ -2429,6 +2479,12 @@ async fn a_browser_walks_every_page_and_each_change_lands_whole_in_the_proxy() {
     // Set from the event's detail, then kept by the form that changed the threshold alone.
     assert_eq!(shop["disabled_rules"], json!([100001]));
     assert_eq!(shop["custom_rules"][0]["id"], 500001);
+    assert_eq!(
+        shop["excluded_variables"],
+        json!([{"rule": 100001, "variable": "ARGS:q"}])
+    );
+    assert_eq!(shop["profile"], "api");
+    assert_eq!(saved["waf"]["rules"]["profile"], "api");
     assert_eq!(saved["waf"]["rules"]["paranoia_level"], 2);
     assert_eq!(saved["waf"]["rules"]["anomaly_threshold"], 7);
     assert_eq!(saved["waf"]["domains"]["secure.test"]["self_signed"], true);
@@ -2669,4 +2725,200 @@ async fn a_domains_upstream_pool_is_set_refused_by_key_and_its_health_listed() {
     assert!(domain.get("upstreams").is_none(), "{domain}");
     assert_eq!(domain["default_upstream"], up.url());
     assert_eq!(domain["retries"], 1);
+}
+
+/// Every outcome an event can have reaches the store, in enforce mode and in observe mode: the rules' (blocked,
+/// observed) and each traffic control's (ip_denied, geo_denied, rate_limited), the latter in observe mode with
+/// no status (forwarded).
+#[tokio::test]
+async fn every_outcome_reaches_the_event_store_in_enforce_and_in_observe_mode() {
+    let Some(python) = support::geoip::python_with_mmdb_writer() else {
+        return;
+    };
+    let db_dir = tempfile::tempdir().unwrap();
+    let db = db_dir.path().join("country.mmdb");
+    support::geoip::write_mmdb(&python, &db, &[("127.0.0.0/8", "ZZ")]);
+    let up = Upstream::start().await;
+    let waf = Waf::start_with_server(
+        "",
+        &format!(
+            "  admin: {{enabled: true, port: 0, data_dir: admin-data}}\n  upstream: {{default: '{}'}}\n  \
+             geoip: {{enabled: true, database: '{}', unknown: allow}}\n  domains:\n    \
+             denied.test: {{ip_filter: {{deny: ['127.0.0.1']}}}}\n    \
+             geo.test: {{geoip: {{deny_countries: [ZZ]}}}}\n    \
+             limited.test: {{rate_limit: {{enabled: true, requests: 1, window_sec: 600, burst: 1}}}}\n",
+            up.url(),
+            db.display()
+        ),
+        &[("deny.yaml", DENY_RULE)],
+    );
+    let (waf, addr) = panel_of(waf);
+    let mut client = set_up(&waf, addr).await;
+    // Each kind of refusal once; the rate limit's first request passes.
+    let sends = |expect: [u16; 4]| {
+        let proxy = waf.addr;
+        async move {
+            let got = [
+                request_for(proxy, "app.test", "/?q=attack-me", &[]).await,
+                request_for(proxy, "denied.test", "/", &[]).await,
+                request_for(proxy, "geo.test", "/", &[]).await,
+                {
+                    request_for(proxy, "limited.test", "/", &[]).await;
+                    request_for(proxy, "limited.test", "/", &[]).await
+                },
+            ];
+            assert_eq!(got, expect);
+        }
+    };
+    sends([403, 403, 403, 429]).await;
+    for (outcome, status) in [
+        ("blocked", 403),
+        ("ip_denied", 403),
+        ("geo_denied", 403),
+        ("rate_limited", 429),
+    ] {
+        let page = events_until(&mut client, &format!("?outcome={outcome}"), 1).await;
+        let event = &page["events"][0];
+        assert_eq!(event["status"], status, "{page}");
+        if outcome == "geo_denied" {
+            assert_eq!(event["country"], "ZZ", "{page}");
+        }
+    }
+    let observe = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"mode": "observe"})),
+        )
+        .await;
+    assert_eq!(observe.status, 200, "{}", observe.body);
+    sends([200, 200, 200, 200]).await;
+    let page = events_until(&mut client, "?outcome=observed", 1).await;
+    assert_eq!(page["events"][0]["rule_ids"], json!([100001]), "{page}");
+    assert!(page["events"][0]["status"].is_null(), "{page}");
+    for outcome in ["ip_denied", "geo_denied", "rate_limited"] {
+        let page = events_until(&mut client, &format!("?outcome={outcome}"), 2).await;
+        let event = &page["events"][0];
+        assert!(
+            event["status"].is_null(),
+            "forwarded in observe mode: {page}"
+        );
+    }
+}
+
+/// From an event's detail, a rule excluded for one parameter of one domain: the rule no longer sees that
+/// parameter there, still sees the others (and other domains); a variable that is not one, or a rule not
+/// loaded, is refused naming the key. The domain's profile and the global one are set the same way.
+#[tokio::test]
+async fn a_rule_excluded_for_one_parameter_and_the_profiles_apply_at_once() {
+    let up = Upstream::start().await;
+    let waf = Waf::start_with_server(
+        "",
+        &format!(
+            "  admin: {{enabled: true, port: 0, data_dir: admin-data}}\n  upstream: {{default: '{}'}}\n  \
+             domains:\n    app.test: {{default_upstream: '{}'}}\n",
+            up.url(),
+            up.url()
+        ),
+        &[("deny.yaml", DENY_RULE)],
+    );
+    let (waf, addr) = panel_of(waf);
+    let mut client = set_up(&waf, addr).await;
+    assert_eq!(
+        request_for(waf.addr, "app.test", "/?q=attack-me", &[]).await,
+        403
+    );
+    let event = events_until(&mut client, "?domain=app.test", 1).await;
+    let id = event["events"][0]["id"].as_i64().unwrap();
+    let detail = client
+        .call(Method::GET, &format!("/api/events/{id}"), None)
+        .await;
+    let variable = detail.body["matches"][0]["variable"].as_str().unwrap();
+    assert_eq!(variable, "ARGS:q");
+    let excluded = client
+        .call(
+            Method::PATCH,
+            "/api/domains/app.test/rules",
+            Some(json!({"excluded_variables": [{"rule": 100001, "variable": variable}]})),
+        )
+        .await;
+    assert_eq!(excluded.status, 200, "{}", excluded.body);
+    assert_eq!(
+        request_for(waf.addr, "app.test", "/?q=attack-me", &[]).await,
+        200
+    );
+    assert_eq!(
+        request_for(waf.addr, "app.test", "/?q=attack-me&other=attack-me", &[]).await,
+        403,
+        "the rule still reads the other parameters"
+    );
+    assert_eq!(
+        request_for(waf.addr, "other.test", "/?q=attack-me", &[]).await,
+        403
+    );
+    let file = std::fs::read_to_string(waf.dir.path().join("waf.yml")).unwrap();
+    let saved: Value = serde_saphyr::from_str(&file).unwrap();
+    assert_eq!(
+        saved["waf"]["domains"]["app.test"]["excluded_variables"],
+        json!([{"rule": 100001, "variable": "ARGS:q"}])
+    );
+    for (body, key) in [
+        (
+            json!({"excluded_variables": [{"rule": 100001, "variable": "ARG:q"}]}),
+            "waf.domains.app.test.excluded_variables[0].variable",
+        ),
+        (
+            json!({"excluded_variables": [{"rule": 4242, "variable": "ARGS:q"}]}),
+            "waf.domains.app.test.excluded_variables",
+        ),
+        (json!({"profile": "mobile"}), "profile"),
+    ] {
+        let refused = client
+            .call(Method::PATCH, "/api/domains/app.test/rules", Some(body))
+            .await;
+        assert!(
+            refused.status == 400 || refused.status == 422,
+            "{}",
+            refused.body
+        );
+        assert_eq!(refused.body["key"], key, "{}", refused.body);
+    }
+    assert_eq!(
+        request_for(waf.addr, "app.test", "/?q=attack-me", &[]).await,
+        200,
+        "the refusals changed nothing"
+    );
+    let profile = client
+        .call(
+            Method::PATCH,
+            "/api/domains/app.test/rules",
+            Some(json!({"profile": "api"})),
+        )
+        .await;
+    assert_eq!(profile.status, 200, "{}", profile.body);
+    let global = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"profile": "api"})),
+        )
+        .await;
+    assert_eq!(global.status, 200, "{}", global.body);
+    let config = client.call(Method::GET, "/api/config", None).await;
+    assert_eq!(config.body["profile"], "api");
+    assert_eq!(config.body["domains"]["app.test"]["profile"], "api");
+    assert_eq!(
+        config.body["domains"]["app.test"]["excluded_variables"],
+        json!([{"rule": 100001, "variable": "ARGS:q"}])
+    );
+    let back = client
+        .call(
+            Method::PATCH,
+            "/api/domains/app.test/rules",
+            Some(json!({"profile": null})),
+        )
+        .await;
+    assert_eq!(back.status, 200, "{}", back.body);
+    let config = client.call(Method::GET, "/api/config", None).await;
+    assert!(config.body["domains"]["app.test"]["profile"].is_null());
 }

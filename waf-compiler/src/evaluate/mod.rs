@@ -15,6 +15,7 @@
 //! and the compiled rules ([`crate::compile`]).
 
 pub mod confirm;
+pub mod exclusion;
 pub mod macros;
 pub mod memo;
 pub mod scan;
@@ -25,6 +26,7 @@ pub use scratch::Scratch;
 
 use crate::compile::prefilter::Prefilter;
 use crate::compile::{Chains, CompiledRule, Selector};
+use crate::evaluate::exclusion::Exclusions;
 use crate::evaluate::scan::Marks;
 use crate::evaluate::verdict::{RuleMatch, Verdict, excerpt};
 use crate::operator::{Found, Matcher, chain_holds};
@@ -77,6 +79,8 @@ pub struct Rules<'s> {
     pub memo: bool,
     /// Whether hits of rules with a confirmer are confirmed before they score ([`confirm`]).
     pub confirm: bool,
+    /// The values each rule is not run on ([`exclusion`]): a domain's `excluded_variables`.
+    pub excluded: Exclusions<'s>,
 }
 
 /// Evaluates the rules at or below the paranoia level, in order.
@@ -132,6 +136,7 @@ fn evaluate_view<O: Observer>(
             chains: rules.chains,
             view,
             confirm: rules.confirm,
+            excluded: rules.excluded.of_rule(rule.rule.id),
         };
         matches.extend(checked.evaluate(view, &mut marks, cache, observer));
     }
@@ -179,6 +184,8 @@ struct Checked<'a, 'v> {
     chains: &'a Chains,
     view: &'a RequestView<'v>,
     confirm: bool,
+    /// The rule's own target exclusions (usually none).
+    excluded: Exclusions<'a>,
 }
 
 impl Checked<'_, '_> {
@@ -220,7 +227,9 @@ impl Checked<'_, '_> {
                     }
                     continue;
                 }
-                if !selector.accepts(key) {
+                if !selector.accepts(key)
+                    || (!self.excluded.is_empty() && self.excluded.covers(variable, key))
+                {
                     continue;
                 }
                 if let Some(found) = self.run(variable, index, key, raw, cache, observer) {

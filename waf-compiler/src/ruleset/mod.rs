@@ -6,6 +6,7 @@ pub mod artifact;
 use crate::compile::load::{LoadError, parse_rules, scan_dir};
 use crate::compile::prefilter::{Prefilter, PrefilterError};
 use crate::compile::{Chains, CompileOptions, CompiledRule, compile_rule};
+use crate::evaluate::exclusion::Exclusions;
 use crate::evaluate::verdict::Verdict;
 use crate::evaluate::{self, Observer, Rules, Scratch, Silent};
 use crate::regex_engine::{EnginePlan, Planner, RegexSource};
@@ -244,10 +245,29 @@ impl CompiledRuleSet {
         self.evaluate_observed(request, &mut Silent)
     }
 
+    /// [`CompiledRuleSet::evaluate`], with rules not run on some values of the request ([`Exclusions`]: a
+    /// domain's `excluded_variables`).
+    pub fn evaluate_excluding(
+        &self,
+        request: &HttpRequest<'_>,
+        excluded: Exclusions<'_>,
+    ) -> Verdict {
+        self.evaluate_in_thread_cache(request, excluded, &mut Silent)
+    }
+
     /// [`CompiledRuleSet::evaluate`], reporting every inspected value to `observer`.
     pub fn evaluate_observed<O: Observer>(
         &self,
         request: &HttpRequest<'_>,
+        observer: &mut O,
+    ) -> Verdict {
+        self.evaluate_in_thread_cache(request, Exclusions::default(), observer)
+    }
+
+    fn evaluate_in_thread_cache<O: Observer>(
+        &self,
+        request: &HttpRequest<'_>,
+        excluded: Exclusions<'_>,
         observer: &mut O,
     ) -> Verdict {
         thread_local! {
@@ -259,10 +279,12 @@ impl CompiledRuleSet {
         CACHE.with(|cache| match cache.try_borrow_mut() {
             Ok(mut cache) => {
                 cache.clear();
-                self.evaluate_with(request, &mut cache, observer)
+                self.evaluate_excluding_with(request, excluded, &mut cache, observer)
             }
             // An observer that evaluates another request from inside this one gets a cache of its own.
-            Err(_) => self.evaluate_with(request, &mut Scratch::default(), observer),
+            Err(_) => {
+                self.evaluate_excluding_with(request, excluded, &mut Scratch::default(), observer)
+            }
         })
     }
 
@@ -274,6 +296,16 @@ impl CompiledRuleSet {
         cache: &mut Scratch,
         observer: &mut O,
     ) -> Verdict {
+        self.evaluate_excluding_with(request, Exclusions::default(), cache, observer)
+    }
+
+    fn evaluate_excluding_with<O: Observer>(
+        &self,
+        request: &HttpRequest<'_>,
+        excluded: Exclusions<'_>,
+        cache: &mut Scratch,
+        observer: &mut O,
+    ) -> Verdict {
         let rules = Rules {
             rules: &self.rules,
             chains: &self.chains,
@@ -281,6 +313,7 @@ impl CompiledRuleSet {
             prefilter: self.prefilter.as_ref(),
             memo: self.value_memo,
             confirm: self.confirm,
+            excluded,
         };
         evaluate::evaluate(&rules, request, cache, observer)
     }

@@ -30,12 +30,21 @@ pub struct NewAdmin {
     pub role: Option<String>,
 }
 
+#[derive(Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AdminChange {
+    /// admin or viewer
+    pub role: String,
+}
+
 #[derive(Serialize, ToSchema)]
 pub struct TotpEnrolment {
     /// The secret, base32, for typing into an app.
     pub secret: String,
     /// The `otpauth://` URI apps read (as a QR code, or pasted).
     pub otpauth_uri: String,
+    /// The URI as a QR code, an SVG document (the UI shows it for the app's camera).
+    pub qr_svg: Option<String>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -73,12 +82,7 @@ pub async fn add_admin(
 ) -> ApiResult<StatusCode> {
     check_username(&req.username)?;
     let role = req.role.as_deref().unwrap_or("admin");
-    if !ROLES.contains(&role) {
-        return Err(ApiError::field(
-            "role",
-            format!("role: {role:?} is not admin or viewer"),
-        ));
-    }
+    check_role(role)?;
     password::check_policy(&req.password).map_err(|e| ApiError::field("password", e))?;
     let hash = password::hash(req.password)
         .await
@@ -100,6 +104,54 @@ pub async fn add_admin(
         )
         .await?;
     Ok(StatusCode::CREATED)
+}
+
+fn check_role(role: &str) -> ApiResult<()> {
+    if !ROLES.contains(&role) {
+        return Err(ApiError::field(
+            "role",
+            format!("role: {role:?} is not admin or viewer"),
+        ));
+    }
+    Ok(())
+}
+
+/// Gives an account another role, applied to its sessions' next request. The last account with the `admin`
+/// role keeps it (nobody could then change anything, this included).
+#[utoipa::path(patch, path = "/api/admins/{username}", request_body = AdminChange,
+    params(("username" = String, Path, description = "the account")),
+    responses((status = 200), (status = 400, description = "not a role"), (status = 404),
+        (status = 409, description = "the last admin")))]
+pub async fn change_admin(
+    State(panel): State<Arc<Panel>>,
+    who: SignedIn,
+    Path(username): Path<String>,
+    JsonBody(req): JsonBody<AdminChange>,
+) -> ApiResult<Json<serde_json::Value>> {
+    check_role(&req.role)?;
+    let Some(before) = panel.store.admin_by_name(&username).await? else {
+        return Err(
+            ApiError::not_found(format!("username: no account {username:?}")).about("username"),
+        );
+    };
+    if !panel.store.set_role(&username, &req.role).await? {
+        return Err(ApiError::new(
+            StatusCode::CONFLICT,
+            "role: the last account with the admin role keeps it",
+        )
+        .about("role"));
+    }
+    panel
+        .store
+        .audit(
+            &who.username,
+            &who.client,
+            "admin role changed",
+            Some(&json!({ "username": username, "role": before.role }).to_string()),
+            Some(&json!({ "username": username, "role": req.role }).to_string()),
+        )
+        .await?;
+    Ok(Json(json!({ "username": username, "role": req.role })))
 }
 
 /// Removes an account and ends its sessions. The last account with the `admin` role stays, and nobody removes
@@ -186,8 +238,10 @@ pub async fn start_totp(
 ) -> ApiResult<Json<TotpEnrolment>> {
     let secret = totp::new_secret();
     panel.store.set_totp_pending(who.admin_id, &secret).await?;
+    let otpauth_uri = totp::uri(&secret, &who.username);
     Ok(Json(TotpEnrolment {
-        otpauth_uri: totp::uri(&secret, &who.username),
+        qr_svg: super::qr::svg(&otpauth_uri),
+        otpauth_uri,
         secret,
     }))
 }

@@ -8,8 +8,9 @@
 //!
 //! The request path never waits for it: events arrive over the broadcast of `recent_blocks.rs`, and one task
 //! writes them in batches, one transaction each. A writer that falls behind the broadcast's backlog loses the
-//! oldest and logs how many. The store is bounded by age ([`MAX_AGE_MS`]) and size ([`MAX_BYTES`]), enforced each
+//! oldest and logs how many. The store is bounded by age and size (`admin.events`: [`EventBounds`]), enforced each
 //! minute, when the proxy's request counter is also sampled for the request series of the charts.
+use crate::config::EventBounds;
 use crate::metrics::Metrics;
 use crate::recent_blocks::{BlockedRequest, MatchDetail, now_ms};
 use serde::Serialize;
@@ -25,11 +26,6 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio::sync::broadcast::error::RecvError;
 
-/// Events older than this are dropped: a month of history answers "what happened since the last release" and
-/// "is this client new", and keeps the file a size an operator does not have to think about.
-pub const MAX_AGE_MS: i64 = 30 * 24 * 3600 * 1000;
-/// Past this size (pages in use), the oldest tenth is dropped: a flood of refusals must not fill the disk.
-pub const MAX_BYTES: i64 = 256 * 1024 * 1024;
 /// Events written per transaction: large enough that a burst costs few commits, small enough that a reader
 /// never waits long on the write lock.
 const BATCH: usize = 500;
@@ -123,6 +119,10 @@ pub struct EventStore {
     stored: broadcast::Sender<Arc<Event>>,
     /// The request counter at the last sample (the current minute's requests are the counter less this).
     sampled: AtomicU64,
+    /// Events older than this many milliseconds are dropped.
+    max_age_ms: i64,
+    /// Past this size (pages in use), the oldest tenth is dropped.
+    max_bytes: i64,
 }
 
 /// Requests the proxy has served since it started (the `/metrics` counter the dashboard reads).
@@ -160,7 +160,7 @@ fn contains_pattern(text: &str) -> String {
 }
 
 impl EventStore {
-    pub async fn open(dir: &Path) -> Result<Arc<EventStore>, sqlx::Error> {
+    pub async fn open(dir: &Path, bounds: EventBounds) -> Result<Arc<EventStore>, sqlx::Error> {
         let options = SqliteConnectOptions::new()
             .filename(dir.join("events.sqlite"))
             .create_if_missing(true)
@@ -179,6 +179,8 @@ impl EventStore {
             pool,
             stored: broadcast::channel(1024).0,
             sampled: AtomicU64::new(0),
+            max_age_ms: i64::from(bounds.max_age_days) * 24 * 3600 * 1000,
+            max_bytes: i64::from(bounds.max_size_mb) * 1024 * 1024,
         }))
     }
 
@@ -299,9 +301,9 @@ impl EventStore {
         self.enforce_bounds().await
     }
 
-    /// Drops what is older than [`MAX_AGE_MS`], then the oldest tenth while the store is over [`MAX_BYTES`].
+    /// Drops what is older than the age bound, then the oldest tenth while the store is over the size bound.
     pub async fn enforce_bounds(&self) -> Result<(), sqlx::Error> {
-        let oldest = now_ms() as i64 - MAX_AGE_MS;
+        let oldest = now_ms() as i64 - self.max_age_ms;
         sqlx::query("DELETE FROM events WHERE at_ms < ?")
             .bind(oldest)
             .execute(&self.pool)
@@ -310,7 +312,7 @@ impl EventStore {
             .bind(oldest / 60_000)
             .execute(&self.pool)
             .await?;
-        while self.bytes_in_use().await? > MAX_BYTES {
+        while self.bytes_in_use().await? > self.max_bytes {
             let done = sqlx::query(
                 "DELETE FROM events WHERE id <= (SELECT MIN(id) + (MAX(id) - MIN(id)) / 10 FROM events)",
             )
@@ -534,6 +536,53 @@ mod tests {
     #[test]
     fn free_text_is_taken_literally() {
         assert_eq!(contains_pattern("50%_a\\b"), "%50\\%\\_a\\\\b%");
+    }
+
+    fn event(at_ms: u64, head: &str) -> Arc<BlockedRequest> {
+        Arc::new(BlockedRequest {
+            at_ms,
+            client: "192.0.2.1".into(),
+            domain: "shop.test".into(),
+            method: "GET".into(),
+            path: "/".into(),
+            rule_ids: vec![],
+            anomaly_score: 0,
+            outcome: "ip_denied",
+            request_id: "r".into(),
+            status: Some(403),
+            country: None,
+            matches: vec![],
+            head: vec![("user-agent".into(), head.into())],
+        })
+    }
+
+    #[tokio::test]
+    async fn the_configured_bounds_drop_the_oldest_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let bounds = EventBounds {
+            max_age_days: 2,
+            max_size_mb: 1,
+        };
+        let store = EventStore::open(dir.path(), bounds).await.unwrap();
+        let now = now_ms();
+        let day = 24 * 3600 * 1000;
+        store
+            .insert(&[event(now - 3 * day, "old"), event(now - day, "recent")])
+            .await
+            .unwrap();
+        store.enforce_bounds().await.unwrap();
+        let kept = store.list(&Filter::default(), 10).await.unwrap();
+        assert_eq!(kept.len(), 1, "older than max_age_days: dropped");
+        assert_eq!(kept[0].at_ms, (now - day) as i64);
+        // About 3 MiB of events: over max_size_mb, the oldest go until the store is under it.
+        let big = "x".repeat(1000);
+        let batch: Vec<_> = (0..3000).map(|i| event(now - 1000 + i, &big)).collect();
+        store.insert(&batch).await.unwrap();
+        assert!(store.bytes_in_use().await.unwrap() > 2 * 1024 * 1024);
+        store.enforce_bounds().await.unwrap();
+        assert!(store.bytes_in_use().await.unwrap() <= 1024 * 1024);
+        let newest = store.list(&Filter::default(), 1).await.unwrap();
+        assert_eq!(newest[0].at_ms, (now + 1999) as i64, "the newest stay");
     }
 
     #[test]

@@ -104,6 +104,8 @@ pub fn managed(config: &Config) -> Value {
                 "force_https": d.force_https,
                 "anomaly_threshold": d.anomaly_threshold,
                 "disabled_rules": d.disabled_rules,
+                "excluded_variables": d.excluded_variables,
+                "profile": d.profile,
                 "custom_rules": custom_rules_text(&d.custom_rules),
             });
             if let Value::Object(map) = &mut shown {
@@ -124,6 +126,7 @@ pub fn managed(config: &Config) -> Value {
         "paranoia_level": config.rules.paranoia_level,
         "anomaly_threshold": config.rules.anomaly_threshold,
         "disabled_rules": config.rules.disabled_rules,
+        "profile": config.rules.profile,
         "rule_set": {
             "directories": config.rules.directories,
             "artifact": config.rules.artifact,

@@ -11,7 +11,8 @@
 //! - `monitoring.rs`, `dashboard.rs`: live figures, recent blocked requests (`recent_blocks.rs`), audit log.
 //! - `event_store.rs`, `events.rs`: the persistent events (blocks, observed matches, refusals), their API, the
 //!   live stream and the charts' figures.
-//! - `store.rs`: the SQLite database (admins, sessions, audit log); `ui.rs`: the embedded pages.
+//! - `store.rs`: the SQLite database (admins, sessions, audit log); `ui.rs`: the embedded pages; `qr.rs`: the QR
+//!   code of the TOTP set-up.
 //!
 //! The panel runs on the control runtime, apart from the request workers: a slow panel never slows traffic.
 //! With `admin.tls` it is served over HTTPS with the proxy's own certificates ([`serve_tls`]), and its cookies are
@@ -26,6 +27,7 @@ mod events;
 mod live_config;
 mod monitoring;
 mod password;
+mod qr;
 mod session;
 mod settings;
 mod setup;
@@ -91,6 +93,7 @@ pub struct Panel {
         admins::list_admins,
         admins::add_admin,
         admins::remove_admin,
+        admins::change_admin,
         admins::sessions,
         admins::revoke_session,
         admins::start_totp,
@@ -139,7 +142,7 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
         .await
         .with_context(|| format!("opening the admin database in {}", dir.display()))?;
     let keys = session::Keys::load_or_create(dir).context("the admin session key")?;
-    let events = event_store::EventStore::open(dir)
+    let events = event_store::EventStore::open(dir, config.events)
         .await
         .with_context(|| format!("opening the event store in {}", dir.display()))?;
     tokio::spawn(
@@ -262,7 +265,10 @@ fn router(panel: Arc<Panel>) -> Router {
         )
         .route("/session/refresh", post(accounts::refresh))
         .route("/admins", get(admins::list_admins).post(admins::add_admin))
-        .route("/admins/{username}", delete(admins::remove_admin))
+        .route(
+            "/admins/{username}",
+            delete(admins::remove_admin).patch(admins::change_admin),
+        )
         .route("/sessions", get(admins::sessions))
         .route("/sessions/{id}", delete(admins::revoke_session))
         .route("/me/password", put(accounts::change_password))

@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use utoipa::ToSchema;
+use waf_compiler::policy::Profile;
 use waf_compiler::rule_entries;
 
 /// Longest host name (RFC 1035).
@@ -181,8 +182,23 @@ pub struct DomainRulesPatch {
     pub anomaly_threshold: Option<Option<u32>>,
     /// Rule ids whose matches do not count for the domain's requests (the whole list).
     pub disabled_rules: Option<Vec<u32>>,
+    /// Rules not run on one variable of the domain's requests (the whole list): an event's "exclude this rule
+    /// for this parameter".
+    pub excluded_variables: Option<Vec<ExcludedVariable>>,
+    /// web or api (`waf.domains.<host>.profile`); `null`: the global `rules.profile`.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>)]
+    pub profile: Option<Option<Profile>>,
     /// The domain's own rules as YAML; empty: none.
     pub custom_rules: Option<String>,
+}
+
+/// Rule `rule` not run on `variable` (as a match names it: `ARGS:q`, `REQUEST_HEADERS:User-Agent`).
+#[derive(Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExcludedVariable {
+    pub rule: u32,
+    pub variable: String,
 }
 
 /// A field given, `null` included (`Some(None)`), as opposed to a field left out (`None`, by `default`).
@@ -206,6 +222,9 @@ pub struct ProtectionPatch {
     pub anomaly_threshold: Option<u32>,
     /// Rule ids disabled for every domain, the whole list (`waf.rules.disabled_rules`); each must be loaded.
     pub disabled_rules: Option<Vec<u32>>,
+    /// web or api: what the domains without a profile of their own serve (`waf.rules.profile`)
+    #[schema(value_type = Option<String>)]
+    pub profile: Option<Profile>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -405,6 +424,8 @@ pub async fn set_domain_rules(
     let patch = DomainRulesPatch {
         anomaly_threshold: Some(req.anomaly_threshold),
         disabled_rules: Some(req.disabled_rules),
+        excluded_variables: None,
+        profile: None,
         custom_rules: Some(req.custom_rules),
     };
     change_domain_rules(&panel, &who, &if_match, &host, patch).await
@@ -495,6 +516,24 @@ fn domain_rules_edit(
                 }
                 None => {}
             }
+            match patch.excluded_variables {
+                Some(targets) if targets.is_empty() => {
+                    domain.remove("excluded_variables");
+                }
+                Some(targets) => {
+                    domain.insert("excluded_variables".into(), json!(targets));
+                }
+                None => {}
+            }
+            match patch.profile {
+                Some(Some(profile)) => {
+                    domain.insert("profile".into(), json!(profile));
+                }
+                Some(None) => {
+                    domain.remove("profile");
+                }
+                None => {}
+            }
         });
     })
 }
@@ -523,6 +562,9 @@ pub async fn patch_protection(
             }
             if let Some(threshold) = req.anomaly_threshold {
                 rules.insert("anomaly_threshold".into(), json!(threshold));
+            }
+            if let Some(profile) = req.profile {
+                rules.insert("profile".into(), json!(profile));
             }
             match req.disabled_rules {
                 Some(ids) if ids.is_empty() => {

@@ -256,6 +256,21 @@ impl Store {
         }
     }
 
+    /// Gives an account another role, at once (each request reads the role of its session's account). Never
+    /// takes the role away from the last `admin`: false then, as for an unknown name.
+    pub async fn set_role(&self, username: &str, role: &str) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE admins SET role = ? WHERE username = ?
+             AND (? = 'admin' OR role <> 'admin' OR (SELECT COUNT(*) FROM admins WHERE role = 'admin') > 1)",
+        )
+        .bind(role)
+        .bind(username)
+        .bind(role)
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
     /// The live sessions, newest first (of every admin, or of `admin_id` alone).
     pub async fn sessions(&self, admin_id: Option<i64>) -> Result<Vec<SessionInfo>, sqlx::Error> {
         sqlx::query_as(

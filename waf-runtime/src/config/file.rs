@@ -167,10 +167,19 @@ pub struct FileDomain {
     pub force_https: Option<bool>,
     pub anomaly_threshold: Option<u32>,
     pub disabled_rules: Option<Vec<u32>>,
+    pub excluded_variables: Option<Vec<FileExcludedVariable>>,
     pub profile: Option<waf_compiler::policy::Profile>,
     /// Rules in the rule format (docs/rule-format.md), checked by the rule loader.
     pub custom_rules: Option<Vec<serde_json::Value>>,
     pub access_log: Option<bool>,
+}
+
+/// `domains.<host>.excluded_variables[]`: rule `rule` is not run on `variable` (`ARGS:q`) of the domain's requests.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileExcludedVariable {
+    pub rule: u32,
+    pub variable: String,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -283,4 +292,13 @@ pub struct FileAdmin {
     pub data_dir: Option<String>,
     pub tls: Option<bool>,
     pub secure_cookies: Option<bool>,
+    pub events: Option<FileAdminEvents>,
+}
+
+/// `waf.admin.events`: the event store's bounds.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileAdminEvents {
+    pub max_age_days: Option<u32>,
+    pub max_size_mb: Option<u32>,
 }

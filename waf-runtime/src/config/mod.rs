@@ -15,6 +15,7 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
+use waf_compiler::evaluate::exclusion::{Exclusions, TargetExclusion};
 use waf_compiler::policy::Profile;
 
 pub use resolve::resolve;
@@ -356,6 +357,9 @@ pub struct DomainConfig {
     /// legitimately sends what the rule looks for); sorted, without repeats.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub disabled_rules: Vec<u32>,
+    /// Rules not run on one variable of the domain's requests (`excluded_variables`: `{rule, variable}`), sorted
+    /// by rule id.
+    pub excluded_variables: Vec<TargetExclusion>,
     /// What the domain serves, instead of `rules.profile`: `api` for an API of programs (docs/crs.md).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub profile: Option<Profile>,
@@ -475,6 +479,28 @@ pub struct AdminConfig {
     /// Marks the session cookies `Secure`: always with `tls`; without it, for a panel reached over HTTPS through
     /// something in front that terminates TLS.
     pub secure_cookies: bool,
+    /// How much of the past the event store keeps (`admin.events`).
+    pub events: EventBounds,
+}
+
+/// The event store's bounds (`admin.events.max_age_days`, `max_size_mb`), enforced each minute.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct EventBounds {
+    /// Events older than this are dropped.
+    pub max_age_days: u32,
+    /// Past this size the oldest tenth is dropped, until under.
+    pub max_size_mb: u32,
+}
+
+impl Default for EventBounds {
+    /// A month of history answers "what happened since the last release" and "is this client new"; 256 MiB (a
+    /// few hundred thousand events with their heads) keeps a flood of refusals from filling the disk.
+    fn default() -> EventBounds {
+        EventBounds {
+            max_age_days: 30,
+            max_size_mb: 256,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -553,6 +579,9 @@ impl Config {
                 .and_then(|d| d.anomaly_threshold)
                 .unwrap_or(self.rules.anomaly_threshold),
             excluded: domain.map_or(&[][..], |d| d.disabled_rules.as_slice()),
+            excluded_variables: Exclusions::new(
+                domain.map_or(&[][..], |d| d.excluded_variables.as_slice()),
+            ),
             profile: domain.and_then(|d| d.profile).unwrap_or(self.rules.profile),
         }
     }
@@ -565,6 +594,8 @@ pub struct InspectionPolicy<'a> {
     pub anomaly_threshold: u32,
     /// Rules whose matches do not count (the domain's `disabled_rules`), sorted.
     pub excluded: &'a [u32],
+    /// Values some rules are not run on (the domain's `excluded_variables`).
+    pub excluded_variables: Exclusions<'a>,
     /// What the domain serves, which weighs some matches ([`Profile::weigh`]).
     pub profile: Profile,
 }

@@ -15,6 +15,7 @@ use crate::limits::{self, Limits};
 use crate::upstream_url::UpstreamUrl;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use waf_compiler::evaluate::exclusion::TargetExclusion;
 use waf_compiler::transform::UnicodeMap;
 use waf_compiler::transform::unicode_map::DEFAULT_CODE_PAGE;
 
@@ -254,6 +255,8 @@ impl Resolver<'_> {
             let mut disabled_rules = d.disabled_rules.unwrap_or_default();
             disabled_rules.sort_unstable();
             disabled_rules.dedup();
+            let excluded_variables =
+                self.excluded_variables(&key, d.excluded_variables.unwrap_or_default())?;
             let custom_rules = self.custom_rules(&key, d.custom_rules.unwrap_or_default())?;
             // Host matching is case-insensitive and ignores the port: store the name the way it is looked up.
             domains.insert(
@@ -275,6 +278,7 @@ impl Resolver<'_> {
                     self_signed,
                     anomaly_threshold: d.anomaly_threshold,
                     disabled_rules,
+                    excluded_variables,
                     profile: d.profile,
                     custom_rules,
                     access_log: d.access_log.unwrap_or(true),
@@ -905,6 +909,30 @@ impl Resolver<'_> {
         Ok(rules)
     }
 
+    /// A domain's `excluded_variables`, each a variable as a match names it (`ARGS:q`), sorted by rule id (the
+    /// ids are checked against the rules in force, as `disabled_rules` are: `inspect::domain_rule_errors`).
+    fn excluded_variables(
+        &self,
+        key: &str,
+        entries: Vec<super::file::FileExcludedVariable>,
+    ) -> Result<Vec<TargetExclusion>, ConfigError> {
+        let mut targets = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                TargetExclusion::parse(e.rule, &e.variable).map_err(|err| {
+                    self.key_error(
+                        &format!("{key}.excluded_variables[{i}].variable"),
+                        err.to_string(),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        targets.sort();
+        targets.dedup();
+        Ok(targets)
+    }
+
     fn rules(&self, r: super::file::FileRules) -> Result<RulesConfig, ConfigError> {
         let artifact = r.artifact.map(PathBuf::from);
         let directories: Vec<PathBuf> = match (r.directories, &artifact) {
@@ -1028,7 +1056,21 @@ impl Resolver<'_> {
                 "false contradicts waf.admin.tls: true (the panel's cookies over HTTPS are always Secure)",
             ));
         }
+        let events = a.events.unwrap_or_default();
+        let defaults = super::EventBounds::default();
+        let bound = |value: Option<u32>, name: &str, default: u32| match value {
+            Some(0) => Err(self.key_error(
+                &format!("waf.admin.events.{name}"),
+                "must be at least 1 (an event store that keeps nothing would show no events)",
+            )),
+            value => Ok(value.unwrap_or(default)),
+        };
+        let events = super::EventBounds {
+            max_age_days: bound(events.max_age_days, "max_age_days", defaults.max_age_days)?,
+            max_size_mb: bound(events.max_size_mb, "max_size_mb", defaults.max_size_mb)?,
+        };
         Ok(AdminConfig {
+            events,
             enabled: self.pick_bool(a.enabled, "ADMIN_ENABLED", false)?,
             listen_address,
             port: self.pick(a.port, "ADMIN_PORT", 8888)?,
@@ -1648,6 +1690,37 @@ mod tests {
     }
 
     #[test]
+    fn excluded_variables_are_parsed_sorted_and_refused_by_key() {
+        let c = run(
+            "waf: {domains: {a.test: {excluded_variables: [{rule: 9, variable: 'ARGS:q'}, \
+             {rule: 3, variable: REQUEST_URI}, {rule: 9, variable: 'ARGS:q'}]}}}",
+            &[],
+        )
+        .unwrap();
+        let targets: Vec<(u32, String)> = c.domains["a.test"]
+            .excluded_variables
+            .iter()
+            .map(|t| (t.rule_id, t.to_string()))
+            .collect();
+        assert_eq!(
+            targets,
+            [(3, "REQUEST_URI".to_string()), (9, "ARGS:q".to_string())]
+        );
+        let e = run(
+            "waf: {domains: {a.test: {excluded_variables: [{rule: 9, variable: 'ARG:q'}]}}}",
+            &[],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.contains(
+                "waf.domains.a.test.excluded_variables[0].variable: \"ARG\" is not a variable"
+            ),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn admin_panel_defaults_to_loopback_8888_and_is_off() {
         let env = [
             ("ADMIN_ENABLED", "yes"),
@@ -1671,6 +1744,21 @@ mod tests {
         assert_eq!((a.listen_address.as_str(), a.port), ("127.0.0.1", 8888));
         assert_eq!(a.data_dir, PathBuf::from("admin-data"));
         assert!(!a.secure_cookies);
+        assert_eq!((a.events.max_age_days, a.events.max_size_mb), (30, 256));
+        let a = run(
+            "waf: {admin: {events: {max_age_days: 7, max_size_mb: 64}}}",
+            &[],
+        )
+        .unwrap()
+        .admin;
+        assert_eq!((a.events.max_age_days, a.events.max_size_mb), (7, 64));
+        let e = run("waf: {admin: {events: {max_size_mb: 0}}}", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("waf.admin.events.max_size_mb: must be at least 1"),
+            "{e}"
+        );
         let a = run(
             "waf: {admin: {enabled: true, port: 0, data_dir: d, secure_cookies: true}}",
             &[],

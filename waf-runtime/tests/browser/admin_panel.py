@@ -27,11 +27,14 @@ import hmac
 import os
 import socket
 import struct
+import subprocess
 import time
 import ssl
 import sys
 import tempfile
 import urllib.request
+
+import yaml
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -113,6 +116,11 @@ def go(page):
 def config_text():
     with open(config_file) as f:
         return f.read()
+
+
+def saved():
+    """The `waf:` mapping of the configuration file as it is now."""
+    return yaml.safe_load(config_text())["waf"]
 
 
 def fetch_over_https(host, path):
@@ -225,12 +233,14 @@ try:
     go("protection")
     Select(by_id("mode")).select_by_value("observe")
     Select(by_id("paranoia")).select_by_value("2")
+    Select(by_id("profile")).select_by_value("api")
     set_value("threshold", "0")
     submit("protection-form")
     status_of("protection-form", "Refused", ok=False)
     wait.until(lambda d: "at least 1" in d.find_element(By.CSS_SELECTOR, "#protection-form .field-error").text)
     assert by_id("threshold").get_attribute("aria-invalid") == "true"
     assert "observe" not in config_text(), "the mode must not switch"
+    assert "profile" not in config_text(), "nor the profile"
     shot("03-refused-beside-the-field")
     # Another admin (here: an edit of the file) changes the configuration after this page read it.
     with open(config_file, "a") as f:
@@ -244,6 +254,7 @@ try:
     # The page reloaded the settings: the same change, made again, applies.
     Select(by_id("mode")).select_by_value("observe")
     Select(by_id("paranoia")).select_by_value("2")
+    Select(by_id("profile")).select_by_value("api")
     set_value("threshold", "7")
     submit("protection-form")
     status_of("protection-form", "Applied.")
@@ -330,6 +341,22 @@ try:
     text_in("ed-head", "***")
     assert "s3cret" not in by_id("ed-head").text
     shot("08-event-detail")
+    event_id = by_id("ed-id").text.split(" ")[0]
+    # This parameter only: the rule no longer reads `q` on shop.test, still reads the other parameters.
+    driver.find_element(By.XPATH, "//button[text()='Exclude rule 100001 for shop.test, ARGS:q only']").click()
+    text_in("ed-status", "Rule 100001 no longer reads ARGS:q for shop.test. Applied.")
+    assert saved()["domains"]["shop.test"]["excluded_variables"] == [{"rule": 100001, "variable": "ARGS:q"}]
+    for path in ["/search?q=attack-me-excluded", "/search?name=attack-me-other"]:
+        with urllib.request.urlopen(urllib.request.Request(f"{proxy}{path}", headers={"Host": "shop.test"}),
+                                    timeout=10) as answer:
+            assert answer.status == 200, answer.status
+    set_value("ev-q", "attack-me-")
+    submit("event-filter")
+    text_in("event-list", "name=attack-me-other")
+    assert "attack-me-excluded" not in by_id("event-list").text, "the excluded parameter still matched"
+    # The whole rule, from the same event opened by its URL.
+    driver.get(f"{panel}/events?id={event_id}")
+    visible("event-detail")
     driver.find_element(By.XPATH, "//button[text()='Exclude rule 100001 for shop.test']").click()
     text_in("ed-status", "Rule 100001 is excluded for shop.test. Applied.")
 
@@ -340,6 +367,13 @@ try:
     set_value("rules-threshold", "12")
     submit("domain-rules-form")
     status_of("domain-rules-form", "shop.test: rules saved.")
+    # The domain's profile alone.
+    wait.until(lambda d: d.find_element(By.ID, "rules-threshold").get_attribute("value") == "12")
+    assert by_id("rules-excluded-variables").get_attribute("value") == "100001 ARGS:q"
+    Select(by_id("rules-profile")).select_by_value("api")
+    submit("domain-rules-form")
+    status_of("domain-rules-form", "shop.test: rules saved. Applied.")
+    assert saved()["domains"]["shop.test"]["profile"] == "api"
 
     # Traffic: a deny list.
     go("traffic")
@@ -362,6 +396,18 @@ try:
     status_of("rule-search-form", "Rule 500001 enabled. Applied.")
     wait.until(lambda d: not d.find_elements(By.CSS_SELECTOR, "#rules-disabled li"))
     text_in("rule-list", "500001")
+    # For one domain: joins that domain's exclusions (100001 from the event already there), then leaves them.
+    Select(by_id("rule-scope")).select_by_value("shop.test")
+    text_in("rules-disabled-title", "Disabled for shop.test")
+    text_in("rules-disabled", "rule 100001")
+    driver.find_element(By.CSS_SELECTOR, 'button[aria-label="Disable rule 500001 for shop.test"]').click()
+    status_of("rule-search-form", "Rule 500001 disabled for shop.test. Applied.")
+    text_in("rules-disabled", "rule 500001")
+    assert saved()["domains"]["shop.test"]["disabled_rules"] == [100001, 500001]
+    assert 500001 not in saved()["rules"].get("disabled_rules", [])
+    driver.find_element(By.CSS_SELECTOR, 'button[aria-label="Enable rule 500001 for shop.test"]').click()
+    status_of("rule-search-form", "Rule 500001 enabled for shop.test. Applied.")
+    wait.until(lambda d: "500001" not in d.find_element(By.ID, "rules-disabled").text)
 
     # Audit: what each change did, key by key.
     go("audit")
@@ -376,8 +422,21 @@ try:
     submit("admin-form")
     status_of("admin-form", "watcher added.")
     text_in("admin-list", "viewer")
+    # Its role changed, and back.
+    driver.find_element(By.CSS_SELECTOR, 'button[aria-label="Make admin (watcher)"]').click()
+    text_in("admin-list-status", "watcher is now admin.")
+    driver.find_element(By.CSS_SELECTOR, 'button[aria-label="Make viewer (watcher)"]').click()
+    text_in("admin-list-status", "watcher is now viewer.")
     submit("totp-start-form")
     secret = visible("totp-secret").text
+    # The QR code the page draws is the otpauth URI, as a camera reads it from the screen.
+    qr = wait.until(seen.visibility_of_element_located((By.CSS_SELECTOR, "#totp-qr svg")))
+    qr_png = os.path.join(shots, "09-totp-qr.png")
+    qr.screenshot(qr_png)
+    scanned = subprocess.run(["zbarimg", "--quiet", "--raw", qr_png], capture_output=True, text=True, timeout=30)
+    assert scanned.returncode == 0, scanned.stderr
+    assert scanned.stdout.strip() == by_id("totp-uri").get_attribute("href"), scanned.stdout
+    assert f"secret={secret}" in scanned.stdout
     step = int(time.time()) // 30
     set_value("totp-code", totp(secret, step))
     submit("totp-confirm-form")

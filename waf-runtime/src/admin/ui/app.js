@@ -260,6 +260,7 @@ async function refreshConfig() {
   $("mode").value = c.mode;
   $("paranoia").value = String(c.paranoia_level);
   $("threshold").value = c.anomaly_threshold;
+  $("profile").value = c.profile;
   $("rule-set").value = c.rule_set.artifact || c.rule_set.directories.join(", ");
   $("tls-https").value = String(c.tls.https_enabled);
   $("tls-http-port").value = c.tls.http_port;
@@ -307,6 +308,27 @@ async function refreshConfig() {
   if (chosen && c.domains[chosen]) select.value = chosen;
   showDomainRules();
   showUpstreams(c);
+  showRuleScopes(c);
+}
+
+// The Rules page's choice of where Disable and Enable act: every domain, or one.
+function showRuleScopes(c) {
+  const scope = $("rule-scope");
+  const chosen = scope.value;
+  scope.replaceChildren(new Option("every domain", ""), ...Object.keys(c.domains).map((h) => new Option(h, h)));
+  if (c.domains[chosen]) scope.value = chosen;
+}
+
+// `942100 ARGS:q` lines to the API's {rule, variable}, and back.
+function excludedVariablesText(targets) {
+  return targets.map((t) => `${t.rule} ${t.variable}`).join("\n");
+}
+
+function excludedVariables(text) {
+  return text.split("\n").map((line) => line.trim()).filter((line) => line !== "").map((line) => {
+    const [rule, ...variable] = line.split(/\s+/);
+    return { rule: Number(rule), variable: variable.join(" ") };
+  });
 }
 
 // The selected domain's rules as loaded: the form sends only what differs from them.
@@ -316,6 +338,8 @@ function loadedRules() {
   return {
     anomaly_threshold: d.anomaly_threshold ?? null,
     disabled_rules: d.disabled_rules || [],
+    excluded_variables: d.excluded_variables || [],
+    profile: d.profile ?? null,
     custom_rules: d.custom_rules || "",
   };
 }
@@ -324,6 +348,8 @@ function showDomainRules() {
   const r = loadedRules();
   $("rules-threshold").value = r && r.anomaly_threshold !== null ? r.anomaly_threshold : "";
   $("rules-excluded").value = r ? r.disabled_rules.join(", ") : "";
+  $("rules-excluded-variables").value = r ? excludedVariablesText(r.excluded_variables) : "";
+  $("rules-profile").value = r && r.profile ? r.profile : "";
   $("rules-custom").value = r ? r.custom_rules : "";
 }
 
@@ -476,6 +502,11 @@ async function refreshRules() {
   const which = $("rule-runs").value;
   const shown = rules.filter((r) => which === "all" || (which === "runs") === r.runs);
   const running = rules.filter((r) => r.runs).length;
+  // Disable and Enable act on the rules disabled for every domain, or on one domain's exclusions.
+  const host = $("rule-scope").value;
+  const where = host ? ` for ${host}` : "";
+  const disabled = host ? config.domains[host].disabled_rules || [] : config.disabled_rules;
+  $("rules-disabled-title").textContent = `Disabled for ${host || "every domain"}`;
   const level = config ? config.paranoia_level : "?";
   $("rule-summary").textContent =
     `${rules.length} rules loaded; ${running} run at paranoia level ${level}, ${rules.length - running} do not.`;
@@ -502,33 +533,35 @@ async function refreshRules() {
     const disable = document.createElement("button");
     disable.type = "button";
     disable.textContent = "Disable";
-    disable.setAttribute("aria-label", `Disable rule ${r.id} for every domain`);
-    disable.addEventListener("click", () => setDisabled([...config.disabled_rules, r.id], `Rule ${r.id} disabled.`));
-    td.appendChild(disable);
+    disable.setAttribute("aria-label", `Disable rule ${r.id} for ${host || "every domain"}`);
+    disable.addEventListener("click", () => setDisabled(host, [...disabled, r.id], `Rule ${r.id} disabled${where}.`));
+    if (!disabled.includes(r.id)) td.appendChild(disable);
     row.appendChild(td);
     body.appendChild(row);
   }
   const off = $("rules-disabled");
   off.replaceChildren();
-  for (const id of config.disabled_rules) {
+  for (const id of disabled) {
     const li = document.createElement("li");
     li.textContent = `rule ${id} `;
     const enable = document.createElement("button");
     enable.type = "button";
     enable.textContent = "Enable";
-    enable.setAttribute("aria-label", `Enable rule ${id}`);
-    enable.addEventListener("click", () => setDisabled(config.disabled_rules.filter((d) => d !== id), `Rule ${id} enabled.`));
+    enable.setAttribute("aria-label", `Enable rule ${id}${where}`);
+    enable.addEventListener("click", () => setDisabled(host, disabled.filter((d) => d !== id), `Rule ${id} enabled${where}.`));
     li.appendChild(enable);
     off.appendChild(li);
   }
 }
 
-// The rules disabled for every domain: one PATCH of the whole list, with the version the page shows.
-async function setDisabled(ids, done) {
+// The rules disabled for every domain (no host), or a domain's exclusions: one PATCH of the whole list, with the
+// version the page shows.
+async function setDisabled(host, ids, done) {
   const form = $("rule-search-form");
   clearErrors(form);
   try {
-    await api("PATCH", "/api/config/protection", { disabled_rules: ids });
+    if (host) await api("PATCH", `/api/domains/${encodeURIComponent(host)}/rules`, { disabled_rules: ids });
+    else await api("PATCH", "/api/config/protection", { disabled_rules: ids });
     await refreshConfig();
     await refreshRules();
     report(form, true, `${done} Applied.`);
@@ -652,6 +685,15 @@ async function showEvent(id) {
       exclude.textContent = `Exclude rule ${m.rule_id} for ${e.domain}`;
       exclude.addEventListener("click", () => excludeRule(e.domain, m.rule_id));
       td.appendChild(exclude);
+      // A match on a variable of the request (not the score rule's total): the rule can skip that one alone.
+      const excluded = (known.excluded_variables || []).some((t) => t.rule === m.rule_id && t.variable === m.variable);
+      if (m.variable !== "ANOMALY_SCORE" && !excluded) {
+        const one = document.createElement("button");
+        one.type = "button";
+        one.textContent = `Exclude rule ${m.rule_id} for ${e.domain}, ${m.variable} only`;
+        one.addEventListener("click", () => excludeRuleFor(e.domain, m.rule_id, m.variable));
+        td.appendChild(one);
+      }
     }
     row.appendChild(td);
     matches.appendChild(row);
@@ -667,15 +709,26 @@ async function showEvent(id) {
 }
 
 // One click: the rule joins the domain's exclusions (a PATCH of that list alone, audited like any change).
-async function excludeRule(domain, ruleId) {
+function excludeRule(domain, ruleId) {
+  return patchFromEvent(domain, (d) => ({ disabled_rules: [...(d.disabled_rules || []), ruleId] }),
+    `Rule ${ruleId} is excluded for ${domain}.`);
+}
+
+// One click: the rule no longer reads this variable (`ARGS:q`) of the domain's requests, the others still.
+function excludeRuleFor(domain, ruleId, variable) {
+  return patchFromEvent(domain,
+    (d) => ({ excluded_variables: [...(d.excluded_variables || []), { rule: ruleId, variable }] }),
+    `Rule ${ruleId} no longer reads ${variable} for ${domain}.`);
+}
+
+// The domain's rules as they are now, changed by `patchOf`, as one PATCH; said beside the event's matches.
+async function patchFromEvent(domain, patchOf, done) {
   const out = $("ed-status");
   await refreshConfig();
-  const current = config.domains[domain].disabled_rules || [];
   try {
-    await api("PATCH", `/api/domains/${encodeURIComponent(domain)}/rules`,
-      { disabled_rules: [...current, ruleId] });
+    await api("PATCH", `/api/domains/${encodeURIComponent(domain)}/rules`, patchOf(config.domains[domain]));
     out.className = "status ok";
-    out.textContent = `Rule ${ruleId} is excluded for ${domain}. Applied.`;
+    out.textContent = `${done} Applied.`;
     await refreshConfig();
   } catch (err) {
     out.className = "status error";
@@ -729,6 +782,24 @@ async function refreshAdmins() {
     cells(row, [a.username, a.role, a.totp ? "set up" : "none", when(a.created_at * 1000)]);
     const td = document.createElement("td");
     if (a.username !== $("who").textContent) {
+      const other = a.role === "admin" ? "viewer" : "admin";
+      const role = document.createElement("button");
+      role.type = "button";
+      role.textContent = `Make ${other}`;
+      role.setAttribute("aria-label", `Make ${other} (${a.username})`);
+      role.addEventListener("click", async () => {
+        const out = $("admin-list-status");
+        try {
+          await api("PATCH", `/api/admins/${encodeURIComponent(a.username)}`, { role: other });
+          out.className = "status ok";
+          out.textContent = `${a.username} is now ${other}.`;
+          await refreshAdmins();
+        } catch (err) {
+          out.className = "status error";
+          out.textContent = `Refused: ${err.message}`;
+        }
+      });
+      td.appendChild(role);
       const remove = document.createElement("button");
       remove.type = "button";
       remove.className = "danger";
@@ -869,10 +940,11 @@ document.addEventListener("DOMContentLoaded", () => {
     if (mode !== config.mode) patch.mode = mode;
     if (Number($("paranoia").value) !== config.paranoia_level) patch.paranoia_level = Number($("paranoia").value);
     if (Number($("threshold").value) !== config.anomaly_threshold) patch.anomaly_threshold = numberOrNull($("threshold").value);
+    if ($("profile").value !== config.profile) patch.profile = $("profile").value;
     if (Object.keys(patch).length === 0) { report(form, true, "Nothing changed."); return; }
     if (patch.mode === "disabled" && !await confirmAction("Disable the WAF? Requests are then forwarded uninspected.")) return;
     change(form, () => api("PATCH", "/api/config/protection", patch),
-      `Mode ${mode}, paranoia level ${$("paranoia").value}, threshold ${$("threshold").value}:`);
+      `Mode ${mode}, paranoia level ${$("paranoia").value}, threshold ${$("threshold").value}, profile ${$("profile").value}:`);
   });
   on("rule-set-form", (form) => {
     const value = $("rule-set").value.trim();
@@ -901,6 +973,8 @@ document.addEventListener("DOMContentLoaded", () => {
     const now = {
       anomaly_threshold: numberOrNull($("rules-threshold").value),
       disabled_rules: list($("rules-excluded").value).map(Number),
+      excluded_variables: excludedVariables($("rules-excluded-variables").value),
+      profile: $("rules-profile").value || null,
       custom_rules: $("rules-custom").value,
     };
     const patch = {};
@@ -926,6 +1000,7 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   on("rule-search-form", (form) => refreshRules().catch((err) => refuse(form, err)));
   $("rule-runs").addEventListener("change", () => refreshRules().catch((e) => say(false, e.message)));
+  $("rule-scope").addEventListener("change", () => refreshRules().catch((e) => say(false, e.message)));
   $("rule-range").addEventListener("change", () => refreshRules().catch((e) => say(false, e.message)));
   on("event-filter", () => {
     const params = filterQuery();
@@ -977,6 +1052,13 @@ document.addEventListener("DOMContentLoaded", () => {
       const enrolment = await api("POST", "/api/me/totp");
       $("totp-secret").textContent = enrolment.secret;
       $("totp-uri").href = enrolment.otpauth_uri;
+      // The QR code is SVG drawn by the panel (no image library, nothing fetched); parsed as SVG, not HTML.
+      const qr = $("totp-qr");
+      qr.replaceChildren();
+      if (enrolment.qr_svg) {
+        const svg = new DOMParser().parseFromString(enrolment.qr_svg, "image/svg+xml").documentElement;
+        qr.appendChild(document.importNode(svg, true));
+      }
       $("totp-enrol").hidden = false;
       report(form, true, "Add the key to your app, then confirm with a code.");
     } catch (err) { refuse(form, err); }
