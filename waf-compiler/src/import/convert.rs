@@ -314,17 +314,7 @@ fn setting_condition(
         return None;
     }
     let op = &link.operator;
-    let operator = match op.name.as_str() {
-        "eq" => OperatorKind::Eq,
-        "gt" => OperatorKind::Gt,
-        "ge" => OperatorKind::Ge,
-        "lt" => OperatorKind::Lt,
-        "le" => OperatorKind::Le,
-        "streq" => OperatorKind::Equals,
-        "within" => OperatorKind::Within,
-        "endsWith" => OperatorKind::EndsWith,
-        _ => return None,
-    };
+    let operator = OperatorKind::from_modsecurity(&op.name).filter(|k| k.compares_settings())?;
     let plain = !op.argument.contains("%{")
         && !link.has("capture")
         && link.values("t").all(|t| t == "none");

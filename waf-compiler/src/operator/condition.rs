@@ -1,7 +1,7 @@
 //! Chain conditions: the extra tests of a chained rule on the matched value, its capture groups or other
 //! request variables, with patterns that may reference them (`${capture:1}`, `${REQUEST_HEADERS:Host}`).
 
-use super::check::{Check, Comparison, WithinList, atoi};
+use super::check::Check;
 use super::{Found, OperatorError};
 use crate::regex_engine::{RegexEngine, RegexFactory};
 use crate::request::collection::RequestView;
@@ -13,7 +13,7 @@ use aho_corasick::AhoCorasick;
 /// variable references (`${REQUEST_HEADERS:Host}`, `${ARGS_GET:_method|ARGS_POST:_method}`; the older
 /// `${request_headers:NAME}` is `${REQUEST_HEADERS:NAME}`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-enum Piece {
+pub(super) enum Piece {
     Literal(Vec<u8>),
     Capture(usize),
     /// The first value of the first of these variables (of this key, if given; ASCII-lowercased for header
@@ -100,23 +100,21 @@ enum Target {
     },
 }
 
+/// A chain condition's operator, as its operator's file builds it ([`super::Operator::condition`]).
 #[derive(Debug)]
-enum ConditionOp {
+pub(super) enum ConditionOp {
     Regex(RegexEngine),
-    Contains(Vec<Piece>),
-    StartsWith(Vec<Piece>),
-    Equals(Vec<Piece>),
-    EndsWith(Vec<Piece>),
-    /// The target occurs in the expanded pattern (`@within`; an empty target is within anything), for a
-    /// pattern with references (one without is a [`Check::Within`]).
-    Within(Vec<Piece>),
+    /// The operator's test of the target against its pattern, expanded for the match (`contains`, `equals`,
+    /// `within` with references, the numeric comparisons, ...).
+    Text(TextTest, Vec<Piece>),
     /// Any of the pattern's space-separated phrases occurs in the target, ASCII case-insensitive.
     Pm(Box<AhoCorasick>),
-    /// The target and the expanded pattern, read as numbers, compare so.
-    Number(Comparison, Vec<Piece>),
-    /// A check of the target alone (`validate_url_encoding`, `validate_utf8_encoding`).
+    /// A check of the target alone (`validate_url_encoding`, `validate_utf8_encoding`, `within` a literal list).
     Check(Check),
 }
+
+/// An operator's test of a (transformed) target against a pattern.
+pub(super) type TextTest = fn(target: &[u8], pattern: &[u8]) -> bool;
 
 /// One compiled chain condition.
 #[derive(Debug)]
@@ -235,7 +233,7 @@ fn check_group(n: usize, groups: usize) -> Result<(), OperatorError> {
 }
 
 /// A template's pieces, each capture group it reads checked to exist.
-fn checked_template(text: &str, groups: usize) -> Result<Vec<Piece>, OperatorError> {
+pub(super) fn checked_template(text: &str, groups: usize) -> Result<Vec<Piece>, OperatorError> {
     let pieces = parse_template(text)?;
     for piece in &pieces {
         if let Piece::Capture(n) = piece {
@@ -279,43 +277,10 @@ impl ConditionOp {
         groups: usize,
         regexes: &mut RegexFactory<'_>,
     ) -> Result<ConditionOp, OperatorError> {
-        let template = || checked_template(pattern, groups);
-        Ok(match operator {
-            OperatorKind::Regex => ConditionOp::Regex(regexes(pattern)?),
-            OperatorKind::Contains => ConditionOp::Contains(template()?),
-            OperatorKind::StartsWith => ConditionOp::StartsWith(template()?),
-            OperatorKind::Equals => ConditionOp::Equals(template()?),
-            OperatorKind::EndsWith => ConditionOp::EndsWith(template()?),
-            // A list without references is indexed once, as the `within` operator's is.
-            OperatorKind::Within => {
-                let mut pieces = template()?;
-                match pieces.as_mut_slice() {
-                    [Piece::Literal(list)] => {
-                        ConditionOp::Check(Check::Within(WithinList::new(std::mem::take(list))))
-                    }
-                    _ => ConditionOp::Within(pieces),
-                }
-            }
-            OperatorKind::Pm => ConditionOp::Pm(Box::new(
-                AhoCorasick::builder()
-                    .ascii_case_insensitive(true)
-                    .build(pattern.split_ascii_whitespace())
-                    .map_err(|e| OperatorError::Phrases(e.to_string()))?,
-            )),
-            OperatorKind::Eq => ConditionOp::Number(Comparison::Eq, template()?),
-            OperatorKind::Gt => ConditionOp::Number(Comparison::Gt, template()?),
-            OperatorKind::Ge => ConditionOp::Number(Comparison::Ge, template()?),
-            OperatorKind::Lt => ConditionOp::Number(Comparison::Lt, template()?),
-            OperatorKind::Le => ConditionOp::Number(Comparison::Le, template()?),
-            OperatorKind::ValidateUrlEncoding | OperatorKind::ValidateUtf8Encoding
-                if !pattern.is_empty() =>
-            {
-                return Err(OperatorError::ConditionTakesNoPattern);
-            }
-            OperatorKind::ValidateUrlEncoding => ConditionOp::Check(Check::UrlEncoding),
-            OperatorKind::ValidateUtf8Encoding => ConditionOp::Check(Check::Utf8Encoding),
-            other => return Err(OperatorError::NotInChains(other)),
-        })
+        match operator.operator().condition {
+            Some(build) => build(pattern, groups, regexes),
+            None => Err(OperatorError::NotInChains(operator)),
+        }
     }
 }
 
@@ -374,24 +339,8 @@ impl Condition {
         let expand = |pieces| expand(pieces, value, found, view);
         let result = match &self.op {
             ConditionOp::Regex(re) => re.is_match(target),
-            ConditionOp::Contains(p) => memchr::memmem::find(target, &expand(p)).is_some(),
-            ConditionOp::StartsWith(p) => target.starts_with(&expand(p)),
-            ConditionOp::Equals(p) => target == &*expand(p),
-            ConditionOp::EndsWith(p) => target.ends_with(&expand(p)),
-            ConditionOp::Within(p) => {
-                target.is_empty() || memchr::memmem::find(&expand(p), target).is_some()
-            }
+            ConditionOp::Text(test, p) => test(target, &expand(p)),
             ConditionOp::Pm(automaton) => automaton.is_match(target),
-            ConditionOp::Number(comparison, p) => {
-                let (left, right) = (atoi(target), atoi(&expand(p)));
-                match comparison {
-                    Comparison::Eq => left == right,
-                    Comparison::Gt => left > right,
-                    Comparison::Ge => left >= right,
-                    Comparison::Lt => left < right,
-                    Comparison::Le => left <= right,
-                }
-            }
             ConditionOp::Check(check) => check.find(target).is_some(),
         };
         result != self.negate
@@ -479,12 +428,7 @@ impl Condition {
     fn op_pieces(&self) -> Option<&[Piece]> {
         match &self.op {
             ConditionOp::Regex(_) | ConditionOp::Pm(_) | ConditionOp::Check(_) => None,
-            ConditionOp::Number(_, p)
-            | ConditionOp::Contains(p)
-            | ConditionOp::StartsWith(p)
-            | ConditionOp::Equals(p)
-            | ConditionOp::EndsWith(p)
-            | ConditionOp::Within(p) => Some(p),
+            ConditionOp::Text(_, p) => Some(p),
         }
     }
 }

@@ -1,22 +1,139 @@
-//! Operators: what decides whether a (transformed) value matches a rule, and the conditions of chained rules.
+//! Operators: what decides whether a (transformed) value matches a rule or a chain condition.
 //!
-//! Regexes run on a [`RegexEngine`]: dense DFAs built ahead of time, or `regex-automata`'s meta engine, which only
-//! combines linear-time engines (lazy DFA, PikeVM, bounded backtracker): no pattern and no input can make a match
-//! take more than linear time, so a rule author cannot introduce a ReDoS. The syntax is configured for ModSecurity's PCRE semantics: `.` matches a newline,
-//! `^`/`$` match at line boundaries, and matching is on bytes (no UTF-8 assumption; `\w`, `\s`, `(?i)` are ASCII,
-//! as in PCRE without its UTF flag). Look-around and back-references cannot be expressed and are load errors.
+//! One file per operator, as Coraza keeps them: its row of the operator table (its YAML name, its ModSecurity
+//! names, whether it takes a pattern), how it is built from the rule's pattern (as a rule's operator and as a
+//! chain condition) and how it runs on a value, with its tests. This file holds the table ([`OPERATORS`]) and
+//! the compiled forms that dispatch to the operators' files: a search is a [`Matcher`], an operator that is not
+//! a search a [`Check`] (which setting conditions use too), a chain condition a [`Condition`]
+//! ([`condition`]). Adding an operator is its file, its row here, and its variant in [`OperatorKind`] (the
+//! YAML contract); a new compiled form is a variant of [`Matcher`] or [`Check`], whose exhaustive matches the
+//! compiler points to.
 
+mod anomaly_threshold;
 pub mod check;
 mod condition;
+mod contains;
+mod contains_word;
+mod detector_sqli;
+mod detector_xss;
+mod ends_with;
+mod equals;
+mod ip_match;
+mod number;
+mod pm;
+mod regex;
+mod starts_with;
+mod unconditional;
+mod validate_byte_range;
+mod validate_url_encoding;
+mod validate_utf8_encoding;
+mod within;
 
 pub use condition::{Condition, ConditionError, chain_holds};
 
-use crate::detect;
 use crate::regex_engine::{RegexEngine, RegexError, RegexFactory};
 use crate::rule::OperatorKind;
-use aho_corasick::{AhoCorasick, MatchKind};
+use aho_corasick::AhoCorasick;
 use check::{Check, CheckError};
+use condition::ConditionOp;
 use std::ops::Range;
+
+/// One operator: its names, and how it is built as a rule's operator and as a chain condition. How it runs is
+/// its file's functions, which the compiled forms call.
+struct Operator {
+    kind: OperatorKind,
+    /// The YAML name (serde's name of `kind`, tested), used in load errors.
+    name: &'static str,
+    /// ModSecurity's names, for the CRS converter.
+    modsecurity: &'static [&'static str],
+    /// Whether the rule gives it a `pattern` (the detectors, `pm`, `unconditional` and the encoding checks take
+    /// none).
+    takes_pattern: bool,
+    /// Whether the CRS converter decides a ModSecurity rule on a setting (`SecRule TX:crs_... "@eq 1"`) with
+    /// it, when the rules are compiled.
+    compares_settings: bool,
+    build: Build,
+    /// As a chain condition, from its pattern and the number of capture groups the pattern may read; `None`
+    /// when a chain condition cannot use the operator.
+    condition: Option<BuildCondition>,
+}
+
+/// How an operator is built as a rule's operator, from its pattern (empty when it takes none).
+enum Build {
+    /// A search, which finds where in the value it matched; `pm` reads the rule's phrases.
+    Search(fn(&str, &[String], &mut RegexFactory<'_>) -> Result<Matcher, OperatorError>),
+    /// A check of the whole value, which setting conditions can use too.
+    Check(fn(&str) -> Result<Check, CheckError>),
+    /// Never run on a value (`anomaly_threshold`: evaluation decides it from the request's score).
+    None,
+}
+
+type BuildCondition = fn(&str, usize, &mut RegexFactory<'_>) -> Result<ConditionOp, OperatorError>;
+
+/// The operator table, one row per [`OperatorKind`] (tested), each from the operator's file.
+const OPERATORS: &[Operator] = &[
+    regex::OPERATOR,
+    contains::OPERATOR,
+    starts_with::OPERATOR,
+    detector_sqli::OPERATOR,
+    detector_xss::OPERATOR,
+    pm::OPERATOR,
+    ends_with::OPERATOR,
+    equals::OPERATOR,
+    within::OPERATOR,
+    contains_word::OPERATOR,
+    number::EQ,
+    number::GT,
+    number::GE,
+    number::LT,
+    number::LE,
+    unconditional::OPERATOR,
+    validate_byte_range::OPERATOR,
+    validate_url_encoding::OPERATOR,
+    validate_utf8_encoding::OPERATOR,
+    ip_match::OPERATOR,
+    anomaly_threshold::OPERATOR,
+];
+
+impl OperatorKind {
+    fn operator(self) -> &'static Operator {
+        // Every operator has a row (tested below), so the fallback is never taken.
+        OPERATORS
+            .iter()
+            .find(|row| row.kind == self)
+            .unwrap_or(&OPERATORS[0])
+    }
+
+    /// The name used in YAML and in load errors.
+    pub fn name(self) -> &'static str {
+        self.operator().name
+    }
+
+    /// The operator of a ModSecurity name (`rx`, `pmFromFile`, ...), for the CRS converter.
+    pub fn from_modsecurity(name: &str) -> Option<OperatorKind> {
+        OPERATORS
+            .iter()
+            .find(|row| row.modsecurity.contains(&name))
+            .map(|row| row.kind)
+    }
+
+    /// Whether a chain condition can use the operator.
+    pub fn in_chains(self) -> bool {
+        self.operator().condition.is_some()
+    }
+
+    /// Whether the operator takes a `pattern` (the detectors, `pm`, `unconditional` and the encoding checks
+    /// take none).
+    pub fn takes_pattern(self) -> bool {
+        self.operator().takes_pattern
+    }
+
+    /// Whether the CRS converter turns a ModSecurity rule that compares a setting with this operator into a
+    /// setting condition (`when:`), decided when the rules are compiled.
+    pub fn compares_settings(self) -> bool {
+        self.operator().compares_settings
+    }
+}
 
 /// Why an operator (a rule's or a chain condition's) cannot be built from what the rule says.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -99,40 +216,19 @@ impl Matcher {
         phrases: &[String],
         regexes: &mut RegexFactory<'_>,
     ) -> Result<Matcher, OperatorError> {
-        let need = || pattern.ok_or(OperatorError::NeedsPattern(kind));
         if !phrases.is_empty() && kind != OperatorKind::Pm {
             return Err(OperatorError::PhrasesOutsidePm(kind));
         }
-        if !kind.takes_pattern() && pattern.is_some() {
-            return Err(OperatorError::TakesNoPattern(kind));
+        let pattern = match (kind.takes_pattern(), pattern) {
+            (true, None) => return Err(OperatorError::NeedsPattern(kind)),
+            (false, Some(_)) => return Err(OperatorError::TakesNoPattern(kind)),
+            (_, pattern) => pattern.unwrap_or_default(),
+        };
+        match kind.operator().build {
+            Build::Search(build) => build(pattern, phrases, regexes),
+            Build::Check(build) => Ok(Matcher::Check(build(pattern)?)),
+            Build::None => Err(OperatorError::NotASearch(kind)),
         }
-        if let Some(check) = Check::new(kind, pattern) {
-            if kind != OperatorKind::Unconditional && kind.takes_pattern() {
-                need()?;
-            }
-            return Ok(Matcher::Check(check?));
-        }
-        Ok(match kind {
-            OperatorKind::Regex => Matcher::Regex(regexes(need()?)?),
-            OperatorKind::Contains => Matcher::Contains(Box::new(
-                memchr::memmem::Finder::new(need()?.as_bytes()).into_owned(),
-            )),
-            OperatorKind::StartsWith => Matcher::StartsWith(need()?.as_bytes().to_vec()),
-            OperatorKind::DetectorSqli => Matcher::DetectorSqli,
-            OperatorKind::DetectorXss => Matcher::DetectorXss,
-            OperatorKind::Pm => {
-                if phrases.is_empty() {
-                    return Err(OperatorError::NoPhrases);
-                }
-                let automaton = AhoCorasick::builder()
-                    .ascii_case_insensitive(true)
-                    .match_kind(MatchKind::LeftmostFirst)
-                    .build(phrases)
-                    .map_err(|e| OperatorError::Phrases(e.to_string()))?;
-                Matcher::Pm(Box::new(automaton))
-            }
-            _ => return Err(OperatorError::NotASearch(kind)),
-        })
     }
 
     /// Number of capture groups including group 0 (1 for non-regex operators).
@@ -160,45 +256,19 @@ impl Matcher {
     /// Runs the operator on `value`. Capture groups are resolved only when `captures` is set (chained rules), since
     /// they need a slower engine than a plain search.
     pub fn find(&self, value: &[u8], captures: bool) -> Option<Found> {
+        let span = |span: Range<usize>| Found {
+            span,
+            groups: Vec::new(),
+        };
         let whole = || Found::whole(value);
         match self {
-            Matcher::Regex(re) if re.matches_whole() => Some(Found {
-                span: 0..value.len(),
-                groups: match captures {
-                    true => vec![Some(0..value.len())],
-                    false => Vec::new(),
-                },
-            }),
-            Matcher::Regex(re) if captures => {
-                let caps = re.captures(value)?;
-                let span = caps.get_match()?.range();
-                let groups = (0..caps.group_len())
-                    .map(|i| caps.get_group(i).map(|s| s.range()))
-                    .collect();
-                Some(Found { span, groups })
-            }
-            Matcher::Regex(re) => re.find(value).map(|m| Found {
-                span: m.range(),
-                groups: Vec::new(),
-            }),
-            Matcher::Contains(finder) => finder.find(value).map(|at| Found {
-                span: at..at + finder.needle().len(),
-                groups: Vec::new(),
-            }),
-            Matcher::StartsWith(prefix) => value.starts_with(prefix).then(|| Found {
-                span: 0..prefix.len(),
-                groups: Vec::new(),
-            }),
-            Matcher::DetectorSqli => detect::sqli::is_sqli(value).then(whole),
-            Matcher::DetectorXss => detect::xss::is_xss(value).then(whole),
-            Matcher::Pm(automaton) => automaton.find(value).map(|m| Found {
-                span: m.range(),
-                groups: Vec::new(),
-            }),
-            Matcher::Check(check) => check.find(value).map(|span| Found {
-                span,
-                groups: Vec::new(),
-            }),
+            Matcher::Regex(re) => regex::find(re, value, captures),
+            Matcher::Contains(finder) => contains::find(finder, value).map(span),
+            Matcher::StartsWith(prefix) => starts_with::find(prefix, value).map(span),
+            Matcher::DetectorSqli => detector_sqli::holds(value).then(whole),
+            Matcher::DetectorXss => detector_xss::holds(value).then(whole),
+            Matcher::Pm(automaton) => pm::find(automaton, value).map(span),
+            Matcher::Check(check) => check.find(value).map(span),
         }
     }
 }
@@ -211,56 +281,15 @@ mod tests {
         RegexEngine::lazy(p)
     }
 
-    fn regex(p: &str) -> Matcher {
-        Matcher::new(OperatorKind::Regex, Some(p), &[], &mut lazy).unwrap()
-    }
-
     #[test]
-    fn regex_has_modsecurity_semantics() {
-        assert!(
-            regex("a.b").find(b"a\nb", false).is_some(),
-            "dot matches newline"
-        );
-        assert!(
-            regex("^b$").find(b"a\nb\nc", false).is_some(),
-            "multi-line anchors"
-        );
-        assert!(regex("(?i)select").find(b"SeLeCt", false).is_some());
-        assert!(
-            regex("select").find(b"SELECT", false).is_none(),
-            "case-sensitive unless (?i)"
-        );
-        assert!(
-            regex(r"\xff").find(b"a\xffb", false).is_some(),
-            "bytes, not UTF-8"
-        );
-        assert!(
-            regex(r"a\w+").find("aé".as_bytes(), false).is_none(),
-            r"\w is ASCII"
-        );
-        let found = regex("o+").find(b"foo", false).unwrap();
-        assert_eq!(found.span, 1..3);
-    }
-
-    #[test]
-    fn lookaround_and_backreferences_are_refused() {
-        for p in [r"a(?=b)", r"(?<!a)b", r"(a)\1", "(unclosed"] {
-            let err = Matcher::new(OperatorKind::Regex, Some(p), &[], &mut lazy).unwrap_err();
-            assert!(
-                err.to_string().starts_with("regex does not compile"),
-                "{p}: {err}"
-            );
+    fn every_operator_has_one_row_whose_name_is_its_yaml_name() {
+        for row in OPERATORS {
+            assert_eq!(OPERATORS.iter().filter(|r| r.kind == row.kind).count(), 1);
+            let yaml = serde_saphyr::to_string(&row.kind).unwrap();
+            assert_eq!(yaml.trim(), row.name);
+            assert_eq!(row.kind.operator().name, row.name);
         }
-    }
-
-    #[test]
-    fn string_operators() {
-        let contains = Matcher::new(OperatorKind::Contains, Some("../"), &[], &mut lazy).unwrap();
-        assert_eq!(contains.find(b"/a/../b", false).unwrap().span, 3..6);
-        assert!(contains.find(b"/a/./b", false).is_none());
-        let starts = Matcher::new(OperatorKind::StartsWith, Some("() {"), &[], &mut lazy).unwrap();
-        assert!(starts.find(b"() { :; }; cat", false).is_some());
-        assert!(starts.find(b"x() {", false).is_none());
+        assert_eq!(OPERATORS.len(), 21, "a new operator needs its row");
     }
 
     #[test]
@@ -293,14 +322,9 @@ mod tests {
         );
         assert!(Matcher::new(OperatorKind::Eq, None, &[], &mut lazy).is_err());
         assert!(Matcher::new(OperatorKind::Unconditional, None, &[], &mut lazy).is_ok());
-    }
-
-    #[test]
-    fn pm_finds_any_phrase_case_insensitively() {
-        let phrases = ["/etc/passwd".to_string(), "boot.ini".to_string()];
-        let pm = Matcher::new(OperatorKind::Pm, None, &phrases, &mut lazy).unwrap();
-        assert_eq!(pm.find(b"x=../../ETC/passwd", false).unwrap().span, 7..18);
-        assert!(pm.find(b"C:\\Boot.INI", false).is_some());
-        assert!(pm.find(b"/etc/hosts", false).is_none());
+        assert_eq!(
+            Matcher::new(OperatorKind::AnomalyThreshold, None, &[], &mut lazy).unwrap_err(),
+            OperatorError::NotASearch(OperatorKind::AnomalyThreshold)
+        );
     }
 }
