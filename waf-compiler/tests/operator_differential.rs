@@ -16,8 +16,8 @@ mod modsec_oracle;
 use modsec_oracle::{Rng, show};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
+use waf_compiler::SourceFile;
 use waf_compiler::import::convert::Context;
-use waf_compiler::ruleset::SourceFile;
 use waf_compiler::{CompileOptions, CompiledRuleSet, HttpRequest};
 
 /// Each operator as SecRule writes it. The byte ranges and phrase lists are CRS's own where CRS has them.

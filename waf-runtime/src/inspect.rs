@@ -315,7 +315,7 @@ fn load_artifact(path: &Path, opts: &CompileOptions) -> Result<LoadedRules, Rule
 #[cfg(test)]
 mod tests {
     use super::*;
-    use waf_compiler::policy::Profile;
+    use waf_compiler::Profile;
 
     /// A domain's own rule runs for its requests only, whether the host comes in a Host header (HTTP/1.1) or
     /// only in the request target (HTTP/2's `:authority`).

@@ -29,7 +29,7 @@ mod validate_url_encoding;
 mod validate_utf8_encoding;
 mod within;
 
-pub use condition::{Condition, ConditionError, chain_holds};
+pub use condition::{Condition, chain_holds};
 
 use crate::regex_engine::{RegexEngine, RegexError, RegexFactory};
 use crate::rule::OperatorKind;
