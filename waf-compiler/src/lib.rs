@@ -56,7 +56,7 @@ pub use compile::prefilter::{Prefilter, PrefilterData, Target as PrefilterTarget
 pub use compile::{Chains, CompileOptions, CompiledRule};
 pub use regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind, EnginePlan, pcre_byte_escapes};
 pub use ruleset::artifact::{self, ArtifactError};
-pub use ruleset::{CompiledRuleSet, LoadOutcome, SourceFile, read_dirs};
+pub use ruleset::{CompiledRuleSet, LoadOutcome, SourceError, SourceFile, read_dirs};
 pub use transform::unicode_map::DEFAULT_CODE_PAGE;
 pub use transform::{
     UnicodeMap, UnknownCodePage, apply as apply_transform, apply_chain as apply_transforms,

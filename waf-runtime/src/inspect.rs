@@ -5,8 +5,8 @@ use http::Version;
 use http::request::Parts;
 use std::path::{Path, PathBuf};
 use waf_compiler::{
-    Action, ArtifactError, CompileOptions, CompiledRule, CompiledRuleSet, HttpRequest, SourceFile,
-    UnicodeMap, UnknownCodePage, read_dirs,
+    Action, ArtifactError, CompileOptions, CompiledRule, CompiledRuleSet, HttpRequest, SourceError,
+    SourceFile, UnicodeMap, UnknownCodePage, read_dirs,
 };
 
 /// A rule set as loaded, with the files that could not be loaded (skipped, the rest in force).
@@ -262,7 +262,7 @@ fn load_dirs(
             path: name,
             // JSON is YAML: the loader reads it like any rule file.
             text: serde_json::to_string(&serde_json::json!({ "rules": scoped }))
-                .map_err(|e| e.to_string()),
+                .map_err(|e| SourceError::Unwritable(e.into())),
         });
     }
     let mut outcome = CompiledRuleSet::from_sources(&files, opts);

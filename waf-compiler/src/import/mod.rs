@@ -123,13 +123,14 @@ pub fn import_file(source: &Path, out_dir: &Path) -> Result<(Import, PathBuf), I
         // Without it, macros stay unresolved and each is reported.
         Err(_) => Default::default(),
     };
-    let read_data = |data_name: &str| -> Result<String, String> {
+    let read_data = |data_name: &str| {
         // A data file is named, never a path: a rule file cannot make the importer read elsewhere.
         if data_name.contains(['/', '\\']) || data_name.starts_with('.') {
-            return Err("not a plain file name".to_string());
+            return Err(convert::DataFileError::NotAPlainName);
         }
         let path = dir.join(data_name);
-        std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+        std::fs::read_to_string(&path)
+            .map_err(|source| convert::DataFileError::Unreadable { path, source })
     };
     let context = convert::Context {
         data_file: Some(&read_data),
