@@ -5,7 +5,7 @@
 //! The work is split in three steps, each testable alone:
 //! [`secrule`] parses the ModSecurity syntax, [`convert`] maps it onto our format and records what
 //! it cannot express, and [`yaml`] writes the result. Patterns are copied verbatim: the engine reads
-//! them with PCRE's semantics (see `operator.rs`).
+//! them with PCRE's semantics (see `operator/regex.rs`).
 //!
 //! One CRS file becomes one YAML file with a `rules:` list: operators enable, disable and diff CRS
 //! by file, a new CRS release then shows up as one reviewable diff, and the upstream copyright
