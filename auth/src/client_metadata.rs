@@ -7,6 +7,7 @@
 //! (RFC 6749 section 3.1.2). A self-registered client may ask for no more than [`REGISTRABLE_SCOPES`]: anyone can
 //! register, so such a client must not hold what an operator grants with `auth client add`.
 
+use crate::error::OAuthErrorCode;
 use serde_json::{Map, Value};
 use url::Url;
 
@@ -33,10 +34,10 @@ pub enum MetadataError {
 }
 
 impl MetadataError {
-    pub fn code(&self) -> &'static str {
+    pub fn code(&self) -> OAuthErrorCode {
         match self {
-            MetadataError::RedirectUri(_) => "invalid_redirect_uri",
-            MetadataError::Metadata(_) => "invalid_client_metadata",
+            MetadataError::RedirectUri(_) => OAuthErrorCode::InvalidRedirectUri,
+            MetadataError::Metadata(_) => OAuthErrorCode::InvalidClientMetadata,
         }
     }
 }
@@ -245,14 +246,14 @@ mod tests {
             json!(vec!["https://a.example/cb"; 11]),
         ] {
             let err = check(json!({ "redirect_uris": uris }), &[]).unwrap_err();
-            assert_eq!(err.code(), "invalid_redirect_uri", "{uris}: {err}");
+            assert_eq!(err.code().as_str(), "invalid_redirect_uri", "{uris}: {err}");
         }
         let err = check(
             json!({"redirect_uris": ["https://other.example/cb"]}),
             &["agent.example"],
         )
         .unwrap_err();
-        assert_eq!(err.code(), "invalid_redirect_uri");
+        assert_eq!(err.code().as_str(), "invalid_redirect_uri");
         assert!(
             check(
                 json!({"redirect_uris": ["https://agent.example/cb"]}),
@@ -286,11 +287,15 @@ mod tests {
             let mut body = extra.clone();
             body["redirect_uris"] = uris.clone();
             let err = check(body, &[]).unwrap_err();
-            assert_eq!(err.code(), "invalid_client_metadata", "{extra}: {err}");
+            assert_eq!(
+                err.code().as_str(),
+                "invalid_client_metadata",
+                "{extra}: {err}"
+            );
         }
         for body in [&b"[]"[..], b"not json", b""] {
             assert_eq!(
-                validate(body, &[]).unwrap_err().code(),
+                validate(body, &[]).unwrap_err().code().as_str(),
                 "invalid_client_metadata"
             );
         }

@@ -14,12 +14,50 @@ use crate::store::StoreError;
 #[derive(Debug)]
 pub struct OAuthError {
     pub status: StatusCode,
-    pub code: &'static str,
+    pub code: OAuthErrorCode,
     pub description: Option<String>,
 }
 
+/// The error codes this service answers with: RFC 6749 section 5.2 and 4.1.2.1, RFC 6750 section 3.1
+/// (`invalid_token`) and RFC 7591 section 3.2.2 (`invalid_redirect_uri`, `invalid_client_metadata`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OAuthErrorCode {
+    InvalidRequest,
+    InvalidClient,
+    InvalidGrant,
+    UnauthorizedClient,
+    UnsupportedGrantType,
+    UnsupportedResponseType,
+    InvalidScope,
+    InvalidToken,
+    ServerError,
+    TemporarilyUnavailable,
+    InvalidRedirectUri,
+    InvalidClientMetadata,
+}
+
+impl OAuthErrorCode {
+    /// The code as the wire writes it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OAuthErrorCode::InvalidRequest => "invalid_request",
+            OAuthErrorCode::InvalidClient => "invalid_client",
+            OAuthErrorCode::InvalidGrant => "invalid_grant",
+            OAuthErrorCode::UnauthorizedClient => "unauthorized_client",
+            OAuthErrorCode::UnsupportedGrantType => "unsupported_grant_type",
+            OAuthErrorCode::UnsupportedResponseType => "unsupported_response_type",
+            OAuthErrorCode::InvalidScope => "invalid_scope",
+            OAuthErrorCode::InvalidToken => "invalid_token",
+            OAuthErrorCode::ServerError => "server_error",
+            OAuthErrorCode::TemporarilyUnavailable => "temporarily_unavailable",
+            OAuthErrorCode::InvalidRedirectUri => "invalid_redirect_uri",
+            OAuthErrorCode::InvalidClientMetadata => "invalid_client_metadata",
+        }
+    }
+}
+
 impl OAuthError {
-    pub fn new(status: StatusCode, code: &'static str, description: impl Into<String>) -> Self {
+    pub fn new(status: StatusCode, code: OAuthErrorCode, description: impl Into<String>) -> Self {
         OAuthError {
             status,
             code,
@@ -28,7 +66,11 @@ impl OAuthError {
     }
 
     pub fn invalid_request(description: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "invalid_request", description)
+        Self::new(
+            StatusCode::BAD_REQUEST,
+            OAuthErrorCode::InvalidRequest,
+            description,
+        )
     }
 
     /// A fault of ours (logged here with its cause); the client learns nothing more than `server_error`.
@@ -36,7 +78,7 @@ impl OAuthError {
         tracing::error!(error = %cause, "OAuth request failed");
         OAuthError {
             status: StatusCode::INTERNAL_SERVER_ERROR,
-            code: "server_error",
+            code: OAuthErrorCode::ServerError,
             description: None,
         }
     }
@@ -44,14 +86,18 @@ impl OAuthError {
     pub fn invalid_client() -> Self {
         Self::new(
             StatusCode::UNAUTHORIZED,
-            "invalid_client",
+            OAuthErrorCode::InvalidClient,
             "client authentication failed",
         )
     }
 
     /// A missing, invalid, expired or revoked access token at a resource endpoint (RFC 6750 section 3.1).
     pub fn invalid_token(description: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "invalid_token", description)
+        Self::new(
+            StatusCode::UNAUTHORIZED,
+            OAuthErrorCode::InvalidToken,
+            description,
+        )
     }
 }
 
@@ -70,7 +116,7 @@ impl From<StoreError> for OAuthError {
         tracing::error!(error = %e, "OAuth request failed");
         OAuthError {
             status: StatusCode::INTERNAL_SERVER_ERROR,
-            code: "server_error",
+            code: OAuthErrorCode::ServerError,
             description: None,
         }
     }
@@ -78,7 +124,7 @@ impl From<StoreError> for OAuthError {
 
 impl IntoResponse for OAuthError {
     fn into_response(self) -> Response {
-        let mut body = serde_json::json!({ "error": self.code });
+        let mut body = serde_json::json!({ "error": self.code.as_str() });
         if let Some(description) = self.description {
             body["error_description"] = description.into();
         }
@@ -88,7 +134,7 @@ impl IntoResponse for OAuthError {
             .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
         if self.status == StatusCode::UNAUTHORIZED {
             // A resource endpoint asks for a Bearer token, the token endpoint for client credentials.
-            let challenge = if self.code == "invalid_token" {
+            let challenge = if self.code == OAuthErrorCode::InvalidToken {
                 "Bearer realm=\"auth\", error=\"invalid_token\""
             } else {
                 "Basic realm=\"auth\""

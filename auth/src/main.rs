@@ -306,162 +306,198 @@ async fn health_check(url: &str) -> ExitCode {
 
 async fn run(command: Option<Command>, config: Config) -> anyhow::Result<()> {
     let store = store::open(&config.store).await?;
-    let out = match command {
-        None => return serve(config, store).await,
-        Some(Command::Migrate) => {
-            store.migrate().await?;
-            serde_json::json!({ "migrated": true })
-        }
-        Some(Command::Authority {
-            action:
-                AuthorityAction::Add {
-                    domain,
-                    name,
-                    login_url,
-                    logout_url,
-                    session_timeout,
-                },
-        }) => {
-            let new = admin::NewAuthority {
-                domain: &domain,
-                name: &name,
-                login_url,
-                logout_url,
-                session_timeout_minutes: session_timeout,
-            };
-            admin::add_authority(store.as_ref(), new).await?
-        }
-        Some(Command::User {
-            action:
-                UserAction::Add {
-                    domain,
-                    email,
-                    password,
-                    name,
-                    admin,
-                    support,
-                },
-        }) => {
-            let args = admin::NewUserArgs {
-                domain: &domain,
-                email: &email,
-                password: &password,
-                name,
-                admin,
-                support,
-                bcrypt_cost: config.bcrypt_cost,
-            };
-            admin::add_user(store.as_ref(), args).await?
-        }
-        Some(Command::Client {
-            action:
-                ClientAction::Add {
-                    domain,
-                    name,
-                    redirect_uri,
-                    public,
-                    scopes,
-                },
-        }) => {
-            let new = admin::NewClient {
-                domain: &domain,
-                name: &name,
-                redirect_uris: redirect_uri,
-                public,
-                scopes,
-            };
-            admin::add_client(store.as_ref(), new).await?
-        }
-        Some(Command::Apikey {
-            action:
-                ApikeyAction::Add {
-                    domain,
-                    email,
-                    scopes,
-                    expires_at,
-                },
-        }) => {
-            let new = admin::NewApiKey {
-                domain: &domain,
-                email: &email,
-                scopes,
-                expires_at,
-            };
-            admin::add_api_key(store.as_ref(), new).await?
-        }
-        Some(Command::Oauth2 {
-            action:
-                OAuth2Action::Add {
-                    domain,
-                    name,
-                    client_id,
-                    client_secret,
-                    site,
-                    authorize_url,
-                    token_url,
-                    raw_info_url,
-                    scope,
-                    auth_scheme,
-                    info_mappings,
-                    ensure_matching,
-                },
-        }) => {
-            let new = admin::NewOAuthStrategy {
-                domain: &domain,
-                name: &name,
-                client_id: &client_id,
-                client_secret: &client_secret,
-                site: &site,
-                authorize_url,
-                token_url,
-                raw_info_url,
-                scope,
-                auth_scheme,
-                info_mappings,
-                ensure_matching,
-            };
-            admin::add_oauth_strategy(store.as_ref(), new).await?
-        }
-        Some(Command::Saml {
-            action:
-                SamlAction::Add {
-                    domain,
-                    name,
-                    issuer,
-                    idp_sso_target_url,
-                    idp_cert,
-                    idp_cert_fingerprint,
-                    uid_attribute,
-                    attribute_statements,
-                    name_identifier_format,
-                    idp_slo_target_url,
-                },
-        }) => {
-            let idp_cert = idp_cert
-                .map(|path| {
-                    std::fs::read_to_string(&path)
-                        .map_err(|e| anyhow::anyhow!("--idp-cert {}: {e}", path.display()))
-                })
-                .transpose()?;
-            let new = admin::NewSamlStrategy {
-                domain: &domain,
-                name: &name,
-                issuer: &issuer,
-                idp_sso_target_url: &idp_sso_target_url,
-                idp_cert,
-                idp_cert_fingerprint,
-                uid_attribute,
-                attribute_statements,
-                name_identifier_format,
-                idp_slo_target_url,
-            };
-            admin::add_saml_strategy(store.as_ref(), new).await?
-        }
+    let Some(command) = command else {
+        return serve(config, store).await;
     };
+    let out = execute(command, store.as_ref(), &config).await?;
     match emit(&out.to_string()) {
         ExitCode::SUCCESS => Ok(()),
         _ => anyhow::bail!("output lost"),
     }
+}
+
+/// Runs one administrative command on `store`: its JSON answer.
+async fn execute(
+    command: Command,
+    store: &dyn store::Store,
+    config: &Config,
+) -> anyhow::Result<serde_json::Value> {
+    Ok(match command {
+        Command::Migrate => {
+            store.migrate().await?;
+            serde_json::json!({ "migrated": true })
+        }
+        Command::Authority { action } => add_authority(store, action).await?,
+        Command::User { action } => add_user(store, action, config.bcrypt_cost).await?,
+        Command::Client { action } => add_client(store, action).await?,
+        Command::Apikey { action } => add_api_key(store, action).await?,
+        Command::Oauth2 { action } => add_oauth_strategy(store, action).await?,
+        Command::Saml { action } => add_saml_strategy(store, action).await?,
+    })
+}
+
+/// `auth authority add`: adds an authority (tenant).
+async fn add_authority(
+    store: &dyn store::Store,
+    action: AuthorityAction,
+) -> anyhow::Result<serde_json::Value> {
+    let AuthorityAction::Add {
+        domain,
+        name,
+        login_url,
+        logout_url,
+        session_timeout,
+    } = action;
+    let new = admin::NewAuthority {
+        domain: &domain,
+        name: &name,
+        login_url,
+        logout_url,
+        session_timeout_minutes: session_timeout,
+    };
+    Ok(admin::add_authority(store, new).await?)
+}
+
+/// `auth user add`: adds a user.
+async fn add_user(
+    store: &dyn store::Store,
+    action: UserAction,
+    bcrypt_cost: u32,
+) -> anyhow::Result<serde_json::Value> {
+    let UserAction::Add {
+        domain,
+        email,
+        password,
+        name,
+        admin,
+        support,
+    } = action;
+    let args = admin::NewUserArgs {
+        domain: &domain,
+        email: &email,
+        password: &password,
+        name,
+        admin,
+        support,
+        bcrypt_cost,
+    };
+    Ok(admin::add_user(store, args).await?)
+}
+
+/// `auth client add`: adds an OAuth client.
+async fn add_client(
+    store: &dyn store::Store,
+    action: ClientAction,
+) -> anyhow::Result<serde_json::Value> {
+    let ClientAction::Add {
+        domain,
+        name,
+        redirect_uri,
+        public,
+        scopes,
+    } = action;
+    let new = admin::NewClient {
+        domain: &domain,
+        name: &name,
+        redirect_uris: redirect_uri,
+        public,
+        scopes,
+    };
+    Ok(admin::add_client(store, new).await?)
+}
+
+/// `auth apikey add`: adds an API key.
+async fn add_api_key(
+    store: &dyn store::Store,
+    action: ApikeyAction,
+) -> anyhow::Result<serde_json::Value> {
+    let ApikeyAction::Add {
+        domain,
+        email,
+        scopes,
+        expires_at,
+    } = action;
+    let new = admin::NewApiKey {
+        domain: &domain,
+        email: &email,
+        scopes,
+        expires_at,
+    };
+    Ok(admin::add_api_key(store, new).await?)
+}
+
+/// `auth oauth2 add`: adds an OAuth 2.0 login strategy.
+async fn add_oauth_strategy(
+    store: &dyn store::Store,
+    action: OAuth2Action,
+) -> anyhow::Result<serde_json::Value> {
+    let OAuth2Action::Add {
+        domain,
+        name,
+        client_id,
+        client_secret,
+        site,
+        authorize_url,
+        token_url,
+        raw_info_url,
+        scope,
+        auth_scheme,
+        info_mappings,
+        ensure_matching,
+    } = action;
+    let new = admin::NewOAuthStrategy {
+        domain: &domain,
+        name: &name,
+        client_id: &client_id,
+        client_secret: &client_secret,
+        site: &site,
+        authorize_url,
+        token_url,
+        raw_info_url,
+        scope,
+        auth_scheme,
+        info_mappings,
+        ensure_matching,
+    };
+    Ok(admin::add_oauth_strategy(store, new).await?)
+}
+
+/// `auth saml add`: adds a SAML login strategy.
+async fn add_saml_strategy(
+    store: &dyn store::Store,
+    action: SamlAction,
+) -> anyhow::Result<serde_json::Value> {
+    let SamlAction::Add {
+        domain,
+        name,
+        issuer,
+        idp_sso_target_url,
+        idp_cert,
+        idp_cert_fingerprint,
+        uid_attribute,
+        attribute_statements,
+        name_identifier_format,
+        idp_slo_target_url,
+    } = action;
+    let idp_cert = idp_cert
+        .map(|path| {
+            std::fs::read_to_string(&path)
+                .map_err(|e| anyhow::anyhow!("--idp-cert {}: {e}", path.display()))
+        })
+        .transpose()?;
+    let new = admin::NewSamlStrategy {
+        domain: &domain,
+        name: &name,
+        issuer: &issuer,
+        idp_sso_target_url: &idp_sso_target_url,
+        idp_cert,
+        idp_cert_fingerprint,
+        uid_attribute,
+        attribute_statements,
+        name_identifier_format,
+        idp_slo_target_url,
+    };
+    Ok(admin::add_saml_strategy(store, new).await?)
 }
 
 async fn serve(config: Config, store: std::sync::Arc<dyn store::Store>) -> anyhow::Result<()> {

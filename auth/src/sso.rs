@@ -1,21 +1,21 @@
 //! How every external login ends, whichever protocol vouched for the identity (OAuth 2.0 or SAML): the user is
 //! found through its link (`authentication`, the legacy UserAuthLookup), or else by email in the authority, or else
-//! created; the link is stored; then the session, the login event and the redirect, as for a password sign-in.
-//! A failure lands on `/auth/failure` with its reason in the log only (never a provider's secret or a code).
+//! created; the link is stored; then the new session and the login event, as for a password sign-in. This is the
+//! login logic only: it returns results ([`SignedIn`], [`LoginError`]), and the routes
+//! (`routes/external_login.rs`) answer with the redirect, or on a failure with `/auth/failure`, its reason in the
+//! log only (never a provider's secret or a code).
 //!
 //! Matching an existing user by email trusts the provider's word for the address: an operator registers a strategy
 //! only for a provider that owns its users' addresses, and `ensure_matching` can pin them to the authority's domains.
 
 use std::time::Instant;
 
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
-use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 
 use crate::events::Provider;
-use crate::session::{PendingLogin, Session};
+use crate::session::Session;
 use crate::state::AppState;
-use crate::store::{NewUser, Store, StoreError, User, UserAuthLookup};
+use crate::store::{NewUser, OAuthStrategy, SamlStrategy, Store, StoreError, User, UserAuthLookup};
 use crate::tenancy::Tenant;
 
 /// An external uid longer than this is not an identifier we store (it becomes part of the link's id).
@@ -35,9 +35,22 @@ pub fn valid_strategy_id(id: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
 }
 
-/// A strategy row (`oauth_strat`, `adfs_strat`): it serves one authority.
+/// A strategy row (`oauth_strat`, `adfs_strat`): it serves one authority. Implemented here, for the store's
+/// rows: the login flow reads the data layer, never the other way round.
 pub trait StrategyRow {
     fn authority_id(&self) -> &str;
+}
+
+impl StrategyRow for OAuthStrategy {
+    fn authority_id(&self) -> &str {
+        &self.authority_id
+    }
+}
+
+impl StrategyRow for SamlStrategy {
+    fn authority_id(&self) -> &str {
+        &self.authority_id
+    }
 }
 
 /// `id` if it can be a strategy id, else the refusal (before any query).
@@ -63,24 +76,6 @@ pub fn own_strategy<S: StrategyRow>(
         ))),
         None => Err(LoginError::refused(format!("no strategy {id}"))),
     }
-}
-
-/// The answer that sends the browser to the provider at `url`, its session holding `pending` until the answer.
-/// The session carrying `continue` (from `/auth/login`) is kept; a browser without one gets a new one.
-pub fn begin(
-    state: &AppState,
-    tenant: &Tenant,
-    headers: &HeaderMap,
-    url: &str,
-    pending: PendingLogin,
-) -> Response {
-    let minutes = state.session_minutes(&tenant.authority);
-    let mut session = state
-        .cookies
-        .read(headers, &tenant.authority)
-        .unwrap_or_else(|| Session::new(&tenant.authority, None, minutes));
-    session.pending = Some(pending);
-    (state.cookies.write(&session), crate::routes::see_other(url)).into_response()
 }
 
 /// Who the provider says signed in.
@@ -110,33 +105,22 @@ impl LoginError {
     }
 }
 
-/// The answer to a failed external login: 302 to `/auth/failure`, the reason logged.
-pub fn failure(provider: Provider, started: Instant, reason: &LoginError) -> Response {
-    crate::metrics::login(provider.as_str(), "failure", started.elapsed());
-    match reason {
-        LoginError::Refused(_) => {
-            tracing::warn!(provider = provider.as_str(), reason = %reason, "external login failed")
-        }
-        LoginError::Store(_) => {
-            tracing::error!(provider = provider.as_str(), reason = %reason, "external login failed")
-        }
-    }
-    (
-        StatusCode::FOUND,
-        [(header::LOCATION, HeaderValue::from_static("/auth/failure"))],
-    )
-        .into_response()
+/// A completed external login: the new session and where the browser goes next.
+pub struct SignedIn {
+    pub session: Session,
+    /// The `continue` of the session the login started in, else `/`.
+    pub continue_to: String,
 }
 
 /// Signs in the user `identity` names in `tenant`'s authority, replacing `session` (whose `continue` is kept as the
-/// destination): 303 to that destination with the new session cookie.
+/// destination); the routes answer 303 to that destination with the new session cookie.
 pub async fn sign_in(
     state: &AppState,
     tenant: &Tenant,
     session: &Session,
     identity: ExternalIdentity,
     started: Instant,
-) -> Result<Response, LoginError> {
+) -> Result<SignedIn, LoginError> {
     let user = linked_user(state.store.as_ref(), &tenant.authority.id, &identity).await?;
     state.store.record_login(&user.id, Utc::now()).await?;
     state.events.publish(&user.id, identity.provider);
@@ -146,10 +130,10 @@ pub async fn sign_in(
     // A new session (new id) rather than the pending one upgraded: see session.rs on fixation.
     let mut signed_in = Session::new(&tenant.authority, Some(user.id), minutes);
     signed_in.name_id = identity.name_id;
-    let jar = state.cookies.write(&signed_in);
-    let target = session.continue_to.as_deref().unwrap_or("/");
-    let asset_cookie = axum::response::AppendHeaders([(header::SET_COOKIE, state.assets.issue())]);
-    Ok((jar, asset_cookie, crate::routes::see_other(target)).into_response())
+    Ok(SignedIn {
+        session: signed_in,
+        continue_to: session.continue_to.as_deref().unwrap_or("/").to_string(),
+    })
 }
 
 /// The user `identity` is linked to, or the one with its email (linked now), or a new one (linked now).

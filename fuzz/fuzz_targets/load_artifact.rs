@@ -6,7 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use waf_compiler::{CompiledRuleSet, OwnedRequest, ruleset::artifact};
+use waf_compiler::{CompiledRuleSet, OwnedRequest, artifact};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(rules) = CompiledRuleSet::from_artifact(&artifact::seal(data)) else {

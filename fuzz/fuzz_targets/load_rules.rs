@@ -3,7 +3,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use waf_compiler::CompileOptions;
-use waf_compiler::ruleset::{CompiledRuleSet, SourceFile};
+use waf_compiler::{CompiledRuleSet, SourceFile};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

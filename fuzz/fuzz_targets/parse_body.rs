@@ -5,7 +5,7 @@
 
 use bumpalo::Bump;
 use libfuzzer_sys::fuzz_target;
-use waf_compiler::request::body::parse_body;
+use waf_compiler::parse_body;
 
 const CONTENT_TYPES: [&[u8]; 6] = [
     b"application/x-www-form-urlencoded",

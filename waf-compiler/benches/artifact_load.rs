@@ -15,8 +15,8 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use waf_compiler::regex_engine::DEFAULT_DFA_SIZE_LIMIT;
-use waf_compiler::{CompileOptions, CompiledRuleSet, EnginePlan, HttpRequest, ruleset::artifact};
+use waf_compiler::DEFAULT_DFA_SIZE_LIMIT;
+use waf_compiler::{CompileOptions, CompiledRuleSet, EnginePlan, HttpRequest, artifact};
 
 /// The shipped rules and CRS 942, and with `whole_crs` the rest of the CRS too.
 fn rule_dirs(whole_crs: bool) -> Vec<PathBuf> {

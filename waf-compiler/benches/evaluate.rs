@@ -12,7 +12,7 @@
 //! The baseline is what an engine without any of the engine's work would do, built from the engine's own public
 //! pieces so that only the matching strategy differs:
 //! - variables come from the same [`RequestView`] (parsed once per request, as the engine does) and are
-//!   selected by the same [`Selector::accepts`](waf_compiler::compile::Selector::accepts);
+//!   selected by the same [`Selector::accepts`](the variable selector);
 //! - every active rule, in order, transforms every selected value with [`apply_chain`] afresh (no sharing of
 //!   transformed values between rules, as the engine's `Scratch` does); a `multi_match` rule computes
 //!   each step afresh too and runs on the raw value and each step that changed it, as in the engine;
@@ -20,7 +20,7 @@
 //!   byte rewrite) with the engine's flags: `.` matches a newline, multi-line anchors, Unicode off. No prefilter
 //!   skips it. Capture groups are resolved only for rules whose chain conditions read them;
 //! - `contains`, `starts_with` and the detectors run the engine's own [`Matcher`], and chain conditions its own
-//!   [`Condition::holds`](waf_compiler::operator::Condition::holds): they are the same work in both;
+//!   [`Condition::holds`](waf_compiler::Condition::holds): they are the same work in both;
 //! - a rule stops at its first matching value, as in the engine, and the result is the list of matching rule ids.
 //!
 //! The engine is [`CompiledRuleSet::evaluate`] as loaded from YAML, so with its literal prefilter (on by default),
@@ -31,12 +31,12 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
-use waf_compiler::compile::{Chains, CompiledRule};
-use waf_compiler::operator::{Found, Matcher};
-use waf_compiler::regex_engine::pcre_byte_escapes;
-use waf_compiler::request::collection::RequestView;
-use waf_compiler::transform::{apply, apply_chain};
+use waf_compiler::RequestView;
+use waf_compiler::pcre_byte_escapes;
+use waf_compiler::{Chains, CompiledRule};
 use waf_compiler::{CompileOptions, CompiledRuleSet, HttpRequest};
+use waf_compiler::{Found, Matcher};
+use waf_compiler::{apply_transform as apply, apply_transforms as apply_chain};
 
 const PARANOIA: u8 = 4;
 
@@ -50,7 +50,7 @@ fn rule_dirs(with_shipped: bool) -> Vec<PathBuf> {
 }
 
 /// The rule set as the engine is measured: without the memo of earlier requests' results
-/// (`waf_compiler::evaluate::memo`), which would answer every iteration after the first from memory. Each request is
+/// (`waf-compiler/src/evaluate/memo.rs`), which would answer every iteration after the first from memory. Each request is
 /// measured as if its values had never been seen; [`memo_warm`] measures the other case.
 fn load(with_shipped: bool) -> CompiledRuleSet {
     let mut ruleset = load_as_shipped(with_shipped);
@@ -180,7 +180,7 @@ impl<'s> Baseline<'s> {
             headers: &[],
             body: b"",
         };
-        let view = waf_compiler::request::collection::RequestView::new(&empty, &arena);
+        let view = waf_compiler::RequestView::new(&empty, &arena);
         found.is_some_and(|f| {
             compiled
                 .conditions

@@ -14,9 +14,9 @@
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use waf_compiler::compile::CompiledRule;
-use waf_compiler::evaluate::Observer;
-use waf_compiler::rule::Variable;
+use waf_compiler::CompiledRule;
+use waf_compiler::Observer;
+use waf_compiler::Variable;
 use waf_compiler::{CompileOptions, CompiledRuleSet, HttpRequest};
 
 #[derive(Default)]

@@ -103,12 +103,32 @@ pub struct Log {
     pub no_match_regex: Option<String>,
 }
 
+/// Why a go-ftw test file cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("{}: cannot read: {source}", .path.display())]
+    Unreadable {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: not a go-ftw test file: {source}", .path.display())]
+    NotATestFile {
+        path: std::path::PathBuf,
+        /// Boxed: the parser's error is large, and a `Result` carries its largest variant.
+        source: Box<serde_saphyr::Error>,
+    },
+}
+
 /// Reads a go-ftw test file.
-pub fn read_file(path: &Path) -> Result<TestFile, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    serde_saphyr::from_str(&text)
-        .map_err(|e| format!("{}: not a go-ftw test file: {e}", path.display()))
+pub fn read_file(path: &Path) -> Result<TestFile, ReadError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ReadError::Unreadable {
+        path: path.to_owned(),
+        source,
+    })?;
+    serde_saphyr::from_str(&text).map_err(|source| ReadError::NotATestFile {
+        path: path.to_owned(),
+        source: Box::new(source),
+    })
 }
 
 /// The raw request go-ftw would send for `input`.

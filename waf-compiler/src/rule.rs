@@ -218,6 +218,8 @@ impl fmt::Display for Action {
     }
 }
 
+/// A rule's operator, by its YAML name. Each has its file in [`crate::operator`], which says how it is built
+/// and run, and its row in the operator table there (its names, whether it takes a pattern).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OperatorKind {
@@ -256,124 +258,6 @@ pub enum OperatorKind {
     /// The blocking evaluation (CRS 949110): the rule reads no variable and matches when the request's anomaly
     /// score reaches the threshold in force (`rules.anomaly_threshold`, a domain's own), after the other rules.
     AnomalyThreshold,
-}
-
-/// The operator table: each operator's YAML name, its ModSecurity name(s) and whether a chain condition can
-/// use it. How each one is built and run is in [`crate::operator`]: a search as a
-/// [`Matcher`](crate::operator::Matcher), any other as a [`Check`](crate::operator::check::Check), and as a
-/// chain condition by [`Condition`](crate::operator::Condition).
-const OPERATORS: &[(OperatorKind, &str, &[&str], bool)] = &[
-    (OperatorKind::Regex, "regex", &["rx"], true),
-    (OperatorKind::Contains, "contains", &["contains"], true),
-    (
-        OperatorKind::StartsWith,
-        "starts_with",
-        &["beginsWith"],
-        true,
-    ),
-    (
-        OperatorKind::DetectorSqli,
-        "detector_sqli",
-        &["detectSQLi"],
-        false,
-    ),
-    (
-        OperatorKind::DetectorXss,
-        "detector_xss",
-        &["detectXSS"],
-        false,
-    ),
-    // A chain condition's `pm` takes its phrases as its pattern (space-separated), not from files.
-    (OperatorKind::Pm, "pm", &["pm", "pmFromFile", "pmf"], true),
-    (OperatorKind::EndsWith, "ends_with", &["endsWith"], true),
-    (OperatorKind::Equals, "equals", &["streq"], true),
-    (OperatorKind::Within, "within", &["within"], true),
-    (
-        OperatorKind::ContainsWord,
-        "contains_word",
-        &["containsWord"],
-        false,
-    ),
-    (OperatorKind::Eq, "eq", &["eq"], true),
-    (OperatorKind::Gt, "gt", &["gt"], true),
-    (OperatorKind::Ge, "ge", &["ge"], true),
-    (OperatorKind::Lt, "lt", &["lt"], true),
-    (OperatorKind::Le, "le", &["le"], true),
-    (
-        OperatorKind::Unconditional,
-        "unconditional",
-        &["unconditionalMatch"],
-        false,
-    ),
-    (
-        OperatorKind::ValidateByteRange,
-        "validate_byte_range",
-        &["validateByteRange"],
-        false,
-    ),
-    (
-        OperatorKind::ValidateUrlEncoding,
-        "validate_url_encoding",
-        &["validateUrlEncoding"],
-        true,
-    ),
-    (
-        OperatorKind::ValidateUtf8Encoding,
-        "validate_utf8_encoding",
-        &["validateUtf8Encoding"],
-        true,
-    ),
-    (OperatorKind::IpMatch, "ip_match", &["ipMatch"], false),
-    // CRS's blocking evaluation (949110) is recognised by its shape, not by an operator name.
-    (
-        OperatorKind::AnomalyThreshold,
-        "anomaly_threshold",
-        &[],
-        false,
-    ),
-];
-
-impl OperatorKind {
-    fn row(self) -> &'static (OperatorKind, &'static str, &'static [&'static str], bool) {
-        // Every operator has a row (tested below), so the fallback is never taken.
-        OPERATORS
-            .iter()
-            .find(|row| row.0 == self)
-            .unwrap_or(&OPERATORS[0])
-    }
-
-    /// The name used in YAML and in load errors.
-    pub fn name(self) -> &'static str {
-        self.row().1
-    }
-
-    /// The operator of a ModSecurity name (`rx`, `pmFromFile`, ...), for the CRS converter.
-    pub fn from_modsecurity(name: &str) -> Option<OperatorKind> {
-        OPERATORS
-            .iter()
-            .find(|row| row.2.contains(&name))
-            .map(|row| row.0)
-    }
-
-    /// Whether a chain condition can use the operator.
-    pub fn in_chains(self) -> bool {
-        self.row().3
-    }
-
-    /// Whether the operator takes a `pattern` (the detectors, `pm`, `unconditional` and the encoding checks
-    /// take none).
-    pub fn takes_pattern(self) -> bool {
-        !matches!(
-            self,
-            OperatorKind::DetectorSqli
-                | OperatorKind::DetectorXss
-                | OperatorKind::Pm
-                | OperatorKind::Unconditional
-                | OperatorKind::ValidateUrlEncoding
-                | OperatorKind::ValidateUtf8Encoding
-                | OperatorKind::AnomalyThreshold
-        )
-    }
 }
 
 /// A transform, applied to a value before the operator sees it.
@@ -766,20 +650,5 @@ impl From<ChainTarget> for String {
                 key.map(|key| format!(":{key}")).unwrap_or_default()
             ),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn every_operator_has_one_row_whose_name_is_its_yaml_name() {
-        for row in OPERATORS {
-            assert_eq!(OPERATORS.iter().filter(|r| r.0 == row.0).count(), 1);
-            let yaml = serde_saphyr::to_string(&row.0).unwrap();
-            assert_eq!(yaml.trim(), row.1);
-        }
-        assert_eq!(OPERATORS.len(), 21, "a new operator needs its row");
     }
 }

@@ -10,11 +10,10 @@ use corpus_support::repo;
 use std::path::PathBuf;
 use std::process::Command;
 use std::sync::Arc;
-use waf_compiler::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
 use waf_compiler::{
-    ArtifactError, CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, RuleMatch,
-    ruleset::artifact,
+    ArtifactError, CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, RuleMatch, artifact,
 };
+use waf_compiler::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
 
 fn compile(dirs: &[&str], paranoia_level: u8, plan: EnginePlan) -> CompiledRuleSet {
     let paths: Vec<PathBuf> = dirs.iter().map(|d| repo(d)).collect();

@@ -17,7 +17,7 @@ fn every_crs_942_test_reads_and_builds_a_request() {
         ));
         return;
     }
-    let (files, errors) = waf_compiler::compile::load::scan_dir(&dir);
+    let (files, errors) = waf_compiler::scan_dir(&dir);
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(files.len(), 60);
     let mut tests = 0;

@@ -57,8 +57,7 @@ fn the_942_file_converts_without_warnings() {
     assert_eq!(import.rule_count, 60);
     assert!(import.warnings.is_empty(), "{:#?}", import.warnings);
     // multiMatch, the last construct the format lacked, is now the `multi_match` field of these three rules.
-    let rules =
-        waf_compiler::compile::load::parse_rules(Path::new("942.yaml"), &import.yaml).unwrap();
+    let rules = waf_compiler::parse_rules(Path::new("942.yaml"), &import.yaml).unwrap();
     let multi: Vec<u32> = rules
         .iter()
         .filter(|r| r.multi_match)
@@ -100,8 +99,7 @@ fn the_yaml_reads_back_as_exactly_the_converted_rules() {
         &waf_compiler::import::secrule::parse(&text).unwrap(),
     );
     let import = waf_compiler::import::import(&text, "942.conf").unwrap();
-    let loaded =
-        waf_compiler::compile::load::parse_rules(Path::new("942.yaml"), &import.yaml).unwrap();
+    let loaded = waf_compiler::parse_rules(Path::new("942.yaml"), &import.yaml).unwrap();
     let expected: Vec<_> = converted.rules.into_iter().map(|c| c.rule).collect();
     assert_eq!(loaded, expected);
 }

@@ -3,12 +3,12 @@
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use waf_compiler::compile::CompileOptions;
-use waf_compiler::compile::CompiledRule;
-use waf_compiler::evaluate::{Observer, Scratch, Silent};
-use waf_compiler::rule::{OperatorKind, Transform, Variable};
-use waf_compiler::ruleset::SourceFile;
+use waf_compiler::CompileOptions;
+use waf_compiler::CompiledRule;
+use waf_compiler::SourceFile;
 use waf_compiler::{Action, CompiledRuleSet, HttpRequest};
+use waf_compiler::{Observer, Scratch, Silent};
+use waf_compiler::{OperatorKind, Transform, Variable};
 
 fn shipped_rules_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../rules")
@@ -682,7 +682,7 @@ rules:
 
 #[test]
 fn an_excluded_target_is_not_inspected_by_its_rule_and_the_others_still_are() {
-    use waf_compiler::evaluate::exclusion::{Exclusions, TargetExclusion};
+    use waf_compiler::{Exclusions, TargetExclusion};
     let rules = shipped(1);
     let excluded = [TargetExclusion::parse(100201, "ARGS:q").unwrap()];
     let ids_excluding = |uri: &str| -> Vec<u32> {

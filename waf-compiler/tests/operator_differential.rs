@@ -16,8 +16,8 @@ mod modsec_oracle;
 use modsec_oracle::{Rng, show};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use waf_compiler::import::convert::Context;
-use waf_compiler::ruleset::SourceFile;
+use waf_compiler::SourceFile;
+use waf_compiler::import::convert::{Context, DataFileError};
 use waf_compiler::{CompileOptions, CompiledRuleSet, HttpRequest};
 
 /// Each operator as SecRule writes it. The byte ranges and phrase lists are CRS's own where CRS has them.
@@ -345,7 +345,12 @@ fn secrules(operators: &[&str]) -> String {
 /// `operators` as our engine runs them: imported from [`secrules`] as `rulec import-crs` does (`.data` files
 /// read from the path `@pmFromFile` names), compiled.
 fn our_rules(operators: &[&str]) -> CompiledRuleSet {
-    let read = |name: &str| std::fs::read_to_string(name).map_err(|e| e.to_string());
+    let read = |name: &str| {
+        std::fs::read_to_string(name).map_err(|source| DataFileError::Unreadable {
+            path: name.into(),
+            source,
+        })
+    };
     let context = Context {
         data_file: Some(&read),
         ..Context::default()

@@ -8,11 +8,11 @@ mod corpus_support;
 mod detect_support;
 
 use corpus_support::repo;
-use waf_compiler::compile::CompiledRule;
-use waf_compiler::compile::prefilter::{Prefilter, PrefilterData, Target};
-use waf_compiler::evaluate::{Observer, Scratch};
-use waf_compiler::rule::Variable;
+use waf_compiler::CompiledRule;
+use waf_compiler::Variable;
 use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, Verdict};
+use waf_compiler::{Observer, Scratch};
+use waf_compiler::{Prefilter, PrefilterData, PrefilterTarget as Target};
 
 /// The shipped rules and CRS 942 at paranoia level 4.
 fn load_all() -> CompiledRuleSet {

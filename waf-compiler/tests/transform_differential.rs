@@ -15,8 +15,8 @@ mod modsec_oracle;
 use modsec_oracle::{Rng, show};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use waf_compiler::rule::Transform;
-use waf_compiler::transform::{UnicodeMap, apply_chain};
+use waf_compiler::Transform;
+use waf_compiler::{UnicodeMap, apply_transforms as apply_chain};
 
 /// Each transform by ModSecurity's name; a chain is written as ModSecurity's names joined by commas.
 const TRANSFORMS: &[(&str, &[Transform])] = &[

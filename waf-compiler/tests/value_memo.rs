@@ -1,4 +1,4 @@
-//! The memo of earlier requests' results (`waf_compiler::evaluate::memo`) changes no verdict: every request of the CRS 942
+//! The memo of earlier requests' results (`waf-compiler/src/evaluate/memo.rs`) changes no verdict: every request of the CRS 942
 //! regression suite, the default-rules suites and the benign corpus, evaluated twice in a row on one cache (so
 //! that the second round is answered from the memo), gets the same matches as without the memo. A rule set
 //! never sees another rule set's remembered marks.
@@ -7,9 +7,9 @@ mod corpus_support;
 mod detect_support;
 
 use corpus_support::repo;
-use waf_compiler::evaluate::{Scratch, Silent};
-use waf_compiler::ruleset::SourceFile;
+use waf_compiler::SourceFile;
 use waf_compiler::{CompileOptions, CompiledRuleSet, OwnedRequest, Verdict};
+use waf_compiler::{Scratch, Silent};
 
 fn load_all() -> CompiledRuleSet {
     let dirs = [repo("rules"), repo("crs-942")];

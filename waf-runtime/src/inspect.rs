@@ -5,8 +5,8 @@ use http::Version;
 use http::request::Parts;
 use std::path::{Path, PathBuf};
 use waf_compiler::{
-    Action, ArtifactError, CompileOptions, CompiledRule, CompiledRuleSet, HttpRequest, SourceFile,
-    UnicodeMap, UnknownCodePage, read_dirs,
+    Action, ArtifactError, CompileOptions, CompiledRule, CompiledRuleSet, HttpRequest, SourceError,
+    SourceFile, UnicodeMap, UnknownCodePage, read_dirs,
 };
 
 /// A rule set as loaded, with the files that could not be loaded (skipped, the rest in force).
@@ -268,7 +268,7 @@ fn load_dirs(
             path: name,
             // JSON is YAML: the loader reads it like any rule file.
             text: serde_json::to_string(&serde_json::json!({ "rules": scoped }))
-                .map_err(|e| e.to_string()),
+                .map_err(|e| SourceError::Unwritable(e.into())),
         });
     }
     let mut outcome = CompiledRuleSet::from_sources(&files, opts);
@@ -321,7 +321,7 @@ fn load_artifact(path: &Path, opts: &CompileOptions) -> Result<LoadedRules, Rule
 #[cfg(test)]
 mod tests {
     use super::*;
-    use waf_compiler::policy::Profile;
+    use waf_compiler::Profile;
 
     /// A domain's own rule runs for its requests only, whether the host comes in a Host header (HTTP/1.1) or
     /// only in the request target (HTTP/2's `:authority`).

@@ -25,7 +25,7 @@ use subtle::ConstantTimeEq;
 use super::oauth_server::{self, OPENID};
 use super::{oidc, refresh, see_other};
 use crate::client_auth::Params;
-use crate::error::OAuthError;
+use crate::error::{OAuthError, OAuthErrorCode};
 use crate::state::AppState;
 use crate::store::{OAuthApplication, TokenRecord};
 use crate::tenancy::Tenant;
@@ -94,7 +94,7 @@ pub async fn authorize(
     if params.get("response_type") != Some("code") {
         return Ok(refuse(OAuthError::new(
             StatusCode::BAD_REQUEST,
-            "unsupported_response_type",
+            OAuthErrorCode::UnsupportedResponseType,
             "only response_type=code is supported",
         )));
     }
@@ -209,7 +209,7 @@ fn pkce_challenge(
 
 /// `?error=..&error_description=..&state=..` for a redirected refusal.
 fn error_pairs<'a>(error: &'a OAuthError, state: Option<&'a str>) -> Vec<(&'a str, &'a str)> {
-    let mut pairs = vec![("error", error.code)];
+    let mut pairs = vec![("error", error.code.as_str())];
     pairs.extend(
         error
             .description
@@ -248,7 +248,11 @@ fn code_hash(code: &str) -> String {
 }
 
 pub fn invalid_grant(description: &str) -> OAuthError {
-    OAuthError::new(StatusCode::BAD_REQUEST, "invalid_grant", description)
+    OAuthError::new(
+        StatusCode::BAD_REQUEST,
+        OAuthErrorCode::InvalidGrant,
+        description,
+    )
 }
 
 /// The `authorization_code` grant: checks the code, its client, redirect URI and PKCE verifier, spends it, and

@@ -2,6 +2,7 @@
 //! OpenAPI document generated from the handlers' annotations (`auth --docs`, `auth --routes`).
 
 pub mod authorize;
+mod external_login;
 pub mod oauth_client;
 pub mod oauth_server;
 pub mod oidc;

@@ -20,6 +20,7 @@ use serde::Deserialize;
 use subtle::ConstantTimeEq;
 use utoipa::IntoParams;
 
+use super::external_login;
 use super::oidc::issuer;
 use crate::error::AppError;
 use crate::events::Provider;
@@ -92,8 +93,10 @@ pub async fn start(
         oauth_client::start(&strategy, &redirect_uri(&headers, &tenant, &id))
     };
     match begun.await {
-        Ok((url, pending)) => sso::begin(&state, &tenant, &headers, url.as_str(), pending),
-        Err(e) => sso::failure(Provider::OAuth2, started, &e),
+        Ok((url, pending)) => {
+            external_login::begin(&state, &tenant, &headers, url.as_str(), pending)
+        }
+        Err(e) => external_login::failure(Provider::OAuth2, started, &e),
     }
 }
 
@@ -191,7 +194,7 @@ async fn consume(
     };
     match finish(state, tenant, login, started).await {
         Ok(response) => response,
-        Err(e) => (jar, sso::failure(Provider::OAuth2, started, &e)).into_response(),
+        Err(e) => (jar, external_login::failure(Provider::OAuth2, started, &e)).into_response(),
     }
 }
 
@@ -243,5 +246,7 @@ async fn finish(
     let redirect_uri = redirect_uri(headers, tenant, &strategy.id);
     let identity =
         oauth_client::finish(&transport, &strategy, &redirect_uri, pending, code).await?;
-    sso::sign_in(state, tenant, session, identity, started).await
+    sso::sign_in(state, tenant, session, identity, started)
+        .await
+        .map(|signed| external_login::signed_in(state, &signed))
 }

@@ -16,7 +16,7 @@ use serde_json::json;
 
 use super::{authorize, refresh, token_exchange};
 use crate::client_auth::{self, Params};
-use crate::error::OAuthError;
+use crate::error::{OAuthError, OAuthErrorCode};
 use crate::state::AppState;
 use crate::store::{OAuthApplication, TokenRecord};
 use crate::tenancy::Tenant;
@@ -93,7 +93,7 @@ pub async fn token(
         }
         _ => Err(OAuthError::new(
             StatusCode::BAD_REQUEST,
-            "unsupported_grant_type",
+            OAuthErrorCode::UnsupportedGrantType,
             format!("grant_type {grant} is not supported"),
         )),
     }
@@ -107,7 +107,7 @@ async fn client_credentials(
     if !client.confidential {
         return Err(OAuthError::new(
             StatusCode::BAD_REQUEST,
-            "unauthorized_client",
+            OAuthErrorCode::UnauthorizedClient,
             "client_credentials needs a confidential client",
         ));
     }
@@ -149,7 +149,7 @@ pub fn granted_scope(
     if let Some(refused) = scope.iter().find(|s| !grantable(s)) {
         return Err(OAuthError::new(
             StatusCode::BAD_REQUEST,
-            "invalid_scope",
+            OAuthErrorCode::InvalidScope,
             format!("scope {refused} is not granted"),
         ));
     }

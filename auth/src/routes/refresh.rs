@@ -23,7 +23,7 @@ use sha2::{Digest, Sha256};
 use super::authorize::invalid_grant;
 use super::oauth_server::{self, token_response};
 use crate::client_auth::{self, Params};
-use crate::error::OAuthError;
+use crate::error::{OAuthError, OAuthErrorCode};
 use crate::state::AppState;
 use crate::store::{OAuthApplication, TokenRecord, User};
 use crate::tenancy::Tenant;
@@ -154,7 +154,7 @@ pub async fn refresh(
             if let Some(wider) = requested.iter().find(|s| !kept.contains(s)) {
                 return Err(OAuthError::new(
                     StatusCode::BAD_REQUEST,
-                    "invalid_scope",
+                    OAuthErrorCode::InvalidScope,
                     format!("scope {wider} was not granted"),
                 ));
             }

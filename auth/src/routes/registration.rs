@@ -16,7 +16,7 @@ use serde_json::json;
 
 use crate::client_addr::client_ip;
 use crate::client_metadata::{self, MetadataError};
-use crate::error::OAuthError;
+use crate::error::{OAuthError, OAuthErrorCode};
 use crate::state::AppState;
 use crate::store::OAuthApplication;
 use crate::tenancy::Tenant;
@@ -61,7 +61,7 @@ pub async fn register(
         tracing::warn!(%client, "client registration throttled");
         let mut response = OAuthError::new(
             StatusCode::TOO_MANY_REQUESTS,
-            "temporarily_unavailable",
+            OAuthErrorCode::TemporarilyUnavailable,
             "too many client registrations from this address, retry later",
         )
         .into_response();

@@ -21,6 +21,7 @@ use chrono::Utc;
 use serde::Deserialize;
 use utoipa::IntoParams;
 
+use super::external_login;
 use super::oidc::issuer;
 use super::see_other;
 use crate::error::AppError;
@@ -105,8 +106,10 @@ pub async fn start(
         saml::start(&strategy, &endpoints(&headers, &tenant, &strategy), &query)
     };
     match begun.await {
-        Ok((url, pending)) => sso::begin(&state, &tenant, &headers, url.as_str(), pending),
-        Err(e) => sso::failure(Provider::Saml, started, &e),
+        Ok((url, pending)) => {
+            external_login::begin(&state, &tenant, &headers, url.as_str(), pending)
+        }
+        Err(e) => external_login::failure(Provider::Saml, started, &e),
     }
 }
 
@@ -150,7 +153,7 @@ async fn consume(
     body: &Bytes,
 ) -> Response {
     let started = Instant::now();
-    let fail = |e: LoginError| sso::failure(Provider::Saml, started, &e);
+    let fail = |e: LoginError| external_login::failure(Provider::Saml, started, &e);
     let fields: Vec<(String, String)> = url::form_urlencoded::parse(body).into_owned().collect();
     let field = |name: &str| fields.iter().find(|(n, _)| n == name).map(|(_, v)| v);
     let Some(mut session) = state.cookies.read(headers, &tenant.authority) else {
@@ -187,7 +190,9 @@ async fn consume(
         let identity = tokio::task::block_in_place(|| {
             saml::finish(&strategy, &endpoints, &pending, saml_response, replays)
         })?;
-        sso::sign_in(state, tenant, &session, identity, started).await
+        sso::sign_in(state, tenant, &session, identity, started)
+            .await
+            .map(|signed| external_login::signed_in(state, &signed))
     };
     match finished.await {
         Ok(response) => response,

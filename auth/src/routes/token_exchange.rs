@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use super::authorize::invalid_grant;
 use super::oauth_server::{granted_scope, issue_access, token_response};
 use crate::client_auth::Params;
-use crate::error::OAuthError;
+use crate::error::{OAuthError, OAuthErrorCode};
 use crate::state::AppState;
 use crate::store::{OAuthApplication, User, UserAuthLookup};
 use crate::tenancy::Tenant;
@@ -48,7 +48,7 @@ pub async fn exchange(
     {
         return Err(OAuthError::new(
             StatusCode::BAD_REQUEST,
-            "unauthorized_client",
+            OAuthErrorCode::UnauthorizedClient,
             "this client may not exchange tokens",
         ));
     }

@@ -541,18 +541,6 @@ pub struct SamlStrategy {
     pub slo_default_relay_state: Option<String>,
 }
 
-impl crate::sso::StrategyRow for OAuthStrategy {
-    fn authority_id(&self) -> &str {
-        &self.authority_id
-    }
-}
-
-impl crate::sso::StrategyRow for SamlStrategy {
-    fn authority_id(&self) -> &str {
-        &self.authority_id
-    }
-}
-
 /// A link from an external identity to a user (`authentication`, the legacy UserAuthLookup).
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct UserAuthLookup {

@@ -5,11 +5,11 @@ use clap::{Parser, Subcommand};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-use waf_compiler::regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
-use waf_compiler::transform::UnicodeMap;
+use waf_compiler::UnicodeMap;
 use waf_compiler::{
-    CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, explain, ftw, ruleset::artifact,
+    CompileOptions, CompiledRuleSet, EnginePlan, OwnedRequest, artifact, explain, ftw,
 };
+use waf_compiler::{DEFAULT_DFA_SIZE_LIMIT, EngineKind};
 
 /// `println!` for rulec's reports: a reader that stopped reading (`rulec inspect rules.wafc | head`) ends the
 /// program quietly, as for other command-line tools, instead of a panic on the closed pipe.
@@ -179,7 +179,7 @@ enum Command {
         #[arg(long)]
         crs_defaults: bool,
         /// Anomaly score at which a request is blocked (`rules.anomaly_threshold`).
-        #[arg(long, default_value_t = waf_compiler::evaluate::verdict::DEFAULT_ANOMALY_THRESHOLD)]
+        #[arg(long, default_value_t = waf_compiler::DEFAULT_ANOMALY_THRESHOLD)]
         anomaly_threshold: u32,
         /// Score every hit in full, as ModSecurity does: no semantic confirmation of the injection families
         /// (docs/rule-format.md, `confirm`).
@@ -187,7 +187,7 @@ enum Command {
         no_confirm: bool,
         /// What the requests' site serves, `web` or `api` (`domains.<host>.profile`, docs/crs.md).
         #[arg(long, default_value = "web")]
-        profile: waf_compiler::policy::Profile,
+        profile: waf_compiler::Profile,
         /// Fail (exit status 1) when more than this share of the requests, in percent, is blocked: the bar CI
         /// holds a benign corpus to.
         #[arg(long, value_name = "PERCENT")]
@@ -357,7 +357,7 @@ fn main() -> ExitCode {
 fn policy(crs_defaults: bool) -> std::collections::BTreeMap<String, String> {
     match crs_defaults {
         true => Default::default(),
-        false => waf_compiler::policy::site_settings(),
+        false => waf_compiler::site_settings(),
     }
 }
 
@@ -569,7 +569,7 @@ fn test_files(paths: &[PathBuf]) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
-            let (mut found, errors) = waf_compiler::compile::load::scan_dir(path);
+            let (mut found, errors) = waf_compiler::scan_dir(path);
             for e in errors {
                 eprintln!("error: {e}");
             }
@@ -762,7 +762,7 @@ fn explain_request(rule_dirs: &[PathBuf], opts: &CompileOptions, path: &PathBuf)
 struct ReplayOptions {
     threshold: u32,
     confirm: bool,
-    profile: waf_compiler::policy::Profile,
+    profile: waf_compiler::Profile,
     max_blocked_percent: Option<f64>,
     details: Option<PathBuf>,
 }
@@ -794,7 +794,7 @@ fn replay(
                 return ExitCode::FAILURE;
             }
         };
-        for raw in waf_compiler::request::split_requests(&raw) {
+        for raw in waf_compiler::split_requests(&raw) {
             total += 1;
             let Ok(mut request) = OwnedRequest::parse(raw) else {
                 unparsable += 1;

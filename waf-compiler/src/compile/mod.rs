@@ -189,6 +189,11 @@ pub struct Chains {
     acted_on: Vec<Triggers>,
 }
 
+/// A stored transform chain that does not come where interning the chains in order puts it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("transform chain {0} is out of order")]
+pub struct ChainOutOfOrder(pub usize);
+
 impl Chains {
     /// Only the empty chain, with `unicode_map`.
     pub fn new(unicode_map: UnicodeMap) -> Chains {
@@ -228,11 +233,14 @@ impl Chains {
 
     /// The chains with the ids they had when stored (`list[id]`), for the artifact loader. Refused unless
     /// interning them in order gives back the same ids (the empty chain first, each chain after its prefixes).
-    pub fn from_list(list: &[Vec<Transform>], unicode_map: UnicodeMap) -> Result<Chains, String> {
+    pub fn from_list(
+        list: &[Vec<Transform>],
+        unicode_map: UnicodeMap,
+    ) -> Result<Chains, ChainOutOfOrder> {
         let mut chains = Chains::new(unicode_map);
         for (id, chain) in list.iter().enumerate() {
             if chains.intern(chain) != id || chains.len() != id + 1 {
-                return Err(format!("transform chain {id} is out of order"));
+                return Err(ChainOutOfOrder(id));
             }
         }
         Ok(chains)

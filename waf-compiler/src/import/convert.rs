@@ -53,7 +53,23 @@ pub struct Converted {
 const PARANOIA_GATE_VARIABLE: &str = "TX:DETECTION_PARANOIA_LEVEL";
 
 /// Reads the `.data` file of that name: its text, or why it cannot be read.
-pub type DataFileReader<'a> = &'a dyn Fn(&str) -> Result<String, String>;
+pub type DataFileReader<'a> = &'a dyn Fn(&str) -> Result<String, DataFileError>;
+
+/// Why the `.data` file `@pmFromFile` names cannot be read (the rule is converted with the phrases of the
+/// others, and the reason is a warning).
+#[derive(Debug, thiserror::Error)]
+pub enum DataFileError {
+    /// A data file is named, never a path: a rule file cannot make the importer read elsewhere.
+    #[error("not a plain file name")]
+    NotAPlainName,
+    #[error("no data directory given")]
+    NoDirectory,
+    #[error("cannot read {}: {source}", .path.display())]
+    Unreadable {
+        path: std::path::PathBuf,
+        source: std::io::Error,
+    },
+}
 
 /// What a conversion may read besides the rule file: the `.data` files of `@pmFromFile`, and the values of
 /// CRS's transaction variables that operators refer to (`%{tx.allowed_methods}`), from 901's defaults.
@@ -314,17 +330,7 @@ fn setting_condition(
         return None;
     }
     let op = &link.operator;
-    let operator = match op.name.as_str() {
-        "eq" => OperatorKind::Eq,
-        "gt" => OperatorKind::Gt,
-        "ge" => OperatorKind::Ge,
-        "lt" => OperatorKind::Lt,
-        "le" => OperatorKind::Le,
-        "streq" => OperatorKind::Equals,
-        "within" => OperatorKind::Within,
-        "endsWith" => OperatorKind::EndsWith,
-        _ => return None,
-    };
+    let operator = OperatorKind::from_modsecurity(&op.name).filter(|k| k.compares_settings())?;
     let plain = !op.argument.contains("%{")
         && !link.has("capture")
         && link.values("t").all(|t| t == "none");
@@ -721,7 +727,7 @@ fn phrases_from_files(
     for name in names.split_ascii_whitespace() {
         let text = match context.data_file {
             Some(read) => read(name),
-            None => Err("no data directory given".to_string()),
+            None => Err(DataFileError::NoDirectory),
         };
         match text {
             Ok(text) => phrases.extend(
@@ -1460,7 +1466,10 @@ mod tests {
             "words.data" => Ok(
                 "# comment\nalpha\n\nbeta gamma\n  # indented comment\n \n in query\n".to_string(),
             ),
-            _ => Err("missing".to_string()),
+            other => Err(DataFileError::Unreadable {
+                path: other.into(),
+                source: std::io::ErrorKind::NotFound.into(),
+            }),
         };
         let context = Context {
             data_file: Some(&data),

@@ -5,7 +5,7 @@
 //! The work is split in three steps, each testable alone:
 //! [`secrule`] parses the ModSecurity syntax, [`convert`] maps it onto our format and records what
 //! it cannot express, and [`yaml`] writes the result. Patterns are copied verbatim: the engine reads
-//! them with PCRE's semantics (see `operator.rs`).
+//! them with PCRE's semantics (see `operator/regex.rs`).
 //!
 //! One CRS file becomes one YAML file with a `rules:` list: operators enable, disable and diff CRS
 //! by file, a new CRS release then shows up as one reviewable diff, and the upstream copyright
@@ -123,13 +123,14 @@ pub fn import_file(source: &Path, out_dir: &Path) -> Result<(Import, PathBuf), I
         // Without it, macros stay unresolved and each is reported.
         Err(_) => Default::default(),
     };
-    let read_data = |data_name: &str| -> Result<String, String> {
+    let read_data = |data_name: &str| {
         // A data file is named, never a path: a rule file cannot make the importer read elsewhere.
         if data_name.contains(['/', '\\']) || data_name.starts_with('.') {
-            return Err("not a plain file name".to_string());
+            return Err(convert::DataFileError::NotAPlainName);
         }
         let path = dir.join(data_name);
-        std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+        std::fs::read_to_string(&path)
+            .map_err(|source| convert::DataFileError::Unreadable { path, source })
     };
     let context = convert::Context {
         data_file: Some(&read_data),

@@ -1,21 +1,140 @@
-//! Operators: what decides whether a (transformed) value matches a rule, and the conditions of chained rules.
+//! Operators: what decides whether a (transformed) value matches a rule or a chain condition.
 //!
-//! Regexes run on a [`RegexEngine`]: dense DFAs built ahead of time, or `regex-automata`'s meta engine, which only
-//! combines linear-time engines (lazy DFA, PikeVM, bounded backtracker): no pattern and no input can make a match
-//! take more than linear time, so a rule author cannot introduce a ReDoS. The syntax is configured for ModSecurity's PCRE semantics: `.` matches a newline,
-//! `^`/`$` match at line boundaries, and matching is on bytes (no UTF-8 assumption; `\w`, `\s`, `(?i)` are ASCII,
-//! as in PCRE without its UTF flag). Look-around and back-references cannot be expressed and are load errors.
+//! One file per operator, as Coraza keeps them: its row of the operator table (its YAML name, its ModSecurity
+//! names, whether it takes a pattern), how it is built from the rule's pattern (as a rule's operator and as a
+//! chain condition) and how it runs on a value, with its tests. This file holds the table ([`OPERATORS`]) and
+//! the compiled forms that dispatch to the operators' files: a search is a [`Matcher`], an operator that is not
+//! a search a [`Check`] (which setting conditions use too), a chain condition a [`Condition`]
+//! ([`condition`]). Adding an operator is its file, its row here, and its variant in [`OperatorKind`] (the
+//! YAML contract); a new compiled form is a variant of [`Matcher`] or [`Check`], whose exhaustive matches the
+//! compiler points to.
 
+mod anomaly_threshold;
 pub mod check;
+mod condition;
+mod contains;
+mod contains_word;
+mod detector_sqli;
+mod detector_xss;
+mod ends_with;
+mod equals;
+mod ip_match;
+mod number;
+mod pm;
+pub(crate) use pm::continues_name;
+mod regex;
+mod starts_with;
+mod unconditional;
+mod validate_byte_range;
+mod validate_url_encoding;
+mod validate_utf8_encoding;
+mod within;
 
-use crate::detect;
+pub use condition::{Condition, chain_holds};
+
 use crate::regex_engine::{RegexEngine, RegexError, RegexFactory};
-use crate::request::collection::RequestView;
-use crate::rule::{ChainTarget, OperatorKind, Transform, Variable};
-use crate::transform::{self, UnicodeMap};
-use aho_corasick::{AhoCorasick, MatchKind};
-use check::{Check, CheckError, Comparison, WithinList, atoi};
+use crate::rule::OperatorKind;
+use aho_corasick::AhoCorasick;
+use check::{Check, CheckError};
+use condition::ConditionOp;
 use std::ops::Range;
+
+/// One operator: its names, and how it is built as a rule's operator and as a chain condition. How it runs is
+/// its file's functions, which the compiled forms call.
+struct Operator {
+    kind: OperatorKind,
+    /// The YAML name (serde's name of `kind`, tested), used in load errors.
+    name: &'static str,
+    /// ModSecurity's names, for the CRS converter.
+    modsecurity: &'static [&'static str],
+    /// Whether the rule gives it a `pattern` (the detectors, `pm`, `unconditional` and the encoding checks take
+    /// none).
+    takes_pattern: bool,
+    /// Whether the CRS converter decides a ModSecurity rule on a setting (`SecRule TX:crs_... "@eq 1"`) with
+    /// it, when the rules are compiled.
+    compares_settings: bool,
+    build: Build,
+    /// As a chain condition, from its pattern and the number of capture groups the pattern may read; `None`
+    /// when a chain condition cannot use the operator.
+    condition: Option<BuildCondition>,
+}
+
+/// How an operator is built as a rule's operator, from its pattern (empty when it takes none).
+enum Build {
+    /// A search, which finds where in the value it matched; `pm` reads the rule's phrases.
+    Search(fn(&str, &[String], &mut RegexFactory<'_>) -> Result<Matcher, OperatorError>),
+    /// A check of the whole value, which setting conditions can use too.
+    Check(fn(&str) -> Result<Check, CheckError>),
+    /// Never run on a value (`anomaly_threshold`: evaluation decides it from the request's score).
+    None,
+}
+
+type BuildCondition = fn(&str, usize, &mut RegexFactory<'_>) -> Result<ConditionOp, OperatorError>;
+
+/// The operator table, one row per [`OperatorKind`] (tested), each from the operator's file.
+const OPERATORS: &[Operator] = &[
+    regex::OPERATOR,
+    contains::OPERATOR,
+    starts_with::OPERATOR,
+    detector_sqli::OPERATOR,
+    detector_xss::OPERATOR,
+    pm::OPERATOR,
+    ends_with::OPERATOR,
+    equals::OPERATOR,
+    within::OPERATOR,
+    contains_word::OPERATOR,
+    number::EQ,
+    number::GT,
+    number::GE,
+    number::LT,
+    number::LE,
+    unconditional::OPERATOR,
+    validate_byte_range::OPERATOR,
+    validate_url_encoding::OPERATOR,
+    validate_utf8_encoding::OPERATOR,
+    ip_match::OPERATOR,
+    anomaly_threshold::OPERATOR,
+];
+
+impl OperatorKind {
+    fn operator(self) -> &'static Operator {
+        // Every operator has a row (tested below), so the fallback is never taken.
+        OPERATORS
+            .iter()
+            .find(|row| row.kind == self)
+            .unwrap_or(&OPERATORS[0])
+    }
+
+    /// The name used in YAML and in load errors.
+    pub fn name(self) -> &'static str {
+        self.operator().name
+    }
+
+    /// The operator of a ModSecurity name (`rx`, `pmFromFile`, ...), for the CRS converter.
+    pub fn from_modsecurity(name: &str) -> Option<OperatorKind> {
+        OPERATORS
+            .iter()
+            .find(|row| row.modsecurity.contains(&name))
+            .map(|row| row.kind)
+    }
+
+    /// Whether a chain condition can use the operator.
+    pub fn in_chains(self) -> bool {
+        self.operator().condition.is_some()
+    }
+
+    /// Whether the operator takes a `pattern` (the detectors, `pm`, `unconditional` and the encoding checks
+    /// take none).
+    pub fn takes_pattern(self) -> bool {
+        self.operator().takes_pattern
+    }
+
+    /// Whether the CRS converter turns a ModSecurity rule that compares a setting with this operator into a
+    /// setting condition (`when:`), decided when the rules are compiled.
+    pub fn compares_settings(self) -> bool {
+        self.operator().compares_settings
+    }
+}
 
 /// Why an operator (a rule's or a chain condition's) cannot be built from what the rule says.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -71,13 +190,6 @@ pub enum Matcher {
     Check(Check),
 }
 
-/// Whether the hit of `value` ending at `end` ends inside a name: a letter, digit or underscore on both sides
-/// (`$path` of `$pathname`, `bin/ar` of `bin/archive`).
-pub fn continues_name(value: &[u8], end: usize) -> bool {
-    let name = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-    end > 0 && value.get(end - 1).is_some_and(name) && value.get(end).is_some_and(name)
-}
-
 /// Where and how a value matched.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Found {
@@ -105,42 +217,19 @@ impl Matcher {
         phrases: &[String],
         regexes: &mut RegexFactory<'_>,
     ) -> Result<Matcher, OperatorError> {
-        let need = || pattern.ok_or(OperatorError::NeedsPattern(kind));
         if !phrases.is_empty() && kind != OperatorKind::Pm {
             return Err(OperatorError::PhrasesOutsidePm(kind));
         }
-        if !kind.takes_pattern() && pattern.is_some() {
-            return Err(OperatorError::TakesNoPattern(kind));
+        let pattern = match (kind.takes_pattern(), pattern) {
+            (true, None) => return Err(OperatorError::NeedsPattern(kind)),
+            (false, Some(_)) => return Err(OperatorError::TakesNoPattern(kind)),
+            (_, pattern) => pattern.unwrap_or_default(),
+        };
+        match kind.operator().build {
+            Build::Search(build) => build(pattern, phrases, regexes),
+            Build::Check(build) => Ok(Matcher::Check(build(pattern)?)),
+            Build::None => Err(OperatorError::NotASearch(kind)),
         }
-        if let Some(check) = Check::new(kind, pattern) {
-            if kind != OperatorKind::Unconditional && kind.takes_pattern() {
-                need()?;
-            }
-            return Ok(Matcher::Check(check?));
-        }
-        Ok(match kind {
-            OperatorKind::Regex => Matcher::Regex(regexes(need()?)?),
-            OperatorKind::Contains => Matcher::Contains(Box::new(
-                memchr::memmem::Finder::new(need()?.as_bytes()).into_owned(),
-            )),
-            OperatorKind::StartsWith => Matcher::StartsWith(need()?.as_bytes().to_vec()),
-            OperatorKind::DetectorSqli => Matcher::DetectorSqli,
-            OperatorKind::DetectorXss => Matcher::DetectorXss,
-            OperatorKind::Pm => {
-                if phrases.is_empty() {
-                    return Err(OperatorError::NoPhrases);
-                }
-                // Leftmost-longest: of the phrases starting where a hit starts, the whole word (`bin/arch`,
-                // not `bin/ar`), which `find` needs to tell a name from the start of a longer one.
-                let automaton = AhoCorasick::builder()
-                    .ascii_case_insensitive(true)
-                    .match_kind(MatchKind::LeftmostLongest)
-                    .build(phrases)
-                    .map_err(|e| OperatorError::Phrases(e.to_string()))?;
-                Matcher::Pm(Box::new(automaton))
-            }
-            _ => return Err(OperatorError::NotASearch(kind)),
-        })
     }
 
     /// Number of capture groups including group 0 (1 for non-regex operators).
@@ -168,537 +257,19 @@ impl Matcher {
     /// Runs the operator on `value`. Capture groups are resolved only when `captures` is set (chained rules), since
     /// they need a slower engine than a plain search.
     pub fn find(&self, value: &[u8], captures: bool) -> Option<Found> {
+        let span = |span: Range<usize>| Found {
+            span,
+            groups: Vec::new(),
+        };
         let whole = || Found::whole(value);
         match self {
-            Matcher::Regex(re) if re.matches_whole() => Some(Found {
-                span: 0..value.len(),
-                groups: match captures {
-                    true => vec![Some(0..value.len())],
-                    false => Vec::new(),
-                },
-            }),
-            Matcher::Regex(re) if captures => {
-                let caps = re.captures(value)?;
-                let span = caps.get_match()?.range();
-                let groups = (0..caps.group_len())
-                    .map(|i| caps.get_group(i).map(|s| s.range()))
-                    .collect();
-                Some(Found { span, groups })
-            }
-            Matcher::Regex(re) => re.find(value).map(|m| Found {
-                span: m.range(),
-                groups: Vec::new(),
-            }),
-            Matcher::Contains(finder) => finder.find(value).map(|at| Found {
-                span: at..at + finder.needle().len(),
-                groups: Vec::new(),
-            }),
-            Matcher::StartsWith(prefix) => value.starts_with(prefix).then(|| Found {
-                span: 0..prefix.len(),
-                groups: Vec::new(),
-            }),
-            Matcher::DetectorSqli => detect::sqli::is_sqli(value).then(whole),
-            Matcher::DetectorXss => detect::xss::is_xss(value).then(whole),
-            Matcher::Pm(automaton) => {
-                // Whether a phrase is present does not depend on which hit is reported; the first one that is
-                // a whole name lets a confirmer judge it (`$PATH` later in a value, not `$path` of `$pathname`).
-                let mut hits = automaton.find_iter(value);
-                let first = hits.next()?;
-                let hit = if continues_name(value, first.end()) {
-                    hits.find(|m| !continues_name(value, m.end()))
-                        .unwrap_or(first)
-                } else {
-                    first
-                };
-                Some(Found {
-                    span: hit.range(),
-                    groups: Vec::new(),
-                })
-            }
-            Matcher::Check(check) => check.find(value).map(|span| Found {
-                span,
-                groups: Vec::new(),
-            }),
-        }
-    }
-}
-
-/// A pattern of the text conditions (or a template target): literal text with `${capture:N}` and request
-/// variable references (`${REQUEST_HEADERS:Host}`, `${ARGS_GET:_method|ARGS_POST:_method}`; the older
-/// `${request_headers:NAME}` is `${REQUEST_HEADERS:NAME}`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Piece {
-    Literal(Vec<u8>),
-    Capture(usize),
-    /// The first value of the first of these variables (of this key, if given; ASCII-lowercased for header
-    /// variables) that has one; empty when none has.
-    Variable(Vec<(Variable, Option<String>)>),
-}
-
-/// A `${...}` reference to request variables: `NAME` or `NAME:key`, alternatives separated by `|`.
-fn parse_variable_reference(reference: &str) -> Option<Piece> {
-    let mut alternatives = Vec::new();
-    for alternative in reference.split('|') {
-        let (name, key) = match alternative.split_once(':') {
-            Some((name, key)) => (name, Some(key)),
-            None => (alternative, None),
-        };
-        let variable = Variable::parse(name)?;
-        let key = key.map(|k| match variable.case_insensitive_keys() {
-            true => k.to_ascii_lowercase(),
-            false => k.to_owned(),
-        });
-        alternatives.push((variable, key));
-    }
-    Some(Piece::Variable(alternatives))
-}
-
-fn parse_template(pattern: &str) -> Result<Vec<Piece>, OperatorError> {
-    let mut pieces = Vec::new();
-    let mut rest = pattern;
-    while let Some(start) = rest.find("${") {
-        let end = rest[start..]
-            .find('}')
-            .ok_or_else(|| OperatorError::UnterminatedReference(pattern.to_owned()))?;
-        let reference = &rest[start + 2..start + end];
-        let piece = if let Some(name) = reference.strip_prefix("request_headers:") {
-            Piece::Variable(vec![(
-                Variable::RequestHeaders,
-                Some(name.to_ascii_lowercase()),
-            )])
-        } else if let Some(n) = reference.strip_prefix("capture:") {
-            n.parse()
-                .map(Piece::Capture)
-                .map_err(|_| OperatorError::GroupNotANumber(reference.to_owned()))?
-        } else {
-            parse_variable_reference(reference)
-                .ok_or_else(|| OperatorError::UnknownReference(reference.to_owned()))?
-        };
-        pieces.push(Piece::Literal(rest.as_bytes()[..start].to_vec()));
-        pieces.push(piece);
-        rest = &rest[start + end + 1..];
-    }
-    pieces.push(Piece::Literal(rest.as_bytes().to_vec()));
-    Ok(pieces)
-}
-
-/// The first value of `variable` (of key `key`) in the request.
-fn first_value<'v>(
-    view: &RequestView<'v>,
-    variable: Variable,
-    key: Option<&str>,
-) -> Option<&'v [u8]> {
-    view.values(variable)
-        .iter()
-        .find(|(_, name, _)| {
-            key.is_none_or(|key| match variable.case_insensitive_keys() {
-                true => name.eq_ignore_ascii_case(key.as_bytes()),
-                false => *name == key.as_bytes(),
-            })
-        })
-        .map(|(_, _, value)| value)
-}
-
-/// A condition's compiled target.
-#[derive(Debug)]
-enum Target {
-    Matched,
-    Capture(usize),
-    Template(Vec<Piece>),
-    /// The values of a request variable, of one key only when given (ASCII-lowercased for header variables),
-    /// or with `count` the number of them.
-    Variable {
-        variable: Variable,
-        key: Option<String>,
-        count: bool,
-    },
-}
-
-#[derive(Debug)]
-enum ConditionOp {
-    Regex(RegexEngine),
-    Contains(Vec<Piece>),
-    StartsWith(Vec<Piece>),
-    Equals(Vec<Piece>),
-    EndsWith(Vec<Piece>),
-    /// The target occurs in the expanded pattern (`@within`; an empty target is within anything), for a
-    /// pattern with references (one without is a [`Check::Within`]).
-    Within(Vec<Piece>),
-    /// Any of the pattern's space-separated phrases occurs in the target, ASCII case-insensitive.
-    Pm(Box<AhoCorasick>),
-    /// The target and the expanded pattern, read as numbers, compare so.
-    Number(Comparison, Vec<Piece>),
-    /// A check of the target alone (`validate_url_encoding`, `validate_utf8_encoding`).
-    Check(Check),
-}
-
-/// One compiled chain condition.
-#[derive(Debug)]
-pub struct Condition {
-    target: Target,
-    op: ConditionOp,
-    transforms: Vec<Transform>,
-    negate: bool,
-}
-
-/// A value and a regex match in it, whose capture groups chain conditions read.
-type Captured = (Vec<u8>, Found);
-
-/// Capture group `n` of `found` in `value`, empty when it did not participate.
-fn group<'v>(value: &'v [u8], found: &Found, n: usize) -> &'v [u8] {
-    found
-        .groups
-        .get(n)
-        .cloned()
-        .flatten()
-        .and_then(|r| value.get(r))
-        .unwrap_or(&[])
-}
-
-/// A template's text for the match `found` in `value`; variable references read `view`.
-fn expand<'p>(
-    pieces: &'p [Piece],
-    value: &[u8],
-    found: &Found,
-    view: &RequestView<'_>,
-) -> std::borrow::Cow<'p, [u8]> {
-    // Most patterns are one literal (the restricted-headers list of 920450, say, tested against every header
-    // name): borrowed, not copied.
-    if let [Piece::Literal(literal)] = pieces {
-        return std::borrow::Cow::Borrowed(literal);
-    }
-    let text = |piece: &'p Piece| match piece {
-        Piece::Literal(l) => l.as_slice(),
-        Piece::Capture(n) => group(value, found, *n),
-        Piece::Variable(alternatives) => alternatives
-            .iter()
-            .find_map(|(variable, key)| first_value(view, *variable, key.as_deref()))
-            .unwrap_or_default(),
-    };
-    // Sized once: grown piece by piece, it was reallocated twice for `/${capture:0}/`.
-    let mut out = Vec::with_capacity(pieces.iter().map(|p| text(p).len()).sum());
-    for piece in pieces {
-        out.extend_from_slice(text(piece));
-    }
-    std::borrow::Cow::Owned(out)
-}
-
-/// Whether every condition of a chain holds for the match `found` in `value`, in order. A condition on another
-/// variable holds when one of its values satisfies it; when that is a regex match, its capture groups are the
-/// ones the later conditions read (ModSecurity's `capture` on a chained rule), until the next such match.
-/// `unicode_map`: the one the rule set's `url_decode_uni` uses.
-pub fn chain_holds(
-    conditions: &[Condition],
-    value: &[u8],
-    found: &Found,
-    view: &RequestView<'_>,
-    unicode_map: UnicodeMap,
-) -> bool {
-    let mut captured: Option<Captured> = None;
-    for condition in conditions {
-        let current = match &captured {
-            Some((v, f)) => (v.as_slice(), f),
-            None => (value, found),
-        };
-        let holds = match &condition.target {
-            Target::Variable {
-                variable,
-                key,
-                count,
-            } => match condition.holds_in(
-                (*variable, key.as_deref(), *count),
-                view,
-                current,
-                unicode_map,
-            ) {
-                None => false,
-                Some(None) => true,
-                Some(new) => {
-                    captured = new;
-                    true
-                }
-            },
-            _ => condition.holds(current.0, current.1, view, unicode_map),
-        };
-        if !holds {
-            return false;
-        }
-    }
-    true
-}
-
-/// Which part of a chain condition is wrong (`target`, `operator` or `pattern`), and why, for the load error.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ConditionError {
-    pub field: &'static str,
-    pub error: OperatorError,
-}
-
-impl ConditionError {
-    fn in_field(field: &'static str) -> impl Fn(OperatorError) -> ConditionError {
-        move |error| ConditionError { field, error }
-    }
-}
-
-/// Checks that capture group `n` exists in a match with `groups` groups (group 0 included).
-fn check_group(n: usize, groups: usize) -> Result<(), OperatorError> {
-    match n < groups {
-        true => Ok(()),
-        false => Err(OperatorError::NoSuchGroup { group: n, groups }),
-    }
-}
-
-/// A template's pieces, each capture group it reads checked to exist.
-fn checked_template(text: &str, groups: usize) -> Result<Vec<Piece>, OperatorError> {
-    let pieces = parse_template(text)?;
-    for piece in &pieces {
-        if let Piece::Capture(n) = piece {
-            check_group(*n, groups)?;
-        }
-    }
-    Ok(pieces)
-}
-
-impl Target {
-    /// What a condition reads; `groups` is the number of capture groups it can read.
-    fn new(target: ChainTarget, groups: usize) -> Result<Target, OperatorError> {
-        Ok(match target {
-            ChainTarget::MatchedValue => Target::Matched,
-            ChainTarget::Capture(n) => {
-                check_group(usize::from(n), groups)?;
-                Target::Capture(usize::from(n))
-            }
-            ChainTarget::Template(text) => Target::Template(checked_template(&text, groups)?),
-            ChainTarget::Variable {
-                variable,
-                key,
-                count,
-            } => Target::Variable {
-                variable,
-                key: key.map(|k| match variable.case_insensitive_keys() {
-                    true => k.to_ascii_lowercase(),
-                    false => k,
-                }),
-                count,
-            },
-        })
-    }
-}
-
-impl ConditionOp {
-    /// The condition's operator on `pattern`, whose templates may read `groups` capture groups.
-    fn new(
-        operator: OperatorKind,
-        pattern: &str,
-        groups: usize,
-        regexes: &mut RegexFactory<'_>,
-    ) -> Result<ConditionOp, OperatorError> {
-        let template = || checked_template(pattern, groups);
-        Ok(match operator {
-            OperatorKind::Regex => ConditionOp::Regex(regexes(pattern)?),
-            OperatorKind::Contains => ConditionOp::Contains(template()?),
-            OperatorKind::StartsWith => ConditionOp::StartsWith(template()?),
-            OperatorKind::Equals => ConditionOp::Equals(template()?),
-            OperatorKind::EndsWith => ConditionOp::EndsWith(template()?),
-            // A list without references is indexed once, as the `within` operator's is.
-            OperatorKind::Within => {
-                let mut pieces = template()?;
-                match pieces.as_mut_slice() {
-                    [Piece::Literal(list)] => {
-                        ConditionOp::Check(Check::Within(WithinList::new(std::mem::take(list))))
-                    }
-                    _ => ConditionOp::Within(pieces),
-                }
-            }
-            OperatorKind::Pm => ConditionOp::Pm(Box::new(
-                AhoCorasick::builder()
-                    .ascii_case_insensitive(true)
-                    .build(pattern.split_ascii_whitespace())
-                    .map_err(|e| OperatorError::Phrases(e.to_string()))?,
-            )),
-            OperatorKind::Eq => ConditionOp::Number(Comparison::Eq, template()?),
-            OperatorKind::Gt => ConditionOp::Number(Comparison::Gt, template()?),
-            OperatorKind::Ge => ConditionOp::Number(Comparison::Ge, template()?),
-            OperatorKind::Lt => ConditionOp::Number(Comparison::Lt, template()?),
-            OperatorKind::Le => ConditionOp::Number(Comparison::Le, template()?),
-            OperatorKind::ValidateUrlEncoding | OperatorKind::ValidateUtf8Encoding
-                if !pattern.is_empty() =>
-            {
-                return Err(OperatorError::ConditionTakesNoPattern);
-            }
-            OperatorKind::ValidateUrlEncoding => ConditionOp::Check(Check::UrlEncoding),
-            OperatorKind::ValidateUtf8Encoding => ConditionOp::Check(Check::Utf8Encoding),
-            other => return Err(OperatorError::NotInChains(other)),
-        })
-    }
-}
-
-impl Condition {
-    /// `groups` is the number of capture groups of the rule's regex (0 when the operator is not a regex).
-    pub fn new(
-        target: ChainTarget,
-        operator: OperatorKind,
-        pattern: &str,
-        transforms: &[Transform],
-        negate: bool,
-        groups: usize,
-        regexes: &mut RegexFactory<'_>,
-    ) -> Result<Condition, ConditionError> {
-        Ok(Condition {
-            target: Target::new(target, groups).map_err(ConditionError::in_field("target"))?,
-            op: ConditionOp::new(operator, pattern, groups, regexes).map_err(|error| {
-                let field = match error {
-                    OperatorError::NotInChains(_) => "operator",
-                    _ => "pattern",
-                };
-                ConditionError { field, error }
-            })?,
-            transforms: transform::effective_chain(transforms),
-            negate,
-        })
-    }
-
-    /// Whether the condition holds for a match `found` in `value`; `view` is the request, which variable
-    /// references (`${REQUEST_HEADERS:Host}`) read; `unicode_map` is the one the rule set's `url_decode_uni`
-    /// uses. (A condition on another variable reads the request: [`chain_holds`].)
-    pub fn holds(
-        &self,
-        value: &[u8],
-        found: &Found,
-        view: &RequestView<'_>,
-        unicode_map: UnicodeMap,
-    ) -> bool {
-        let target = match &self.target {
-            Target::Matched => std::borrow::Cow::Borrowed(value),
-            Target::Capture(n) => std::borrow::Cow::Borrowed(group(value, found, *n)),
-            Target::Template(pieces) => expand(pieces, value, found, view),
-            Target::Variable { .. } => return false,
-        };
-        self.test(
-            &transform::apply_chain(&self.transforms, &target, unicode_map),
-            value,
-            found,
-            view,
-        )
-    }
-
-    /// The operator (negation included) on the transformed `target`; templates of the pattern read the capture
-    /// groups of `found` in `value`.
-    fn test(&self, target: &[u8], value: &[u8], found: &Found, view: &RequestView<'_>) -> bool {
-        let expand = |pieces| expand(pieces, value, found, view);
-        let result = match &self.op {
-            ConditionOp::Regex(re) => re.is_match(target),
-            ConditionOp::Contains(p) => memchr::memmem::find(target, &expand(p)).is_some(),
-            ConditionOp::StartsWith(p) => target.starts_with(&expand(p)),
-            ConditionOp::Equals(p) => target == &*expand(p),
-            ConditionOp::EndsWith(p) => target.ends_with(&expand(p)),
-            ConditionOp::Within(p) => {
-                target.is_empty() || memchr::memmem::find(&expand(p), target).is_some()
-            }
-            ConditionOp::Pm(automaton) => automaton.is_match(target),
-            ConditionOp::Number(comparison, p) => {
-                let (left, right) = (atoi(target), atoi(&expand(p)));
-                match comparison {
-                    Comparison::Eq => left == right,
-                    Comparison::Gt => left > right,
-                    Comparison::Ge => left >= right,
-                    Comparison::Lt => left < right,
-                    Comparison::Le => left <= right,
-                }
-            }
-            ConditionOp::Check(check) => check.find(target).is_some(),
-        };
-        result != self.negate
-    }
-
-    /// For a condition on another variable: `None` when none of its values satisfies the condition, else the
-    /// captures that later conditions read from then on, when it was a regex match (`Some(None)`: no new ones).
-    /// `current` is the value and match whose groups the pattern's templates read.
-    fn holds_in(
-        &self,
-        (variable, key, count): (Variable, Option<&str>, bool),
-        view: &RequestView<'_>,
-        (value, found): (&[u8], &Found),
-        unicode_map: UnicodeMap,
-    ) -> Option<Option<Captured>> {
-        let selected = view.values(variable).iter().filter(|(_, name, _)| {
-            key.is_none_or(|key| match variable.case_insensitive_keys() {
-                true => name.eq_ignore_ascii_case(key.as_bytes()),
-                false => *name == key.as_bytes(),
-            })
-        });
-        if count {
-            let count = selected.count().to_string();
-            let target = transform::apply_chain(&self.transforms, count.as_bytes(), unicode_map);
-            return self.test(&target, value, found, view).then_some(None);
-        }
-        for (_, _, raw) in selected {
-            let target = transform::apply_chain(&self.transforms, raw, unicode_map);
-            match (&self.op, self.negate) {
-                (ConditionOp::Regex(re), false) => {
-                    if let Some(caps) = re.captures(&target) {
-                        let groups = (0..caps.group_len())
-                            .map(|i| caps.get_group(i).map(|span| span.range()))
-                            .collect();
-                        let span = caps.get_match().map_or(0..0, |m| m.range());
-                        return Some(Some((target.into_owned(), Found { span, groups })));
-                    }
-                }
-                _ if self.test(&target, value, found, view) => return Some(None),
-                _ => {}
-            }
-        }
-        None
-    }
-
-    /// The number of capture groups (with group 0) that a match of this condition gives the conditions after
-    /// it, when it is a regex on another variable.
-    pub fn capture_groups(&self) -> Option<usize> {
-        match (&self.target, &self.op, self.negate) {
-            (Target::Variable { .. }, ConditionOp::Regex(re), false) => Some(re.group_count()),
-            _ => None,
-        }
-    }
-
-    /// Whether the condition reads the request beyond the matched value (another variable, a header): its
-    /// outcome for a value then depends on the request, so it must not be remembered per value.
-    pub fn reads_request(&self) -> bool {
-        let reads = |p: &[Piece]| p.iter().any(|p| matches!(p, Piece::Variable(_)));
-        matches!(self.target, Target::Variable { .. })
-            || matches!(&self.target, Target::Template(p) if reads(p))
-            || self.op_pieces().is_some_and(reads)
-    }
-
-    /// The condition's regex, if it is a regex condition.
-    pub fn regex(&self) -> Option<&RegexEngine> {
-        match &self.op {
-            ConditionOp::Regex(re) => Some(re),
-            _ => None,
-        }
-    }
-
-    /// Whether this condition reads capture groups (so the rule's regex must resolve them).
-    pub fn needs_captures(&self) -> bool {
-        let uses = |p: &[Piece]| p.iter().any(|p| matches!(p, Piece::Capture(_)));
-        let target_uses = match &self.target {
-            Target::Matched => false,
-            Target::Capture(_) => true,
-            Target::Template(pieces) => uses(pieces),
-            Target::Variable { .. } => false,
-        };
-        target_uses || self.op_pieces().is_some_and(uses)
-    }
-
-    /// The pattern of a text operator, as pieces (literal text, captures, headers); `None` for regex and pm.
-    fn op_pieces(&self) -> Option<&[Piece]> {
-        match &self.op {
-            ConditionOp::Regex(_) | ConditionOp::Pm(_) | ConditionOp::Check(_) => None,
-            ConditionOp::Number(_, p)
-            | ConditionOp::Contains(p)
-            | ConditionOp::StartsWith(p)
-            | ConditionOp::Equals(p)
-            | ConditionOp::EndsWith(p)
-            | ConditionOp::Within(p) => Some(p),
+            Matcher::Regex(re) => regex::find(re, value, captures),
+            Matcher::Contains(finder) => contains::find(finder, value).map(span),
+            Matcher::StartsWith(prefix) => starts_with::find(prefix, value).map(span),
+            Matcher::DetectorSqli => detector_sqli::holds(value).then(whole),
+            Matcher::DetectorXss => detector_xss::holds(value).then(whole),
+            Matcher::Pm(automaton) => pm::find(automaton, value).map(span),
+            Matcher::Check(check) => check.find(value).map(span),
         }
     }
 }
@@ -706,74 +277,20 @@ impl Condition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::HttpRequest;
-
-    /// A request with these headers, as chain conditions see it (leaked: tests only).
-    fn view(headers: &'static [(&'static str, &'static [u8])]) -> RequestView<'static> {
-        let request = HttpRequest {
-            method: "GET",
-            uri: "/?_method=PUT",
-            version: "HTTP/1.1",
-            headers,
-            body: b"",
-        };
-        RequestView::new(&request, Box::leak(Box::default()))
-    }
 
     fn lazy(p: &str) -> Result<RegexEngine, RegexError> {
         RegexEngine::lazy(p)
     }
 
-    fn regex(p: &str) -> Matcher {
-        Matcher::new(OperatorKind::Regex, Some(p), &[], &mut lazy).unwrap()
-    }
-
     #[test]
-    fn regex_has_modsecurity_semantics() {
-        assert!(
-            regex("a.b").find(b"a\nb", false).is_some(),
-            "dot matches newline"
-        );
-        assert!(
-            regex("^b$").find(b"a\nb\nc", false).is_some(),
-            "multi-line anchors"
-        );
-        assert!(regex("(?i)select").find(b"SeLeCt", false).is_some());
-        assert!(
-            regex("select").find(b"SELECT", false).is_none(),
-            "case-sensitive unless (?i)"
-        );
-        assert!(
-            regex(r"\xff").find(b"a\xffb", false).is_some(),
-            "bytes, not UTF-8"
-        );
-        assert!(
-            regex(r"a\w+").find("aé".as_bytes(), false).is_none(),
-            r"\w is ASCII"
-        );
-        let found = regex("o+").find(b"foo", false).unwrap();
-        assert_eq!(found.span, 1..3);
-    }
-
-    #[test]
-    fn lookaround_and_backreferences_are_refused() {
-        for p in [r"a(?=b)", r"(?<!a)b", r"(a)\1", "(unclosed"] {
-            let err = Matcher::new(OperatorKind::Regex, Some(p), &[], &mut lazy).unwrap_err();
-            assert!(
-                err.to_string().starts_with("regex does not compile"),
-                "{p}: {err}"
-            );
+    fn every_operator_has_one_row_whose_name_is_its_yaml_name() {
+        for row in OPERATORS {
+            assert_eq!(OPERATORS.iter().filter(|r| r.kind == row.kind).count(), 1);
+            let yaml = serde_saphyr::to_string(&row.kind).unwrap();
+            assert_eq!(yaml.trim(), row.name);
+            assert_eq!(row.kind.operator().name, row.name);
         }
-    }
-
-    #[test]
-    fn string_operators() {
-        let contains = Matcher::new(OperatorKind::Contains, Some("../"), &[], &mut lazy).unwrap();
-        assert_eq!(contains.find(b"/a/../b", false).unwrap().span, 3..6);
-        assert!(contains.find(b"/a/./b", false).is_none());
-        let starts = Matcher::new(OperatorKind::StartsWith, Some("() {"), &[], &mut lazy).unwrap();
-        assert!(starts.find(b"() { :; }; cat", false).is_some());
-        assert!(starts.find(b"x() {", false).is_none());
+        assert_eq!(OPERATORS.len(), 21, "a new operator needs its row");
     }
 
     #[test]
@@ -806,217 +323,9 @@ mod tests {
         );
         assert!(Matcher::new(OperatorKind::Eq, None, &[], &mut lazy).is_err());
         assert!(Matcher::new(OperatorKind::Unconditional, None, &[], &mut lazy).is_ok());
-    }
-
-    #[test]
-    fn pm_finds_any_phrase_case_insensitively() {
-        let phrases = ["/etc/passwd".to_string(), "boot.ini".to_string()];
-        let pm = Matcher::new(OperatorKind::Pm, None, &phrases, &mut lazy).unwrap();
-        assert_eq!(pm.find(b"x=../../ETC/passwd", false).unwrap().span, 7..18);
-        assert!(pm.find(b"C:\\Boot.INI", false).is_some());
-        assert!(pm.find(b"/etc/hosts", false).is_none());
-    }
-
-    #[test]
-    fn pm_reports_a_whole_name_before_the_start_of_a_longer_one() {
-        let phrases = ["bin/ar", "bin/arch", "$path"].map(String::from);
-        let pm = Matcher::new(OperatorKind::Pm, None, &phrases, &mut lazy).unwrap();
-        // The longest phrase where a hit starts, and a later whole name before an earlier prefix.
-        assert_eq!(pm.find(b"/bin/arch", false).unwrap().span, 1..9);
-        assert_eq!(pm.find(b"$pathname=$PATH;", false).unwrap().span, 10..15);
-        // Only prefixes of longer names: the first is reported all the same (the rule matches).
-        assert_eq!(pm.find(b"$pathname", false).unwrap().span, 0..5);
-        assert!(continues_name(b"$pathname", 5));
-        assert!(!continues_name(b"bin/aa-x", 7));
-    }
-
-    #[test]
-    fn template_targets_and_header_references() {
-        let m = regex(r"\.([^.]+)$");
-        let mut lazy = lazy;
-        let extension = Condition::new(
-            ChainTarget::Template(".${capture:1}/".into()),
-            OperatorKind::Within,
-            ".bak/ .conf/",
-            &[Transform::Lowercase],
-            false,
-            m.group_count(),
-            &mut lazy,
-        )
-        .unwrap_or_else(|e| panic!("{}", e.error));
-        let found = m.find(b"/a/site.CONF", true).unwrap();
-        assert!(extension.holds(b"/a/site.CONF", &found, &view(&[]), UnicodeMap::default()));
-        let found = m.find(b"/a/site.config", true).unwrap();
-        assert!(!extension.holds(b"/a/site.config", &found, &view(&[]), UnicodeMap::default()));
-        let url = regex(r"^https?://([^/]+)");
-        let host = Condition::new(
-            ChainTarget::Capture(1),
-            OperatorKind::EndsWith,
-            "${request_headers:host}",
-            &[],
-            true,
-            url.group_count(),
-            &mut lazy,
-        )
-        .unwrap_or_else(|e| panic!("{}", e.error));
-        let value = b"http://www.example.com/x";
-        let found = url.find(value, true).unwrap();
-        assert!(!host.holds(
-            value,
-            &found,
-            &view(&[("Host", b"example.com")]),
-            UnicodeMap::default()
-        ));
-        assert!(host.holds(
-            value,
-            &found,
-            &view(&[("Host", b"other.org")]),
-            UnicodeMap::default()
-        ));
-        // A variable reference (the first value of the first alternative that has one) and a numeric operator.
-        let method = Condition::new(
-            ChainTarget::MatchedValue,
-            OperatorKind::Equals,
-            "${ARGS_POST:_method|ARGS_GET:_method}",
-            &[],
-            false,
-            1,
-            &mut lazy,
-        )
-        .unwrap_or_else(|e| panic!("{}", e.error));
-        assert!(method.reads_request());
-        let whole = Found::whole(b"PUT");
-        assert!(method.holds(b"PUT", &whole, &view(&[]), UnicodeMap::default()));
-        assert!(!method.holds(b"put", &whole, &view(&[]), UnicodeMap::default()));
-        let range = regex(r"(\d+)-(\d+)");
-        let descending = Condition::new(
-            ChainTarget::Capture(2),
-            OperatorKind::Lt,
-            "${capture:1}",
-            &[],
-            false,
-            range.group_count(),
-            &mut lazy,
-        )
-        .unwrap_or_else(|e| panic!("{}", e.error));
-        let value = b"bytes=10-9";
-        let found = range.find(value, true).unwrap();
-        assert!(descending.holds(value, &found, &view(&[]), UnicodeMap::default()));
-        let value = b"bytes=9-10";
-        let found = range.find(value, true).unwrap();
-        assert!(!descending.holds(value, &found, &view(&[]), UnicodeMap::default()));
-    }
-
-    #[test]
-    fn captures_and_conditions() {
-        let m = regex(r"(\w+)\s*=\s*(\w+)");
-        assert_eq!(m.group_count(), 3);
-        let value = b"x' or a = a";
-        let found = m.find(value, true).unwrap();
-        let equal = Condition::new(
-            ChainTarget::Capture(1),
-            OperatorKind::Equals,
-            "${capture:2}",
-            &[],
-            false,
-            3,
-            &mut lazy,
-        )
-        .ok()
-        .unwrap();
-        assert!(equal.needs_captures());
-        assert!(equal.holds(value, &found, &view(&[]), UnicodeMap::default()));
-        let differ = Condition::new(
-            ChainTarget::Capture(1),
-            OperatorKind::Equals,
-            "${capture:2}",
-            &[],
-            true,
-            3,
-            &mut lazy,
-        )
-        .ok()
-        .unwrap();
-        assert!(!differ.holds(value, &found, &view(&[]), UnicodeMap::default()));
-        let not_token = Condition::new(
-            ChainTarget::MatchedValue,
-            OperatorKind::Regex,
-            r"^[,\-0-9=A-Z_a-z]+$",
-            &[],
-            true,
-            3,
-            &mut lazy,
-        )
-        .ok()
-        .unwrap();
-        assert!(not_token.holds(value, &found, &view(&[]), UnicodeMap::default()));
-        assert!(!not_token.holds(
-            b"a=a",
-            &m.find(b"a=a", true).unwrap(),
-            &view(&[]),
-            UnicodeMap::default()
-        ));
-        let lowered = Condition::new(
-            ChainTarget::Capture(1),
-            OperatorKind::Equals,
-            "abc",
-            &[Transform::Lowercase],
-            false,
-            3,
-            &mut lazy,
-        )
-        .ok()
-        .unwrap();
-        assert!(lowered.holds(
-            b"ABC=1",
-            &m.find(b"ABC=1", true).unwrap(),
-            &view(&[]),
-            UnicodeMap::default()
-        ));
-    }
-
-    #[test]
-    fn condition_errors_name_the_field() {
-        let err = |target, op, pattern: &str| {
-            Condition::new(target, op, pattern, &[], false, 2, &mut lazy)
-                .err()
-                .map(|e| (e.field, e.error))
-        };
         assert_eq!(
-            err(ChainTarget::Capture(2), OperatorKind::Equals, "x")
-                .unwrap()
-                .0,
-            "target"
-        );
-        assert_eq!(
-            err(
-                ChainTarget::Capture(1),
-                OperatorKind::Equals,
-                "${capture:5}"
-            )
-            .unwrap()
-            .0,
-            "pattern"
-        );
-        assert_eq!(
-            err(ChainTarget::Capture(1), OperatorKind::Equals, "${nope}")
-                .unwrap()
-                .0,
-            "pattern"
-        );
-        assert_eq!(
-            err(ChainTarget::MatchedValue, OperatorKind::Regex, "(?=x)")
-                .unwrap()
-                .0,
-            "pattern"
-        );
-        assert!(
-            err(
-                ChainTarget::Capture(1),
-                OperatorKind::Equals,
-                "${capture:1}"
-            )
-            .is_none()
+            Matcher::new(OperatorKind::AnomalyThreshold, None, &[], &mut lazy).unwrap_err(),
+            OperatorError::NotASearch(OperatorKind::AnomalyThreshold)
         );
     }
 }

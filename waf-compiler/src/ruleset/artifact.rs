@@ -401,7 +401,8 @@ pub fn read(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
     }
     let unicode_map = UnicodeMap::for_code_page(payload.header.unicode_code_page)
         .map_err(|e| corrupt(e.to_string()))?;
-    let mut chains = Chains::from_list(&payload.chains, unicode_map).map_err(corrupt)?;
+    let mut chains =
+        Chains::from_list(&payload.chains, unicode_map).map_err(|e| corrupt(e.to_string()))?;
     let mut compiled: Vec<CompiledRule> = Vec::with_capacity(rules.len());
     let mut scratch = Vec::new();
     for ((rule, stored), file) in rules.iter().zip(&payload.regexes).zip(&payload.files) {

@@ -52,7 +52,19 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// The path relative to its rule directory: what the source hash covers, so it is the same on every machine.
     pub relative: PathBuf,
-    pub text: Result<String, String>,
+    pub text: Result<String, SourceError>,
+}
+
+/// Why a rule file has no text to load. (`Arc`: a [`SourceFile`] is cloned, an I/O error cannot be.)
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum SourceError {
+    #[error("cannot read file: {0}")]
+    Unreadable(std::sync::Arc<std::io::Error>),
+    #[error("file is not UTF-8")]
+    NotUtf8,
+    /// Rules the caller generated (the proxy's per-domain rules) could not be written out as text.
+    #[error("cannot write the rules as text: {0}")]
+    Unwritable(std::sync::Arc<serde_json::Error>),
 }
 
 /// Every `.yaml`/`.yml` file below `dirs` (recursively), read, with the errors of unreadable directories: what
@@ -67,10 +79,8 @@ pub fn read_dirs<P: AsRef<Path>>(dirs: &[P]) -> (Vec<SourceFile>, Vec<LoadError>
         errors.append(&mut scan_errors);
         for path in files {
             let text = std::fs::read(&path)
-                .map_err(|e| format!("cannot read file: {e}"))
-                .and_then(|bytes| {
-                    String::from_utf8(bytes).map_err(|_| "file is not UTF-8".to_owned())
-                });
+                .map_err(|e| SourceError::Unreadable(e.into()))
+                .and_then(|bytes| String::from_utf8(bytes).map_err(|_| SourceError::NotUtf8));
             let relative = path.strip_prefix(dir).unwrap_or(&path).to_owned();
             sources.push(SourceFile {
                 path,
@@ -131,8 +141,8 @@ impl CompiledRuleSet {
             hash_source(&mut hasher, source);
             let text = match &source.text {
                 Ok(text) => text,
-                Err(message) => {
-                    errors.push(LoadError::file(&source.path, message.clone()));
+                Err(error) => {
+                    errors.push(LoadError::file(&source.path, error.to_string()));
                     continue;
                 }
             };

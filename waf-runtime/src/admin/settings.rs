@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use std::sync::Arc;
 use utoipa::ToSchema;
-use waf_compiler::policy::Profile;
+use waf_compiler::Profile;
 use waf_compiler::rule_entries;
 
 /// Longest host name (RFC 1035).

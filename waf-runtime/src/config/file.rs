@@ -168,7 +168,7 @@ pub struct FileDomain {
     pub anomaly_threshold: Option<u32>,
     pub disabled_rules: Option<Vec<u32>>,
     pub excluded_variables: Option<Vec<FileExcludedVariable>>,
-    pub profile: Option<waf_compiler::policy::Profile>,
+    pub profile: Option<waf_compiler::Profile>,
     /// Rules in the rule format (docs/rule-format.md), checked by the rule loader.
     pub custom_rules: Option<Vec<serde_json::Value>>,
     pub access_log: Option<bool>,
@@ -193,7 +193,7 @@ pub struct FileRules {
     pub reload_interval_sec: Option<u64>,
     pub remember_values: Option<bool>,
     pub confirm: Option<bool>,
-    pub profile: Option<waf_compiler::policy::Profile>,
+    pub profile: Option<waf_compiler::Profile>,
     pub disabled_rules: Option<Vec<u32>>,
     pub crs_settings: Option<std::collections::BTreeMap<String, String>>,
 }

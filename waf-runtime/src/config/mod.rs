@@ -15,8 +15,8 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use waf_compiler::evaluate::exclusion::{Exclusions, TargetExclusion};
-use waf_compiler::policy::Profile;
+use waf_compiler::Profile;
+use waf_compiler::{Exclusions, TargetExclusion};
 
 pub use resolve::resolve;
 pub use traffic::{
@@ -383,11 +383,11 @@ pub struct RulesConfig {
     pub unicode_code_page: Option<u32>,
     pub reload_interval_sec: u64,
     /// Whether the engine remembers, per worker thread, what it found in values it has seen (see
-    /// `waf_compiler::evaluate::memo`): about 1.5 MB per worker at most, holding recent header, cookie and argument
+    /// `waf-compiler/src/evaluate/memo.rs`): about 1.5 MB per worker at most, holding recent header, cookie and argument
     /// values of up to 256 bytes.
     pub remember_values: bool,
     /// Whether hits of the injection families are confirmed by a parser of their language before they score
-    /// (`waf_compiler::evaluate::confirm`); off, every hit scores in full, as in ModSecurity.
+    /// (`waf-compiler/src/evaluate/confirm/`); off, every hit scores in full, as in ModSecurity.
     pub confirm: bool,
     /// What the sites behind the proxy serve, for domains without a `profile` of their own: `web` (pages and
     /// forms, the default) or `api` (an API for programs: bodies judged by content, not label; URLs in JSON

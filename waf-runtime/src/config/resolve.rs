@@ -15,9 +15,9 @@ use crate::limits::{self, Limits};
 use crate::upstream_url::UpstreamUrl;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
-use waf_compiler::evaluate::exclusion::TargetExclusion;
-use waf_compiler::transform::UnicodeMap;
-use waf_compiler::transform::unicode_map::DEFAULT_CODE_PAGE;
+use waf_compiler::DEFAULT_CODE_PAGE;
+use waf_compiler::TargetExclusion;
+use waf_compiler::UnicodeMap;
 
 /// Let's Encrypt's directories: production by default, staging with `acme.staging` (its certificates are not
 /// trusted, and its rate limits are far higher, for trying a setup out).
@@ -968,7 +968,7 @@ impl Resolver<'_> {
         // 0 would block every request, matching or not.
         let anomaly_threshold = r
             .anomaly_threshold
-            .unwrap_or(waf_compiler::evaluate::verdict::DEFAULT_ANOMALY_THRESHOLD);
+            .unwrap_or(waf_compiler::DEFAULT_ANOMALY_THRESHOLD);
         if anomaly_threshold == 0 {
             return Err(self.key_error("waf.rules.anomaly_threshold", "must be at least 1"));
         }

@@ -1,0 +1,17 @@
+//! `anomaly_threshold`: CRS's blocking evaluation (949110). The rule reads no variable, so this operator never
+//! runs on a value: evaluation compares the request's anomaly score with the threshold in force after the
+//! other rules ([`crate::evaluate`]). The CRS converter recognises the rule by its shape, not by an operator
+//! name.
+
+use super::{Build, Operator};
+use crate::rule::OperatorKind;
+
+pub(super) const OPERATOR: Operator = Operator {
+    kind: OperatorKind::AnomalyThreshold,
+    name: "anomaly_threshold",
+    modsecurity: &[],
+    takes_pattern: false,
+    compares_settings: false,
+    build: Build::None,
+    condition: None,
+};

@@ -1,0 +1,21 @@
+//! `detector_xss` (ModSecurity's `@detectXSS`): libinjection's XSS detection ([`crate::detect::xss`]) judges the value.
+//! It takes no pattern, and its verdict depends on the value alone, so evaluation remembers it per value
+//! ([`super::Matcher::detector`]).
+
+use super::{Build, Matcher, Operator};
+use crate::rule::OperatorKind;
+
+pub(super) const OPERATOR: Operator = Operator {
+    kind: OperatorKind::DetectorXss,
+    name: "detector_xss",
+    modsecurity: &["detectXSS"],
+    takes_pattern: false,
+    compares_settings: false,
+    build: Build::Search(|_, _, _| Ok(Matcher::DetectorXss)),
+    condition: None,
+};
+
+/// Whether libinjection's XSS detection flags `value`.
+pub(super) fn holds(value: &[u8]) -> bool {
+    crate::detect::xss::is_xss(value)
+}
