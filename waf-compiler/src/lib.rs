@@ -46,11 +46,13 @@ pub mod transform;
 // What the proxy (waf-runtime) needs of the engine, at the root: it reaches into no module.
 pub use compile::load::{LoadError, rule_entries};
 pub use compile::{CompileOptions, CompiledRule};
-pub use evaluate::verdict::{DEFAULT_ANOMALY_THRESHOLD, RuleMatch, Verdict};
+pub use evaluate::verdict::{
+    DEFAULT_ANOMALY_THRESHOLD, DEFAULT_OUTBOUND_ANOMALY_THRESHOLD, RuleMatch, Verdict,
+};
 pub use policy::site_settings;
 pub use regex_engine::{DEFAULT_DFA_SIZE_LIMIT, EnginePlan};
-pub use request::{HttpRequest, OwnedRequest};
-pub use rule::{Action, Rule, Severity};
+pub use request::{HttpRequest, HttpResponse, OwnedRequest, OwnedResponse};
+pub use rule::{Action, Phase, Rule, Severity};
 pub use ruleset::artifact::{self, ArtifactError};
 pub use ruleset::{CompiledRuleSet, LoadOutcome, SourceFile, read_dirs};
 pub use transform::{UnicodeMap, UnknownCodePage};

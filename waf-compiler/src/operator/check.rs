@@ -81,7 +81,8 @@ impl Check {
             | OperatorKind::DetectorSqli
             | OperatorKind::DetectorXss
             | OperatorKind::Pm
-            | OperatorKind::AnomalyThreshold => return None,
+            | OperatorKind::AnomalyThreshold
+            | OperatorKind::AnomalyReport => return None,
         })
     }
 
