@@ -103,6 +103,33 @@ fn an_uninspected_body_and_a_clean_transaction() {
 }
 
 #[test]
+fn every_response_variable() {
+    let rules = from_yaml(
+        r#"
+rules:
+  - {id: 11, msg: m, phase: response, operator: equals, pattern: 'HTTP/1.0', variables: [RESPONSE_PROTOCOL], action: log}
+  - {id: 12, msg: m, phase: response, operator: equals, pattern: 'x-debug', variables: [RESPONSE_HEADERS_NAMES], transforms: [lowercase], action: log}
+  - {id: 13, msg: m, phase: response, operator: starts_with, pattern: 'text/html', variables: [RESPONSE_CONTENT_TYPE], action: log}
+  - {id: 14, msg: m, phase: response, operator: gt, pattern: '100', variables: [RESPONSE_CONTENT_LENGTH], action: log}
+  - {id: 15, msg: m, phase: response, operator: contains, pattern: 'trace', variables: [RESPONSE_HEADERS], action: log}
+"#,
+    );
+    let headers: &[(&str, &[u8])] = &[
+        ("Content-Type", b"text/html; charset=utf-8"),
+        ("Content-Length", b"512"),
+        ("X-Debug", b"trace=on"),
+    ];
+    let mut response = answer(200, headers, Some(b"<p>hi</p>"));
+    response.version = "HTTP/1.0";
+    let verdict = rules.evaluate_response(&get("/"), &response);
+    assert_eq!(ids(&verdict), [11, 12, 13, 14, 15]);
+    // None of them has a value in the request's phase, nor without the headers.
+    assert!(rules.evaluate(&get("/")).matches.is_empty());
+    let bare = rules.evaluate_response(&get("/"), &answer(200, &[], None));
+    assert!(bare.matches.is_empty());
+}
+
+#[test]
 fn a_rule_reading_the_other_phase_is_a_load_error() {
     let sources = [SourceFile {
         path: "bad.yaml".into(),
