@@ -107,6 +107,8 @@ pub fn managed(config: &Config) -> Value {
                     "anomaly_threshold": d.anomaly_threshold,
                     "disabled_rules": d.disabled_rules,
                     "custom_rules": custom_rules_text(&d.custom_rules),
+                    // Read-only here: whether its answers are inspected (its own `responses`, else the global).
+                    "responses": config.inspects_responses(host),
                 }),
             )
         })
@@ -123,6 +125,7 @@ pub fn managed(config: &Config) -> Value {
         "paranoia_level": config.rules.paranoia_level,
         "anomaly_threshold": config.rules.anomaly_threshold,
         "disabled_rules": config.rules.disabled_rules,
+        "responses": config.rules.responses,
         "rule_set": {
             "directories": config.rules.directories,
             "artifact": config.rules.artifact,
@@ -482,6 +485,18 @@ mod tests {
             let back: Value = serde_saphyr::from_str(&text).unwrap();
             assert_eq!(back, tree, "{nasty:?} became:\n{text}");
         }
+    }
+
+    /// The panel shows, per domain, whether its answers are inspected: its own `responses`, else the global.
+    #[test]
+    fn managed_settings_show_response_inspection() {
+        let text = "waf:\n  rules: {responses: false}\n  domains:\n    a.test: {responses: true}\n    b.test: {}\n";
+        let config =
+            crate::config::resolve(text, std::path::Path::new("waf.yml"), &|_| None).unwrap();
+        let shown = managed(&config);
+        assert_eq!(shown["responses"], false);
+        assert_eq!(shown["domains"]["a.test"]["responses"], true);
+        assert_eq!(shown["domains"]["b.test"]["responses"], false);
     }
 
     #[test]
