@@ -43,6 +43,9 @@ for label, size in (("2k", 2048), ("64k", 65536), ("1m", 1 << 20)):
     open(f"{out}/data-{label}.json", "w").write(json.dumps(items))
 PY
 
+# nginx's workers run as an unprivileged user: they must be able to read the pages.
+chmod a+rx "$work" "$work/www"
+chmod a+r "$work"/www/*
 start_nginx upstream 1 "server { listen 127.0.0.1:$UPSTREAM_PORT; root $work/www;
   types { text/html html; application/json json; } }"
 
@@ -88,8 +91,10 @@ run() { # port, path
 
 printf '%-16s %14s %10s %14s %10s %8s\n' answer "on req/s" "on p99" "off req/s" "off p99" on/off
 for path in /page-2k.html /page-64k.html /page-1m.html /data-2k.json /data-64k.json /data-1m.json; do
-  read -r on_rps on_p99 <<<"$(run $ON_PORT "$path")"
-  read -r off_rps off_p99 <<<"$(run $OFF_PORT "$path")"
+  on="$(run $ON_PORT "$path")" || exit 1
+  off="$(run $OFF_PORT "$path")" || exit 1
+  read -r on_rps on_p99 <<<"$on"
+  read -r off_rps off_p99 <<<"$off"
   printf '%-16s %14s %10s %14s %10s %8s\n' "$path" "$on_rps" "$on_p99" "$off_rps" "$off_p99" \
     "$(awk -v a="$on_rps" -v b="$off_rps" 'BEGIN { printf "%.2f", a / b }')"
 done

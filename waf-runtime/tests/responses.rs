@@ -119,24 +119,24 @@ async fn start_upstream() -> SocketAddr {
     addr
 }
 
-/// `waf` with the CRS response rules (and only those: the request rules are not what is tested here).
+/// `waf` with the CRS response rules (and only those: the request rules are not what is tested here), answers
+/// inspected (`rules.responses`, off by default), and `extra` configuration.
 fn start_waf(upstream: SocketAddr, extra: &str) -> Waf {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("rules")).unwrap();
     let crs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crs");
-    let mut rules = Vec::new();
     for entry in std::fs::read_dir(&crs).unwrap() {
         let path = entry.unwrap().path();
-        let name = path.file_name().unwrap().to_string_lossy().into_owned();
-        if name.starts_with("RESPONSE-") {
-            rules.push((name, std::fs::read_to_string(&path).unwrap()));
+        let name = path.file_name().unwrap().to_owned();
+        if name.to_string_lossy().starts_with("RESPONSE-") {
+            std::fs::copy(&path, dir.path().join("rules").join(name)).unwrap();
         }
     }
-    let rules: Vec<(&str, &str)> = rules
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
-    Waf::start(
-        &format!("  upstream: {{default: 'http://{upstream}'}}\n{extra}"),
-        &rules,
+    Waf::start_in(
+        dir,
+        &format!(
+            "  rules: {{directories: [rules], responses: true}}\n  upstream: {{default: 'http://{upstream}'}}\n{extra}"
+        ),
     )
 }
 
@@ -279,7 +279,7 @@ async fn limits_domains_and_modes() {
     assert_eq!(head.status, 200);
     drop(waf);
 
-    // Observe mode logs and passes; `rules.responses: false` inspects nothing.
+    // Observe mode logs and passes; without `rules.responses` (off by default) nothing is inspected.
     let waf = start_waf(upstream, "  mode: observe\n");
     let (head, _) = fetch(&waf, "GET", "/java", "app.test").await;
     assert_eq!(head.status, 200);
@@ -298,7 +298,8 @@ async fn limits_domains_and_modes() {
     let waf = Waf::start_in(
         dir,
         &format!(
-            "  rules: {{directories: [rules], responses: false}}\n  upstream: {{default: 'http://{upstream}'}}\n"
+            "  rules: {{directories: [rules]}}\n  upstream: {{default: 'http://{upstream}'}}\n  \
+             domains: {{loud.test: {{responses: true}}}}\n"
         ),
     );
     let (head, _) = fetch(&waf, "GET", "/java", "app.test").await;
@@ -308,4 +309,7 @@ async fn limits_domains_and_modes() {
             .await,
         0.0
     );
+    // A domain can turn it on for itself.
+    let (head, _) = fetch(&waf, "GET", "/java", "loud.test").await;
+    assert_eq!(head.status, 502);
 }

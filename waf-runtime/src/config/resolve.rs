@@ -21,7 +21,7 @@ use waf_compiler::transform::unicode_map::DEFAULT_CODE_PAGE;
 /// trusted, and its rate limits are far higher, for trying a setup out).
 /// `rules.responses` when not set: whether answers are inspected by default (docs/proxy.md, "Responses", gives
 /// the measurement that decided it).
-const DEFAULT_INSPECT_RESPONSES: bool = true;
+const DEFAULT_INSPECT_RESPONSES: bool = false;
 const LETS_ENCRYPT: &str = "https://acme-v02.api.letsencrypt.org/directory";
 const LETS_ENCRYPT_STAGING: &str = "https://acme-staging-v02.api.letsencrypt.org/directory";
 
@@ -1112,8 +1112,8 @@ mod tests {
         assert_eq!(c.upstream.default.to_string(), "http://127.0.0.1:8080");
         assert_eq!(c.rules.directories, vec![PathBuf::from("rules")]);
         assert_eq!(c.body.limit_bytes, 1_048_576);
-        // ModSecurity's recommended response settings, and responses inspected.
-        assert!(c.rules.responses);
+        // ModSecurity's recommended response settings; answers not inspected unless asked (docs/proxy.md).
+        assert!(!c.rules.responses);
         assert_eq!(c.response_body.limit_bytes, 512 * 1024);
         assert_eq!(c.response_body.over_limit, ResponseOverLimit::InspectPrefix);
         assert_eq!(
