@@ -11,10 +11,18 @@
 //!   close` and `Content-Length` are added when absent (the latter when there is data or the method is
 //!   POST/PUT/PATCH/DELETE-like, with go-ftw's own loose method check).
 //!
+//! The backend answers as go-ftw's reflecting backend, albedo, does ([`albedo_answer`]): a request to `/reflect`
+//! gets the status, headers and body its JSON asks for (the response tests, `RESPONSE-9xx`), any other an empty
+//! `200`. Each stage is evaluated as a transaction: the request's rules (settled at CRS's inbound threshold),
+//! then the response's on that answer (at the outbound threshold; always, as the CRS test setup inspects every
+//! answer whatever the request scored), then the logging phase (980170).
+//!
 //! A test passes when every stage's `expect_ids` matched and none of its `no_expect_ids` did.
 
-use crate::evaluate::verdict::{DEFAULT_ANOMALY_THRESHOLD, RuleMatch};
-use crate::request::OwnedRequest;
+use crate::evaluate::verdict::{
+    DEFAULT_ANOMALY_THRESHOLD, DEFAULT_OUTBOUND_ANOMALY_THRESHOLD, RuleMatch,
+};
+use crate::request::{OwnedRequest, OwnedResponse};
 use crate::ruleset::CompiledRuleSet;
 use base64::Engine;
 use serde::Deserialize;
@@ -284,9 +292,17 @@ fn run_test(rules: &CompiledRuleSet, test: &Test) -> Result<(), String> {
         let request = OwnedRequest::parse(&raw)
             .map_err(|e| format!("stage {n}: request does not parse: {e}"))?;
         let headers = request.headers();
-        let mut verdict = rules.evaluate(&request.as_request(&headers));
-        // The CRS tests run at CRS's default inbound threshold, which is the engine's default.
+        let borrowed = request.as_request(&headers);
+        let mut verdict = rules.evaluate(&borrowed);
+        // The CRS tests run at CRS's default thresholds, which are the engine's defaults.
         verdict.settle(DEFAULT_ANOMALY_THRESHOLD);
+        let answer = albedo_answer(&request);
+        let answer_headers = answer.headers();
+        let mut outbound = rules.evaluate_response(&borrowed, &answer.as_response(&answer_headers));
+        outbound.settle(DEFAULT_OUTBOUND_ANOMALY_THRESHOLD);
+        let logged = rules.correlate(&verdict, Some(&outbound));
+        verdict.matches.extend(outbound.matches);
+        verdict.matches.extend(logged);
         let matched = |id: u32| verdict.matches.iter().any(|m| m.rule_id == id);
         let missing: Vec<u32> = stage
             .output
@@ -312,6 +328,45 @@ fn run_test(rules: &CompiledRuleSet, test: &Test) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// What albedo (go-ftw's backend) answers to `request`: for `/reflect`, the JSON body's `status` (default 200),
+/// `headers` and `body` (or `encodedBody`, base64); a body that is no such JSON gets a `400`. Any other path gets
+/// an empty `200`.
+pub fn albedo_answer(request: &OwnedRequest) -> OwnedResponse {
+    let mut answer = OwnedResponse {
+        status: 200,
+        version: "HTTP/1.1".to_owned(),
+        headers: Vec::new(),
+        body: Some(Vec::new()),
+    };
+    let path = request.uri.split('?').next().unwrap_or_default();
+    if path != "/reflect" {
+        return answer;
+    }
+    let Ok(serde_json::Value::Object(spec)) = serde_json::from_slice(&request.body) else {
+        answer.status = 400;
+        return answer;
+    };
+    if let Some(status) = spec.get("status").and_then(serde_json::Value::as_u64) {
+        answer.status = u16::try_from(status).unwrap_or(500);
+    }
+    if let Some(serde_json::Value::Object(headers)) = spec.get("headers") {
+        answer.headers = headers
+            .iter()
+            .filter_map(|(name, value)| Some((name.clone(), value.as_str()?.as_bytes().to_vec())))
+            .collect();
+    }
+    let encoded = spec
+        .get("encodedBody")
+        .and_then(serde_json::Value::as_str)
+        .and_then(|b| base64::engine::general_purpose::STANDARD.decode(b).ok());
+    let body = spec
+        .get("body")
+        .and_then(serde_json::Value::as_str)
+        .map(|b| b.as_bytes().to_vec());
+    answer.body = Some(encoded.or(body).unwrap_or_default());
+    answer
 }
 
 fn describe(matches: &[RuleMatch]) -> String {
@@ -409,6 +464,32 @@ tests:
             (log.no_match_regex.as_deref(), &log.no_expect_ids[..]),
             (None, &[1][..])
         );
+    }
+
+    #[test]
+    fn albedo_reflects_what_the_json_asks() {
+        let post = |uri: &str, body: &str| OwnedRequest {
+            method: "POST".into(),
+            uri: uri.into(),
+            version: "HTTP/1.1".into(),
+            headers: Vec::new(),
+            body: body.as_bytes().to_vec(),
+        };
+        let answer = albedo_answer(&post(
+            "/reflect",
+            r#"{"status": 503, "headers": {"X-A": "1"}, "body": "oops"}"#,
+        ));
+        assert_eq!(answer.status, 503);
+        assert_eq!(answer.headers, [("X-A".to_owned(), b"1".to_vec())]);
+        assert_eq!(answer.body.as_deref(), Some(&b"oops"[..]));
+        let encoded = albedo_answer(&post("/reflect", r#"{"encodedBody": "aGk="}"#));
+        assert_eq!(
+            (encoded.status, encoded.body.as_deref()),
+            (200, Some(&b"hi"[..]))
+        );
+        assert_eq!(albedo_answer(&post("/reflect", "not json")).status, 400);
+        let other = albedo_answer(&post("/get", r#"{"status": 500}"#));
+        assert_eq!((other.status, other.body.as_deref()), (200, Some(&b""[..])));
     }
 
     #[test]

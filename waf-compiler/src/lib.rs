@@ -47,8 +47,8 @@ mod transform;
 
 // The rule model: the contract of docs/rule-format.md.
 pub use rule::{
-    Action, ChainCondition, ChainTarget, Confirm, OperatorKind, Rule, SettingCondition, Severity,
-    Transform, Variable, VariableSpec,
+    Action, ChainCondition, ChainTarget, Confirm, OperatorKind, Phase, Rule, SettingCondition,
+    Severity, Transform, Variable, VariableSpec,
 };
 // Loading and compiling rules.
 pub use compile::load::{LoadError, parse_rules, rule_entries, scan_dir};
@@ -63,10 +63,12 @@ pub use transform::{
 };
 // Evaluating a request.
 pub use evaluate::exclusion::{Exclusions, TargetExclusion};
-pub use evaluate::verdict::{DEFAULT_ANOMALY_THRESHOLD, RuleMatch, Verdict};
+pub use evaluate::verdict::{
+    DEFAULT_ANOMALY_THRESHOLD, DEFAULT_OUTBOUND_ANOMALY_THRESHOLD, RuleMatch, Verdict,
+};
 pub use evaluate::{Observer, Scratch, Silent};
 pub use operator::{Condition, Found, Matcher};
 pub use policy::{Profile, site_settings};
 pub use request::body::parse_body;
 pub use request::collection::RequestView;
-pub use request::{HttpRequest, OwnedRequest, split_requests};
+pub use request::{HttpRequest, HttpResponse, OwnedRequest, OwnedResponse, split_requests};

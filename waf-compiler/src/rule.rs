@@ -62,6 +62,40 @@ pub struct Rule {
     /// `attack-*` tag chooses ([`Confirm::for_tags`]); `none` turns confirmation off for the rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confirm: Option<Confirm>,
+    /// When the rule runs: on the request (the default), on the upstream's response (ModSecurity's phases 3 and
+    /// 4), or once the transaction is over (phase 5, CRS's correlation report).
+    #[serde(default, skip_serializing_if = "Phase::is_request")]
+    pub phase: Phase,
+}
+
+/// When a rule runs. A request rule reads the request's variables, a response rule the response's
+/// (`RESPONSE_*`): a rule that read the other side's would never see a value, so the loader refuses it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// ModSecurity's phases 1 and 2: the request's head and body.
+    #[default]
+    Request,
+    /// ModSecurity's phases 3 and 4: the response's status, headers and (inspected) body, scored against the
+    /// outbound threshold.
+    Response,
+    /// ModSecurity's phase 5: after the transaction, reading its scores (`operator: anomaly_report`).
+    Logging,
+}
+
+impl Phase {
+    pub fn is_request(&self) -> bool {
+        *self == Phase::Request
+    }
+
+    /// The name used in YAML.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Request => "request",
+            Phase::Response => "response",
+            Phase::Logging => "logging",
+        }
+    }
 }
 
 /// Which language a pattern hit is parsed as before it scores in full ([`crate::evaluate::confirm`]).
@@ -258,6 +292,9 @@ pub enum OperatorKind {
     /// The blocking evaluation (CRS 949110): the rule reads no variable and matches when the request's anomaly
     /// score reaches the threshold in force (`rules.anomaly_threshold`, a domain's own), after the other rules.
     AnomalyThreshold,
+    /// The correlation report (CRS 980170, `phase: logging`): the rule reads no variable and is reported when
+    /// the transaction's anomaly score, inbound plus outbound, is above zero.
+    AnomalyReport,
 }
 
 /// A transform, applied to a value before the operator sees it.
@@ -382,10 +419,26 @@ pub enum Variable {
     MultipartPartHeaders,
     /// The total length of the arguments' names and values (query and body), in decimal.
     ArgsCombinedSize,
+    // The response, for `phase: response` rules.
+    /// The response's status code (`200`).
+    ResponseStatus,
+    /// The response's protocol (`HTTP/1.1`).
+    ResponseProtocol,
+    /// The response's header values, keyed by name (`names` narrows).
+    ResponseHeaders,
+    /// The response's header names.
+    ResponseHeadersNames,
+    /// The response's body as inspected (decompressed, up to the body limit); no value when the body is not
+    /// inspected.
+    ResponseBody,
+    /// The response's `Content-Type` value.
+    ResponseContentType,
+    /// The response's `Content-Length` value, when it has one.
+    ResponseContentLength,
 }
 
 impl Variable {
-    pub const COUNT: usize = 29;
+    pub const COUNT: usize = 36;
     pub const ALL: [Variable; Variable::COUNT] = [
         Variable::RequestLine,
         Variable::RequestFilename,
@@ -416,6 +469,13 @@ impl Variable {
         Variable::ReqbodyProcessor,
         Variable::MultipartPartHeaders,
         Variable::ArgsCombinedSize,
+        Variable::ResponseStatus,
+        Variable::ResponseProtocol,
+        Variable::ResponseHeaders,
+        Variable::ResponseHeadersNames,
+        Variable::ResponseBody,
+        Variable::ResponseContentType,
+        Variable::ResponseContentLength,
     ];
 
     /// The name used in YAML and in match reports.
@@ -450,6 +510,28 @@ impl Variable {
             Variable::ReqbodyProcessor => "REQBODY_PROCESSOR",
             Variable::MultipartPartHeaders => "MULTIPART_PART_HEADERS",
             Variable::ArgsCombinedSize => "ARGS_COMBINED_SIZE",
+            Variable::ResponseStatus => "RESPONSE_STATUS",
+            Variable::ResponseProtocol => "RESPONSE_PROTOCOL",
+            Variable::ResponseHeaders => "RESPONSE_HEADERS",
+            Variable::ResponseHeadersNames => "RESPONSE_HEADERS_NAMES",
+            Variable::ResponseBody => "RESPONSE_BODY",
+            Variable::ResponseContentType => "RESPONSE_CONTENT_TYPE",
+            Variable::ResponseContentLength => "RESPONSE_CONTENT_LENGTH",
+        }
+    }
+
+    /// The phase whose message the variable reads: [`Phase::Response`] for `RESPONSE_*`, else
+    /// [`Phase::Request`].
+    pub fn phase(self) -> Phase {
+        match self {
+            Variable::ResponseStatus
+            | Variable::ResponseProtocol
+            | Variable::ResponseHeaders
+            | Variable::ResponseHeadersNames
+            | Variable::ResponseBody
+            | Variable::ResponseContentType
+            | Variable::ResponseContentLength => Phase::Response,
+            _ => Phase::Request,
         }
     }
 
@@ -462,7 +544,11 @@ impl Variable {
     pub fn case_insensitive_keys(self) -> bool {
         matches!(
             self,
-            Variable::Headers | Variable::RequestHeaders | Variable::RequestHeadersNames
+            Variable::Headers
+                | Variable::RequestHeaders
+                | Variable::RequestHeadersNames
+                | Variable::ResponseHeaders
+                | Variable::ResponseHeadersNames
         )
     }
 

@@ -104,14 +104,15 @@ fn the_yaml_reads_back_as_exactly_the_converted_rules() {
     assert_eq!(loaded, expected);
 }
 
-/// The request rule files of the CRS that `crs/` holds: every `REQUEST-9xx` file but 942, which `crs-942/` holds.
-fn crs_request_files(crs: &Path) -> Vec<PathBuf> {
+/// The rule files of the CRS that `crs/` holds: every `REQUEST-9xx` file but 942, which `crs-942/` holds, and
+/// every `RESPONSE-9xx` file.
+fn crs_files(crs: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(crs.join("rules"))
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| {
             let name = p.file_name().unwrap().to_string_lossy();
-            name.starts_with("REQUEST-9")
+            (name.starts_with("REQUEST-9") || name.starts_with("RESPONSE-9"))
                 && name.ends_with(".conf")
                 && !name.starts_with("REQUEST-942-")
         })
@@ -123,8 +124,8 @@ fn crs_request_files(crs: &Path) -> Vec<PathBuf> {
 #[test]
 fn committed_crs_is_the_converters_output() {
     let Some(crs) = crs_dir() else { return };
-    let files = crs_request_files(&crs);
-    assert!(files.len() >= 16, "{files:?}");
+    let files = crs_files(&crs);
+    assert!(files.len() >= 25, "{files:?}");
     let out = tempfile::tempdir().unwrap();
     let run = Command::new(env!("CARGO_BIN_EXE_rulec"))
         .arg("import-crs")
@@ -149,14 +150,14 @@ fn committed_crs_is_the_converters_output() {
     fresh.sort();
     assert_eq!(
         committed, fresh,
-        "crs/ holds one YAML file per CRS request file"
+        "crs/ holds one YAML file per CRS rule file but 942"
     );
     for name in &fresh {
         let new = std::fs::read_to_string(out.path().join(name)).unwrap();
         let old = std::fs::read_to_string(committed_dir.join(name)).unwrap();
         assert!(
             new == old,
-            "crs/{name} is out of date: run `rulec import-crs third_party/crs/rules/REQUEST-9*.conf -o crs` (without 942)"
+            "crs/{name} is out of date: run `rulec import-crs third_party/crs/rules/RE*-9*.conf -o crs` (without 942)"
         );
     }
 }

@@ -251,6 +251,15 @@ fn shipped_rules_exercise_every_operator_variable_and_transform() {
         variables.extend(r.rule.variables.iter().map(|v| v.variable));
         transforms.extend(r.rule.transforms.iter().copied());
     }
+    // The response variables CRS's response files do not read (theirs are RESPONSE_BODY and RESPONSE_STATUS) are
+    // exercised by `response_phase.rs`.
+    variables.extend([
+        Variable::ResponseProtocol,
+        Variable::ResponseHeaders,
+        Variable::ResponseHeadersNames,
+        Variable::ResponseContentType,
+        Variable::ResponseContentLength,
+    ]);
     assert_eq!(variables, Variable::ALL.into_iter().collect());
     // hexEncode: of the request files, only 901's initialization (not converted) uses it.
     transforms.insert(Transform::HexEncode);

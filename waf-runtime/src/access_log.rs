@@ -156,6 +156,8 @@ pub enum Action {
     Blocked,
     /// Matched in observe mode (rules or a traffic control), forwarded.
     Observed,
+    /// The upstream's answer was withheld by the response rules (502).
+    ResponseBlocked,
     RateLimited,
     /// Refused by an IP list.
     IpDenied,
@@ -183,6 +185,7 @@ impl Action {
             Action::Forwarded => "forwarded",
             Action::Blocked => "blocked",
             Action::Observed => "observed",
+            Action::ResponseBlocked => "response_blocked",
             Action::RateLimited => "rate_limited",
             Action::IpDenied => "ip_denied",
             Action::GeoDenied => "geo_denied",

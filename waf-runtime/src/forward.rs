@@ -11,6 +11,7 @@ use crate::connection_limits::Admitted;
 use crate::headers::{set_forwarded, strip_hop_by_hop};
 use crate::metrics::UpstreamFailure;
 use crate::request_id;
+use crate::response_inspection::{self, Exchange};
 use crate::responses;
 use crate::state::{Live, State};
 use crate::upgrade;
@@ -28,6 +29,10 @@ use std::time::Instant;
 pub struct Origin<'a> {
     pub peer: &'a Peer,
     pub host: &'a RequestHost,
+    /// The client's address (the peer, or the address a trusted proxy forwarded for).
+    pub client: std::net::IpAddr,
+    /// The request target as the client sent it, for the response rules' log lines.
+    pub sent_target: &'a str,
 }
 
 /// The host a request is for: from the absolute-form URI (HTTP/2 `:authority`) or the `Host` header.
@@ -71,7 +76,12 @@ pub async fn forward(
     worker: usize,
     mut parts: Parts,
     body: ProxyBody,
-    Origin { peer, host }: Origin<'_>,
+    Origin {
+        peer,
+        host,
+        client,
+        sent_target,
+    }: Origin<'_>,
     record: &mut Record,
 ) -> Response<ProxyBody> {
     let config = &live.config;
@@ -81,6 +91,9 @@ pub async fn forward(
         .get(&host.name)
         .and_then(|d| d.upstream_host.as_ref());
 
+    // What the response rules' log lines name (`response_inspection.rs`).
+    let method = parts.method.clone();
+    let target = sent_target.to_owned();
     let had_length = parts.headers.contains_key(header::CONTENT_LENGTH);
     // hyper leaves an upgrade handle on the requests that may switch protocols (HTTP/1.1 with the headers).
     let client_upgrade = upgrade::requested(&parts.headers)
@@ -223,11 +236,16 @@ pub async fn forward(
             upgrade::keep(&mut head.headers, protocol);
             Response::from_parts(head, ProxyBody::Stream(body))
         }
-        Ok(response) => {
+        Ok(mut response) => {
             record.forwarded();
-            let (mut head, body) = response.into_parts();
-            strip_hop_by_hop(&mut head.headers);
-            Response::from_parts(head, ProxyBody::Stream(body))
+            strip_hop_by_hop(response.headers_mut());
+            let exchange = Exchange {
+                method: &method,
+                target: &target,
+                host: &host.name,
+                client,
+            };
+            response_inspection::answer(state, config, &exchange, response, record).await
         }
         Err((failure, detail)) => {
             state.metrics.upstream_failed(failure);

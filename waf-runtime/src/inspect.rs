@@ -5,8 +5,8 @@ use http::Version;
 use http::request::Parts;
 use std::path::{Path, PathBuf};
 use waf_compiler::{
-    Action, ArtifactError, CompileOptions, CompiledRule, CompiledRuleSet, HttpRequest, SourceError,
-    SourceFile, UnicodeMap, UnknownCodePage, read_dirs,
+    Action, ArtifactError, CompileOptions, CompiledRule, CompiledRuleSet, HttpRequest,
+    HttpResponse, SourceError, SourceFile, UnicodeMap, UnknownCodePage, Verdict, read_dirs,
 };
 
 /// A rule set as loaded, with the files that could not be loaded (skipped, the rest in force).
@@ -84,34 +84,83 @@ impl LoadedRules {
         };
         let mut verdict = self.set.evaluate_excluding(&request, excluded_variables);
         profile.weigh(&mut verdict);
-        if !excluded.is_empty() {
-            verdict
-                .matches
-                .retain(|m| excluded.binary_search(&m.rule_id).is_err());
-        }
-        let score_blocks = verdict.anomaly_score() >= anomaly_threshold;
-        // The blocking evaluation's rule (CRS 949110) is logged when the score blocks, as ModSecurity logs it;
-        // unless the domain disabled it too.
-        verdict
-            .score_rules
-            .retain(|m| excluded.binary_search(&m.rule_id).is_err());
-        verdict.settle(anomaly_threshold);
+        findings(verdict, excluded, anomaly_threshold)
+    }
+
+    /// Whether any response rule runs: without one, answers are not inspected at all.
+    pub fn has_response_rules(&self) -> bool {
+        self.set.has_response_rules()
+    }
+
+    /// Evaluates the upstream's answer to a request for `host` (`method` and `target` as the client sent
+    /// them) with the response rules: its status and headers, and `body` when it is inspected (decompressed,
+    /// up to the response body limit). The domain's `excluded` rules do not count; `block` rules block once
+    /// the outbound anomaly score reaches CRS's outbound threshold.
+    pub fn inspect_response(
+        &self,
+        (method, target, host): (&str, &str, &str),
+        head: &http::response::Parts,
+        body: Option<&[u8]>,
+        excluded: &[u32],
+    ) -> Vec<Finding> {
+        // The response rules read the response; the request is there for rules scoped to hosts.
+        let request_headers: [(&str, &[u8]); 1] = [("host", host.as_bytes())];
+        let request = HttpRequest {
+            method,
+            uri: target,
+            version: "HTTP/1.1",
+            headers: &request_headers,
+            body: b"",
+        };
+        let headers: Vec<(&str, &[u8])> = head
+            .headers
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_bytes()))
+            .collect();
+        let response = HttpResponse {
+            status: head.status.as_u16(),
+            version: version_name(head.version),
+            headers: &headers,
+            body,
+        };
+        let verdict = self.set.evaluate_response(&request, &response);
+        findings(
+            verdict,
+            excluded,
+            waf_compiler::DEFAULT_OUTBOUND_ANOMALY_THRESHOLD,
+        )
+    }
+}
+
+/// The matches of `verdict` that count for the domain (not its `excluded` rules), settled at `threshold`.
+fn findings(mut verdict: Verdict, excluded: &[u32], threshold: u32) -> Vec<Finding> {
+    if !excluded.is_empty() {
         verdict
             .matches
-            .into_iter()
-            .map(|m| Finding {
-                rule_id: u64::from(m.rule_id),
-                score: m.score(),
-                severity: m
-                    .severity
-                    .map_or_else(|| "-".to_string(), |s| s.to_string()),
-                blocks: m.action == Action::Deny || (m.action == Action::Block && score_blocks),
-                msg: m.msg,
-                variable: m.variable,
-                excerpt: m.value_excerpt,
-            })
-            .collect()
+            .retain(|m| excluded.binary_search(&m.rule_id).is_err());
     }
+    let score_blocks = verdict.anomaly_score() >= threshold;
+    // The blocking evaluation's rule (CRS 949110, 959100) is logged when the score blocks, as ModSecurity logs
+    // it; unless the domain disabled it too.
+    verdict
+        .score_rules
+        .retain(|m| excluded.binary_search(&m.rule_id).is_err());
+    verdict.settle(threshold);
+    verdict
+        .matches
+        .into_iter()
+        .map(|m| Finding {
+            rule_id: u64::from(m.rule_id),
+            score: m.score(),
+            severity: m
+                .severity
+                .map_or_else(|| "-".to_string(), |s| s.to_string()),
+            blocks: m.action == Action::Deny || (m.action == Action::Block && score_blocks),
+            msg: m.msg,
+            variable: m.variable,
+            excerpt: m.value_excerpt,
+        })
+        .collect()
 }
 
 fn version_name(v: Version) -> &'static str {

@@ -31,6 +31,7 @@ mod recent_blocks;
 mod reload;
 mod request_id;
 mod request_target;
+mod response_inspection;
 mod responses;
 mod send_timeout;
 mod server;

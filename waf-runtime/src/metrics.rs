@@ -32,6 +32,12 @@ pub struct Metrics {
     /// Requests not limited per address because the in-process limiter's table was full.
     pub rate_limit_table_full: Counter,
     pub tls_handshakes: Counter,
+    /// The response phase: answers withheld by the response rules (502), answers inspected by their head only
+    /// and with their body, and the time their evaluation took.
+    pub response_blocked: Counter,
+    pub responses_head_inspected: Counter,
+    pub responses_body_inspected: Counter,
+    pub response_inspection_seconds: Histogram,
 }
 
 /// Why a request was refused before reaching the rules.
@@ -101,6 +107,12 @@ impl Metrics {
             rate_limit_backend_errors: metrics::counter!("waf_rate_limit_backend_errors_total"),
             rate_limit_table_full: metrics::counter!("waf_rate_limit_table_full_total"),
             tls_handshakes: metrics::counter!("waf_tls_handshakes_total"),
+            response_blocked: metrics::counter!("waf_response_blocked_total"),
+            responses_head_inspected: metrics::counter!("waf_responses_inspected_total", "part" => "head"),
+            responses_body_inspected: metrics::counter!("waf_responses_inspected_total", "part" => "body"),
+            response_inspection_seconds: metrics::histogram!(
+                "waf_response_inspection_duration_seconds"
+            ),
         };
         // Series exist from the start, so a scrape shows zeros rather than nothing.
         for reason in [

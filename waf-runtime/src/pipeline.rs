@@ -208,7 +208,13 @@ async fn route(
             Err(response) => return response,
         },
     };
-    let origin = Origin { peer, host: &host };
+    let target = sent_target.unwrap_or_else(|| uri_text(&parts)).to_owned();
+    let origin = Origin {
+        peer,
+        host: &host,
+        client,
+        sent_target: &target,
+    };
     forward(state, &live, worker, parts, body, origin, record).await
 }
 

@@ -90,6 +90,21 @@ pub fn bad_gateway(id: &RequestId) -> Response<ProxyBody> {
     )
 }
 
+/// 502 for an answer the response rules withheld (`response_inspection.rs`). 502 rather than ModSecurity's 403
+/// (CRS's `deny` in phase 4 answers the configured status, 403 by default): the client asked for nothing wrong,
+/// the upstream answered what may not go out. The body names neither the rules nor anything of the original:
+/// the request id finds the log lines that do.
+pub fn response_withheld(id: &RequestId) -> Response<ProxyBody> {
+    json(
+        StatusCode::BAD_GATEWAY,
+        &json!({
+            "error": "bad gateway",
+            "message": "the upstream's answer was withheld",
+            "request_id": id.as_str(),
+        }),
+    )
+}
+
 pub fn gateway_timeout(id: &RequestId) -> Response<ProxyBody> {
     json(
         StatusCode::GATEWAY_TIMEOUT,

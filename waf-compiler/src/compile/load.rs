@@ -344,6 +344,7 @@ mod round_trip {
             hosts: Vec::new(),
             when: Vec::new(),
             confirm: None,
+            phase: Phase::Request,
         };
         let detector = Rule {
             id: 942100,

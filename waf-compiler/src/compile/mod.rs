@@ -20,6 +20,7 @@
 //! [`artifact`](crate::ruleset::artifact) file.
 
 pub mod load;
+pub mod phase;
 pub mod prefilter;
 
 use crate::operator::check::Check;
@@ -27,8 +28,8 @@ use crate::operator::{Condition, Matcher};
 use crate::regex_engine::{RegexEngine, RegexSource};
 use crate::regex_engine::{RegexError, RegexFactory};
 use crate::rule::{
-    Action, Confirm, MAX_PARANOIA_LEVEL, OperatorKind, Rule, SettingCondition, Transform, Variable,
-    VariableSpec,
+    Action, Confirm, MAX_PARANOIA_LEVEL, OperatorKind, Phase, Rule, SettingCondition, Transform,
+    Variable, VariableSpec,
 };
 use crate::transform::{Triggers, UnicodeMap, effective_chain};
 use std::collections::BTreeMap;
@@ -292,7 +293,10 @@ impl CompiledRule {
     /// Whether this is the blocking evaluation (`operator: anomaly_threshold`), which reads no value: it is
     /// reported when the anomaly score reaches the threshold ([`crate::evaluate::verdict::Verdict::settle`]).
     pub fn is_score_rule(&self) -> bool {
-        self.rule.operator == OperatorKind::AnomalyThreshold
+        matches!(
+            self.rule.operator,
+            OperatorKind::AnomalyThreshold | OperatorKind::AnomalyReport
+        )
     }
 
     /// Every regex of the rule, in the order [`compile_rule`] asked its [`RegexSource`] for them (key filters,
@@ -344,11 +348,17 @@ pub fn compile_rule(
             ),
         ));
     }
-    let score_rule = rule.operator == OperatorKind::AnomalyThreshold;
+    let score_rule = matches!(
+        rule.operator,
+        OperatorKind::AnomalyThreshold | OperatorKind::AnomalyReport
+    );
     if score_rule && !(rule.variables.is_empty() && rule.chain.is_empty()) {
         errors.push(FieldError::new(
             "variables",
-            "operator `anomaly_threshold` reads no variable and has no chain (`variables: []`)",
+            format!(
+                "operator `{}` reads no variable and has no chain (`variables: []`)",
+                rule.operator.name()
+            ),
         ));
     } else if rule.variables.is_empty() && !score_rule {
         errors.push(FieldError::new(
@@ -364,6 +374,7 @@ pub fn compile_rule(
             ));
         }
     }
+    errors.extend(phase::check(rule));
     let mut selectors = Vec::new();
     for (i, spec) in rule.variables.iter().enumerate() {
         match Selector::new(spec, regexes) {
@@ -446,6 +457,8 @@ pub fn compile_rule(
                 file: String::new(),
                 confirm: match rule.confirm.or_else(|| Confirm::for_tags(&rule.tags)) {
                     Some(Confirm::None) => None,
+                    // The confirmers judge what a client sent; a response is the application's own output.
+                    _ if rule.phase != Phase::Request => None,
                     kind if rule.action == Action::Block => kind,
                     _ => None,
                 },

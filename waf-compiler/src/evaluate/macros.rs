@@ -67,10 +67,16 @@ pub fn at_settle(name: &str, score: u32, threshold: u32) -> Option<String> {
     }
     let key = key.to_ascii_lowercase();
     match key.as_str() {
-        "blocking_inbound_anomaly_score" | "inbound_anomaly_score" | "anomaly_score" => {
-            Some(score.to_string())
+        // A verdict is of one phase, and each blocking evaluation names its own phase's score (949110 the
+        // inbound, 959100 the outbound): the settled score is that one.
+        "blocking_inbound_anomaly_score"
+        | "inbound_anomaly_score"
+        | "blocking_outbound_anomaly_score"
+        | "outbound_anomaly_score"
+        | "anomaly_score" => Some(score.to_string()),
+        "inbound_anomaly_score_threshold" | "outbound_anomaly_score_threshold" => {
+            Some(threshold.to_string())
         }
-        "inbound_anomaly_score_threshold" => Some(threshold.to_string()),
         _ => None,
     }
 }

@@ -30,8 +30,8 @@ use crate::evaluate::exclusion::Exclusions;
 use crate::evaluate::scan::Marks;
 use crate::evaluate::verdict::{RuleMatch, Verdict, excerpt};
 use crate::operator::{Found, Matcher, chain_holds};
-use crate::request::HttpRequest;
 use crate::request::collection::RequestView;
+use crate::request::{HttpRequest, HttpResponse};
 use crate::rule::Variable;
 use crate::transform::apply_chain;
 
@@ -97,6 +97,22 @@ pub fn evaluate<O: Observer>(
     verdict
 }
 
+/// Evaluates the response rules at or below the paranoia level on `response`, the answer to `request`.
+pub fn evaluate_response<O: Observer>(
+    rules: &Rules<'_>,
+    request: &HttpRequest<'_>,
+    response: &HttpResponse<'_>,
+    cache: &mut Scratch,
+    observer: &mut O,
+) -> Verdict {
+    let arena = cache.take_arena();
+    let view = RequestView::of_response(request, response, &arena);
+    let verdict = evaluate_view(rules, &view, cache, observer);
+    cache.put_arena(arena);
+    verdict
+}
+
+/// Evaluates the rules of the view's phase.
 fn evaluate_view<O: Observer>(
     rules: &Rules<'_>,
     view: &RequestView<'_>,
@@ -111,8 +127,9 @@ fn evaluate_view<O: Observer>(
     // Read at the first rule scoped to hosts, so a rule set without such rules never looks.
     let mut host = None;
     let mut score_rules = false;
+    let phase = view.phase();
     for (index, rule) in rules.rules.iter().enumerate() {
-        if !rule.runs_at(rules.paranoia_level) {
+        if !rule.runs_at(rules.paranoia_level) || rule.rule.phase != phase {
             continue;
         }
         if rule.is_score_rule() {
@@ -152,7 +169,9 @@ fn evaluate_view<O: Observer>(
         true => rules
             .rules
             .iter()
-            .filter(|r| r.is_score_rule() && r.runs_at(rules.paranoia_level))
+            .filter(|r| {
+                r.is_score_rule() && r.runs_at(rules.paranoia_level) && r.rule.phase == phase
+            })
             .map(|r| {
                 let rule = &r.rule;
                 RuleMatch {

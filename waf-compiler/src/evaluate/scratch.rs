@@ -19,7 +19,6 @@ use bumpalo::Bump;
 /// value it equals. Each distinct value also keeps its [`Triggers`] (so whether a transform can change it is a
 /// bit test) and the detectors' verdicts on it (two rules running `detector_sqli` on the same bytes, as the
 /// shipped rule and CRS 942100 do on every argument, pay for one run).
-#[derive(Default)]
 pub struct Scratch {
     /// `slots[variable][index * chain_count + chain]`.
     slots: [Vec<Slot>; Variable::COUNT],
@@ -37,6 +36,23 @@ pub struct Scratch {
     arena: Bump,
     /// The prefixes [`Scratch::fill`] has to compute, longest first; reused from call to call.
     walk: Vec<usize>,
+}
+
+// Written out: `Default` is derived for arrays of at most 32 elements, and there are more variables.
+impl Default for Scratch {
+    fn default() -> Self {
+        Scratch {
+            slots: std::array::from_fn(|_| Vec::new()),
+            stored: Vec::new(),
+            chain_count: 0,
+            filled: 0,
+            scan_buffers: ScanBuffers::default(),
+            memo: ValueMemo::default(),
+            memo_on: false,
+            arena: Bump::new(),
+            walk: Vec::new(),
+        }
+    }
 }
 
 /// An arena that grew past this many bytes (a large body's values) is dropped after its request instead of

@@ -37,6 +37,10 @@ pub struct Verdict {
 /// (5) blocks, a WARNING (3) needs another match.
 pub const DEFAULT_ANOMALY_THRESHOLD: u32 = 5;
 
+/// CRS's default outbound anomaly threshold (`tx.outbound_anomaly_score_threshold`): one ERROR (4) response
+/// match blocks the answer.
+pub const DEFAULT_OUTBOUND_ANOMALY_THRESHOLD: u32 = 4;
+
 impl Verdict {
     /// The match that blocks the request at the default anomaly threshold ([`Verdict::blocking_at`]).
     pub fn blocking(&self) -> Option<&RuleMatch> {
@@ -99,6 +103,36 @@ impl Verdict {
 }
 
 impl RuleMatch {
+    /// The report of a correlation rule (`operator: anomaly_report`, CRS 980170): the transaction's scores as
+    /// its value, and in its message CRS's score macros expanded (any other left as written).
+    pub fn correlation(rule: &crate::rule::Rule, inbound: u32, outbound: u32) -> RuleMatch {
+        let total = inbound.saturating_add(outbound);
+        let msg = macros::expand(&rule.msg, |name| {
+            let (collection, key) = name.split_once(['.', ':'])?;
+            if !collection.eq_ignore_ascii_case("TX") {
+                return None;
+            }
+            let value = match key.to_ascii_lowercase().as_str() {
+                "blocking_inbound_anomaly_score" | "detection_inbound_anomaly_score" => inbound,
+                "blocking_outbound_anomaly_score" | "detection_outbound_anomaly_score" => outbound,
+                "anomaly_score" | "blocking_anomaly_score" | "detection_anomaly_score" => total,
+                _ => return None,
+            };
+            Some(value.to_string())
+        });
+        RuleMatch {
+            rule_id: rule.id,
+            variable: "ANOMALY_SCORE".to_owned(),
+            value_excerpt: format!("inbound={inbound} outbound={outbound}"),
+            msg: msg.into_owned(),
+            severity: rule.severity,
+            action: rule.action,
+            paranoia_level: rule.paranoia_level,
+            tags: rule.tags.clone(),
+            confirmation: None,
+        }
+    }
+
     /// What this match adds to the request's anomaly score: its severity's score for a `block` rule (one without
     /// a severity scores as CRITICAL, as a CRS rule's `block` without a score would block alone), 0 for `deny` and
     /// `log` rules, which take no part in scoring.

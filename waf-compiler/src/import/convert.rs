@@ -5,7 +5,7 @@
 //! [`Warning`] naming the rule and the construct, and is written as a comment above the rule in the
 //! output, so a conversion can lose fidelity only visibly.
 //!
-//! Two CRS conventions are interpreted rather than copied:
+//! Four CRS conventions are interpreted rather than copied:
 //! - **Paranoia levels** are not a rule attribute in CRS: a gate rule
 //!   `SecRule TX:DETECTION_PARANOIA_LEVEL "@lt N" "...,skipAfter:END-..."` skips every later rule
 //!   when the configured level is below N. The converter tracks the last gate and gives each rule
@@ -14,14 +14,22 @@
 //!   severity's score ([`crate::rule::Severity::anomaly_score`], CRS's defaults) to the request's anomaly
 //!   score; a rule whose own `setvar:tx.*_score=+...` differs from its severity's is reported. CRS's blocking
 //!   evaluation (949110) becomes an `anomaly_threshold` rule: the engine keeps the score and the threshold
-//!   (`rules.anomaly_threshold`) itself (see "Blocking" in the rule format).
+//!   (`rules.anomaly_threshold`) itself (see "Blocking" in the rule format). The outbound evaluation (959100)
+//!   becomes a `phase: response` one, settled against the outbound threshold.
+//! - **Phases**: ModSecurity's phases 1 and 2 are our `request` phase, 3 and 4 (the response's head and body)
+//!   our `response` phase, and 5 `logging`. CRS's switch for the whole response analysis (950021: `SecRule
+//!   TX:crs_skip_response_analysis "@eq 1" "...,skipAfter:END-RESPONSE-959-BLOCKING-EVALUATION"`, which skips
+//!   every response rule of 950 to 959) becomes a `when` on that setting in each response rule.
+//! - **Correlation**: CRS's report of the transaction's scores (980170, a phase 5 `SecAction` reached through
+//!   the reporting-level skips 980041-980051) becomes an `anomaly_report` rule of the `logging` phase, reported
+//!   when the transaction scored, which is what those skips select at CRS's default reporting level (4).
 
 use super::secrule::{Directive, Operator, SecRule, Selector, Variable as SecVariable};
 use crate::compile::{Chains, compile_rule};
 use crate::regex_engine::{EnginePlan, Planner};
 use crate::rule::{
-    Action, ChainCondition, ChainTarget, OperatorKind, Rule, SettingCondition, Severity, Transform,
-    Variable, VariableSpec,
+    Action, ChainCondition, ChainTarget, OperatorKind, Phase, Rule, SettingCondition, Severity,
+    Transform, Variable, VariableSpec,
 };
 use crate::transform::UnicodeMap;
 
@@ -178,6 +186,18 @@ pub fn convert_with(directives: &[Directive], context: &Context<'_>) -> Converte
         let rule = match directive {
             Directive::Rule(rule) => rule,
             Directive::Marker { .. } => continue,
+            Directive::Action(action) => {
+                match correlation_rule(action) {
+                    Some(converted) => out.rules.push(converted),
+                    None => out.warnings.push(Warning {
+                        line: action.line,
+                        rule_id: None,
+                        message: "directive `SecAction` has no equivalent: not converted"
+                            .to_string(),
+                    }),
+                }
+                continue;
+            }
             Directive::Other { name, line } => {
                 out.warnings.push(Warning {
                     line: *line,
@@ -192,6 +212,14 @@ pub fn convert_with(directives: &[Directive], context: &Context<'_>) -> Converte
             continue;
         }
         let id = rule.value("id").and_then(|v| v.parse::<u32>().ok());
+        if let Some(message) = interpreted_skip(rule) {
+            out.warnings.push(Warning {
+                line: rule.line,
+                rule_id: id,
+                message,
+            });
+            continue;
+        }
         let (Some(id), Some(msg)) = (id, rule.value("msg")) else {
             if rule.chained.is_none() && !captured_variables(rule).is_empty() {
                 // Sets transaction variables from its matches for later rules to read (922150 for 922110).
@@ -482,6 +510,7 @@ fn convert_rule(
         hosts: Vec::new(),
         when: Vec::new(),
         confirm: None,
+        phase: phase(rule),
     };
     check_actions(rule, true, &mut warnings);
     for link in &all[1..] {
@@ -494,6 +523,11 @@ fn convert_rule(
         {
             converted.chain.push(condition);
         }
+    }
+    if converted.phase == Phase::Response
+        && let Some(condition) = response_analysis_condition(context)
+    {
+        when.push(condition);
     }
     converted.when = when;
     (
@@ -509,22 +543,125 @@ fn convert_rule(
 /// `SecRule TX:BLOCKING_INBOUND_ANOMALY_SCORE "@ge %{tx.inbound_anomaly_score_threshold}"`. Our engine keeps
 /// the score and the threshold (`rules.anomaly_threshold`) itself: the rule becomes `operator:
 /// anomaly_threshold`, reported when the score blocks.
+///
+/// The outbound evaluation (959100: `TX:BLOCKING_OUTBOUND_ANOMALY_SCORE "@ge
+/// %{tx.outbound_anomaly_score_threshold}"`) has the same shape; the rule's phase tells them apart.
 fn is_blocking_evaluation(rule: &SecRule) -> bool {
     let [variable] = rule.variables.as_slice() else {
         return false;
     };
-    let reads_score = matches!(&variable.selector, Some(Selector::Key(key))
-        if variable.collection == "TX" && key.eq_ignore_ascii_case("blocking_inbound_anomaly_score"));
-    reads_score
-        && !variable.count
-        && !variable.exclude
-        && rule.operator.name == "ge"
-        && !rule.operator.negated
-        && rule
-            .operator
-            .argument
-            .trim()
-            .eq_ignore_ascii_case("%{tx.inbound_anomaly_score_threshold}")
+    ["inbound", "outbound"].into_iter().any(|side| {
+        let reads_score = matches!(&variable.selector, Some(Selector::Key(key))
+            if variable.collection == "TX"
+                && key.eq_ignore_ascii_case(&format!("blocking_{side}_anomaly_score")));
+        reads_score
+            && !variable.count
+            && !variable.exclude
+            && rule.operator.name == "ge"
+            && !rule.operator.negated
+            && rule
+                .operator
+                .argument
+                .trim()
+                .eq_ignore_ascii_case(&format!("%{{tx.{side}_anomaly_score_threshold}}"))
+    })
+}
+
+/// The CRS setting that turns the whole response analysis off (950021).
+const SKIP_RESPONSE_SETTING: &str = "crs_skip_response_analysis";
+
+/// What the converter makes of a CRS skip that is not a paranoia gate but one of the response analysis's, which
+/// it reports as interpreted: the switch of the whole analysis (950021), and the skip of 950's body rules on
+/// a compressed body (950010: `RESPONSE_HEADERS:Content-Encoding "@pm gzip compress deflate br zstd"`).
+fn interpreted_skip(rule: &SecRule) -> Option<String> {
+    let [variable] = rule.variables.as_slice() else {
+        return None;
+    };
+    if !rule.has("skipAfter") || rule.chained.is_some() {
+        return None;
+    }
+    let Some(Selector::Key(key)) = &variable.selector else {
+        return None;
+    };
+    if variable.collection == "TX" && key.eq_ignore_ascii_case(SKIP_RESPONSE_SETTING) {
+        return Some(format!(
+            "skips every response rule when `{SKIP_RESPONSE_SETTING}` is 1: interpreted as a `when` of each response rule"
+        ));
+    }
+    if variable.collection == "RESPONSE_HEADERS" && key.eq_ignore_ascii_case("Content-Encoding") {
+        return Some(
+            "skips the body rules of this file on a compressed body, which ModSecurity cannot read: not converted, since the proxy inspects the body decompressed (gzip, deflate, br; any other coding is not inspected)"
+                .to_string(),
+        );
+    }
+    None
+}
+
+/// The phase of a ModSecurity `phase:N` action: 1 and 2 the request, 3 and 4 the response, 5 logging (CRS
+/// writes no other form; a rule without one runs in phase 2).
+fn phase(rule: &SecRule) -> Phase {
+    match rule.value("phase").map(str::trim) {
+        Some("3" | "4" | "response") => Phase::Response,
+        Some("5" | "logging") => Phase::Logging,
+        _ => Phase::Request,
+    }
+}
+
+/// The `when` of a response rule: the response analysis is not switched off (950021), when the CRS files
+/// give the setting (901's default is 0).
+fn response_analysis_condition(context: &Context<'_>) -> Option<SettingCondition> {
+    context
+        .settings
+        .contains(SKIP_RESPONSE_SETTING)
+        .then(|| SettingCondition {
+            setting: SKIP_RESPONSE_SETTING.to_string(),
+            default: context.tx_defaults.get(SKIP_RESPONSE_SETTING).cloned(),
+            count: false,
+            operator: OperatorKind::Eq,
+            pattern: Some("1".to_string()),
+            negate: true,
+        })
+}
+
+/// CRS's correlation report (980170): a phase 5 `SecAction` with an id and a message becomes a `logging`
+/// rule with `operator: anomaly_report`. Any other `SecAction` (initialization) has no equivalent.
+fn correlation_rule(action: &SecRule) -> Option<ConvertedRule> {
+    let id = action.value("id")?.parse::<u32>().ok()?;
+    let msg = action.value("msg")?;
+    if phase(action) != Phase::Logging || !action.values("tag").any(|t| t == "reporting") {
+        return None;
+    }
+    let mut warnings = vec![
+        "the reporting-level skips before it (980041-980051) are read at CRS's default reporting level (4): reported when the transaction's anomaly score, inbound plus outbound, is above 0"
+            .to_string(),
+    ];
+    check_actions(action, true, &mut warnings);
+    Some(ConvertedRule {
+        rule: Rule {
+            id,
+            msg: msg.to_string(),
+            name: None,
+            category: None,
+            severity: None,
+            tags: action.values("tag").map(str::to_string).collect(),
+            paranoia_level: 1,
+            operator: OperatorKind::AnomalyReport,
+            pattern: None,
+            setting: None,
+            phrases: Vec::new(),
+            negate: false,
+            variables: Vec::new(),
+            transforms: Vec::new(),
+            multi_match: false,
+            action: Action::Log,
+            chain: Vec::new(),
+            hosts: Vec::new(),
+            when: Vec::new(),
+            confirm: None,
+            phase: Phase::Logging,
+        },
+        warnings,
+    })
 }
 
 /// The earlier rule (without `msg`) that sets, per match, the transaction variables the only variable of
@@ -867,6 +1004,13 @@ fn collection(name: &str) -> Option<&'static [Variable]> {
         "REQBODY_PROCESSOR" => &[Variable::ReqbodyProcessor],
         "MULTIPART_PART_HEADERS" => &[Variable::MultipartPartHeaders],
         "ARGS_COMBINED_SIZE" => &[Variable::ArgsCombinedSize],
+        "RESPONSE_STATUS" => &[Variable::ResponseStatus],
+        "RESPONSE_PROTOCOL" => &[Variable::ResponseProtocol],
+        "RESPONSE_HEADERS" => &[Variable::ResponseHeaders],
+        "RESPONSE_HEADERS_NAMES" => &[Variable::ResponseHeadersNames],
+        "RESPONSE_BODY" => &[Variable::ResponseBody],
+        "RESPONSE_CONTENT_TYPE" => &[Variable::ResponseContentType],
+        "RESPONSE_CONTENT_LENGTH" => &[Variable::ResponseContentLength],
         _ => return None,
     })
 }
@@ -887,6 +1031,11 @@ fn is_keyed(kind: Variable) -> bool {
             | Variable::RequestBodyLength
             | Variable::ReqbodyProcessor
             | Variable::ArgsCombinedSize
+            | Variable::ResponseStatus
+            | Variable::ResponseProtocol
+            | Variable::ResponseBody
+            | Variable::ResponseContentType
+            | Variable::ResponseContentLength
     )
 }
 
@@ -1104,7 +1253,8 @@ fn is_intentionally_dropped(name: &str) -> bool {
         name,
         // Read by the converter itself.
         "id" | "msg" | "tag" | "severity" | "t" | "multiMatch" | "chain" | "block" | "deny" | "drop" | "pass"
-        // Our engine inspects the whole request (headers and body) in one evaluation.
+        // The rule's `phase` (request, response, logging); within one, our engine inspects the whole message
+        // (head and body) in one evaluation.
         | "phase"
         // Log formatting: our engine reports rule id, message and matched variable itself.
         | "logdata" | "log" | "nolog" | "auditlog" | "noauditlog"

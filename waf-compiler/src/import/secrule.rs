@@ -27,8 +27,11 @@ pub enum Directive {
         name: String,
         line: usize,
     },
-    /// A directive that is not a rule (`SecAction`, `SecComponentSignature`, `SecRuleUpdateTargetById`): kept
-    /// by name so the converter can report it.
+    /// `SecAction "actions"`: a rule without variables or operator, which always runs (CRS's initialization and
+    /// its correlation report, 980170). Its `variables` are empty and its operator is `unconditionalMatch`.
+    Action(SecRule),
+    /// A directive that is not a rule (`SecComponentSignature`, `SecRuleUpdateTargetById`): kept by name so the
+    /// converter can report it.
     Other {
         name: String,
         line: usize,
@@ -163,7 +166,26 @@ pub fn parse(text: &str) -> Result<Vec<Directive>, ParseError> {
                     line,
                 });
             }
-            "SecAction" | "SecComponentSignature" | "SecRuleUpdateTargetById" => {
+            "SecAction" => {
+                if open_chain.is_some() {
+                    return Err(error(line, "SecAction inside a rule chain"));
+                }
+                let [actions] = args else {
+                    return Err(error(line, "SecAction takes one argument"));
+                };
+                directives.push(Directive::Action(SecRule {
+                    line,
+                    variables: Vec::new(),
+                    operator: Operator {
+                        negated: false,
+                        name: "unconditionalMatch".to_owned(),
+                        argument: String::new(),
+                    },
+                    actions: parse_actions(actions).map_err(|m| error(line, m))?,
+                    chained: None,
+                }));
+            }
+            "SecComponentSignature" | "SecRuleUpdateTargetById" => {
                 if open_chain.is_some() {
                     return Err(error(line, format!("{name} inside a rule chain")));
                 }
@@ -537,12 +559,16 @@ mod tests {
         assert!(err.message.contains("SecDefaultAction"), "{err}");
         // Directives that are not rules are kept, for the converter to report.
         assert_eq!(
-            parse("SecAction \"id:6\"").unwrap(),
+            parse("SecComponentSignature \"x\"").unwrap(),
             [Directive::Other {
-                name: "SecAction".into(),
+                name: "SecComponentSignature".into(),
                 line: 1
             }]
         );
+        let [Directive::Action(action)] = &parse("SecAction \"id:6,pass\"").unwrap()[..] else {
+            panic!("SecAction is an action");
+        };
+        assert_eq!((action.value("id"), action.has("pass")), (Some("6"), true));
         let err = parse("SecRule ARGS \"@rx a").unwrap_err();
         assert!(err.message.contains("unterminated"), "{err}");
         let err = parse("SecRule ARGS \"@rx a\" \"msg:'x\"").unwrap_err();

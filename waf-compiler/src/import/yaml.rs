@@ -61,6 +61,9 @@ fn write_rule(out: &mut String, converted: &ConvertedRule) {
         let _ = writeln!(out, "    severity: {severity}");
     }
     let _ = writeln!(out, "    paranoia_level: {}", rule.paranoia_level);
+    if !rule.phase.is_request() {
+        let _ = writeln!(out, "    phase: {}", rule.phase.name());
+    }
     if !rule.tags.is_empty() {
         let _ = writeln!(out, "    tags: {}", flow_list(&rule.tags));
     }
@@ -216,7 +219,9 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rule::{Action, ChainTarget, OperatorKind, Rule, Severity, Transform, Variable};
+    use crate::rule::{
+        Action, ChainTarget, OperatorKind, Phase, Rule, Severity, Transform, Variable,
+    };
 
     #[test]
     fn quoting_keeps_backslashes_and_escapes_quotes() {
@@ -262,6 +267,7 @@ mod tests {
             hosts: Vec::new(),
             when: Vec::new(),
             confirm: None,
+            phase: Phase::Request,
         };
         let converted = Converted {
             rules: vec![ConvertedRule {

@@ -9,6 +9,7 @@
 //! YAML contract); a new compiled form is a variant of [`Matcher`] or [`Check`], whose exhaustive matches the
 //! compiler points to.
 
+mod anomaly_report;
 mod anomaly_threshold;
 pub mod check;
 mod condition;
@@ -94,6 +95,7 @@ const OPERATORS: &[Operator] = &[
     validate_utf8_encoding::OPERATOR,
     ip_match::OPERATOR,
     anomaly_threshold::OPERATOR,
+    anomaly_report::OPERATOR,
 ];
 
 impl OperatorKind {
@@ -290,7 +292,7 @@ mod tests {
             assert_eq!(yaml.trim(), row.name);
             assert_eq!(row.kind.operator().name, row.name);
         }
-        assert_eq!(OPERATORS.len(), 21, "a new operator needs its row");
+        assert_eq!(OPERATORS.len(), 22, "a new operator needs its row");
     }
 
     #[test]

@@ -5,11 +5,11 @@
 //! already there; what is derived (header lines, decoded arguments, JSON leaves...) and the lists of values are
 //! written into an arena that the evaluation resets after the request, so no variable costs a heap allocation.
 
-use crate::request::HttpRequest;
 use crate::request::body::{
     BodyKind, Item, ParsedBody, parse_body, parse_cookies, parse_urlencoded,
 };
-use crate::rule::Variable;
+use crate::request::{HttpRequest, HttpResponse};
+use crate::rule::{Phase, Variable};
 use bumpalo::Bump;
 use bumpalo::collections::Vec as ArenaVec;
 use std::cell::OnceCell;
@@ -17,6 +17,9 @@ use std::cell::OnceCell;
 /// A request's variables, lazily computed into `arena`.
 pub struct RequestView<'a> {
     request: HttpRequest<'a>,
+    /// The upstream's answer, when the view is of the response phase: then only the response's variables have
+    /// values (the request's were inspected in its own phase), and without it only the request's do.
+    response: Option<HttpResponse<'a>>,
     arena: &'a Bump,
     path: &'a str,
     query: &'a str,
@@ -69,11 +72,32 @@ impl<'a> RequestView<'a> {
         let (path, query) = uri.split_once('?').unwrap_or((uri, ""));
         RequestView {
             request: *request,
+            response: None,
             arena,
             path,
             query,
             cells: std::array::from_fn(|_| OnceCell::new()),
             body: OnceCell::new(),
+        }
+    }
+
+    /// The view of the response phase: `response`'s variables, for the request `request`.
+    pub fn of_response(
+        request: &HttpRequest<'a>,
+        response: &HttpResponse<'a>,
+        arena: &'a Bump,
+    ) -> Self {
+        RequestView {
+            response: Some(*response),
+            ..RequestView::new(request, arena)
+        }
+    }
+
+    /// The phase whose variables have values: [`Phase::Response`] for a view of a response.
+    pub fn phase(&self) -> Phase {
+        match self.response {
+            Some(_) => Phase::Response,
+            None => Phase::Request,
         }
     }
 
@@ -100,6 +124,12 @@ impl<'a> RequestView<'a> {
     /// The values of `variable`.
     pub fn values(&self, variable: Variable) -> Values<'a> {
         use Variable::*;
+        if variable.phase() != self.phase() {
+            return Values {
+                items: &[],
+                names_only: false,
+            };
+        }
         let (items, names_only): (&'a [Item<'a>], bool) = match variable {
             ArgsPost => (self.parsed_body().args, false),
             ArgsPostNames => (self.parsed_body().args, true),
@@ -110,6 +140,7 @@ impl<'a> RequestView<'a> {
             ArgsNames | ArgsGetNames => (self.cell(ArgsGet), true),
             CookieNames | RequestCookiesNames => (self.cell(RequestCookies), true),
             RequestHeadersNames => (self.cell(RequestHeaders), true),
+            ResponseHeadersNames => (self.cell(ResponseHeaders), true),
             other => (self.cell(other), false),
         };
         Values { items, names_only }
@@ -226,10 +257,51 @@ impl<'a> RequestView<'a> {
             RequestProtocol => self.single(r.version.as_bytes()),
             RequestUri => self.single(r.uri.as_bytes()),
             QueryString => self.single(self.query.as_bytes()),
+            ResponseStatus
+            | ResponseProtocol
+            | ResponseHeaders
+            | ResponseBody
+            | ResponseContentType
+            | ResponseContentLength => self.response_values(variable),
             // Served by `values` from other collections; never stored under their own index.
             ArgsNames | CookieNames | ArgsGetNames | ArgsPost | ArgsPostNames
-            | RequestCookiesNames | RequestHeadersNames | Xml | Files | FilesNames
-            | MultipartPartHeaders => &[],
+            | RequestCookiesNames | RequestHeadersNames | ResponseHeadersNames | Xml | Files
+            | FilesNames | MultipartPartHeaders => &[],
+        }
+    }
+}
+
+impl<'a> RequestView<'a> {
+    /// The values of a response variable (none in a view of the request).
+    fn response_values(&self, variable: Variable) -> &'a [Item<'a>] {
+        use Variable::*;
+        let Some(response) = self.response else {
+            return &[];
+        };
+        let arena = self.arena;
+        let header = |wanted: &str| {
+            response
+                .headers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(wanted))
+                .map(|(_, v)| *v)
+        };
+        match variable {
+            ResponseStatus => {
+                let status = arena.alloc_str(&response.status.to_string());
+                self.single(status.as_bytes())
+            }
+            ResponseProtocol => self.single(response.version.as_bytes()),
+            ResponseHeaders => arena.alloc_slice_fill_iter(
+                response
+                    .headers
+                    .iter()
+                    .map(|(name, value)| Item::new(name.as_bytes(), value)),
+            ),
+            ResponseBody => response.body.map_or(&[], |body| self.single(body)),
+            ResponseContentType => header("content-type").map_or(&[], |v| self.single(v)),
+            ResponseContentLength => header("content-length").map_or(&[], |v| self.single(v)),
+            _ => &[],
         }
     }
 }

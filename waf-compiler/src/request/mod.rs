@@ -10,6 +10,9 @@
 
 pub mod body;
 pub mod collection;
+pub mod response;
+
+pub use response::{HttpResponse, OwnedResponse};
 
 use std::fmt;
 

@@ -7,11 +7,11 @@ use crate::compile::load::{LoadError, parse_rules, scan_dir};
 use crate::compile::prefilter::{Prefilter, PrefilterError};
 use crate::compile::{Chains, CompileOptions, CompiledRule, compile_rule};
 use crate::evaluate::exclusion::Exclusions;
-use crate::evaluate::verdict::Verdict;
+use crate::evaluate::verdict::{RuleMatch, Verdict};
 use crate::evaluate::{self, Observer, Rules, Scratch, Silent};
 use crate::regex_engine::{EnginePlan, Planner, RegexSource};
-use crate::request::HttpRequest;
-use crate::rule::Rule;
+use crate::request::{HttpRequest, HttpResponse};
+use crate::rule::{Phase, Rule};
 use artifact::ArtifactError;
 use sha2::{Digest, Sha256};
 use std::cell::RefCell;
@@ -280,6 +280,70 @@ impl CompiledRuleSet {
         excluded: Exclusions<'_>,
         observer: &mut O,
     ) -> Verdict {
+        with_scratch(|cache| self.evaluate_excluding_with(request, excluded, cache, observer))
+    }
+
+    /// Evaluates the answer to `request`: every matching response rule (`phase: response`) at or below the
+    /// paranoia level. Its [`Verdict::settle`] takes the outbound threshold
+    /// ([`crate::DEFAULT_OUTBOUND_ANOMALY_THRESHOLD`] by default).
+    pub fn evaluate_response(
+        &self,
+        request: &HttpRequest<'_>,
+        response: &HttpResponse<'_>,
+    ) -> Verdict {
+        with_scratch(|cache| {
+            evaluate::evaluate_response(
+                &self.as_rules(Exclusions::default()),
+                request,
+                response,
+                cache,
+                &mut Silent,
+            )
+        })
+    }
+
+    /// Whether any response rule runs at the paranoia level: without one, the proxy need not inspect answers.
+    pub fn has_response_rules(&self) -> bool {
+        self.rules
+            .iter()
+            .any(|r| r.rule.phase == Phase::Response && r.runs_at(self.paranoia_level))
+    }
+
+    /// The logging phase (CRS's correlation, 980170): the `anomaly_report` rules that run, reported when the
+    /// transaction scored at all, inbound (the request's verdict) plus outbound (the response's, when it was
+    /// inspected), as CRS reports at its default reporting level (4).
+    pub fn correlate(&self, inbound: &Verdict, outbound: Option<&Verdict>) -> Vec<RuleMatch> {
+        let (inbound, outbound) = (
+            inbound.anomaly_score(),
+            outbound.map_or(0, Verdict::anomaly_score),
+        );
+        if inbound.saturating_add(outbound) == 0 {
+            return Vec::new();
+        }
+        self.rules
+            .iter()
+            .filter(|r| r.rule.phase == Phase::Logging && r.runs_at(self.paranoia_level))
+            .map(|r| RuleMatch::correlation(&r.rule, inbound, outbound))
+            .collect()
+    }
+
+    /// The rules as evaluation sees them.
+    fn as_rules<'r>(&'r self, excluded: Exclusions<'r>) -> Rules<'r> {
+        Rules {
+            rules: &self.rules,
+            chains: &self.chains,
+            paranoia_level: self.paranoia_level,
+            prefilter: self.prefilter.as_ref(),
+            memo: self.value_memo,
+            confirm: self.confirm,
+            excluded,
+        }
+    }
+}
+
+/// Runs `f` with this thread's scratch, cleared (or a fresh one when the thread's is in use).
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    {
         thread_local! {
             // The slot tables of the last request on this thread, cleared and reused: allocating them afresh was
             // a measurable share of a small request's time. What stays allocated is one slot table (a few dozen
@@ -289,15 +353,15 @@ impl CompiledRuleSet {
         CACHE.with(|cache| match cache.try_borrow_mut() {
             Ok(mut cache) => {
                 cache.clear();
-                self.evaluate_excluding_with(request, excluded, &mut cache, observer)
+                f(&mut cache)
             }
             // An observer that evaluates another request from inside this one gets a cache of its own.
-            Err(_) => {
-                self.evaluate_excluding_with(request, excluded, &mut Scratch::default(), observer)
-            }
+            Err(_) => f(&mut Scratch::default()),
         })
     }
+}
 
+impl CompiledRuleSet {
     /// [`CompiledRuleSet::evaluate_observed`] with a caller-provided cache of transformed values (which must be
     /// fresh for each request); tests use it to see what was computed.
     pub fn evaluate_with<O: Observer>(
@@ -316,16 +380,7 @@ impl CompiledRuleSet {
         cache: &mut Scratch,
         observer: &mut O,
     ) -> Verdict {
-        let rules = Rules {
-            rules: &self.rules,
-            chains: &self.chains,
-            paranoia_level: self.paranoia_level,
-            prefilter: self.prefilter.as_ref(),
-            memo: self.value_memo,
-            confirm: self.confirm,
-            excluded,
-        };
-        evaluate::evaluate(&rules, request, cache, observer)
+        evaluate::evaluate(&self.as_rules(excluded), request, cache, observer)
     }
 
     /// The literal prefilter in use, if any (built at load for the rule set's paranoia level).

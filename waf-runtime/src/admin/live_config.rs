@@ -107,6 +107,8 @@ pub fn managed(config: &Config) -> Value {
                 "excluded_variables": d.excluded_variables,
                 "profile": d.profile,
                 "custom_rules": custom_rules_text(&d.custom_rules),
+                // Read-only here: whether its answers are inspected (its own `responses`, else the global).
+                "responses": config.inspects_responses(host),
             });
             if let Value::Object(map) = &mut shown {
                 map.extend(super::upstreams::managed(d));
@@ -127,6 +129,7 @@ pub fn managed(config: &Config) -> Value {
         "anomaly_threshold": config.rules.anomaly_threshold,
         "disabled_rules": config.rules.disabled_rules,
         "profile": config.rules.profile,
+        "responses": config.rules.responses,
         "rule_set": {
             "directories": config.rules.directories,
             "artifact": config.rules.artifact,
@@ -486,6 +489,18 @@ mod tests {
             let back: Value = serde_saphyr::from_str(&text).unwrap();
             assert_eq!(back, tree, "{nasty:?} became:\n{text}");
         }
+    }
+
+    /// The panel shows, per domain, whether its answers are inspected: its own `responses`, else the global.
+    #[test]
+    fn managed_settings_show_response_inspection() {
+        let text = "waf:\n  rules: {responses: false}\n  domains:\n    a.test: {responses: true}\n    b.test: {}\n";
+        let config =
+            crate::config::resolve(text, std::path::Path::new("waf.yml"), &|_| None).unwrap();
+        let shown = managed(&config);
+        assert_eq!(shown["responses"], false);
+        assert_eq!(shown["domains"]["a.test"]["responses"], true);
+        assert_eq!(shown["domains"]["b.test"]["responses"], false);
     }
 
     #[test]

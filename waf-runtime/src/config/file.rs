@@ -22,6 +22,7 @@ pub struct FileWaf {
     pub domains: Option<BTreeMap<String, FileDomain>>,
     pub rules: Option<FileRules>,
     pub body: Option<FileBody>,
+    pub response_body: Option<FileResponseBody>,
     pub client_ip: Option<FileClientIp>,
     pub logging: Option<FileLogging>,
     pub metrics: Option<FileMetrics>,
@@ -172,6 +173,7 @@ pub struct FileDomain {
     /// Rules in the rule format (docs/rule-format.md), checked by the rule loader.
     pub custom_rules: Option<Vec<serde_json::Value>>,
     pub access_log: Option<bool>,
+    pub responses: Option<bool>,
 }
 
 /// `domains.<host>.excluded_variables[]`: rule `rule` is not run on `variable` (`ARGS:q`) of the domain's requests.
@@ -196,6 +198,7 @@ pub struct FileRules {
     pub profile: Option<waf_compiler::Profile>,
     pub disabled_rules: Option<Vec<u32>>,
     pub crs_settings: Option<std::collections::BTreeMap<String, String>>,
+    pub responses: Option<bool>,
 }
 
 /// `waf.rules.unicode_code_page`: a code page number, or the word `none`.
@@ -211,6 +214,14 @@ pub enum CodePageSetting {
 pub struct FileBody {
     pub limit_bytes: Option<usize>,
     pub over_limit: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileResponseBody {
+    pub limit_bytes: Option<usize>,
+    pub over_limit: Option<String>,
+    pub content_types: Option<Vec<String>>,
 }
 
 #[derive(Debug, Default, Deserialize)]

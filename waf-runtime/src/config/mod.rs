@@ -58,6 +58,7 @@ pub struct Config {
     pub domains: BTreeMap<String, DomainConfig>,
     pub rules: RulesConfig,
     pub body: BodyConfig,
+    pub response_body: ResponseBodyConfig,
     pub client_ip: ClientIpConfig,
     pub logging: LoggingConfig,
     pub metrics: MetricsConfig,
@@ -367,6 +368,9 @@ pub struct DomainConfig {
     /// run for its requests only, and checks them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub custom_rules: Vec<serde_json::Value>,
+    /// Whether this domain's responses are inspected, instead of `rules.responses`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub responses: Option<bool>,
     /// Whether this domain's requests are written to the access log (when `logging.access.enabled`).
     pub access_log: bool,
 }
@@ -398,12 +402,37 @@ pub struct RulesConfig {
     /// Values of the settings rules read instead of their default pattern (CRS's `allowed_methods`,
     /// `allowed_request_content_type`, ...), by name. Rule directories only: an artifact has them baked in.
     pub crs_settings: BTreeMap<String, String>,
+    /// Whether the upstream's answers are inspected by the response rules (`phase: response`, CRS RESPONSE-95x),
+    /// for domains without a `responses` of their own.
+    pub responses: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BodyConfig {
     pub limit_bytes: usize,
     pub over_limit: OverLimit,
+}
+
+/// Which response bodies the response rules read, and how much of them (`response_inspection.rs`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResponseBodyConfig {
+    /// The part of a body inspected (decompressed); the rest streams on uninspected, or, with `over_limit:
+    /// reject`, the response is refused.
+    pub limit_bytes: usize,
+    pub over_limit: ResponseOverLimit,
+    /// The media types (lower case, without parameters) whose bodies are inspected; any other body is not read.
+    pub content_types: Vec<String>,
+}
+
+/// What happens to an inspected response whose body is larger than `response_body.limit_bytes`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResponseOverLimit {
+    /// Inspect the first `limit_bytes`, stream the rest uninspected (ModSecurity's `SecResponseBodyLimitAction
+    /// ProcessPartial`, its recommended setting).
+    InspectPrefix,
+    /// Refuse the response with 502 (ModSecurity's `Reject`).
+    Reject,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -569,6 +598,14 @@ impl Config {
                 .map(|(name, d)| (name.as_str(), d.custom_rules.as_slice()))
                 .collect(),
         }
+    }
+
+    /// Whether the answers for `host` are inspected: the domain's `responses`, else `rules.responses`.
+    pub fn inspects_responses(&self, host: &str) -> bool {
+        self.domains
+            .get(host)
+            .and_then(|d| d.responses)
+            .unwrap_or(self.rules.responses)
     }
 
     /// How requests for `host` are judged.

@@ -2,13 +2,15 @@
 //!
 //! The precedence is the specification's: an environment variable applies only when the file does not set the
 //! value (an earlier design let the environment silently override the file).
-use super::file::{CodePageSetting, FileDomainHealthCheck, FileRoot, FileWaf, Http2Setting};
+use super::file::{
+    CodePageSetting, FileDomainHealthCheck, FileResponseBody, FileRoot, FileWaf, Http2Setting,
+};
 use super::{
     AccessLogConfig, AccessLogFormat, AcmeConfig, AdminConfig, Balance, BodyConfig, ClientIpConfig,
     Config, ConfigError, DomainConfig, DomainHealthCheck, DomainPoolSettings, HealthCheck,
     LogFormat, LoggingConfig, MetricsConfig, Mode, OverLimit, PoolServer, PoolSettings,
-    RulesConfig, ServerConfig, TlsConfig, TrafficLogLevel, UpstreamConfig, UpstreamHost,
-    UpstreamHttp2, UpstreamTls,
+    ResponseBodyConfig, ResponseOverLimit, RulesConfig, ServerConfig, TlsConfig, TrafficLogLevel,
+    UpstreamConfig, UpstreamHost, UpstreamHttp2, UpstreamTls,
 };
 use crate::cidr::Cidr;
 use crate::limits::{self, Limits};
@@ -21,6 +23,9 @@ use waf_compiler::UnicodeMap;
 
 /// Let's Encrypt's directories: production by default, staging with `acme.staging` (its certificates are not
 /// trusted, and its rate limits are far higher, for trying a setup out).
+/// `rules.responses` when not set: whether answers are inspected by default (docs/proxy.md, "Responses", gives
+/// the measurement that decided it).
+const DEFAULT_INSPECT_RESPONSES: bool = false;
 const LETS_ENCRYPT: &str = "https://acme-v02.api.letsencrypt.org/directory";
 const LETS_ENCRYPT_STAGING: &str = "https://acme-staging-v02.api.letsencrypt.org/directory";
 
@@ -281,6 +286,7 @@ impl Resolver<'_> {
                     excluded_variables,
                     profile: d.profile,
                     custom_rules,
+                    responses: d.responses,
                     access_log: d.access_log.unwrap_or(true),
                 },
             );
@@ -316,6 +322,8 @@ impl Resolver<'_> {
                 ));
             }
         };
+
+        let response_body = self.response_body(waf.response_body.unwrap_or_default())?;
 
         let mut trusted_proxies = Vec::new();
         let client_ip = waf.client_ip.unwrap_or_default();
@@ -420,6 +428,7 @@ impl Resolver<'_> {
                 limit_bytes,
                 over_limit,
             },
+            response_body,
             client_ip: ClientIpConfig { trusted_proxies },
             logging: LoggingConfig {
                 level,
@@ -1014,6 +1023,55 @@ impl Resolver<'_> {
                 ids
             },
             crs_settings,
+            responses: r.responses.unwrap_or(DEFAULT_INSPECT_RESPONSES),
+        })
+    }
+
+    /// `waf.response_body`: ModSecurity's recommended `SecResponseBodyLimit` (512 KiB) and
+    /// `SecResponseBodyMimeType` (`text/plain text/html text/xml`) by default.
+    fn response_body(&self, b: FileResponseBody) -> Result<ResponseBodyConfig, ConfigError> {
+        let limit_bytes = b.limit_bytes.unwrap_or(512 * 1024);
+        if limit_bytes == 0 {
+            return Err(self.key_error("waf.response_body.limit_bytes", "must be at least 1"));
+        }
+        let over_limit = match b.over_limit.as_deref() {
+            None | Some("inspect_prefix") => ResponseOverLimit::InspectPrefix,
+            Some("reject") => ResponseOverLimit::Reject,
+            Some(other) => {
+                return Err(self.key_error(
+                    "waf.response_body.over_limit",
+                    format!("unknown value {other:?}, expected inspect_prefix or reject"),
+                ));
+            }
+        };
+        let content_types = match b.content_types {
+            None => ["text/plain", "text/html", "text/xml"]
+                .map(String::from)
+                .to_vec(),
+            Some(list) => {
+                let mut types = Vec::new();
+                for (i, raw) in list.iter().enumerate() {
+                    let media = raw.trim().to_ascii_lowercase();
+                    let valid = media.split_once('/').is_some_and(|(t, s)| {
+                        !t.is_empty() && !s.is_empty() && !media.contains([';', ' ', ','])
+                    });
+                    if !valid {
+                        return Err(self.key_error(
+                            &format!("waf.response_body.content_types[{i}]"),
+                            format!(
+                                "{raw:?} is not a media type (`type/subtype`, without parameters)"
+                            ),
+                        ));
+                    }
+                    types.push(media);
+                }
+                types
+            }
+        };
+        Ok(ResponseBodyConfig {
+            limit_bytes,
+            over_limit,
+            content_types,
         })
     }
 
@@ -1169,6 +1227,14 @@ mod tests {
         assert_eq!(c.upstream.default.to_string(), "http://127.0.0.1:8080");
         assert_eq!(c.rules.directories, vec![PathBuf::from("rules")]);
         assert_eq!(c.body.limit_bytes, 1_048_576);
+        // ModSecurity's recommended response settings; answers not inspected unless asked (docs/proxy.md).
+        assert!(!c.rules.responses);
+        assert_eq!(c.response_body.limit_bytes, 512 * 1024);
+        assert_eq!(c.response_body.over_limit, ResponseOverLimit::InspectPrefix);
+        assert_eq!(
+            c.response_body.content_types,
+            ["text/plain", "text/html", "text/xml"]
+        );
         assert_eq!(c.rules.reload_interval_sec, 5);
         assert!(c.rules.remember_values);
         let cores = std::thread::available_parallelism().unwrap().get();
@@ -1251,6 +1317,18 @@ mod tests {
                 "waf.rules.paranoia_level",
             ),
             ("waf: {body: {over_limit: pass}}", "waf.body.over_limit"),
+            (
+                "waf: {response_body: {over_limit: pass}}",
+                "waf.response_body.over_limit",
+            ),
+            (
+                "waf: {response_body: {limit_bytes: 0}}",
+                "waf.response_body.limit_bytes",
+            ),
+            (
+                "waf: {response_body: {content_types: [text/html, 'text/plain; charset=utf-8']}}",
+                "waf.response_body.content_types[1]",
+            ),
             (
                 "waf: {rules: {unicode_code_page: 65001}}",
                 "waf.rules.unicode_code_page",

@@ -109,7 +109,7 @@ impl Drop for Upstream {
 type UpstreamBody = http_body_util::Either<Full<Bytes>, ChannelBody>;
 
 /// A response body fed chunk by chunk from a task: a response that exists only as a stream.
-pub struct ChannelBody(tokio::sync::mpsc::Receiver<Bytes>);
+pub struct ChannelBody(pub tokio::sync::mpsc::Receiver<Bytes>);
 
 impl hyper::body::Body for ChannelBody {
     type Data = Bytes;

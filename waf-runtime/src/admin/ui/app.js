@@ -286,7 +286,8 @@ async function refreshConfig() {
   for (const [host, d] of Object.entries(c.domains)) {
     const row = document.createElement("tr");
     cells(row, [host, serversShown(d), certificate(d.tls), d.force_https ? "on" : "off",
-      d.anomaly_threshold ?? "(global)", (d.disabled_rules || []).join(", "), d.custom_rules ? "yes" : ""]);
+      d.anomaly_threshold ?? "(global)", (d.disabled_rules || []).join(", "), d.custom_rules ? "yes" : "",
+      d.responses ? "on" : "off"]);
     const td = document.createElement("td");
     const remove = document.createElement("button");
     remove.type = "button";

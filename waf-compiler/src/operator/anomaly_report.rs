@@ -1,0 +1,16 @@
+//! `anomaly_report`: CRS's correlation report (980170, `phase: logging`). The rule reads no variable, so this
+//! operator never runs on a value: the logging phase reports it when the transaction's anomaly score, inbound
+//! plus outbound, is above zero ([`crate::evaluate`]).
+
+use super::{Build, Operator};
+use crate::rule::OperatorKind;
+
+pub(super) const OPERATOR: Operator = Operator {
+    kind: OperatorKind::AnomalyReport,
+    name: "anomaly_report",
+    modsecurity: &[],
+    takes_pattern: false,
+    compares_settings: false,
+    build: Build::None,
+    condition: None,
+};
