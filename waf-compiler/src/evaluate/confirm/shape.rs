@@ -71,17 +71,30 @@ fn is_document(value: &[u8]) -> bool {
     lines(value) >= DOCUMENT_LINES && words(value) >= DOCUMENT_WORDS
 }
 
-/// Start tags of HTML: a paragraph with a link has two, as has an image block a rich-text editor saves with no
-/// text at all (`<figure class="wp-block-image"><img src="..." alt=""/></figure>`).
+/// Start tags and comments of HTML: a paragraph with a link has two, as has an image block a rich-text editor
+/// saves with no text at all (`<figure class="wp-block-image"><img src="..." alt=""/></figure>`), and a heading
+/// block between the editor's comments (`<!-- wp:heading --><h2>...</h2><!-- /wp:heading -->`).
 const MARKUP_ELEMENTS: usize = 2;
 
-/// At least [`MARKUP_ELEMENTS`] start tags (`<` and a letter): HTML, which the XSS parser reads as a browser does.
+/// At least [`MARKUP_ELEMENTS`] start tags (`<` and a letter) and closed comments (`<!--` ... `-->`, not a
+/// server-side include's `<!--#`): HTML, which
+/// the XSS parser reads as a browser does.
 fn is_markup(value: &[u8]) -> bool {
-    value
+    let tags = value
         .windows(2)
         .filter(|w| w[0] == b'<' && w[1].is_ascii_alphabetic())
-        .count()
-        >= MARKUP_ELEMENTS
+        .count();
+    let mut comments = 0;
+    let mut rest = value;
+    while let Some(start) = memchr::memmem::find(rest, b"<!--") {
+        let Some(end) = memchr::memmem::find(&rest[start + 4..], b"-->") else {
+            break;
+        };
+        // `<!--#exec ...-->` is a server-side include directive: code, not a comment.
+        comments += usize::from(rest.get(start + 4) != Some(&b'#'));
+        rest = &rest[start + 4 + end + 3..];
+    }
+    tags + comments >= MARKUP_ELEMENTS
 }
 
 /// Runs of two or more letters (of any script).
