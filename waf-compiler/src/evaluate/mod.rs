@@ -341,6 +341,7 @@ impl Checked<'_, '_> {
                 self.chains.unicode_map(),
                 confirm::Request {
                     headers: self.view.headers(),
+                    name: key,
                 },
             )),
             _ => None,

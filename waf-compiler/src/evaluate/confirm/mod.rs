@@ -26,6 +26,7 @@ mod decode;
 mod fixation;
 mod graphql;
 mod message;
+mod redirect;
 mod shape;
 pub use shape::Shape;
 mod shell;
@@ -55,10 +56,11 @@ pub struct Confirmation {
 }
 
 /// What a confirmer may know of the request beyond the value: its headers (session fixation reads
-/// `Sec-Fetch-Mode`).
+/// `Sec-Fetch-Mode`) and the name the value came under (a parameter's, a header's; empty for a whole body).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {
     pub headers: &'a [(&'a str, &'a [u8])],
+    pub name: &'a [u8],
 }
 
 /// Runs the `confirm` parser on the value a rule matched: `raw` as the request carried it, `transformed` after the
@@ -80,6 +82,14 @@ pub fn confirm(
             .then(|| shell::inside_longer_name(transformed, hit.span.clone()))
             .flatten()
             .or_else(|| shell::jquery_call(transformed, hit.span.clone()))
+    {
+        return Confirmation {
+            confirmed: false,
+            reason,
+        };
+    }
+    if confirm == Confirm::Code
+        && let Some(reason) = redirect::loopback_redirect(request.name, raw)
     {
         return Confirmation {
             confirmed: false,
