@@ -26,6 +26,7 @@ mod decode;
 mod fixation;
 mod graphql;
 mod message;
+mod name;
 mod redirect;
 mod shape;
 pub use shape::Shape;
@@ -79,7 +80,7 @@ pub fn confirm(
     if confirm == Confirm::Shell
         && let Some(reason) = hit
             .phrase
-            .then(|| shell::inside_longer_name(transformed, hit.span.clone()))
+            .then(|| name::inside_longer_name(transformed, hit.span.clone()))
             .flatten()
             .or_else(|| shell::jquery_call(transformed, hit.span.clone()))
     {

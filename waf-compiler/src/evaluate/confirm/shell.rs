@@ -12,7 +12,6 @@
 //! the shell-parsing crates (`shell-words`, `shlex`) split a well-formed command line into words, while this must
 //! find commands anywhere in arbitrary text and never fail on it.
 
-use crate::operator::continues_name;
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -131,24 +130,6 @@ const COMMANDS: &[&str] = &[
 /// At most this many bytes of a value are lexed: a command injection sits in the first part of a parameter,
 /// and the bound keeps confirmation linear and small on a large body that a rule hit.
 const MAX_LEXED: usize = 64 * 1024;
-
-/// Why the pattern's `hit` in `value` is not the word it looks for: a name character ends the hit and another
-/// follows it (`$path` of `$pathname`, a key every PostHog event carries; `bin/ar` of `bin/archive`), so the
-/// shell reads a longer variable or file name. A hit ending in punctuation (`bin/aa-`) is a prefix on purpose.
-pub fn inside_longer_name(value: &[u8], hit: Range<usize>) -> Option<String> {
-    if !continues_name(value, hit.end) {
-        return None;
-    }
-    let longer = value[hit.end..]
-        .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
-        .count();
-    Some(format!(
-        "`{}` is the start of the longer name `{}`",
-        String::from_utf8_lossy(value.get(hit.clone())?),
-        String::from_utf8_lossy(&value[hit.start..hit.end + longer])
-    ))
-}
 
 /// Why a hit `$(...)` in `value` is JavaScript, not a command substitution: a property or method of it taken,
 /// as jQuery is written (`$(document).ready(...)`, `$('#cart').hide()`, searched as `$(document).ready not
@@ -473,14 +454,6 @@ mod tests {
         assert!(jquery_call(b"$(id).txt", 0..5).is_none());
         assert!(jquery_call(b"$('whoami').x", 0..11).is_none());
         assert!(jquery_call(b"$(id); ls", 0..5).is_none());
-    }
-
-    #[test]
-    fn a_phrase_inside_a_longer_name_is_not_that_name() {
-        assert!(inside_longer_name(b"json.properties.$pathname", 16..21).is_some());
-        assert!(inside_longer_name(b"/usr/bin/archive", 5..11).is_some());
-        assert!(inside_longer_name(b"echo $path;", 5..10).is_none());
-        assert!(inside_longer_name(b"/bin/apt-get", 1..8).is_none());
     }
 
     #[test]
