@@ -16,20 +16,42 @@ use regex_automata::meta::Regex;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-/// A message's first line, or a header line, at the start of the value or of one of its lines; or the start of
-/// a page anywhere (an HTML answer forged into a header or a page).
-const MESSAGE_START: &str = r"(?i)(?:\A|[\r\n])[\t ]*(?:(?:get|post|put|patch|delete|head|options|connect|trace|track|propfind|proppatch|mkcol|copy|move|lock|unlock)[\t ]+\S+[\t ]+http/\d|http/\d(?:\.\d)?[\t ]+\d{3}\b)|[\r\n][\t ]*[\w-]+[\t ]*:[\t ]*\S|<(?:html|meta)\b";
+/// A message's first line at the start of the value or of one of its lines, or the start of a page anywhere (an
+/// HTML answer forged into a header or a page).
+const MESSAGE_LINE: &str = r"(?i)(?:\A|[\r\n])[\t ]*(?:(?:get|post|put|patch|delete|head|options|connect|trace|track|propfind|proppatch|mkcol|copy|move|lock|unlock)[\t ]+\S+[\t ]+http/\d|http/\d(?:\.\d)?[\t ]+\d{3}\b)|<(?:html|meta)\b";
 
-fn message_start() -> &'static Regex {
-    static MESSAGE_START_RE: OnceLock<Regex> = OnceLock::new();
-    // The pattern is a constant this crate's tests compile: it cannot fail at run time.
-    MESSAGE_START_RE
-        .get_or_init(|| Regex::new(MESSAGE_START).expect("the HTTP message pattern compiles"))
+/// A header line after a line break: a message by itself where a value has no lines (`en\r\nSet-Cookie: x`), and
+/// ordinary text where it has (`Ref: J123`, `Note: ...` in a ticket).
+const HEADER_LINE: &str = r"[\r\n][\t ]*[\w-]+[\t ]*:[\t ]*\S";
+
+/// Where a message can start: in a value of one line, at any header line too; in data of several lines, at a
+/// request or status line or a page only.
+fn message_start(lines_are_data: bool) -> &'static Regex {
+    static LINE_RE: OnceLock<Regex> = OnceLock::new();
+    static ANY_RE: OnceLock<Regex> = OnceLock::new();
+    // The patterns are constants this crate's tests compile: they cannot fail at run time.
+    if lines_are_data {
+        LINE_RE.get_or_init(|| Regex::new(MESSAGE_LINE).expect("the HTTP message pattern compiles"))
+    } else {
+        ANY_RE.get_or_init(|| {
+            Regex::new(&format!("{MESSAGE_LINE}|(?i){HEADER_LINE}"))
+                .expect("the HTTP message pattern compiles")
+        })
+    }
 }
 
 /// Whether a hit of smuggling or splitting in `raw` (whose decoded `forms` are given too) can inject a message.
 pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>]) -> Confirmation {
-    let (confirmed, reason) = if let Some(found) = forms.iter().find_map(|form| injection(form)) {
+    let shape = shape::data_shape(raw);
+    let lines_are_data = match shape {
+        Some(Shape::Json | Shape::Document) => true,
+        Some(Shape::Text | Shape::Markup) => shape::lines(raw) > 1,
+        Some(Shape::Token | Shape::Url) | None => false,
+    };
+    let (confirmed, reason) = if let Some(found) = forms
+        .iter()
+        .find_map(|form| injection(form, lines_are_data))
+    {
         (true, found)
     } else if !forms.iter().any(|form| names_a_message(form)) {
         // The CAPEC tags cover rules about other things too (Apache's `unix:` socket syntax, old cookies).
@@ -38,7 +60,7 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>]) -> Confirmation {
             "no HTTP version or page named: scored as the pattern says".to_owned(),
         )
     } else {
-        match shape::data_shape(raw) {
+        match shape {
             Some(Shape::Token) => (true, "a plain word: scored as the pattern says".to_owned()),
             Some(shape @ (Shape::Json | Shape::Document)) => (
                 false,
@@ -48,7 +70,7 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>]) -> Confirmation {
                 ),
             ),
             // Text that goes on for lines (a chat message quoting a log line) has them as data too.
-            Some(Shape::Text | Shape::Markup) if shape::lines(raw) > 1 => (
+            Some(Shape::Text | Shape::Markup) if lines_are_data => (
                 false,
                 "text of several lines, and no HTTP message where a line starts".to_owned(),
             ),
@@ -77,8 +99,8 @@ fn names_a_message(value: &[u8]) -> bool {
 }
 
 /// The start of an HTTP message in `value`, when there is one.
-fn injection(value: &[u8]) -> Option<String> {
-    message_start().find(value).map(|m| {
+fn injection(value: &[u8], lines_are_data: bool) -> Option<String> {
+    message_start(lines_are_data).find(value).map(|m| {
         format!(
             "an HTTP message starts a line: `{}`",
             String::from_utf8_lossy(value[m.range()].trim_ascii())
@@ -106,6 +128,10 @@ mod tests {
         assert!(confirmed("unix:AAAA|http://example.com/"));
         // A protocol named in a report, a log shipment of several lines.
         assert!(!confirmed("http/1.1"));
+        // A ticket quoting a log line, with a `Ref:` line of its own.
+        assert!(!confirmed(
+            "Hello,\nthe config breaks:\n\nrequest: \"GET /api/v1/orders HTTP/1.1\", upstream: x\n\nRef: J123 | env: prod"
+        ));
         assert!(!confirmed(
             "{\"message\":\"10.0.0.7 - - \\\"GET /cart HTTP/2\\\" 200 512 checkout page\"}\n\
              {\"message\":\"job finished in 1678 ms for tenant acme\"}\n\
@@ -122,14 +148,14 @@ mod tests {
             "munchmuch\r\n\r\n<HTML><title></title></HTML>",
             "foo\nSet-Cookie: session=attacker",
         ] {
-            assert!(injection(attack.as_bytes()).is_some(), "{attack:?}");
+            assert!(injection(attack.as_bytes(), false).is_some(), "{attack:?}");
         }
         for data in [
             "{\"message\":\"10.0.0.7 - - [22/Dec/2024] \\\"GET /cart HTTP/2\\\" 200 512\"}\n{\"level\":\"info\"}",
             "the client speaks http/1.1 and the server answers with http/2 when it can",
             "{\"type\":\"network-error\",\"body\":{\"protocol\":\"http/1.1\",\"status_code\":0}}",
         ] {
-            assert_eq!(injection(data.as_bytes()), None, "{data:?}");
+            assert_eq!(injection(data.as_bytes(), false), None, "{data:?}");
         }
     }
 }
