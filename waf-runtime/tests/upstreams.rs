@@ -615,12 +615,12 @@ async fn a_pool_under_load_loses_no_get_and_never_sends_a_post_twice() {
     }
     assert!(gets.load(Ordering::SeqCst) > 100, "the load ran");
     assert_eq!(failed_gets.load(Ordering::SeqCst), 0, "{}", waf.logs());
-    // The requests a's death failed went to another server, which the log says.
+    // a's death was seen. Whether a GET met it or only a POST did depends on timing (a POST is not retried, so
+    // the log need not say "trying"); no GET failed above, so any GET that met it went to another server.
+    let logs = waf.logs();
     assert!(
-        waf.logs().contains(&format!("upstream {} failed", a.url()))
-            && waf.logs().contains("; trying http://"),
-        "{}",
-        waf.logs()
+        logs.contains(&format!("upstream {} failed", a.url())),
+        "{logs}"
     );
     let posts = posts.lock().unwrap();
     assert!(posts_sent.load(Ordering::SeqCst) > 10);
