@@ -513,6 +513,27 @@ async fn servers_down(waf: &Waf) -> Vec<String> {
     serde_json::from_value(json(&body)["upstreams_down"].clone()).unwrap()
 }
 
+/// Two clients POSTing bodies of their own (`client=N&n=M`) back to back until `stop`, counting what they sent.
+fn posters(
+    addr: std::net::SocketAddr,
+    stop: &Arc<AtomicBool>,
+    sent: &Arc<AtomicUsize>,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    (0..2)
+        .map(|client| {
+            let (stop, sent) = (stop.clone(), sent.clone());
+            tokio::spawn(async move {
+                let mut n = 0;
+                while !stop.load(Ordering::SeqCst) {
+                    n += 1;
+                    post(addr, "/order", format!("client={client}&n={n}")).await;
+                    sent.fetch_add(1, Ordering::SeqCst);
+                }
+            })
+        })
+        .collect()
+}
+
 async fn wait_down(waf: &Waf, url: &str, down: bool, secs: u64) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
     while servers_down(waf).await.contains(&url.to_string()) != down {
@@ -560,17 +581,7 @@ async fn a_pool_under_load_loses_no_get_and_never_sends_a_post_twice() {
         }));
     }
     let posts_sent = Arc::new(AtomicUsize::new(0));
-    for client in 0..2 {
-        let (stop, sent, addr) = (stop.clone(), posts_sent.clone(), waf.addr);
-        load.push(tokio::spawn(async move {
-            let mut n = 0;
-            while !stop.load(Ordering::SeqCst) {
-                n += 1;
-                post(addr, "/order", format!("client={client}&n={n}")).await;
-                sent.fetch_add(1, Ordering::SeqCst);
-            }
-        }));
-    }
+    load.extend(posters(waf.addr, &stop, &posts_sent));
 
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     // b fails its health check: out within a check interval, and sent nothing after.
@@ -716,18 +727,7 @@ async fn a_domains_own_pool_under_a_wrk_load_follows_its_settings_and_their_relo
         .unwrap();
     let stop = Arc::new(AtomicBool::new(false));
     let posts_sent = Arc::new(AtomicUsize::new(0));
-    let mut posting = Vec::new();
-    for client in 0..2 {
-        let (stop, sent, addr) = (stop.clone(), posts_sent.clone(), waf.addr);
-        posting.push(tokio::spawn(async move {
-            let mut n = 0;
-            while !stop.load(Ordering::SeqCst) {
-                n += 1;
-                post(addr, "/order", format!("client={client}&n={n}")).await;
-                sent.fetch_add(1, Ordering::SeqCst);
-            }
-        }));
-    }
+    let posting = posters(waf.addr, &stop, &posts_sent);
 
     tokio::time::sleep(std::time::Duration::from_millis(1000)).await;
     // b fails the domain's health check: out within its interval.
