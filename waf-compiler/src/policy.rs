@@ -30,8 +30,9 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|text/plain| ",
     // the Reporting API, CSP and network error reports
     "|application/reports+json| |application/csp-report| ",
-    // binary and streaming API bodies
-    "|application/octet-stream| |application/x-protobuf| |application/protobuf| |application/grpc-web| ",
+    // binary and streaming API bodies; tus resumable uploads (Uppy in the browser) send their chunks as
+    // `offset+octet-stream`
+    "|application/octet-stream| |application/offset+octet-stream| |application/x-protobuf| |application/protobuf| |application/grpc-web| ",
     "|application/grpc-web+proto| |application/grpc-web-text| |application/grpc-web-text+proto| ",
     "|application/x-ndjson| |application/ndjson| |application/x-json-stream| |application/jsonl| ",
     // JSON media types of common API conventions
@@ -68,10 +69,16 @@ pub enum Profile {
     Api,
 }
 
-/// The rules that judge a body by its label: 920340 and 920640 (a body without `Content-Type`), 920420 (a
-/// media type the site policy does not list). The engine types a body by its content (JSON, form, XML, text or
-/// binary) whatever its label says, so for an API a missing or unlisted label hides nothing from inspection.
-const BODY_LABEL_RULES: [u32; 3] = [920340, 920420, 920640];
+/// The rules that refuse a body without `Content-Type`: 920340 (a `Content-Length`) and 920640 (a body). CRS
+/// refuses it because ModSecurity then reads the body as nothing. The engine types every body by its content
+/// (JSON, form, XML, text or binary runs) whatever its label says, so a missing label hides nothing from the
+/// rules, and browsers send one: `fetch()` and `navigator.sendBeacon` with an `ArrayBuffer` or an untyped `Blob`
+/// body label nothing, as older SDKs posting JSON do.
+const MISSING_LABEL_RULES: [u32; 2] = [920340, 920640];
+
+/// The rule that refuses a body labelled with a media type the site policy does not list (920420). For a
+/// site's pages the list is the policy; an API's clients label bodies with vendor media types.
+const UNLISTED_LABEL_RULE: u32 = 920420;
 
 impl Profile {
     pub fn name(self) -> &'static str {
@@ -82,16 +89,18 @@ impl Profile {
     }
 
     /// Weighs `verdict`'s matches as this profile sees them: a match that is no evidence here stays in the
-    /// verdict, unconfirmed with the reason, and adds nothing to the anomaly score. For [`Profile::Api`]: the
-    /// body's label ([`BODY_LABEL_RULES`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body:
-    /// an API's documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on
-    /// a page parameter that names a file to include.
+    /// verdict, unconfirmed with the reason, and adds nothing to the anomaly score. For every profile: a body
+    /// without a label ([`MISSING_LABEL_RULES`]). For [`Profile::Api`] also an unlisted label
+    /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
+    /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
+    /// parameter that names a file to include.
     pub fn weigh(self, verdict: &mut Verdict) {
-        if self == Profile::Web {
-            return;
-        }
         for m in &mut verdict.matches {
-            let reason = if BODY_LABEL_RULES.contains(&m.rule_id) {
+            let reason = if MISSING_LABEL_RULES.contains(&m.rule_id) {
+                "a body without a label is typed by its content, which the rules read"
+            } else if self == Profile::Web {
+                continue;
+            } else if m.rule_id == UNLISTED_LABEL_RULE {
                 "the api profile: a body's label is not judged, its content is"
             } else if m.tags.iter().any(|tag| tag == "attack-rfi")
                 && m.variable.starts_with("ARGS_POST:json.")

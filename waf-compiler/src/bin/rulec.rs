@@ -343,7 +343,8 @@ fn main() -> ExitCode {
             &ReplayOptions {
                 threshold: anomaly_threshold,
                 confirm: !no_confirm,
-                profile,
+                // CRS's policy weighs nothing: the profiles belong to the site policy.
+                profile: (!crs_defaults).then_some(profile),
                 max_blocked_percent,
                 details,
             },
@@ -757,16 +758,17 @@ fn explain_request(rule_dirs: &[PathBuf], opts: &CompileOptions, path: &PathBuf)
     }
 }
 
-/// How many requests of `files` the rules block, and the rules that contributed to the blocks.
 /// How `rulec replay` judges and reports.
 struct ReplayOptions {
     threshold: u32,
     confirm: bool,
-    profile: waf_compiler::Profile,
+    /// The site's profile; none with CRS's policy (`--crs-defaults`).
+    profile: Option<waf_compiler::Profile>,
     max_blocked_percent: Option<f64>,
     details: Option<PathBuf>,
 }
 
+/// How many requests of `files` the rules block, and the rules that contributed to the blocks.
 fn replay(
     rule_dirs: &[PathBuf],
     opts: &CompileOptions,
@@ -811,7 +813,9 @@ fn replay(
             }
             let headers = request.headers();
             let mut verdict = rules.evaluate(&request.as_request(&headers));
-            replay.profile.weigh(&mut verdict);
+            if let Some(profile) = replay.profile {
+                profile.weigh(&mut verdict);
+            }
             let is_blocked = verdict.blocking_at(threshold).is_some();
             if let Some(out) = details.as_mut() {
                 let ids: Vec<String> = verdict
@@ -855,7 +859,9 @@ fn replay(
         "{total} requests, {blocked} blocked ({percent:.2}%), {unparsable} not parsable as HTTP, \
          paranoia {}, anomaly threshold {threshold}, profile {}{}",
         opts.paranoia_level,
-        replay.profile.name(),
+        replay
+            .profile
+            .map_or("none (CRS's policy)", |profile| profile.name()),
         if replay.confirm {
             ""
         } else {
