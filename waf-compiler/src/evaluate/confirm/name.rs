@@ -22,6 +22,32 @@ pub fn inside_longer_name(value: &[u8], hit: Range<usize>) -> Option<String> {
     ))
 }
 
+/// Why the hidden file's name the pattern's `hit` found in `value` (`.profile`, `.env`, `.htaccess`) is not that
+/// file: a name character comes before it, so it is the last part of a dotted name (`user.v1.Profile`, the
+/// path of a gRPC service; `Jenkinsfile.env`), not a name of its own. A phrase with a second dot or a slash
+/// (`.sql.gz`, `.git/`, `.aws/`) is a suffix or a directory and counts wherever it is.
+pub fn dotted_name_part(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let phrase = value.get(hit.clone())?;
+    let (&b'.', rest) = phrase.split_first()? else {
+        return None;
+    };
+    let before = *value.get(hit.start.checked_sub(1)?)?;
+    let part = !rest.contains(&b'.')
+        && !rest.contains(&b'/')
+        && (before.is_ascii_alphanumeric() || matches!(before, b'_' | b'-'));
+    let start = value[..hit.start]
+        .iter()
+        .rposition(|&b| b == b'/')
+        .map_or(0, |slash| slash + 1);
+    part.then(|| {
+        format!(
+            "`{}` ends the dotted name `{}`, not a hidden file's own name",
+            String::from_utf8_lossy(phrase),
+            String::from_utf8_lossy(&value[start..hit.end])
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -32,5 +58,14 @@ mod tests {
         assert!(inside_longer_name(b"/usr/bin/archive", 5..11).is_some());
         assert!(inside_longer_name(b"echo $path;", 5..10).is_none());
         assert!(inside_longer_name(b"/bin/apt-get", 1..8).is_none());
+    }
+
+    #[test]
+    fn a_hidden_file_name_ending_a_dotted_name_is_not_that_file() {
+        assert!(dotted_name_part(b"/user.v1.Profile/Update", 8..16).is_some());
+        assert!(dotted_name_part(b"/.profile", 1..9).is_none());
+        assert!(dotted_name_part(b"/app/.env", 5..9).is_none());
+        assert!(dotted_name_part(b"/backup.sql.gz", 7..14).is_none());
+        assert!(dotted_name_part(b"/repo.git/config", 5..10).is_none());
     }
 }

@@ -20,6 +20,11 @@ pub enum Shape {
     Document,
     /// HTML, as a rich-text editor writes it.
     Markup,
+    /// `name=value` pairs joined by `&`: a query string carried in a value (an ad server's targeting, a page's
+    /// query copied into a tracking parameter, a serialised form).
+    Pairs,
+    /// The code a browser's violation report quotes (the field says so, not the bytes: [`super::report`]).
+    Sample,
 }
 
 impl Shape {
@@ -31,6 +36,8 @@ impl Shape {
             Shape::Text => "text",
             Shape::Document => "a document of several lines",
             Shape::Markup => "HTML",
+            Shape::Pairs => "a query string",
+            Shape::Sample => "the code sample of a browser's violation report",
         }
     }
 }
@@ -43,6 +50,8 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
         Some(Shape::Token)
     } else if is_url(value) {
         Some(Shape::Url)
+    } else if is_pairs(value) {
+        Some(Shape::Pairs)
     } else if is_prose(value) {
         Some(Shape::Text)
     } else if is_document(value) {
@@ -172,6 +181,39 @@ fn is_url(value: &[u8]) -> bool {
         })
 }
 
+/// Longest name of a pair of a query string in a value: names are words, not text.
+const MAX_PAIR_NAME: usize = 64;
+
+/// Two or more `name=value` pairs joined by `&`, each name a parameter's (letters, digits, `_`, `-`, `.`, and
+/// the brackets of `a[b]`).
+fn is_pairs(value: &[u8]) -> bool {
+    let mut pairs = 0;
+    for pair in value.split(|&b| b == b'&') {
+        let Some(end) = pair.iter().position(|&b| b == b'=') else {
+            return false;
+        };
+        let name = &pair[..end];
+        let is_name = (1..=MAX_PAIR_NAME).contains(&name.len())
+            && name.iter().all(|&b| {
+                b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'[' | b']')
+            });
+        if !is_name {
+            return false;
+        }
+        pairs += 1;
+    }
+    pairs >= 2
+}
+
+/// The values of the pairs of `query` (`a=1&b=2`: `1`, `2`); a part without `=` is a value.
+pub fn pair_values(query: &[u8]) -> impl Iterator<Item = &[u8]> {
+    query.split(|&b| b == b'&').map(|pair| {
+        pair.iter()
+            .position(|&b| b == b'=')
+            .map_or(pair, |end| &pair[end + 1..])
+    })
+}
+
 /// Words of natural language needed for prose: fewer is a phrase, which code fragments also are.
 const PROSE_WORDS: usize = 6;
 
@@ -284,5 +326,11 @@ mod tests {
         assert_eq!(data_shape(b"x' mod id--"), None);
         assert_eq!(data_shape(b"database ("), None);
         assert_eq!(data_shape(b"{not json"), None);
+        assert_eq!(
+            data_shape(b"pos=top&kw=script font|pos=side"),
+            Some(Shape::Pairs)
+        );
+        assert_eq!(data_shape(b"kw=script font"), None);
+        assert_eq!(data_shape(b"a=1&;sleep 5"), None);
     }
 }

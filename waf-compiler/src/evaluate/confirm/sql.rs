@@ -56,7 +56,7 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     let shown = match shape {
         Shape::Document | Shape::Markup => true,
         Shape::Text => shape::lines(value) > 1,
-        Shape::Json | Shape::Token | Shape::Url => false,
+        Shape::Json | Shape::Token | Shape::Url | Shape::Pairs | Shape::Sample => false,
     };
     if !shown {
         return Some(found);
