@@ -117,6 +117,9 @@ pub enum Confirm {
     /// Request smuggling and response splitting: an HTTP message (a request or status line, header lines, a
     /// forged page) that starts the value or one of its lines.
     Message,
+    /// Unicode escapes (`\u00e4`, `%u00e4`): one counts when it decodes to ASCII, or through the best-fit map
+    /// to punctuation; escapes of letters beyond ASCII (JSON's `ensure_ascii`) do not.
+    Escape,
     /// No confirmation: every hit scores in full.
     None,
 }
@@ -150,6 +153,8 @@ const FAMILIES: &[(&str, Confirm)] = &[
     // CRS tags its protocol attacks by CAPEC pattern: 33 is HTTP request smuggling, 34 response splitting.
     ("capec/1000/210/272/220/33", Confirm::Message),
     ("capec/1000/210/272/220/34", Confirm::Message),
+    // ... and Unicode encoding abuse by CAPEC 72 (URL encoding).
+    ("capec/1000/255/153/267/72", Confirm::Escape),
     // Java's attacks are documents (serialised objects in XML or JSON): scored as written.
     ("language-java", Confirm::None),
     ("language-shell", Confirm::Shell),

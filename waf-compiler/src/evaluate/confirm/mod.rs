@@ -23,6 +23,7 @@
 //! a clean request pays nothing.
 
 mod decode;
+mod escape;
 mod fixation;
 mod graphql;
 mod message;
@@ -112,6 +113,18 @@ pub fn confirm(
     }
     match confirm {
         Confirm::Fixation => return fixation::vector(raw, request.headers),
+        Confirm::Escape => {
+            return match escape::letters_only(raw, map) {
+                Some(reason) => Confirmation {
+                    confirmed: false,
+                    reason,
+                },
+                None => Confirmation {
+                    confirmed: true,
+                    reason: "not escapes of letters alone: scored as the pattern says".to_owned(),
+                },
+            };
+        }
         Confirm::Message => return message::judge(raw, &forms(raw, transformed, map)),
         _ => {}
     }
@@ -170,7 +183,9 @@ fn parse(confirm: Confirm, form: &[u8], shape: Shape) -> Option<String> {
         Confirm::Sql => sql::injection(form, shape),
         Confirm::Xss => xss::injection(form),
         Confirm::Shell => shell::injection(form),
-        Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::None => None,
+        Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => {
+            None
+        }
     }
 }
 
@@ -182,7 +197,7 @@ fn not_found(confirm: Confirm) -> &'static str {
         }
         Confirm::Xss => "no script, event handler or scripting URL in any HTML context",
         Confirm::Shell => "no command line where an argument can end",
-        Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::None => {
+        Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => {
             "no parser of the language to find code there"
         }
     }
