@@ -46,7 +46,8 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>]) -> Confirmation {
     let lines_are_data = match shape {
         Some(Shape::Json | Shape::Document) => true,
         Some(Shape::Text | Shape::Markup) => shape::lines(raw) > 1,
-        Some(Shape::Token | Shape::Url | Shape::Pairs | Shape::Sample) | None => false,
+        Some(Shape::Token | Shape::Url | Shape::Pairs | Shape::Expression | Shape::Sample)
+        | None => false,
     };
     let (confirmed, reason) = if let Some(found) = forms
         .iter()

@@ -148,9 +148,13 @@ pub fn confirm(
     }
     // Only data needs a parser's word; a fragment of no other shape scores as its pattern says. The shape is the
     // value's as the application receives it: decoding it further is a guess, which finds injections, not data.
-    let shape = match report::is_code_sample(request) {
-        true => Some(Shape::Sample),
-        false => shape::data_shape(raw),
+    // Some values are data by the field they are sent in, whatever their bytes look like.
+    let shape = if report::is_code_sample(request) {
+        Some(Shape::Sample)
+    } else if sql::is_odata_expression(request.name) && sql::odata_syntax(raw).is_some() {
+        Some(Shape::Expression)
+    } else {
+        shape::data_shape(raw)
     };
     // Code of no parser here (file inclusion, SSRF, PHP) is written as a name or a URL: those score as written.
     let Some(shape) = shape
@@ -161,7 +165,14 @@ pub fn confirm(
             reason: FRAGMENT.to_owned(),
         };
     };
-    let forms = forms(raw, transformed, map);
+    let mut forms = forms(raw, transformed, map);
+    if shape == Shape::Expression {
+        for form in &mut forms {
+            if let Some(syntax) = sql::odata_syntax(form) {
+                *form = Cow::Owned(syntax);
+            }
+        }
+    }
     if shape == Shape::Pairs {
         return pairs(confirm, &forms, transformed.get(hit.span.clone()));
     }
@@ -374,6 +385,49 @@ mod tests {
             Confirm::Xss,
             "console.log(",
             "console.log(",
+            Request::default()
+        ));
+    }
+
+    #[test]
+    fn an_odata_expression_needs_a_parser() {
+        let filter = Request {
+            headers: &[],
+            name: b"$filter",
+        };
+        let expression =
+            "contains(Name,'drop table (x)') or startswith(Sku,'O''Re') and Price gt 10";
+        assert!(!confirmed_at(
+            Confirm::Sql,
+            expression,
+            "startswith(",
+            filter
+        ));
+        assert!(confirmed_at(
+            Confirm::Sql,
+            "1 or 1=1; drop table users--",
+            "drop table",
+            filter
+        ));
+        assert!(confirmed_at(
+            Confirm::Sql,
+            "startswith(Name,'x') or 1=1; drop table users--",
+            "drop table",
+            filter
+        ));
+        assert!(confirmed_at(
+            Confirm::Sql,
+            "contains(Name,'x') or '1'='1",
+            "'1'='1",
+            filter
+        ));
+        // A fragment under another name scores as written.
+        let call = "startswith(name,'Jo')";
+        assert!(!confirmed_at(Confirm::Sql, call, "startswith(", filter));
+        assert!(confirmed_at(
+            Confirm::Sql,
+            call,
+            "startswith(",
             Request::default()
         ));
     }

@@ -23,6 +23,10 @@ pub enum Shape {
     /// `name=value` pairs joined by `&`: a query string carried in a value (an ad server's targeting, a page's
     /// query copied into a tracking parameter, a serialised form).
     Pairs,
+    /// An expression of a query language an API defines and parses, its string literals closed (OData's
+    /// `$filter`; the parameter's name says so: [`super::sql::is_odata_expression`]). One with a literal left
+    /// open is a fragment.
+    Expression,
     /// The code a browser's violation report quotes (the field says so, not the bytes: [`super::report`]).
     Sample,
 }
@@ -37,6 +41,7 @@ impl Shape {
             Shape::Document => "a document of several lines",
             Shape::Markup => "HTML",
             Shape::Pairs => "a query string",
+            Shape::Expression => "an OData expression",
             Shape::Sample => "the code sample of a browser's violation report",
         }
     }

@@ -56,7 +56,12 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     let shown = match shape {
         Shape::Document | Shape::Markup => true,
         Shape::Text => shape::lines(value) > 1,
-        Shape::Json | Shape::Token | Shape::Url | Shape::Pairs | Shape::Sample => false,
+        Shape::Json
+        | Shape::Token
+        | Shape::Url
+        | Shape::Pairs
+        | Shape::Expression
+        | Shape::Sample => false,
     };
     if !shown {
         return Some(found);
@@ -95,6 +100,45 @@ const ODATA_OPTIONS: &[&str] = &[
     "$deltatoken",
     "$levels",
 ];
+
+/// The OData system query options whose values are expressions of OData's own language (`$filter=startswith(
+/// Name,'Jo') and Price gt 10`, `$orderby=Price desc`), which the service parses: its functions, operators and
+/// string literals are the API's syntax, as SQL's are a query's.
+const ODATA_EXPRESSIONS: &[&str] = &[
+    "$filter", "$select", "$expand", "$orderby", "$search", "$apply", "$compute",
+];
+
+/// Whether the value of the parameter `name` is an OData expression.
+pub fn is_odata_expression(name: &[u8]) -> bool {
+    ODATA_EXPRESSIONS
+        .iter()
+        .any(|option| name.eq_ignore_ascii_case(option.as_bytes()))
+}
+
+/// The syntax of OData expression `value` without what its string literals say (`contains(Name,'drop table')`
+/// becomes `contains(Name,0)`): the service parses a literal as a value and passes it on as one, so only the
+/// syntax around literals can carry an injection. `None` when a literal is not closed (OData doubles a quote
+/// inside a literal: `'O''Reilly'`), where the quotes may be an injection's.
+pub fn odata_syntax(value: &[u8]) -> Option<Vec<u8>> {
+    let mut syntax = Vec::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(open) = rest.iter().position(|&b| b == b'\'') {
+        syntax.extend_from_slice(&rest[..open]);
+        let mut at = open + 1;
+        loop {
+            let close = at + rest.get(at..)?.iter().position(|&b| b == b'\'')?;
+            if rest.get(close + 1) == Some(&b'\'') {
+                at = close + 2;
+            } else {
+                syntax.push(b'0');
+                rest = &rest[close + 1..];
+                break;
+            }
+        }
+    }
+    syntax.extend_from_slice(rest);
+    Some(syntax)
+}
 
 /// How `name`, a parameter's name (or a value shaped as one), is a query language's by design rather than a
 /// MongoDB operator smuggled where an application expects a plain value (`u_id[$ne]=2`, `password[$gt]=`): an
