@@ -85,6 +85,7 @@ pub fn confirm(
             .then(|| name::inside_longer_name(transformed, hit.span.clone()))
             .flatten()
             .or_else(|| shell::jquery_call(transformed, hit.span.clone()))
+            .or_else(|| shell::tilde_inside_word(transformed, hit.span.clone()))
     {
         return Confirmation {
             confirmed: false,

@@ -131,6 +131,25 @@ const COMMANDS: &[&str] = &[
 /// and the bound keeps confirmation linear and small on a large body that a rule hit.
 const MAX_LEXED: usize = 64 * 1024;
 
+/// Why a hit `~+`, `~-` or `~N` in `value` is no tilde expansion (the directory stack, CRS 932270): the shell
+/// expands a tilde only where a word starts (or after `=` or `:` in an assignment), and this one follows a
+/// character of the word it is in, as the `~` separators of tokens are (Akamai Bot Manager's `_abck` cookie,
+/// `...~-1~YAAQ...~-1~-1`, on every page of the sites it protects).
+pub fn tilde_inside_word(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let matched = value.get(hit.clone())?;
+    let before = *value.get(hit.start.checked_sub(1)?)?;
+    let inside = matched.first() == Some(&b'~')
+        && (before.is_ascii_alphanumeric()
+            || matches!(before, b'_' | b'-' | b'.' | b'~' | b'%' | b'+'));
+    inside.then(|| {
+        format!(
+            "`{}` follows `{}` inside a word: the shell expands a tilde only where a word starts",
+            String::from_utf8_lossy(matched),
+            char::from(before)
+        )
+    })
+}
+
 /// Why a hit `$(...)` in `value` is JavaScript, not a command substitution: a property or method of it taken,
 /// as jQuery is written (`$(document).ready(...)`, `$('#cart').hide()`, searched as `$(document).ready not
 /// firing`), in searches, posts and code fields of developers. What is inside runs no known command: `$(id).txt`
@@ -443,6 +462,14 @@ mod tests {
         assert_eq!(found("data:image/png;base64,iVBORw0KGgo="), None);
         assert_eq!(found("x=data:text/plain;charset=utf-8,hello%20world"), None);
         assert!(found("data:x; cat /etc/passwd").is_some());
+    }
+
+    #[test]
+    fn a_tilde_inside_a_word_is_no_expansion() {
+        assert!(tilde_inside_word(b"0A1B~-1~YAAQ~-1~-1", 4..7).is_some());
+        assert!(tilde_inside_word(b"cd ~-1", 3..6).is_none());
+        assert!(tilde_inside_word(b"~+", 0..2).is_none());
+        assert!(tilde_inside_word(b"x;~-", 2..4).is_none());
     }
 
     #[test]
