@@ -765,10 +765,12 @@ def nextcloud(rng, c):
     ctype, ext, head = pick(rng, FILES)
     data = head + rng.randbytes(rng.randint(600, 6000))
     if kind == 0:  # desktop / mobile sync client upload
-        h = [("Host", hst)] + nextcloud_client(rng) + [("Authorization", auth), ("Content-Type", ctype),
-                                                       ("OC-Checksum", "SHA1:" + hashlib.sha1(data).hexdigest()),
-                                                       ("X-OC-Mtime", str(ts(rng))), ("OC-Total-Length", str(len(data))),
-                                                       ("X-Request-ID", uid(rng))]
+        client = nextcloud_client(rng)
+        # The desktop client (mirall) sends no Content-Type on a PUT; the Android and iOS apps send the file's type.
+        label = [] if "mirall" in client[0][1] else [("Content-Type", ctype)]
+        h = [("Host", hst)] + client + [("Authorization", auth)] + label + [
+            ("OC-Checksum", "SHA1:" + hashlib.sha1(data).hexdigest()), ("X-OC-Mtime", str(ts(rng))),
+            ("OC-Total-Length", str(len(data))), ("X-Request-ID", uid(rng))]
         c.add("PUT", f"/remote.php/dav/files/{user}/{quote(folder + fname + ext)}", h, data)
     elif kind == 1:  # browser upload (files app)
         b = browser(rng)
