@@ -56,7 +56,7 @@ import zlib
 from urllib.parse import quote, quote_plus
 
 from . import text
-from .common import (ENCODING, LAST, Corpus, alnum, app_client, b64url, browser, consent_cookie, cookie_header, email,
+from .common import (ENCODING, LAST, Corpus, alnum, b64url, browser, consent_cookie, cookie_header, email,
                      fetch, form, form_post, ga_cookie, hexid, iso, jsonb, jwt, navigation, pick, qs, session_cookie,
                      site, ts, uid, weighted)
 
