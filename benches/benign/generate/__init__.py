@@ -8,7 +8,7 @@ Each module's docstring says what it holds and which real clients, specification
 from. Nothing in the content is chosen to avoid or to hit any WAF rule.
 """
 from . import (api_bodies, beacons, binary_uploads, browsing, clients, code_snippets, forms_i18n, graphql, json_api, markdown,
-               rich_text, tokens_urls)
+               reported, rich_text, tokens_urls)
 
 # (module, requests): the order is the order of the README table.
 CLASSES = [
@@ -24,6 +24,7 @@ CLASSES = [
     (binary_uploads, 900),
     (clients, 3000),
     (browsing, 2500),
+    (reported, 2000),
 ]
 
 
