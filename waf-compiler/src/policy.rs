@@ -26,8 +26,8 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/x-www-form-urlencoded| |multipart/form-data| |multipart/related| |text/xml| |application/xml| ",
     "|application/soap+xml| |application/json| |application/cloudevents+json| ",
     "|application/cloudevents-batch+json| ",
-    // sendBeacon and fetch() with a string body
-    "|text/plain| ",
+    // sendBeacon and fetch() with a string body; the text formats CalDAV, CardDAV and file sync clients put
+    "|text/plain| |text/calendar| |text/vcard| |text/x-vcard| |text/markdown| ",
     // the Reporting API, CSP and network error reports
     "|application/reports+json| |application/csp-report| ",
     // binary and streaming API bodies; tus resumable uploads (Uppy in the browser) send their chunks as
@@ -80,6 +80,19 @@ const MISSING_LABEL_RULES: [u32; 2] = [920340, 920640];
 /// site's pages the list is the policy; an API's clients label bodies with vendor media types.
 const UNLISTED_LABEL_RULE: u32 = 920420;
 
+/// The structured syntax suffixes (RFC 6839) whose bodies the engine parses as the suffix says, whatever the
+/// media type before it (`application/scim+json` of SCIM provisioning, `application/atom+xml`).
+const PARSED_SUFFIXES: [&str; 2] = ["+json", "+xml"];
+
+/// Whether `media_type` (as 920420 reports it) ends in a [`PARSED_SUFFIXES`] suffix.
+fn has_parsed_suffix(media_type: &str) -> bool {
+    let media_type = media_type.split(';').next().unwrap_or_default().trim();
+    PARSED_SUFFIXES.iter().any(|suffix| {
+        media_type.len() > suffix.len()
+            && media_type[media_type.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+    })
+}
+
 impl Profile {
     pub fn name(self) -> &'static str {
         match self {
@@ -90,7 +103,7 @@ impl Profile {
 
     /// Weighs `verdict`'s matches as this profile sees them: a match that is no evidence here stays in the
     /// verdict, unconfirmed with the reason, and adds nothing to the anomaly score. For every profile: a body
-    /// without a label ([`MISSING_LABEL_RULES`]). For [`Profile::Api`] also an unlisted label
+    /// without a label ([`MISSING_LABEL_RULES`]), and one labelled with a [`PARSED_SUFFIXES`] media type. For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
     /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
     /// parameter that names a file to include.
@@ -98,6 +111,8 @@ impl Profile {
         for m in &mut verdict.matches {
             let reason = if MISSING_LABEL_RULES.contains(&m.rule_id) {
                 "a body without a label is typed by its content, which the rules read"
+            } else if m.rule_id == UNLISTED_LABEL_RULE && has_parsed_suffix(&m.value_excerpt) {
+                "a structured syntax suffix (RFC 6839): the body is parsed as JSON or XML, as its label says"
             } else if self == Profile::Web {
                 continue;
             } else if m.rule_id == UNLISTED_LABEL_RULE {
@@ -126,5 +141,18 @@ impl std::str::FromStr for Profile {
             "api" => Ok(Profile::Api),
             other => Err(format!("unknown profile {other:?}: expected web or api")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structured_suffixes_are_parsed_types() {
+        assert!(has_parsed_suffix("application/scim+json"));
+        assert!(has_parsed_suffix("application/atom+XML; charset=utf-8"));
+        assert!(!has_parsed_suffix("application/vnd.ms-sync.wbxml"));
+        assert!(!has_parsed_suffix("+json"));
     }
 }
