@@ -342,6 +342,7 @@ impl Checked<'_, '_> {
                 confirm::Request {
                     headers: self.view.headers(),
                     name: key,
+                    cookie: variable == Variable::RequestCookies,
                 },
             )),
             _ => None,

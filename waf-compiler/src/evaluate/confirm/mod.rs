@@ -36,8 +36,8 @@ mod shell;
 mod sql;
 mod xss;
 
-use crate::rule::Confirm;
-use crate::transform::UnicodeMap;
+use crate::rule::{Confirm, Transform};
+use crate::transform::{UnicodeMap, apply};
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -59,11 +59,13 @@ pub struct Confirmation {
 }
 
 /// What a confirmer may know of the request beyond the value: its headers (session fixation reads
-/// `Sec-Fetch-Mode`) and the name the value came under (a parameter's, a header's; empty for a whole body).
+/// `Sec-Fetch-Mode`), the name the value came under (a parameter's, a header's; empty for a whole body), and
+/// whether it is a cookie's.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {
     pub headers: &'a [(&'a str, &'a [u8])],
     pub name: &'a [u8],
+    pub cookie: bool,
 }
 
 /// Runs the `confirm` parser on the value a rule matched: `raw` as the request carried it, `transformed` after the
@@ -154,6 +156,10 @@ pub fn confirm(
         Some(Shape::Sample)
     } else if sql::is_odata_expression(request.name) && sql::odata_syntax(raw).is_some() {
         Some(Shape::Expression)
+    } else if request.cookie && raw.contains(&b'%') {
+        // Applications read a cookie's value URL-decoded (PHP, Rails, Express's cookie parser): a consent or
+        // cart cookie is a JSON document once decoded, and that is its shape.
+        shape::data_shape(&apply(Transform::UrlDecode, raw, map))
     } else {
         shape::data_shape(raw)
     };
@@ -362,6 +368,7 @@ mod tests {
         let report = Request {
             headers: &headers,
             name: b"json.csp-report.script-sample",
+            cookie: false,
         };
         assert!(!confirmed_at(
             Confirm::Xss,
@@ -391,10 +398,29 @@ mod tests {
     }
 
     #[test]
+    fn a_cookie_is_shaped_as_applications_read_it() {
+        let cookie = Request {
+            headers: &[],
+            name: b"sf_redirect",
+            cookie: true,
+        };
+        let frame =
+            "%7B%22file%22%3A%22%2Fvar%2Fwww%2Fshop%2Fsrc%2FController.php%22%2C%22line%22%3A86%7D";
+        assert!(!confirmed_at(Confirm::Code, frame, "%2Fvar%2Fwww", cookie));
+        assert!(confirmed_at(
+            Confirm::Code,
+            frame,
+            "%2Fvar%2Fwww",
+            Request::default()
+        ));
+    }
+
+    #[test]
     fn an_odata_expression_needs_a_parser() {
         let filter = Request {
             headers: &[],
             name: b"$filter",
+            cookie: false,
         };
         let expression =
             "contains(Name,'drop table (x)') or startswith(Sku,'O''Re') and Price gt 10";

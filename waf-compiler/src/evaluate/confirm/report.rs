@@ -42,6 +42,7 @@ mod tests {
         is_code_sample(Request {
             headers: &headers,
             name: name.as_bytes(),
+            cookie: false,
         })
     }
 

@@ -128,12 +128,32 @@ fn is_json_document(value: &[u8]) -> bool {
 }
 
 /// A single word, name, number or identifier (`northwind`, `de-DE`, `v2.1`, `user_id`): no quote, no operator,
-/// no bracket, so nothing that could change the syntax it is inserted into.
+/// no bracket, so nothing that could change the syntax it is inserted into. A GUID in Microsoft's registry
+/// form, in braces and perhaps quotes (`"{D312D9D2-3ABD-4847-A91F-44061A2C8B60}"`, as Exchange's and
+/// SharePoint's cookies and parameters carry it), is one too: hex digits and hyphens inject nothing.
 fn is_plain_token(value: &[u8]) -> bool {
-    !value.is_empty()
+    let unquoted = value
+        .strip_prefix(b"\"")
+        .and_then(|v| v.strip_suffix(b"\""))
+        .unwrap_or(value);
+    let guid = unquoted
+        .strip_prefix(b"{")
+        .and_then(|v| v.strip_suffix(b"}"))
+        .is_some_and(is_guid);
+    guid || (!value.is_empty()
         && value
             .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.'))
+            .all(|&b| b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.')))
+}
+
+/// `8-4-4-4-12` hex digits.
+fn is_guid(value: &[u8]) -> bool {
+    let groups: Vec<&[u8]> = value.split(|&b| b == b'-').collect();
+    groups.len() == 5
+        && groups
+            .iter()
+            .zip([8, 4, 4, 4, 12])
+            .all(|(group, len)| group.len() == len && group.iter().all(u8::is_ascii_hexdigit))
 }
 
 /// An absolute `http(s)` URL with a host, whose every byte may appear in a URL unescaped (RFC 3986's unreserved
@@ -296,6 +316,11 @@ mod tests {
             Some(Shape::Text)
         );
         assert_eq!(data_shape(b"northwind"), Some(Shape::Token));
+        assert_eq!(
+            data_shape(b"\"{D312D9D2-3ABD-4847-A91F-44061A2C8B60}\""),
+            Some(Shape::Token)
+        );
+        assert_eq!(data_shape(b"{\"a\":1} or {1-2-3-4-5}"), None);
         assert_eq!(data_shape(b"data:text/plain;base64,SSBsb3ZlIFBIUAo="), None);
         assert_eq!(
             data_shape(b"Note: the parcel arrived today, thanks a lot for the quick help"),
