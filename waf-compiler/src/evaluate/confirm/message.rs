@@ -40,8 +40,9 @@ fn message_start(lines_are_data: bool) -> &'static Regex {
     }
 }
 
-/// Whether a hit of smuggling or splitting in `raw` (whose decoded `forms` are given too) can inject a message.
-pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>]) -> Confirmation {
+/// Whether a hit of smuggling or splitting in `raw` (whose decoded `forms` are given too; `hit` what the pattern
+/// matched) can inject a message.
+pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
     let shape = shape::data_shape(raw);
     let lines_are_data = match shape {
         Some(Shape::Json | Shape::Document) => true,
@@ -54,6 +55,16 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>]) -> Confirmation {
         .find_map(|form| injection(form, lines_are_data))
     {
         (true, found)
+    } else if lines_are_data && hit.iter().any(|&b| b == b'\r' || b == b'\n') {
+        // A header line of its own in data of several lines (`LOCATION:Room 4` of an iCalendar event, a MIME
+        // part's `Content-Type:` in a mail a phone sends) is a line of that data.
+        (
+            false,
+            format!(
+                "{}, and no HTTP message where a line starts",
+                shape.map_or("data", Shape::describe)
+            ),
+        )
     } else if !forms.iter().any(|form| names_a_message(form)) {
         // The CAPEC tags cover rules about other things too (Apache's `unix:` socket syntax, old cookies).
         (
@@ -117,7 +128,7 @@ mod tests {
     use super::*;
 
     fn confirmed(value: &str) -> bool {
-        judge(value.as_bytes(), &[Cow::Borrowed(value.as_bytes())]).confirmed
+        judge(value.as_bytes(), &[Cow::Borrowed(value.as_bytes())], b"").confirmed
     }
 
     #[test]
@@ -137,6 +148,20 @@ mod tests {
             "{\"message\":\"10.0.0.7 - - \\\"GET /cart HTTP/2\\\" 200 512 checkout page\"}\n\
              {\"message\":\"job finished in 1678 ms for tenant acme\"}\n\
              {\"message\":\"10.0.0.9 - - \\\"POST /api/orders HTTP/2\\\" 201 88 order placed\"}"
+        ));
+    }
+
+    #[test]
+    fn header_lines_of_a_document_are_its_own() {
+        let event = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VEVENT\r\nSUMMARY:Team sync about the release\r\n\
+                     LOCATION:Room 4\r\nDTSTART:20261201T100000Z\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n";
+        let judged = |value: &str, hit: &[u8]| {
+            judge(value.as_bytes(), &[Cow::Borrowed(value.as_bytes())], hit).confirmed
+        };
+        assert!(!judged(event, b"\r\nLOCATION:R"));
+        assert!(judged(
+            "en\r\nLocation: https://evil.example/",
+            b"\r\nLocation: h"
         ));
     }
 

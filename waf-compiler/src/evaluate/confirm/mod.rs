@@ -128,7 +128,10 @@ pub fn confirm(
                 },
             };
         }
-        Confirm::Message => return message::judge(raw, &forms(raw, transformed, map)),
+        Confirm::Message => {
+            let matched = transformed.get(hit.span.clone()).unwrap_or_default();
+            return message::judge(raw, &forms(raw, transformed, map), matched);
+        }
         _ => {}
     }
     // A GraphQL document's syntax is the client's code; what a user can put in it is its string values.
