@@ -84,6 +84,45 @@ const UNLISTED_LABEL_RULE: u32 = 920420;
 /// media type before it (`application/scim+json` of SCIM provisioning, `application/atom+xml`).
 const PARSED_SUFFIXES: [&str; 2] = ["+json", "+xml"];
 
+/// File formats a body labelled with a media type of theirs begins with (their signatures), for the files
+/// clients put as they are: WebDAV and sync clients, direct uploads to storage, the body of a `PUT`. A body that
+/// is what its label says is read by the rules as binary text runs, as an unlabelled one would be.
+const SIGNATURES: &[(&str, &[u8])] = &[
+    ("application/pdf", b"%PDF-"),
+    ("image/jpeg", b"\xff\xd8\xff"),
+    ("image/png", b"\x89PNG\r\n\x1a\n"),
+    ("image/gif", b"GIF8"),
+    ("image/webp", b"RIFF"),
+    ("application/zip", b"PK\x03\x04"),
+    // Office Open XML and OpenDocument files are zip archives.
+    (
+        "application/vnd.openxmlformats-officedocument.",
+        b"PK\x03\x04",
+    ),
+    ("application/vnd.oasis.opendocument.", b"PK\x03\x04"),
+];
+
+/// ISO base media files (MP4, QuickTime, HEIC) carry their signature, `ftyp`, after a 4-byte box size.
+const ISO_MEDIA: [&str; 4] = ["video/mp4", "video/quicktime", "image/heic", "image/avif"];
+
+/// Whether `body` begins as files of `media_type` (as 920420 reports it) do.
+fn is_labelled_file(media_type: &str, body: &[u8]) -> bool {
+    let media_type = media_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    let signed = SIGNATURES.iter().any(|(label, signature)| {
+        let fits = match label.strip_suffix('.') {
+            Some(family) => media_type.starts_with(family),
+            None => media_type == *label,
+        };
+        fits && body.starts_with(signature)
+    });
+    signed || (ISO_MEDIA.contains(&media_type.as_str()) && body.get(4..8) == Some(b"ftyp"))
+}
+
 /// Whether `media_type` (as 920420 reports it) ends in a [`PARSED_SUFFIXES`] suffix.
 fn has_parsed_suffix(media_type: &str) -> bool {
     let media_type = media_type.split(';').next().unwrap_or_default().trim();
@@ -103,16 +142,19 @@ impl Profile {
 
     /// Weighs `verdict`'s matches as this profile sees them: a match that is no evidence here stays in the
     /// verdict, unconfirmed with the reason, and adds nothing to the anomaly score. For every profile: a body
-    /// without a label ([`MISSING_LABEL_RULES`]), and one labelled with a [`PARSED_SUFFIXES`] media type. For [`Profile::Api`] also an unlisted label
+    /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, and a
+    /// file `body` that is what its label says ([`SIGNATURES`]). For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
     /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
     /// parameter that names a file to include.
-    pub fn weigh(self, verdict: &mut Verdict) {
+    pub fn weigh(self, verdict: &mut Verdict, body: &[u8]) {
         for m in &mut verdict.matches {
             let reason = if MISSING_LABEL_RULES.contains(&m.rule_id) {
                 "a body without a label is typed by its content, which the rules read"
             } else if m.rule_id == UNLISTED_LABEL_RULE && has_parsed_suffix(&m.value_excerpt) {
                 "a structured syntax suffix (RFC 6839): the body is parsed as JSON or XML, as its label says"
+            } else if m.rule_id == UNLISTED_LABEL_RULE && is_labelled_file(&m.value_excerpt, body) {
+                "a file that is what its label says (its signature), read as binary text runs"
             } else if self == Profile::Web {
                 continue;
             } else if m.rule_id == UNLISTED_LABEL_RULE {
@@ -154,5 +196,20 @@ mod tests {
         assert!(has_parsed_suffix("application/atom+XML; charset=utf-8"));
         assert!(!has_parsed_suffix("application/vnd.ms-sync.wbxml"));
         assert!(!has_parsed_suffix("+json"));
+    }
+
+    #[test]
+    fn files_are_what_their_signature_says() {
+        assert!(is_labelled_file("application/pdf", b"%PDF-1.7\n..."));
+        assert!(is_labelled_file("video/mp4", b"\0\0\0\x18ftypmp42"));
+        assert!(is_labelled_file(
+            "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
+            b"PK\x03\x04..."
+        ));
+        assert!(!is_labelled_file(
+            "application/pdf",
+            b"<?php system($_GET['c']);"
+        ));
+        assert!(!is_labelled_file("application/x-msdownload", b"MZ\x90\0"));
     }
 }

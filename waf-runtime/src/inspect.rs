@@ -83,7 +83,7 @@ impl LoadedRules {
             body,
         };
         let mut verdict = self.set.evaluate_excluding(&request, excluded_variables);
-        profile.weigh(&mut verdict);
+        profile.weigh(&mut verdict, body);
         findings(verdict, excluded, anomaly_threshold)
     }
 
