@@ -61,7 +61,10 @@ def send_beacon(rng, c):
         body["text"] = text.title(rng)
     if ev == "error":
         body["message"] = pick(rng, ["Script error.", "ResizeObserver loop completed with undelivered notifications.",
-                                     "TypeError: Failed to fetch", "Uncaught (in promise) AbortError: The user aborted a request."])
+                                     "TypeError: Failed to fetch", "Uncaught (in promise) AbortError: The user aborted a request.",
+                                     "Uncaught SyntaxError: Unexpected token '<'",
+                                     "TypeError: Cannot read properties of undefined (reading 'map')",
+                                     "TypeError: undefined is not an object (evaluating 'e.length')"])
     if ev == "form_abandon":
         body["fields"] = rng.sample(["email", "name", "phone", "address", "zip", "card"], rng.randint(1, 4))
     endpoint = pick(rng, ["/api/beacon", "/_/log", "/collect", "/t/e", "/analytics/v1/events", "/rum", "/api/telemetry"])

@@ -540,8 +540,13 @@ def tracking_cookies(rng):
         out.append(f"_gcl_au=1.1.{rng.randint(100000000, 2147483647)}.{ts(rng)}")
     if rng.random() < 0.3:
         out.append(f"_fbp=fb.1.{ts(rng)}{rng.randint(100, 999)}.{rng.randint(100000000, 2147483647)}")
-    if rng.random() < 0.3:
+    bot_manager = rng.random()
+    if bot_manager < 0.2:
         out.append(f"__cf_bm={b64url(rng.randbytes(32))}-{ts(rng)}-1.0.1.1-{b64url(rng.randbytes(66))}")
+    elif bot_manager < 0.3:
+        # Akamai Bot Manager: fields of its sensor cookie are separated by `~`.
+        out.append(f"_abck={hexid(rng, 32).upper()}~-1~YAAQ{b64url(rng.randbytes(120))}~-1~-1~-1; "
+                   f"bm_sz={hexid(rng, 32).upper()}~YAAQ{b64url(rng.randbytes(60))}~{rng.randint(3000000, 4999999)}")
     if rng.random() < 0.1:
         out.append(f"cf_clearance={b64url(rng.randbytes(32))}-{ts(rng)}-1.2.1.1-{b64url(rng.randbytes(180))}")
     if rng.random() < 0.15:
