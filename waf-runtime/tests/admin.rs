@@ -2806,6 +2806,86 @@ async fn every_outcome_reaches_the_event_store_in_enforce_and_in_observe_mode() 
     }
 }
 
+/// A response rule that withholds every answer of the test upstream (it names itself in `x-upstream: echo`).
+const LEAK_RULE: &str = r#"
+id: 100002
+msg: "the upstream names itself"
+severity: CRITICAL
+phase: response
+operator: contains
+pattern: "echo"
+variables: [{type: RESPONSE_HEADERS, names: [x-upstream]}]
+action: deny
+"#;
+
+/// An answer the response rules withheld (502) is an event of phase `response` with its rule ids, beside the
+/// request phase's blocks; the export carries the phase.
+#[tokio::test]
+async fn a_withheld_answer_is_an_event_of_the_response_phase() {
+    let up = Upstream::start().await;
+    let waf = Waf::start_with_server(
+        "",
+        &format!(
+            "  admin: {{enabled: true, port: 0, data_dir: admin-data}}\n  upstream: {{default: '{}'}}\n  \
+             domains: {{leaky.test: {{responses: true}}}}\n",
+            up.url()
+        ),
+        &[("deny.yaml", DENY_RULE), ("leak.yaml", LEAK_RULE)],
+    );
+    let (waf, addr) = panel_of(waf);
+    let mut client = set_up(&waf, addr).await;
+    // Answers are inspected for leaky.test only.
+    assert_eq!(request_for(waf.addr, "app.test", "/", &[]).await, 200);
+    assert_eq!(request_for(waf.addr, "leaky.test", "/", &[]).await, 502);
+    assert_eq!(
+        request_for(waf.addr, "app.test", "/?q=attack-me", &[]).await,
+        403
+    );
+    let page = events_until(&mut client, "?outcome=blocked", 2).await;
+    let events = page["events"].as_array().unwrap();
+    let response = events
+        .iter()
+        .find(|e| e["phase"] == "response")
+        .unwrap_or_else(|| panic!("no event of the response phase: {page}"));
+    assert_eq!(response["status"], 502, "{page}");
+    assert_eq!(response["domain"], "leaky.test", "{page}");
+    assert_eq!(response["rule_ids"], json!([100002]), "{page}");
+    let request = events
+        .iter()
+        .find(|e| e["phase"] == "request")
+        .unwrap_or_else(|| panic!("no event of the request phase: {page}"));
+    assert_eq!(request["status"], 403, "{page}");
+    assert_eq!(request["rule_ids"], json!([100001]), "{page}");
+    let detail = client
+        .call(
+            Method::GET,
+            &format!("/api/events/{}", response["id"]),
+            None,
+        )
+        .await;
+    assert_eq!(detail.status, 200, "{}", detail.body);
+    assert_eq!(detail.body["phase"], "response", "{}", detail.body);
+    let variable = detail.body["matches"][0]["variable"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        variable.to_ascii_lowercase().contains("x-upstream"),
+        "{}",
+        detail.body
+    );
+    let csv = client
+        .call(Method::GET, "/api/events/export?format=csv", None)
+        .await;
+    assert_eq!(csv.status, 200);
+    let text = csv.body.as_str().unwrap();
+    assert!(text.lines().next().unwrap().ends_with(",phase"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("leaky.test") && l.ends_with(",response")),
+        "{text}"
+    );
+}
+
 /// From an event's detail, a rule excluded for one parameter of one domain: the rule no longer sees that
 /// parameter there, still sees the others (and other domains); a variable that is not one, or a rule not
 /// loaded, is refused naming the key. The domain's profile and the global one are set the same way.
