@@ -5,9 +5,10 @@ asks it for a status, headers and body), and each test judged as go-ftw judges i
 stage's `expect_ids` among the rules the proxy logged for the test's requests, none of its `no_expect_ids`, its
 `match_regex` found in those log lines and its `no_match_regex` not. Standard library only.
 
-Both proxies run detection-only (waf `mode: observe`, ModSecurity `SecRuleEngine DetectionOnly`), as go-ftw's
-verdicts are read from the log: with blocking on, a request rule that fires on a test's JSON (`<?php`, SQL error
-text) would stop the request before any answer exists to inspect, at both proxies alike. Each test's requests
+Both proxies run detection-only (waf `mode: observe`, ModSecurity `SecRuleEngine DetectionOnly`) at paranoia
+level 4, as CRS's own test setup runs these tests (`rulec test --paranoia 4`) and as go-ftw's verdicts are read
+from the log: with blocking on, a request rule that fires on a test's JSON (`<?php`, SQL error text) would stop
+the request before any answer exists to inspect, at both proxies alike. Each test's requests
 leave from their own loopback address (benches/crs_compare.py), how the log lines are told apart.
 """
 import argparse
@@ -39,23 +40,23 @@ def waf_log(path):
     return seen
 
 
+# ModSecurity's lines in nginx's error log (at level info): one per rule that logs, 980170 included (which the
+# audit log leaves out: `noauditlog`), each naming the client as nginx does.
+MODSEC_LINE = re.compile(r'ModSecurity: .*?\[id "(\d+)"\].*, client: ([0-9a-fA-F.:]+),')
+
+
 def modsec_log(path):
-    """client address -> (rule ids, messages), from ModSecurity's JSON audit log (every transaction logged)."""
+    """client address -> (rule ids, log lines), from nginx's error log."""
     seen = collections.defaultdict(lambda: (set(), []))
     p = Path(path)
     if not p.exists():
         return seen
     for line in p.read_text(errors="replace").splitlines():
-        try:
-            tx = json.loads(line)["transaction"]
-        except (ValueError, KeyError):
-            continue
-        ids, lines = seen[tx.get("client_ip", "")]
-        for message in tx.get("messages", []):
-            rule = message.get("details", {}).get("ruleId", "")
-            if rule.isdigit():
-                ids.add(int(rule))
-            lines.append(f'{message.get("message", "")} [id "{rule}"] {message.get("details", {}).get("data", "")}')
+        m = MODSEC_LINE.search(line)
+        if m:
+            ids, lines = seen[m.group(2)]
+            ids.add(int(m.group(1)))
+            lines.append(line)
     return seen
 
 
@@ -65,6 +66,8 @@ def cases(path):
     for line in Path(path).read_text().splitlines():
         test = json.loads(line)
         stages = test["stages"]
+        if any(isinstance(s.get(k), bool) for s in stages for k in ("match_regex", "no_match_regex")):
+            raise SystemExit("crs_compare_responses.py: this rulec gives no log regexes: rebuild it")
         if any("error" in s for s in stages):
             print(f"{test['test']}: request cannot be built, left out", file=sys.stderr)
             continue
@@ -100,7 +103,7 @@ def main():
     ap.add_argument("--waf", required=True, help="host:port of waf")
     ap.add_argument("--modsec", required=True, help="host:port of nginx + ModSecurity")
     ap.add_argument("--waf-log", required=True)
-    ap.add_argument("--modsec-audit", required=True)
+    ap.add_argument("--modsec-log", required=True, help="nginx's error log, at level info")
     ap.add_argument("--concurrency", type=int, default=4)
     ap.add_argument("--timeout", type=float, default=10.0)
     ap.add_argument("--details", help="write every test's outcome at both proxies here (JSON lines)")
@@ -123,7 +126,7 @@ def main():
     print(f"\n== CRS response tests: {len(tests)} sent to each proxy in {time.monotonic() - started:.0f} s, "
           f"through a reflecting upstream (benches/reflect_upstream.py), both detection-only ==")
     time.sleep(1)  # the proxies write their logs after answering
-    logs = {"waf": waf_log(args.waf_log), "modsec": modsec_log(args.modsec_audit)}
+    logs = {"waf": waf_log(args.waf_log), "modsec": modsec_log(args.modsec_log)}
     empty = (set(), [])
     results = []
     for case, stages in tests:
