@@ -65,14 +65,17 @@ pub fn report(
         .map(|id| id.to_string())
         .collect::<Vec<_>>()
         .join(" ");
-    for (id, msg) in correlations {
-        // `id` as a field too, as on `rule match` lines: in JSON logs the line carries `"id":980170`.
+    let inbound_score = inbound.score;
+    for id in correlations {
+        // The message is CRS's, with the scores the proxy keeps (CRS's also has per-level and per-category
+        // scores, which the proxy does not count). `id` as a field too, as on `rule match` lines: in JSON logs
+        // the line carries `"id":980170`.
         tracing::warn!(
             id,
-            "correlation [id \"{id}\"] [msg \"{}\"] [inbound_score \"{}\"] [outbound_score \"{outbound_score}\"] \
-             [rule_ids \"{rule_ids}\"] [client \"{}\"] [method \"{}\"] [uri \"{}\"] [request_id \"{}\"]",
-            clean(&msg),
-            inbound.score,
+            "correlation [id \"{id}\"] [msg \"Anomaly Scores: (Inbound Scores: blocking={inbound_score}) - \
+             (Outbound Scores: blocking={outbound_score})\"] [inbound_score \"{inbound_score}\"] \
+             [outbound_score \"{outbound_score}\"] [rule_ids \"{rule_ids}\"] [client \"{}\"] [method \"{}\"] \
+             [uri \"{}\"] [request_id \"{}\"]",
             transaction.client,
             clean(transaction.method),
             clean(transaction.uri),

@@ -278,7 +278,10 @@ async fn a_scored_transaction_ends_with_its_correlation() {
     assert!(line.contains("[inbound_score \"0\"]"), "{line}");
     assert!(!line.contains("[outbound_score \"0\"]"), "{line}");
     assert!(line.contains("952110"), "{line}");
-    assert!(line.contains("Outbound Scores: blocking="), "{line}");
+    assert!(
+        line.contains("(Inbound Scores: blocking=0) - (Outbound Scores: blocking="),
+        "{line}"
+    );
 
     // Inbound only: a request that scored under the threshold, its answer clean.
     let (head, _) = fetch(&waf, "GET", "/", "127.0.0.1").await;
