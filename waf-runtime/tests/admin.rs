@@ -2484,7 +2484,9 @@ async fn a_browser_walks_every_page_and_each_change_lands_whole_in_the_proxy() {
         json!([{"rule": 100001, "variable": "ARGS:q"}])
     );
     assert_eq!(shop["profile"], "api");
+    assert_eq!(shop["responses"], false);
     assert_eq!(saved["waf"]["rules"]["profile"], "api");
+    assert_eq!(saved["waf"]["rules"]["responses"], true);
     assert_eq!(saved["waf"]["rules"]["paranoia_level"], 2);
     assert_eq!(saved["waf"]["rules"]["anomaly_threshold"], 7);
     assert_eq!(saved["waf"]["domains"]["secure.test"]["self_signed"], true);
@@ -2883,6 +2885,53 @@ async fn a_withheld_answer_is_an_event_of_the_response_phase() {
         text.lines()
             .any(|l| l.contains("leaky.test") && l.ends_with(",response")),
         "{text}"
+    );
+
+    // The panel turns the inspection on for every domain, off for one, and back to the global setting.
+    let on = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"responses": true})),
+        )
+        .await;
+    assert_eq!(on.status, 200, "{}", on.body);
+    assert_eq!(request_for(waf.addr, "app.test", "/", &[]).await, 502);
+    let off = client
+        .call(
+            Method::PATCH,
+            "/api/domains/leaky.test/rules",
+            Some(json!({"responses": false})),
+        )
+        .await;
+    assert_eq!(off.status, 200, "{}", off.body);
+    assert_eq!(request_for(waf.addr, "leaky.test", "/", &[]).await, 200);
+    let config = client.call(Method::GET, "/api/config", None).await;
+    assert_eq!(config.body["responses"], true, "{}", config.body);
+    assert_eq!(
+        config.body["domains"]["leaky.test"]["responses"], false,
+        "{}",
+        config.body
+    );
+    let file = std::fs::read_to_string(waf.dir.path().join("waf.yml")).unwrap();
+    assert!(file.contains("responses: false"), "{file}");
+    let global = client
+        .call(
+            Method::PATCH,
+            "/api/domains/leaky.test/rules",
+            Some(json!({"responses": null})),
+        )
+        .await;
+    assert_eq!(global.status, 200, "{}", global.body);
+    assert_eq!(request_for(waf.addr, "leaky.test", "/", &[]).await, 502);
+    let actions: Vec<String> = audit_actions(&waf)
+        .await
+        .into_iter()
+        .map(|(_, action, _)| action)
+        .collect();
+    assert!(
+        actions.iter().any(|a| a == "protection changed"),
+        "{actions:?}"
     );
 }
 
