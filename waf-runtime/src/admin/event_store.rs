@@ -581,6 +581,40 @@ mod tests {
         })
     }
 
+    /// A store written before events had a phase gets the column, its events of phase `request`.
+    #[tokio::test]
+    async fn a_store_of_an_older_version_gets_the_phase() {
+        let dir = tempfile::tempdir().unwrap();
+        let bounds = EventBounds {
+            max_age_days: 2,
+            max_size_mb: 1,
+        };
+        let options = SqliteConnectOptions::new()
+            .filename(dir.path().join("events.sqlite"))
+            .create_if_missing(true);
+        let old = SqlitePool::connect_with(options).await.unwrap();
+        sqlx::raw_sql(
+            "CREATE TABLE events (id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, domain TEXT NOT NULL,
+             client TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, status INTEGER,
+             score INTEGER NOT NULL, outcome TEXT NOT NULL, request_id TEXT NOT NULL, country TEXT,
+             rule_ids TEXT NOT NULL, matches TEXT NOT NULL, head TEXT NOT NULL);
+             INSERT INTO events (at_ms, domain, client, method, path, status, score, outcome, request_id,
+             rule_ids, matches, head) VALUES (1, 'a.test', '192.0.2.1', 'GET', '/', 403, 5, 'blocked', 'r0',
+             '[]', '[]', '[]');",
+        )
+        .execute(&old)
+        .await
+        .unwrap();
+        old.close().await;
+        let store = EventStore::open(dir.path(), bounds).await.unwrap();
+        let mut response = (*event(now_ms(), "new")).clone();
+        response.phase = crate::recent_blocks::Phase::Response;
+        store.insert(&[Arc::new(response)]).await.unwrap();
+        let events = store.list(&Filter::default(), 10).await.unwrap();
+        let phases: Vec<&str> = events.iter().map(|e| e.phase.as_str()).collect();
+        assert_eq!(phases, ["response", "request"]);
+    }
+
     #[tokio::test]
     async fn the_configured_bounds_drop_the_oldest_events() {
         let dir = tempfile::tempdir().unwrap();
