@@ -23,6 +23,7 @@ use crate::correlation::{self, Inbound, Transaction};
 use crate::inspect::{Finding, LoadedRules};
 use crate::logging::{self, MatchContext, Outcome};
 use crate::recent_blocks::{self, BlockedRequest, MatchDetail};
+use crate::request_id::RequestId;
 use crate::responses;
 use crate::state::State;
 use bytes::Bytes;
@@ -132,6 +133,8 @@ async fn judged(
                 );
                 metrics.response_blocked.increment(1);
                 record.set_action(Action::ResponseBlocked);
+                // No rule matched: the event says only that an answer was withheld, its rule ids empty.
+                tell_panel(state, exchange, record.id(), &[], true);
                 return (responses::response_withheld(record.id()), Vec::new());
             }
             (read.clone(), ProxyBody::Prefixed(Some(read), rest))
@@ -298,25 +301,40 @@ fn judge(
         record.set_action(Action::ResponseBlocked);
     }
     if matches!(outcome, Outcome::Blocked | Outcome::Observed) {
-        state.recent_blocks.record(BlockedRequest {
-            at_ms: recent_blocks::now_ms(),
-            client: exchange.client.to_string(),
-            domain: exchange.host.to_string(),
-            method: exchange.method.to_string(),
-            path: exchange.target.to_string(),
-            rule_ids: findings.iter().map(|f| f.rule_id).collect(),
-            anomaly_score: outbound_score,
-            outcome: if blocks { "blocked" } else { "observed" },
-            phase: recent_blocks::Phase::Response,
-            request_id: id.as_str().to_string(),
-            status: blocks.then_some(StatusCode::BAD_GATEWAY.as_u16()),
-            country: None,
-            matches: findings.iter().map(MatchDetail::from).collect(),
-            // The request's head is not kept past its inspection; the matches say what the answer leaked.
-            head: Vec::new(),
-        });
+        tell_panel(state, exchange, &id, findings, blocks);
     }
     blocks
+}
+
+/// An event of the response phase for the panel: an answer withheld (a 502), or in observe mode one that would
+/// have been.
+fn tell_panel(
+    state: &State,
+    exchange: &Exchange<'_>,
+    id: &RequestId,
+    findings: &[Finding],
+    withheld: bool,
+) {
+    state.recent_blocks.record(BlockedRequest {
+        at_ms: recent_blocks::now_ms(),
+        client: exchange.client.to_string(),
+        domain: exchange.host.to_string(),
+        method: exchange.method.to_string(),
+        path: exchange.target.to_string(),
+        rule_ids: findings.iter().map(|f| f.rule_id).collect(),
+        anomaly_score: findings
+            .iter()
+            .map(|f| f.score)
+            .fold(0, u32::saturating_add),
+        outcome: if withheld { "blocked" } else { "observed" },
+        phase: recent_blocks::Phase::Response,
+        request_id: id.as_str().to_string(),
+        status: withheld.then_some(StatusCode::BAD_GATEWAY.as_u16()),
+        country: None,
+        matches: findings.iter().map(MatchDetail::from).collect(),
+        // The request's head is not kept past its inspection; the matches say what the answer leaked.
+        head: Vec::new(),
+    });
 }
 
 #[cfg(test)]

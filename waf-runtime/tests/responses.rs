@@ -343,6 +343,31 @@ async fn an_event_stream_is_not_held() {
     );
 }
 
+/// The phase, status, outcome and rule ids of request `id`'s event in the panel's event store, waited for (the
+/// store writes in batches).
+async fn stored_event(waf: &Waf, id: &str) -> (String, Option<i64>, String, String) {
+    let path = waf.dir.path().join("admin-data/events.sqlite");
+    for _ in 0..100 {
+        if path.exists() {
+            let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&path);
+            let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+            let row = sqlx::query_as(
+                "SELECT phase, status, outcome, rule_ids FROM events WHERE request_id = ?",
+            )
+            .bind(id)
+            .fetch_optional(&pool)
+            .await
+            .unwrap();
+            pool.close().await;
+            if let Some(row) = row {
+                return row;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("no event of request {id}:\n{}", waf.logs());
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn limits_domains_and_modes() {
     let upstream = start_upstream().await;
@@ -360,13 +385,25 @@ async fn limits_domains_and_modes() {
     assert_eq!(head.status, 502);
     drop(waf);
 
-    // Refusing what cannot be inspected whole, by configuration.
+    // Refusing what cannot be inspected whole, by configuration: an event of the response phase for the panel,
+    // though no rule matched.
     let waf = start_waf(
         upstream,
-        "  response_body: {limit_bytes: 1024, over_limit: reject}\n",
+        "  response_body: {limit_bytes: 1024, over_limit: reject}\n  \
+         admin: {enabled: true, port: 0, data_dir: admin-data}\n",
     );
-    let (head, _) = fetch(&waf, "GET", "/late-leak", "app.test").await;
+    let (head, body) = fetch(&waf, "GET", "/late-leak", "app.test").await;
     assert_eq!(head.status, 502);
+    let id = json(&body)["request_id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        stored_event(&waf, &id).await,
+        (
+            "response".to_owned(),
+            Some(502),
+            "blocked".to_owned(),
+            "[]".to_owned()
+        )
+    );
     let (head, _) = fetch(&waf, "GET", "/article", "app.test").await;
     assert_eq!(head.status, 200);
     drop(waf);
