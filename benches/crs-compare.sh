@@ -7,6 +7,7 @@
 #   RULE_DIRS=rules,crs-942 bash benches/crs-compare.sh  # the current default rule set
 #   WAF_BIN=target/debug/waf bash benches/crs-compare.sh # binaries already built (rulec beside waf)
 #   SAMPLE=10 bash benches/crs-compare.sh                # every 10th request only: a quick look
+#   REQUEST_TESTS=0 LOAD_SECONDS=0 bash benches/crs-compare.sh  # the response tests alone
 #
 # Starts an upstream (nginx answering 200 with a marker header), nginx + ModSecurity v3 loading the CRS of CRS_DIR
 # (crs-setup.conf.example, paranoia 1, anomaly threshold 5, SecRuleEngine On and ModSecurity's recommended
@@ -25,6 +26,12 @@
 # false positive on benign requests), the ratios waf/ModSecurity, a verdict on the target (detection at least
 # ModSecurity's, false positives at most a third of ModSecurity's), the rule ids in each proxy's false positives
 # and the attack tests ModSecurity stops but waf forwards. Exits non-zero only when the setup fails.
+# Then the 95 CRS response tests (CRS_DIR/tests/RESPONSE-9*; RESPONSE_TESTS=0 skips them, REQUEST_TESTS=0 skips
+# the request corpora above) through both, each in front of benches/reflect_upstream.py (go-ftw's albedo: a test
+# asks it for a status, headers and body): waf with `rules.responses: true`, ModSecurity with its recommended
+# response settings (SecResponseBodyAccess On, text/plain text/html text/xml, 512 KiB), both detection-only at
+# paranoia level 4 (benches/crs_compare_responses.py says why), each test judged from the logs as go-ftw judges
+# it; prints both pass counts and every failure.
 # Then the throughput of both on the benign browser mix of benches/load.sh (wrk, 64 connections, LOAD_SECONDS each,
 # default 10, 0 skips; nginx + ModSecurity with a worker per core for this part, as waf has), alternating
 # ModSecurity, waf, ModSecurity, waf: requests/s, non-2xx answers and the ratio of the medians.
@@ -34,7 +41,7 @@
 # it, CSIC 2010 in CSIC_DIR (its terms allow research use but grant no redistribution, so it is not in the
 # repository: benches/benign/README.md says where to get it; without CSIC_DIR that corpus is left out). Other settings: CONCURRENCY (connections per proxy,
 # default 4), TIMEOUT (seconds per answer, default 10), DETAILS (a file for every request's outcome and rule ids at
-# both proxies, JSON lines), RULEC_BIN (default: rulec beside WAF_BIN, else the release build), MODSEC_MODULE and
+# both proxies, JSON lines; RESPONSE_DETAILS the same for the response tests), RULEC_BIN (default: rulec beside WAF_BIN, else the release build), MODSEC_MODULE and
 # UNICODE_MAP (Debian's paths by default).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -50,7 +57,10 @@ STARTUP_SECONDS="${STARTUP_SECONDS:-600}" # a debug build compiles the whole CRS
 MODSEC_MODULE="${MODSEC_MODULE:-/usr/lib/nginx/modules/ngx_http_modsecurity_module.so}"
 UNICODE_MAP="${UNICODE_MAP:-/etc/nginx/unicode.mapping}"
 LOAD_SECONDS="${LOAD_SECONDS:-10}"
+REQUEST_TESTS="${REQUEST_TESTS:-1}"
+RESPONSE_TESTS="${RESPONSE_TESTS:-1}"
 UPSTREAM_PORT=18091 MODSEC_PORT=18092 WAF_PORT=18093 MODSEC_LOAD_PORT=18094
+REFLECT_PORT=18095 MODSEC_RESPONSES_PORT=18096 WAF_RESPONSES_PORT=18097
 
 SCRIPT=crs-compare.sh
 source benches/harness.sh
@@ -101,65 +111,7 @@ start_nginx upstream 1 "server { listen 127.0.0.1:$UPSTREAM_PORT; client_max_bod
     large_client_header_buffers 8 64k; add_header X-Compare-Upstream 1 always;
     location / { return 200 'ok\n'; } }"
 
-# ModSecurity's recommended settings (modsecurity.conf-recommended of ModSecurity v3, as Debian ships it in
-# /etc/nginx/modsecurity.conf) with the engine on, then the CRS as its INSTALL says: the setup file, then the rules.
-# The audit log records refused requests (4xx/5xx) as JSON lines: their rule ids, by client address.
-mkdir -p "$work/modsec-data"
-chmod 1777 "$work/modsec-data"
-cat >"$work/modsecurity.conf" <<CONF
-SecRuleEngine On
-SecRequestBodyAccess On
-SecRule REQUEST_HEADERS:Content-Type "^(?:application(?:/soap\+|/)|text/)xml" \\
-  "id:'200000',phase:1,t:none,t:lowercase,pass,nolog,ctl:requestBodyProcessor=XML"
-SecRule REQUEST_HEADERS:Content-Type "^application/json" \\
-  "id:'200001',phase:1,t:none,t:lowercase,pass,nolog,ctl:requestBodyProcessor=JSON"
-SecRequestBodyLimit 13107200
-SecRequestBodyNoFilesLimit 131072
-SecRequestBodyLimitAction Reject
-SecRequestBodyJsonDepthLimit 512
-SecArgumentsLimit 1000
-SecRule &ARGS "@ge 1000" \\
-  "id:'200007',phase:2,t:none,log,deny,status:400,\\
-  msg:'Failed to fully parse request body due to large argument count',severity:2"
-SecRule REQBODY_ERROR "!@eq 0" \\
-  "id:'200002',phase:2,t:none,log,deny,status:400,msg:'Failed to parse request body.',\\
-  logdata:'%{reqbody_error_msg}',severity:2"
-SecRule MULTIPART_STRICT_ERROR "!@eq 0" \\
-  "id:'200003',phase:2,t:none,log,deny,status:400,msg:'Multipart request body failed strict validation: \\
-PE %{REQBODY_PROCESSOR_ERROR}, BQ %{MULTIPART_BOUNDARY_QUOTED}, BW %{MULTIPART_BOUNDARY_WHITESPACE}, \\
-DB %{MULTIPART_DATA_BEFORE}, DA %{MULTIPART_DATA_AFTER}, HF %{MULTIPART_HEADER_FOLDING}, LF %{MULTIPART_LF_LINE}, \\
-SM %{MULTIPART_MISSING_SEMICOLON}, IQ %{MULTIPART_INVALID_QUOTING}, IP %{MULTIPART_INVALID_PART}, \\
-IH %{MULTIPART_INVALID_HEADER_FOLDING}, FL %{MULTIPART_FILE_LIMIT_EXCEEDED}'"
-SecRule MULTIPART_UNMATCHED_BOUNDARY "@eq 1" \\
-  "id:'200004',phase:2,t:none,log,deny,msg:'Multipart parser detected a possible unmatched boundary.'"
-SecPcreMatchLimit 1000
-SecPcreMatchLimitRecursion 1000
-SecRule TX:/^MSC_/ "!@streq 0" \\
-  "id:'200005',phase:2,t:none,deny,msg:'ModSecurity internal error flagged: %{MATCHED_VAR_NAME}'"
-SecResponseBodyAccess On
-SecResponseBodyMimeType text/plain text/html text/xml
-SecResponseBodyLimit 524288
-SecResponseBodyLimitAction ProcessPartial
-SecTmpDir $work/modsec-data
-SecDataDir $work/modsec-data
-SecAuditEngine RelevantOnly
-SecAuditLogRelevantStatus "^(?:5|4(?!04))"
-SecAuditLogParts ABHZ
-SecAuditLogType Serial
-SecAuditLogFormat JSON
-SecAuditLog $work/modsec-audit.log
-SecArgumentSeparator &
-SecCookieFormat 0
-SecUnicodeMapFile $UNICODE_MAP 20127
-SecStatusEngine Off
-
-Include $CRS_DIR/crs-setup.conf.example
-# Paranoia level 1 and inbound threshold 5 are the CRS defaults; set as crs-setup.conf.example shows, to be explicit.
-SecAction "id:900000,phase:1,pass,t:none,nolog,tag:'OWASP_CRS',setvar:tx.blocking_paranoia_level=1"
-SecAction "id:900110,phase:1,pass,t:none,nolog,tag:'OWASP_CRS',\\
-  setvar:tx.inbound_anomaly_score_threshold=5,setvar:tx.outbound_anomaly_score_threshold=4"
-Include $CRS_DIR/rules/*.conf
-CONF
+modsecurity_config "$work/modsecurity.conf"
 
 # One worker: the audit log is one file, written by one process. client_max_body_size as ModSecurity's own
 # limit (SecRequestBodyLimit), so nginx refuses no body before ModSecurity sees it.
@@ -211,16 +163,54 @@ sampling=""
 [ "$SAMPLE" -gt 1 ] && sampling=", every ${SAMPLE}th request only"
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ), $CONCURRENCY connections at a time$sampling"
 
-"$RULEC_BIN" ftw-requests "$CRS_DIR"/tests/REQUEST-9* >"$work/ftw.jsonl" 2>"$work/ftw.err" ||
-  { cat "$work/ftw.err" >&2; fail "rulec ftw-requests failed"; }
-# A CRS test file that does not parse is skipped by rulec and named here.
-sed 's/^/rulec: /' "$work/ftw.err" | grep '^rulec: skipped' | cut -c1-160 || true
+ftw_requests() { # output file, test files...
+  local out=$1
+  shift
+  "$RULEC_BIN" ftw-requests "$@" >"$out" 2>"$work/ftw.err" ||
+    { cat "$work/ftw.err" >&2; fail "rulec ftw-requests failed"; }
+  # A CRS test file that does not parse is skipped by rulec and named here.
+  sed 's/^/rulec: /' "$work/ftw.err" | grep '^rulec: skipped' | cut -c1-160 || true
+}
 
-python3 benches/crs_compare.py --ftw "$work/ftw.jsonl" --csic ${csic_files[@]+"${csic_files[@]}"} --benign benches/benign/*.txt \
-  benches/benign/github-api/*.txt --benign-whole benches/benign/multipart-edge-cases/http/*/*.http \
-  --waf "127.0.0.1:$WAF_PORT" --modsec "127.0.0.1:$MODSEC_PORT" --waf-log "$work/waf.log" \
-  --modsec-audit "$work/modsec-audit.log" --label "$RULE_DIRS" --concurrency "$CONCURRENCY" --timeout "$TIMEOUT" \
-  --sample "$SAMPLE" ${DETAILS:+--details "$DETAILS"}
+if [ "$REQUEST_TESTS" != 0 ]; then
+  ftw_requests "$work/ftw.jsonl" "$CRS_DIR"/tests/REQUEST-9*
+  python3 benches/crs_compare.py --ftw "$work/ftw.jsonl" --csic ${csic_files[@]+"${csic_files[@]}"} --benign benches/benign/*.txt \
+    benches/benign/github-api/*.txt --benign-whole benches/benign/multipart-edge-cases/http/*/*.http \
+    --waf "127.0.0.1:$WAF_PORT" --modsec "127.0.0.1:$MODSEC_PORT" --waf-log "$work/waf.log" \
+    --modsec-audit "$work/modsec-audit.log" --label "$RULE_DIRS" --concurrency "$CONCURRENCY" --timeout "$TIMEOUT" \
+    --sample "$SAMPLE" ${DETAILS:+--details "$DETAILS"}
+fi
+
+if [ "$RESPONSE_TESTS" != 0 ]; then
+  python3 benches/reflect_upstream.py "$REFLECT_PORT" &
+  pids+=($!)
+  # The same ModSecurity settings, detection-only at paranoia level 4; its rule lines go to nginx's error log at
+  # level info (the audit log leaves out 980170, which is `noauditlog`).
+  sed -e 's/^SecRuleEngine On$/SecRuleEngine DetectionOnly/' -e 's/blocking_paranoia_level=1/blocking_paranoia_level=4/' \
+    -e "s|^SecAuditLog .*|SecAuditLog $work/modsec-responses-audit.log|" "$work/modsecurity.conf" \
+    >"$work/modsecurity-responses.conf"
+  grep -q '^SecRuleEngine DetectionOnly$' "$work/modsecurity-responses.conf" &&
+    grep -q 'blocking_paranoia_level=4' "$work/modsecurity-responses.conf" || fail "the response run's ModSecurity settings"
+  start_nginx modsec-responses 1 "server { listen 127.0.0.1:$MODSEC_RESPONSES_PORT; client_max_body_size 13m;
+      error_log $work/modsec-responses.log info;
+      modsecurity on; modsecurity_rules_file $work/modsecurity-responses.conf;
+      location / { proxy_pass http://127.0.0.1:$REFLECT_PORT; proxy_set_header Host \$http_host; } }" \
+    "load_module $MODSEC_MODULE;"
+  waf_variant_config enforce "$WAF_RESPONSES_PORT" "$REFLECT_PORT" "$work/waf-responses.yml"
+  sed -i -e 's/^  mode: enforce$/  mode: observe/' -e 's/paranoia_level: 1}$/paranoia_level: 4, responses: true}/' \
+    "$work/waf-responses.yml"
+  grep -q 'responses: true' "$work/waf-responses.yml" || fail "the response run's waf settings"
+  "$WAF_BIN" --config "$work/waf-responses.yml" >"$work/waf-responses.log" 2>&1 &
+  pids+=($!)
+  wait_ready "$REFLECT_PORT" "the reflecting upstream"
+  wait_ready "$MODSEC_RESPONSES_PORT" "nginx + ModSecurity (response tests)"
+  wait_ready "$WAF_RESPONSES_PORT" "waf (response tests)"
+  ftw_requests "$work/ftw-responses.jsonl" "$CRS_DIR"/tests/RESPONSE-9*
+  python3 benches/crs_compare_responses.py --ftw "$work/ftw-responses.jsonl" --waf "127.0.0.1:$WAF_RESPONSES_PORT" \
+    --modsec "127.0.0.1:$MODSEC_RESPONSES_PORT" --waf-log "$work/waf-responses.log" \
+    --modsec-log "$work/modsec-responses.log" --concurrency "$CONCURRENCY" --timeout "$TIMEOUT" \
+    ${RESPONSE_DETAILS:+--details "$RESPONSE_DETAILS"}
+fi
 
 [ "$LOAD_SECONDS" -gt 0 ] || exit 0
 command -v wrk >/dev/null || fail "wrk not found for the throughput part (apt-get install -y wrk; or LOAD_SECONDS=0)"

@@ -120,3 +120,67 @@ PY
     echo "$SCRIPT: TEST_PYTHON has no mmdb-writer: the traffic variant runs without GeoIP" >&2
   fi
 }
+
+# ModSecurity's recommended settings (modsecurity.conf-recommended of ModSecurity v3, as Debian ships it in
+# /etc/nginx/modsecurity.conf) with the engine on and response bodies inspected, then the CRS as its INSTALL says:
+# the setup file, then the rules. The audit log records refused requests (4xx/5xx) as JSON lines: their rule ids,
+# by client address. Writes FILE; needs CRS_DIR (absolute) and UNICODE_MAP (benches/crs-compare.sh,
+# benches/responses.sh).
+modsecurity_config() { # file
+  mkdir -p "$work/modsec-data"
+  chmod 1777 "$work/modsec-data"
+  cat >"$1" <<CONF
+SecRuleEngine On
+SecRequestBodyAccess On
+SecRule REQUEST_HEADERS:Content-Type "^(?:application(?:/soap\+|/)|text/)xml" \\
+  "id:'200000',phase:1,t:none,t:lowercase,pass,nolog,ctl:requestBodyProcessor=XML"
+SecRule REQUEST_HEADERS:Content-Type "^application/json" \\
+  "id:'200001',phase:1,t:none,t:lowercase,pass,nolog,ctl:requestBodyProcessor=JSON"
+SecRequestBodyLimit 13107200
+SecRequestBodyNoFilesLimit 131072
+SecRequestBodyLimitAction Reject
+SecRequestBodyJsonDepthLimit 512
+SecArgumentsLimit 1000
+SecRule &ARGS "@ge 1000" \\
+  "id:'200007',phase:2,t:none,log,deny,status:400,\\
+  msg:'Failed to fully parse request body due to large argument count',severity:2"
+SecRule REQBODY_ERROR "!@eq 0" \\
+  "id:'200002',phase:2,t:none,log,deny,status:400,msg:'Failed to parse request body.',\\
+  logdata:'%{reqbody_error_msg}',severity:2"
+SecRule MULTIPART_STRICT_ERROR "!@eq 0" \\
+  "id:'200003',phase:2,t:none,log,deny,status:400,msg:'Multipart request body failed strict validation: \\
+PE %{REQBODY_PROCESSOR_ERROR}, BQ %{MULTIPART_BOUNDARY_QUOTED}, BW %{MULTIPART_BOUNDARY_WHITESPACE}, \\
+DB %{MULTIPART_DATA_BEFORE}, DA %{MULTIPART_DATA_AFTER}, HF %{MULTIPART_HEADER_FOLDING}, LF %{MULTIPART_LF_LINE}, \\
+SM %{MULTIPART_MISSING_SEMICOLON}, IQ %{MULTIPART_INVALID_QUOTING}, IP %{MULTIPART_INVALID_PART}, \\
+IH %{MULTIPART_INVALID_HEADER_FOLDING}, FL %{MULTIPART_FILE_LIMIT_EXCEEDED}'"
+SecRule MULTIPART_UNMATCHED_BOUNDARY "@eq 1" \\
+  "id:'200004',phase:2,t:none,log,deny,msg:'Multipart parser detected a possible unmatched boundary.'"
+SecPcreMatchLimit 1000
+SecPcreMatchLimitRecursion 1000
+SecRule TX:/^MSC_/ "!@streq 0" \\
+  "id:'200005',phase:2,t:none,deny,msg:'ModSecurity internal error flagged: %{MATCHED_VAR_NAME}'"
+SecResponseBodyAccess On
+SecResponseBodyMimeType text/plain text/html text/xml
+SecResponseBodyLimit 524288
+SecResponseBodyLimitAction ProcessPartial
+SecTmpDir $work/modsec-data
+SecDataDir $work/modsec-data
+SecAuditEngine RelevantOnly
+SecAuditLogRelevantStatus "^(?:5|4(?!04))"
+SecAuditLogParts ABHZ
+SecAuditLogType Serial
+SecAuditLogFormat JSON
+SecAuditLog $work/modsec-audit.log
+SecArgumentSeparator &
+SecCookieFormat 0
+SecUnicodeMapFile $UNICODE_MAP 20127
+SecStatusEngine Off
+
+Include $CRS_DIR/crs-setup.conf.example
+# Paranoia level 1 and inbound threshold 5 are the CRS defaults; set as crs-setup.conf.example shows, to be explicit.
+SecAction "id:900000,phase:1,pass,t:none,nolog,tag:'OWASP_CRS',setvar:tx.blocking_paranoia_level=1"
+SecAction "id:900110,phase:1,pass,t:none,nolog,tag:'OWASP_CRS',\\
+  setvar:tx.inbound_anomaly_score_threshold=5,setvar:tx.outbound_anomaly_score_threshold=4"
+Include $CRS_DIR/rules/*.conf
+CONF
+}

@@ -1,26 +1,43 @@
 #!/usr/bin/env bash
-# The cost of response inspection (docs/proxy.md, "Responses"): `waf` with `rules.responses` on and off in front
-# of the same nginx upstream serving HTML and JSON answers of 2 KB, 64 KB and 1 MB (static files: the upstream's
-# own cost is the same for both), each answer loaded with wrk on its own. HTML bodies are inspected (read whole up
-# to `response_body.limit_bytes`, 512 KiB, and evaluated), JSON bodies stream through with their head inspected.
+# The cost of response inspection (docs/proxy.md, "Responses"): `waf` with `rules.responses` on and off, and
+# nginx + ModSecurity v3 with the same CRS and its recommended response settings (SecResponseBodyAccess On,
+# text/plain text/html text/xml, 512 KiB; benches/harness.sh) in front of the same nginx upstream serving HTML and
+# JSON answers of 2 KB, 64 KB and 1 MB (static files: the upstream's own cost is the same for all), each answer
+# loaded with wrk on its own. HTML bodies are inspected (read whole up to `response_body.limit_bytes`, 512 KiB, and
+# evaluated), JSON bodies stream through with their head inspected; ModSecurity does the same with its own
+# settings. Then the time to the first byte of a server-sent event stream (never inspected) through waf on and
+# off and straight from its upstream: the median of TTFB_RUNS (default 20) curl runs each.
 # Run by hand from the repository root, on an otherwise idle machine:
 #
 #   bash benches/responses.sh                  # release build, 10 s per answer and variant
 #   DURATION=5 CONNECTIONS=16 bash benches/responses.sh
+#   MODSEC=0 bash benches/responses.sh         # waf alone
 #
-# Needs nginx and wrk (apt-get install -y nginx wrk). Prints requests/s and p99 latency per answer and variant, and
-# the ratio on/off; refuses to report if any answer was not a 200.
+# Needs nginx, wrk and curl (apt-get install -y nginx wrk curl), and for ModSecurity libnginx-mod-http-modsecurity
+# and the CRS in CRS_DIR (default third_party/crs; MODSEC_MODULE and UNICODE_MAP as in benches/crs-compare.sh).
+# Prints requests/s and p99 latency per answer and variant, the ratios waf on/off and waf on/ModSecurity (the bar
+# of issue 29: at least 20x), and the stream's first-byte times; refuses to report if any answer was not a 200.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 DURATION="${DURATION:-10}"
 CONNECTIONS="${CONNECTIONS:-16}"
 RULE_DIRS="${RULE_DIRS:-rules,crs-942,crs}"
-UPSTREAM_PORT=18181 ON_PORT=18182 OFF_PORT=18183
+MODSEC="${MODSEC:-1}"
+CRS_DIR="${CRS_DIR:-third_party/crs}"
+MODSEC_MODULE="${MODSEC_MODULE:-/usr/lib/nginx/modules/ngx_http_modsecurity_module.so}"
+UNICODE_MAP="${UNICODE_MAP:-/etc/nginx/unicode.mapping}"
+TTFB_RUNS="${TTFB_RUNS:-20}"
+UPSTREAM_PORT=18181 ON_PORT=18182 OFF_PORT=18183 MODSEC_PORT=18184 EVENTS_PORT=18185
 
 SCRIPT=responses.sh
 source benches/harness.sh
-require_tools nginx wrk
+require_tools nginx wrk curl
+if [ "$MODSEC" != 0 ]; then
+  [ -f "$MODSEC_MODULE" ] || { echo "$SCRIPT: no ModSecurity module at $MODSEC_MODULE (apt-get install -y libnginx-mod-http-modsecurity; or MODSEC=0)" >&2; exit 1; }
+  [ -f "$CRS_DIR/crs-setup.conf.example" ] || { echo "$SCRIPT: no CRS in $CRS_DIR (set CRS_DIR; or MODSEC=0)" >&2; exit 1; }
+  CRS_DIR="$(realpath "$CRS_DIR")"
+fi
 waf_binary
 
 # Benign pages: prose in HTML paragraphs, and JSON records, repeated to each size.
@@ -43,11 +60,41 @@ for label, size in (("2k", 2048), ("64k", 65536), ("1m", 1 << 20)):
     open(f"{out}/data-{label}.json", "w").write(json.dumps(items))
 PY
 
-# nginx's workers run as an unprivileged user: they must be able to read the pages.
+# nginx's workers run as an unprivileged user: they must be able to read the pages (and ModSecurity's data
+# directory).
 chmod a+rx "$work" "$work/www"
 chmod a+r "$work"/www/*
 start_nginx upstream 1 "server { listen 127.0.0.1:$UPSTREAM_PORT; root $work/www;
   types { text/html html; application/json json; } }"
+if [ "$MODSEC" != 0 ]; then
+  modsecurity_config "$work/modsecurity.conf"
+  # A worker per core, as waf has one request thread per core.
+  start_nginx modsec auto "server { listen 127.0.0.1:$MODSEC_PORT;
+      modsecurity on; modsecurity_rules_file $work/modsecurity.conf;
+      location / { proxy_pass http://127.0.0.1:$UPSTREAM_PORT; } }" "load_module $MODSEC_MODULE;"
+fi
+
+# A server-sent event stream: the first event at once, the next a minute later (no proxy may wait for it).
+python3 - "$EVENTS_PORT" <<'PY' &
+import http.server, sys, time
+class Events(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        event = b"data: first\n\n"
+        self.wfile.write(b"%x\r\n%s\r\n" % (len(event), event))
+        self.wfile.flush()
+        time.sleep(60)
+    def log_message(self, *args):
+        pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Events)
+server.daemon_threads = True
+server.serve_forever()
+PY
+pids+=($!)
 
 dir_list=""
 IFS=',' read -r -a dirs <<<"$RULE_DIRS"
@@ -62,12 +109,15 @@ waf:
   upstream: {default: 'http://127.0.0.1:$UPSTREAM_PORT'}
   rules: {directories: [${dir_list%, }], paranoia_level: 1, responses: $responses}
   logging: {level: warn, access: {enabled: false}}
+  domains: {events.test: {default_upstream: 'http://127.0.0.1:$EVENTS_PORT'}}
 CONF
   "$WAF_BIN" --config "$work/waf-$variant.yml" >"$work/waf-$variant.log" 2>&1 &
   pids+=($!)
 done
 
-for port in $UPSTREAM_PORT $ON_PORT $OFF_PORT; do
+ports="$UPSTREAM_PORT $ON_PORT $OFF_PORT"
+[ "$MODSEC" != 0 ] && ports+=" $MODSEC_PORT"
+for port in $ports; do
   for _ in $(seq 200); do
     curl -sf -o /dev/null "http://127.0.0.1:$port/page-2k.html" && break
     sleep 0.1
@@ -89,12 +139,32 @@ run() { # port, path
   echo "$rps $p99"
 }
 
-printf '%-16s %14s %10s %14s %10s %8s\n' answer "on req/s" "on p99" "off req/s" "off p99" on/off
+echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, wrk -t2 -c$CONNECTIONS -d${DURATION}s; waf $WAF_BIN, rules $RULE_DIRS"
+printf '%-15s %10s %8s %10s %8s %10s %8s %7s %9s\n' answer "on req/s" "on p99" "off req/s" "off p99" \
+  "modsec r/s" "mod p99" on/off on/modsec
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
 for path in /page-2k.html /page-64k.html /page-1m.html /data-2k.json /data-64k.json /data-1m.json; do
   on="$(run $ON_PORT "$path")" || exit 1
   off="$(run $OFF_PORT "$path")" || exit 1
+  modsec="- -"
+  if [ "$MODSEC" != 0 ]; then modsec="$(run $MODSEC_PORT "$path")" || exit 1; fi
   read -r on_rps on_p99 <<<"$on"
   read -r off_rps off_p99 <<<"$off"
-  printf '%-16s %14s %10s %14s %10s %8s\n' "$path" "$on_rps" "$on_p99" "$off_rps" "$off_p99" \
-    "$(awk -v a="$on_rps" -v b="$off_rps" 'BEGIN { printf "%.2f", a / b }')"
+  read -r modsec_rps modsec_p99 <<<"$modsec"
+  printf '%-15s %10s %8s %10s %8s %10s %8s %7s %9s\n' "$path" "$on_rps" "$on_p99" "$off_rps" "$off_p99" \
+    "$modsec_rps" "$modsec_p99" "$(ratio "$on_rps" "$off_rps")" "$(ratio "$on_rps" "${modsec_rps/-/0}")"
 done
+
+# Time to the first byte of the event stream: curl gives up after a second (the stream never ends) and reports
+# when the first byte came.
+ttfb() { # port, host
+  local times=() t
+  for _ in $(seq "$TTFB_RUNS"); do
+    t="$(curl -s -o /dev/null -m 1 -H "Host: $2" -w '%{time_starttransfer}' "http://127.0.0.1:$1/events" || true)"
+    times+=("$t")
+  done
+  printf '%s\n' "${times[@]}" | sort -n | awk '{ a[NR] = $1 } END { printf "%.2f ms", a[int((NR + 1) / 2)] * 1000 }'
+}
+echo
+echo "first byte of a server-sent event stream (median of $TTFB_RUNS): upstream $(ttfb $EVENTS_PORT events.test)," \
+  "waf responses on $(ttfb $ON_PORT events.test), off $(ttfb $OFF_PORT events.test)"

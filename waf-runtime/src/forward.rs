@@ -8,6 +8,7 @@ use crate::body::ProxyBody;
 use crate::client_ip::Peer;
 use crate::config::UpstreamHost;
 use crate::connection_limits::Admitted;
+use crate::correlation::Inbound;
 use crate::headers::{set_forwarded, strip_hop_by_hop};
 use crate::metrics::UpstreamFailure;
 use crate::request_id;
@@ -33,6 +34,8 @@ pub struct Origin<'a> {
     pub client: std::net::IpAddr,
     /// The request target as the client sent it, for the response rules' log lines.
     pub sent_target: &'a str,
+    /// What the request rules found in it, for the transaction's correlation (`correlation.rs`).
+    pub inbound: Inbound,
 }
 
 /// The host a request is for: from the absolute-form URI (HTTP/2 `:authority`) or the `Host` header.
@@ -81,6 +84,7 @@ pub async fn forward(
         host,
         client,
         sent_target,
+        inbound,
     }: Origin<'_>,
     record: &mut Record,
 ) -> Response<ProxyBody> {
@@ -244,6 +248,7 @@ pub async fn forward(
                 target: &target,
                 host: &host.name,
                 client,
+                inbound: &inbound,
             };
             response_inspection::answer(state, config, &exchange, response, record).await
         }

@@ -87,6 +87,16 @@ impl LoadedRules {
         findings(verdict, excluded, anomaly_threshold)
     }
 
+    /// The correlation rules (CRS 980170) that report a transaction that scored `inbound` on its request and
+    /// `outbound` on its answer; none when neither scored or no such rule is in force.
+    pub fn correlate(&self, inbound: u32, outbound: u32) -> Vec<u64> {
+        self.set
+            .correlate_scores(inbound, outbound)
+            .into_iter()
+            .map(|m| u64::from(m.rule_id))
+            .collect()
+    }
+
     /// Whether any response rule runs: without one, answers are not inspected at all.
     pub fn has_response_rules(&self) -> bool {
         self.set.has_response_rules()

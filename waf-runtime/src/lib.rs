@@ -2,8 +2,8 @@
 //!
 //! Reading order follows a request: `workers.rs` runs the request threads, `server.rs` accepts on each, `head_guard.rs`
 //! frames each HTTP/1 byte stream (with `limits.rs`, `request_target.rs`) before hyper parses it and holds each wait on a client to its bound (`timeouts.rs`), `pipeline.rs` runs the stages (`framing.rs`, `client_ip.rs`, `body.rs`, `inspect.rs`), `forward.rs` and
-//! `upstream.rs` talk to the upstream (`upgrade.rs` relays switched protocols), `responses.rs` holds the proxy's
-//! own answers. Around them: `config/` (file, environment, defaults), `state.rs` (what a reload swaps),
+//! `upstream.rs` talk to the upstream (`upgrade.rs` relays switched protocols), `response_inspection.rs` judges its
+//! answer and `correlation.rs` reports the transaction's scores, `responses.rs` holds the proxy's own answers. Around them: `config/` (file, environment, defaults), `state.rs` (what a reload swaps),
 //! `reload.rs` (when it does), `metrics.rs` and `logging.rs`. `traffic/` holds the controls that run once the
 //! client address is known (IP lists, GeoIP, rate limits). HTTPS lives in `tls/`: certificates per SNI name,
 //! their files watched, the handshake run on the same workers before `server.rs` serves the connection.
@@ -18,6 +18,7 @@ mod cidr;
 mod client_ip;
 pub mod config;
 mod connection_limits;
+mod correlation;
 mod forward;
 mod framing;
 mod head_guard;

@@ -17,6 +17,7 @@ use crate::access_log::{AccessBody, Action, Arrival, Record};
 use crate::body::{ProxyBody, ReadBody, read_limited};
 use crate::client_ip::{Peer, client_addr};
 use crate::config::{Config, Mode, OverLimit};
+use crate::correlation::{self, Inbound, Transaction};
 use crate::forward::{Origin, RequestHost, forward};
 use crate::framing::{self, Refusal};
 use crate::head_guard::HeadNote;
@@ -185,10 +186,10 @@ async fn route(
         }
     }
 
-    let body = match live.config.mode {
+    let (body, inbound) = match live.config.mode {
         Mode::Disabled => {
             record.set_bytes_in(declared_length(&parts).unwrap_or(0));
-            ProxyBody::Stream(body)
+            (ProxyBody::Stream(body), Inbound::default())
         }
         Mode::Enforce | Mode::Observe => match inspect(
             state,
@@ -204,7 +205,7 @@ async fn route(
         )
         .await
         {
-            Ok(body) => body,
+            Ok(inspected) => inspected,
             Err(response) => return response,
         },
     };
@@ -214,6 +215,7 @@ async fn route(
         host: &host,
         client,
         sent_target: &target,
+        inbound,
     };
     forward(state, &live, worker, parts, body, origin, record).await
 }
@@ -297,6 +299,7 @@ fn traffic_refusal(
         rule_ids: Vec::new(),
         anomaly_score: 0,
         outcome,
+        phase: recent_blocks::Phase::Request,
         request_id: id.as_str().to_string(),
         status: answer.as_ref().map(|r| r.status().as_u16()),
         country,
@@ -371,8 +374,9 @@ struct Sender<'a> {
     host: &'a str,
 }
 
-/// Reads the body up to the limit and runs the rules. Returns the body to forward, or the answer to send instead.
-/// `config.mode` is `enforce` or `observe`.
+/// Reads the body up to the limit and runs the rules. Returns the body to forward with what the rules found in
+/// the request (for the transaction's correlation), or the answer to send instead. `config.mode` is `enforce` or
+/// `observe`.
 async fn inspect(
     state: &State,
     config: &Config,
@@ -381,7 +385,7 @@ async fn inspect(
     sent_target: Option<&str>,
     body: Incoming,
     record: &mut Record,
-) -> Result<ProxyBody, Response<ProxyBody>> {
+) -> Result<(ProxyBody, Inbound), Response<ProxyBody>> {
     let mode = config.mode;
     let id = record.id().clone();
     // The rules see the target as the client sent it, before any encoding for the parser.
@@ -461,13 +465,13 @@ async fn inspect(
     let rules = state.rules.load();
     if rules.count() == 0 {
         // Nothing to evaluate: not even the engine's view of the request is built.
-        return Ok(forwarded);
+        return Ok((forwarded, Inbound::default()));
     }
     let started = Instant::now();
     let findings = rules.inspect(parts, target, &inspected, config.inspection_policy(host));
     metrics.inspection_seconds.record(started.elapsed());
     if findings.is_empty() {
-        return Ok(forwarded);
+        return Ok((forwarded, Inbound::default()));
     }
 
     let blocking = findings
@@ -510,6 +514,7 @@ async fn inspect(
             path: target.to_string(),
             rule_ids: findings.iter().map(|f| f.rule_id).collect(),
             anomaly_score,
+            phase: recent_blocks::Phase::Request,
             request_id: id.as_str().to_string(),
             outcome: if matches!(outcome, Outcome::Blocked) {
                 "blocked"
@@ -522,8 +527,17 @@ async fn inspect(
             head: recent_blocks::head(&parts.headers),
         });
     }
+    let inbound = Inbound::of(&findings);
     match (outcome, blocking) {
         (Outcome::Blocked, Some(rule)) => {
+            // The transaction ends here: no answer to inspect.
+            let transaction = Transaction {
+                client,
+                method: parts.method.as_str(),
+                uri: target,
+                request_id: &id,
+            };
+            correlation::report(&rules, &inbound, &[], &transaction);
             metrics.blocked.increment(1);
             record.set_action(Action::Blocked);
             let rule_ids: Vec<u64> = findings.iter().map(|f| f.rule_id).collect();
@@ -538,9 +552,9 @@ async fn inspect(
         (Outcome::Observed, _) => {
             metrics.observed.increment(1);
             record.set_action(Action::Observed);
-            Ok(forwarded)
+            Ok((forwarded, inbound))
         }
-        _ => Ok(forwarded),
+        _ => Ok((forwarded, inbound)),
     }
 }
 

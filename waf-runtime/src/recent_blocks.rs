@@ -43,6 +43,8 @@ pub struct BlockedRequest {
     /// `blocked` (enforce mode), `observed` (observe mode: matched, forwarded), `rate_limited`, `ip_denied`
     /// or `geo_denied` (a traffic control refused it before the rules).
     pub outcome: &'static str,
+    /// Whether the request (or a traffic control) was refused, or the upstream's answer to it.
+    pub phase: Phase,
     /// The request's id (`X-Request-ID`, also in its 403 and its log lines).
     pub request_id: String,
     /// The answer's status when the proxy answered itself (403, 429); none when it was forwarded.
@@ -53,6 +55,24 @@ pub struct BlockedRequest {
     pub matches: Vec<MatchDetail>,
     /// The request's headers, secrets masked ([`head`]).
     pub head: Vec<(String, String)>,
+}
+
+/// What an event refused: the request, or the upstream's answer to it (withheld with a 502 by the response
+/// rules, `response_inspection.rs`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    Request,
+    Response,
+}
+
+impl Phase {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Request => "request",
+            Phase::Response => "response",
+        }
+    }
 }
 
 /// One rule's match in a request.
@@ -166,6 +186,7 @@ mod tests {
             rule_ids: vec![n],
             anomaly_score: 5,
             outcome: "blocked",
+            phase: Phase::Request,
             request_id: format!("id-{n}"),
             status: Some(403),
             country: None,

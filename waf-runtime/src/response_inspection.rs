@@ -13,12 +13,17 @@
 //!   streams uninspected, or the answer is refused (`over_limit: reject`).
 //!
 //! A blocked answer becomes a 502 whose body says only that the answer was withheld: neither the original's
-//! bytes nor the rule ids (which would tell a prober what leaked) reach the client; the log has them.
+//! bytes nor the rule ids (which would tell a prober what leaked) reach the client; the log has them, and so do
+//! the panel's events (phase `response`). Once the answer is judged, the transaction's correlation is logged
+//! (`correlation.rs`).
 use crate::access_log::{Action, Record};
 use crate::body::{ProxyBody, ReadBody, read_limited};
 use crate::config::{Config, Mode, ResponseOverLimit};
+use crate::correlation::{self, Inbound, Transaction};
 use crate::inspect::{Finding, LoadedRules};
 use crate::logging::{self, MatchContext, Outcome};
+use crate::recent_blocks::{self, BlockedRequest, MatchDetail};
+use crate::request_id::RequestId;
 use crate::responses;
 use crate::state::State;
 use bytes::Bytes;
@@ -35,6 +40,8 @@ pub struct Exchange<'a> {
     pub target: &'a str,
     pub host: &'a str,
     pub client: IpAddr,
+    /// What the request rules found in the request.
+    pub inbound: &'a Inbound,
 }
 
 /// How much of an answer the response rules read.
@@ -55,7 +62,7 @@ enum Coding {
 }
 
 /// The answer to send the client: `response` as it came, or with its body inspected, or a 502 when the
-/// response rules withhold it.
+/// response rules withhold it. Then the transaction's correlation is logged.
 pub async fn answer(
     state: &State,
     config: &Config,
@@ -64,6 +71,26 @@ pub async fn answer(
     record: &mut Record,
 ) -> Response<ProxyBody> {
     let rules = state.rules.load();
+    let (answer, outbound) = judged(state, &rules, config, exchange, response, record).await;
+    let transaction = Transaction {
+        client: exchange.client,
+        method: exchange.method.as_str(),
+        uri: exchange.target,
+        request_id: record.id(),
+    };
+    correlation::report(&rules, exchange.inbound, &outbound, &transaction);
+    answer
+}
+
+/// The answer to send, with the response rules' findings in it.
+async fn judged(
+    state: &State,
+    rules: &LoadedRules,
+    config: &Config,
+    exchange: &Exchange<'_>,
+    response: Response<Incoming>,
+    record: &mut Record,
+) -> (Response<ProxyBody>, Vec<Finding>) {
     let (head, body) = response.into_parts();
     let scope = match config.mode != Mode::Disabled
         && config.inspects_responses(exchange.host)
@@ -74,14 +101,20 @@ pub async fn answer(
     };
     let metrics = state.metrics;
     let coding = match scope {
-        Scope::Nothing => return Response::from_parts(head, ProxyBody::Stream(body)),
+        Scope::Nothing => {
+            return (
+                Response::from_parts(head, ProxyBody::Stream(body)),
+                Vec::new(),
+            );
+        }
         Scope::Head => {
             metrics.responses_head_inspected.increment(1);
-            let findings = evaluate(state, &rules, config, exchange, &head, None);
-            return match judge(state, config, exchange, &findings, record) {
+            let findings = evaluate(state, rules, config, exchange, &head, None);
+            let answer = match judge(state, config, exchange, &findings, record) {
                 true => responses::response_withheld(record.id()),
                 false => Response::from_parts(head, ProxyBody::Stream(body)),
             };
+            return (answer, findings);
         }
         Scope::Body(coding) => coding,
     };
@@ -100,7 +133,9 @@ pub async fn answer(
                 );
                 metrics.response_blocked.increment(1);
                 record.set_action(Action::ResponseBlocked);
-                return responses::response_withheld(record.id());
+                // No rule matched: the event says only that an answer was withheld, its rule ids empty.
+                tell_panel(state, exchange, record.id(), &[], true);
+                return (responses::response_withheld(record.id()), Vec::new());
             }
             (read.clone(), ProxyBody::Prefixed(Some(read), rest))
         }
@@ -110,15 +145,16 @@ pub async fn answer(
                 record.id().as_str()
             );
             record.set_action(Action::UpstreamError);
-            return responses::bad_gateway(record.id());
+            return (responses::bad_gateway(record.id()), Vec::new());
         }
     };
     let decoded = decode(coding, &read, limit);
-    let findings = evaluate(state, &rules, config, exchange, &head, Some(&decoded));
-    match judge(state, config, exchange, &findings, record) {
+    let findings = evaluate(state, rules, config, exchange, &head, Some(&decoded));
+    let answer = match judge(state, config, exchange, &findings, record) {
         true => responses::response_withheld(record.id()),
         false => Response::from_parts(head, forwarded),
-    }
+    };
+    (answer, findings)
 }
 
 /// What the response rules read of this answer.
@@ -222,7 +258,8 @@ fn evaluate(
     findings
 }
 
-/// Logs and counts the findings; whether the answer is withheld (enforce mode, a finding that blocks).
+/// Logs and counts the findings, and tells the panel's events of an answer withheld (or in observe mode one that
+/// would be); whether the answer is withheld (enforce mode, a finding that blocks).
 fn judge(
     state: &State,
     config: &Config,
@@ -263,7 +300,41 @@ fn judge(
         state.metrics.response_blocked.increment(1);
         record.set_action(Action::ResponseBlocked);
     }
+    if matches!(outcome, Outcome::Blocked | Outcome::Observed) {
+        tell_panel(state, exchange, &id, findings, blocks);
+    }
     blocks
+}
+
+/// An event of the response phase for the panel: an answer withheld (a 502), or in observe mode one that would
+/// have been.
+fn tell_panel(
+    state: &State,
+    exchange: &Exchange<'_>,
+    id: &RequestId,
+    findings: &[Finding],
+    withheld: bool,
+) {
+    state.recent_blocks.record(BlockedRequest {
+        at_ms: recent_blocks::now_ms(),
+        client: exchange.client.to_string(),
+        domain: exchange.host.to_string(),
+        method: exchange.method.to_string(),
+        path: exchange.target.to_string(),
+        rule_ids: findings.iter().map(|f| f.rule_id).collect(),
+        anomaly_score: findings
+            .iter()
+            .map(|f| f.score)
+            .fold(0, u32::saturating_add),
+        outcome: if withheld { "blocked" } else { "observed" },
+        phase: recent_blocks::Phase::Response,
+        request_id: id.as_str().to_string(),
+        status: withheld.then_some(StatusCode::BAD_GATEWAY.as_u16()),
+        country: None,
+        matches: findings.iter().map(MatchDetail::from).collect(),
+        // The request's head is not kept past its inspection; the matches say what the answer leaked.
+        head: Vec::new(),
+    });
 }
 
 #[cfg(test)]

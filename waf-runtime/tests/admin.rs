@@ -2484,7 +2484,9 @@ async fn a_browser_walks_every_page_and_each_change_lands_whole_in_the_proxy() {
         json!([{"rule": 100001, "variable": "ARGS:q"}])
     );
     assert_eq!(shop["profile"], "api");
+    assert_eq!(shop["responses"], false);
     assert_eq!(saved["waf"]["rules"]["profile"], "api");
+    assert_eq!(saved["waf"]["rules"]["responses"], true);
     assert_eq!(saved["waf"]["rules"]["paranoia_level"], 2);
     assert_eq!(saved["waf"]["rules"]["anomaly_threshold"], 7);
     assert_eq!(saved["waf"]["domains"]["secure.test"]["self_signed"], true);
@@ -2804,6 +2806,133 @@ async fn every_outcome_reaches_the_event_store_in_enforce_and_in_observe_mode() 
             "forwarded in observe mode: {page}"
         );
     }
+}
+
+/// A response rule that withholds every answer of the test upstream (it names itself in `x-upstream: echo`).
+const LEAK_RULE: &str = r#"
+id: 100002
+msg: "the upstream names itself"
+severity: CRITICAL
+phase: response
+operator: contains
+pattern: "echo"
+variables: [{type: RESPONSE_HEADERS, names: [x-upstream]}]
+action: deny
+"#;
+
+/// An answer the response rules withheld (502) is an event of phase `response` with its rule ids, beside the
+/// request phase's blocks; the export carries the phase.
+#[tokio::test]
+async fn a_withheld_answer_is_an_event_of_the_response_phase() {
+    let up = Upstream::start().await;
+    let waf = Waf::start_with_server(
+        "",
+        &format!(
+            "  admin: {{enabled: true, port: 0, data_dir: admin-data}}\n  upstream: {{default: '{}'}}\n  \
+             domains: {{leaky.test: {{responses: true}}}}\n",
+            up.url()
+        ),
+        &[("deny.yaml", DENY_RULE), ("leak.yaml", LEAK_RULE)],
+    );
+    let (waf, addr) = panel_of(waf);
+    let mut client = set_up(&waf, addr).await;
+    // Answers are inspected for leaky.test only.
+    assert_eq!(request_for(waf.addr, "app.test", "/", &[]).await, 200);
+    assert_eq!(request_for(waf.addr, "leaky.test", "/", &[]).await, 502);
+    assert_eq!(
+        request_for(waf.addr, "app.test", "/?q=attack-me", &[]).await,
+        403
+    );
+    let page = events_until(&mut client, "?outcome=blocked", 2).await;
+    let events = page["events"].as_array().unwrap();
+    let response = events
+        .iter()
+        .find(|e| e["phase"] == "response")
+        .unwrap_or_else(|| panic!("no event of the response phase: {page}"));
+    assert_eq!(response["status"], 502, "{page}");
+    assert_eq!(response["domain"], "leaky.test", "{page}");
+    assert_eq!(response["rule_ids"], json!([100002]), "{page}");
+    let request = events
+        .iter()
+        .find(|e| e["phase"] == "request")
+        .unwrap_or_else(|| panic!("no event of the request phase: {page}"));
+    assert_eq!(request["status"], 403, "{page}");
+    assert_eq!(request["rule_ids"], json!([100001]), "{page}");
+    let detail = client
+        .call(
+            Method::GET,
+            &format!("/api/events/{}", response["id"]),
+            None,
+        )
+        .await;
+    assert_eq!(detail.status, 200, "{}", detail.body);
+    assert_eq!(detail.body["phase"], "response", "{}", detail.body);
+    let variable = detail.body["matches"][0]["variable"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        variable.to_ascii_lowercase().contains("x-upstream"),
+        "{}",
+        detail.body
+    );
+    let csv = client
+        .call(Method::GET, "/api/events/export?format=csv", None)
+        .await;
+    assert_eq!(csv.status, 200);
+    let text = csv.body.as_str().unwrap();
+    assert!(text.lines().next().unwrap().ends_with(",phase"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.contains("leaky.test") && l.ends_with(",response")),
+        "{text}"
+    );
+
+    // The panel turns the inspection on for every domain, off for one, and back to the global setting.
+    let on = client
+        .call(
+            Method::PATCH,
+            "/api/config/protection",
+            Some(json!({"responses": true})),
+        )
+        .await;
+    assert_eq!(on.status, 200, "{}", on.body);
+    assert_eq!(request_for(waf.addr, "app.test", "/", &[]).await, 502);
+    let off = client
+        .call(
+            Method::PATCH,
+            "/api/domains/leaky.test/rules",
+            Some(json!({"responses": false})),
+        )
+        .await;
+    assert_eq!(off.status, 200, "{}", off.body);
+    assert_eq!(request_for(waf.addr, "leaky.test", "/", &[]).await, 200);
+    let config = client.call(Method::GET, "/api/config", None).await;
+    assert_eq!(config.body["responses"], true, "{}", config.body);
+    assert_eq!(
+        config.body["domains"]["leaky.test"]["responses"], false,
+        "{}",
+        config.body
+    );
+    let file = std::fs::read_to_string(waf.dir.path().join("waf.yml")).unwrap();
+    assert!(file.contains("responses: false"), "{file}");
+    let global = client
+        .call(
+            Method::PATCH,
+            "/api/domains/leaky.test/rules",
+            Some(json!({"responses": null})),
+        )
+        .await;
+    assert_eq!(global.status, 200, "{}", global.body);
+    assert_eq!(request_for(waf.addr, "leaky.test", "/", &[]).await, 502);
+    let actions: Vec<String> = audit_actions(&waf)
+        .await
+        .into_iter()
+        .map(|(_, action, _)| action)
+        .collect();
+    assert!(
+        actions.iter().any(|a| a == "protection changed"),
+        "{actions:?}"
+    );
 }
 
 /// From an event's detail, a rule excluded for one parameter of one domain: the rule no longer sees that

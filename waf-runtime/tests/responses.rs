@@ -122,8 +122,16 @@ async fn start_upstream() -> SocketAddr {
 /// `waf` with the CRS response rules (and only those: the request rules are not what is tested here), answers
 /// inspected (`rules.responses`, off by default), and `extra` configuration.
 fn start_waf(upstream: SocketAddr, extra: &str) -> Waf {
+    start_waf_with(upstream, extra, &[])
+}
+
+/// `start_waf` with more rule files (name, content).
+fn start_waf_with(upstream: SocketAddr, extra: &str, rules: &[(&str, &str)]) -> Waf {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir_all(dir.path().join("rules")).unwrap();
+    for (name, text) in rules {
+        std::fs::write(dir.path().join("rules").join(name), text).unwrap();
+    }
     let crs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crs");
     for entry in std::fs::read_dir(&crs).unwrap() {
         let path = entry.unwrap().path();
@@ -222,6 +230,90 @@ async fn leaking_pages_are_withheld_and_benign_ones_pass() {
     );
 }
 
+/// A request rule that scores a numeric Host (as CRS 920350 does) under the inbound threshold: the request is
+/// forwarded with an inbound score of 3.
+const NUMERIC_HOST: &str = r#"
+id: 100003
+msg: "Host header is a numeric IP address"
+severity: MEDIUM
+operator: regex
+pattern: '^[\d.]+$'
+variables: [{type: REQUEST_HEADERS, names: [Host]}]
+action: block
+"#;
+
+/// The line of request `id` that `needle` starts, waited for (the log is read from the child's stderr by another
+/// thread: the lines may trail the response).
+async fn line_of(waf: &Waf, needle: &str, id: &str) -> String {
+    for _ in 0..50 {
+        if let Some(line) = waf
+            .logs()
+            .lines()
+            .find(|l| l.contains(needle) && l.contains(&format!("[request_id \"{id}\"]")))
+        {
+            return line.to_owned();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("no line {needle} for request {id}:\n{}", waf.logs());
+}
+
+/// The request id of an answer.
+fn request_id(head: &http::response::Parts) -> String {
+    head.headers["x-request-id"].to_str().unwrap().to_owned()
+}
+
+/// Each transaction that scored, inbound or outbound, ends with one correlation line (CRS 980170) naming the
+/// request, both scores and every rule that matched; one that scored nothing has none.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_scored_transaction_ends_with_its_correlation() {
+    let upstream = start_upstream().await;
+    let waf = start_waf_with(upstream, "", &[("numeric-host.yaml", NUMERIC_HOST)]);
+    let correlation = "correlation [id \"980170\"]";
+
+    // Outbound only: the leak withheld.
+    let (head, _) = fetch(&waf, "GET", "/java", "app.test").await;
+    assert_eq!(head.status, 502);
+    let line = line_of(&waf, correlation, &request_id(&head)).await;
+    assert!(line.contains("[inbound_score \"0\"]"), "{line}");
+    assert!(!line.contains("[outbound_score \"0\"]"), "{line}");
+    assert!(line.contains("952110"), "{line}");
+    assert!(
+        line.contains("(Inbound Scores: blocking=0) - (Outbound Scores: blocking="),
+        "{line}"
+    );
+
+    // Inbound only: a request that scored under the threshold, its answer clean.
+    let (head, _) = fetch(&waf, "GET", "/", "127.0.0.1").await;
+    assert_eq!(head.status, 200);
+    let line = line_of(&waf, correlation, &request_id(&head)).await;
+    assert!(
+        line.contains("[inbound_score \"3\"] [outbound_score \"0\"] [rule_ids \"100003\"]"),
+        "{line}"
+    );
+
+    // Both: the scored request's answer leaks.
+    let (head, _) = fetch(&waf, "GET", "/java", "127.0.0.1").await;
+    assert_eq!(head.status, 502);
+    let line = line_of(&waf, correlation, &request_id(&head)).await;
+    assert!(line.contains("[inbound_score \"3\"]"), "{line}");
+    assert!(line.contains("[rule_ids \"100003 952110"), "{line}");
+
+    // Nothing scored: no correlation, though the answer was inspected (its rule lines would come first).
+    let (head, _) = fetch(&waf, "GET", "/article", "app.test").await;
+    assert_eq!(head.status, 200);
+    let id = request_id(&head);
+    let (head, _) = fetch(&waf, "GET", "/shell", "app.test").await;
+    line_of(&waf, correlation, &request_id(&head)).await;
+    assert!(
+        !waf.logs()
+            .lines()
+            .any(|l| l.contains(&id) && l.contains("correlation")),
+        "{}",
+        waf.logs()
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn an_event_stream_is_not_held() {
     let upstream = start_upstream().await;
@@ -251,6 +343,31 @@ async fn an_event_stream_is_not_held() {
     );
 }
 
+/// The phase, status, outcome and rule ids of request `id`'s event in the panel's event store, waited for (the
+/// store writes in batches).
+async fn stored_event(waf: &Waf, id: &str) -> (String, Option<i64>, String, String) {
+    let path = waf.dir.path().join("admin-data/events.sqlite");
+    for _ in 0..100 {
+        if path.exists() {
+            let options = sqlx::sqlite::SqliteConnectOptions::new().filename(&path);
+            let pool = sqlx::SqlitePool::connect_with(options).await.unwrap();
+            let row = sqlx::query_as(
+                "SELECT phase, status, outcome, rule_ids FROM events WHERE request_id = ?",
+            )
+            .bind(id)
+            .fetch_optional(&pool)
+            .await
+            .unwrap();
+            pool.close().await;
+            if let Some(row) = row {
+                return row;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("no event of request {id}:\n{}", waf.logs());
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn limits_domains_and_modes() {
     let upstream = start_upstream().await;
@@ -268,13 +385,25 @@ async fn limits_domains_and_modes() {
     assert_eq!(head.status, 502);
     drop(waf);
 
-    // Refusing what cannot be inspected whole, by configuration.
+    // Refusing what cannot be inspected whole, by configuration: an event of the response phase for the panel,
+    // though no rule matched.
     let waf = start_waf(
         upstream,
-        "  response_body: {limit_bytes: 1024, over_limit: reject}\n",
+        "  response_body: {limit_bytes: 1024, over_limit: reject}\n  \
+         admin: {enabled: true, port: 0, data_dir: admin-data}\n",
     );
-    let (head, _) = fetch(&waf, "GET", "/late-leak", "app.test").await;
+    let (head, body) = fetch(&waf, "GET", "/late-leak", "app.test").await;
     assert_eq!(head.status, 502);
+    let id = json(&body)["request_id"].as_str().unwrap().to_owned();
+    assert_eq!(
+        stored_event(&waf, &id).await,
+        (
+            "response".to_owned(),
+            Some(502),
+            "blocked".to_owned(),
+            "[]".to_owned()
+        )
+    );
     let (head, _) = fetch(&waf, "GET", "/article", "app.test").await;
     assert_eq!(head.status, 200);
     drop(waf);

@@ -121,9 +121,10 @@ enum Command {
     /// one JSON object per test and line, for sending the tests to a real server (`benches/crs-compare.sh`).
     ///
     /// Each line: `{"file": DIR, "test": "RULE-TEST", "desc": TEXT, "stages": [{"request": BASE64,
-    /// "expect_ids": [..], "no_expect_ids": [..], "match_regex": BOOL, "no_match_regex": BOOL}]}` (`DIR` is the
-    /// test file's directory, one per CRS rule file; a stage whose request cannot be built has `"error"` instead
-    /// of `"request"`). A file that cannot be read is reported on stderr and skipped.
+    /// "expect_ids": [..], "no_expect_ids": [..], "match_regex": REGEX|null, "no_match_regex": REGEX|null}]}`
+    /// (`DIR` is the test file's directory, one per CRS rule file; the regexes are those the server's log must
+    /// and must not match; a stage whose request cannot be built has `"error"` instead of `"request"`). A file
+    /// that cannot be read is reported on stderr and skipped.
     FtwRequests {
         /// Test files or directories of test files.
         #[arg(required = true)]
@@ -700,8 +701,8 @@ fn ftw_requests(tests: &[PathBuf]) -> ExitCode {
                     let mut value = serde_json::json!({
                         "expect_ids": log.expect_ids,
                         "no_expect_ids": log.no_expect_ids,
-                        "match_regex": log.match_regex.is_some(),
-                        "no_match_regex": log.no_match_regex.is_some(),
+                        "match_regex": log.match_regex,
+                        "no_match_regex": log.no_match_regex,
                     });
                     match ftw::raw_request(&stage.input) {
                         Ok(raw) => {

@@ -313,10 +313,15 @@ impl CompiledRuleSet {
     /// transaction scored at all, inbound (the request's verdict) plus outbound (the response's, when it was
     /// inspected), as CRS reports at its default reporting level (4).
     pub fn correlate(&self, inbound: &Verdict, outbound: Option<&Verdict>) -> Vec<RuleMatch> {
-        let (inbound, outbound) = (
+        self.correlate_scores(
             inbound.anomaly_score(),
             outbound.map_or(0, Verdict::anomaly_score),
-        );
+        )
+    }
+
+    /// [`CompiledRuleSet::correlate`] from the scores alone: what the proxy has left of a transaction once its
+    /// answer is on its way.
+    pub fn correlate_scores(&self, inbound: u32, outbound: u32) -> Vec<RuleMatch> {
         if inbound.saturating_add(outbound) == 0 {
             return Vec::new();
         }

@@ -49,7 +49,8 @@ CREATE TABLE IF NOT EXISTS events (
     country TEXT,
     rule_ids TEXT NOT NULL,
     matches TEXT NOT NULL,
-    head TEXT NOT NULL
+    head TEXT NOT NULL,
+    phase TEXT NOT NULL DEFAULT 'request'
 );
 CREATE INDEX IF NOT EXISTS events_at ON events (at_ms);
 CREATE TABLE IF NOT EXISTS requests_per_minute (
@@ -57,6 +58,9 @@ CREATE TABLE IF NOT EXISTS requests_per_minute (
     requests INTEGER NOT NULL
 );
 ";
+
+/// Columns added since the first schema, added to an older file when it is opened: `(name, definition)`.
+const EVENT_COLUMNS: [(&str, &str); 1] = [("phase", "TEXT NOT NULL DEFAULT 'request'")];
 
 /// An event as lists show it.
 #[derive(Clone, Serialize, sqlx::FromRow, utoipa::ToSchema)]
@@ -77,6 +81,9 @@ pub struct Event {
     pub score: i64,
     /// blocked, observed, rate_limited, ip_denied or geo_denied
     pub outcome: String,
+    /// `request`, or `response` for an upstream's answer the response rules withheld (status 502) or, in observe
+    /// mode, would have.
+    pub phase: String,
     pub request_id: String,
     pub country: Option<String>,
     /// The rules that matched, as a JSON array.
@@ -175,6 +182,20 @@ impl EventStore {
             .connect_with(options)
             .await?;
         sqlx::raw_sql(SCHEMA).execute(&pool).await?;
+        let columns: Vec<String> =
+            sqlx::query_scalar("SELECT name FROM pragma_table_info('events')")
+                .fetch_all(&pool)
+                .await?;
+        for (name, definition) in EVENT_COLUMNS {
+            if !columns.iter().any(|c| c == name) {
+                // Both are constants of this file, never input.
+                sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+                    "ALTER TABLE events ADD COLUMN {name} {definition}"
+                )))
+                .execute(&pool)
+                .await?;
+            }
+        }
         Ok(Arc::new(EventStore {
             pool,
             stored: broadcast::channel(1024).0,
@@ -243,7 +264,8 @@ impl EventStore {
             let at_ms = e.at_ms as i64;
             let id: i64 = sqlx::query_scalar(
                 "INSERT INTO events (at_ms, domain, client, method, path, status, score, outcome, request_id,
-                 country, rule_ids, matches, head) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                 country, rule_ids, matches, head, phase) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                 RETURNING id",
             )
             .bind(at_ms)
             .bind(&e.domain)
@@ -258,6 +280,7 @@ impl EventStore {
             .bind(&rule_ids)
             .bind(&matches)
             .bind(&head)
+            .bind(e.phase.as_str())
             .fetch_one(&mut *tx)
             .await?;
             stored.push(Event {
@@ -271,6 +294,7 @@ impl EventStore {
                 status: e.status.map(i64::from),
                 score: i64::from(e.anomaly_score),
                 outcome: e.outcome.to_string(),
+                phase: e.phase.as_str().to_string(),
                 request_id: e.request_id.clone(),
                 country: e.country.clone(),
                 rule_ids_json: String::new(),
@@ -388,8 +412,8 @@ impl EventStore {
     /// Up to `limit` events matching `filter`, newest first.
     pub async fn list(&self, filter: &Filter, limit: i64) -> Result<Vec<Event>, sqlx::Error> {
         let mut query = QueryBuilder::new(
-            "SELECT id, at_ms, domain, client, method, path, status, score, outcome, request_id, country, rule_ids
-             FROM events",
+            "SELECT id, at_ms, domain, client, method, path, status, score, outcome, phase, request_id, country,
+             rule_ids FROM events",
         );
         Self::push_filter(&mut query, filter);
         query.push(" ORDER BY id DESC LIMIT ").push_bind(limit);
@@ -548,12 +572,47 @@ mod tests {
             rule_ids: vec![],
             anomaly_score: 0,
             outcome: "ip_denied",
+            phase: crate::recent_blocks::Phase::Request,
             request_id: "r".into(),
             status: Some(403),
             country: None,
             matches: vec![],
             head: vec![("user-agent".into(), head.into())],
         })
+    }
+
+    /// A store written before events had a phase gets the column, its events of phase `request`.
+    #[tokio::test]
+    async fn a_store_of_an_older_version_gets_the_phase() {
+        let dir = tempfile::tempdir().unwrap();
+        let bounds = EventBounds {
+            max_age_days: 2,
+            max_size_mb: 1,
+        };
+        let options = SqliteConnectOptions::new()
+            .filename(dir.path().join("events.sqlite"))
+            .create_if_missing(true);
+        let old = SqlitePool::connect_with(options).await.unwrap();
+        sqlx::raw_sql(
+            "CREATE TABLE events (id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, domain TEXT NOT NULL,
+             client TEXT NOT NULL, method TEXT NOT NULL, path TEXT NOT NULL, status INTEGER,
+             score INTEGER NOT NULL, outcome TEXT NOT NULL, request_id TEXT NOT NULL, country TEXT,
+             rule_ids TEXT NOT NULL, matches TEXT NOT NULL, head TEXT NOT NULL);
+             INSERT INTO events (at_ms, domain, client, method, path, status, score, outcome, request_id,
+             rule_ids, matches, head) VALUES (1, 'a.test', '192.0.2.1', 'GET', '/', 403, 5, 'blocked', 'r0',
+             '[]', '[]', '[]');",
+        )
+        .execute(&old)
+        .await
+        .unwrap();
+        old.close().await;
+        let store = EventStore::open(dir.path(), bounds).await.unwrap();
+        let mut response = (*event(now_ms(), "new")).clone();
+        response.phase = crate::recent_blocks::Phase::Response;
+        store.insert(&[Arc::new(response)]).await.unwrap();
+        let events = store.list(&Filter::default(), 10).await.unwrap();
+        let phases: Vec<&str> = events.iter().map(|e| e.phase.as_str()).collect();
+        assert_eq!(phases, ["response", "request"]);
     }
 
     #[tokio::test]

@@ -179,7 +179,7 @@ pub async fn export(
     let mut out = String::new();
     if !jsonl {
         out.push_str(
-            "id,at,domain,client,method,path,status,score,outcome,request_id,country,rule_ids\n",
+            "id,at,domain,client,method,path,status,score,outcome,request_id,country,rule_ids,phase\n",
         );
     }
     let mut written = 0;
@@ -253,6 +253,7 @@ fn csv_line(out: &mut String, e: &Event) {
         e.request_id.clone(),
         e.country.clone().unwrap_or_default(),
         rule_ids.join(" "),
+        e.phase.clone(),
     ];
     for (i, field) in fields.iter().enumerate() {
         if i > 0 {

@@ -107,8 +107,10 @@ pub fn managed(config: &Config) -> Value {
                 "excluded_variables": d.excluded_variables,
                 "profile": d.profile,
                 "custom_rules": custom_rules_text(&d.custom_rules),
-                // Read-only here: whether its answers are inspected (its own `responses`, else the global).
+                // Whether its answers are inspected (its own `responses`, else the global), and its own setting
+                // (null: it follows the global), which the domain-rules form edits.
                 "responses": config.inspects_responses(host),
+                "own_responses": d.responses,
             });
             if let Value::Object(map) = &mut shown {
                 map.extend(super::upstreams::managed(d));
@@ -501,6 +503,8 @@ mod tests {
         assert_eq!(shown["responses"], false);
         assert_eq!(shown["domains"]["a.test"]["responses"], true);
         assert_eq!(shown["domains"]["b.test"]["responses"], false);
+        assert_eq!(shown["domains"]["a.test"]["own_responses"], true);
+        assert!(shown["domains"]["b.test"]["own_responses"].is_null());
     }
 
     #[test]

@@ -191,6 +191,11 @@ pub struct DomainRulesPatch {
     pub profile: Option<Option<Profile>>,
     /// The domain's own rules as YAML; empty: none.
     pub custom_rules: Option<String>,
+    /// Whether the upstream's answers for the domain are inspected (`waf.domains.<host>.responses`); `null`: the
+    /// global `rules.responses`.
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<bool>)]
+    pub responses: Option<Option<bool>>,
 }
 
 /// Rule `rule` not run on `variable` (as a match names it: `ARGS:q`, `REQUEST_HEADERS:User-Agent`).
@@ -225,6 +230,9 @@ pub struct ProtectionPatch {
     /// web or api: what the domains without a profile of their own serve (`waf.rules.profile`)
     #[schema(value_type = Option<String>)]
     pub profile: Option<Profile>,
+    /// Whether the upstream's answers are inspected by the response rules, for the domains without a setting of
+    /// their own (`waf.rules.responses`)
+    pub responses: Option<bool>,
 }
 
 #[derive(Deserialize, ToSchema)]
@@ -427,6 +435,7 @@ pub async fn set_domain_rules(
         excluded_variables: None,
         profile: None,
         custom_rules: Some(req.custom_rules),
+        responses: None,
     };
     change_domain_rules(&panel, &who, &if_match, &host, patch).await
 }
@@ -534,11 +543,21 @@ fn domain_rules_edit(
                 }
                 None => {}
             }
+            match patch.responses {
+                Some(Some(responses)) => {
+                    domain.insert("responses".into(), json!(responses));
+                }
+                Some(None) => {
+                    domain.remove("responses");
+                }
+                None => {}
+            }
         });
     })
 }
 
-/// Mode, paranoia level, the global anomaly threshold and the rules disabled for every domain, in one change
+/// Mode, paranoia level, the global anomaly threshold, the rules disabled for every domain, the profile and
+/// whether answers are inspected, in one change
 /// applied whole or refused whole: a paranoia level refused leaves the mode as it was. Only the fields given
 /// change.
 #[utoipa::path(patch, path = "/api/config/protection", request_body = ProtectionPatch,
@@ -565,6 +584,9 @@ pub async fn patch_protection(
             }
             if let Some(profile) = req.profile {
                 rules.insert("profile".into(), json!(profile));
+            }
+            if let Some(responses) = req.responses {
+                rules.insert("responses".into(), json!(responses));
             }
             match req.disabled_rules {
                 Some(ids) if ids.is_empty() => {

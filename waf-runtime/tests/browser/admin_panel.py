@@ -255,11 +255,13 @@ try:
     Select(by_id("mode")).select_by_value("observe")
     Select(by_id("paranoia")).select_by_value("2")
     Select(by_id("profile")).select_by_value("api")
+    Select(by_id("responses")).select_by_value("true")
     set_value("threshold", "7")
     submit("protection-form")
     status_of("protection-form", "Applied.")
     text = driver.find_element(By.CSS_SELECTOR, "#protection-form output.status").text
     assert "restart" not in text, text
+    assert saved()["rules"]["responses"] is True, "answers inspected for every domain"
     shot("04-protection-applied")
 
     # Domains: add one, give it a threshold and its own rule.
@@ -367,13 +369,16 @@ try:
     set_value("rules-threshold", "12")
     submit("domain-rules-form")
     status_of("domain-rules-form", "shop.test: rules saved.")
-    # The domain's profile alone.
+    # The domain's profile, and its answers not inspected though the global setting says they are.
     wait.until(lambda d: d.find_element(By.ID, "rules-threshold").get_attribute("value") == "12")
     assert by_id("rules-excluded-variables").get_attribute("value") == "100001 ARGS:q"
+    assert by_id("rules-responses").get_attribute("value") == "", "it follows the global setting"
     Select(by_id("rules-profile")).select_by_value("api")
+    Select(by_id("rules-responses")).select_by_value("false")
     submit("domain-rules-form")
     status_of("domain-rules-form", "shop.test: rules saved. Applied.")
     assert saved()["domains"]["shop.test"]["profile"] == "api"
+    assert saved()["domains"]["shop.test"]["responses"] is False
 
     # Traffic: a deny list.
     go("traffic")

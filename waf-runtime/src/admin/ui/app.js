@@ -261,6 +261,7 @@ async function refreshConfig() {
   $("paranoia").value = String(c.paranoia_level);
   $("threshold").value = c.anomaly_threshold;
   $("profile").value = c.profile;
+  $("responses").value = String(c.responses);
   $("rule-set").value = c.rule_set.artifact || c.rule_set.directories.join(", ");
   $("tls-https").value = String(c.tls.https_enabled);
   $("tls-http-port").value = c.tls.http_port;
@@ -342,6 +343,7 @@ function loadedRules() {
     excluded_variables: d.excluded_variables || [],
     profile: d.profile ?? null,
     custom_rules: d.custom_rules || "",
+    responses: d.own_responses ?? null,
   };
 }
 
@@ -351,6 +353,7 @@ function showDomainRules() {
   $("rules-excluded").value = r ? r.disabled_rules.join(", ") : "";
   $("rules-excluded-variables").value = r ? excludedVariablesText(r.excluded_variables) : "";
   $("rules-profile").value = r && r.profile ? r.profile : "";
+  $("rules-responses").value = r && r.responses !== null ? String(r.responses) : "";
   $("rules-custom").value = r ? r.custom_rules : "";
 }
 
@@ -942,10 +945,11 @@ document.addEventListener("DOMContentLoaded", () => {
     if (Number($("paranoia").value) !== config.paranoia_level) patch.paranoia_level = Number($("paranoia").value);
     if (Number($("threshold").value) !== config.anomaly_threshold) patch.anomaly_threshold = numberOrNull($("threshold").value);
     if ($("profile").value !== config.profile) patch.profile = $("profile").value;
+    if ($("responses").value !== String(config.responses)) patch.responses = $("responses").value === "true";
     if (Object.keys(patch).length === 0) { report(form, true, "Nothing changed."); return; }
     if (patch.mode === "disabled" && !await confirmAction("Disable the WAF? Requests are then forwarded uninspected.")) return;
     change(form, () => api("PATCH", "/api/config/protection", patch),
-      `Mode ${mode}, paranoia level ${$("paranoia").value}, threshold ${$("threshold").value}, profile ${$("profile").value}:`);
+      `Mode ${mode}, paranoia level ${$("paranoia").value}, threshold ${$("threshold").value}, profile ${$("profile").value}, answers inspected: ${$("responses").value === "true" ? "yes" : "no"}:`);
   });
   on("rule-set-form", (form) => {
     const value = $("rule-set").value.trim();
@@ -977,6 +981,7 @@ document.addEventListener("DOMContentLoaded", () => {
       excluded_variables: excludedVariables($("rules-excluded-variables").value),
       profile: $("rules-profile").value || null,
       custom_rules: $("rules-custom").value,
+      responses: $("rules-responses").value === "" ? null : $("rules-responses").value === "true",
     };
     const patch = {};
     for (const k of Object.keys(now)) if (JSON.stringify(now[k]) !== JSON.stringify(was[k])) patch[k] = now[k];
