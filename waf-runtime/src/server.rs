@@ -1,6 +1,7 @@
 //! One worker's accept loops: accepts connections on the HTTP and HTTPS listeners, serves each with hyper on the
 //! worker's own runtime, and drains them on shutdown.
 use crate::access_log::AccessBody;
+use crate::body::BodyError;
 use crate::client_ip::Peer;
 use crate::connection_limits::{self, Admitted};
 use crate::head_guard::{HeadGuard, HeadNotes, InFlight};
@@ -11,7 +12,7 @@ use crate::state::State;
 use crate::timeouts::{Clock, Timeouts};
 use crate::tls;
 use bytes::Bytes;
-use http::{Method, Request, StatusCode};
+use http::{Method, Request, StatusCode, Version};
 use hyper::body::{Body, Frame, Incoming, SizeHint};
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -216,6 +217,7 @@ impl Connection {
             let notes = notes.clone();
             let client = client.clone();
             let connect = req.method() == Method::CONNECT;
+            let h2 = req.version() == Version::HTTP_2;
             async move {
                 let upgrade = note.upgrade;
                 let response = pipeline::handle(state, worker, client, note, req).await;
@@ -229,7 +231,8 @@ impl Connection {
                 }
                 Ok::<_, Infallible>(response.map(|body| Answer {
                     body,
-                    _in_flight: in_flight,
+                    in_flight,
+                    h2,
                 }))
             }
         });
@@ -249,21 +252,34 @@ impl Connection {
 
 /// A response body that keeps its request in flight on the connection until hyper is done with it: the
 /// connection's keep-alive (or HTTP/2) idle time starts when the answer is over, not when the request came.
+/// Over HTTP/2 it also tells the guard when hyper holds a piece of it for the client's flow-control window.
 struct Answer {
     body: AccessBody,
-    /// Held for its drop.
-    _in_flight: InFlight,
+    in_flight: InFlight,
+    h2: bool,
 }
 
 impl Body for Answer {
     type Data = Bytes;
-    type Error = hyper::Error;
+    type Error = BodyError;
 
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
-        Pin::new(&mut self.get_mut().body).poll_frame(cx)
+    ) -> Poll<Option<Result<Frame<Bytes>, BodyError>>> {
+        let this = self.get_mut();
+        if !this.h2 {
+            return Pin::new(&mut this.body).poll_frame(cx);
+        }
+        // hyper asks for the next piece only once the last one fitted in the client's window.
+        this.in_flight.progressed();
+        let polled = Pin::new(&mut this.body).poll_frame(cx);
+        if let Poll::Ready(Some(Ok(frame))) = &polled
+            && frame.data_ref().is_some_and(|data| !data.is_empty())
+        {
+            this.in_flight.awaits_client();
+        }
+        polled
     }
 
     fn is_end_stream(&self) -> bool {
