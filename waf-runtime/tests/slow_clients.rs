@@ -338,20 +338,49 @@ async fn an_http2_client_that_keeps_its_window_shut_is_closed_after_the_send_bou
     }
 }
 
-/// A request body over the inspection limit streams on to the upstream past the part inspected; over HTTP/2 no
-/// head guard times its reads, so each wait for its next bytes is bounded on the stream itself.
-#[tokio::test(flavor = "multi_thread")]
-async fn an_http2_request_body_that_stops_past_the_inspection_limit_is_cut_off_at_the_body_bound() {
-    let up = Upstream::start().await;
-    let waf = Waf::start_with_server(
-        "first_byte_timeout_sec: 2, header_read_timeout_sec: 2, body_read_timeout_sec: 2, \
-         keepalive_timeout_sec: 2, send_timeout_sec: 2, http2_enabled: true",
+/// `waf` with the bounds of `start`, HTTP/2 on, inspecting the first 1 KiB of larger bodies and streaming the rest.
+fn start_inspecting_a_prefix(up: &Upstream) -> Waf {
+    let bounds = "first_byte_timeout_sec: 2, header_read_timeout_sec: 2, body_read_timeout_sec: 2, \
+                  keepalive_timeout_sec: 2, send_timeout_sec: 2, http2_enabled: true";
+    Waf::start_with_server(
+        bounds,
         &format!(
             "  upstream: {{default: '{}'}}\n  body: {{limit_bytes: 1024, over_limit: inspect_prefix}}\n",
             up.url()
         ),
         &[],
-    );
+    )
+}
+
+/// Over HTTP/1 the head guard times the reads of a body streamed past the inspection limit; the request forwarded
+/// upstream then fails for the client's body, not the upstream's doing: 408, not a gateway timeout.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_body_that_stops_past_the_inspection_limit_is_answered_408_not_as_an_upstream_failure() {
+    let up = Upstream::start().await;
+    let waf = start_inspecting_a_prefix(&up);
+    let mut stream = TcpStream::connect(waf.addr).await.unwrap();
+    let head = b"POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 8192\r\n\r\n";
+    stream.write_all(head).await.unwrap();
+    stream.write_all(&[b'a'; 4096]).await.unwrap();
+    let since = Instant::now();
+    let (answer, after) = until_closed(&mut stream, since).await;
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    closed_by_the_bound(after);
+    assert_eq!(timeouts(&waf, "body").await, 1.0);
+    let rejected = "waf_rejected_total{reason=\"body_timeout\"}";
+    assert_eq!(waf.metric(rejected).await, 1.0);
+    for kind in ["timeout", "unavailable"] {
+        let series = format!("waf_upstream_errors_total{{kind=\"{kind}\"}}");
+        assert_eq!(waf.metric(&series).await, 0.0, "{kind}");
+    }
+}
+
+/// A request body over the inspection limit streams on to the upstream past the part inspected; over HTTP/2 no
+/// head guard times its reads, so each wait for its next bytes is bounded on the stream itself.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_http2_request_body_that_stops_past_the_inspection_limit_is_cut_off_at_the_body_bound() {
+    let up = Upstream::start().await;
+    let waf = start_inspecting_a_prefix(&up);
     let (mut client, _closed) = h2_client(waf.addr).await;
     let request = Request::post(format!("http://{}/upload", waf.addr))
         .header("content-type", "application/octet-stream")
