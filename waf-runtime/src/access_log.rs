@@ -13,7 +13,7 @@
 //!
 //! With a file, SIGUSR1 asks for it to be opened again by its path (for logrotate's rename-then-signal rotation):
 //! the writer thread finishes the line it is on into the renamed file and writes the next one into a new file.
-use crate::body::ProxyBody;
+use crate::body::{BodyError, ProxyBody};
 use crate::config::{AccessLogConfig, AccessLogFormat};
 use crate::request_id::RequestId;
 use http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, Version, header};
@@ -375,12 +375,12 @@ pub struct AccessBody {
 
 impl Body for AccessBody {
     type Data = bytes::Bytes;
-    type Error = hyper::Error;
+    type Error = BodyError;
 
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<bytes::Bytes>, hyper::Error>>> {
+    ) -> Poll<Option<Result<Frame<bytes::Bytes>, BodyError>>> {
         let this = self.get_mut();
         let polled = Pin::new(&mut this.inner).poll_frame(cx);
         match &polled {

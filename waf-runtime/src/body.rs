@@ -4,7 +4,9 @@
 //! `ProxyBody` is an enum rather than a boxed trait object so the hot path does not allocate per request for it:
 //! our own small answers are `Full`, an upstream response streams through as `Stream` (never buffered whole), and
 //! a request body that was read for inspection is forwarded as `Full`, or as `Prefixed` (the part read, then the
-//! rest of the stream) when the operator chose to inspect only the first part of large bodies.
+//! rest of the stream) when the operator chose to inspect only the first part of large bodies. An HTTP/2
+//! request's body streamed on is `Bounded`: no head guard times its reads (`body_timeout.rs`).
+use crate::body_timeout::BodyTimeout;
 use bytes::{Bytes, BytesMut};
 use http_body_util::BodyExt;
 use hyper::body::{Body, Frame, Incoming, SizeHint};
@@ -16,7 +18,13 @@ pub enum ProxyBody {
     Full(Option<Bytes>),
     Stream(Incoming),
     Prefixed(Option<Bytes>, Incoming),
+    /// An HTTP/2 request body streamed on (after the part read for inspection, if any), each wait for its next
+    /// bytes bounded.
+    Bounded(Option<Bytes>, BodyTimeout<Incoming>),
 }
+
+/// What a body may fail with: hyper's errors, or a bounded body's [`crate::body_timeout::BodyTimedOut`].
+pub type BodyError = Box<dyn std::error::Error + Send + Sync>;
 
 impl ProxyBody {
     pub fn full(bytes: impl Into<Bytes>) -> Self {
@@ -27,18 +35,25 @@ impl ProxyBody {
 
 impl Body for ProxyBody {
     type Data = Bytes;
-    type Error = hyper::Error;
+    type Error = BodyError;
 
     fn poll_frame(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, hyper::Error>>> {
+    ) -> Poll<Option<Result<Frame<Bytes>, BodyError>>> {
+        let hyper = |polled: Poll<Option<Result<Frame<Bytes>, hyper::Error>>>| {
+            polled.map(|frame| frame.map(|f| f.map_err(BodyError::from)))
+        };
         match self.get_mut() {
             ProxyBody::Full(bytes) => Poll::Ready(bytes.take().map(|b| Ok(Frame::data(b)))),
-            ProxyBody::Stream(incoming) => Pin::new(incoming).poll_frame(cx),
+            ProxyBody::Stream(incoming) => hyper(Pin::new(incoming).poll_frame(cx)),
             ProxyBody::Prefixed(prefix, incoming) => match prefix.take() {
                 Some(b) => Poll::Ready(Some(Ok(Frame::data(b)))),
-                None => Pin::new(incoming).poll_frame(cx),
+                None => hyper(Pin::new(incoming).poll_frame(cx)),
+            },
+            ProxyBody::Bounded(prefix, rest) => match prefix.take() {
+                Some(b) => Poll::Ready(Some(Ok(Frame::data(b)))),
+                None => Pin::new(rest).poll_frame(cx),
             },
         }
     }
@@ -48,6 +63,7 @@ impl Body for ProxyBody {
             ProxyBody::Full(bytes) => bytes.is_none(),
             ProxyBody::Stream(incoming) => incoming.is_end_stream(),
             ProxyBody::Prefixed(prefix, incoming) => prefix.is_none() && incoming.is_end_stream(),
+            ProxyBody::Bounded(prefix, rest) => prefix.is_none() && rest.is_end_stream(),
         }
     }
 
@@ -57,18 +73,21 @@ impl Body for ProxyBody {
                 SizeHint::with_exact(bytes.as_ref().map_or(0, |b| b.len() as u64))
             }
             ProxyBody::Stream(incoming) => incoming.size_hint(),
-            ProxyBody::Prefixed(prefix, incoming) => {
-                let extra = prefix.as_ref().map_or(0, |b| b.len() as u64);
-                let inner = incoming.size_hint();
-                let mut hint = SizeHint::new();
-                hint.set_lower(inner.lower().saturating_add(extra));
-                if let Some(upper) = inner.upper() {
-                    hint.set_upper(upper.saturating_add(extra));
-                }
-                hint
-            }
+            ProxyBody::Prefixed(prefix, incoming) => prefixed(prefix, incoming.size_hint()),
+            ProxyBody::Bounded(prefix, rest) => prefixed(prefix, rest.size_hint()),
         }
     }
+}
+
+/// The size of `prefix` followed by a body of size `rest`.
+fn prefixed(prefix: &Option<Bytes>, rest: SizeHint) -> SizeHint {
+    let extra = prefix.as_ref().map_or(0, |b| b.len() as u64);
+    let mut hint = SizeHint::new();
+    hint.set_lower(rest.lower().saturating_add(extra));
+    if let Some(upper) = rest.upper() {
+        hint.set_upper(upper.saturating_add(extra));
+    }
+    hint
 }
 
 /// The outcome of reading a request body up to the limit.

@@ -10,7 +10,7 @@ use crate::config::UpstreamHost;
 use crate::connection_limits::Admitted;
 use crate::correlation::Inbound;
 use crate::headers::{set_forwarded, strip_hop_by_hop};
-use crate::metrics::UpstreamFailure;
+use crate::metrics::{Rejection, UpstreamFailure};
 use crate::request_id;
 use crate::response_inspection::{self, Exchange};
 use crate::responses;
@@ -138,7 +138,7 @@ pub async fn forward(
         }
         // A streamed body keeps a Content-Length that the framing checks validated (hyper enforces it on the
         // way in and out); without one it goes chunked.
-        ProxyBody::Stream(_) | ProxyBody::Prefixed(..) => {}
+        ProxyBody::Stream(_) | ProxyBody::Prefixed(..) | ProxyBody::Bounded(..) => {}
     }
     parts.uri = origin_form(std::mem::take(&mut parts.uri));
     parts.version = Version::HTTP_11;
@@ -158,7 +158,7 @@ pub async fn forward(
             headers: parts.headers.clone(),
             body: bytes.clone(),
         }),
-        ProxyBody::Stream(_) | ProxyBody::Prefixed(..) => None,
+        ProxyBody::Stream(_) | ProxyBody::Prefixed(..) | ProxyBody::Bounded(..) => None,
     })
     .flatten();
 
@@ -208,7 +208,7 @@ pub async fn forward(
         // may (a timeout is not a reset: another server would only double the wait and the load).
         request = e.unsent.or_else(|| match e.failure {
             UpstreamFailure::Unavailable => replay.as_ref().map(Replay::request),
-            UpstreamFailure::Timeout => None,
+            UpstreamFailure::Timeout | UpstreamFailure::ClientBody => None,
         });
         if tried.len() > retries {
             request = None;
@@ -252,6 +252,13 @@ pub async fn forward(
             };
             response_inspection::answer(state, config, &exchange, response, record).await
         }
+        Err((UpstreamFailure::ClientBody, _)) => {
+            // Counted and logged (at debug) where the wait ended: the head guard or `body_timeout.rs`.
+            state.metrics.rejected(Rejection::BodyTimeout);
+            let response = responses::body_timeout(id);
+            record.set_action(Action::BodyTimeout);
+            response
+        }
         Err((failure, detail)) => {
             state.metrics.upstream_failed(failure);
             tracing::warn!(
@@ -260,7 +267,9 @@ pub async fn forward(
             );
             let response = match failure {
                 UpstreamFailure::Timeout => responses::gateway_timeout(id),
-                UpstreamFailure::Unavailable => responses::bad_gateway(id),
+                UpstreamFailure::Unavailable | UpstreamFailure::ClientBody => {
+                    responses::bad_gateway(id)
+                }
             };
             record.set_action(Action::UpstreamError);
             response

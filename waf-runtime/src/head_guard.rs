@@ -93,15 +93,57 @@ struct Shared {
     in_flight: usize,
     /// When the last request in flight was answered.
     idle_since: Option<Instant>,
+    /// The HTTP/2 answers waiting for the client to open its flow-control window: each answer's number (from
+    /// `answers`) and when it began to wait. A handful at most (one per stream in flight).
+    stalled: Vec<(u64, Instant)>,
+    /// Answers numbered so far.
+    answers: u64,
+    /// The guard's task, woken when an answer starts to wait so that it arms the bound.
+    reader: Option<Waker>,
 }
 
 /// One request of a connection being answered: held by its response body, dropped when hyper is done with it
 /// (or with the request, when the connection ends first).
-pub struct InFlight(HeadNotes);
+pub struct InFlight {
+    notes: HeadNotes,
+    /// Its number among the connection's answers.
+    id: u64,
+    /// Whether it is waiting for the client (in `Shared::stalled`).
+    stalled: bool,
+}
+
+impl InFlight {
+    /// An HTTP/2 answer handed hyper a piece and is not asked for the next: hyper holds the piece until the
+    /// client's flow-control window has room. The guard bounds that wait by `send_timeout_sec`, as the socket's
+    /// writes are (`send_timeout.rs`): h2 buffers what it may not send yet, so the socket never waits and that
+    /// bound never sees a client that keeps its window shut.
+    pub fn awaits_client(&mut self) {
+        if self.stalled {
+            return;
+        }
+        self.stalled = true;
+        let mut shared = self.notes.shared();
+        shared.stalled.push((self.id, Instant::now()));
+        if let Some(reader) = shared.reader.take() {
+            reader.wake();
+        }
+    }
+
+    /// hyper asked for the next piece: the client made room.
+    pub fn progressed(&mut self) {
+        if self.stalled {
+            self.stalled = false;
+            self.notes.shared().stalled.retain(|(id, _)| *id != self.id);
+        }
+    }
+}
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        let mut shared = self.0.shared();
+        let mut shared = self.notes.shared();
+        if self.stalled {
+            shared.stalled.retain(|(id, _)| *id != self.id);
+        }
         shared.in_flight -= 1;
         if shared.in_flight == 0 {
             shared.idle_since = Some(Instant::now());
@@ -111,7 +153,8 @@ impl Drop for InFlight {
 
 /// Whether a connection has requests being answered.
 enum Activity {
-    Busy,
+    /// Since when the longest-waiting HTTP/2 answer has waited for the client's window, if one does.
+    Busy(Option<Instant>),
     /// Idle since this instant (`None`: no request yet).
     Idle(Option<Instant>),
 }
@@ -140,15 +183,28 @@ impl HeadNotes {
 
     /// Marks a request of this connection as being answered until the token is dropped.
     pub fn in_flight(&self) -> InFlight {
-        self.shared().in_flight += 1;
-        InFlight(self.clone())
+        let mut shared = self.shared();
+        shared.in_flight += 1;
+        shared.answers += 1;
+        InFlight {
+            notes: self.clone(),
+            id: shared.answers,
+            stalled: false,
+        }
     }
 
-    fn activity(&self) -> Activity {
-        let shared = self.shared();
+    /// What the connection is doing; `reader` (the guard's task) is woken when an answer starts to wait for the
+    /// client.
+    fn activity(&self, reader: &Waker) -> Activity {
+        let mut shared = self.shared();
         match shared.in_flight {
             0 => Activity::Idle(shared.idle_since),
-            _ => Activity::Busy,
+            _ => {
+                if !shared.reader.as_ref().is_some_and(|w| w.will_wake(reader)) {
+                    shared.reader = Some(reader.clone());
+                }
+                Activity::Busy(shared.stalled.iter().map(|(_, since)| *since).min())
+            }
         }
     }
 
@@ -615,10 +671,12 @@ impl<T> HeadGuard<T> {
     }
 
     /// What the connection waits for now, and until when.
-    fn wait(&self, clock: &Clock) -> Wait {
+    fn wait(&self, clock: &Clock, reader: &Waker) -> Wait {
         let t = &clock.timeouts;
-        let idle = |stage| match self.notes.activity() {
-            Activity::Busy => Wait::Busy,
+        let idle = |stage| match self.notes.activity(reader) {
+            // Only HTTP/2 answers wait for a window (`InFlight::awaits_client`).
+            Activity::Busy(Some(since)) => Wait::Until(Stage::Send, since + t.send),
+            Activity::Busy(None) => Wait::Busy,
             Activity::Idle(since) => {
                 Wait::Until(stage, since.unwrap_or(clock.started) + t.keepalive)
             }
@@ -646,7 +704,7 @@ impl<T> HeadGuard<T> {
     /// The stage whose bound the current wait is past, if any (never without a clock).
     fn expired(&mut self, cx: &mut Context<'_>) -> Option<Stage> {
         let mut clock = self.clock.take()?;
-        let wait = self.wait(&clock);
+        let wait = self.wait(&clock, cx.waker());
         let expired = clock.expired(cx, wait);
         self.clock = Some(clock);
         expired

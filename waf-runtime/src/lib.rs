@@ -14,6 +14,7 @@
 mod access_log;
 mod admin;
 mod body;
+mod body_timeout;
 mod cidr;
 mod client_ip;
 pub mod config;

@@ -59,6 +59,9 @@ pub enum Rejection {
 pub enum UpstreamFailure {
     Unavailable,
     Timeout,
+    /// Not the upstream's doing: the client's body, streamed to it, stopped arriving (`server.body_read_timeout_sec`);
+    /// answered 408 and counted as a rejection (`body_timeout`), not an upstream error.
+    ClientBody,
 }
 
 /// What was reloaded.
@@ -205,6 +208,7 @@ impl Metrics {
         let kind = match failure {
             UpstreamFailure::Unavailable => "unavailable",
             UpstreamFailure::Timeout => "timeout",
+            UpstreamFailure::ClientBody => "client_body",
         };
         metrics::counter!("waf_upstream_errors_total", "kind" => kind).increment(1);
     }

@@ -15,6 +15,7 @@
 //! every request (an earlier design skipped inspection for them, a free bypass).
 use crate::access_log::{AccessBody, Action, Arrival, Record};
 use crate::body::{ProxyBody, ReadBody, read_limited};
+use crate::body_timeout::BodyTimeout;
 use crate::client_ip::{Peer, client_addr};
 use crate::config::{Config, Mode, OverLimit};
 use crate::correlation::{self, Inbound, Transaction};
@@ -22,7 +23,7 @@ use crate::forward::{Origin, RequestHost, forward};
 use crate::framing::{self, Refusal};
 use crate::head_guard::HeadNote;
 use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome, TrafficSubject};
-use crate::metrics::Rejection;
+use crate::metrics::{Metrics, Rejection};
 use crate::recent_blocks::{self, BlockedRequest, MatchDetail};
 use crate::request_id::{self, RequestId};
 use crate::responses;
@@ -31,7 +32,7 @@ use crate::tls;
 use crate::traffic::Block;
 use bytes::Bytes;
 use http::request::Parts;
-use http::{Method, Request, Response, StatusCode, header};
+use http::{Method, Request, Response, StatusCode, Version, header};
 use hyper::body::{Body, Incoming};
 use serde_json::json;
 use std::net::IpAddr;
@@ -189,12 +190,16 @@ async fn route(
     let (body, inbound) = match live.config.mode {
         Mode::Disabled => {
             record.set_bytes_in(declared_length(&parts).unwrap_or(0));
-            (ProxyBody::Stream(body), Inbound::default())
+            (
+                streamed(None, body, &parts, &live.config, state.metrics, peer.ip),
+                Inbound::default(),
+            )
         }
         Mode::Enforce | Mode::Observe => match inspect(
             state,
             &live.config,
             Sender {
+                peer: peer.ip,
                 client,
                 host: &host.name,
             },
@@ -364,12 +369,35 @@ fn timed_out(e: &hyper::Error) -> bool {
     false
 }
 
+/// A request body streamed to the upstream: `rest`, after `read` (the part read for inspection) when there is
+/// one. The head guard times each read of an HTTP/1 body; an HTTP/2 stream's reads it cannot tell apart, so that
+/// body is bounded here, by the same `server.body_read_timeout_sec` between two reads (`body_timeout.rs`).
+fn streamed(
+    read: Option<Bytes>,
+    rest: Incoming,
+    parts: &Parts,
+    config: &Config,
+    metrics: &'static Metrics,
+    peer: IpAddr,
+) -> ProxyBody {
+    if parts.version != Version::HTTP_2 {
+        return match read {
+            Some(read) => ProxyBody::Prefixed(Some(read), rest),
+            None => ProxyBody::Stream(rest),
+        };
+    }
+    let bound = Duration::from_secs(config.server.body_read_timeout_sec);
+    let rest = BodyTimeout::new(rest, bound, peer, metrics, "request failed, stream ended");
+    ProxyBody::Bounded(read, rest)
+}
+
 fn uri_text(parts: &Parts) -> &str {
     parts.uri.path_and_query().map_or("/", |pq| pq.as_str())
 }
 
-/// Who sent a request: the client address (`client_ip.rs`) and the host it asked for.
+/// Who sent a request: the connection's peer, the client address (`client_ip.rs`) and the host it asked for.
 struct Sender<'a> {
+    peer: IpAddr,
     client: IpAddr,
     host: &'a str,
 }
@@ -380,7 +408,7 @@ struct Sender<'a> {
 async fn inspect(
     state: &State,
     config: &Config,
-    Sender { client, host }: Sender<'_>,
+    Sender { peer, client, host }: Sender<'_>,
     parts: &Parts,
     sent_target: Option<&str>,
     body: Incoming,
@@ -458,7 +486,8 @@ async fn inspect(
                 logging::clean(target),
                 id.as_str()
             );
-            (read.slice(..limit), ProxyBody::Prefixed(Some(read), rest))
+            let forwarded = streamed(Some(read.clone()), rest, parts, config, metrics, peer);
+            (read.slice(..limit), forwarded)
         }
     };
 

@@ -13,12 +13,13 @@
 //! | `keepalive` | the end of a response | the next head's first byte | 75 s | `keepalive_timeout` 75 s |
 //! | `http2_idle` | the end of the last HTTP/2 request | the next one | `keepalive` | `keepalive_timeout` (since 1.19.7) |
 //! | `http2_settings` | accept (or the end of the TLS handshake) | the client's ack of the proxy's SETTINGS | `head` | none |
-//! | `send` | a write that finds no room (the client reads nothing) | the next write that makes progress | 60 s | `send_timeout` 60 s |
+//! | `send` | a write that finds no room (the client reads nothing); HTTP/2: an answer held for the client's flow-control window | the next write that makes progress | 60 s | `send_timeout` 60 s |
 //!
-//! The head guard (`head_guard.rs`) holds HTTP/1 heads and bodies and HTTP/2 connections to them; the TLS
-//! stages are in `tls::handshake`, the writes in `send_timeout.rs`. hyper's own header timer is off: it starts only once hyper reads a head, and
-//! the guard hands hyper nothing of a head until it is complete, so a client that never finished one was never
-//! timed.
+//! The head guard (`head_guard.rs`) holds HTTP/1 heads and bodies and HTTP/2 connections to them (an HTTP/2
+//! answer held for the window included, `InFlight::awaits_client`); the TLS stages are in `tls::handshake`, the
+//! writes in `send_timeout.rs`, an HTTP/2 request body streamed upstream in `body_timeout.rs`. hyper's own
+//! header timer is off: it starts only once hyper reads a head, and the guard hands hyper nothing of a head until
+//! it is complete, so a client that never finished one was never timed.
 use crate::metrics::Metrics;
 use std::future::Future;
 use std::net::IpAddr;

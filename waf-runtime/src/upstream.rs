@@ -28,6 +28,7 @@
 //! start afresh, so every new connection is made with the new files. A file that became unreadable or broken is
 //! logged, and the TLS client built before stays in service.
 use crate::body::ProxyBody;
+use crate::body_timeout::BodyTimedOut;
 use crate::config::{Config, UpstreamConfig, UpstreamTls};
 use crate::metrics::UpstreamFailure;
 use crate::upstream_tls::{self, Connectors};
@@ -552,25 +553,30 @@ impl Pool {
 }
 
 fn classify(e: &hyper::Error) -> Failure {
-    let failure = if is_timeout(e) {
-        UpstreamFailure::Timeout
-    } else {
-        UpstreamFailure::Unavailable
-    };
+    let failure =
+        if e.is_user() && caused_by(e, |cause| cause.is::<BodyTimedOut>() || timed_out(cause)) {
+            // The request body failed while it was sent: the client's stopped arriving (the head guard's read
+            // timeout over HTTP/1, `body_timeout.rs` over HTTP/2).
+            UpstreamFailure::ClientBody
+        } else if caused_by(e, timed_out) {
+            UpstreamFailure::Timeout
+        } else {
+            UpstreamFailure::Unavailable
+        };
     (failure, error_chain(e))
 }
 
-fn is_timeout(e: &(dyn std::error::Error + 'static)) -> bool {
-    let mut cur = Some(e);
-    while let Some(err) = cur {
-        if let Some(io) = err.downcast_ref::<std::io::Error>()
-            && io.kind() == std::io::ErrorKind::TimedOut
-        {
-            return true;
-        }
-        cur = err.source();
-    }
-    false
+fn timed_out(e: &(dyn std::error::Error + 'static)) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
+}
+
+/// Whether `e` or one of its causes is `what`.
+fn caused_by(
+    e: &(dyn std::error::Error + 'static),
+    what: impl Fn(&(dyn std::error::Error + 'static)) -> bool,
+) -> bool {
+    std::iter::successors(Some(e), |e| e.source()).any(what)
 }
 
 fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {

@@ -4,6 +4,8 @@
 //! its bound (so the bound, not something else, closed it) and no later than the bound + 1 s.
 mod support;
 
+use bytes::Bytes;
+use http::Request;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use support::*;
@@ -287,6 +289,118 @@ async fn http2_connections_idle_or_without_a_settings_ack_are_closed_after_their
     }
     assert_eq!(timeouts(&waf, "http2_idle").await, 1.0);
     assert_eq!(timeouts(&waf, "http2_settings").await, 1.0);
+}
+
+/// An HTTP/2 connection to `addr` (prior knowledge) driven in a task of its own, which answers the proxy's
+/// SETTINGS and pings but gives no flow-control window back unless told: what the task ends with, when the proxy
+/// closes the connection, comes on the channel.
+async fn h2_client(
+    addr: SocketAddr,
+) -> (
+    h2::client::SendRequest<Bytes>,
+    tokio::sync::oneshot::Receiver<Instant>,
+) {
+    let tcp = TcpStream::connect(addr).await.unwrap();
+    let (client, connection) = h2::client::handshake(tcp).await.unwrap();
+    let (closed, on_close) = tokio::sync::oneshot::channel();
+    tokio::spawn(async move {
+        let _ = connection.await;
+        let _ = closed.send(Instant::now());
+    });
+    (client, on_close)
+}
+
+/// A client that asks for a large answer over HTTP/2 and reads none of it keeps the flow-control window shut once
+/// the first 64 KiB came: the proxy's writes never wait on the socket (h2 holds the rest), so the socket's send
+/// bound alone would hold it for ever. The connection is closed `send_timeout_sec` after the answer stops.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_http2_client_that_keeps_its_window_shut_is_closed_after_the_send_bound() {
+    let up = Upstream::start().await;
+    let waf = start(&up, "http2_enabled: true");
+    let (mut client, closed) = h2_client(waf.addr).await;
+    let request = Request::get(format!("http://{}/big", waf.addr))
+        .body(())
+        .unwrap();
+    let (response, _) = client.send_request(request, true).unwrap();
+    let mut body = response.await.unwrap().into_body();
+    // The first piece of the answer: from here on the window is shut (nothing read is given back).
+    let first = body.data().await.unwrap().unwrap();
+    assert!(!first.is_empty());
+    let since = Instant::now();
+    let closed = tokio::time::timeout(BOUND + Duration::from_secs(3), closed)
+        .await
+        .expect("still open 5 s after the answer stopped")
+        .unwrap();
+    closed_by_the_bound(closed - since);
+    assert_eq!(timeouts(&waf, "send").await, 1.0);
+    for stage in ["http2_idle", "http2_settings", "body"] {
+        assert_eq!(timeouts(&waf, stage).await, 0.0, "{stage}");
+    }
+}
+
+/// `waf` with the bounds of `start`, HTTP/2 on, inspecting the first 1 KiB of larger bodies and streaming the rest.
+fn start_inspecting_a_prefix(up: &Upstream) -> Waf {
+    let bounds = "first_byte_timeout_sec: 2, header_read_timeout_sec: 2, body_read_timeout_sec: 2, \
+                  keepalive_timeout_sec: 2, send_timeout_sec: 2, http2_enabled: true";
+    Waf::start_with_server(
+        bounds,
+        &format!(
+            "  upstream: {{default: '{}'}}\n  body: {{limit_bytes: 1024, over_limit: inspect_prefix}}\n",
+            up.url()
+        ),
+        &[],
+    )
+}
+
+/// Over HTTP/1 the head guard times the reads of a body streamed past the inspection limit; the request forwarded
+/// upstream then fails for the client's body, not the upstream's doing: 408, not a gateway timeout.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_body_that_stops_past_the_inspection_limit_is_answered_408_not_as_an_upstream_failure() {
+    let up = Upstream::start().await;
+    let waf = start_inspecting_a_prefix(&up);
+    let mut stream = TcpStream::connect(waf.addr).await.unwrap();
+    let head = b"POST /upload HTTP/1.1\r\nHost: a\r\nContent-Length: 8192\r\n\r\n";
+    stream.write_all(head).await.unwrap();
+    stream.write_all(&[b'a'; 4096]).await.unwrap();
+    let since = Instant::now();
+    let (answer, after) = until_closed(&mut stream, since).await;
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    closed_by_the_bound(after);
+    assert_eq!(timeouts(&waf, "body").await, 1.0);
+    let rejected = "waf_rejected_total{reason=\"body_timeout\"}";
+    assert_eq!(waf.metric(rejected).await, 1.0);
+    for kind in ["timeout", "unavailable"] {
+        let series = format!("waf_upstream_errors_total{{kind=\"{kind}\"}}");
+        assert_eq!(waf.metric(&series).await, 0.0, "{kind}");
+    }
+}
+
+/// A request body over the inspection limit streams on to the upstream past the part inspected; over HTTP/2 no
+/// head guard times its reads, so each wait for its next bytes is bounded on the stream itself.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_http2_request_body_that_stops_past_the_inspection_limit_is_cut_off_at_the_body_bound() {
+    let up = Upstream::start().await;
+    let waf = start_inspecting_a_prefix(&up);
+    let (mut client, _closed) = h2_client(waf.addr).await;
+    let request = Request::post(format!("http://{}/upload", waf.addr))
+        .header("content-type", "application/octet-stream")
+        .body(())
+        .unwrap();
+    let (response, mut body) = client.send_request(request, false).unwrap();
+    // Past the limit, then nothing more, the stream left open.
+    body.send_data(Bytes::from(vec![b'a'; 4096]), false)
+        .unwrap();
+    let since = Instant::now();
+    let answered = tokio::time::timeout(BOUND + Duration::from_secs(3), response)
+        .await
+        .expect("no answer 5 s after the body stopped");
+    let status = answered.map(|r| r.status().as_u16());
+    closed_by_the_bound(since.elapsed());
+    assert_eq!(timeouts(&waf, "body").await, 1.0, "answer: {status:?}");
+    assert_eq!(status.ok(), Some(408));
+    for stage in ["http2_idle", "send"] {
+        assert_eq!(timeouts(&waf, stage).await, 0.0, "{stage}");
+    }
 }
 
 /// The admin panel's listener has the proxy's bounds: a connection that sends nothing, one that sends a head a

@@ -7,7 +7,7 @@
 //! [`JsonBody`] reads request bodies with the same answers (axum's own extractor answers in plain text), and
 //! [`json_errors`] turns whatever else answers an error in plain text (an unknown route, a wrong method, a bad
 //! query string) into this shape, so no client ever has to parse anything but JSON.
-use super::body_timeout::BodyTimedOut;
+use crate::body_timeout::BodyTimedOut;
 use crate::config::ConfigError;
 use axum::Json;
 use axum::extract::{FromRequest, Request};

@@ -19,7 +19,6 @@
 //! `Secure`.
 mod accounts;
 mod admins;
-mod body_timeout;
 mod dashboard;
 mod error;
 mod event_store;
@@ -37,6 +36,7 @@ mod totp;
 mod ui;
 mod upstreams;
 
+use crate::body_timeout::BodyTimeout;
 use crate::config::AdminConfig;
 use crate::metrics::Metrics;
 use crate::send_timeout::SendTimeout;
@@ -49,7 +49,6 @@ use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, Request, header};
 use axum::response::Response;
 use axum::routing::{delete, get, patch, post, put};
-use body_timeout::BodyTimeout;
 use hyper::body::Incoming;
 use hyper::service::{Service, service_fn};
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -222,7 +221,15 @@ async fn serve(
         tokio::spawn(async move {
             let service = service_fn(move |mut req: Request<Incoming>| {
                 req.extensions_mut().insert(ConnectInfo(peer));
-                app.call(req.map(|body| BodyTimeout::new(body, timeouts.body, peer.ip(), metrics)))
+                app.call(req.map(|body| {
+                    BodyTimeout::new(
+                        body,
+                        timeouts.body,
+                        peer.ip(),
+                        metrics,
+                        "answered 408, connection closed",
+                    )
+                }))
             });
             let served = match acceptor {
                 Some(acceptor) => {

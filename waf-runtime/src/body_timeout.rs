@@ -1,10 +1,14 @@
-//! The bound on each wait for a request body's next bytes on the admin panel (`server.body_read_timeout_sec`).
+//! The bound on each wait for a request body's next bytes (`server.body_read_timeout_sec`) where no head guard
+//! sees the body's bytes: the admin panel's requests, and HTTP/2 requests to the proxy.
 //!
-//! The proxy's listeners time bodies in the head guard; the panel has no guard (hyper parses its requests
-//! directly), so its request bodies are wrapped in this instead. Without it a client that announces a body and
-//! sends part of it holds the handler, its task and the connection for as long as it likes. Past the bound the
-//! body fails: the handler's extractor (`error::JsonBody`) answers 408 and hyper closes the connection (the rest
-//! of the body was never read), counted in `waf_connection_timeouts_total{stage="body"}` and logged at debug, as the proxy's are.
+//! The proxy's HTTP/1 listeners time bodies in the head guard. The panel has no guard (hyper parses its requests
+//! directly), and an HTTP/2 connection carries many streams, so the guard cannot tell one stream's body from the
+//! rest: these bodies are wrapped in this instead. Without it a client that announces a body and sends part of
+//! it holds the handler (or the request forwarded upstream), its task and the connection for as long as it
+//! likes. Past the bound the body fails with [`BodyTimedOut`], counted in
+//! `waf_connection_timeouts_total{stage="body"}` and logged at debug, as the guard's are: on the panel the
+//! handler's extractor (`admin::error::JsonBody`) answers 408 and hyper closes the connection (the rest of the
+//! body was never read); on the proxy the request forwarded upstream fails (`forward.rs`).
 use crate::metrics::Metrics;
 use crate::timeouts::{self, Stage, Stall};
 use bytes::Bytes;
@@ -21,17 +25,35 @@ pub struct BodyTimeout<B> {
     metrics: &'static Metrics,
     /// From a read that first finds nothing to the next bytes.
     stall: Stall,
+    /// What the client gets when the bound passes, for the log line.
+    outcome: &'static str,
 }
 
 impl<B> BodyTimeout<B> {
-    pub fn new(inner: B, bound: Duration, peer: IpAddr, metrics: &'static Metrics) -> Self {
+    pub fn new(
+        inner: B,
+        bound: Duration,
+        peer: IpAddr,
+        metrics: &'static Metrics,
+        outcome: &'static str,
+    ) -> Self {
         BodyTimeout {
             inner,
             bound,
             peer: peer.to_canonical(),
             metrics,
             stall: Stall::default(),
+            outcome,
         }
+    }
+}
+
+impl<B: std::fmt::Debug> std::fmt::Debug for BodyTimeout<B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BodyTimeout")
+            .field("inner", &self.inner)
+            .field("bound", &self.bound)
+            .finish_non_exhaustive()
     }
 }
 
@@ -65,7 +87,7 @@ where
             this.peer,
             Stage::Body,
             this.bound,
-            "answered 408, connection closed",
+            this.outcome,
         );
         Poll::Ready(Some(Err(Box::new(BodyTimedOut))))
     }
