@@ -28,11 +28,15 @@ from crs_compare import Case, send, table
 WAF_LINE = re.compile(r'(?:rule match|correlation) \[id "(\d+)"\].*?\[client "([^"]+)"\]')
 
 
-def waf_log(path):
-    """client address -> (rule ids, log lines), from waf's log."""
+def log_rules(path, pattern):
+    """client address -> (rule ids, log lines), from the lines of the log at `path` that `pattern` (rule id,
+    client) matches; empty when there is no log."""
     seen = collections.defaultdict(lambda: (set(), []))
-    for line in Path(path).read_text(errors="replace").splitlines():
-        m = WAF_LINE.search(line)
+    p = Path(path)
+    if not p.exists():
+        return seen
+    for line in p.read_text(errors="replace").splitlines():
+        m = pattern.search(line)
         if m:
             ids, lines = seen[m.group(2)]
             ids.add(int(m.group(1)))
@@ -43,21 +47,6 @@ def waf_log(path):
 # ModSecurity's lines in nginx's error log (at level info): one per rule that logs, 980170 included (which the
 # audit log leaves out: `noauditlog`), each naming the client as nginx does.
 MODSEC_LINE = re.compile(r'ModSecurity: .*?\[id "(\d+)"\].*, client: ([0-9a-fA-F.:]+),')
-
-
-def modsec_log(path):
-    """client address -> (rule ids, log lines), from nginx's error log."""
-    seen = collections.defaultdict(lambda: (set(), []))
-    p = Path(path)
-    if not p.exists():
-        return seen
-    for line in p.read_text(errors="replace").splitlines():
-        m = MODSEC_LINE.search(line)
-        if m:
-            ids, lines = seen[m.group(2)]
-            ids.add(int(m.group(1)))
-            lines.append(line)
-    return seen
 
 
 def cases(path):
@@ -126,7 +115,7 @@ def main():
     print(f"\n== CRS response tests: {len(tests)} sent to each proxy in {time.monotonic() - started:.0f} s, "
           f"through a reflecting upstream (benches/reflect_upstream.py), both detection-only ==")
     time.sleep(1)  # the proxies write their logs after answering
-    logs = {"waf": waf_log(args.waf_log), "modsec": modsec_log(args.modsec_log)}
+    logs = {"waf": log_rules(args.waf_log, WAF_LINE), "modsec": log_rules(args.modsec_log, MODSEC_LINE)}
     empty = (set(), [])
     results = []
     for case, stages in tests:

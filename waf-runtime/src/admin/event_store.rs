@@ -182,20 +182,7 @@ impl EventStore {
             .connect_with(options)
             .await?;
         sqlx::raw_sql(SCHEMA).execute(&pool).await?;
-        let columns: Vec<String> =
-            sqlx::query_scalar("SELECT name FROM pragma_table_info('events')")
-                .fetch_all(&pool)
-                .await?;
-        for (name, definition) in EVENT_COLUMNS {
-            if !columns.iter().any(|c| c == name) {
-                // Both are constants of this file, never input.
-                sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-                    "ALTER TABLE events ADD COLUMN {name} {definition}"
-                )))
-                .execute(&pool)
-                .await?;
-            }
-        }
+        super::store::add_missing_columns(&pool, "events", &EVENT_COLUMNS).await?;
         Ok(Arc::new(EventStore {
             pool,
             stored: broadcast::channel(1024).0,

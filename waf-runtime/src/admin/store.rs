@@ -119,6 +119,30 @@ pub struct Session {
     pub totp: bool,
 }
 
+/// Adds to `table` the `columns` (name, definition) a store written by an older version lacks: SQLite's
+/// `CREATE TABLE IF NOT EXISTS` leaves an existing table as it was.
+pub(super) async fn add_missing_columns(
+    pool: &sqlx::SqlitePool,
+    table: &'static str,
+    columns: &[(&'static str, &'static str)],
+) -> Result<(), sqlx::Error> {
+    let present: Vec<String> = sqlx::query_scalar("SELECT name FROM pragma_table_info(?)")
+        .bind(table)
+        .fetch_all(pool)
+        .await?;
+    for (name, definition) in columns {
+        if !present.iter().any(|c| c == name) {
+            // The table and the columns are constants of this crate, never input.
+            sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
+                "ALTER TABLE {table} ADD COLUMN {name} {definition}"
+            )))
+            .execute(pool)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
 pub fn now() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -141,20 +165,7 @@ impl Store {
             .connect_with(options)
             .await?;
         sqlx::raw_sql(SCHEMA).execute(&pool).await?;
-        let columns: Vec<String> =
-            sqlx::query_scalar("SELECT name FROM pragma_table_info('admins')")
-                .fetch_all(&pool)
-                .await?;
-        for (name, definition) in ADMIN_COLUMNS {
-            if !columns.iter().any(|c| c == name) {
-                // Both are constants of this file, never input.
-                sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-                    "ALTER TABLE admins ADD COLUMN {name} {definition}"
-                )))
-                .execute(&pool)
-                .await?;
-            }
-        }
+        add_missing_columns(&pool, "admins", &ADMIN_COLUMNS).await?;
         Ok(Store { pool })
     }
 
