@@ -70,11 +70,11 @@ pub(super) struct Resolver<'a> {
 }
 
 impl Resolver<'_> {
-    pub(super) fn key_error(&self, key: &str, message: impl Into<String>) -> ConfigError {
+    pub(super) fn key_error(&self, key: &str, message: impl std::fmt::Display) -> ConfigError {
         ConfigError::Key {
             path: self.path.to_path_buf(),
             key: key.to_string(),
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 
@@ -126,7 +126,7 @@ impl Resolver<'_> {
     }
 
     fn upstream(&self, key: &str, raw: &str) -> Result<UpstreamUrl, ConfigError> {
-        raw.parse().map_err(|e: String| self.key_error(key, e))
+        raw.parse().map_err(|e| self.key_error(key, e))
     }
 
     fn config(&self, waf: FileWaf) -> Result<Config, ConfigError> {
