@@ -131,16 +131,8 @@ impl Resolver<'_> {
 
     fn config(&self, waf: FileWaf) -> Result<Config, ConfigError> {
         let observe = self.pick_bool(None, "OBSERVE", false)?;
-        let mode = match waf.mode.as_deref() {
-            Some("enforce") => Mode::Enforce,
-            Some("observe") => Mode::Observe,
-            Some("disabled") => Mode::Disabled,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.mode",
-                    format!("unknown mode {other:?}, expected enforce, observe or disabled"),
-                ));
-            }
+        let mode = match waf.mode {
+            Some(mode) => mode,
             None if observe => Mode::Observe,
             None => Mode::Enforce,
         };
@@ -312,16 +304,7 @@ impl Resolver<'_> {
         if limit_bytes == 0 {
             return Err(self.key_error("waf.body.limit_bytes", "must be at least 1"));
         }
-        let over_limit = match body.over_limit.as_deref() {
-            None | Some("reject") => OverLimit::Reject,
-            Some("inspect_prefix") => OverLimit::InspectPrefix,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.body.over_limit",
-                    format!("unknown value {other:?}, expected reject or inspect_prefix"),
-                ));
-            }
-        };
+        let over_limit = body.over_limit.unwrap_or(OverLimit::Reject);
 
         let response_body = self.response_body(waf.response_body.unwrap_or_default())?;
 
@@ -347,30 +330,8 @@ impl Resolver<'_> {
                 format!("invalid level {level:?}, expected e.g. info, debug, warn"),
             ));
         }
-        let format = match logging.format.as_deref() {
-            None | Some("text") => LogFormat::Text,
-            Some("json") => LogFormat::Json,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.logging.format",
-                    format!("unknown format {other:?}, expected text or json"),
-                ));
-            }
-        };
-
-        let traffic_level = match logging.traffic_level.as_deref() {
-            Some("off") => TrafficLogLevel::Off,
-            Some("error") => TrafficLogLevel::Error,
-            None | Some("warn") => TrafficLogLevel::Warn,
-            Some("info") => TrafficLogLevel::Info,
-            Some("debug") => TrafficLogLevel::Debug,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.logging.traffic_level",
-                    format!("unknown level {other:?}, expected off, error, warn, info or debug"),
-                ));
-            }
-        };
+        let format = logging.format.unwrap_or(LogFormat::Text);
+        let traffic_level = logging.traffic_level.unwrap_or(TrafficLogLevel::Warn);
         let access = self.access_log(logging.access.unwrap_or_default())?;
         let rate_limit = self.rate_limit("waf.rate_limit", global_rate_limit)?;
         let ip_filter = self.ip_filter("waf.ip_filter", waf.ip_filter.unwrap_or_default())?;
@@ -446,16 +407,7 @@ impl Resolver<'_> {
     }
 
     fn access_log(&self, a: super::file::FileAccessLog) -> Result<AccessLogConfig, ConfigError> {
-        let format = match a.format.as_deref() {
-            None | Some("json") => AccessLogFormat::Json,
-            Some("combined") => AccessLogFormat::Combined,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.logging.access.format",
-                    format!("unknown format {other:?}, expected json or combined"),
-                ));
-            }
-        };
+        let format = a.format.unwrap_or(AccessLogFormat::Json);
         if a.path.as_deref() == Some("") {
             return Err(self.key_error(
                 "waf.logging.access.path",
@@ -1034,16 +986,7 @@ impl Resolver<'_> {
         if limit_bytes == 0 {
             return Err(self.key_error("waf.response_body.limit_bytes", "must be at least 1"));
         }
-        let over_limit = match b.over_limit.as_deref() {
-            None | Some("inspect_prefix") => ResponseOverLimit::InspectPrefix,
-            Some("reject") => ResponseOverLimit::Reject,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.response_body.over_limit",
-                    format!("unknown value {other:?}, expected inspect_prefix or reject"),
-                ));
-            }
-        };
+        let over_limit = b.over_limit.unwrap_or(ResponseOverLimit::InspectPrefix);
         let content_types = match b.content_types {
             None => ["text/plain", "text/html", "text/xml"]
                 .map(String::from)
@@ -1217,6 +1160,12 @@ mod tests {
             let e = run(text, &[]).unwrap_err().to_string();
             assert!(e.contains(key), "{text}: {e}");
         }
+        // The settings with a few values are serde enums: the error lists them.
+        let e = run("waf: {mode: block}", &[]).unwrap_err().to_string();
+        assert!(
+            e.contains("unknown variant `block`, expected one of `enforce`, `observe`, `disabled`"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -1317,6 +1266,16 @@ mod tests {
                 "waf.rules.paranoia_level",
             ),
             ("waf: {body: {over_limit: pass}}", "waf.body.over_limit"),
+            ("waf: {logging: {format: xml}}", "waf.logging.format"),
+            (
+                "waf: {logging: {traffic_level: loud}}",
+                "waf.logging.traffic_level",
+            ),
+            (
+                "waf: {logging: {access: {format: common}}}",
+                "waf.logging.access.format",
+            ),
+            ("waf: {geoip: {unknown: block}}", "waf.geoip.unknown"),
             (
                 "waf: {response_body: {over_limit: pass}}",
                 "waf.response_body.over_limit",
