@@ -5,6 +5,8 @@
 //! that runs. Validation that serde cannot express (a regex that does not compile, a capture group that does not
 //! exist) happens at compile time and is reported with the same file/rule/field context as a parse error.
 
+// A rule's operator: its variants and YAML names are generated from the operator list (`operator/mod.rs`), in
+// a module that imports nothing of the crate.
 pub use crate::operator::kind::OperatorKind;
 use serde::{Deserialize, Serialize};
 use std::fmt;
