@@ -25,8 +25,8 @@ use std::ops::Range;
 /// Declares the operators from one list: each entry is an operator's file (declared as a module here), and for
 /// each row that file exports, the operator's [`OperatorKind`] variant and YAML name. The enum, its names and
 /// the table are generated together, in the same order, so an operator cannot lack its row or its name, and
-/// `kind as usize` is its row's index. The order is the variants' order, which is the compiled artifact's
-/// encoding of an operator: a new operator goes at the end (or the artifact's format version is bumped).
+/// `kind as usize` is its row's index. A compiled artifact stores the rules as JSON, an operator by its name, so
+/// the order is free.
 macro_rules! operators {
     ($($module:ident { $($(#[$attr:meta])* $variant:ident = $name:literal => $row:ident),+ $(,)? })+) => {
         $(mod $module;)+
