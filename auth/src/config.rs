@@ -281,48 +281,8 @@ impl Config {
             }
             None => false,
         };
-        let cookie_secret = vars
-            .get("COOKIE_SESSION_SECRET")
-            .map(|s| s.as_bytes().to_vec());
-        if let Some(secret) = &cookie_secret
-            && secret.len() < MIN_COOKIE_SECRET_BYTES
-        {
-            return Err(ConfigError(format!(
-                "COOKIE_SESSION_SECRET must hold at least {MIN_COOKIE_SECRET_BYTES} bytes"
-            )));
-        }
-        let jwt_key_pem = match vars.get("JWT_SECRET") {
-            Some(b64) => decode_jwt_secret(b64)?,
-            None => DEVELOPMENT_JWT_KEY_PEM.to_string(),
-        };
-        if production {
-            if jwt_key_pem.trim() == DEVELOPMENT_JWT_KEY_PEM.trim() {
-                return Err(ConfigError(
-                    "APP_ENV=production refuses the built-in development JWT key: set JWT_SECRET to the base64 of your RSA private key PEM".into(),
-                ));
-            }
-            if cookie_secret.is_none() {
-                return Err(ConfigError(
-                    "APP_ENV=production requires COOKIE_SESSION_SECRET (at least 32 random bytes, the same on every replica)".into(),
-                ));
-            }
-        }
-        let store = if VARS
-            .iter()
-            .any(|v| v.name.starts_with("SQL_") && vars.contains_key(v.name))
-        {
-            StoreConfig::Postgres {
-                host: get(vars, "SQL_HOST").unwrap_or("localhost").to_string(),
-                port: parse(vars, "SQL_PORT")?,
-                user: parse(vars, "SQL_USER")?,
-                password: vars.get("SQL_PASSWORD").cloned(),
-                database: parse(vars, "SQL_DATABASE")?,
-            }
-        } else {
-            StoreConfig::Sqlite {
-                path: PathBuf::from(parse::<String>(vars, "DATA_DIR")?).join("auth.sqlite3"),
-            }
-        };
+        let (cookie_secret, jwt_key_pem) = secrets(vars, production)?;
+        let store = store(vars)?;
         let kvstore_url = vars.get("KVSTORE_URL").cloned();
         if let Some(url) = &kvstore_url {
             redis::Client::open(url.as_str())
@@ -340,18 +300,7 @@ impl Config {
                 "SVC_URI must be an http:// URL, got {uri:?}"
             )));
         }
-        let trusted_proxies = match vars.get("TRUSTED_PROXIES") {
-            Some(list) => list
-                .split(',')
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .map(|s| {
-                    s.parse()
-                        .map_err(|_| ConfigError(format!("TRUSTED_PROXIES: invalid address {s:?}")))
-                })
-                .collect::<Result<_, _>>()?,
-            None => Vec::new(),
-        };
+        let trusted_proxies = trusted_proxies(vars)?;
         let bcrypt_cost: u32 = parse(vars, "BCRYPT_COST")?;
         if !(4..=31).contains(&bcrypt_cost) {
             return Err(ConfigError(format!(
@@ -412,6 +361,75 @@ impl Config {
             },
         })
     }
+}
+
+/// The session cookie's secret and the JWT signing key: in production, neither may be the development default.
+fn secrets(vars: &Vars, production: bool) -> Result<(Option<Vec<u8>>, String), ConfigError> {
+    let cookie_secret = vars
+        .get("COOKIE_SESSION_SECRET")
+        .map(|s| s.as_bytes().to_vec());
+    if let Some(secret) = &cookie_secret
+        && secret.len() < MIN_COOKIE_SECRET_BYTES
+    {
+        return Err(ConfigError(format!(
+            "COOKIE_SESSION_SECRET must hold at least {MIN_COOKIE_SECRET_BYTES} bytes"
+        )));
+    }
+    let jwt_key_pem = match vars.get("JWT_SECRET") {
+        Some(b64) => decode_jwt_secret(b64)?,
+        None => DEVELOPMENT_JWT_KEY_PEM.to_string(),
+    };
+    if production {
+        if jwt_key_pem.trim() == DEVELOPMENT_JWT_KEY_PEM.trim() {
+            return Err(ConfigError(
+                "APP_ENV=production refuses the built-in development JWT key: set JWT_SECRET to the base64 of your RSA private key PEM".into(),
+            ));
+        }
+        if cookie_secret.is_none() {
+            return Err(ConfigError(
+                "APP_ENV=production requires COOKIE_SESSION_SECRET (at least 32 random bytes, the same on every replica)".into(),
+            ));
+        }
+    }
+    Ok((cookie_secret, jwt_key_pem))
+}
+
+/// PostgreSQL when any `SQL_*` variable is set, else SQLite in `DATA_DIR`.
+fn store(vars: &Vars) -> Result<StoreConfig, ConfigError> {
+    Ok(
+        if VARS
+            .iter()
+            .any(|v| v.name.starts_with("SQL_") && vars.contains_key(v.name))
+        {
+            StoreConfig::Postgres {
+                host: get(vars, "SQL_HOST").unwrap_or("localhost").to_string(),
+                port: parse(vars, "SQL_PORT")?,
+                user: parse(vars, "SQL_USER")?,
+                password: vars.get("SQL_PASSWORD").cloned(),
+                database: parse(vars, "SQL_DATABASE")?,
+            }
+        } else {
+            StoreConfig::Sqlite {
+                path: PathBuf::from(parse::<String>(vars, "DATA_DIR")?).join("auth.sqlite3"),
+            }
+        },
+    )
+}
+
+/// `TRUSTED_PROXIES`: the comma-separated addresses whose `X-Forwarded-For` is believed.
+fn trusted_proxies(vars: &Vars) -> Result<Vec<IpAddr>, ConfigError> {
+    Ok(match vars.get("TRUSTED_PROXIES") {
+        Some(list) => list
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                s.parse()
+                    .map_err(|_| ConfigError(format!("TRUSTED_PROXIES: invalid address {s:?}")))
+            })
+            .collect::<Result<_, _>>()?,
+        None => Vec::new(),
+    })
 }
 
 /// A comma-separated variable's items, trimmed (lower-cased with `lower`), empty ones dropped.

@@ -139,13 +139,16 @@ pub fn read_file(path: &Path) -> Result<TestFile, ReadError> {
     })
 }
 
+/// A test's `encoded_request` that is not base64.
+#[derive(Debug, thiserror::Error)]
+#[error("encoded_request is not base64: {0}")]
+pub struct EncodedRequestError(#[from] base64::DecodeError);
+
 /// The raw request go-ftw would send for `input`.
-pub fn raw_request(input: &Input) -> Result<Vec<u8>, String> {
+pub fn raw_request(input: &Input) -> Result<Vec<u8>, EncodedRequestError> {
     if let Some(encoded) = &input.encoded_request {
         let compact: String = encoded.split_whitespace().collect();
-        return base64::engine::general_purpose::STANDARD
-            .decode(compact)
-            .map_err(|e| format!("encoded_request is not base64: {e}"));
+        return Ok(base64::engine::general_purpose::STANDARD.decode(compact)?);
     }
     let method = input.method.as_deref().unwrap_or("GET");
     let mut headers: BTreeMap<String, String> = input

@@ -24,7 +24,8 @@
 //! into YAML rules; `compile` loads YAML rules and builds what runs (and the prefilter's automata);
 //! `evaluate` runs one request against it (the prefilter's scan, then the rules) and returns a [`Verdict`].
 //! The shared [`CompiledRuleSet`] (`ruleset`, with its [`artifact`] file) joins the last two. Imports go
-//! one way: `import` → `compile` → `operator` → `request`, `detect`, `regex_engine`, `transform` → `rule`;
+//! one way: `import` → `compile` → `operator` → `request`, `detect`, `regex_engine`, `transform` → `rule`
+//! → `operator::kind` (the operators' names, generated from the operator list, importing nothing of the crate);
 //! `evaluate` → `compile`; `ruleset` → `evaluate`, `compile`. `compile` never imports `evaluate`. Each
 //! folder's module documentation walks through its files in order. Beside them, [`ftw`] runs go-ftw regression
 //! tests and [`explain`] shows every decision for one request; both back the `rulec` command.

@@ -5,6 +5,9 @@
 //! that runs. Validation that serde cannot express (a regex that does not compile, a capture group that does not
 //! exist) happens at compile time and is reported with the same file/rule/field context as a parse error.
 
+// A rule's operator: its variants and YAML names are generated from the operator list (`operator/mod.rs`), in
+// a module that imports nothing of the crate.
+pub use crate::operator::kind::OperatorKind;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -255,51 +258,6 @@ impl fmt::Display for Action {
             Action::Block => "block",
         })
     }
-}
-
-/// A rule's operator, by its YAML name. Each has its file in [`crate::operator`], which says how it is built
-/// and run, and its row in the operator table there (its names, whether it takes a pattern).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum OperatorKind {
-    #[default]
-    Regex,
-    Contains,
-    StartsWith,
-    DetectorSqli,
-    DetectorXss,
-    /// Any of `phrases` occurs in the value (case-insensitive).
-    Pm,
-    EndsWith,
-    /// The value equals the pattern (ModSecurity's `@streq`).
-    Equals,
-    /// The value is one of the pattern's space-separated words (ModSecurity's `@within`: the pattern contains
-    /// the value, on word boundaries).
-    Within,
-    /// The pattern occurs in the value as a whole word.
-    ContainsWord,
-    /// Numeric comparisons of the value (read as an integer, as ModSecurity reads it) with the pattern.
-    Eq,
-    Gt,
-    Ge,
-    Lt,
-    Le,
-    /// Always matches (one match per selected value).
-    Unconditional,
-    /// Some byte of the value is outside the pattern's ranges (`9,10,13,32-126`).
-    ValidateByteRange,
-    /// The value has an invalid `%` escape.
-    ValidateUrlEncoding,
-    /// The value is not valid UTF-8.
-    ValidateUtf8Encoding,
-    /// The value is an IP address in one of the pattern's comma-separated addresses or CIDR ranges.
-    IpMatch,
-    /// The blocking evaluation (CRS 949110): the rule reads no variable and matches when the request's anomaly
-    /// score reaches the threshold in force (`rules.anomaly_threshold`, a domain's own), after the other rules.
-    AnomalyThreshold,
-    /// The correlation report (CRS 980170, `phase: logging`): the rule reads no variable and is reported when
-    /// the transaction's anomaly score, inbound plus outbound, is above zero.
-    AnomalyReport,
 }
 
 /// A transform, applied to a value before the operator sees it.

@@ -44,10 +44,19 @@ fn masked(addr: u128, prefix: u8, width: u32) -> u128 {
     (addr >> host_bits) << host_bits
 }
 
-impl FromStr for Cidr {
-    type Err = String;
+/// Why a text is not an address or CIDR block.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CidrError {
+    #[error("{0:?} is not an IP address or CIDR block")]
+    NotAnAddress(String),
+    #[error("{text:?}: prefix length must be 0 to {width}")]
+    PrefixLength { text: String, width: u8 },
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
+impl FromStr for Cidr {
+    type Err = CidrError;
+
+    fn from_str(s: &str) -> Result<Self, CidrError> {
         let (addr, prefix) = match s.split_once('/') {
             Some((a, p)) => (a, Some(p)),
             None => (s, None),
@@ -55,7 +64,7 @@ impl FromStr for Cidr {
         let network = addr
             .trim()
             .parse::<IpAddr>()
-            .map_err(|_| format!("{s:?} is not an IP address or CIDR block"))?
+            .map_err(|_| CidrError::NotAnAddress(s.to_string()))?
             .to_canonical();
         let width = if network.is_ipv4() { 32 } else { 128 };
         let prefix = match prefix {
@@ -65,7 +74,10 @@ impl FromStr for Cidr {
                 .parse::<u8>()
                 .ok()
                 .filter(|p| *p <= width)
-                .ok_or_else(|| format!("{s:?}: prefix length must be 0 to {width}"))?,
+                .ok_or_else(|| CidrError::PrefixLength {
+                    text: s.to_string(),
+                    width,
+                })?,
         };
         Ok(Cidr { network, prefix })
     }

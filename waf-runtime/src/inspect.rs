@@ -218,13 +218,6 @@ pub enum RulesError {
     },
 }
 
-/// The admin console reports a failed load as text (its `?` into `String`).
-impl From<RulesError> for String {
-    fn from(error: RulesError) -> String {
-        error.to_string()
-    }
-}
-
 /// Loads the rule sources the configuration names. Blocking (reads files, compiles): run it off the async
 /// workers. A broken file is reported in `errors` and skipped; only a state in which nothing can be loaded at all
 /// is an `Err`, and then the previous rule set stays in force.

@@ -124,24 +124,7 @@ async fn control_plane(
     // Before any socket is opened: every client connection is a descriptor (`connection_limits.rs`).
     connection_limits::raise_open_file_limit();
 
-    let for_load = config.clone();
-    let rules = tokio::task::spawn_blocking(move || inspect::load(&for_load))
-        .await
-        .context("rule loading task")?
-        .context("loading rules")?;
-    for error in &rules.errors {
-        tracing::error!("rule file skipped: {error}");
-    }
-    tracing::info!(
-        "{} rules loaded from {} (paranoia level {}, {} files skipped, hash {}), mode {:?}",
-        rules.count(),
-        rules.source,
-        config.rules.paranoia_level,
-        rules.errors.len(),
-        rules.hash(),
-        config.mode
-    );
-
+    let rules = load_rules_at_start(&config).await?;
     let ip: IpAddr = config
         .server
         .listen_address
@@ -159,44 +142,7 @@ async fn control_plane(
     } else {
         None
     };
-    let v6_only = config.server.ipv6_only;
-    let http = match config.server.http_enabled {
-        true => Some(bind(SocketAddr::new(ip, config.server.http_port), v6_only)?),
-        false => None,
-    };
-    let https = match config.server.https_enabled {
-        true => {
-            let listener = bind(SocketAddr::new(ip, config.server.https_port), v6_only)?;
-            let acceptor =
-                tls::acceptor(certs.clone(), config.server.http2_enabled, tls::provider())?;
-            Some((listener, acceptor))
-        }
-        false => None,
-    };
-    // HTTP first: tests and scripts read the first "listening on" line for the plain HTTP address.
-    if let Some(l) = &http {
-        tracing::info!(
-            "listening on {}, default upstream {}, {} workers",
-            l.local_addr().context("local address")?,
-            config.upstream.default,
-            config.server.workers
-        );
-    }
-    let mut https_port = config.server.https_port;
-    if let Some((l, _)) = &https {
-        let addr = l.local_addr().context("local address")?;
-        https_port = addr.port();
-        tracing::info!(
-            "HTTPS listening on {addr}, default upstream {}, {} workers, HTTP/2 {}",
-            config.upstream.default,
-            config.server.workers,
-            if config.server.http2_enabled {
-                "on"
-            } else {
-                "off"
-            }
-        );
-    }
+    let (bound, https_port) = open_listeners(&config, ip, &certs)?;
 
     let config_text = match &config_path {
         Some(p) => tokio::fs::read_to_string(p).await.ok(),
@@ -237,10 +183,85 @@ async fn control_plane(
             .context("starting the admin panel")?;
     }
 
+    serve(&state, bound).await
+}
+
+/// Loads the rules the configuration names, and logs what was loaded and what was skipped.
+async fn load_rules_at_start(config: &Config) -> anyhow::Result<inspect::LoadedRules> {
+    let for_load = config.clone();
+    let rules = tokio::task::spawn_blocking(move || inspect::load(&for_load))
+        .await
+        .context("rule loading task")?
+        .context("loading rules")?;
+    for error in &rules.errors {
+        tracing::error!("rule file skipped: {error}");
+    }
+    tracing::info!(
+        "{} rules loaded from {} (paranoia level {}, {} files skipped, hash {}), mode {:?}",
+        rules.count(),
+        rules.source,
+        config.rules.paranoia_level,
+        rules.errors.len(),
+        rules.hash(),
+        config.mode
+    );
+    Ok(rules)
+}
+
+/// Opens the HTTP and HTTPS listeners the configuration enables, and logs where they listen; the HTTPS port
+/// is the one bound (the configured one, or the system's choice for port 0).
+fn open_listeners(
+    config: &Config,
+    ip: IpAddr,
+    certs: &tls::Certs,
+) -> anyhow::Result<(workers::Bound, u16)> {
+    let v6_only = config.server.ipv6_only;
+    let http = match config.server.http_enabled {
+        true => Some(bind(SocketAddr::new(ip, config.server.http_port), v6_only)?),
+        false => None,
+    };
+    let https = match config.server.https_enabled {
+        true => {
+            let listener = bind(SocketAddr::new(ip, config.server.https_port), v6_only)?;
+            let acceptor =
+                tls::acceptor(certs.clone(), config.server.http2_enabled, tls::provider())?;
+            Some((listener, acceptor))
+        }
+        false => None,
+    };
+    // HTTP first: tests and scripts read the first "listening on" line for the plain HTTP address.
+    if let Some(l) = &http {
+        tracing::info!(
+            "listening on {}, default upstream {}, {} workers",
+            l.local_addr().context("local address")?,
+            config.upstream.default,
+            config.server.workers
+        );
+    }
+    let mut https_port = config.server.https_port;
+    if let Some((l, _)) = &https {
+        let addr = l.local_addr().context("local address")?;
+        https_port = addr.port();
+        tracing::info!(
+            "HTTPS listening on {addr}, default upstream {}, {} workers, HTTP/2 {}",
+            config.upstream.default,
+            config.server.workers,
+            if config.server.http2_enabled {
+                "on"
+            } else {
+                "off"
+            }
+        );
+    }
+    Ok((workers::Bound { http, https }, https_port))
+}
+
+/// Starts the request workers on the listeners and serves until SIGTERM or SIGINT, then waits for the workers
+/// to finish their requests.
+async fn serve(state: &Arc<State>, bound: workers::Bound) -> anyhow::Result<()> {
     let mut terminate = signal(SignalKind::terminate()).context("SIGTERM handler")?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
-    let bound = workers::Bound { http, https };
-    let workers = workers::Workers::start(&state, &bound, &stopped)?;
+    let workers = workers::Workers::start(state, &bound, &stopped)?;
     // ACME answers challenges on the HTTP listener and serves over HTTPS: without both open, no ACME domain can be
     // in force until a restart (`config/resolve.rs` refuses it), and nothing is started.
     let acme = bound.http.is_some() && bound.https.is_some();

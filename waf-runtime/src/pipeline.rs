@@ -22,6 +22,7 @@ use crate::correlation::{self, Inbound, Transaction};
 use crate::forward::{Origin, RequestHost, forward};
 use crate::framing::{self, Refusal};
 use crate::head_guard::HeadNote;
+use crate::inspect::Finding;
 use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome, TrafficSubject};
 use crate::metrics::{Metrics, Rejection};
 use crate::recent_blocks::{self, BlockedRequest, MatchDetail};
@@ -419,77 +420,16 @@ async fn inspect(
     // The rules see the target as the client sent it, before any encoding for the parser.
     let target = sent_target.unwrap_or_else(|| uri_text(parts));
     let metrics = state.metrics;
-    let limit = config.body.limit_bytes;
-    let refuse_large = mode == Mode::Enforce && config.body.over_limit == OverLimit::Reject;
-    let declared = declared_length(parts);
-    if refuse_large && declared.is_some_and(|len| len > limit as u64) {
-        // Refused before reading a byte of it.
-        metrics.rejected(Rejection::BodyTooLarge);
-        record.set_action(Action::BodyTooLarge);
-        return Err(responses::body_too_large(limit, &id));
-    }
-    // A request without a body (most GETs) needs neither the read nor its timer.
-    let read = if body.is_end_stream() {
-        Ok(Ok(ReadBody::Complete(Bytes::new())))
-    } else {
-        let timeout = Duration::from_secs(config.server.body_read_timeout_sec);
-        tokio::time::timeout(timeout, read_limited(body, limit)).await
-    };
-    let read = match read {
-        // The whole inspected part late, or one read of it (the head guard's bound, `timeouts.rs`).
-        Err(_) => {
-            metrics.rejected(Rejection::BodyTimeout);
-            record.set_action(Action::BodyTimeout);
-            return Err(responses::body_timeout(&id));
-        }
-        Ok(Err(e)) if timed_out(&e) => {
-            metrics.rejected(Rejection::BodyTimeout);
-            record.set_action(Action::BodyTimeout);
-            return Err(responses::body_timeout(&id));
-        }
-        Ok(Err(e)) => {
-            metrics.rejected(Rejection::Malformed);
-            tracing::debug!(
-                "request body unreadable: {e} [request_id \"{}\"]",
-                id.as_str()
-            );
-            record.set_action(Action::Refused);
-            let refusal = Refusal {
-                status: StatusCode::BAD_REQUEST,
-                reason: "unreadable request body",
-            };
-            return Err(responses::refused(refusal, &id));
-        }
-        Ok(Ok(read)) => read,
-    };
-    let (inspected, forwarded) = match read {
-        ReadBody::Complete(bytes) => {
-            record.set_bytes_in(bytes.len() as u64);
-            (bytes.clone(), ProxyBody::full(bytes))
-        }
-        ReadBody::OverLimit { read, rest } => {
-            // The tail streams through uncounted: its declared length says how long it is, if anything does.
-            record.set_bytes_in(declared.unwrap_or(read.len() as u64));
-            if refuse_large {
-                metrics.rejected(Rejection::BodyTooLarge);
-                record.set_action(Action::BodyTooLarge);
-                return Err(responses::body_too_large(limit, &id));
-            }
-            // Never a silent pass: each such request says in the log that its tail went uninspected.
-            let prefix = if mode == Mode::Observe && config.body.over_limit == OverLimit::Reject {
-                "OBSERVE MODE request body over the limit would be refused with 413; "
-            } else {
-                ""
-            };
-            tracing::warn!(
-                "{prefix}request body over {limit} bytes: only the first {limit} inspected [client \"{client}\"] [uri \"{}\"] [request_id \"{}\"]",
-                logging::clean(target),
-                id.as_str()
-            );
-            let forwarded = streamed(Some(read.clone()), rest, parts, config, metrics, peer);
-            (read.slice(..limit), forwarded)
-        }
-    };
+    let (inspected, forwarded) = read_body(
+        metrics,
+        config,
+        (peer, client, target),
+        parts,
+        body,
+        record,
+        &id,
+    )
+    .await?;
 
     let rules = state.rules.load();
     if rules.count() == 0 {
@@ -529,33 +469,7 @@ async fn inspect(
             .and_then(|v| v.to_str().ok()),
         request_id: &id,
     };
-    record.set_matches(anomaly_score, findings.iter().map(|f| f.rule_id));
-    for finding in &findings {
-        metrics.rule_matched(finding.rule_id);
-        logging::rule_match(finding, &ctx);
-    }
-    if matches!(outcome, Outcome::Blocked | Outcome::Observed) {
-        state.recent_blocks.record(BlockedRequest {
-            at_ms: recent_blocks::now_ms(),
-            client: client.to_string(),
-            domain: host.to_string(),
-            method: parts.method.to_string(),
-            path: target.to_string(),
-            rule_ids: findings.iter().map(|f| f.rule_id).collect(),
-            anomaly_score,
-            phase: recent_blocks::Phase::Request,
-            request_id: id.as_str().to_string(),
-            outcome: if matches!(outcome, Outcome::Blocked) {
-                "blocked"
-            } else {
-                "observed"
-            },
-            status: matches!(outcome, Outcome::Blocked).then_some(403),
-            country: None,
-            matches: findings.iter().map(MatchDetail::from).collect(),
-            head: recent_blocks::head(&parts.headers),
-        });
-    }
+    report(state, host, parts, &findings, &ctx, record);
     let inbound = Inbound::of(&findings);
     match (outcome, blocking) {
         (Outcome::Blocked, Some(rule)) => {
@@ -584,6 +498,138 @@ async fn inspect(
             Ok((forwarded, inbound))
         }
         _ => Ok((forwarded, inbound)),
+    }
+}
+
+/// Reads the body up to the limit, or refuses the request (too large, too slow, unreadable). Returns what the
+/// rules inspect and what is forwarded (with an uninspected tail when over the limit and so configured).
+async fn read_body(
+    metrics: &'static Metrics,
+    config: &Config,
+    (peer, client, target): (IpAddr, IpAddr, &str),
+    parts: &Parts,
+    body: Incoming,
+    record: &mut Record,
+    id: &RequestId,
+) -> Result<(Bytes, ProxyBody), Response<ProxyBody>> {
+    let mode = config.mode;
+    let limit = config.body.limit_bytes;
+    let refuse_large = mode == Mode::Enforce && config.body.over_limit == OverLimit::Reject;
+    let declared = declared_length(parts);
+    if refuse_large && declared.is_some_and(|len| len > limit as u64) {
+        // Refused before reading a byte of it.
+        metrics.rejected(Rejection::BodyTooLarge);
+        record.set_action(Action::BodyTooLarge);
+        return Err(responses::body_too_large(limit, id));
+    }
+    // A request without a body (most GETs) needs neither the read nor its timer.
+    let read = if body.is_end_stream() {
+        Ok(Ok(ReadBody::Complete(Bytes::new())))
+    } else {
+        let timeout = Duration::from_secs(config.server.body_read_timeout_sec);
+        tokio::time::timeout(timeout, read_limited(body, limit)).await
+    };
+    let read = match read {
+        // The whole inspected part late, or one read of it (the head guard's bound, `timeouts.rs`).
+        Err(_) => {
+            metrics.rejected(Rejection::BodyTimeout);
+            record.set_action(Action::BodyTimeout);
+            return Err(responses::body_timeout(id));
+        }
+        Ok(Err(e)) if timed_out(&e) => {
+            metrics.rejected(Rejection::BodyTimeout);
+            record.set_action(Action::BodyTimeout);
+            return Err(responses::body_timeout(id));
+        }
+        Ok(Err(e)) => {
+            metrics.rejected(Rejection::Malformed);
+            tracing::debug!(
+                "request body unreadable: {e} [request_id \"{}\"]",
+                id.as_str()
+            );
+            record.set_action(Action::Refused);
+            let refusal = Refusal {
+                status: StatusCode::BAD_REQUEST,
+                reason: "unreadable request body",
+            };
+            return Err(responses::refused(refusal, id));
+        }
+        Ok(Ok(read)) => read,
+    };
+    match read {
+        ReadBody::Complete(bytes) => {
+            record.set_bytes_in(bytes.len() as u64);
+            Ok((bytes.clone(), ProxyBody::full(bytes)))
+        }
+        ReadBody::OverLimit { read, rest } => {
+            // The tail streams through uncounted: its declared length says how long it is, if anything does.
+            record.set_bytes_in(declared.unwrap_or(read.len() as u64));
+            if refuse_large {
+                metrics.rejected(Rejection::BodyTooLarge);
+                record.set_action(Action::BodyTooLarge);
+                return Err(responses::body_too_large(limit, id));
+            }
+            // Never a silent pass: each such request says in the log that its tail went uninspected.
+            let prefix = if mode == Mode::Observe && config.body.over_limit == OverLimit::Reject {
+                "OBSERVE MODE request body over the limit would be refused with 413; "
+            } else {
+                ""
+            };
+            tracing::warn!(
+                "{prefix}request body over {limit} bytes: only the first {limit} inspected [client \"{client}\"] [uri \"{}\"] [request_id \"{}\"]",
+                logging::clean(target),
+                id.as_str()
+            );
+            let forwarded = streamed(Some(read.clone()), rest, parts, config, metrics, peer);
+            Ok((read.slice(..limit), forwarded))
+        }
+    }
+}
+
+/// Logs each finding, counts it, and remembers a blocked or observed request for the admin panel.
+fn report(
+    state: &State,
+    host: &str,
+    parts: &Parts,
+    findings: &[Finding],
+    ctx: &MatchContext<'_>,
+    record: &mut Record,
+) {
+    let MatchContext {
+        outcome,
+        anomaly_score,
+        client,
+        uri: target,
+        request_id: id,
+        ..
+    } = *ctx;
+    let metrics = state.metrics;
+    record.set_matches(anomaly_score, findings.iter().map(|f| f.rule_id));
+    for finding in findings {
+        metrics.rule_matched(finding.rule_id);
+        logging::rule_match(finding, ctx);
+    }
+    if matches!(outcome, Outcome::Blocked | Outcome::Observed) {
+        state.recent_blocks.record(BlockedRequest {
+            at_ms: recent_blocks::now_ms(),
+            client: client.to_string(),
+            domain: host.to_string(),
+            method: parts.method.to_string(),
+            path: target.to_string(),
+            rule_ids: findings.iter().map(|f| f.rule_id).collect(),
+            anomaly_score,
+            phase: recent_blocks::Phase::Request,
+            request_id: id.as_str().to_string(),
+            outcome: if matches!(outcome, Outcome::Blocked) {
+                "blocked"
+            } else {
+                "observed"
+            },
+            status: matches!(outcome, Outcome::Blocked).then_some(403),
+            country: None,
+            matches: findings.iter().map(MatchDetail::from).collect(),
+            head: recent_blocks::head(&parts.headers),
+        });
     }
 }
 

@@ -360,7 +360,8 @@ impl Upstreams {
                 true => &connectors.http1,
                 false => &connectors.any,
             };
-            let name = upstream_tls::server_name(settings, url.host()).map_err(unavailable)?;
+            let name = upstream_tls::server_name(settings, url.host())
+                .map_err(|e| unavailable(e.to_string()))?;
             // The log line of the 502 says why, such as "invalid peer certificate: UnknownIssuer".
             let stream = connector
                 .connect(name, stream)

@@ -182,10 +182,20 @@ fn certificates(
 
 /// The name sent as SNI and verified: `server_name`, else the upstream URL's host (an IP address is verified
 /// against the certificate's IP addresses, and sent no SNI).
-pub fn server_name(tls: &UpstreamTls, host: &str) -> Result<ServerName<'static>, String> {
+pub fn server_name(tls: &UpstreamTls, host: &str) -> Result<ServerName<'static>, ServerNameError> {
     let name = tls.server_name.as_deref().unwrap_or(host);
-    ServerName::try_from(name.to_string())
-        .map_err(|e| format!("{name:?} cannot be a TLS server name: {e}"))
+    ServerName::try_from(name.to_string()).map_err(|source| ServerNameError {
+        name: name.to_string(),
+        source,
+    })
+}
+
+/// A name that cannot be sent as SNI nor verified against a certificate.
+#[derive(Debug, thiserror::Error)]
+#[error("{name:?} cannot be a TLS server name: {source}")]
+pub struct ServerNameError {
+    name: String,
+    source: rustls::pki_types::InvalidDnsNameError,
 }
 
 /// `verify: false`: any certificate is accepted, but the handshake signatures are still checked (the

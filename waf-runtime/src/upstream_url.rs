@@ -39,33 +39,46 @@ impl UpstreamUrl {
     }
 }
 
-impl FromStr for UpstreamUrl {
-    type Err = String;
+/// Why a text is not an upstream URL; each names the text.
+#[derive(Debug, thiserror::Error)]
+pub enum UpstreamUrlError {
+    #[error("{text:?} is not a URL: {source}")]
+    NotAUrl {
+        text: String,
+        source: http::uri::InvalidUri,
+    },
+    #[error("{0:?}: expected http://host:port or https://host:port")]
+    Scheme(String),
+    #[error("{0:?}: missing host")]
+    MissingHost(String),
+    #[error("{0:?}: user info in an upstream URL is not supported")]
+    UserInfo(String),
+    #[error("{0:?}: an upstream URL has no path or query; requests keep their own")]
+    PathOrQuery(String),
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
-        let uri: Uri = s.parse().map_err(|e| format!("{s:?} is not a URL: {e}"))?;
+impl FromStr for UpstreamUrl {
+    type Err = UpstreamUrlError;
+
+    fn from_str(s: &str) -> Result<Self, UpstreamUrlError> {
+        let uri: Uri = s.parse().map_err(|source| UpstreamUrlError::NotAUrl {
+            text: s.to_string(),
+            source,
+        })?;
         let tls = match uri.scheme_str() {
             Some("http") => false,
             Some("https") => true,
-            _ => {
-                return Err(format!(
-                    "{s:?}: expected http://host:port or https://host:port"
-                ));
-            }
+            _ => return Err(UpstreamUrlError::Scheme(s.to_string())),
         };
         let authority = uri
             .authority()
             .filter(|a| !a.host().is_empty())
-            .ok_or_else(|| format!("{s:?}: missing host"))?;
+            .ok_or_else(|| UpstreamUrlError::MissingHost(s.to_string()))?;
         if authority.as_str().contains('@') {
-            return Err(format!(
-                "{s:?}: user info in an upstream URL is not supported"
-            ));
+            return Err(UpstreamUrlError::UserInfo(s.to_string()));
         }
         if uri.path_and_query().is_some_and(|pq| pq.as_str() != "/") {
-            return Err(format!(
-                "{s:?}: an upstream URL has no path or query; requests keep their own"
-            ));
+            return Err(UpstreamUrlError::PathOrQuery(s.to_string()));
         }
         Ok(UpstreamUrl {
             tls,

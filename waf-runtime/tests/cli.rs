@@ -73,7 +73,7 @@ fn check_config_fails_clearly() {
     let path = dir.path().join("waf.yml");
     let cases: [(&str, &str); 4] = [
         ("waf:\n  server:\n    htp_port: 80\n", "waf.server.htp_port"),
-        ("waf:\n  mode: block\n", "unknown mode"),
+        ("waf:\n  mode: block\n", "waf.mode: unknown variant `block`"),
         ("waf: [unclosed\n", "invalid YAML"),
         (
             "waf:\n  rules: {directories: [missing]}\n",

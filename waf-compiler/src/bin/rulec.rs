@@ -709,7 +709,7 @@ fn ftw_requests(tests: &[PathBuf]) -> ExitCode {
                             value["request"] =
                                 base64::engine::general_purpose::STANDARD.encode(raw).into();
                         }
-                        Err(e) => value["error"] = e.into(),
+                        Err(e) => value["error"] = e.to_string().into(),
                     }
                     value
                 })

@@ -330,7 +330,7 @@ fn is_host_name(host: &str) -> bool {
 }
 
 /// Compiles one rule, interning its transform chain into `chains` and taking each regex's engine from
-/// `regexes`. Errors name the field.
+/// `regexes`. Errors name the field; every part is checked, so one load reports all of a rule's errors.
 pub fn compile_rule(
     rule: &Rule,
     chains: &mut Chains,
@@ -338,43 +338,11 @@ pub fn compile_rule(
 ) -> Result<CompiledRule, Vec<FieldError>> {
     let level = rule.paranoia_level;
     let regexes = &mut |pattern: &str| regexes.regex(pattern, level);
-    let mut errors = Vec::new();
-    if rule.paranoia_level == 0 || rule.paranoia_level > MAX_PARANOIA_LEVEL {
-        errors.push(FieldError::new(
-            "paranoia_level",
-            format!(
-                "must be 1 to {MAX_PARANOIA_LEVEL}, not {}",
-                rule.paranoia_level
-            ),
-        ));
-    }
     let score_rule = matches!(
         rule.operator,
         OperatorKind::AnomalyThreshold | OperatorKind::AnomalyReport
     );
-    if score_rule && !(rule.variables.is_empty() && rule.chain.is_empty()) {
-        errors.push(FieldError::new(
-            "variables",
-            format!(
-                "operator `{}` reads no variable and has no chain (`variables: []`)",
-                rule.operator.name()
-            ),
-        ));
-    } else if rule.variables.is_empty() && !score_rule {
-        errors.push(FieldError::new(
-            "variables",
-            "must list at least one variable",
-        ));
-    }
-    for (i, host) in rule.hosts.iter().enumerate() {
-        if !is_host_name(host) {
-            errors.push(FieldError::new(
-                format!("hosts[{i}]"),
-                format!("{host:?} is not a host name (letters, digits, '-' and '.', no port)"),
-            ));
-        }
-    }
-    errors.extend(phase::check(rule));
+    let mut errors = check_fields(rule, score_rule);
     let mut selectors = Vec::new();
     for (i, spec) in rule.variables.iter().enumerate() {
         match Selector::new(spec, regexes) {
@@ -389,53 +357,8 @@ pub fn compile_rule(
             Err((field, e)) => errors.push(FieldError::new(format!("when[{i}].{field}"), e)),
         }
     }
-    let matcher = match score_rule {
-        // Never run on a value: the rule reads none.
-        true if rule.pattern.is_none() => Some(Matcher::Check(Check::Unconditional)),
-        true => {
-            errors.push(FieldError::new(
-                "pattern",
-                "operator `anomaly_threshold` takes no pattern (use null)",
-            ));
-            None
-        }
-        false => Matcher::new(
-            rule.operator,
-            rule.pattern.as_deref(),
-            &rule.phrases,
-            regexes,
-        )
-        .map_err(|e| errors.push(FieldError::new("pattern", e.to_string())))
-        .ok(),
-    };
-    let mut groups = match &matcher {
-        Some(m @ Matcher::Regex(_)) => m.group_count(),
-        _ => 0,
-    };
-    let mut conditions = Vec::new();
-    for (i, c) in rule.chain.iter().enumerate() {
-        match Condition::new(
-            c.target.clone(),
-            c.operator,
-            &c.pattern,
-            &c.transforms,
-            c.negate,
-            groups,
-            regexes,
-        ) {
-            Ok(cond) => {
-                // Conditions after a regex on another variable read that match's groups.
-                if let Some(n) = cond.capture_groups() {
-                    groups = n;
-                }
-                conditions.push(cond)
-            }
-            Err(e) => errors.push(FieldError::new(
-                format!("chain[{i}].{}", e.field),
-                e.error.to_string(),
-            )),
-        }
-    }
+    let matcher = rule_matcher(rule, score_rule, regexes, &mut errors);
+    let conditions = chain_conditions(rule, matcher.as_ref(), regexes, &mut errors);
     match matcher {
         Some(matcher) if errors.is_empty() => {
             let chain = chains.intern(&effective_chain(&rule.transforms));
@@ -466,6 +389,112 @@ pub fn compile_rule(
         }
         _ => Err(errors),
     }
+}
+
+/// The checks of the rule's own fields: its paranoia level, that it reads variables (or, a score rule, none),
+/// its hosts and its phase.
+fn check_fields(rule: &Rule, score_rule: bool) -> Vec<FieldError> {
+    let mut errors = Vec::new();
+    if rule.paranoia_level == 0 || rule.paranoia_level > MAX_PARANOIA_LEVEL {
+        errors.push(FieldError::new(
+            "paranoia_level",
+            format!(
+                "must be 1 to {MAX_PARANOIA_LEVEL}, not {}",
+                rule.paranoia_level
+            ),
+        ));
+    }
+    if score_rule && !(rule.variables.is_empty() && rule.chain.is_empty()) {
+        errors.push(FieldError::new(
+            "variables",
+            format!(
+                "operator `{}` reads no variable and has no chain (`variables: []`)",
+                rule.operator.name()
+            ),
+        ));
+    } else if rule.variables.is_empty() && !score_rule {
+        errors.push(FieldError::new(
+            "variables",
+            "must list at least one variable",
+        ));
+    }
+    for (i, host) in rule.hosts.iter().enumerate() {
+        if !is_host_name(host) {
+            errors.push(FieldError::new(
+                format!("hosts[{i}]"),
+                format!("{host:?} is not a host name (letters, digits, '-' and '.', no port)"),
+            ));
+        }
+    }
+    errors.extend(phase::check(rule));
+    errors
+}
+
+/// The rule's operator, built from its pattern; `None` (with the error recorded) when it cannot be.
+fn rule_matcher(
+    rule: &Rule,
+    score_rule: bool,
+    regexes: &mut RegexFactory<'_>,
+    errors: &mut Vec<FieldError>,
+) -> Option<Matcher> {
+    match score_rule {
+        // Never run on a value: the rule reads none.
+        true if rule.pattern.is_none() => Some(Matcher::Check(Check::Unconditional)),
+        true => {
+            errors.push(FieldError::new(
+                "pattern",
+                "operator `anomaly_threshold` takes no pattern (use null)",
+            ));
+            None
+        }
+        false => Matcher::new(
+            rule.operator,
+            rule.pattern.as_deref(),
+            &rule.phrases,
+            regexes,
+        )
+        .map_err(|e| errors.push(FieldError::new("pattern", e.to_string())))
+        .ok(),
+    }
+}
+
+/// The rule's chain conditions, in order; each may read the capture groups of the last regex before it (the
+/// rule's, or an earlier condition's).
+fn chain_conditions(
+    rule: &Rule,
+    matcher: Option<&Matcher>,
+    regexes: &mut RegexFactory<'_>,
+    errors: &mut Vec<FieldError>,
+) -> Vec<Condition> {
+    let mut groups = match matcher {
+        Some(m @ Matcher::Regex(_)) => m.group_count(),
+        _ => 0,
+    };
+    let mut conditions = Vec::new();
+    for (i, c) in rule.chain.iter().enumerate() {
+        match Condition::new(
+            c.target.clone(),
+            c.operator,
+            &c.pattern,
+            &c.transforms,
+            c.negate,
+            groups,
+            regexes,
+        ) {
+            Ok(cond) => {
+                // Conditions after a regex on another variable read that match's groups.
+                if let Some(n) = cond.capture_groups() {
+                    groups = n;
+                }
+                conditions.push(cond)
+            }
+            Err(e) => errors.push(FieldError::new(
+                format!("chain[{i}].{}", e.field),
+                e.error.to_string(),
+            )),
+        }
+    }
+    conditions
 }
 
 /// Whether a setting condition holds for the value it carries (the configured value, put in place of the

@@ -408,70 +408,15 @@ fn convert_rule(
     file: &FileFacts,
 ) -> (ConvertedRule, usize) {
     let mut warnings = Vec::new();
-    let tags: Vec<String> = rule.values("tag").map(str::to_string).collect();
-    for tag in &tags {
-        if let Some(level) = tag.strip_prefix("paranoia-level/")
-            && level != paranoia_level.to_string()
-        {
-            warnings.push(format!(
-                "tag `{tag}` disagrees with the paranoia-level gate before the rule ({paranoia_level}); the gate wins, as in ModSecurity"
-            ));
-        }
-    }
-    let severity = rule.value("severity").and_then(|s| {
-        let mapped = severity(s);
-        if mapped.is_none() {
-            warnings.push(format!("severity `{s}` has no equivalent: dropped"));
-        }
-        mapped
-    });
-    let own_score = own_anomaly_score(rule);
-    if rule.has("block")
-        && let Some(own) = own_score
-        && own != severity.unwrap_or(Severity::Critical).anomaly_score()
-    {
-        warnings.push(format!(
-            "the rule adds {own} to the anomaly score, which its severity does not give: it scores by its severity"
-        ));
-    }
+    let (tags, severity) = tags_and_severity(rule, paranoia_level, &mut warnings);
     // The rules of the chain: those on settings become `when`, decided at compile time.
     let all: Vec<&SecRule> = std::iter::successors(Some(rule), |r| r.chained.as_deref()).collect();
-    let mut when = Vec::new();
-    let mut links: Vec<&SecRule> = Vec::new();
-    for link in &all {
-        match setting_condition(link, context, file) {
-            Some(condition) => when.push(condition),
-            None => links.push(link),
-        }
-    }
-    if links.is_empty() {
-        // Settings alone: nothing of the request to inspect; reported as such.
-        links.push(rule);
-        when.clear();
-    }
-    // A rule whose argument only the request gives cannot head the chain: another rule of it can, when the
-    // rules are independent conditions.
-    if has_request_macro(&links[0].operator.argument)
-        && reorderable(&links)
-        && let Some(at) = links
-            .iter()
-            .position(|l| !has_request_macro(&l.operator.argument))
-    {
-        let head = links.remove(at);
-        links.insert(0, head);
-    }
-    // A rule reading the transaction variables an earlier rule (without `msg`) set from each of its matches
-    // (922150's `tx.multipart_headers_content_types_%{...}=%{tx.1}`, then 922110's
-    // `TX:/MULTIPART_HEADERS_CONTENT_TYPES_*/`): that rule's match heads the chain, and the reading rule is a
-    // condition on the variable of each match.
-    let mut level = paranoia_level;
-    let mut head: &SecRule = links[0];
-    let mut conditions: Vec<&SecRule> = links[1..].to_vec();
-    if let Some((setter, setter_level)) = reads_setter(head, file) {
-        conditions.insert(0, head);
-        head = setter;
-        level = level.max(setter_level);
-    }
+    let Links {
+        mut when,
+        head,
+        conditions,
+        level,
+    } = links(&all, paranoia_level, context, file);
     let blocking_evaluation = is_blocking_evaluation(head);
     let main = match blocking_evaluation {
         true => MainOperator {
@@ -537,6 +482,102 @@ fn convert_rule(
         },
         conditions.len(),
     )
+}
+
+/// The rule's tags and severity, with a warning where they disagree with what the rule does (its
+/// paranoia-level gate, its own anomaly score).
+fn tags_and_severity(
+    rule: &SecRule,
+    paranoia_level: u8,
+    warnings: &mut Vec<String>,
+) -> (Vec<String>, Option<Severity>) {
+    let tags: Vec<String> = rule.values("tag").map(str::to_string).collect();
+    for tag in &tags {
+        if let Some(level) = tag.strip_prefix("paranoia-level/")
+            && level != paranoia_level.to_string()
+        {
+            warnings.push(format!(
+                "tag `{tag}` disagrees with the paranoia-level gate before the rule ({paranoia_level}); the gate wins, as in ModSecurity"
+            ));
+        }
+    }
+    let severity = rule.value("severity").and_then(|s| {
+        let mapped = severity(s);
+        if mapped.is_none() {
+            warnings.push(format!("severity `{s}` has no equivalent: dropped"));
+        }
+        mapped
+    });
+    let own_score = own_anomaly_score(rule);
+    if rule.has("block")
+        && let Some(own) = own_score
+        && own != severity.unwrap_or(Severity::Critical).anomaly_score()
+    {
+        warnings.push(format!(
+            "the rule adds {own} to the anomaly score, which its severity does not give: it scores by its severity"
+        ));
+    }
+    (tags, severity)
+}
+
+/// A ModSecurity chain sorted out: the settings it is decided on, the rule whose operator heads the converted
+/// rule, the rules that become its chain conditions, and its paranoia level.
+struct Links<'a> {
+    when: Vec<SettingCondition>,
+    head: &'a SecRule,
+    conditions: Vec<&'a SecRule>,
+    level: u8,
+}
+
+/// Sorts out the rules of a chain (`all`, the first one heading it in ModSecurity).
+fn links<'a>(
+    all: &[&'a SecRule],
+    paranoia_level: u8,
+    context: &Context<'_>,
+    file: &'a FileFacts,
+) -> Links<'a> {
+    let mut when = Vec::new();
+    let mut links: Vec<&SecRule> = Vec::new();
+    for link in all {
+        match setting_condition(link, context, file) {
+            Some(condition) => when.push(condition),
+            None => links.push(link),
+        }
+    }
+    if links.is_empty() {
+        // Settings alone: nothing of the request to inspect; reported as such.
+        links.push(all[0]);
+        when.clear();
+    }
+    // A rule whose argument only the request gives cannot head the chain: another rule of it can, when the
+    // rules are independent conditions.
+    if has_request_macro(&links[0].operator.argument)
+        && reorderable(&links)
+        && let Some(at) = links
+            .iter()
+            .position(|l| !has_request_macro(&l.operator.argument))
+    {
+        let head = links.remove(at);
+        links.insert(0, head);
+    }
+    // A rule reading the transaction variables an earlier rule (without `msg`) set from each of its matches
+    // (922150's `tx.multipart_headers_content_types_%{...}=%{tx.1}`, then 922110's
+    // `TX:/MULTIPART_HEADERS_CONTENT_TYPES_*/`): that rule's match heads the chain, and the reading rule is a
+    // condition on the variable of each match.
+    let mut level = paranoia_level;
+    let mut head: &SecRule = links[0];
+    let mut conditions: Vec<&SecRule> = links[1..].to_vec();
+    if let Some((setter, setter_level)) = reads_setter(head, file) {
+        conditions.insert(0, head);
+        head = setter;
+        level = level.max(setter_level);
+    }
+    Links {
+        when,
+        head,
+        conditions,
+        level,
+    }
 }
 
 /// Whether the rule is CRS's blocking evaluation (949110): the inbound anomaly score against the threshold,

@@ -16,8 +16,6 @@
 //! Anything outside this subset is an error naming the line, never skipped: the converter relies on
 //! seeing every directive.
 
-use std::fmt;
-
 /// One directive of a rule file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Directive {
@@ -106,25 +104,50 @@ impl SecRule {
 }
 
 /// A syntax error, with the line where the directive starts.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {kind}")]
 pub struct ParseError {
     pub line: usize,
-    pub message: String,
+    pub kind: SyntaxError,
 }
 
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}: {}", self.line, self.message)
-    }
+/// What is wrong with a directive.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SyntaxError {
+    #[error("unterminated {0}-quoted string")]
+    UnterminatedQuote(char),
+    #[error("{0} inside a rule chain")]
+    InsideChain(String),
+    #[error("{0} takes one argument")]
+    OneArgument(&'static str),
+    #[error("SecRule takes 2 or 3 arguments, found {0}")]
+    SecRuleArguments(usize),
+    #[error("unsupported directive `{0}`")]
+    UnsupportedDirective(String),
+    #[error("the last rule of the file ends in `chain`")]
+    OpenChain,
+    #[error("empty variable name in `{0}`")]
+    EmptyVariableName(String),
+    #[error("expected `|` before `{rest}` in `{text}`")]
+    ExpectedPipe { rest: String, text: String },
+    #[error("unterminated /regex/ selector in `{0}`")]
+    UnterminatedRegexSelector(String),
+    #[error("unterminated quoted key in `{0}`")]
+    UnterminatedQuotedKey(String),
+    #[error("empty variable list")]
+    NoVariables,
+    #[error("unterminated quoted value of action `{0}`")]
+    UnterminatedActionValue(String),
+    #[error("invalid escape in value of action `{0}`")]
+    ActionValueEscape(String),
+    #[error("text after the quoted value of action `{0}`")]
+    TextAfterActionValue(String),
+    #[error("empty action name in `{0}`")]
+    EmptyActionName(String),
 }
 
-impl std::error::Error for ParseError {}
-
-fn error(line: usize, message: impl Into<String>) -> ParseError {
-    ParseError {
-        line,
-        message: message.into(),
-    }
+fn error(line: usize, kind: SyntaxError) -> ParseError {
+    ParseError { line, kind }
 }
 
 /// Parses a whole rule file into its directives, chains nested.
@@ -156,10 +179,10 @@ pub fn parse(text: &str) -> Result<Vec<Directive>, ParseError> {
             }
             "SecMarker" => {
                 if open_chain.is_some() {
-                    return Err(error(line, "SecMarker inside a rule chain"));
+                    return Err(error(line, SyntaxError::InsideChain("SecMarker".into())));
                 }
                 let [marker] = args else {
-                    return Err(error(line, "SecMarker takes one argument"));
+                    return Err(error(line, SyntaxError::OneArgument("SecMarker")));
                 };
                 directives.push(Directive::Marker {
                     name: marker.clone(),
@@ -168,10 +191,10 @@ pub fn parse(text: &str) -> Result<Vec<Directive>, ParseError> {
             }
             "SecAction" => {
                 if open_chain.is_some() {
-                    return Err(error(line, "SecAction inside a rule chain"));
+                    return Err(error(line, SyntaxError::InsideChain("SecAction".into())));
                 }
                 let [actions] = args else {
-                    return Err(error(line, "SecAction takes one argument"));
+                    return Err(error(line, SyntaxError::OneArgument("SecAction")));
                 };
                 directives.push(Directive::Action(SecRule {
                     line,
@@ -187,21 +210,23 @@ pub fn parse(text: &str) -> Result<Vec<Directive>, ParseError> {
             }
             "SecComponentSignature" | "SecRuleUpdateTargetById" => {
                 if open_chain.is_some() {
-                    return Err(error(line, format!("{name} inside a rule chain")));
+                    return Err(error(line, SyntaxError::InsideChain(name.clone())));
                 }
                 directives.push(Directive::Other {
                     name: name.clone(),
                     line,
                 });
             }
-            other => return Err(error(line, format!("unsupported directive `{other}`"))),
+            other => {
+                return Err(error(
+                    line,
+                    SyntaxError::UnsupportedDirective(other.to_string()),
+                ));
+            }
         }
     }
     if let Some(head) = open_chain {
-        return Err(error(
-            head.line,
-            "the last rule of the file ends in `chain`",
-        ));
+        return Err(error(head.line, SyntaxError::OpenChain));
     }
     Ok(directives)
 }
@@ -219,10 +244,7 @@ fn parse_rule(line: usize, args: &[String]) -> Result<SecRule, ParseError> {
         [v, o] => (v, o, None),
         [v, o, a] => (v, o, Some(a)),
         _ => {
-            return Err(error(
-                line,
-                format!("SecRule takes 2 or 3 arguments, found {}", args.len()),
-            ));
+            return Err(error(line, SyntaxError::SecRuleArguments(args.len())));
         }
     };
     Ok(SecRule {
@@ -272,7 +294,7 @@ fn logical_lines(text: &str) -> Vec<(usize, String)> {
 
 /// Apache's word splitting: blanks separate words; `"..."` and `'...'` quote, with `\<quote>` as the
 /// only escape inside them.
-fn split_words(line: &str) -> Result<Vec<String>, String> {
+fn split_words(line: &str) -> Result<Vec<String>, SyntaxError> {
     let mut words = Vec::new();
     let mut chars = line.chars().peekable();
     loop {
@@ -285,7 +307,7 @@ fn split_words(line: &str) -> Result<Vec<String>, String> {
             chars.next();
             loop {
                 match chars.next() {
-                    None => return Err(format!("unterminated {first}-quoted string")),
+                    None => return Err(SyntaxError::UnterminatedQuote(first)),
                     Some('\\') if chars.peek() == Some(&first) => {
                         word.push(first);
                         chars.next();
@@ -305,7 +327,7 @@ fn split_words(line: &str) -> Result<Vec<String>, String> {
 
 /// `A|!B:key|C:/re/|XML:/*`. A `/regex/` selector may itself contain `|`, so it is read to its
 /// closing unescaped `/` before looking for the next separator.
-fn parse_variables(text: &str) -> Result<Vec<Variable>, String> {
+fn parse_variables(text: &str) -> Result<Vec<Variable>, SyntaxError> {
     let mut variables = Vec::new();
     let mut rest = text;
     while !rest.is_empty() {
@@ -321,7 +343,7 @@ fn parse_variables(text: &str) -> Result<Vec<Variable>, String> {
         let name_end = rest.find([':', '|']).unwrap_or(rest.len());
         let collection = &rest[..name_end];
         if collection.is_empty() {
-            return Err(format!("empty variable name in `{text}`"));
+            return Err(SyntaxError::EmptyVariableName(text.to_string()));
         }
         rest = &rest[name_end..];
         let mut selector = None;
@@ -331,15 +353,15 @@ fn parse_variables(text: &str) -> Result<Vec<Variable>, String> {
             let (value, remaining) = match regex_body {
                 Some(body) => {
                     let end = closing_slash(body)
-                        .ok_or_else(|| format!("unterminated /regex/ selector in `{text}`"))?;
+                        .ok_or_else(|| SyntaxError::UnterminatedRegexSelector(text.to_string()))?;
                     (Selector::Regex(body[..end].to_string()), &body[end + 1..])
                 }
                 None => {
                     let (key, remaining) = match after.strip_prefix('\'') {
                         Some(quoted) => {
-                            let end = quoted
-                                .find('\'')
-                                .ok_or_else(|| format!("unterminated quoted key in `{text}`"))?;
+                            let end = quoted.find('\'').ok_or_else(|| {
+                                SyntaxError::UnterminatedQuotedKey(text.to_string())
+                            })?;
                             (&quoted[..end], &quoted[end + 1..])
                         }
                         None => {
@@ -362,11 +384,16 @@ fn parse_variables(text: &str) -> Result<Vec<Variable>, String> {
         match rest.strip_prefix('|') {
             Some(r) => rest = r,
             None if rest.is_empty() => {}
-            None => return Err(format!("expected `|` before `{rest}` in `{text}`")),
+            None => {
+                return Err(SyntaxError::ExpectedPipe {
+                    rest: rest.to_string(),
+                    text: text.to_string(),
+                });
+            }
         }
     }
     if variables.is_empty() {
-        return Err("empty variable list".to_string());
+        return Err(SyntaxError::NoVariables);
     }
     Ok(variables)
 }
@@ -409,7 +436,7 @@ fn parse_operator(text: &str) -> Operator {
 }
 
 /// `name[:value],...` with `'`-quoted values (escapes `\'` and `\\`); blanks around items are ignored.
-fn parse_actions(text: &str) -> Result<Vec<Action>, String> {
+fn parse_actions(text: &str) -> Result<Vec<Action>, SyntaxError> {
     let mut actions = Vec::new();
     let mut chars = text.chars().peekable();
     loop {
@@ -430,11 +457,11 @@ fn parse_actions(text: &str) -> Result<Vec<Action>, String> {
                 loop {
                     match chars.next() {
                         None => {
-                            return Err(format!("unterminated quoted value of action `{name}`"));
+                            return Err(SyntaxError::UnterminatedActionValue(name));
                         }
                         Some('\\') => match chars.next() {
                             Some(c @ ('\'' | '\\')) => v.push(c),
-                            _ => return Err(format!("invalid escape in value of action `{name}`")),
+                            _ => return Err(SyntaxError::ActionValueEscape(name)),
                         },
                         Some('\'') => break,
                         Some(c) => v.push(c),
@@ -442,7 +469,7 @@ fn parse_actions(text: &str) -> Result<Vec<Action>, String> {
                 }
                 while chars.next_if(|c| c.is_whitespace()).is_some() {}
                 if chars.peek().is_some_and(|c| *c != ',') {
-                    return Err(format!("text after the quoted value of action `{name}`"));
+                    return Err(SyntaxError::TextAfterActionValue(name));
                 }
             } else {
                 while let Some(c) = chars.next_if(|c| *c != ',') {
@@ -453,7 +480,7 @@ fn parse_actions(text: &str) -> Result<Vec<Action>, String> {
             value = Some(v);
         }
         if name.is_empty() {
-            return Err(format!("empty action name in `{text}`"));
+            return Err(SyntaxError::EmptyActionName(text.to_string()));
         }
         actions.push(Action { name, value });
     }
@@ -556,7 +583,10 @@ mod tests {
         let err = parse("\nSecRule ARGS \"@rx a\" \"id:5,chain\"\n").unwrap_err();
         assert_eq!(err.line, 2);
         let err = parse("SecDefaultAction \"id:6\"").unwrap_err();
-        assert!(err.message.contains("SecDefaultAction"), "{err}");
+        assert_eq!(
+            err.kind,
+            SyntaxError::UnsupportedDirective("SecDefaultAction".into())
+        );
         // Directives that are not rules are kept, for the converter to report.
         assert_eq!(
             parse("SecComponentSignature \"x\"").unwrap(),
@@ -570,11 +600,15 @@ mod tests {
         };
         assert_eq!((action.value("id"), action.has("pass")), (Some("6"), true));
         let err = parse("SecRule ARGS \"@rx a").unwrap_err();
-        assert!(err.message.contains("unterminated"), "{err}");
+        assert_eq!(err.kind, SyntaxError::UnterminatedQuote('"'));
+        assert_eq!(err.to_string(), "line 1: unterminated \"-quoted string");
         let err = parse("SecRule ARGS \"@rx a\" \"msg:'x\"").unwrap_err();
-        assert!(err.message.contains("unterminated"), "{err}");
+        assert_eq!(err.kind, SyntaxError::UnterminatedActionValue("msg".into()));
         let err = parse("SecRule ARGS:/abc \"@rx a\"").unwrap_err();
-        assert!(err.message.contains("regex"), "{err}");
+        assert_eq!(
+            err.kind,
+            SyntaxError::UnterminatedRegexSelector("ARGS:/abc".into())
+        );
     }
 
     /// Every prefix and suffix of a file using every construct converts or fails with an error, never a panic

@@ -3,11 +3,8 @@
 //! plus outbound, is above zero ([`crate::evaluate`]).
 
 use super::{Build, Operator};
-use crate::rule::OperatorKind;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::AnomalyReport,
-    name: "anomaly_report",
     modsecurity: &[],
     takes_pattern: false,
     compares_settings: false,

@@ -4,11 +4,8 @@
 //! name.
 
 use super::{Build, Operator};
-use crate::rule::OperatorKind;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::AnomalyThreshold,
-    name: "anomaly_threshold",
     modsecurity: &[],
     takes_pattern: false,
     compares_settings: false,

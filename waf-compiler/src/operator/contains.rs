@@ -2,13 +2,10 @@
 
 use super::condition::{ConditionOp, checked_template};
 use super::{Build, Matcher, Operator};
-use crate::rule::OperatorKind;
 use memchr::memmem::Finder;
 use std::ops::Range;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::Contains,
-    name: "contains",
     modsecurity: &["contains"],
     takes_pattern: true,
     compares_settings: false,

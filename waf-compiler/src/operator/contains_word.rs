@@ -1,12 +1,9 @@
 //! `contains_word` (ModSecurity's `@containsWord`): the pattern occurs in the value as a whole word.
 
 use super::{Build, Check, Operator};
-use crate::rule::OperatorKind;
 use std::ops::Range;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::ContainsWord,
-    name: "contains_word",
     modsecurity: &["containsWord"],
     takes_pattern: true,
     compares_settings: false,

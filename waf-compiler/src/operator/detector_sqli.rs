@@ -3,11 +3,8 @@
 //! ([`super::Matcher::detector`]).
 
 use super::{Build, Matcher, Operator};
-use crate::rule::OperatorKind;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::DetectorSqli,
-    name: "detector_sqli",
     modsecurity: &["detectSQLi"],
     takes_pattern: false,
     compares_settings: false,

@@ -2,11 +2,8 @@
 
 use super::condition::{ConditionOp, checked_template};
 use super::{Build, Check, Operator};
-use crate::rule::OperatorKind;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::EndsWith,
-    name: "ends_with",
     modsecurity: &["endsWith"],
     takes_pattern: true,
     compares_settings: true,

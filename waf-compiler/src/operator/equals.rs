@@ -2,11 +2,8 @@
 
 use super::condition::{ConditionOp, checked_template};
 use super::{Build, Check, Operator};
-use crate::rule::OperatorKind;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::Equals,
-    name: "equals",
     modsecurity: &["streq"],
     takes_pattern: true,
     compares_settings: true,

@@ -3,12 +3,9 @@
 
 use super::check::CheckError;
 use super::{Build, Check, Operator};
-use crate::rule::OperatorKind;
 use std::net::IpAddr;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::IpMatch,
-    name: "ip_match",
     modsecurity: &["ipMatch"],
     takes_pattern: true,
     compares_settings: false,

@@ -1,51 +1,138 @@
 //! Operators: what decides whether a (transformed) value matches a rule or a chain condition.
 //!
-//! One file per operator, as Coraza keeps them: its row of the operator table (its YAML name, its ModSecurity
-//! names, whether it takes a pattern), how it is built from the rule's pattern (as a rule's operator and as a
-//! chain condition) and how it runs on a value, with its tests. This file holds the table ([`OPERATORS`]) and
-//! the compiled forms that dispatch to the operators' files: a search is a [`Matcher`], an operator that is not
-//! a search a [`Check`] (which setting conditions use too), a chain condition a [`Condition`]
-//! ([`condition`]). Adding an operator is its file, its row here, and its variant in [`OperatorKind`] (the
-//! YAML contract); a new compiled form is a variant of [`Matcher`] or [`Check`], whose exhaustive matches the
-//! compiler points to.
+//! One file per operator, as Coraza keeps them: its row of the operator table (its ModSecurity names, whether
+//! it takes a pattern, how it is built from the rule's pattern as a rule's operator and as a chain condition),
+//! the functions that run it on a value, and its tests. This file holds the list of operators (`operators!`),
+//! from which [`OperatorKind`] (the YAML contract), its names and the table are generated, and the compiled
+//! forms that dispatch to the operators' files: a search is a [`Matcher`], an operator that is not a search a
+//! [`Check`] (which setting conditions use too), a chain condition a [`Condition`] ([`condition`]). Adding an
+//! operator is its file and its line in the list; only a new compiled form is also a variant of [`Matcher`] or
+//! [`Check`], whose exhaustive matches the compiler points to.
 
-mod anomaly_report;
-mod anomaly_threshold;
 pub mod check;
 mod condition;
-mod contains;
-mod contains_word;
-mod detector_sqli;
-mod detector_xss;
-mod ends_with;
-mod equals;
-mod ip_match;
-mod number;
-mod pm;
-pub(crate) use pm::continues_name;
-mod regex;
-mod starts_with;
-mod unconditional;
-mod validate_byte_range;
-mod validate_url_encoding;
-mod validate_utf8_encoding;
-mod within;
 
 pub use condition::{Condition, chain_holds};
+pub use kind::OperatorKind;
+pub(crate) use pm::continues_name;
 
 use crate::regex_engine::{RegexEngine, RegexError, RegexFactory};
-use crate::rule::OperatorKind;
 use aho_corasick::AhoCorasick;
 use check::{Check, CheckError};
 use condition::ConditionOp;
 use std::ops::Range;
 
-/// One operator: its names, and how it is built as a rule's operator and as a chain condition. How it runs is
-/// its file's functions, which the compiled forms call.
+/// Declares the operators from one list: each entry is an operator's file (declared as a module here), and for
+/// each row that file exports, the operator's [`OperatorKind`] variant and YAML name. The enum, its names and
+/// the table are generated together, in the same order, so an operator cannot lack its row or its name, and
+/// `kind as usize` is its row's index. A compiled artifact stores the rules as JSON, an operator by its name, so
+/// the order is free.
+macro_rules! operators {
+    ($($module:ident { $($(#[$attr:meta])* $variant:ident = $name:literal => $row:ident),+ $(,)? })+) => {
+        $(mod $module;)+
+
+        /// The operators' names: a module that imports nothing of the crate, so the rule model ([`crate::rule`])
+        /// names operators without depending on how they are built.
+        pub mod kind {
+            use serde::{Deserialize, Serialize};
+
+            /// A rule's operator, by its YAML name. Each has its file in [`crate::operator`], which says how it is
+            /// built and run; the list there declares it.
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+            pub enum OperatorKind {
+                $($($(#[$attr])* #[serde(rename = $name)] $variant,)+)+
+            }
+
+            impl OperatorKind {
+                /// Every operator, in the table's order.
+                pub const ALL: &[OperatorKind] = &[$($(OperatorKind::$variant,)+)+];
+
+                /// The name used in YAML and in load errors.
+                pub fn name(self) -> &'static str {
+                    match self {
+                        $($(OperatorKind::$variant => $name,)+)+
+                    }
+                }
+            }
+        }
+
+        /// The operator table, row `kind as usize` for each [`OperatorKind`], each from the operator's file.
+        const OPERATORS: &[Operator] = &[$($($module::$row,)+)+];
+    };
+}
+
+// The operators. Adding one is its file (with its row, `OPERATOR`, and its tests) and its line here.
+operators! {
+    regex {
+        #[default]
+        Regex = "regex" => OPERATOR
+    }
+    contains { Contains = "contains" => OPERATOR }
+    starts_with { StartsWith = "starts_with" => OPERATOR }
+    detector_sqli { DetectorSqli = "detector_sqli" => OPERATOR }
+    detector_xss { DetectorXss = "detector_xss" => OPERATOR }
+    pm {
+        /// Any of `phrases` occurs in the value (case-insensitive).
+        Pm = "pm" => OPERATOR
+    }
+    ends_with { EndsWith = "ends_with" => OPERATOR }
+    equals {
+        /// The value equals the pattern (ModSecurity's `@streq`).
+        Equals = "equals" => OPERATOR
+    }
+    within {
+        /// The value is one of the pattern's space-separated words (ModSecurity's `@within`: the pattern
+        /// contains the value, on word boundaries).
+        Within = "within" => OPERATOR
+    }
+    contains_word {
+        /// The pattern occurs in the value as a whole word.
+        ContainsWord = "contains_word" => OPERATOR
+    }
+    number {
+        /// Numeric comparisons of the value (read as an integer, as ModSecurity reads it) with the pattern.
+        Eq = "eq" => EQ,
+        Gt = "gt" => GT,
+        Ge = "ge" => GE,
+        Lt = "lt" => LT,
+        Le = "le" => LE,
+    }
+    unconditional {
+        /// Always matches (one match per selected value).
+        Unconditional = "unconditional" => OPERATOR
+    }
+    validate_byte_range {
+        /// Some byte of the value is outside the pattern's ranges (`9,10,13,32-126`).
+        ValidateByteRange = "validate_byte_range" => OPERATOR
+    }
+    validate_url_encoding {
+        /// The value has an invalid `%` escape.
+        ValidateUrlEncoding = "validate_url_encoding" => OPERATOR
+    }
+    validate_utf8_encoding {
+        /// The value is not valid UTF-8.
+        ValidateUtf8Encoding = "validate_utf8_encoding" => OPERATOR
+    }
+    ip_match {
+        /// The value is an IP address in one of the pattern's comma-separated addresses or CIDR ranges.
+        IpMatch = "ip_match" => OPERATOR
+    }
+    anomaly_threshold {
+        /// The blocking evaluation (CRS 949110): the rule reads no variable and matches when the request's
+        /// anomaly score reaches the threshold in force (`rules.anomaly_threshold`, a domain's own), after the
+        /// other rules.
+        AnomalyThreshold = "anomaly_threshold" => OPERATOR
+    }
+    anomaly_report {
+        /// The correlation report (CRS 980170, `phase: logging`): the rule reads no variable and is reported
+        /// when the transaction's anomaly score, inbound plus outbound, is above zero.
+        AnomalyReport = "anomaly_report" => OPERATOR
+    }
+}
+
+/// One operator's row: its ModSecurity names, and how it is built as a rule's operator and as a chain
+/// condition. How it runs is its file's functions, which the compiled forms call.
 struct Operator {
-    kind: OperatorKind,
-    /// The YAML name (serde's name of `kind`, tested), used in load errors.
-    name: &'static str,
     /// ModSecurity's names, for the CRS converter.
     modsecurity: &'static [&'static str],
     /// Whether the rule gives it a `pattern` (the detectors, `pm`, `unconditional` and the encoding checks take
@@ -72,52 +159,18 @@ enum Build {
 
 type BuildCondition = fn(&str, usize, &mut RegexFactory<'_>) -> Result<ConditionOp, OperatorError>;
 
-/// The operator table, one row per [`OperatorKind`] (tested), each from the operator's file.
-const OPERATORS: &[Operator] = &[
-    regex::OPERATOR,
-    contains::OPERATOR,
-    starts_with::OPERATOR,
-    detector_sqli::OPERATOR,
-    detector_xss::OPERATOR,
-    pm::OPERATOR,
-    ends_with::OPERATOR,
-    equals::OPERATOR,
-    within::OPERATOR,
-    contains_word::OPERATOR,
-    number::EQ,
-    number::GT,
-    number::GE,
-    number::LT,
-    number::LE,
-    unconditional::OPERATOR,
-    validate_byte_range::OPERATOR,
-    validate_url_encoding::OPERATOR,
-    validate_utf8_encoding::OPERATOR,
-    ip_match::OPERATOR,
-    anomaly_threshold::OPERATOR,
-    anomaly_report::OPERATOR,
-];
-
 impl OperatorKind {
     fn operator(self) -> &'static Operator {
-        // Every operator has a row (tested below), so the fallback is never taken.
-        OPERATORS
-            .iter()
-            .find(|row| row.kind == self)
-            .unwrap_or(&OPERATORS[0])
-    }
-
-    /// The name used in YAML and in load errors.
-    pub fn name(self) -> &'static str {
-        self.operator().name
+        // The enum and the table are generated from one list, in one order.
+        &OPERATORS[self as usize]
     }
 
     /// The operator of a ModSecurity name (`rx`, `pmFromFile`, ...), for the CRS converter.
     pub fn from_modsecurity(name: &str) -> Option<OperatorKind> {
-        OPERATORS
+        OperatorKind::ALL
             .iter()
-            .find(|row| row.modsecurity.contains(&name))
-            .map(|row| row.kind)
+            .copied()
+            .find(|kind| kind.operator().modsecurity.contains(&name))
     }
 
     /// Whether a chain condition can use the operator.
@@ -285,14 +338,21 @@ mod tests {
     }
 
     #[test]
-    fn every_operator_has_one_row_whose_name_is_its_yaml_name() {
-        for row in OPERATORS {
-            assert_eq!(OPERATORS.iter().filter(|r| r.kind == row.kind).count(), 1);
-            let yaml = serde_saphyr::to_string(&row.kind).unwrap();
-            assert_eq!(yaml.trim(), row.name);
-            assert_eq!(row.kind.operator().name, row.name);
+    fn every_operator_has_its_row_and_its_yaml_name() {
+        assert_eq!(OPERATORS.len(), OperatorKind::ALL.len());
+        for (row, &kind) in OperatorKind::ALL.iter().enumerate() {
+            assert_eq!(kind as usize, row);
+            let yaml = serde_saphyr::to_string(&kind).unwrap();
+            assert_eq!(yaml.trim(), kind.name());
+            let read: OperatorKind = serde_saphyr::from_str(kind.name()).unwrap();
+            assert_eq!(read, kind);
         }
-        assert_eq!(OPERATORS.len(), 22, "a new operator needs its row");
+        assert_eq!(OperatorKind::default(), OperatorKind::Regex);
+        assert_eq!(
+            OperatorKind::from_modsecurity("pmFromFile"),
+            Some(OperatorKind::Pm)
+        );
+        assert_eq!(OperatorKind::from_modsecurity("le"), Some(OperatorKind::Le));
     }
 
     #[test]

@@ -5,7 +5,6 @@
 
 use super::condition::{ConditionOp, checked_template};
 use super::{Build, Check, Operator};
-use crate::rule::OperatorKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Comparison {
@@ -33,8 +32,6 @@ impl Comparison {
 macro_rules! comparison {
     ($operator:ident, $kind:ident, $name:literal) => {
         pub(super) const $operator: Operator = Operator {
-            kind: OperatorKind::$kind,
-            name: $name,
             modsecurity: &[$name],
             takes_pattern: true,
             compares_settings: true,

@@ -4,13 +4,10 @@
 
 use super::condition::ConditionOp;
 use super::{Build, Matcher, Operator, OperatorError};
-use crate::rule::OperatorKind;
 use aho_corasick::{AhoCorasick, MatchKind};
 use std::ops::Range;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::Pm,
-    name: "pm",
     modsecurity: &["pm", "pmFromFile", "pmf"],
     takes_pattern: false,
     compares_settings: false,

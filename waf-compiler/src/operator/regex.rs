@@ -10,11 +10,8 @@
 use super::condition::ConditionOp;
 use super::{Build, Found, Matcher, Operator};
 use crate::regex_engine::RegexEngine;
-use crate::rule::OperatorKind;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::Regex,
-    name: "regex",
     modsecurity: &["rx"],
     takes_pattern: true,
     compares_settings: false,

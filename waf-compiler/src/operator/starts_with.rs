@@ -2,12 +2,9 @@
 
 use super::condition::{ConditionOp, checked_template};
 use super::{Build, Matcher, Operator};
-use crate::rule::OperatorKind;
 use std::ops::Range;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::StartsWith,
-    name: "starts_with",
     modsecurity: &["beginsWith"],
     takes_pattern: true,
     compares_settings: false,

@@ -3,12 +3,9 @@
 
 use super::check::CheckError;
 use super::{Build, Check, Operator};
-use crate::rule::OperatorKind;
 use std::ops::Range;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::ValidateByteRange,
-    name: "validate_byte_range",
     modsecurity: &["validateByteRange"],
     takes_pattern: true,
     compares_settings: false,

@@ -3,12 +3,9 @@
 
 use super::condition::ConditionOp;
 use super::{Build, Check, Operator, OperatorError};
-use crate::rule::OperatorKind;
 use std::ops::Range;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::ValidateUrlEncoding,
-    name: "validate_url_encoding",
     modsecurity: &["validateUrlEncoding"],
     takes_pattern: false,
     compares_settings: false,

@@ -3,12 +3,9 @@
 
 use super::condition::ConditionOp;
 use super::{Build, Check, Operator, OperatorError};
-use crate::rule::OperatorKind;
 use std::ops::Range;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::ValidateUtf8Encoding,
-    name: "validate_utf8_encoding",
     modsecurity: &["validateUtf8Encoding"],
     takes_pattern: false,
     compares_settings: false,

@@ -3,11 +3,8 @@
 
 use super::condition::{ConditionOp, Piece, checked_template};
 use super::{Build, Check, Operator};
-use crate::rule::OperatorKind;
 
 pub(super) const OPERATOR: Operator = Operator {
-    kind: OperatorKind::Within,
-    name: "within",
     modsecurity: &["within"],
     takes_pattern: true,
     compares_settings: true,

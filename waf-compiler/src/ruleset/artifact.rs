@@ -82,6 +82,15 @@ pub enum ArtifactError {
     TooLarge,
 }
 
+/// Why a rule set could not be serialized (never the rules' fault: what was compiled serializes).
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("the rules as JSON: {0}")]
+    Rules(#[from] serde_json::Error),
+    #[error("the payload: {0}")]
+    Encode(#[from] bincode::error::EncodeError),
+}
+
 /// What the artifact says about itself.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Header {
@@ -159,9 +168,9 @@ pub struct Artifact {
 }
 
 /// Serializes `ruleset` (as built, with its DFAs) into artifact bytes.
-pub fn write(ruleset: &CompiledRuleSet) -> Result<Vec<u8>, String> {
+pub fn write(ruleset: &CompiledRuleSet) -> Result<Vec<u8>, WriteError> {
     let rules: Vec<&Rule> = ruleset.rules().map(|r| &r.rule).collect();
-    let rules_json = serde_json::to_string(&rules).map_err(|e| e.to_string())?;
+    let rules_json = serde_json::to_string(&rules)?;
     let bytes = |dfa: &dense::DFA<Vec<u32>>| {
         let (bytes, pad) = dfa.to_bytes_little_endian();
         bytes[pad..].to_vec()
@@ -215,8 +224,7 @@ pub fn write(ruleset: &CompiledRuleSet) -> Result<Vec<u8>, String> {
         chains: ruleset.chains().all().to_vec(),
         prefilter: ruleset.prefilter().cloned(),
     };
-    let body =
-        bincode::serde::encode_to_vec(&payload, bincode_config()).map_err(|e| e.to_string())?;
+    let body = bincode::serde::encode_to_vec(&payload, bincode_config())?;
     Ok(seal(&body))
 }
 

@@ -241,7 +241,7 @@ impl CompiledRuleSet {
     }
 
     /// The artifact bytes of this rule set, with the DFAs it was compiled with.
-    pub fn to_artifact(&self) -> Result<Vec<u8>, String> {
+    pub fn to_artifact(&self) -> Result<Vec<u8>, artifact::WriteError> {
         artifact::write(self)
     }
 

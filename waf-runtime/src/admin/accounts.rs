@@ -108,7 +108,8 @@ pub async fn setup(
         return Err(ApiError::forbidden("wrong setup token"));
     }
     check_username(&req.username)?;
-    password::check_policy(&req.password).map_err(|e| ApiError::field("password", e))?;
+    password::check_policy(&req.password)
+        .map_err(|e| ApiError::field("password", e.to_string()))?;
     let hash = password::hash(req.password)
         .await
         .map_err(|e| ApiError::internal("setup", e))?;
@@ -273,7 +274,7 @@ pub async fn change_password(
     if !password::verify(req.current, admin.password_hash).await {
         return Err(ApiError::forbidden("wrong current password").about("current"));
     }
-    password::check_policy(&req.new).map_err(|e| ApiError::field("new", e))?;
+    password::check_policy(&req.new).map_err(|e| ApiError::field("new", e.to_string()))?;
     let hash = password::hash(req.new)
         .await
         .map_err(|e| ApiError::internal("changing a password", e))?;

@@ -83,7 +83,8 @@ pub async fn add_admin(
     check_username(&req.username)?;
     let role = req.role.as_deref().unwrap_or("admin");
     check_role(role)?;
-    password::check_policy(&req.password).map_err(|e| ApiError::field("password", e))?;
+    password::check_policy(&req.password)
+        .map_err(|e| ApiError::field("password", e.to_string()))?;
     let hash = password::hash(req.password)
         .await
         .map_err(|e| ApiError::internal("adding an admin", e))?;

@@ -30,7 +30,7 @@ use crate::config::{self, Config, DomainConfig, ServerConfig};
 use crate::inspect;
 use crate::state::State;
 use crate::tls;
-use crate::traffic::Traffic;
+use crate::traffic::{Traffic, TrafficError};
 use axum::extract::FromRequestParts;
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
@@ -258,11 +258,11 @@ impl Panel {
             } else {
                 None
             };
-            Ok::<_, String>((new, traffic, rules))
+            Ok::<_, Refused>((new, traffic, rules))
         })
         .await
         .map_err(|e| ApiError::internal("building the new configuration", e))?;
-        let (new, traffic, rules) = built.map_err(keyed)?;
+        let (new, traffic, rules) = built.map_err(|e| keyed(e.to_string()))?;
         let errors = match &rules {
             Some(rules) => rules.errors.clone(),
             None => inspect::domain_rule_errors(&new, &self.state.rules.load()),
@@ -277,7 +277,7 @@ impl Panel {
         })
         .await
         .map_err(|e| ApiError::internal("checking the certificates", e))?
-        .map_err(keyed)?;
+        .map_err(|e| keyed(e.to_string()))?;
         Ok(Prepared {
             path,
             new_text,
@@ -358,14 +358,33 @@ fn keyed(message: String) -> ApiError {
 
 /// The certificates `new` names that `old` did not (a domain added with one, or given another): each must load as
 /// at start, or the change is refused naming the domain.
-fn check_certificates(old: &Config, new: &Config) -> Result<(), String> {
+fn check_certificates(old: &Config, new: &Config) -> Result<(), Refused> {
     let certificate = |d: &DomainConfig| (d.cert_file.clone(), d.key_file.clone(), d.self_signed);
     for (name, domain) in &new.domains {
         if old.domains.get(name).map(certificate) != Some(certificate(domain)) {
-            tls::check_domain(new, name).map_err(|e| format!("waf.domains.{name}: {e}"))?;
+            tls::check_domain(new, name).map_err(|source| Refused::Certificate {
+                domain: name.clone(),
+                source: Box::new(source),
+            })?;
         }
     }
     Ok(())
+}
+
+/// Why a changed configuration cannot be put in force; the message names the key or file at fault (see
+/// [`keyed`]).
+#[derive(Debug, thiserror::Error)]
+enum Refused {
+    #[error(transparent)]
+    Traffic(#[from] TrafficError),
+    #[error(transparent)]
+    Rules(#[from] inspect::RulesError),
+    #[error("waf.domains.{domain}: {source}")]
+    Certificate {
+        domain: String,
+        // Boxed: the certificate errors are large, the usual outcome is `Ok`.
+        source: Box<tls::DomainCertError>,
+    },
 }
 
 /// What `saved` (the configuration in force and in `waf.yml`) asks for that the running proxy does not do until it

@@ -11,26 +11,43 @@ pub const MIN_LEN: usize = 12;
 /// Longer inputs are refused before hashing, so nobody can make the server hash megabytes.
 pub const MAX_LEN: usize = 1024;
 
-pub fn check_policy(password: &str) -> Result<(), String> {
+/// Why a new password is refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum PolicyError {
+    #[error("the password needs at least {MIN_LEN} characters")]
+    TooShort,
+    #[error("the password is longer than {MAX_LEN} bytes")]
+    TooLong,
+}
+
+pub fn check_policy(password: &str) -> Result<(), PolicyError> {
     let chars = password.chars().count();
     if chars < MIN_LEN {
-        return Err(format!("the password needs at least {MIN_LEN} characters"));
+        return Err(PolicyError::TooShort);
     }
     if password.len() > MAX_LEN {
-        return Err(format!("the password is longer than {MAX_LEN} bytes"));
+        return Err(PolicyError::TooLong);
     }
     Ok(())
 }
 
-pub async fn hash(password: String) -> Result<String, String> {
+/// Why a password could not be hashed (never the password's fault: the policy is checked before).
+#[derive(Debug, thiserror::Error)]
+pub enum HashError {
+    #[error("hashing failed: {0}")]
+    Hash(argon2::password_hash::Error),
+    #[error("hashing task failed: {0}")]
+    Task(#[from] tokio::task::JoinError),
+}
+
+pub async fn hash(password: String) -> Result<String, HashError> {
     tokio::task::spawn_blocking(move || {
         Argon2::default()
             .hash_password(password.as_bytes())
             .map(|h| h.to_string())
-            .map_err(|e| format!("hashing failed: {e}"))
+            .map_err(HashError::Hash)
     })
-    .await
-    .map_err(|e| format!("hashing task failed: {e}"))?
+    .await?
 }
 
 /// Whether `password` matches the stored PHC string (constant-time comparison inside the crate).

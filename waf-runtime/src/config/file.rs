@@ -3,6 +3,8 @@
 //! Every field is an `Option` so that "the file does not set this" is visible: that is the only case in which an
 //! environment variable or a default applies (see `resolve.rs`). `deny_unknown_fields` everywhere, so a typo is an
 //! error naming its path instead of a setting that silently never applies.
+use super::traffic::UnknownCountry;
+use super::{AccessLogFormat, LogFormat, Mode, OverLimit, ResponseOverLimit, TrafficLogLevel};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -16,7 +18,7 @@ pub struct FileRoot {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileWaf {
-    pub mode: Option<String>,
+    pub mode: Option<Mode>,
     pub server: Option<FileServer>,
     pub upstream: Option<FileUpstream>,
     pub domains: Option<BTreeMap<String, FileDomain>>,
@@ -213,14 +215,14 @@ pub enum CodePageSetting {
 #[serde(deny_unknown_fields)]
 pub struct FileBody {
     pub limit_bytes: Option<usize>,
-    pub over_limit: Option<String>,
+    pub over_limit: Option<OverLimit>,
 }
 
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FileResponseBody {
     pub limit_bytes: Option<usize>,
-    pub over_limit: Option<String>,
+    pub over_limit: Option<ResponseOverLimit>,
     pub content_types: Option<Vec<String>>,
 }
 
@@ -234,8 +236,8 @@ pub struct FileClientIp {
 #[serde(deny_unknown_fields)]
 pub struct FileLogging {
     pub level: Option<String>,
-    pub format: Option<String>,
-    pub traffic_level: Option<String>,
+    pub format: Option<LogFormat>,
+    pub traffic_level: Option<TrafficLogLevel>,
     pub access: Option<FileAccessLog>,
 }
 
@@ -243,7 +245,7 @@ pub struct FileLogging {
 #[serde(deny_unknown_fields)]
 pub struct FileAccessLog {
     pub enabled: Option<bool>,
-    pub format: Option<String>,
+    pub format: Option<AccessLogFormat>,
     pub path: Option<String>,
     pub query: Option<bool>,
 }
@@ -283,7 +285,7 @@ pub struct FileGeoip {
     pub database: Option<String>,
     pub allow_countries: Option<Vec<String>>,
     pub deny_countries: Option<Vec<String>>,
-    pub unknown: Option<String>,
+    pub unknown: Option<UnknownCountry>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -11,7 +11,7 @@ use crate::cidr::Cidr;
 use crate::limits::Limits;
 use crate::timeouts::Timeouts;
 use crate::upstream_url::UpstreamUrl;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -28,7 +28,7 @@ pub use traffic::{
 pub const DEFAULT_CONFIG_PATH: &str = "config/waf.yml";
 
 /// What the proxy does with a request that matches a rule.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// A matching `deny` rule blocks with 403.
@@ -40,7 +40,7 @@ pub enum Mode {
 }
 
 /// What happens to a request whose body is larger than the body limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OverLimit {
     /// Refuse with 413 (in observe mode: log that it would have been refused, inspect the first part, forward).
@@ -425,7 +425,7 @@ pub struct ResponseBodyConfig {
 }
 
 /// What happens to an inspected response whose body is larger than `response_body.limit_bytes`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ResponseOverLimit {
     /// Inspect the first `limit_bytes`, stream the rest uninspected (ModSecurity's `SecResponseBodyLimitAction
@@ -461,7 +461,7 @@ pub struct AccessLogConfig {
     pub query: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AccessLogFormat {
     /// One JSON object per line, fields named as in Elastic Common Schema (docs/proxy.md).
@@ -470,7 +470,7 @@ pub enum AccessLogFormat {
     Combined,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TrafficLogLevel {
     Off,
@@ -480,7 +480,7 @@ pub enum TrafficLogLevel {
     Debug,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum LogFormat {
     Text,

@@ -3,7 +3,8 @@
 //! The precedence is the specification's: an environment variable applies only when the file does not set the
 //! value (an earlier design let the environment silently override the file).
 use super::file::{
-    CodePageSetting, FileDomainHealthCheck, FileResponseBody, FileRoot, FileWaf, Http2Setting,
+    CodePageSetting, FileAcme, FileBody, FileClientIp, FileDomain, FileDomainHealthCheck,
+    FileGeoip, FileLogging, FileRateLimit, FileResponseBody, FileRoot, FileWaf, Http2Setting,
 };
 use super::{
     AccessLogConfig, AccessLogFormat, AcmeConfig, AdminConfig, Balance, BodyConfig, ClientIpConfig,
@@ -15,6 +16,7 @@ use super::{
 use crate::cidr::Cidr;
 use crate::limits::{self, Limits};
 use crate::upstream_url::UpstreamUrl;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 use waf_compiler::DEFAULT_CODE_PAGE;
@@ -70,11 +72,11 @@ pub(super) struct Resolver<'a> {
 }
 
 impl Resolver<'_> {
-    pub(super) fn key_error(&self, key: &str, message: impl Into<String>) -> ConfigError {
+    pub(super) fn key_error(&self, key: &str, message: impl std::fmt::Display) -> ConfigError {
         ConfigError::Key {
             path: self.path.to_path_buf(),
             key: key.to_string(),
-            message: message.into(),
+            message: message.to_string(),
         }
     }
 
@@ -126,171 +128,237 @@ impl Resolver<'_> {
     }
 
     fn upstream(&self, key: &str, raw: &str) -> Result<UpstreamUrl, ConfigError> {
-        raw.parse().map_err(|e: String| self.key_error(key, e))
+        raw.parse().map_err(|e| self.key_error(key, e))
     }
 
+    /// The whole configuration, one section after the other (in this order, so the first error reported is the
+    /// same whatever the section's step).
     fn config(&self, waf: FileWaf) -> Result<Config, ConfigError> {
-        let observe = self.pick_bool(None, "OBSERVE", false)?;
-        let mode = match waf.mode.as_deref() {
-            Some("enforce") => Mode::Enforce,
-            Some("observe") => Mode::Observe,
-            Some("disabled") => Mode::Disabled,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.mode",
-                    format!("unknown mode {other:?}, expected enforce, observe or disabled"),
-                ));
-            }
-            None if observe => Mode::Observe,
-            None => Mode::Enforce,
-        };
-
+        let mode = self.mode(waf.mode)?;
         let server = self.server(waf.server.unwrap_or_default())?;
         let upstream = self.upstream_config(waf.upstream.unwrap_or_default())?;
-
         let global_rate_limit = waf.rate_limit.unwrap_or_default();
         let global_geoip = waf.geoip.unwrap_or_default();
-        let mut domains = std::collections::BTreeMap::new();
-        for (name, d) in waf.domains.unwrap_or_default() {
-            let key = format!("waf.domains.{name}");
-            let acme_enabled = d.acme_enabled.unwrap_or(false);
-            // The name becomes the ACME identifier and the name of its files in auto_cert_dir/acme.
-            let dns_name = !name.is_empty()
-                && !name.starts_with('.')
-                && !name.contains("..")
-                && name
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
-            if acme_enabled && !dns_name {
-                return Err(self.key_error(
-                    &format!("{key}.acme_enabled"),
-                    "ACME needs a DNS name (letters, digits, '-' and '.'; no wildcard)",
-                ));
-            }
-            let self_signed = d.self_signed.unwrap_or(false);
-            // The name is in the generated certificate and names its files in auto_cert_dir/domains.
-            if self_signed && !dns_name {
-                return Err(self.key_error(
-                    &format!("{key}.self_signed"),
-                    "a self-signed certificate needs a DNS name (letters, digits, '-' and '.'; no wildcard)",
-                ));
-            }
-            if self_signed && (acme_enabled || d.cert_file.is_some() || d.key_file.is_some()) {
-                // One certificate per domain, so nobody wonders which one is served.
-                return Err(self.key_error(
-                    &format!("{key}.self_signed"),
-                    "set one of cert_file/key_file, acme_enabled or self_signed",
-                ));
-            }
-            if let Some(email) = &d.acme_email
-                && !is_email(email)
-            {
-                return Err(self.key_error(
-                    &format!("{key}.acme_email"),
-                    format!("{email:?} is not an e-mail address"),
-                ));
-            }
-            if acme_enabled && !(server.https_enabled && server.http_enabled) {
-                // HTTP-01 is answered on the HTTP listener, and the certificate is only of use over HTTPS.
-                return Err(self.key_error(
-                    &format!("{key}.acme_enabled"),
-                    "ACME needs both listeners: http_enabled (the HTTP-01 challenge is answered on the HTTP \
-                     port) and https_enabled",
-                ));
-            }
-            let default_upstream = match d.default_upstream {
-                Some(u) => Some(self.upstream(&format!("{key}.default_upstream"), &u)?),
-                None => None,
-            };
-            let upstream_tls = match d.upstream_tls {
-                Some(t) => Some(self.upstream_tls(&format!("{key}.upstream_tls"), t)?),
-                None => None,
-            };
-            let upstreams = match d.upstreams {
-                Some(list) => Some(self.pool(&format!("{key}.upstreams"), list)?),
-                None => None,
-            };
-            if upstreams.is_some() && default_upstream.is_some() {
-                return Err(self.key_error(
-                    &format!("{key}.upstreams"),
-                    "set default_upstream or upstreams, not both",
-                ));
-            }
-            let pool = DomainPoolSettings {
-                balance: self.balance(&key, d.balance)?,
-                max_fails: self.max_fails(&key, d.max_fails)?,
-                fail_timeout_sec: self.fail_timeout(&key, d.fail_timeout_sec)?,
-                retries: self.retries(&key, d.retries)?,
-                health_check: self.domain_health_check(&key, d.health_check)?,
-            };
-            if let Some(setting) = pool.first_set()
-                && upstreams.is_none()
-                && default_upstream.is_none()
-            {
-                // Without servers of its own the domain is served by the global pool, which follows upstream.*.
-                return Err(self.key_error(
-                    &format!("{key}.{setting}"),
-                    "applies to the domain's own servers: set its upstreams (or default_upstream)",
-                ));
-            }
-            let upstream_host = match d.upstream_host {
-                Some(h) => Some(self.upstream_host(&format!("{key}.upstream_host"), h)?),
-                None => None,
-            };
-            let traffic = self.domain_traffic(
-                &key,
-                d.rate_limit,
-                d.ip_filter,
-                d.geoip,
-                (&global_rate_limit, &global_geoip),
-            )?;
-            let (cert_file, key_file) = self.pair(&key, d.cert_file, d.key_file)?;
-            let force_https = d.force_https.unwrap_or(false);
-            if force_https && !server.https_enabled {
-                return Err(self.key_error(
-                    &format!("{key}.force_https"),
-                    "redirects to HTTPS, but server.https_enabled is false",
-                ));
-            }
-            if d.anomaly_threshold == Some(0) {
-                return Err(
-                    self.key_error(&format!("{key}.anomaly_threshold"), "must be at least 1")
-                );
-            }
-            let mut disabled_rules = d.disabled_rules.unwrap_or_default();
-            disabled_rules.sort_unstable();
-            disabled_rules.dedup();
-            let excluded_variables =
-                self.excluded_variables(&key, d.excluded_variables.unwrap_or_default())?;
-            let custom_rules = self.custom_rules(&key, d.custom_rules.unwrap_or_default())?;
+        let domains = self.domains(
+            waf.domains.unwrap_or_default(),
+            &server,
+            (&global_rate_limit, &global_geoip),
+        )?;
+        self.https_has_a_certificate(&server, &domains)?;
+        let rules = self.rules(waf.rules.unwrap_or_default())?;
+        let body = self.body(waf.body.unwrap_or_default())?;
+        let response_body = self.response_body(waf.response_body.unwrap_or_default())?;
+        let client_ip = self.client_ip(waf.client_ip.unwrap_or_default())?;
+        let logging = self.logging(waf.logging.unwrap_or_default())?;
+        let rate_limit = self.rate_limit("waf.rate_limit", global_rate_limit)?;
+        let ip_filter = self.ip_filter("waf.ip_filter", waf.ip_filter.unwrap_or_default())?;
+        let geoip = self.geoip("waf.geoip", global_geoip)?;
+        let metrics = MetricsConfig {
+            enabled: waf.metrics.as_ref().and_then(|m| m.enabled).unwrap_or(true),
+        };
+        let acme = self.acme(waf.acme.unwrap_or_default())?;
+        let admin = self.admin(waf.admin.unwrap_or_default(), server.https_enabled)?;
+        self.artifact_has_no_custom_rules(&rules, &domains)?;
+        Ok(Config {
+            mode,
+            server,
+            upstream,
+            domains,
+            rules,
+            body,
+            response_body,
+            client_ip,
+            logging,
+            metrics,
+            rate_limit,
+            ip_filter,
+            geoip,
+            acme,
+            admin,
+        })
+    }
+
+    /// `waf.mode`, else `OBSERVE`, else enforce.
+    fn mode(&self, file: Option<Mode>) -> Result<Mode, ConfigError> {
+        let observe = self.pick_bool(None, "OBSERVE", false)?;
+        Ok(match file {
+            Some(mode) => mode,
+            None if observe => Mode::Observe,
+            None => Mode::Enforce,
+        })
+    }
+
+    /// `waf.domains`, keyed by the name as requests are looked up.
+    fn domains(
+        &self,
+        file: BTreeMap<String, FileDomain>,
+        server: &ServerConfig,
+        global: (&FileRateLimit, &FileGeoip),
+    ) -> Result<BTreeMap<String, DomainConfig>, ConfigError> {
+        let mut domains = BTreeMap::new();
+        for (name, d) in file {
+            let domain = self.domain(&name, d, server, global)?;
             // Host matching is case-insensitive and ignores the port: store the name the way it is looked up.
-            domains.insert(
-                name.to_ascii_lowercase(),
-                DomainConfig {
-                    default_upstream,
-                    upstream_tls,
-                    upstream_host,
-                    upstreams,
-                    pool,
-                    rate_limit: traffic.rate_limit,
-                    ip_filter: traffic.ip_filter,
-                    geoip: traffic.geoip,
-                    cert_file,
-                    key_file,
-                    force_https,
-                    acme_enabled,
-                    acme_email: d.acme_email,
-                    self_signed,
-                    anomaly_threshold: d.anomaly_threshold,
-                    disabled_rules,
-                    excluded_variables,
-                    profile: d.profile,
-                    custom_rules,
-                    responses: d.responses,
-                    access_log: d.access_log.unwrap_or(true),
-                },
-            );
+            domains.insert(name.to_ascii_lowercase(), domain);
         }
+        Ok(domains)
+    }
+
+    /// One domain's section, `waf.domains.<name>`.
+    fn domain(
+        &self,
+        name: &str,
+        d: FileDomain,
+        server: &ServerConfig,
+        global: (&FileRateLimit, &FileGeoip),
+    ) -> Result<DomainConfig, ConfigError> {
+        let key = format!("waf.domains.{name}");
+        let (acme_enabled, self_signed) = self.domain_certificate_source(&key, name, &d, server)?;
+        let default_upstream = match d.default_upstream {
+            Some(u) => Some(self.upstream(&format!("{key}.default_upstream"), &u)?),
+            None => None,
+        };
+        let upstream_tls = match d.upstream_tls {
+            Some(t) => Some(self.upstream_tls(&format!("{key}.upstream_tls"), t)?),
+            None => None,
+        };
+        let upstreams = match d.upstreams {
+            Some(list) => Some(self.pool(&format!("{key}.upstreams"), list)?),
+            None => None,
+        };
+        if upstreams.is_some() && default_upstream.is_some() {
+            return Err(self.key_error(
+                &format!("{key}.upstreams"),
+                "set default_upstream or upstreams, not both",
+            ));
+        }
+        let pool = DomainPoolSettings {
+            balance: self.balance(&key, d.balance)?,
+            max_fails: self.max_fails(&key, d.max_fails)?,
+            fail_timeout_sec: self.fail_timeout(&key, d.fail_timeout_sec)?,
+            retries: self.retries(&key, d.retries)?,
+            health_check: self.domain_health_check(&key, d.health_check)?,
+        };
+        if let Some(setting) = pool.first_set()
+            && upstreams.is_none()
+            && default_upstream.is_none()
+        {
+            // Without servers of its own the domain is served by the global pool, which follows upstream.*.
+            return Err(self.key_error(
+                &format!("{key}.{setting}"),
+                "applies to the domain's own servers: set its upstreams (or default_upstream)",
+            ));
+        }
+        let upstream_host = match d.upstream_host {
+            Some(h) => Some(self.upstream_host(&format!("{key}.upstream_host"), h)?),
+            None => None,
+        };
+        let traffic = self.domain_traffic(&key, d.rate_limit, d.ip_filter, d.geoip, global)?;
+        let (cert_file, key_file) = self.pair(&key, d.cert_file, d.key_file)?;
+        let force_https = d.force_https.unwrap_or(false);
+        if force_https && !server.https_enabled {
+            return Err(self.key_error(
+                &format!("{key}.force_https"),
+                "redirects to HTTPS, but server.https_enabled is false",
+            ));
+        }
+        if d.anomaly_threshold == Some(0) {
+            return Err(self.key_error(&format!("{key}.anomaly_threshold"), "must be at least 1"));
+        }
+        let mut disabled_rules = d.disabled_rules.unwrap_or_default();
+        disabled_rules.sort_unstable();
+        disabled_rules.dedup();
+        let excluded_variables =
+            self.excluded_variables(&key, d.excluded_variables.unwrap_or_default())?;
+        let custom_rules = self.custom_rules(&key, d.custom_rules.unwrap_or_default())?;
+        Ok(DomainConfig {
+            default_upstream,
+            upstream_tls,
+            upstream_host,
+            upstreams,
+            pool,
+            rate_limit: traffic.rate_limit,
+            ip_filter: traffic.ip_filter,
+            geoip: traffic.geoip,
+            cert_file,
+            key_file,
+            force_https,
+            acme_enabled,
+            acme_email: d.acme_email,
+            self_signed,
+            anomaly_threshold: d.anomaly_threshold,
+            disabled_rules,
+            excluded_variables,
+            profile: d.profile,
+            custom_rules,
+            responses: d.responses,
+            access_log: d.access_log.unwrap_or(true),
+        })
+    }
+
+    /// Where a domain's certificate comes from, checked: `(acme_enabled, self_signed)`; the files themselves are
+    /// `cert_file` and `key_file`, read as a pair.
+    fn domain_certificate_source(
+        &self,
+        key: &str,
+        name: &str,
+        d: &FileDomain,
+        server: &ServerConfig,
+    ) -> Result<(bool, bool), ConfigError> {
+        let acme_enabled = d.acme_enabled.unwrap_or(false);
+        // The name becomes the ACME identifier and the name of its files in auto_cert_dir/acme.
+        let dns_name = !name.is_empty()
+            && !name.starts_with('.')
+            && !name.contains("..")
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+        if acme_enabled && !dns_name {
+            return Err(self.key_error(
+                &format!("{key}.acme_enabled"),
+                "ACME needs a DNS name (letters, digits, '-' and '.'; no wildcard)",
+            ));
+        }
+        let self_signed = d.self_signed.unwrap_or(false);
+        // The name is in the generated certificate and names its files in auto_cert_dir/domains.
+        if self_signed && !dns_name {
+            return Err(self.key_error(
+                &format!("{key}.self_signed"),
+                "a self-signed certificate needs a DNS name (letters, digits, '-' and '.'; no wildcard)",
+            ));
+        }
+        if self_signed && (acme_enabled || d.cert_file.is_some() || d.key_file.is_some()) {
+            // One certificate per domain, so nobody wonders which one is served.
+            return Err(self.key_error(
+                &format!("{key}.self_signed"),
+                "set one of cert_file/key_file, acme_enabled or self_signed",
+            ));
+        }
+        if let Some(email) = &d.acme_email
+            && !is_email(email)
+        {
+            return Err(self.key_error(
+                &format!("{key}.acme_email"),
+                format!("{email:?} is not an e-mail address"),
+            ));
+        }
+        if acme_enabled && !(server.https_enabled && server.http_enabled) {
+            // HTTP-01 is answered on the HTTP listener, and the certificate is only of use over HTTPS.
+            return Err(self.key_error(
+                &format!("{key}.acme_enabled"),
+                "ACME needs both listeners: http_enabled (the HTTP-01 challenge is answered on the HTTP \
+                 port) and https_enabled",
+            ));
+        }
+        Ok((acme_enabled, self_signed))
+    }
+
+    /// The HTTPS listener has a certificate to serve: the global one, or a domain's.
+    fn https_has_a_certificate(
+        &self,
+        server: &ServerConfig,
+        domains: &BTreeMap<String, DomainConfig>,
+    ) -> Result<(), ConfigError> {
         if server.https_enabled
             && server.tls.cert_file.is_none()
             && !server.tls.auto_generate
@@ -304,29 +372,24 @@ impl Resolver<'_> {
                  or a domain's cert_file and key_file, acme_enabled or self_signed",
             ));
         }
+        Ok(())
+    }
 
-        let rules = self.rules(waf.rules.unwrap_or_default())?;
-
-        let body = waf.body.unwrap_or_default();
+    /// `waf.body`.
+    fn body(&self, body: FileBody) -> Result<BodyConfig, ConfigError> {
         let limit_bytes = self.pick(body.limit_bytes, "BODY_LIMIT_BYTES", 1_048_576)?;
         if limit_bytes == 0 {
             return Err(self.key_error("waf.body.limit_bytes", "must be at least 1"));
         }
-        let over_limit = match body.over_limit.as_deref() {
-            None | Some("reject") => OverLimit::Reject,
-            Some("inspect_prefix") => OverLimit::InspectPrefix,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.body.over_limit",
-                    format!("unknown value {other:?}, expected reject or inspect_prefix"),
-                ));
-            }
-        };
+        Ok(BodyConfig {
+            limit_bytes,
+            over_limit: body.over_limit.unwrap_or(OverLimit::Reject),
+        })
+    }
 
-        let response_body = self.response_body(waf.response_body.unwrap_or_default())?;
-
+    /// `waf.client_ip`.
+    fn client_ip(&self, client_ip: FileClientIp) -> Result<ClientIpConfig, ConfigError> {
         let mut trusted_proxies = Vec::new();
-        let client_ip = waf.client_ip.unwrap_or_default();
         for (i, raw) in client_ip
             .trusted_proxies
             .unwrap_or_default()
@@ -338,8 +401,11 @@ impl Resolver<'_> {
                 .map_err(|e| self.key_error(&format!("waf.client_ip.trusted_proxies[{i}]"), e))?;
             trusted_proxies.push(cidr);
         }
+        Ok(ClientIpConfig { trusted_proxies })
+    }
 
-        let logging = waf.logging.unwrap_or_default();
+    /// `waf.logging`.
+    fn logging(&self, logging: FileLogging) -> Result<LoggingConfig, ConfigError> {
         let level = logging.level.unwrap_or_else(|| "info".into());
         if tracing_subscriber::EnvFilter::try_new(&level).is_err() {
             return Err(self.key_error(
@@ -347,39 +413,16 @@ impl Resolver<'_> {
                 format!("invalid level {level:?}, expected e.g. info, debug, warn"),
             ));
         }
-        let format = match logging.format.as_deref() {
-            None | Some("text") => LogFormat::Text,
-            Some("json") => LogFormat::Json,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.logging.format",
-                    format!("unknown format {other:?}, expected text or json"),
-                ));
-            }
-        };
+        Ok(LoggingConfig {
+            level,
+            format: logging.format.unwrap_or(LogFormat::Text),
+            traffic_level: logging.traffic_level.unwrap_or(TrafficLogLevel::Warn),
+            access: self.access_log(logging.access.unwrap_or_default())?,
+        })
+    }
 
-        let traffic_level = match logging.traffic_level.as_deref() {
-            Some("off") => TrafficLogLevel::Off,
-            Some("error") => TrafficLogLevel::Error,
-            None | Some("warn") => TrafficLogLevel::Warn,
-            Some("info") => TrafficLogLevel::Info,
-            Some("debug") => TrafficLogLevel::Debug,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.logging.traffic_level",
-                    format!("unknown level {other:?}, expected off, error, warn, info or debug"),
-                ));
-            }
-        };
-        let access = self.access_log(logging.access.unwrap_or_default())?;
-        let rate_limit = self.rate_limit("waf.rate_limit", global_rate_limit)?;
-        let ip_filter = self.ip_filter("waf.ip_filter", waf.ip_filter.unwrap_or_default())?;
-        let geoip = self.geoip("waf.geoip", global_geoip)?;
-
-        let metrics = MetricsConfig {
-            enabled: waf.metrics.as_ref().and_then(|m| m.enabled).unwrap_or(true),
-        };
-        let file_acme = waf.acme.unwrap_or_default();
+    /// `waf.acme`: the directory (Let's Encrypt's unless told), over HTTPS only.
+    fn acme(&self, file_acme: FileAcme) -> Result<AcmeConfig, ConfigError> {
         let staging = self.pick_bool(file_acme.staging, "ACME_STAGING", false)?;
         let env_value = |name: &str| (self.env)(name).filter(|v| !v.is_empty());
         let directory_url = file_acme
@@ -397,14 +440,21 @@ impl Resolver<'_> {
                 format!("{directory_url:?} is not an https:// URL"),
             ));
         }
-        let acme = AcmeConfig {
+        Ok(AcmeConfig {
             directory_url,
             ca_file: file_acme
                 .ca_file
                 .or_else(|| env_value("ACME_CA_FILE"))
                 .map(PathBuf::from),
-        };
-        let admin = self.admin(waf.admin.unwrap_or_default(), server.https_enabled)?;
+        })
+    }
+
+    /// A domain's custom rules are compiled with the rule directories, which an artifact replaces.
+    fn artifact_has_no_custom_rules(
+        &self,
+        rules: &RulesConfig,
+        domains: &BTreeMap<String, DomainConfig>,
+    ) -> Result<(), ConfigError> {
         if rules.artifact.is_some()
             && let Some(host) = domains
                 .iter()
@@ -417,45 +467,11 @@ impl Resolver<'_> {
                  with `hosts: [...]`, among those compiled into the artifact",
             ));
         }
-
-        Ok(Config {
-            mode,
-            server,
-            upstream,
-            domains,
-            rules,
-            body: BodyConfig {
-                limit_bytes,
-                over_limit,
-            },
-            response_body,
-            client_ip: ClientIpConfig { trusted_proxies },
-            logging: LoggingConfig {
-                level,
-                format,
-                traffic_level,
-                access,
-            },
-            metrics,
-            rate_limit,
-            ip_filter,
-            geoip,
-            acme,
-            admin,
-        })
+        Ok(())
     }
 
     fn access_log(&self, a: super::file::FileAccessLog) -> Result<AccessLogConfig, ConfigError> {
-        let format = match a.format.as_deref() {
-            None | Some("json") => AccessLogFormat::Json,
-            Some("combined") => AccessLogFormat::Combined,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.logging.access.format",
-                    format!("unknown format {other:?}, expected json or combined"),
-                ));
-            }
-        };
+        let format = a.format.unwrap_or(AccessLogFormat::Json);
         if a.path.as_deref() == Some("") {
             return Err(self.key_error(
                 "waf.logging.access.path",
@@ -1034,16 +1050,7 @@ impl Resolver<'_> {
         if limit_bytes == 0 {
             return Err(self.key_error("waf.response_body.limit_bytes", "must be at least 1"));
         }
-        let over_limit = match b.over_limit.as_deref() {
-            None | Some("inspect_prefix") => ResponseOverLimit::InspectPrefix,
-            Some("reject") => ResponseOverLimit::Reject,
-            Some(other) => {
-                return Err(self.key_error(
-                    "waf.response_body.over_limit",
-                    format!("unknown value {other:?}, expected inspect_prefix or reject"),
-                ));
-            }
-        };
+        let over_limit = b.over_limit.unwrap_or(ResponseOverLimit::InspectPrefix);
         let content_types = match b.content_types {
             None => ["text/plain", "text/html", "text/xml"]
                 .map(String::from)
@@ -1217,6 +1224,12 @@ mod tests {
             let e = run(text, &[]).unwrap_err().to_string();
             assert!(e.contains(key), "{text}: {e}");
         }
+        // The settings with a few values are serde enums: the error lists them.
+        let e = run("waf: {mode: block}", &[]).unwrap_err().to_string();
+        assert!(
+            e.contains("unknown variant `block`, expected one of `enforce`, `observe`, `disabled`"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -1317,6 +1330,16 @@ mod tests {
                 "waf.rules.paranoia_level",
             ),
             ("waf: {body: {over_limit: pass}}", "waf.body.over_limit"),
+            ("waf: {logging: {format: xml}}", "waf.logging.format"),
+            (
+                "waf: {logging: {traffic_level: loud}}",
+                "waf.logging.traffic_level",
+            ),
+            (
+                "waf: {logging: {access: {format: common}}}",
+                "waf.logging.access.format",
+            ),
+            ("waf: {geoip: {unknown: block}}", "waf.geoip.unknown"),
             (
                 "waf: {response_body: {over_limit: pass}}",
                 "waf.response_body.over_limit",

@@ -9,7 +9,7 @@ use super::ConfigError;
 use super::file::{FileGeoip, FileIpFilter, FileRateLimit};
 use super::resolve::Resolver;
 use crate::cidr::Cidr;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::PathBuf;
 
@@ -97,7 +97,7 @@ pub struct GeoipConfig {
 }
 
 /// What happens to an address the database gives no country for (private ranges, gaps in the data).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum UnknownCountry {
     Allow,
@@ -262,16 +262,7 @@ impl Resolver<'_> {
                 "GeoIP needs a MaxMind database file",
             ));
         }
-        let unknown = match g.unknown.as_deref() {
-            None | Some("allow") => UnknownCountry::Allow,
-            Some("deny") => UnknownCountry::Deny,
-            Some(other) => {
-                return Err(self.key_error(
-                    &format!("{key}.unknown"),
-                    format!("unknown value {other:?}, expected allow or deny"),
-                ));
-            }
-        };
+        let unknown = g.unknown.unwrap_or(UnknownCountry::Allow);
         Ok(GeoipConfig {
             enabled,
             database,

@@ -53,7 +53,7 @@ pub struct Https {
 /// Makes sure the certificate `config` names for the domain `name` can be served: its files are read and parsed
 /// and the key belongs to the leaf, or its self-signed certificate is made. The admin panel checks this before it
 /// applies a change, as the start does; the watcher then serves the same files.
-pub fn check_domain(config: &Config, name: &str) -> Result<(), String> {
+pub fn check_domain(config: &Config, name: &str) -> Result<(), DomainCertError> {
     let Some(paths) = config
         .domains
         .get(name)
@@ -63,12 +63,22 @@ pub fn check_domain(config: &Config, name: &str) -> Result<(), String> {
     };
     if paths.source == Source::SelfSigned {
         self_signed::ensure_domain(&config.server.tls.auto_cert_dir, name)
-            .map_err(|e| format!("{e:#}"))?;
+            .map_err(DomainCertError::SelfSigned)?;
     }
     certs::PemFiles::read(&paths.cert, &paths.key)
         .and_then(|files| files.parse(&provider(), paths.source, &paths.cert, &paths.key))
         .map(drop)
-        .map_err(|e| e.to_string())
+        .map_err(DomainCertError::Files)
+}
+
+/// Why a domain's certificate cannot be served.
+#[derive(Debug, thiserror::Error)]
+pub enum DomainCertError {
+    /// Its self-signed certificate could not be made (the generator's chain of causes).
+    #[error("{0:#}")]
+    SelfSigned(anyhow::Error),
+    #[error(transparent)]
+    Files(#[from] certs::CertError),
 }
 
 pub fn provider() -> Arc<CryptoProvider> {

@@ -4,7 +4,7 @@
 //! IPv4 and IPv6 share one 128-bit space: an IPv4 address is placed where its IPv4-mapped IPv6 form
 //! (`::ffff:a.b.c.d`) lives, the same canonical form `client_ip.rs` gives the client address, so a v4 block
 //! never matches a v6 address by accident and `::ffff:10.0.0.1` is `10.0.0.1`.
-use crate::cidr::Cidr;
+use crate::cidr::{Cidr, CidrError};
 use std::net::IpAddr;
 use std::path::Path;
 
@@ -75,11 +75,11 @@ pub enum ListError {
         path: String,
         source: std::io::Error,
     },
-    #[error("{path}:{line}: {message}")]
+    #[error("{path}:{line}: {source}")]
     Entry {
         path: String,
         line: usize,
-        message: String,
+        source: CidrError,
     },
 }
 
@@ -100,10 +100,10 @@ fn parse(text: &str, shown: &str) -> Result<Vec<Cidr>, ListError> {
         if entry.is_empty() {
             continue;
         }
-        let cidr = entry.parse::<Cidr>().map_err(|message| ListError::Entry {
+        let cidr = entry.parse::<Cidr>().map_err(|source| ListError::Entry {
             path: shown.to_string(),
             line: i + 1,
-            message,
+            source,
         })?;
         cidrs.push(cidr);
     }

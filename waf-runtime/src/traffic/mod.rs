@@ -131,13 +131,6 @@ pub enum TrafficError {
     },
 }
 
-/// The admin console reports a failed build as text (its `?` into `String`).
-impl From<TrafficError> for String {
-    fn from(error: TrafficError) -> String {
-        error.to_string()
-    }
-}
-
 impl Traffic {
     /// Builds the controls of `config`, reading list files and GeoIP databases. `previous` (the controls in
     /// force) lends its rate limiters to scopes whose settings are unchanged. The error names the file (and

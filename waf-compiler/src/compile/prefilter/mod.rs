@@ -410,157 +410,55 @@ impl TryFrom<PrefilterData> for Prefilter {
     type Error = PrefilterError;
 
     fn try_from(data: PrefilterData) -> Result<Prefilter, PrefilterError> {
-        let bad = |message: String| Err(PrefilterError::Inconsistent(message));
         let rule_count = data.rule_count as usize;
         let words = rule_count.div_ceil(64);
         let mut by_variable = [None; Variable::COUNT];
-        let mut parts = Vec::with_capacity(data.groups.len());
-        let mut all_targets = Vec::with_capacity(data.groups.len());
-        let mut all_ungated = Vec::with_capacity(data.groups.len());
+        let mut checked = Vec::with_capacity(data.groups.len());
         for (position, group) in data.groups.iter().enumerate() {
-            let name = group.variable.name();
             if by_variable[group.variable.index()]
                 .replace(position)
                 .is_some()
             {
-                return bad(format!("variable {name} has two groups"));
+                return Err(PrefilterError::Inconsistent(format!(
+                    "variable {} has two groups",
+                    group.variable.name()
+                )));
             }
-            if group.literals.len() != group.targets.len() {
-                return bad(format!(
-                    "variable {name}: {} literals but {} target lists",
-                    group.literals.len(),
-                    group.targets.len()
-                ));
-            }
-            if let Some(i) = group.literals.iter().position(Vec::is_empty) {
-                return bad(format!("variable {name}: literal {i} is empty"));
-            }
-            let mut chain_ids: Vec<usize> = Vec::new();
-            let mut gated = vec![0u64; words];
-            // Checks a target and returns (rule index, chain slot), gating the rule for this variable.
-            let mut resolve = |target: &Target| {
-                let (rule, chain) = (target.rule as usize, target.chain as usize);
-                if rule >= rule_count || target.chain >= data.chain_count {
-                    return Err(PrefilterError::Inconsistent(format!(
-                        "variable {name}: target rule {rule} chain {chain} out of range ({rule_count} rules, {} chains)",
-                        data.chain_count
-                    )));
-                }
-                let slot = chain_ids
-                    .iter()
-                    .position(|&c| c == chain)
-                    .unwrap_or_else(|| {
-                        chain_ids.push(chain);
-                        chain_ids.len() - 1
-                    });
-                gated[rule / 64] |= 1 << (rule % 64);
-                Ok((rule, slot))
-            };
-            // The literals of two bytes or more go to the automaton, those of one byte to a table.
-            let mut targets = Vec::with_capacity(group.targets.len());
-            let mut byte_literals = Vec::new();
-            let mut shortest_of_slot: Vec<usize> = Vec::new();
-            let mut needs = |slot: usize, len: usize| {
-                if shortest_of_slot.len() <= slot {
-                    shortest_of_slot.resize(slot + 1, usize::MAX);
-                }
-                shortest_of_slot[slot] = shortest_of_slot[slot].min(len);
-            };
-            for (literal, list) in group.literals.iter().zip(&group.targets) {
-                let list = list
-                    .iter()
-                    .map(&mut resolve)
-                    .collect::<Result<Vec<_>, _>>()?;
-                for &(_, slot) in &list {
-                    needs(slot, literal.len());
-                }
-                match literal.as_slice() {
-                    &[byte] => byte_literals.push((byte.to_ascii_lowercase(), list)),
-                    _ => targets.push((literal.as_slice(), list)),
-                }
-            }
-            // Stored literals are lowercased and distinct; merge any that are not, so each byte has one entry.
-            byte_literals.sort_by_key(|(byte, _)| *byte);
-            byte_literals.dedup_by(|(byte, list), (kept, kept_list)| {
-                let same = byte == kept;
-                if same {
-                    kept_list.append(list);
-                }
-                same
-            });
-            let mut byte_gates = Vec::with_capacity(group.byte_gates.len());
-            for gate in &group.byte_gates {
-                let mut set = [false; 256];
-                // Both cases of a letter: a chain ending in `lowercase` is counted on the value before it
-                // (see `ScanPlan`), and counting more bytes can only let a rule run more often.
-                for &b in &gate.bytes {
-                    set[usize::from(b.to_ascii_lowercase())] = true;
-                    set[usize::from(b.to_ascii_uppercase())] = true;
-                }
-                let mut resolved = Vec::with_capacity(gate.targets.len());
-                for (target, min_count) in &gate.targets {
-                    let (rule, slot) = resolve(target)?;
-                    needs(slot, *min_count as usize);
-                    resolved.push((rule, slot, *min_count as usize));
-                }
-                byte_gates.push(ByteGate {
-                    set,
-                    enough: resolved.iter().map(|t| t.2).max().unwrap_or(0),
-                    targets: resolved,
-                });
-            }
-            let ungated: Vec<u64> = gated
-                .iter()
-                .enumerate()
-                .map(|(word, &g)| !g & word_mask(rule_count, word))
-                .collect();
-            // A slot without a target (none is built) needs nothing.
-            shortest_of_slot.resize(chain_ids.len(), usize::MAX);
-            for shortest in &mut shortest_of_slot {
-                if *shortest == usize::MAX {
-                    *shortest = 0;
-                }
-            }
-            parts.push((
-                chain_ids,
-                byte_gates,
-                ByteLiterals::new(byte_literals),
-                shortest_of_slot,
-            ));
-            all_ungated.push(ungated);
-            all_targets.push(targets);
+            checked.push(CheckedGroup::new(group, rule_count, data.chain_count)?);
         }
-        let literals: Vec<Vec<&[u8]>> = all_targets
+        let literals: Vec<Vec<&[u8]>> = checked
             .iter()
-            .map(|targets| targets.iter().map(|(literal, _)| *literal).collect())
+            .map(|group| group.targets.iter().map(|(literal, _)| *literal).collect())
             .collect();
-        let mut all_targets: Vec<Vec<Vec<(usize, usize)>>> = all_targets
-            .into_iter()
-            .map(|targets| targets.into_iter().map(|(_, list)| list).collect())
+        let mut all_targets: Vec<Vec<Vec<(usize, usize)>>> = checked
+            .iter_mut()
+            .map(|group| {
+                std::mem::take(&mut group.targets)
+                    .into_iter()
+                    .map(|(_, list)| list)
+                    .collect()
+            })
             .collect();
         let automata = share_automata(&literals, &mut all_targets)?;
+        let mut all_ungated = Vec::with_capacity(checked.len());
         let groups: Vec<Group> = data
             .groups
             .iter()
-            .zip(parts)
+            .zip(checked)
             .zip(literals.iter().zip(all_targets.into_iter().zip(automata)))
-            .map(
-                |(
-                    (stored, (chains, byte_gates, byte_literals, shortest_of_slot)),
-                    (literals, (targets, automaton)),
-                )| {
-                    Group {
-                        variable: stored.variable,
-                        automaton,
-                        shortest: literals.iter().map(|l| l.len()).min().unwrap_or(usize::MAX),
-                        chains,
-                        targets,
-                        byte_literals,
-                        byte_gates,
-                        shortest_of_slot,
-                    }
-                },
-            )
+            .map(|((stored, group), (literals, (targets, automaton)))| {
+                all_ungated.push(group.ungated);
+                Group {
+                    variable: stored.variable,
+                    automaton,
+                    shortest: literals.iter().map(|l| l.len()).min().unwrap_or(usize::MAX),
+                    chains: group.chains,
+                    targets,
+                    byte_literals: group.byte_literals,
+                    byte_gates: group.byte_gates,
+                    shortest_of_slot: group.shortest_of_slot,
+                }
+            })
             .collect();
         // Until attached: every chain as it is, computed for every value.
         let plans = groups
@@ -576,6 +474,137 @@ impl TryFrom<PrefilterData> for Prefilter {
             plans,
             ungated: all_ungated,
             id: 0,
+        })
+    }
+}
+
+/// A literal's targets: (rule index, chain slot) pairs.
+type Targets = Vec<(usize, usize)>;
+
+/// One stored group, checked against the rule set's counts: what its [`Group`] is built from, but for the
+/// automaton, which groups share ([`share_automata`]).
+struct CheckedGroup<'a> {
+    /// The transform chains its targets read, by slot.
+    chains: Vec<usize>,
+    /// The literals of two bytes or more, each with its targets.
+    targets: Vec<(&'a [u8], Targets)>,
+    byte_literals: ByteLiterals,
+    byte_gates: Vec<ByteGate>,
+    shortest_of_slot: Vec<usize>,
+    /// The rules none of its literals gates.
+    ungated: Vec<u64>,
+}
+
+impl<'a> CheckedGroup<'a> {
+    fn new(
+        group: &'a GroupData,
+        rule_count: usize,
+        chain_count: u32,
+    ) -> Result<CheckedGroup<'a>, PrefilterError> {
+        let bad = |message: String| Err(PrefilterError::Inconsistent(message));
+        let name = group.variable.name();
+        if group.literals.len() != group.targets.len() {
+            return bad(format!(
+                "variable {name}: {} literals but {} target lists",
+                group.literals.len(),
+                group.targets.len()
+            ));
+        }
+        if let Some(i) = group.literals.iter().position(Vec::is_empty) {
+            return bad(format!("variable {name}: literal {i} is empty"));
+        }
+        let mut chain_ids: Vec<usize> = Vec::new();
+        let mut gated = vec![0u64; rule_count.div_ceil(64)];
+        // Checks a target and returns (rule index, chain slot), gating the rule for this variable.
+        let mut resolve = |target: &Target| {
+            let (rule, chain) = (target.rule as usize, target.chain as usize);
+            if rule >= rule_count || target.chain >= chain_count {
+                return Err(PrefilterError::Inconsistent(format!(
+                    "variable {name}: target rule {rule} chain {chain} out of range ({rule_count} rules, {chain_count} chains)"
+                )));
+            }
+            let slot = chain_ids
+                .iter()
+                .position(|&c| c == chain)
+                .unwrap_or_else(|| {
+                    chain_ids.push(chain);
+                    chain_ids.len() - 1
+                });
+            gated[rule / 64] |= 1 << (rule % 64);
+            Ok((rule, slot))
+        };
+        // The literals of two bytes or more go to the automaton, those of one byte to a table.
+        let mut targets = Vec::with_capacity(group.targets.len());
+        let mut byte_literals = Vec::new();
+        let mut shortest_of_slot: Vec<usize> = Vec::new();
+        let mut needs = |slot: usize, len: usize| {
+            if shortest_of_slot.len() <= slot {
+                shortest_of_slot.resize(slot + 1, usize::MAX);
+            }
+            shortest_of_slot[slot] = shortest_of_slot[slot].min(len);
+        };
+        for (literal, list) in group.literals.iter().zip(&group.targets) {
+            let list = list
+                .iter()
+                .map(&mut resolve)
+                .collect::<Result<Vec<_>, _>>()?;
+            for &(_, slot) in &list {
+                needs(slot, literal.len());
+            }
+            match literal.as_slice() {
+                &[byte] => byte_literals.push((byte.to_ascii_lowercase(), list)),
+                _ => targets.push((literal.as_slice(), list)),
+            }
+        }
+        // Stored literals are lowercased and distinct; merge any that are not, so each byte has one entry.
+        byte_literals.sort_by_key(|(byte, _)| *byte);
+        byte_literals.dedup_by(|(byte, list), (kept, kept_list)| {
+            let same = byte == kept;
+            if same {
+                kept_list.append(list);
+            }
+            same
+        });
+        let mut byte_gates = Vec::with_capacity(group.byte_gates.len());
+        for gate in &group.byte_gates {
+            let mut set = [false; 256];
+            // Both cases of a letter: a chain ending in `lowercase` is counted on the value before it
+            // (see `ScanPlan`), and counting more bytes can only let a rule run more often.
+            for &b in &gate.bytes {
+                set[usize::from(b.to_ascii_lowercase())] = true;
+                set[usize::from(b.to_ascii_uppercase())] = true;
+            }
+            let mut resolved = Vec::with_capacity(gate.targets.len());
+            for (target, min_count) in &gate.targets {
+                let (rule, slot) = resolve(target)?;
+                needs(slot, *min_count as usize);
+                resolved.push((rule, slot, *min_count as usize));
+            }
+            byte_gates.push(ByteGate {
+                set,
+                enough: resolved.iter().map(|t| t.2).max().unwrap_or(0),
+                targets: resolved,
+            });
+        }
+        let ungated: Vec<u64> = gated
+            .iter()
+            .enumerate()
+            .map(|(word, &g)| !g & word_mask(rule_count, word))
+            .collect();
+        // A slot without a target (none is built) needs nothing.
+        shortest_of_slot.resize(chain_ids.len(), usize::MAX);
+        for shortest in &mut shortest_of_slot {
+            if *shortest == usize::MAX {
+                *shortest = 0;
+            }
+        }
+        Ok(CheckedGroup {
+            chains: chain_ids,
+            targets,
+            byte_literals: ByteLiterals::new(byte_literals),
+            byte_gates,
+            shortest_of_slot,
+            ungated,
         })
     }
 }
