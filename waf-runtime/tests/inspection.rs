@@ -430,10 +430,14 @@ async fn an_api_profile_judges_bodies_by_content_not_label() {
             .status
         }
     };
-    // An API client that sends JSON without a Content-Type, as older SDKs do.
-    let unlabelled = r#"{"name":"web","active":true,"events":["push"]}"#;
-    assert_eq!(send_body("app.test", None, unlabelled).await, 403);
-    assert_eq!(send_body("api.test", None, unlabelled).await, 200);
+    // An API client that sends JSON without a Content-Type, as older SDKs do: its content is judged on any site.
+    let hook = r#"{"name":"web","active":true,"events":["push"]}"#;
+    assert_eq!(send_body("app.test", None, hook).await, 200);
+    assert_eq!(send_body("api.test", None, hook).await, 200);
+    // A vendor media type the site policy does not list (920420): refused for pages, no evidence for an API.
+    let vendor = Some("application/vnd.acme.hook-v2");
+    assert_eq!(send_body("app.test", vendor, hook).await, 403);
+    assert_eq!(send_body("api.test", vendor, hook).await, 200);
     // A webhook's document with a URL ending in `?` (CRS 931120, remote file inclusion).
     let webhook = r#"{"sender":{"avatar_url":"https://avatars.example.com/u/340?"}}"#;
     assert_eq!(
@@ -450,7 +454,7 @@ async fn an_api_profile_judges_bodies_by_content_not_label() {
         send_body("api.test", Some("application/json"), injected).await,
         403
     );
-    assert_eq!(up.seen().len(), 2);
+    assert_eq!(up.seen().len(), 4);
     drop(waf);
 
     // A profile the proxy does not know is refused, naming the key.
