@@ -2,12 +2,6 @@
 //! operator never runs on a value: the logging phase reports it when the transaction's anomaly score, inbound
 //! plus outbound, is above zero ([`crate::evaluate`]).
 
-use super::{Build, Operator};
+use super::{Operator, SCORE_ONLY};
 
-pub(super) const OPERATOR: Operator = Operator {
-    modsecurity: &[],
-    takes_pattern: false,
-    compares_settings: false,
-    build: Build::None,
-    condition: None,
-};
+pub(super) const OPERATOR: Operator = SCORE_ONLY;

@@ -3,12 +3,6 @@
 //! other rules ([`crate::evaluate`]). The CRS converter recognises the rule by its shape, not by an operator
 //! name.
 
-use super::{Build, Operator};
+use super::{Operator, SCORE_ONLY};
 
-pub(super) const OPERATOR: Operator = Operator {
-    modsecurity: &[],
-    takes_pattern: false,
-    compares_settings: false,
-    build: Build::None,
-    condition: None,
-};
+pub(super) const OPERATOR: Operator = SCORE_ONLY;

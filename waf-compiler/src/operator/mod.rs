@@ -147,13 +147,23 @@ struct Operator {
     condition: Option<BuildCondition>,
 }
 
+/// The row of an operator that never runs on a value: the rule reads no variable and evaluation decides it
+/// from the transaction's anomaly score (`anomaly_threshold`, `anomaly_report`).
+const SCORE_ONLY: Operator = Operator {
+    modsecurity: &[],
+    takes_pattern: false,
+    compares_settings: false,
+    build: Build::None,
+    condition: None,
+};
+
 /// How an operator is built as a rule's operator, from its pattern (empty when it takes none).
 enum Build {
     /// A search, which finds where in the value it matched; `pm` reads the rule's phrases.
     Search(fn(&str, &[String], &mut RegexFactory<'_>) -> Result<Matcher, OperatorError>),
     /// A check of the whole value, which setting conditions can use too.
     Check(fn(&str) -> Result<Check, CheckError>),
-    /// Never run on a value (`anomaly_threshold`: evaluation decides it from the request's score).
+    /// Never run on a value ([`SCORE_ONLY`]).
     None,
 }
 

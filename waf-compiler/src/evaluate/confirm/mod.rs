@@ -229,14 +229,14 @@ fn not_found(confirm: Confirm) -> &'static str {
 /// `script` after `=`). A value that is a fragment still scores as written, unless the pattern's `hit` was on
 /// the query string's own `=` or `&`.
 fn pairs(confirm: Confirm, forms: &[Cow<'_, [u8]>], hit: Option<&[u8]>) -> Confirmation {
-    let values: Vec<&[u8]> = forms
+    let values: Vec<(&[u8], Option<Shape>)> = forms
         .iter()
         .flat_map(|form| shape::pair_values(form))
+        .map(|value| (value, shape::data_shape(value)))
         .collect();
-    let value_shape = |value: &[u8]| shape::data_shape(value);
     if let Some(reason) = values
         .iter()
-        .find_map(|value| parse(confirm, value, value_shape(value).unwrap_or(Shape::Token)))
+        .find_map(|&(value, shape)| parse(confirm, value, shape.unwrap_or(Shape::Token)))
     {
         return Confirmation {
             confirmed: true,
@@ -249,7 +249,7 @@ fn pairs(confirm: Confirm, forms: &[Cow<'_, [u8]>], hit: Option<&[u8]>) -> Confi
             .flatten()
             .any(|b| matches!(b, b'=' | b'&'))
     });
-    if !on_syntax && values.iter().any(|value| value_shape(value).is_none()) {
+    if !on_syntax && values.iter().any(|(_, shape)| shape.is_none()) {
         return Confirmation {
             confirmed: true,
             reason: format!("{FRAGMENT} (in a query string)"),
