@@ -80,6 +80,11 @@ const MISSING_LABEL_RULES: [u32; 2] = [920340, 920640];
 /// site's pages the list is the policy; an API's clients label bodies with vendor media types.
 const UNLISTED_LABEL_RULE: u32 = 920420;
 
+/// The rule that refuses a URL ending in `?` (931120): the trick that cuts off what a page appends to a
+/// parameter it includes as a file (`include($_GET['page'] . '.php')`). In a JSON document a URL is data and a
+/// trailing `?` truncates nothing: URL builders leave an empty query that way (`.../avatars/u/4?`).
+const TRUNCATED_URL_RULE: u32 = 931120;
+
 /// The structured syntax suffixes (RFC 6839) whose bodies the engine parses as the suffix says, whatever the
 /// media type before it (`application/scim+json` of SCIM provisioning, `application/atom+xml`).
 const PARSED_SUFFIXES: [&str; 2] = ["+json", "+xml"];
@@ -142,8 +147,9 @@ impl Profile {
 
     /// Weighs `verdict`'s matches as this profile sees them: a match that is no evidence here stays in the
     /// verdict, unconfirmed with the reason, and adds nothing to the anomaly score. For every profile: a body
-    /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, and a
-    /// file `body` that is what its label says ([`SIGNATURES`]). For [`Profile::Api`] also an unlisted label
+    /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, a
+    /// file `body` that is what its label says ([`SIGNATURES`]), and a URL ending in `?` in a value of a JSON
+    /// body ([`TRUNCATED_URL_RULE`]). For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
     /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
     /// parameter that names a file to include.
@@ -155,6 +161,8 @@ impl Profile {
                 "a structured syntax suffix (RFC 6839): the body is parsed as JSON or XML, as its label says"
             } else if m.rule_id == UNLISTED_LABEL_RULE && is_labelled_file(&m.value_excerpt, body) {
                 "a file that is what its label says (its signature), read as binary text runs"
+            } else if m.rule_id == TRUNCATED_URL_RULE && m.variable.starts_with("ARGS_POST:json.") {
+                "a URL in a JSON document is data: a trailing `?` truncates no file name there"
             } else if self == Profile::Web {
                 continue;
             } else if m.rule_id == UNLISTED_LABEL_RULE {

@@ -438,14 +438,22 @@ async fn an_api_profile_judges_bodies_by_content_not_label() {
     let vendor = Some("application/vnd.acme.hook-v2");
     assert_eq!(send_body("app.test", vendor, hook).await, 403);
     assert_eq!(send_body("api.test", vendor, hook).await, 200);
-    // A webhook's document with a URL ending in `?` (CRS 931120, remote file inclusion).
+    // A webhook's document with a URL ending in `?` (CRS 931120, the include-truncation trick): data in JSON on
+    // any site.
     let webhook = r#"{"sender":{"avatar_url":"https://avatars.example.com/u/340?"}}"#;
     assert_eq!(
         send_body("app.test", Some("application/json"), webhook).await,
+        200
+    );
+    // A URL to a numeric address in a JSON document (931100, remote file inclusion): refused for pages, data
+    // for an API.
+    let callback = r#"{"config":{"url":"http://203.0.113.7/hooks/ci"}}"#;
+    assert_eq!(
+        send_body("app.test", Some("application/json"), callback).await,
         403
     );
     assert_eq!(
-        send_body("api.test", Some("application/json"), webhook).await,
+        send_body("api.test", Some("application/json"), callback).await,
         200
     );
     // An injection is one whatever the profile.
@@ -454,7 +462,7 @@ async fn an_api_profile_judges_bodies_by_content_not_label() {
         send_body("api.test", Some("application/json"), injected).await,
         403
     );
-    assert_eq!(up.seen().len(), 4);
+    assert_eq!(up.seen().len(), 5);
     drop(waf);
 
     // A profile the proxy does not know is refused, naming the key.
