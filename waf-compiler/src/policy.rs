@@ -8,6 +8,8 @@
 //! traffic, 920420 (content type not allowed) was three quarters of what CRS refused. These bodies are still
 //! inspected: a body no parser takes is one raw value of `ARGS_POST`, and `REQUEST_BODY` rules read it.
 //!
+//! The restricted file extensions are CRS's less top-level domains and public certificates ([`RESTRICTED_EXTENSIONS`]).
+//!
 //! The methods add PUT, PATCH and DELETE to CRS's GET, HEAD, POST and OPTIONS: every REST API a single-page
 //! application or a mobile app talks to uses them, and a method is no attack (the request's content is inspected
 //! whatever its method). WebDAV's and other methods (PROPFIND, TRACE, CONNECT, made-up ones) stay refused.
@@ -42,6 +44,22 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/graphql-response+json| |application/vnd.google.protobuf|",
 );
 
+/// File extensions a request's path may not end in, as 920440 reads them (`.ext/`): CRS's list (backups, working
+/// copies, configuration, keys, databases, logs, server-side code) less `.com` and `.ws`, top-level domains
+/// that end a path naming a site (`/whois/example.com`, `/api/domains/shop.example.com`) far more often than a
+/// DOS program or a Windows script that no web server of today runs, and `.crt` and `.cer`, certificates that
+/// browsers and systems fetch to complete a chain (their issuer's URL in the certificate) and that hold no
+/// secret (the keys, `.key`, `.pem`, `.pfx`, `.jks`, stay restricted).
+pub const RESTRICTED_EXTENSIONS: &str = concat!(
+    ".ani/ .asa/ .asax/ .ascx/ .back/ .backup/ .bak/ .bck/ .bk/ .bkp/ .bat/ .cdx/ .cfg/ .cmd/ .cnf/ ",
+    ".compositefont/ .config/ .conf/ .copy/ .cs/ .csproj/ .csr/ .dat/ .db/ .dbf/ .dist/ .dll/ .dos/ ",
+    ".dpkg-dist/ .drv/ .gadget/ .hta/ .htr/ .htw/ .ida/ .idc/ .idq/ .inc/ .inf/ .ini/ .jks/ .jse/ ",
+    ".key/ .licx/ .lnk/ .log/ .mdb/ .msc/ .ocx/ .old/ .pass/ .pdb/ .pfx/ .pif/ .pem/ .pol/ .prf/ ",
+    ".printer/ .pwd/ .rdb/ .rdp/ .reg/ .resources/ .resx/ .sav/ .save/ .scr/ .sct/ .sh/ .shs/ .sql/ ",
+    ".sqlite/ .sqlite3/ .swap/ .swo/ .swp/ .sys/ .temp/ .tfstate/ .tlb/ .tmp/ .vb/ .vbe/ .vbs/ ",
+    ".vbproj/ .vsdisco/ .vxd/ .webinfo/ .wsc/ .wsf/ .wsh/ .xsd/ .xsx/",
+);
+
 /// Methods a request may use, as 911100 reads them.
 pub const ALLOWED_METHODS: &str = "GET HEAD POST OPTIONS PUT PATCH DELETE";
 
@@ -52,6 +70,10 @@ pub fn site_settings() -> BTreeMap<String, String> {
         (
             "allowed_request_content_type".to_owned(),
             ALLOWED_REQUEST_CONTENT_TYPE.to_owned(),
+        ),
+        (
+            "restricted_extensions".to_owned(),
+            RESTRICTED_EXTENSIONS.to_owned(),
         ),
     ])
 }

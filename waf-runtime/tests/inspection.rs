@@ -202,7 +202,8 @@ async fn crs_test_marker_requests_are_logged() {
     waf.wait_log("3f0b-marker", 2).await;
 }
 
-/// The shipped rule set takes PUT (the site policy's methods); with CRS's own `allowed_methods` in
+/// The shipped rule set takes PUT (the site policy's methods) and a path ending in a domain name (its
+/// restricted extensions lack top-level domains) but not a backup's; with CRS's own `allowed_methods` in
 /// `rules.crs_settings` it refuses it as CRS does (911100), and `rules.disabled_rules` takes that rule out
 /// without touching the generated rule files (an id no rule has is reported, not ignored).
 #[tokio::test(flavor = "multi_thread")]
@@ -236,6 +237,8 @@ async fn disabled_rules_and_crs_settings_tune_the_shipped_set() {
 
     let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config(""));
     assert_eq!(put(waf.addr).await, 200);
+    assert_eq!(get(waf.addr, "/whois/shop.example.com").await.0.status, 200);
+    assert_eq!(get(waf.addr, "/backup/shop.sql").await.0.status, 403);
     drop(waf);
 
     let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config(crs_methods));
