@@ -19,6 +19,7 @@
 
 use crate::evaluate::confirm::Confirmation;
 use crate::evaluate::verdict::Verdict;
+use crate::request::coding::Coding;
 use std::collections::BTreeMap;
 
 /// Content types a request body may have, as 920420 reads them (`|type|`, lowercase): CRS's own, then what
@@ -107,6 +108,10 @@ const UNLISTED_LABEL_RULE: u32 = 920420;
 /// trailing `?` truncates nothing: URL builders leave an empty query that way (`.../avatars/u/4?`).
 const TRUNCATED_URL_RULE: u32 = 931120;
 
+/// The rule that refuses restricted request headers (920450), `Content-Encoding` among them: CRS's reason is a
+/// body ModSecurity cannot decode. A body in a coding the engine undoes ([`Coding`]) is read decoded.
+const RESTRICTED_HEADER_RULE: u32 = 920450;
+
 /// The structured syntax suffixes (RFC 6839) whose bodies the engine parses as the suffix says, whatever the
 /// media type before it (`application/scim+json` of SCIM provisioning, `application/atom+xml`).
 const PARSED_SUFFIXES: [&str; 2] = ["+json", "+xml"];
@@ -171,11 +176,12 @@ impl Profile {
     /// verdict, unconfirmed with the reason, and adds nothing to the anomaly score. For every profile: a body
     /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, a
     /// file `body` that is what its label says ([`SIGNATURES`]), and a URL ending in `?` in a value of a JSON
-    /// body ([`TRUNCATED_URL_RULE`]). For [`Profile::Api`] also an unlisted label
+    /// body ([`TRUNCATED_URL_RULE`]), and a `Content-Encoding` the engine undid on the body (`decoded`, from
+    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]). For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
     /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
     /// parameter that names a file to include.
-    pub fn weigh(self, verdict: &mut Verdict, body: &[u8]) {
+    pub fn weigh(self, verdict: &mut Verdict, body: &[u8], decoded: Option<Coding>) {
         for m in &mut verdict.matches {
             let reason = if MISSING_LABEL_RULES.contains(&m.rule_id) {
                 "a body without a label is typed by its content, which the rules read"
@@ -183,6 +189,11 @@ impl Profile {
                 "a structured syntax suffix (RFC 6839): the body is parsed as JSON or XML, as its label says"
             } else if m.rule_id == UNLISTED_LABEL_RULE && is_labelled_file(&m.value_excerpt, body) {
                 "a file that is what its label says (its signature), read as binary text runs"
+            } else if m.rule_id == RESTRICTED_HEADER_RULE
+                && decoded.is_some()
+                && m.value_excerpt.eq_ignore_ascii_case("content-encoding")
+            {
+                "the body's coding was undone: the rules read it decoded"
             } else if m.rule_id == TRUNCATED_URL_RULE && m.variable.starts_with("ARGS_POST:json.") {
                 "a URL in a JSON document is data: a trailing `?` truncates no file name there"
             } else if self == Profile::Web {
