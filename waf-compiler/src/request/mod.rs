@@ -10,6 +10,7 @@
 
 pub mod body;
 pub mod coding;
+mod protobuf;
 pub mod collection;
 pub mod response;
 
