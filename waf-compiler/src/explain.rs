@@ -110,7 +110,7 @@ pub fn explain(
     let mut trace = Trace { out: String::new() };
     let mut verdict = rules.evaluate_observed(request, &mut trace);
     if let Some((profile, decoded)) = weigh {
-        profile.weigh(&mut verdict, request.body, decoded);
+        profile.weigh(&mut verdict, request, decoded);
     }
     verdict.settle(DEFAULT_ANOMALY_THRESHOLD);
     out.push_str(&trace.out);

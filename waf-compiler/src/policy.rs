@@ -19,6 +19,7 @@
 
 use crate::evaluate::confirm::Confirmation;
 use crate::evaluate::verdict::Verdict;
+use crate::request::HttpRequest;
 use crate::request::coding::Coding;
 use std::collections::BTreeMap;
 
@@ -112,6 +113,13 @@ const TRUNCATED_URL_RULE: u32 = 931120;
 /// body ModSecurity cannot decode. A body in a coding the engine undoes ([`Coding`]) is read decoded.
 const RESTRICTED_HEADER_RULE: u32 = 920450;
 
+/// The rule that refuses a `Content-Type` CRS's pattern does not take (920470): its parameter names are a list
+/// (`charset`, `boundary`, `action`...). Clients send others in well-formed media types: OData's
+/// `odata.metadata=minimal`, Elasticsearch's `compatible-with=8`, protobuf's `messageType`, JSON-LD's `profile`.
+/// What the rule is for, a header that is no media type (an OGNL expression, a parameter without a value, a
+/// value with blanks after `=`), still counts.
+const MEDIA_TYPE_RULE: u32 = 920470;
+
 /// The structured syntax suffixes (RFC 6839) whose bodies the engine parses as the suffix says, whatever the
 /// media type before it (`application/scim+json` of SCIM provisioning, `application/atom+xml`).
 const PARSED_SUFFIXES: [&str; 2] = ["+json", "+xml"];
@@ -155,6 +163,62 @@ fn is_labelled_file(media_type: &str, body: &[u8]) -> bool {
     signed || (ISO_MEDIA.contains(&media_type.as_str()) && body.get(4..8) == Some(b"ftyp"))
 }
 
+/// Whether `value` is a media type as RFC 9110 writes one (section 8.3.1): `type/subtype`, then parameters
+/// `; name=value`, each name a token and each value a token or a quoted string.
+fn is_well_formed_media_type(value: &[u8]) -> bool {
+    let is_token = |s: &[u8]| {
+        !s.is_empty()
+            && s.iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    };
+    let is_quoted = |s: &[u8]| {
+        let Some(inner) = s.strip_prefix(b"\"").and_then(|s| s.strip_suffix(b"\"")) else {
+            return false;
+        };
+        let mut escaped = false;
+        inner.iter().all(|&b| {
+            let fits = escaped || (b != b'"' && (b == b'\t' || b >= 0x20) && b != 0x7f);
+            escaped = !escaped && b == b'\\';
+            fits
+        }) && !escaped
+    };
+    let mut parts = split_parameters(value);
+    let Some(Some((kind, subtype))) = parts.next().map(|media| split_at(media.trim_ascii(), b'/'))
+    else {
+        return false;
+    };
+    is_token(kind)
+        && is_token(subtype)
+        && parts.all(|parameter| {
+            let parameter = parameter.trim_ascii();
+            parameter.is_empty()
+                || split_at(parameter, b'=').is_some_and(|(name, value)| {
+                    is_token(name) && (is_token(value) || is_quoted(value))
+                })
+        })
+}
+
+/// `s` split at the first `byte`, without it.
+fn split_at(s: &[u8], byte: u8) -> Option<(&[u8], &[u8])> {
+    let at = s.iter().position(|&b| b == byte)?;
+    Some((&s[..at], &s[at + 1..]))
+}
+
+/// `value` split at the semicolons that are not inside a quoted string.
+fn split_parameters(value: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let (mut quoted, mut escaped) = (false, false);
+    value.split(move |&b| {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' if quoted => escaped = true,
+            b'"' => quoted = !quoted,
+            b';' if !quoted => return true,
+            _ => {}
+        }
+        false
+    })
+}
+
 /// Whether `media_type` (as 920420 reports it) ends in a [`PARSED_SUFFIXES`] suffix.
 fn has_parsed_suffix(media_type: &str) -> bool {
     let media_type = media_type.split(';').next().unwrap_or_default().trim();
@@ -176,12 +240,21 @@ impl Profile {
     /// verdict, unconfirmed with the reason, and adds nothing to the anomaly score. For every profile: a body
     /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, a
     /// file `body` that is what its label says ([`SIGNATURES`]), and a URL ending in `?` in a value of a JSON
-    /// body ([`TRUNCATED_URL_RULE`]), and a `Content-Encoding` the engine undid on the body (`decoded`, from
-    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]). For [`Profile::Api`] also an unlisted label
+    /// body ([`TRUNCATED_URL_RULE`]), a `Content-Encoding` the engine undid on the body (`decoded`, from
+    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]), and a well-formed media type with a parameter CRS does
+    /// not list ([`MEDIA_TYPE_RULE`]). For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
     /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
     /// parameter that names a file to include.
-    pub fn weigh(self, verdict: &mut Verdict, body: &[u8], decoded: Option<Coding>) {
+    pub fn weigh(self, verdict: &mut Verdict, request: &HttpRequest<'_>, decoded: Option<Coding>) {
+        let body = request.body;
+        let well_formed_media_type = || {
+            request
+                .headers
+                .iter()
+                .filter(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+                .all(|&(_, value)| is_well_formed_media_type(value))
+        };
         for m in &mut verdict.matches {
             let reason = if MISSING_LABEL_RULES.contains(&m.rule_id) {
                 "a body without a label is typed by its content, which the rules read"
@@ -194,6 +267,8 @@ impl Profile {
                 && m.value_excerpt.eq_ignore_ascii_case("content-encoding")
             {
                 "the body's coding was undone: the rules read it decoded"
+            } else if m.rule_id == MEDIA_TYPE_RULE && well_formed_media_type() {
+                "a well-formed media type (RFC 9110): a parameter CRS does not list is no attack"
             } else if m.rule_id == TRUNCATED_URL_RULE && m.variable.starts_with("ARGS_POST:json.") {
                 "a URL in a JSON document is data: a trailing `?` truncates no file name there"
             } else if self == Profile::Web {
@@ -237,6 +312,31 @@ mod tests {
         assert!(has_parsed_suffix("application/atom+XML; charset=utf-8"));
         assert!(!has_parsed_suffix("application/vnd.ms-sync.wbxml"));
         assert!(!has_parsed_suffix("+json"));
+    }
+
+    #[test]
+    fn media_types_are_judged_by_their_grammar() {
+        for good in [
+            "application/json;odata.metadata=minimal;odata.streaming=true",
+            "application/vnd.elasticsearch+x-ndjson; compatible-with=8",
+            "application/x-protobuf; messageType=\"shop.v2.Order\"",
+            "multipart/form-data; boundary=----WebKitFormBoundary12345",
+            "text/plain;charset=UTF-8;",
+            "application/ld+json; profile=\"https://www.w3.org/ns/activitystreams; a=b\"",
+        ] {
+            assert!(is_well_formed_media_type(good.as_bytes()), "{good}");
+        }
+        for bad in [
+            "%{(#nike='multipart/form-data').(#dm=@ognl",
+            "text/plain; charset=\"UTF-8\"; garbage",
+            "text/xml; blah",
+            "multipart/form-data; boundary=  test_data_123456",
+            "text/plain; charset=\"open",
+            "text",
+            "text/plain; a=b c",
+        ] {
+            assert!(!is_well_formed_media_type(bad.as_bytes()), "{bad}");
+        }
     }
 
     #[test]

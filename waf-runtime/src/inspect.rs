@@ -91,7 +91,7 @@ impl LoadedRules {
         let mut verdict = self.set.evaluate_excluding(&request, excluded_variables);
         profile.weigh(
             &mut verdict,
-            body,
+            &request,
             decoded.as_ref().map(|&(coding, _)| coding),
         );
         findings(verdict, excluded, anomaly_threshold)

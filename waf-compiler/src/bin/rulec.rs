@@ -837,7 +837,7 @@ fn replay(
             let headers = request.headers();
             let mut verdict = rules.evaluate(&request.as_request(&headers));
             if let Some(profile) = replay.profile {
-                profile.weigh(&mut verdict, &request.body, decoded);
+                profile.weigh(&mut verdict, &request.as_request(&headers), decoded);
             }
             let is_blocked = verdict.blocking_at(threshold).is_some();
             if let Some(out) = details.as_mut() {

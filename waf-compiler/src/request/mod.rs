@@ -10,8 +10,8 @@
 
 pub mod body;
 pub mod coding;
-mod protobuf;
 pub mod collection;
+mod protobuf;
 pub mod response;
 
 pub use response::{HttpResponse, OwnedResponse};
