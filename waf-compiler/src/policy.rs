@@ -43,7 +43,10 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/vnd.api+json| |application/merge-patch+json| |application/json-patch+json| ",
     "|application/problem+json| |application/ld+json| |application/graphql| |application/graphql+json| ",
     "|application/x-amz-json-1.0| |application/x-amz-json-1.1| |application/x-sentry-envelope| |text/json| ",
-    "|application/graphql-response+json| |application/vnd.google.protobuf|",
+    "|application/graphql-response+json| |application/vnd.google.protobuf| ",
+    // the bulk API of Elasticsearch's clients (8.x label every request with a versioned vendor type), and
+    // Exchange ActiveSync, whose phones sync mail in WBXML
+    "|application/vnd.elasticsearch+x-ndjson| |application/vnd.ms-sync.wbxml|",
 );
 
 /// File extensions a request's path may not end in, as 920440 reads them (`.ext/`): CRS's list (backups, working
