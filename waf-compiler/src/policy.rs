@@ -37,6 +37,8 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     // binary and streaming API bodies; tus resumable uploads (Uppy in the browser) send their chunks as
     // `offset+octet-stream`
     "|application/octet-stream| |application/offset+octet-stream| |application/x-protobuf| |application/protobuf| |application/grpc-web| ",
+    // Google's JavaScript clients (reCAPTCHA, Maps, Firebase) label protobuf so
+    "|application/x-protobuffer| ",
     "|application/grpc-web+proto| |application/grpc-web-text| |application/grpc-web-text+proto| ",
     "|application/x-ndjson| |application/ndjson| |application/x-json-stream| |application/jsonl| ",
     // JSON media types of common API conventions
