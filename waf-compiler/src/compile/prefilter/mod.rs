@@ -74,16 +74,44 @@ pub struct PrefilterData {
 }
 
 /// Why stored prefilter data cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum PrefilterError {
     #[error("prefilter data is inconsistent: {0}")]
-    Inconsistent(String),
+    Inconsistent(#[from] Inconsistency),
     #[error(
         "prefilter was built for {0} rules and {1} transform chains, the rule set has {2} and {3}"
     )]
     WrongRuleSet(u32, u32, usize, usize),
     #[error("prefilter automaton cannot be built: {0}")]
-    Automaton(String),
+    Automaton(#[from] aho_corasick::BuildError),
+}
+
+/// What in stored prefilter data contradicts itself or the rule set (only a corrupt artifact gives this).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Inconsistency {
+    #[error("variable {variable} has two groups")]
+    TwoGroups { variable: &'static str },
+    #[error("variable {variable}: {literals} literals but {target_lists} target lists")]
+    TargetLists {
+        variable: &'static str,
+        literals: usize,
+        target_lists: usize,
+    },
+    #[error("variable {variable}: literal {literal} is empty")]
+    EmptyLiteral {
+        variable: &'static str,
+        literal: usize,
+    },
+    #[error(
+        "variable {variable}: target rule {rule} chain {chain} out of range ({rule_count} rules, {chain_count} chains)"
+    )]
+    TargetOutOfRange {
+        variable: &'static str,
+        rule: usize,
+        chain: usize,
+        rule_count: usize,
+        chain_count: u32,
+    },
 }
 
 /// One variable's automaton and what its matches mean.
@@ -419,10 +447,10 @@ impl TryFrom<PrefilterData> for Prefilter {
                 .replace(position)
                 .is_some()
             {
-                return Err(PrefilterError::Inconsistent(format!(
-                    "variable {} has two groups",
-                    group.variable.name()
-                )));
+                return Err(Inconsistency::TwoGroups {
+                    variable: group.variable.name(),
+                }
+                .into());
             }
             checked.push(CheckedGroup::new(group, rule_count, data.chain_count)?);
         }
@@ -501,17 +529,17 @@ impl<'a> CheckedGroup<'a> {
         rule_count: usize,
         chain_count: u32,
     ) -> Result<CheckedGroup<'a>, PrefilterError> {
-        let bad = |message: String| Err(PrefilterError::Inconsistent(message));
-        let name = group.variable.name();
+        let variable = group.variable.name();
         if group.literals.len() != group.targets.len() {
-            return bad(format!(
-                "variable {name}: {} literals but {} target lists",
-                group.literals.len(),
-                group.targets.len()
-            ));
+            return Err(Inconsistency::TargetLists {
+                variable,
+                literals: group.literals.len(),
+                target_lists: group.targets.len(),
+            }
+            .into());
         }
-        if let Some(i) = group.literals.iter().position(Vec::is_empty) {
-            return bad(format!("variable {name}: literal {i} is empty"));
+        if let Some(literal) = group.literals.iter().position(Vec::is_empty) {
+            return Err(Inconsistency::EmptyLiteral { variable, literal }.into());
         }
         let mut chain_ids: Vec<usize> = Vec::new();
         let mut gated = vec![0u64; rule_count.div_ceil(64)];
@@ -519,9 +547,13 @@ impl<'a> CheckedGroup<'a> {
         let mut resolve = |target: &Target| {
             let (rule, chain) = (target.rule as usize, target.chain as usize);
             if rule >= rule_count || target.chain >= chain_count {
-                return Err(PrefilterError::Inconsistent(format!(
-                    "variable {name}: target rule {rule} chain {chain} out of range ({rule_count} rules, {chain_count} chains)"
-                )));
+                return Err(Inconsistency::TargetOutOfRange {
+                    variable,
+                    rule,
+                    chain,
+                    rule_count,
+                    chain_count,
+                });
             }
             let slot = chain_ids
                 .iter()
@@ -652,7 +684,7 @@ fn share_automata(
             .prefilter(skips)
             .build(literals)
             .map(Arc::new)
-            .map_err(|e| PrefilterError::Automaton(e.to_string()))
+            .map_err(PrefilterError::Automaton)
     };
     let large = |g: &[&[u8]]| g.len() >= SHARED_AUTOMATON_MIN_LITERALS;
     let shared: Vec<&[u8]> = literals
