@@ -134,21 +134,7 @@ impl CertWatcher {
         let mut changed = wanted.len() != self.kept.len();
         let mut kept = HashMap::with_capacity(wanted.len());
         for (name, paths) in wanted {
-            // A domain's self-signed certificate is made when it is first wanted, or again when its files were
-            // unusable; after that its files are watched like any others.
-            let unusable = self
-                .kept
-                .get(&name)
-                .is_none_or(|k| k.paths != paths || k.seen.is_err());
-            let made = match &name {
-                Some(domain) if paths.source == Source::SelfSigned && unusable => {
-                    self_signed::ensure_domain(&config.server.tls.auto_cert_dir, domain).map(drop)
-                }
-                _ => Ok(()),
-            };
-            let read = made.map_err(DomainCertError::from).and_then(|()| {
-                PemFiles::read(&paths.cert, &paths.key).map_err(DomainCertError::from)
-            });
+            let read = self.read(config, name.as_deref(), &paths);
             let seen = match &read {
                 Ok(files) => Ok(files.clone()),
                 Err(e) => Err(e.to_string()),
@@ -184,17 +170,7 @@ impl CertWatcher {
                         error: Box::new(error),
                     });
                 }
-                Err(e) => {
-                    self.metrics.certificate_load_failed();
-                    let old = previous.and_then(|p| p.served);
-                    let keeping = if old.is_some() {
-                        "keeping the certificate served so far"
-                    } else {
-                        "no certificate for it until the files are fixed"
-                    };
-                    tracing::error!("TLS certificate for {shown}: {e}; {keeping}");
-                    old
-                }
+                Err(e) => self.keep_previous(shown, &e, previous),
             };
             kept.insert(
                 name,
@@ -207,25 +183,68 @@ impl CertWatcher {
         }
         self.kept = kept;
         if changed {
-            let mut files = CertTable::default();
-            for (name, k) in &self.kept {
-                let Some(served) = k.served.clone() else {
-                    continue;
-                };
-                match name {
-                    Some(domain) => {
-                        files.domains.insert(domain.clone(), served);
-                    }
-                    None => files.global = Some(served),
-                }
-            }
-            // ACME swaps its part of the table too: keep whatever it holds at the moment of the swap.
-            self.certs.rcu(|current| CertTable {
-                acme: current.acme.clone(),
-                ..files.clone()
-            });
+            self.swap_table();
         }
         Ok(())
+    }
+
+    /// The files of `name` (`None`: the global certificate). A domain's self-signed certificate is made when it
+    /// is first wanted, or again when its files were unusable; after that its files are watched like any others.
+    fn read(
+        &self,
+        config: &Config,
+        name: Option<&str>,
+        paths: &CertPaths,
+    ) -> Result<PemFiles, DomainCertError> {
+        if let Some(domain) = name
+            && paths.source == Source::SelfSigned
+            && self
+                .kept
+                .get(&Some(domain.to_string()))
+                .is_none_or(|k| k.paths != *paths || k.seen.is_err())
+        {
+            self_signed::ensure_domain(&config.server.tls.auto_cert_dir, domain)?;
+        }
+        Ok(PemFiles::read(&paths.cert, &paths.key)?)
+    }
+
+    /// After `error` reading `shown`'s certificate: counted and logged, and what was served so far stays.
+    fn keep_previous(
+        &self,
+        shown: &str,
+        error: &DomainCertError,
+        previous: Option<Kept>,
+    ) -> Option<Arc<Served>> {
+        self.metrics.certificate_load_failed();
+        let old = previous.and_then(|p| p.served);
+        let keeping = if old.is_some() {
+            "keeping the certificate served so far"
+        } else {
+            "no certificate for it until the files are fixed"
+        };
+        tracing::error!("TLS certificate for {shown}: {error}; {keeping}");
+        old
+    }
+
+    /// Swaps in the table of what is kept.
+    fn swap_table(&self) {
+        let mut files = CertTable::default();
+        for (name, k) in &self.kept {
+            let Some(served) = k.served.clone() else {
+                continue;
+            };
+            match name {
+                Some(domain) => {
+                    files.domains.insert(domain.clone(), served);
+                }
+                None => files.global = Some(served),
+            }
+        }
+        // ACME swaps its part of the table too: keep whatever it holds at the moment of the swap.
+        self.certs.rcu(|current| CertTable {
+            acme: current.acme.clone(),
+            ..files.clone()
+        });
     }
 }
 
