@@ -11,6 +11,9 @@
 //! Every request has an id (`request_id.rs`) and, once answered, a line in the access log (`access_log.rs`).
 //!
 //! `admin/` is the admin panel, on its own listener; `recent_blocks.rs` is what the request path tells it.
+//!
+//! [`run`] fails with a [`StartError`] (`start_error.rs`) naming the step that failed: binding, certificates,
+//! rules, traffic controls, the admin panel.
 mod access_log;
 mod admin;
 mod body;
