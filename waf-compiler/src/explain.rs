@@ -5,7 +5,9 @@
 use crate::compile::CompiledRule;
 use crate::evaluate::verdict::{DEFAULT_ANOMALY_THRESHOLD, excerpt};
 use crate::evaluate::{Observer, variable_label};
+use crate::policy::Profile;
 use crate::request::HttpRequest;
+use crate::request::coding::Coding;
 use crate::request::collection::RequestView;
 use crate::rule::{Transform, Variable};
 use crate::ruleset::CompiledRuleSet;
@@ -59,8 +61,14 @@ fn chain_names(chain: &[Transform]) -> String {
     chain.iter().map(|t| t.name()).collect::<Vec<_>>().join(",")
 }
 
-/// The report for `request`: variables, per-rule inspection with transformed values, and the verdict.
-pub fn explain(rules: &CompiledRuleSet, request: &HttpRequest<'_>) -> String {
+/// The report for `request`: variables, per-rule inspection with transformed values, and the verdict; with
+/// `weigh`, the verdict as a site of that profile weighs it ([`Profile::weigh`]; the coding the request's body
+/// was decoded from, if it was).
+pub fn explain(
+    rules: &CompiledRuleSet,
+    request: &HttpRequest<'_>,
+    weigh: Option<(Profile, Option<Coding>)>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "== variables");
     let arena = bumpalo::Bump::new();
@@ -101,6 +109,9 @@ pub fn explain(rules: &CompiledRuleSet, request: &HttpRequest<'_>) -> String {
     let _ = writeln!(out, "== inspected values (after each rule's transforms)");
     let mut trace = Trace { out: String::new() };
     let mut verdict = rules.evaluate_observed(request, &mut trace);
+    if let Some((profile, decoded)) = weigh {
+        profile.weigh(&mut verdict, request, decoded);
+    }
     verdict.settle(DEFAULT_ANOMALY_THRESHOLD);
     out.push_str(&trace.out);
     let _ = writeln!(out, "== verdict");

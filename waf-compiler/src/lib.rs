@@ -71,5 +71,8 @@ pub use evaluate::{Observer, Scratch, Silent};
 pub use operator::{Condition, Found, Matcher};
 pub use policy::{Profile, site_settings};
 pub use request::body::parse_body;
+pub use request::coding::Coding;
 pub use request::collection::RequestView;
-pub use request::{HttpRequest, HttpResponse, OwnedRequest, OwnedResponse, split_requests};
+pub use request::{
+    DEFAULT_BODY_LIMIT, HttpRequest, HttpResponse, OwnedRequest, OwnedResponse, split_requests,
+};

@@ -8,6 +8,8 @@
 //! traffic, 920420 (content type not allowed) was three quarters of what CRS refused. These bodies are still
 //! inspected: a body no parser takes is one raw value of `ARGS_POST`, and `REQUEST_BODY` rules read it.
 //!
+//! The restricted file extensions are CRS's less top-level domains and public certificates ([`RESTRICTED_EXTENSIONS`]).
+//!
 //! The methods add PUT, PATCH and DELETE to CRS's GET, HEAD, POST and OPTIONS: every REST API a single-page
 //! application or a mobile app talks to uses them, and a method is no attack (the request's content is inspected
 //! whatever its method). WebDAV's and other methods (PROPFIND, TRACE, CONNECT, made-up ones) stay refused.
@@ -17,6 +19,8 @@
 
 use crate::evaluate::confirm::Confirmation;
 use crate::evaluate::verdict::Verdict;
+use crate::request::HttpRequest;
+use crate::request::coding::Coding;
 use std::collections::BTreeMap;
 
 /// Content types a request body may have, as 920420 reads them (`|type|`, lowercase): CRS's own, then what
@@ -33,13 +37,34 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     // binary and streaming API bodies; tus resumable uploads (Uppy in the browser) send their chunks as
     // `offset+octet-stream`
     "|application/octet-stream| |application/offset+octet-stream| |application/x-protobuf| |application/protobuf| |application/grpc-web| ",
+    // Google's JavaScript clients (reCAPTCHA, Maps, Firebase) label protobuf so
+    "|application/x-protobuffer| ",
     "|application/grpc-web+proto| |application/grpc-web-text| |application/grpc-web-text+proto| ",
     "|application/x-ndjson| |application/ndjson| |application/x-json-stream| |application/jsonl| ",
     // JSON media types of common API conventions
     "|application/vnd.api+json| |application/merge-patch+json| |application/json-patch+json| ",
     "|application/problem+json| |application/ld+json| |application/graphql| |application/graphql+json| ",
     "|application/x-amz-json-1.0| |application/x-amz-json-1.1| |application/x-sentry-envelope| |text/json| ",
-    "|application/graphql-response+json| |application/vnd.google.protobuf|",
+    "|application/graphql-response+json| |application/vnd.google.protobuf| ",
+    // the bulk API of Elasticsearch's clients (8.x label every request with a versioned vendor type), and
+    // Exchange ActiveSync, whose phones sync mail in WBXML
+    "|application/vnd.elasticsearch+x-ndjson| |application/vnd.ms-sync.wbxml|",
+);
+
+/// File extensions a request's path may not end in, as 920440 reads them (`.ext/`): CRS's list (backups, working
+/// copies, configuration, keys, databases, logs, server-side code) less `.com` and `.ws`, top-level domains
+/// that end a path naming a site (`/whois/example.com`, `/api/domains/shop.example.com`) far more often than a
+/// DOS program or a Windows script that no web server of today runs, and `.crt` and `.cer`, certificates that
+/// browsers and systems fetch to complete a chain (their issuer's URL in the certificate) and that hold no
+/// secret (the keys, `.key`, `.pem`, `.pfx`, `.jks`, stay restricted).
+pub const RESTRICTED_EXTENSIONS: &str = concat!(
+    ".ani/ .asa/ .asax/ .ascx/ .back/ .backup/ .bak/ .bck/ .bk/ .bkp/ .bat/ .cdx/ .cfg/ .cmd/ .cnf/ ",
+    ".compositefont/ .config/ .conf/ .copy/ .cs/ .csproj/ .csr/ .dat/ .db/ .dbf/ .dist/ .dll/ .dos/ ",
+    ".dpkg-dist/ .drv/ .gadget/ .hta/ .htr/ .htw/ .ida/ .idc/ .idq/ .inc/ .inf/ .ini/ .jks/ .jse/ ",
+    ".key/ .licx/ .lnk/ .log/ .mdb/ .msc/ .ocx/ .old/ .pass/ .pdb/ .pfx/ .pif/ .pem/ .pol/ .prf/ ",
+    ".printer/ .pwd/ .rdb/ .rdp/ .reg/ .resources/ .resx/ .sav/ .save/ .scr/ .sct/ .sh/ .shs/ .sql/ ",
+    ".sqlite/ .sqlite3/ .swap/ .swo/ .swp/ .sys/ .temp/ .tfstate/ .tlb/ .tmp/ .vb/ .vbe/ .vbs/ ",
+    ".vbproj/ .vsdisco/ .vxd/ .webinfo/ .wsc/ .wsf/ .wsh/ .xsd/ .xsx/",
 );
 
 /// Methods a request may use, as 911100 reads them.
@@ -52,6 +77,10 @@ pub fn site_settings() -> BTreeMap<String, String> {
         (
             "allowed_request_content_type".to_owned(),
             ALLOWED_REQUEST_CONTENT_TYPE.to_owned(),
+        ),
+        (
+            "restricted_extensions".to_owned(),
+            RESTRICTED_EXTENSIONS.to_owned(),
         ),
     ])
 }
@@ -79,6 +108,22 @@ const MISSING_LABEL_RULES: [u32; 2] = [920340, 920640];
 /// The rule that refuses a body labelled with a media type the site policy does not list (920420). For a
 /// site's pages the list is the policy; an API's clients label bodies with vendor media types.
 const UNLISTED_LABEL_RULE: u32 = 920420;
+
+/// The rule that refuses a URL ending in `?` (931120): the trick that cuts off what a page appends to a
+/// parameter it includes as a file (`include($_GET['page'] . '.php')`). In a JSON document a URL is data and a
+/// trailing `?` truncates nothing: URL builders leave an empty query that way (`.../avatars/u/4?`).
+const TRUNCATED_URL_RULE: u32 = 931120;
+
+/// The rule that refuses restricted request headers (920450), `Content-Encoding` among them: CRS's reason is a
+/// body ModSecurity cannot decode. A body in a coding the engine undoes ([`Coding`]) is read decoded.
+const RESTRICTED_HEADER_RULE: u32 = 920450;
+
+/// The rule that refuses a `Content-Type` CRS's pattern does not take (920470): its parameter names are a list
+/// (`charset`, `boundary`, `action`...). Clients send others in well-formed media types: OData's
+/// `odata.metadata=minimal`, Elasticsearch's `compatible-with=8`, protobuf's `messageType`, JSON-LD's `profile`.
+/// What the rule is for, a header that is no media type (an OGNL expression, a parameter without a value, a
+/// value with blanks after `=`), still counts.
+const MEDIA_TYPE_RULE: u32 = 920470;
 
 /// The structured syntax suffixes (RFC 6839) whose bodies the engine parses as the suffix says, whatever the
 /// media type before it (`application/scim+json` of SCIM provisioning, `application/atom+xml`).
@@ -123,6 +168,62 @@ fn is_labelled_file(media_type: &str, body: &[u8]) -> bool {
     signed || (ISO_MEDIA.contains(&media_type.as_str()) && body.get(4..8) == Some(b"ftyp"))
 }
 
+/// Whether `value` is a media type as RFC 9110 writes one (section 8.3.1): `type/subtype`, then parameters
+/// `; name=value`, each name a token and each value a token or a quoted string.
+fn is_well_formed_media_type(value: &[u8]) -> bool {
+    let is_token = |s: &[u8]| {
+        !s.is_empty()
+            && s.iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+    };
+    let is_quoted = |s: &[u8]| {
+        let Some(inner) = s.strip_prefix(b"\"").and_then(|s| s.strip_suffix(b"\"")) else {
+            return false;
+        };
+        let mut escaped = false;
+        inner.iter().all(|&b| {
+            let fits = escaped || (b != b'"' && (b == b'\t' || b >= 0x20) && b != 0x7f);
+            escaped = !escaped && b == b'\\';
+            fits
+        }) && !escaped
+    };
+    let mut parts = split_parameters(value);
+    let Some(Some((kind, subtype))) = parts.next().map(|media| split_at(media.trim_ascii(), b'/'))
+    else {
+        return false;
+    };
+    is_token(kind)
+        && is_token(subtype)
+        && parts.all(|parameter| {
+            let parameter = parameter.trim_ascii();
+            parameter.is_empty()
+                || split_at(parameter, b'=').is_some_and(|(name, value)| {
+                    is_token(name) && (is_token(value) || is_quoted(value))
+                })
+        })
+}
+
+/// `s` split at the first `byte`, without it.
+fn split_at(s: &[u8], byte: u8) -> Option<(&[u8], &[u8])> {
+    let at = s.iter().position(|&b| b == byte)?;
+    Some((&s[..at], &s[at + 1..]))
+}
+
+/// `value` split at the semicolons that are not inside a quoted string.
+fn split_parameters(value: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let (mut quoted, mut escaped) = (false, false);
+    value.split(move |&b| {
+        match b {
+            _ if escaped => escaped = false,
+            b'\\' if quoted => escaped = true,
+            b'"' => quoted = !quoted,
+            b';' if !quoted => return true,
+            _ => {}
+        }
+        false
+    })
+}
+
 /// Whether `media_type` (as 920420 reports it) ends in a [`PARSED_SUFFIXES`] suffix.
 fn has_parsed_suffix(media_type: &str) -> bool {
     let media_type = media_type.split(';').next().unwrap_or_default().trim();
@@ -142,12 +243,23 @@ impl Profile {
 
     /// Weighs `verdict`'s matches as this profile sees them: a match that is no evidence here stays in the
     /// verdict, unconfirmed with the reason, and adds nothing to the anomaly score. For every profile: a body
-    /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, and a
-    /// file `body` that is what its label says ([`SIGNATURES`]). For [`Profile::Api`] also an unlisted label
+    /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, a
+    /// file `body` that is what its label says ([`SIGNATURES`]), and a URL ending in `?` in a value of a JSON
+    /// body ([`TRUNCATED_URL_RULE`]), a `Content-Encoding` the engine undid on the body (`decoded`, from
+    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]), and a well-formed media type with a parameter CRS does
+    /// not list ([`MEDIA_TYPE_RULE`]). For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
     /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
     /// parameter that names a file to include.
-    pub fn weigh(self, verdict: &mut Verdict, body: &[u8]) {
+    pub fn weigh(self, verdict: &mut Verdict, request: &HttpRequest<'_>, decoded: Option<Coding>) {
+        let body = request.body;
+        let well_formed_media_type = || {
+            request
+                .headers
+                .iter()
+                .filter(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+                .all(|&(_, value)| is_well_formed_media_type(value))
+        };
         for m in &mut verdict.matches {
             let reason = if MISSING_LABEL_RULES.contains(&m.rule_id) {
                 "a body without a label is typed by its content, which the rules read"
@@ -155,6 +267,15 @@ impl Profile {
                 "a structured syntax suffix (RFC 6839): the body is parsed as JSON or XML, as its label says"
             } else if m.rule_id == UNLISTED_LABEL_RULE && is_labelled_file(&m.value_excerpt, body) {
                 "a file that is what its label says (its signature), read as binary text runs"
+            } else if m.rule_id == RESTRICTED_HEADER_RULE
+                && decoded.is_some()
+                && m.value_excerpt.eq_ignore_ascii_case("content-encoding")
+            {
+                "the body's coding was undone: the rules read it decoded"
+            } else if m.rule_id == MEDIA_TYPE_RULE && well_formed_media_type() {
+                "a well-formed media type (RFC 9110): a parameter CRS does not list is no attack"
+            } else if m.rule_id == TRUNCATED_URL_RULE && m.variable.starts_with("ARGS_POST:json.") {
+                "a URL in a JSON document is data: a trailing `?` truncates no file name there"
             } else if self == Profile::Web {
                 continue;
             } else if m.rule_id == UNLISTED_LABEL_RULE {
@@ -196,6 +317,31 @@ mod tests {
         assert!(has_parsed_suffix("application/atom+XML; charset=utf-8"));
         assert!(!has_parsed_suffix("application/vnd.ms-sync.wbxml"));
         assert!(!has_parsed_suffix("+json"));
+    }
+
+    #[test]
+    fn media_types_are_judged_by_their_grammar() {
+        for good in [
+            "application/json;odata.metadata=minimal;odata.streaming=true",
+            "application/vnd.elasticsearch+x-ndjson; compatible-with=8",
+            "application/x-protobuf; messageType=\"shop.v2.Order\"",
+            "multipart/form-data; boundary=----WebKitFormBoundary12345",
+            "text/plain;charset=UTF-8;",
+            "application/ld+json; profile=\"https://www.w3.org/ns/activitystreams; a=b\"",
+        ] {
+            assert!(is_well_formed_media_type(good.as_bytes()), "{good}");
+        }
+        for bad in [
+            "%{(#nike='multipart/form-data').(#dm=@ognl",
+            "text/plain; charset=\"UTF-8\"; garbage",
+            "text/xml; blah",
+            "multipart/form-data; boundary=  test_data_123456",
+            "text/plain; charset=\"open",
+            "text",
+            "text/plain; a=b c",
+        ] {
+            assert!(!is_well_formed_media_type(bad.as_bytes()), "{bad}");
+        }
     }
 
     #[test]

@@ -5,7 +5,7 @@ use http::Version;
 use http::request::Parts;
 use std::path::{Path, PathBuf};
 use waf_compiler::{
-    Action, ArtifactError, CompileOptions, CompiledRule, CompiledRuleSet, HttpRequest,
+    Action, ArtifactError, Coding, CompileOptions, CompiledRule, CompiledRuleSet, HttpRequest,
     HttpResponse, SourceError, SourceFile, UnicodeMap, UnknownCodePage, Verdict, read_dirs,
 };
 
@@ -46,7 +46,8 @@ impl LoadedRules {
         self.set.source_hash().to_string()
     }
 
-    /// Evaluates one request (its head and the inspected part of its body). `target` is the request target as
+    /// Evaluates one request (its head and the inspected part of its body, decoded when it is compressed in a
+    /// coding the engine undoes). `target` is the request target as
     /// the client sent it (see `request_target.rs`); the domain's `policy` weighs the matches by its profile, the
     /// matches of its `excluded` rules (its `disabled_rules`) do not count, and `block` rules block once the
     /// others' anomaly scores add up to its `anomaly_threshold`.
@@ -62,6 +63,7 @@ impl LoadedRules {
             excluded,
             excluded_variables,
             profile,
+            body_limit,
         } = policy;
         let mut headers: Vec<(&str, &[u8])> = parts
             .headers
@@ -75,6 +77,10 @@ impl LoadedRules {
         {
             headers.push(("host", authority.as_str().as_bytes()));
         }
+        let decoded = Coding::undo(&headers, body, body_limit);
+        let body = decoded
+            .as_ref()
+            .map_or(body, |(_, decoded)| decoded.as_slice());
         let request = HttpRequest {
             method: parts.method.as_str(),
             uri: target,
@@ -83,7 +89,11 @@ impl LoadedRules {
             body,
         };
         let mut verdict = self.set.evaluate_excluding(&request, excluded_variables);
-        profile.weigh(&mut verdict, body);
+        profile.weigh(
+            &mut verdict,
+            &request,
+            decoded.as_ref().map(|&(coding, _)| coding),
+        );
         findings(verdict, excluded, anomaly_threshold)
     }
 
@@ -404,6 +414,7 @@ mod tests {
                     excluded: &[],
                     excluded_variables: Default::default(),
                     profile: Profile::Web,
+                    body_limit: waf_compiler::DEFAULT_BODY_LIMIT,
                 },
             );
             findings.iter().map(|f| f.rule_id).collect::<Vec<_>>()

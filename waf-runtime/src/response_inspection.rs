@@ -29,9 +29,9 @@ use crate::state::State;
 use bytes::Bytes;
 use http::{Method, Response, StatusCode, header};
 use hyper::body::Incoming;
-use std::io::Read;
 use std::net::IpAddr;
 use std::time::Instant;
+use waf_compiler::Coding;
 
 /// The request an answer is for, as the logs name it.
 pub struct Exchange<'a> {
@@ -51,14 +51,6 @@ enum Scope {
     Head,
     /// The body too, decoded from this coding.
     Body(Coding),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Coding {
-    Identity,
-    Gzip,
-    Deflate,
-    Brotli,
 }
 
 /// The answer to send the client: `response` as it came, or with its body inspected, or a 502 when the
@@ -148,7 +140,10 @@ async fn judged(
             return (responses::bad_gateway(record.id()), Vec::new());
         }
     };
-    let decoded = decode(coding, &read, limit);
+    let decoded = match coding {
+        Coding::Identity => read.slice(..read.len().min(limit)),
+        coding => Bytes::from(coding.decode(&read, limit)),
+    };
     let findings = evaluate(state, rules, config, exchange, &head, Some(&decoded));
     let answer = match judge(state, config, exchange, &findings, record) {
         true => responses::response_withheld(record.id()),
@@ -174,62 +169,16 @@ fn scope(config: &Config, method: &Method, head: &http::response::Parts) -> Scop
         .and_then(|v| v.split(';').next())
         .map(|m| m.trim().to_ascii_lowercase());
     let listed = media.is_some_and(|m| config.response_body.content_types.contains(&m));
-    let coding = coding(head.headers.get_all(header::CONTENT_ENCODING).iter());
+    let coding = Coding::of(
+        head.headers
+            .get_all(header::CONTENT_ENCODING)
+            .iter()
+            .map(|v| v.as_bytes()),
+    );
     match (listed, coding) {
         (true, Some(coding)) => Scope::Body(coding),
         _ => Scope::Head,
     }
-}
-
-/// The coding to undo, when the proxy can undo it: none (or `identity`), `gzip`, `deflate` or `br`, alone. Several
-/// codings, or any other, leave the body unread (its head is still inspected).
-fn coding<'h>(values: impl Iterator<Item = &'h http::HeaderValue>) -> Option<Coding> {
-    let mut found = Coding::Identity;
-    let mut codings = 0;
-    for value in values {
-        for token in value.to_str().ok()?.split(',') {
-            let token = token.trim().to_ascii_lowercase();
-            found = match token.as_str() {
-                "" | "identity" => continue,
-                "gzip" | "x-gzip" => Coding::Gzip,
-                "deflate" => Coding::Deflate,
-                "br" => Coding::Brotli,
-                _ => return None,
-            };
-            codings += 1;
-        }
-    }
-    (codings <= 1).then_some(found)
-}
-
-/// The body as the rules read it: `bytes` decoded, at most `limit` bytes of it. A truncated or broken
-/// compressed body gives what decoded before the break (a body cut at the limit ends mid-stream).
-fn decode(coding: Coding, bytes: &Bytes, limit: usize) -> Bytes {
-    let cap = u64::try_from(limit).unwrap_or(u64::MAX);
-    let mut out = Vec::new();
-    let read = |reader: &mut dyn Read, out: &mut Vec<u8>| {
-        // Errors end the read; what decoded so far is kept in `out`.
-        let _ = reader.take(cap).read_to_end(out);
-    };
-    match coding {
-        Coding::Identity => return bytes.slice(..bytes.len().min(limit)),
-        Coding::Gzip => read(&mut flate2::read::MultiGzDecoder::new(&bytes[..]), &mut out),
-        Coding::Deflate => {
-            // HTTP's `deflate` is zlib-wrapped, but some servers send raw DEFLATE: a zlib header tells.
-            let zlib = bytes.len() >= 2
-                && bytes[0] & 0x0f == 8
-                && (u16::from(bytes[0]) << 8 | u16::from(bytes[1])) % 31 == 0;
-            match zlib {
-                true => read(&mut flate2::read::ZlibDecoder::new(&bytes[..]), &mut out),
-                false => read(&mut flate2::read::DeflateDecoder::new(&bytes[..]), &mut out),
-            }
-        }
-        Coding::Brotli => read(
-            &mut brotli_decompressor::Decompressor::new(&bytes[..], 4096),
-            &mut out,
-        ),
-    }
-    Bytes::from(out)
 }
 
 fn evaluate(
@@ -335,65 +284,4 @@ fn tell_panel(
         // The request's head is not kept past its inspection; the matches say what the answer leaked.
         head: Vec::new(),
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use std::io::Write;
-
-    fn header(values: &[&str]) -> Option<Coding> {
-        let values: Vec<http::HeaderValue> = values
-            .iter()
-            .map(|v| http::HeaderValue::from_str(v).unwrap())
-            .collect();
-        coding(values.iter())
-    }
-
-    #[test]
-    fn codings_the_proxy_can_undo() {
-        assert_eq!(header(&[]), Some(Coding::Identity));
-        assert_eq!(header(&["identity"]), Some(Coding::Identity));
-        assert_eq!(header(&["GZIP"]), Some(Coding::Gzip));
-        assert_eq!(header(&["br"]), Some(Coding::Brotli));
-        assert_eq!(header(&["deflate"]), Some(Coding::Deflate));
-        assert_eq!(header(&["zstd"]), None);
-        assert_eq!(header(&["gzip, br"]), None);
-        assert_eq!(header(&["gzip", "gzip"]), None);
-    }
-
-    #[test]
-    fn decoding_is_bounded_and_keeps_a_truncated_stream() {
-        let page = b"<p>ORA-00933: SQL command not properly ended</p>".repeat(100);
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        gz.write_all(&page).unwrap();
-        let gz = Bytes::from(gz.finish().unwrap());
-        assert_eq!(decode(Coding::Gzip, &gz, 1 << 20), page[..]);
-        assert_eq!(decode(Coding::Gzip, &gz, 100), page[..100]);
-        // Cut mid-stream (a body past the limit): what decoded so far.
-        let cut = decode(Coding::Gzip, &gz.slice(..gz.len() / 2), 1 << 20);
-        assert!(!cut.is_empty() && page.starts_with(&cut));
-        let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
-        zlib.write_all(&page).unwrap();
-        let zlib = Bytes::from(zlib.finish().unwrap());
-        assert_eq!(decode(Coding::Deflate, &zlib, 1 << 20), page[..]);
-        let mut raw = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
-        raw.write_all(&page).unwrap();
-        let raw = Bytes::from(raw.finish().unwrap());
-        assert_eq!(decode(Coding::Deflate, &raw, 1 << 20), page[..]);
-        let plain = Bytes::from_static(b"abcdef");
-        assert_eq!(decode(Coding::Identity, &plain, 3), b"abc"[..]);
-        // `brotli -c` (Debian's brotli 1.0.9) of a PHP warning.
-        let br = "1f8300002c8e77909c201c23b2e849f9c5b09a47eccd4e8238ddc1061c693a055b8522573e61089303f663cba3d696\
-                  5098eef0cd9f6256b26b6ae46384800e0e121fc65e4b91e94f206f4ad0387e539c1c2ef23dde6ef9b21a2855f124";
-        let br = Bytes::from(hex::decode(br).unwrap());
-        let text = decode(Coding::Brotli, &br, 1 << 20);
-        assert!(text.starts_with(b"<b>Warning</b>:  include(config.php): failed to open stream"));
-        assert!(text.ends_with(b"on line <b>3</b>"));
-        // A bomb: a megabyte of zeros decodes to no more than the limit.
-        let mut bomb = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
-        bomb.write_all(&vec![0u8; 1 << 20]).unwrap();
-        let bomb = Bytes::from(bomb.finish().unwrap());
-        assert_eq!(decode(Coding::Gzip, &bomb, 4096).len(), 4096);
-    }
 }

@@ -216,7 +216,10 @@ impl Upstreams {
                 };
                 let (mut sender, pooled) = match pool.checkout(&target, self.idle_timeout()) {
                     Some(sender) => (sender, true),
-                    None => match self.connect(&target).await {
+                    // Boxed: opening a connection (TCP, a TLS handshake with its rustls state, the HTTP/2
+                    // handshake) is a future of kilobytes, rare once the pool is warm. Inline, it would size
+                    // every request's future, which is moved (copied) several times per request.
+                    None => match Box::pin(self.connect(&target)).await {
                         Ok(sender) => (sender, false),
                         Err(failure) => {
                             unsent = Some(req);

@@ -202,7 +202,8 @@ async fn crs_test_marker_requests_are_logged() {
     waf.wait_log("3f0b-marker", 2).await;
 }
 
-/// The shipped rule set takes PUT (the site policy's methods); with CRS's own `allowed_methods` in
+/// The shipped rule set takes PUT (the site policy's methods) and a path ending in a domain name (its
+/// restricted extensions lack top-level domains) but not a backup's; with CRS's own `allowed_methods` in
 /// `rules.crs_settings` it refuses it as CRS does (911100), and `rules.disabled_rules` takes that rule out
 /// without touching the generated rule files (an id no rule has is reported, not ignored).
 #[tokio::test(flavor = "multi_thread")]
@@ -236,6 +237,8 @@ async fn disabled_rules_and_crs_settings_tune_the_shipped_set() {
 
     let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config(""));
     assert_eq!(put(waf.addr).await, 200);
+    assert_eq!(get(waf.addr, "/whois/shop.example.com").await.0.status, 200);
+    assert_eq!(get(waf.addr, "/backup/shop.sql").await.0.status, 403);
     drop(waf);
 
     let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config(crs_methods));
@@ -438,14 +441,22 @@ async fn an_api_profile_judges_bodies_by_content_not_label() {
     let vendor = Some("application/vnd.acme.hook-v2");
     assert_eq!(send_body("app.test", vendor, hook).await, 403);
     assert_eq!(send_body("api.test", vendor, hook).await, 200);
-    // A webhook's document with a URL ending in `?` (CRS 931120, remote file inclusion).
+    // A webhook's document with a URL ending in `?` (CRS 931120, the include-truncation trick): data in JSON on
+    // any site.
     let webhook = r#"{"sender":{"avatar_url":"https://avatars.example.com/u/340?"}}"#;
     assert_eq!(
         send_body("app.test", Some("application/json"), webhook).await,
+        200
+    );
+    // A URL to a numeric address in a JSON document (931100, remote file inclusion): refused for pages, data
+    // for an API.
+    let callback = r#"{"config":{"url":"http://203.0.113.7/hooks/ci"}}"#;
+    assert_eq!(
+        send_body("app.test", Some("application/json"), callback).await,
         403
     );
     assert_eq!(
-        send_body("api.test", Some("application/json"), webhook).await,
+        send_body("api.test", Some("application/json"), callback).await,
         200
     );
     // An injection is one whatever the profile.
@@ -454,7 +465,7 @@ async fn an_api_profile_judges_bodies_by_content_not_label() {
         send_body("api.test", Some("application/json"), injected).await,
         403
     );
-    assert_eq!(up.seen().len(), 4);
+    assert_eq!(up.seen().len(), 5);
     drop(waf);
 
     // A profile the proxy does not know is refused, naming the key.
@@ -504,4 +515,52 @@ rules:
     waf.wait_log("[msg \"marker x-m-mark in ARGS_GET:a for app.test\"]", 5)
         .await;
     assert!(!waf.logs().contains("%{"), "{}", waf.logs());
+}
+
+/// A body in a coding the engine undoes (gzip, deflate, br) is inspected decoded: a compressed report passes
+/// (CRS's 920450 refuses any `Content-Encoding`, as ModSecurity cannot read such a body) and a compressed
+/// injection is refused by the injection rules; a coding the engine cannot undo still counts as CRS says.
+#[tokio::test(flavor = "multi_thread")]
+async fn compressed_bodies_are_inspected_decoded() {
+    use std::io::Write;
+    let up = Upstream::start().await;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap();
+    let dirs: Vec<String> = ["rules", "crs-942", "crs"]
+        .iter()
+        .map(|d| format!("'{}'", root.join(d).display()))
+        .collect();
+    let config = format!(
+        "  upstream: {{default: '{}'}}\n  rules: {{directories: [{}]}}\n",
+        up.url(),
+        dirs.join(", ")
+    );
+    let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config);
+    let send_coded = |coding: &'static str, body: Vec<u8>| {
+        let addr = waf.addr;
+        async move {
+            let req = Request::post("/v1/batch")
+                .header("host", "app.test")
+                .header("content-type", "application/json")
+                .header("content-encoding", coding)
+                .body(Full::new(Bytes::from(body)))
+                .unwrap();
+            send(addr, req).await.0.status
+        }
+    };
+    let gzip = |text: &str| {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(text.as_bytes()).unwrap();
+        encoder.finish().unwrap()
+    };
+    let report = r#"{"batch":[{"event":"Order Completed","properties":{"price":12.5}}]}"#;
+    assert_eq!(send_coded("gzip", gzip(report)).await, 200);
+    // The upstream gets the body as the client sent it.
+    assert_eq!(up.last().body, gzip(report));
+    let injected = r#"{"q":"1' UNION SELECT password FROM users--"}"#;
+    assert_eq!(send_coded("gzip", gzip(injected)).await, 403);
+    waf.wait_log("[id \"942100\"]", 10).await;
+    // zstd is no coding the engine undoes: 920450 alone refuses the same report.
+    assert_eq!(send_coded("zstd", gzip(report)).await, 403);
 }

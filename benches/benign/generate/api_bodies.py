@@ -13,11 +13,17 @@
   GraphQL responses stored or relayed (application/graphql-response+json), AWS JSON 1.1 (Kinesis, CloudWatch Logs,
   Cognito, Secrets Manager, SSM, EventBridge with X-Amz-Target and SigV4), SOAP 1.1 (text/xml + SOAPAction) and
   SOAP 1.2 (application/soap+xml; action=...).
+- Compressed bodies (Content-Encoding gzip or deflate): OpenTelemetry exporters (gzip is their default in several
+  SDKs), log shippers and APM agents sending NDJSON (Vector, Fluent Bit, Filebeat, Elastic APM), Sentry SDK envelopes,
+  mobile analytics batches (Segment-style /v1/batch, okhttp interceptors) and the browser RUM SDKs that deflate their
+  intake requests (Datadog's `compressIntakeRequests`), compressed as zlib/gzip write them (gzip with mtime 0).
 """
 import base64
+import gzip
 import json
 import random
 import struct
+import zlib
 from urllib.parse import quote
 
 from . import text
@@ -386,11 +392,70 @@ def soap(rng, c):
     c.add("POST", pick(rng, ["/Service.svc", "/ws/ShippingService", "/taxud/vies/services/checkVatService", "/soap/v2"]), h, body)
 
 
+def compressed(rng, c):
+    kind = rng.randrange(5)
+    if kind == 0:  # OTLP/HTTP with gzip
+        body = otlp_traces(rng) if rng.random() < 0.6 else otlp_logs(rng)
+        h = [("Host", pick(rng, ["otel-collector.monitoring.svc:4318", host(rng, "otel")])),
+             ("User-Agent", pick(rng, ["OTel-OTLP-Exporter-Go/1.32.0", "OTel-OTLP-Exporter-Java/1.44.1",
+                                       "OTel-OTLP-Exporter-Python/1.28.2"])),
+             ("Content-Type", "application/x-protobuf"), ("Content-Encoding", "gzip"), ("Accept-Encoding", "gzip")]
+        c.add("POST", pick(rng, ["/v1/traces", "/v1/logs"]), h, gzip.compress(body, mtime=0))
+    elif kind == 1:  # log shippers and APM agents: NDJSON, gzip
+        lines = [jsonb({"@timestamp": iso(rng), "message": pick(rng, [
+            text.sentence(rng, pick(rng, text.LANGUAGES)),
+            f"{rng.randint(1, 223)}.{rng.randint(0, 255)}.0.{rng.randint(1, 254)} - - [{iso(rng)}] \"POST /api/{pick(rng, ['login', 'cart', 'search'])} HTTP/1.1\" {pick(rng, [200, 302, 404])} {rng.randint(100, 9000)}",
+            f"SELECT id, name FROM products WHERE category_id = {rng.randint(1, 99)} took {rng.randint(1, 900)}ms"]),
+            "log.level": pick(rng, ["info", "warn", "error"]), "service.name": pick(rng, ["checkout", "search", "auth"])})
+            for _ in range(rng.randint(1, 40))]
+        ua = pick(rng, ["Vector/0.43.1 (x86_64-unknown-linux-gnu)", "Fluent-Bit", "Filebeat/8.15.3",
+                        "apm-agent-nodejs/4.8.1 (checkout 2.4.0)", "apm-agent-java/1.52.1"])
+        path = "/intake/v2/events" if ua.startswith("apm") else pick(rng, ["/_bulk", "/ingest", "/api/v1/logs"])
+        h = [("Host", host(rng, "logs")), ("User-Agent", ua), ("Content-Type", "application/x-ndjson"),
+             ("Content-Encoding", "gzip"), ("Accept-Encoding", "gzip"), ("Authorization", bearer(rng))]
+        c.add("POST", path, h, gzip.compress(b"\n".join(lines) + b"\n", mtime=0))
+    elif kind == 2:  # Sentry SDK envelope, gzip
+        event_id = hexid(rng, 32)
+        header = jsonb({"event_id": event_id, "sent_at": iso(rng), "sdk": {"name": "sentry.python", "version": "2.19.2"}})
+        event = jsonb({"event_id": event_id, "level": "error", "platform": "python", "exception": {"values": [{
+            "type": pick(rng, ["KeyError", "ValueError", "OperationalError"]),
+            "value": pick(rng, ["'user_id'", "invalid literal for int() with base 10: 'abc'",
+                                "(psycopg2.OperationalError) could not connect to server"]),
+            "stacktrace": {"frames": [{"filename": f"app/{pick(rng, ['views', 'models', 'tasks'])}.py",
+                                       "function": pick(rng, ["get", "save", "run"]), "lineno": rng.randint(1, 900)}]}}]}})
+        body = header + b"\n" + jsonb({"type": "event", "length": len(event)}) + b"\n" + event + b"\n"
+        h = [("Host", host(rng, "sentry")), ("User-Agent", "sentry.python/2.19.2"),
+             ("Content-Type", "application/x-sentry-envelope"), ("Content-Encoding", "gzip"),
+             ("X-Sentry-Auth", f"Sentry sentry_key={hexid(rng, 32)}, sentry_version=7, sentry_client=sentry.python/2.19.2")]
+        c.add("POST", f"/api/{rng.randint(1, 999)}/envelope/", h, gzip.compress(body, mtime=0))
+    elif kind == 3:  # mobile analytics batch, gzip
+        batch = {"batch": [{"type": pick(rng, ["track", "screen", "identify"]), "event": pick(rng, ["Order Completed", "Product Viewed", "Signed In"]),
+                            "properties": {"name": text.product(rng, pick(rng, text.LANGUAGES)), "price": rng.randint(100, 9999) / 100,
+                                           "search": text.search_query(rng, pick(rng, text.LANGUAGES))},
+                            "anonymousId": uid(rng), "timestamp": iso(rng), "messageId": uid(rng)} for _ in range(rng.randint(1, 15))],
+                 "sentAt": iso(rng)}
+        h = [("Host", pick(rng, ["api.segment.io", host(rng, "events")]))] + app_client(rng) + [
+            ("Content-Type", "application/json; charset=utf-8"), ("Content-Encoding", "gzip"),
+            ("Authorization", "Basic " + base64.b64encode(f"{alnum(rng, 32)}:".encode()).decode())]
+        c.add("POST", "/v1/batch", h, gzip.compress(jsonb(batch), mtime=0))
+    else:  # a browser RUM SDK deflating its intake request
+        events = [jsonb({"type": pick(rng, ["view", "action", "resource", "error"]), "date": rng.randint(1700000000000, 1800000000000),
+                         "view": {"url": f"https://{host(rng, 'www')}/{pick(rng, ['', 'cart', 'checkout?step=2', 'search?q=' + quote(text.search_query(rng, 'en'))])}",
+                                  "referrer": ""},
+                         "session": {"id": uid(rng)}, "service": "web-store"}) for _ in range(rng.randint(1, 20))]
+        h = fetch(rng, *api_ref(rng, "browser-intake"), content_type="text/plain;charset=UTF-8", accept="*/*",
+                  extra=[("Content-Encoding", "deflate")])
+        tags = quote(f"sdk_version:5.35.0,api:fetch,env:prod,service:web-store", safe="")
+        c.add("POST", f"/api/v2/rum?ddsource=browser&ddtags={tags}&dd-api-key=pub{hexid(rng, 32)}&dd-evp-origin=browser"
+              f"&dd-request-id={uid(rng)}&batch_time={rng.randint(1700000000000, 1800000000000)}", h,
+              zlib.compress(b"\n".join(events)))
+
+
 def build(n=2500, seed=0xA91B0D):
     rng = random.Random(seed)
     c = Corpus("api-bodies")
     makers = [(4, protobuf), (3, grpc_web), (4, ndjson), (3, octet_stream), (2, json_api_spec), (2, merge_patch),
-              (2, json_patch), (1, graphql_response), (2, amz_json), (2, soap)]
+              (2, json_patch), (1, graphql_response), (2, amz_json), (2, soap), (3, compressed)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

@@ -150,6 +150,10 @@ enum Command {
         /// uses by default (docs/crs.md, "The site policy").
         #[arg(long)]
         crs_defaults: bool,
+        /// What the request's site serves, `web` or `api` (`domains.<host>.profile`, docs/crs.md); not with
+        /// `--crs-defaults`, whose policy weighs nothing.
+        #[arg(long, default_value = "web")]
+        profile: waf_compiler::Profile,
         /// File holding the raw request (request line, headers, blank line, body).
         #[arg(long)]
         request: PathBuf,
@@ -305,6 +309,7 @@ fn main() -> ExitCode {
             unicode_code_page,
             crs_setting,
             crs_defaults,
+            profile,
             request,
         } => explain_request(
             &rules,
@@ -314,6 +319,7 @@ fn main() -> ExitCode {
                 crs_setting,
                 policy(crs_defaults),
             ),
+            (!crs_defaults).then_some(profile),
             &request,
         ),
         Command::Replay {
@@ -742,7 +748,12 @@ fn ftw_requests(tests: &[PathBuf]) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn explain_request(rule_dirs: &[PathBuf], opts: &CompileOptions, path: &PathBuf) -> ExitCode {
+fn explain_request(
+    rule_dirs: &[PathBuf],
+    opts: &CompileOptions,
+    profile: Option<waf_compiler::Profile>,
+    path: &PathBuf,
+) -> ExitCode {
     let raw = match std::fs::read(path) {
         Ok(raw) => raw,
         Err(e) => {
@@ -750,7 +761,7 @@ fn explain_request(rule_dirs: &[PathBuf], opts: &CompileOptions, path: &PathBuf)
             return ExitCode::FAILURE;
         }
     };
-    let request = match OwnedRequest::parse(&raw) {
+    let mut request = match OwnedRequest::parse(&raw) {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {}: {e}", path.display());
@@ -758,10 +769,16 @@ fn explain_request(rule_dirs: &[PathBuf], opts: &CompileOptions, path: &PathBuf)
         }
     };
     let (rules, ok) = load(rule_dirs, opts);
+    // As the proxy does: a compressed body is read decoded (CRS's ModSecurity reads it as it came).
+    let decoded = match profile {
+        Some(_) => request.decode_body(waf_compiler::DEFAULT_BODY_LIMIT),
+        None => None,
+    };
     let headers = request.headers();
+    let weigh = profile.map(|profile| (profile, decoded));
     print!(
         "{}",
-        explain::explain(&rules, &request.as_request(&headers))
+        explain::explain(&rules, &request.as_request(&headers), weigh)
     );
     if ok {
         ExitCode::SUCCESS
@@ -856,10 +873,15 @@ fn replay(
                 continue;
             };
             to_origin_form(&mut request.uri);
+            // As the proxy does: a compressed body is read decoded (CRS's ModSecurity reads it as it came).
+            let decoded = match replay.profile {
+                Some(_) => request.decode_body(waf_compiler::DEFAULT_BODY_LIMIT),
+                None => None,
+            };
             let headers = request.headers();
             let mut verdict = rules.evaluate(&request.as_request(&headers));
             if let Some(profile) = replay.profile {
-                profile.weigh(&mut verdict, &request.body);
+                profile.weigh(&mut verdict, &request.as_request(&headers), decoded);
             }
             let is_blocked = verdict.blocking_at(threshold).is_some();
             if let Some(out) = details.as_mut() {

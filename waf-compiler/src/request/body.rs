@@ -8,6 +8,7 @@
 //! leaf names, XML text) is written into the request's arena ([`bumpalo::Bump`]), which is reset after the
 //! request: no heap allocation and no free per value.
 
+use super::protobuf;
 use bumpalo::Bump;
 use bumpalo::collections::Vec as ArenaVec;
 use serde::de::DeserializeSeed;
@@ -120,9 +121,9 @@ pub fn parse_body<'a>(
 /// it would:
 /// - a JSON document (beacons and browser reports are JSON sent as `text/plain` or their own media type) is
 ///   parsed as JSON, its leaves named as JSON's are;
-/// - binary data (a NUL byte, or bytes that are not UTF-8: protobuf, gRPC frames, images) yields its runs of text
-///   (where a protobuf message keeps its strings), so that a rule reads the strings an application will decode,
-///   not the bytes between them, which no text rule is written for;
+/// - binary data (a NUL byte, or bytes that are not UTF-8: protobuf, gRPC frames, images) yields the strings of
+///   a protobuf message when it is one to its last byte ([`protobuf`]), else its runs of text, so that a rule
+///   reads the strings an application will decode, not the bytes between them, which no text rule is written for;
 /// - anything else is one raw value.
 ///
 /// Whatever it is, `REQUEST_BODY` and `BODY` still hold the raw bytes.
@@ -131,9 +132,31 @@ fn parse_untyped<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
         return parse_json(arena, body);
     }
     if body.contains(&0) || std::str::from_utf8(body).is_err() {
-        return text_runs(arena, body);
+        return match protobuf::fields(body) {
+            Some(fields) => protobuf_values(arena, body, &fields),
+            None => text_runs(arena, body),
+        };
     }
     arena.alloc_slice_copy(&[Item::raw(body)])
+}
+
+/// The strings of a protobuf message, each a nameless `ARGS_POST` value, then the text runs of its fields that
+/// are neither text nor a message; past [`MAX_ARGS`] values, the whole body is one more value, raw.
+fn protobuf_values<'a>(
+    arena: &'a Bump,
+    body: &'a [u8],
+    fields: &protobuf::Fields<'a>,
+) -> &'a [Item<'a>] {
+    let mut items = ArenaVec::new_in(arena);
+    items.extend(fields.strings.iter().map(|&string| Item::raw(string)));
+    for &bytes in &fields.bytes {
+        items.extend_from_slice(text_runs(arena, bytes));
+    }
+    if items.len() > MAX_ARGS {
+        items.truncate(MAX_ARGS);
+        items.push(Item::raw(body));
+    }
+    items.into_bump_slice()
 }
 
 /// Runs of text shorter than this in structured binary data (protobuf, gRPC frames) are not inspected: a tag and

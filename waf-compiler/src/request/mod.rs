@@ -9,12 +9,21 @@
 //! parsers of [`body`].
 
 pub mod body;
+pub mod coding;
 pub mod collection;
+mod protobuf;
 pub mod response;
 
 pub use response::{HttpResponse, OwnedResponse};
 
+use coding::Coding;
+
 use std::fmt;
+
+/// How much of a request body is inspected unless configured otherwise (the proxy's `body.limit_bytes`, and
+/// `rulec`'s for decoding a compressed body): a megabyte holds any form, JSON document or text field a person
+/// writes, while the proxy's memory per request stays bounded.
+pub const DEFAULT_BODY_LIMIT: usize = 1_048_576;
 
 /// A request as the engine sees it, borrowing everything from the caller.
 #[derive(Debug, Clone, Copy)]
@@ -81,6 +90,14 @@ impl OwnedRequest {
             headers,
             body: &self.body,
         }
+    }
+
+    /// Undoes the body's content coding when the engine can ([`Coding::undo`]), keeping at most `limit` bytes of
+    /// the decoded body; the coding undone.
+    pub fn decode_body(&mut self, limit: usize) -> Option<Coding> {
+        let (coding, decoded) = Coding::undo(&self.headers(), &self.body, limit)?;
+        self.body = decoded;
+        Some(coding)
     }
 
     /// Parses a raw HTTP/1.x request.

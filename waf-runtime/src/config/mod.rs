@@ -620,6 +620,7 @@ impl Config {
                 domain.map_or(&[][..], |d| d.excluded_variables.as_slice()),
             ),
             profile: domain.and_then(|d| d.profile).unwrap_or(self.rules.profile),
+            body_limit: self.body.limit_bytes,
         }
     }
 }
@@ -635,6 +636,8 @@ pub struct InspectionPolicy<'a> {
     pub excluded_variables: Exclusions<'a>,
     /// What the domain serves, which weighs some matches ([`Profile::weigh`]).
     pub profile: Profile,
+    /// How much of a compressed body is decoded for the rules (`body.limit_bytes`, as much as is read of it).
+    pub body_limit: usize,
 }
 
 /// The settings that decide which rule set is loaded.

@@ -377,7 +377,11 @@ impl Resolver<'_> {
 
     /// `waf.body`.
     fn body(&self, body: FileBody) -> Result<BodyConfig, ConfigError> {
-        let limit_bytes = self.pick(body.limit_bytes, "BODY_LIMIT_BYTES", 1_048_576)?;
+        let limit_bytes = self.pick(
+            body.limit_bytes,
+            "BODY_LIMIT_BYTES",
+            waf_compiler::DEFAULT_BODY_LIMIT,
+        )?;
         if limit_bytes == 0 {
             return Err(self.key_error("waf.body.limit_bytes", "must be at least 1"));
         }
