@@ -234,7 +234,8 @@ pub async fn add_oauth_strategy(
         )));
     }
     let ensure_matching = json_object("--ensure-matching", new.ensure_matching.as_deref())?;
-    crate::oauth_client::profile::compile_rules(&ensure_matching).map_err(AdminError::Invalid)?;
+    crate::oauth_client::profile::compile_rules(&ensure_matching)
+        .map_err(|e| AdminError::Invalid(e.to_string()))?;
     let strategy = OAuthStrategy {
         id: crate::ids::new_id(),
         name: new.name.to_string(),
@@ -301,10 +302,12 @@ pub async fn add_saml_strategy(
     }
     match (&new.idp_cert, &new.idp_cert_fingerprint) {
         (Some(cert), None) => {
-            crate::saml::trust::parse_certificates(cert).map_err(AdminError::Invalid)?;
+            crate::saml::trust::parse_certificates(cert)
+                .map_err(|e| AdminError::Invalid(e.to_string()))?;
         }
         (None, Some(fingerprint)) => {
-            crate::saml::trust::normalize_fingerprint(fingerprint).map_err(AdminError::Invalid)?;
+            crate::saml::trust::normalize_fingerprint(fingerprint)
+                .map_err(|e| AdminError::Invalid(e.to_string()))?;
         }
         _ => {
             return Err(AdminError::Invalid(

@@ -238,9 +238,49 @@ pub struct Config {
     pub log_json: bool,
 }
 
+/// Why the environment does not configure the service, naming the variable.
 #[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct ConfigError(String);
+pub enum ConfigError {
+    #[error("{0} is required")]
+    Missing(String),
+    #[error("{name}: invalid value {raw:?}")]
+    Invalid { name: String, raw: String },
+    /// A variable that takes one of a few words.
+    #[error("{name}: expected {expected}, got {got:?}")]
+    NotAChoice {
+        name: &'static str,
+        expected: &'static str,
+        got: String,
+    },
+    #[error("{name} must be within {min}..={max}, got {value}")]
+    OutOfRange {
+        name: &'static str,
+        min: u64,
+        max: u64,
+        value: u64,
+    },
+    #[error("{0} must be positive")]
+    NotPositive(String),
+    #[error("KVSTORE_URL: {0}")]
+    KvStoreUrl(redis::RedisError),
+    #[error("SVC_URI must be an http:// URL, got {0:?}")]
+    SvcUri(String),
+    #[error("TRUSTED_PROXIES: invalid address {0:?}")]
+    TrustedProxy(String),
+    #[error("COOKIE_SESSION_SECRET must hold at least {MIN_COOKIE_SECRET_BYTES} bytes")]
+    ShortCookieSecret,
+    #[error(
+        "APP_ENV=production refuses the built-in development JWT key: set JWT_SECRET to the base64 of your RSA private key PEM"
+    )]
+    DevelopmentJwtKey,
+    #[error(
+        "APP_ENV=production requires COOKIE_SESSION_SECRET (at least 32 random bytes, the same on every replica)"
+    )]
+    NoCookieSecret,
+    /// `JWT_SECRET` is not the base64 of a PEM private key; the reason says which part fails.
+    #[error("JWT_SECRET must be the base64 of a PEM RSA private key ({0})")]
+    JwtSecret(&'static str),
+}
 
 /// The variables as read: name → value (set and non-empty only).
 pub type Vars = BTreeMap<String, String>;
@@ -264,29 +304,70 @@ fn get<'a>(vars: &'a Vars, name: &str) -> Option<&'a str> {
 }
 
 fn parse<T: std::str::FromStr>(vars: &Vars, name: &str) -> Result<T, ConfigError> {
-    let raw = get(vars, name).ok_or_else(|| ConfigError(format!("{name} is required")))?;
-    raw.parse()
-        .map_err(|_| ConfigError(format!("{name}: invalid value {raw:?}")))
+    let raw = get(vars, name).ok_or_else(|| ConfigError::Missing(name.to_string()))?;
+    raw.parse().map_err(|_| ConfigError::Invalid {
+        name: name.to_string(),
+        raw: raw.to_string(),
+    })
+}
+
+/// A number within `min..=max`.
+fn within<T>(vars: &Vars, name: &'static str, min: T, max: T) -> Result<T, ConfigError>
+where
+    T: std::str::FromStr + PartialOrd + Into<u64> + Copy,
+{
+    let value: T = parse(vars, name)?;
+    if value < min || value > max {
+        return Err(ConfigError::OutOfRange {
+            name,
+            min: min.into(),
+            max: max.into(),
+            value: value.into(),
+        });
+    }
+    Ok(value)
+}
+
+/// One of the words `choices` (`(word, value)`) names, or `unset` when the variable is.
+fn choice<T: Copy>(
+    vars: &Vars,
+    name: &'static str,
+    expected: &'static str,
+    choices: &[(&str, T)],
+    unset: T,
+) -> Result<T, ConfigError> {
+    let Some(word) = get(vars, name) else {
+        return Ok(unset);
+    };
+    choices
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|&(_, value)| value)
+        .ok_or_else(|| ConfigError::NotAChoice {
+            name,
+            expected,
+            got: word.to_string(),
+        })
 }
 
 impl Config {
     pub fn from_vars(vars: &Vars) -> Result<Self, ConfigError> {
-        let production = match get(vars, "APP_ENV") {
-            Some("production") => true,
-            Some("development" | "test") => false,
-            Some(other) => {
-                return Err(ConfigError(format!(
-                    "APP_ENV: expected production, development or test, got {other:?}"
-                )));
-            }
-            None => false,
-        };
+        let production = choice(
+            vars,
+            "APP_ENV",
+            "production, development or test",
+            &[
+                ("production", true),
+                ("development", false),
+                ("test", false),
+            ],
+            false,
+        )?;
         let (cookie_secret, jwt_key_pem) = secrets(vars, production)?;
         let store = store(vars)?;
         let kvstore_url = vars.get("KVSTORE_URL").cloned();
         if let Some(url) = &kvstore_url {
-            redis::Client::open(url.as_str())
-                .map_err(|e| ConfigError(format!("KVSTORE_URL: {e}")))?;
+            redis::Client::open(url.as_str()).map_err(ConfigError::KvStoreUrl)?;
         }
         let svc_uri = vars
             .get("SVC_URI")
@@ -296,34 +377,27 @@ impl Config {
         {
             // The fallback client speaks plain HTTP to a service inside the cluster; refusing other schemes here
             // beats failing every fallback at request time.
-            return Err(ConfigError(format!(
-                "SVC_URI must be an http:// URL, got {uri:?}"
-            )));
+            return Err(ConfigError::SvcUri(uri.clone()));
         }
         let trusted_proxies = trusted_proxies(vars)?;
-        let bcrypt_cost: u32 = parse(vars, "BCRYPT_COST")?;
-        if !(4..=31).contains(&bcrypt_cost) {
-            return Err(ConfigError(format!(
-                "BCRYPT_COST must be within 4..=31, got {bcrypt_cost}"
-            )));
-        }
-        let refresh_replay_grace_seconds: u32 = parse(vars, "REFRESH_REPLAY_GRACE_SECONDS")?;
+        let bcrypt_cost: u32 = within(vars, "BCRYPT_COST", 4, 31)?;
         // Every second of grace is a second in which a leaked refresh token works beside its rightful owner
         // without revoking the family; five minutes covers any client's retry, more only hides theft.
-        if refresh_replay_grace_seconds > MAX_REFRESH_REPLAY_GRACE_SECONDS {
-            return Err(ConfigError(format!(
-                "REFRESH_REPLAY_GRACE_SECONDS must be within 0..={MAX_REFRESH_REPLAY_GRACE_SECONDS}, got {refresh_replay_grace_seconds}"
-            )));
-        }
-        let sso_timeout: u64 = parse(vars, "SSO_PROVIDER_TIMEOUT_SECONDS")?;
-        if !(1..=MAX_SSO_PROVIDER_TIMEOUT_SECONDS).contains(&sso_timeout) {
-            return Err(ConfigError(format!(
-                "SSO_PROVIDER_TIMEOUT_SECONDS must be within 1..={MAX_SSO_PROVIDER_TIMEOUT_SECONDS}, got {sso_timeout}"
-            )));
-        }
+        let refresh_replay_grace_seconds: u32 = within(
+            vars,
+            "REFRESH_REPLAY_GRACE_SECONDS",
+            0,
+            MAX_REFRESH_REPLAY_GRACE_SECONDS,
+        )?;
+        let sso_timeout: u64 = within(
+            vars,
+            "SSO_PROVIDER_TIMEOUT_SECONDS",
+            1,
+            MAX_SSO_PROVIDER_TIMEOUT_SECONDS,
+        )?;
         let positive = |name: &str| -> Result<NonZeroU32, ConfigError> {
             NonZeroU32::new(parse(vars, name)?)
-                .ok_or_else(|| ConfigError(format!("{name} must be positive")))
+                .ok_or_else(|| ConfigError::NotPositive(name.to_string()))
         };
         Ok(Config {
             production,
@@ -350,15 +424,13 @@ impl Config {
             sso_provider_ca_file: get(vars, "SSO_PROVIDER_CA_FILE")
                 .filter(|p| !p.is_empty())
                 .map(PathBuf::from),
-            log_json: match get(vars, "LOG_FORMAT") {
-                Some("json") => true,
-                Some("text") | None => false,
-                Some(other) => {
-                    return Err(ConfigError(format!(
-                        "LOG_FORMAT: expected text or json, got {other:?}"
-                    )));
-                }
-            },
+            log_json: choice(
+                vars,
+                "LOG_FORMAT",
+                "text or json",
+                &[("json", true), ("text", false)],
+                false,
+            )?,
         })
     }
 }
@@ -371,9 +443,7 @@ fn secrets(vars: &Vars, production: bool) -> Result<(Option<Vec<u8>>, String), C
     if let Some(secret) = &cookie_secret
         && secret.len() < MIN_COOKIE_SECRET_BYTES
     {
-        return Err(ConfigError(format!(
-            "COOKIE_SESSION_SECRET must hold at least {MIN_COOKIE_SECRET_BYTES} bytes"
-        )));
+        return Err(ConfigError::ShortCookieSecret);
     }
     let jwt_key_pem = match vars.get("JWT_SECRET") {
         Some(b64) => decode_jwt_secret(b64)?,
@@ -381,14 +451,10 @@ fn secrets(vars: &Vars, production: bool) -> Result<(Option<Vec<u8>>, String), C
     };
     if production {
         if jwt_key_pem.trim() == DEVELOPMENT_JWT_KEY_PEM.trim() {
-            return Err(ConfigError(
-                "APP_ENV=production refuses the built-in development JWT key: set JWT_SECRET to the base64 of your RSA private key PEM".into(),
-            ));
+            return Err(ConfigError::DevelopmentJwtKey);
         }
         if cookie_secret.is_none() {
-            return Err(ConfigError(
-                "APP_ENV=production requires COOKIE_SESSION_SECRET (at least 32 random bytes, the same on every replica)".into(),
-            ));
+            return Err(ConfigError::NoCookieSecret);
         }
     }
     Ok((cookie_secret, jwt_key_pem))
@@ -425,7 +491,7 @@ fn trusted_proxies(vars: &Vars) -> Result<Vec<IpAddr>, ConfigError> {
             .filter(|s| !s.is_empty())
             .map(|s| {
                 s.parse()
-                    .map_err(|_| ConfigError(format!("TRUSTED_PROXIES: invalid address {s:?}")))
+                    .map_err(|_| ConfigError::TrustedProxy(s.to_string()))
             })
             .collect::<Result<_, _>>()?,
         None => Vec::new(),
@@ -452,18 +518,10 @@ fn list(vars: &Vars, name: &str, lower: bool) -> Vec<String> {
 fn decode_jwt_secret(b64: &str) -> Result<String, ConfigError> {
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(b64.trim())
-        .map_err(|_| {
-            ConfigError(
-                "JWT_SECRET must be the base64 of a PEM RSA private key (not valid base64)".into(),
-            )
-        })?;
-    let pem = String::from_utf8(bytes).map_err(|_| {
-        ConfigError("JWT_SECRET must be the base64 of a PEM RSA private key (not text)".into())
-    })?;
+        .map_err(|_| ConfigError::JwtSecret("not valid base64"))?;
+    let pem = String::from_utf8(bytes).map_err(|_| ConfigError::JwtSecret("not text"))?;
     if !pem.contains("PRIVATE KEY-----") {
-        return Err(ConfigError(
-            "JWT_SECRET must be the base64 of a PEM RSA private key (no PRIVATE KEY block)".into(),
-        ));
+        return Err(ConfigError::JwtSecret("no PRIVATE KEY block"));
     }
     Ok(pem)
 }

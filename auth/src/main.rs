@@ -501,7 +501,7 @@ async fn add_saml_strategy(
 }
 
 async fn serve(config: Config, store: std::sync::Arc<dyn store::Store>) -> anyhow::Result<()> {
-    let metrics = auth::metrics::install().map_err(anyhow::Error::msg)?;
+    let metrics = auth::metrics::install()?;
     let listener = tokio::net::TcpListener::bind((config.bind, config.port)).await?;
     let state = AppState::new(config, store, metrics).await?;
     tracing::info!(address = %listener.local_addr()?, "listening");

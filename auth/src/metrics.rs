@@ -7,14 +7,18 @@
 
 use std::time::Duration;
 
-use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use metrics_exporter_prometheus::{BuildError, PrometheusBuilder, PrometheusHandle};
+
+/// Why the metrics recorder could not be installed.
+#[derive(Debug, thiserror::Error)]
+#[error("metrics: {0}")]
+pub struct MetricsError(#[from] BuildError);
 
 /// Installs the process-wide recorder; histograms are drained every few seconds for as long as the service runs.
-pub fn install() -> Result<PrometheusHandle, String> {
+pub fn install() -> Result<PrometheusHandle, MetricsError> {
     let handle = PrometheusBuilder::new()
         .set_buckets(&[0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0])
-        .and_then(|b| b.install_recorder())
-        .map_err(|e| format!("metrics: {e}"))?;
+        .and_then(|b| b.install_recorder())?;
     let upkeep = handle.clone();
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(5));

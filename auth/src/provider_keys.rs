@@ -67,7 +67,7 @@ impl ProviderKeys {
         };
         let fetched = match Url::parse(site) {
             Ok(url) => id_token::provider_keys(&transport, &url).await,
-            Err(e) => Err(format!("site: {e}")),
+            Err(e) => Err(id_token::IdTokenError::Site(e)),
         };
         let keys = match fetched {
             Ok((issuer, jwks)) => Some(Arc::new(Keys { issuer, jwks })),
@@ -95,9 +95,9 @@ impl ProviderKeys {
         strategy: &OAuthStrategy,
         keys: &Keys,
         token: &str,
-    ) -> Result<Value, String> {
+    ) -> Result<Value, id_token::IdTokenError> {
         let first = id_token::decode(token, &keys.jwks, &keys.issuer, &strategy.client_id);
-        let unknown_kid = matches!(&first, Err(why) if why == id_token::UNKNOWN_KID);
+        let unknown_kid = matches!(&first, Err(id_token::IdTokenError::UnknownKid));
         let site = strategy.site.as_deref().unwrap_or_default();
         let stale = {
             let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());

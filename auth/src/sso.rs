@@ -95,6 +95,15 @@ pub enum LoginError {
     /// The login is refused; the reason goes to the log.
     #[error("{0}")]
     Refused(String),
+    /// A SAML response is refused.
+    #[error(transparent)]
+    Saml(#[from] crate::saml::SamlError),
+    /// An OpenID Connect provider's ID token is refused.
+    #[error("ID token: {0}")]
+    IdToken(#[from] crate::oauth_client::id_token::IdTokenError),
+    /// The provider's profile fails the strategy's `ensure_matching`.
+    #[error(transparent)]
+    Profile(#[from] crate::oauth_client::profile::ProfileError),
     #[error(transparent)]
     Store(#[from] StoreError),
 }

@@ -16,6 +16,28 @@ use crate::throttle::{Limits, Throttle};
 use crate::token_writer::TokenWriter;
 use crate::tokens::TokenKeys;
 
+/// Why the shared state could not be built at start.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// Hashing the dummy password (compared against when an account does not exist).
+    #[error(transparent)]
+    DummyDigest(#[from] crate::password::PasswordError),
+    #[error(transparent)]
+    DummyDigestTask(#[from] tokio::task::JoinError),
+    /// `KVSTORE_URL` (the shared throttle counters and the login events).
+    #[error(transparent)]
+    KvStore(#[from] redis::RedisError),
+    /// The token signing key (`JWT_SECRET`).
+    #[error(transparent)]
+    TokenKey(#[from] crate::tokens::TokenError),
+    /// The HTTP client of the SSO providers (`SSO_PROVIDER_CA_FILE`).
+    #[error(transparent)]
+    HttpClient(#[from] crate::http_client::HttpError),
+    /// The asset cookie key (`SECRET_KEY_BASE`).
+    #[error(transparent)]
+    AssetKey(#[from] hmac::digest::InvalidLength),
+}
+
 pub struct AppState {
     pub config: Config,
     pub store: Arc<dyn Store>,
@@ -53,7 +75,7 @@ impl AppState {
         config: Config,
         store: Arc<dyn Store>,
         metrics: PrometheusHandle,
-    ) -> anyhow::Result<Arc<Self>> {
+    ) -> Result<Arc<Self>, StateError> {
         if config.cookie_secret.is_none() {
             tracing::warn!(
                 "COOKIE_SESSION_SECRET is unset: using a random key, so sessions end at restart and do not cross replicas"

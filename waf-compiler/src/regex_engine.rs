@@ -55,7 +55,25 @@ pub enum RegexError {
     Build(String),
     /// An artifact's stored engine does not fit its pattern (only a corrupt artifact gives this).
     #[error("{0}")]
-    Stored(String),
+    Stored(#[from] StoredRegexError),
+}
+
+/// Why an artifact's stored engine for a regex is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoredRegexError {
+    #[error("fewer stored regexes than the rule has")]
+    Missing,
+    #[error("cannot align a DFA buffer")]
+    Alignment,
+    /// The deserializer's message: its error can be neither cloned nor compared, as a [`RegexError`] is.
+    #[error("invalid DFA: {0}")]
+    Dfa(String),
+    #[error("invalid DFA: {0} trailing bytes")]
+    TrailingBytes(usize),
+    #[error("invalid DFA: not built for this role")]
+    WrongRole,
+    #[error("stored capture group count does not match the pattern")]
+    GroupCount,
 }
 
 /// Compiles a pattern, already through [`pcre_byte_escapes`], on the meta engine with ModSecurity's semantics.
@@ -251,9 +269,7 @@ impl RegexEngine {
         if engine.dense.is_none() && !defer {
             let meta = build_meta(&engine.pattern)?;
             if meta.group_info().group_len(regex_automata::PatternID::ZERO) != groups {
-                return Err(RegexError::Stored(
-                    "stored capture group count does not match the pattern".into(),
-                ));
+                return Err(StoredRegexError::GroupCount.into());
             }
             let _ = engine.meta.set(Some(meta));
         }

@@ -16,6 +16,7 @@ use crate::response_inspection::{self, Exchange};
 use crate::responses;
 use crate::state::{Live, State};
 use crate::upgrade;
+use crate::upstream_pool::Pool;
 use crate::upstream_url::UpstreamUrl;
 use bytes::Bytes;
 use http::request::Parts;
@@ -73,6 +74,9 @@ impl RequestHost {
     }
 }
 
+/// Forwards a request that passed inspection: its head rewritten for the upstream ([`rewrite_head`]), sent to the
+/// pool's servers in turn until one answers ([`send_to_pool`]), and the answer relayed ([`switch_protocols`]),
+/// inspected (`response_inspection.rs`) or replaced by the proxy's own ([`upstream_failed`]).
 pub async fn forward(
     state: &State,
     live: &Live,
@@ -89,24 +93,79 @@ pub async fn forward(
     record: &mut Record,
 ) -> Response<ProxyBody> {
     let config = &live.config;
-    let pool = live.pools.for_host(&host.name);
-    let upstream_host = config
-        .domains
-        .get(&host.name)
-        .and_then(|d| d.upstream_host.as_ref());
-
     // What the response rules' log lines name (`response_inspection.rs`).
     let method = parts.method.clone();
     let target = sent_target.to_owned();
-    let had_length = parts.headers.contains_key(header::CONTENT_LENGTH);
     // hyper leaves an upgrade handle on the requests that may switch protocols (HTTP/1.1 with the headers).
     let client_upgrade = upgrade::requested(&parts.headers)
         .and_then(|protocol| Some((protocol, parts.extensions.remove::<OnUpgrade>()?)));
     // The client connection's place under the connection limits, for the relay to hold (`server.rs`).
     let admitted = parts.extensions.remove::<Arc<Admitted>>();
+    let upgrade_protocol = client_upgrade
+        .as_ref()
+        .map(|(protocol, _)| protocol.clone());
+    rewrite_head(
+        config,
+        peer,
+        host,
+        upgrade_protocol,
+        record,
+        &mut parts,
+        &body,
+    );
+    let destination = Destination {
+        pool: live.pools.for_host(&host.name),
+        upstream_host: config
+            .domains
+            .get(&host.name)
+            .and_then(|d| d.upstream_host.as_ref()),
+        host,
+        client_ip: peer.ip,
+        upgrade: client_upgrade.is_some(),
+    };
+    let sent = Instant::now();
+    let (answer, upstream) = send_to_pool(live, worker, &destination, parts, body, record).await;
+    let upstream = upstream.map_or_else(
+        || destination.pool.servers[0].config.url.clone(),
+        Clone::clone,
+    );
+    record.set_upstream(upstream.authority().as_str(), sent.elapsed());
+    match answer {
+        Ok(response) if response.status() == StatusCode::SWITCHING_PROTOCOLS => {
+            switch_protocols(state, response, client_upgrade, admitted, &upstream, record)
+        }
+        Ok(mut response) => {
+            record.forwarded();
+            strip_hop_by_hop(response.headers_mut());
+            let exchange = Exchange {
+                method: &method,
+                target: &target,
+                host: &host.name,
+                client,
+                inbound: &inbound,
+            };
+            response_inspection::answer(state, config, &exchange, response, record).await
+        }
+        Err(failure) => upstream_failed(state, failure, &upstream, record),
+    }
+}
+
+/// Makes the client's head the upstream's: hop-by-hop headers out (an upgrade's kept when asked for),
+/// `Expect` out, the `Forwarded` family and the request id in, `Content-Length` from the body actually sent, the
+/// target in origin form, HTTP/1.1.
+fn rewrite_head(
+    config: &crate::config::Config,
+    peer: &Peer,
+    host: &RequestHost,
+    upgrade_protocol: Option<HeaderValue>,
+    record: &Record,
+    parts: &mut Parts,
+    body: &ProxyBody,
+) {
+    let had_length = parts.headers.contains_key(header::CONTENT_LENGTH);
     strip_hop_by_hop(&mut parts.headers);
-    if let Some((protocol, _)) = &client_upgrade {
-        upgrade::keep(&mut parts.headers, protocol.clone());
+    if let Some(protocol) = upgrade_protocol {
+        upgrade::keep(&mut parts.headers, protocol);
     }
     // The body has been read (or is streamed by us); the upstream never needs to say 100 Continue.
     parts.headers.remove(header::EXPECT);
@@ -122,7 +181,7 @@ pub async fn forward(
     parts
         .headers
         .insert(request_id::HEADER, record.id().header());
-    match &body {
+    match body {
         ProxyBody::Full(Some(bytes)) => {
             parts
                 .headers
@@ -142,35 +201,45 @@ pub async fn forward(
     }
     parts.uri = origin_form(std::mem::take(&mut parts.uri));
     parts.version = Version::HTTP_11;
+}
 
-    // A copy to send again on another server after a reset before the response head: for idempotent methods
-    // only (RFC 9110 9.2.2: sending one twice has the effect of once), with a body already read whole, and only
-    // when there is another server to try.
+/// Where a request goes: the pool of its host, and what its `Host` header becomes there.
+struct Destination<'a> {
+    pool: &'a Pool,
+    /// The domain's `upstream_host`.
+    upstream_host: Option<&'a UpstreamHost>,
+    host: &'a RequestHost,
+    /// The peer's address, for the pool's choice of server.
+    client_ip: std::net::IpAddr,
+    /// Whether the client asked to switch protocols.
+    upgrade: bool,
+}
+
+/// The upstream's answer, or why there is none (the failure and its detail).
+type Answer = Result<Response<hyper::body::Incoming>, (UpstreamFailure, String)>;
+
+/// Sends the request to the destination's servers in the pool's order until one answers, or the retries are
+/// spent; returns the answer and the server that gave it (or last failed).
+async fn send_to_pool<'a>(
+    live: &Live,
+    worker: usize,
+    destination: &Destination<'a>,
+    parts: Parts,
+    body: ProxyBody,
+    record: &Record,
+) -> (Answer, Option<&'a UpstreamUrl>) {
+    let pool = destination.pool;
     let retries = pool.settings.retries as usize;
-    let replay = (retries > 0
-        && pool.servers.len() > 1
-        && client_upgrade.is_none()
-        && parts.method.is_idempotent())
-    .then(|| match &body {
-        ProxyBody::Full(bytes) => Some(Replay {
-            method: parts.method.clone(),
-            uri: parts.uri.clone(),
-            headers: parts.headers.clone(),
-            body: bytes.clone(),
-        }),
-        ProxyBody::Stream(_) | ProxyBody::Prefixed(..) | ProxyBody::Bounded(..) => None,
-    })
-    .flatten();
-
-    let sent = Instant::now();
+    let replay = Replay::of(&parts, &body, destination, retries);
     let mut request = Some(Request::from_parts(parts, body));
     let mut tried: Vec<usize> = Vec::new();
     // The last attempt's failure and server: the answer when no other server is tried.
     let mut failed: Option<((UpstreamFailure, String), &UpstreamUrl)> = None;
-    let (answer, upstream) = loop {
+    loop {
         // `choose` gives a server while any is untried, and `tried` grows by one each turn.
-        let (Some(i), Some(mut req)) = (pool.choose(&tried, peer.ip), request.take()) else {
-            break match failed {
+        let (Some(i), Some(mut req)) = (pool.choose(&tried, destination.client_ip), request.take())
+        else {
+            return match failed {
                 Some((failure, url)) => (Err(failure), Some(url)),
                 None => {
                     let detail = "no upstream server to try".to_string();
@@ -187,19 +256,21 @@ pub async fn forward(
                 record.id().as_str()
             );
         }
-        req.headers_mut()
-            .insert(header::HOST, upstream_host_header(upstream_host, host, url));
+        req.headers_mut().insert(
+            header::HOST,
+            upstream_host_header(destination.upstream_host, destination.host, url),
+        );
         server.state.in_flight.fetch_add(1, Ordering::Relaxed);
         let started = Instant::now();
         let result = live
             .upstreams
-            .send(worker, url, &pool.tls, client_upgrade.is_some(), req)
+            .send(worker, url, &pool.tls, destination.upgrade, req)
             .await;
         server.state.in_flight.fetch_sub(1, Ordering::Relaxed);
         let e = match result {
             Ok(response) => {
                 server.state.succeeded(started.elapsed());
-                break (Ok(response), Some(url));
+                return (Ok(response), Some(url));
             }
             Err(e) => e,
         };
@@ -214,67 +285,67 @@ pub async fn forward(
             request = None;
         }
         failed = Some(((e.failure, e.detail), url));
-    };
-    let upstream = upstream.map_or_else(|| pool.servers[0].config.url.clone(), Clone::clone);
-    record.set_upstream(upstream.authority().as_str(), sent.elapsed());
-    let id = record.id();
-    match answer {
-        Ok(mut response) if response.status() == StatusCode::SWITCHING_PROTOCOLS => {
-            let (Some((_, client)), Some(protocol)) = (
-                client_upgrade,
-                response.headers().get(header::UPGRADE).cloned(),
-            ) else {
-                state.metrics.upstream_failed(UpstreamFailure::Unavailable);
-                tracing::warn!(
-                    "upstream {upstream} switched protocols unasked [request_id \"{}\"]",
-                    id.as_str()
-                );
-                let response = responses::bad_gateway(id);
-                record.set_action(Action::UpstreamError);
-                return response;
-            };
-            record.forwarded();
-            upgrade::relay(client, hyper::upgrade::on(&mut response), admitted);
-            let (mut head, body) = response.into_parts();
-            strip_hop_by_hop(&mut head.headers);
-            upgrade::keep(&mut head.headers, protocol);
-            Response::from_parts(head, ProxyBody::Stream(body))
-        }
-        Ok(mut response) => {
-            record.forwarded();
-            strip_hop_by_hop(response.headers_mut());
-            let exchange = Exchange {
-                method: &method,
-                target: &target,
-                host: &host.name,
-                client,
-                inbound: &inbound,
-            };
-            response_inspection::answer(state, config, &exchange, response, record).await
-        }
-        Err((UpstreamFailure::ClientBody, _)) => {
-            // Counted and logged (at debug) where the wait ended: the head guard or `body_timeout.rs`.
-            state.metrics.rejected(Rejection::BodyTimeout);
-            let response = responses::body_timeout(id);
-            record.set_action(Action::BodyTimeout);
-            response
-        }
-        Err((failure, detail)) => {
-            state.metrics.upstream_failed(failure);
-            tracing::warn!(
-                "upstream {upstream} failed ({failure:?}): {detail} [request_id \"{}\"]",
-                id.as_str()
-            );
-            let response = match failure {
-                UpstreamFailure::Timeout => responses::gateway_timeout(id),
-                UpstreamFailure::Unavailable | UpstreamFailure::ClientBody => {
-                    responses::bad_gateway(id)
-                }
-            };
-            record.set_action(Action::UpstreamError);
-            response
-        }
     }
+}
+
+/// An upstream's 101 Switching Protocols: relayed when the client asked to switch, with the two connections
+/// joined (`upgrade.rs`); a 502 when it did not.
+fn switch_protocols(
+    state: &State,
+    mut response: Response<hyper::body::Incoming>,
+    client_upgrade: Option<(HeaderValue, OnUpgrade)>,
+    admitted: Option<Arc<Admitted>>,
+    upstream: &UpstreamUrl,
+    record: &mut Record,
+) -> Response<ProxyBody> {
+    let (Some((_, client)), Some(protocol)) = (
+        client_upgrade,
+        response.headers().get(header::UPGRADE).cloned(),
+    ) else {
+        state.metrics.upstream_failed(UpstreamFailure::Unavailable);
+        tracing::warn!(
+            "upstream {upstream} switched protocols unasked [request_id \"{}\"]",
+            record.id().as_str()
+        );
+        let response = responses::bad_gateway(record.id());
+        record.set_action(Action::UpstreamError);
+        return response;
+    };
+    record.forwarded();
+    upgrade::relay(client, hyper::upgrade::on(&mut response), admitted);
+    let (mut head, body) = response.into_parts();
+    strip_hop_by_hop(&mut head.headers);
+    upgrade::keep(&mut head.headers, protocol);
+    Response::from_parts(head, ProxyBody::Stream(body))
+}
+
+/// The proxy's own answer when no upstream answered: 408 when the client's body stalled, 504 on a timeout, else
+/// 502; counted and logged.
+fn upstream_failed(
+    state: &State,
+    (failure, detail): (UpstreamFailure, String),
+    upstream: &UpstreamUrl,
+    record: &mut Record,
+) -> Response<ProxyBody> {
+    let id = record.id();
+    if matches!(failure, UpstreamFailure::ClientBody) {
+        // Counted and logged (at debug) where the wait ended: the head guard or `body_timeout.rs`.
+        state.metrics.rejected(Rejection::BodyTimeout);
+        let response = responses::body_timeout(id);
+        record.set_action(Action::BodyTimeout);
+        return response;
+    }
+    state.metrics.upstream_failed(failure);
+    tracing::warn!(
+        "upstream {upstream} failed ({failure:?}): {detail} [request_id \"{}\"]",
+        id.as_str()
+    );
+    let response = match failure {
+        UpstreamFailure::Timeout => responses::gateway_timeout(id),
+        UpstreamFailure::Unavailable | UpstreamFailure::ClientBody => responses::bad_gateway(id),
+    };
+    record.set_action(Action::UpstreamError);
+    response
 }
 
 /// What an idempotent request is sent again from.
@@ -286,6 +357,33 @@ struct Replay {
 }
 
 impl Replay {
+    /// A copy to send again on another server after a reset before the response head: for idempotent methods
+    /// only (RFC 9110 9.2.2: sending one twice has the effect of once), with a body already read whole, and only
+    /// when there is another server to try.
+    fn of(
+        parts: &Parts,
+        body: &ProxyBody,
+        destination: &Destination<'_>,
+        retries: usize,
+    ) -> Option<Replay> {
+        if retries == 0
+            || destination.pool.servers.len() < 2
+            || destination.upgrade
+            || !parts.method.is_idempotent()
+        {
+            return None;
+        }
+        match body {
+            ProxyBody::Full(bytes) => Some(Replay {
+                method: parts.method.clone(),
+                uri: parts.uri.clone(),
+                headers: parts.headers.clone(),
+                body: bytes.clone(),
+            }),
+            ProxyBody::Stream(_) | ProxyBody::Prefixed(..) | ProxyBody::Bounded(..) => None,
+        }
+    }
+
     fn request(&self) -> Request<ProxyBody> {
         let mut req = Request::new(ProxyBody::Full(self.body.clone()));
         *req.method_mut() = self.method.clone();

@@ -11,6 +11,9 @@
 //! Every request has an id (`request_id.rs`) and, once answered, a line in the access log (`access_log.rs`).
 //!
 //! `admin/` is the admin panel, on its own listener; `recent_blocks.rs` is what the request path tells it.
+//!
+//! [`run`] fails with a [`StartError`] (`start_error.rs`) naming the step that failed: binding, certificates,
+//! rules, traffic controls, the admin panel.
 mod access_log;
 mod admin;
 mod body;
@@ -38,6 +41,7 @@ mod responses;
 mod send_timeout;
 mod server;
 mod settings_ack;
+mod start_error;
 mod state;
 mod timeouts;
 mod tls;
@@ -60,8 +64,8 @@ pub use traffic::ip_lists::IpSet;
 pub use traffic::{Traffic, TrafficError};
 
 pub use access_log::AccessLog;
-use anyhow::Context;
 use config::Config;
+pub use start_error::StartError;
 use state::State;
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -74,18 +78,19 @@ pub fn run(
     config: Config,
     config_path: Option<PathBuf>,
     access_log: Arc<AccessLog>,
-) -> anyhow::Result<()> {
+) -> Result<(), StartError> {
     let control = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .context("starting the control runtime")?;
+        .map_err(StartError::at("starting the control runtime"))?;
     control.block_on(control_plane(config, config_path, access_log))
 }
 
 /// SIGUSR1 opens the access log file again by its path: logrotate renames the file, then signals (nginx's
 /// convention; no `copytruncate`, which loses the lines written between its copy and its truncation).
-fn reopen_access_log_on_sigusr1(access_log: Arc<AccessLog>) -> anyhow::Result<()> {
-    let mut usr1 = signal(SignalKind::user_defined1()).context("SIGUSR1 handler")?;
+fn reopen_access_log_on_sigusr1(access_log: Arc<AccessLog>) -> Result<(), StartError> {
+    let mut usr1 =
+        signal(SignalKind::user_defined1()).map_err(StartError::at("SIGUSR1 handler"))?;
     tokio::spawn(async move {
         while usr1.recv().await.is_some() {
             tracing::info!("SIGUSR1 received: reopening the access log");
@@ -116,10 +121,10 @@ async fn control_plane(
     config: Config,
     config_path: Option<PathBuf>,
     access_log: Arc<AccessLog>,
-) -> anyhow::Result<()> {
+) -> Result<(), StartError> {
     // First: SIGUSR1 would otherwise end the process, as it does by default.
     reopen_access_log_on_sigusr1(access_log.clone())?;
-    let metrics = metrics::Metrics::install().context("installing the metrics recorder")?;
+    let metrics = metrics::Metrics::install()?;
     metrics.spawn_upkeep();
     // Before any socket is opened: every client connection is a descriptor (`connection_limits.rs`).
     connection_limits::raise_open_file_limit();
@@ -129,7 +134,7 @@ async fn control_plane(
         .server
         .listen_address
         .parse()
-        .context("waf.server.listen_address")?;
+        .map_err(StartError::ListenAddress)?;
     // Certificates first: a broken certificate file stops the start before any port is taken.
     let certs = tls::Certs::default();
     let cert_watcher = if config.server.https_enabled {
@@ -148,8 +153,7 @@ async fn control_plane(
         Some(p) => tokio::fs::read_to_string(p).await.ok(),
         None => None,
     };
-    let traffic =
-        traffic::Traffic::build(&config, None, metrics).context("building the traffic controls")?;
+    let traffic = traffic::Traffic::build(&config, None, metrics)?;
     // The panel's listener is read at start, like the proxy's.
     let admin = config.admin.clone();
     let challenges = Arc::new(tls::Challenges::default());
@@ -178,21 +182,21 @@ async fn control_plane(
     }
 
     if admin.enabled {
-        admin::start(state.clone(), &admin)
-            .await
-            .context("starting the admin panel")?;
+        admin::start(state.clone(), &admin).await?;
     }
 
     serve(&state, bound).await
 }
 
 /// Loads the rules the configuration names, and logs what was loaded and what was skipped.
-async fn load_rules_at_start(config: &Config) -> anyhow::Result<inspect::LoadedRules> {
+async fn load_rules_at_start(config: &Config) -> Result<inspect::LoadedRules, StartError> {
     let for_load = config.clone();
     let rules = tokio::task::spawn_blocking(move || inspect::load(&for_load))
         .await
-        .context("rule loading task")?
-        .context("loading rules")?;
+        .map_err(|source| StartError::Task {
+            step: "rule loading task",
+            source,
+        })??;
     for error in &rules.errors {
         tracing::error!("rule file skipped: {error}");
     }
@@ -214,7 +218,7 @@ fn open_listeners(
     config: &Config,
     ip: IpAddr,
     certs: &tls::Certs,
-) -> anyhow::Result<(workers::Bound, u16)> {
+) -> Result<(workers::Bound, u16), StartError> {
     let v6_only = config.server.ipv6_only;
     let http = match config.server.http_enabled {
         true => Some(bind(SocketAddr::new(ip, config.server.http_port), v6_only)?),
@@ -233,14 +237,14 @@ fn open_listeners(
     if let Some(l) = &http {
         tracing::info!(
             "listening on {}, default upstream {}, {} workers",
-            l.local_addr().context("local address")?,
+            l.local_addr().map_err(StartError::at("local address"))?,
             config.upstream.default,
             config.server.workers
         );
     }
     let mut https_port = config.server.https_port;
     if let Some((l, _)) = &https {
-        let addr = l.local_addr().context("local address")?;
+        let addr = l.local_addr().map_err(StartError::at("local address"))?;
         https_port = addr.port();
         tracing::info!(
             "HTTPS listening on {addr}, default upstream {}, {} workers, HTTP/2 {}",
@@ -258,8 +262,9 @@ fn open_listeners(
 
 /// Starts the request workers on the listeners and serves until SIGTERM or SIGINT, then waits for the workers
 /// to finish their requests.
-async fn serve(state: &Arc<State>, bound: workers::Bound) -> anyhow::Result<()> {
-    let mut terminate = signal(SignalKind::terminate()).context("SIGTERM handler")?;
+async fn serve(state: &Arc<State>, bound: workers::Bound) -> Result<(), StartError> {
+    let mut terminate =
+        signal(SignalKind::terminate()).map_err(StartError::at("SIGTERM handler"))?;
     let (stop, stopped) = tokio::sync::watch::channel(false);
     let workers = workers::Workers::start(state, &bound, &stopped)?;
     // ACME answers challenges on the HTTP listener and serves over HTTPS: without both open, no ACME domain can be
@@ -278,14 +283,17 @@ async fn serve(state: &Arc<State>, bound: workers::Bound) -> anyhow::Result<()> 
     stop.send_replace(true);
     tokio::task::spawn_blocking(move || workers.join())
         .await
-        .context("waiting for the workers")?;
+        .map_err(|source| StartError::Task {
+            step: "waiting for the workers",
+            source,
+        })?;
     Ok(())
 }
 
 /// A listening socket on `addr`, non-blocking. On an IPv6 address, IPV6_V6ONLY is set to `v6_only` explicitly
 /// (the system default, `net.ipv6.bindv6only`, varies): off, the socket takes IPv4 clients too, as IPv4-mapped
 /// addresses. On a host without IPv6, the default `::` falls back to `0.0.0.0`, logged, rather than not starting.
-fn bind(addr: SocketAddr, v6_only: bool) -> anyhow::Result<std::net::TcpListener> {
+fn bind(addr: SocketAddr, v6_only: bool) -> Result<std::net::TcpListener, StartError> {
     match listen(addr, v6_only) {
         Err(e) if addr.ip() == IpAddr::from(std::net::Ipv6Addr::UNSPECIFIED) && no_ipv6(&e) => {
             let v4 = SocketAddr::new(std::net::Ipv4Addr::UNSPECIFIED.into(), addr.port());
@@ -296,7 +304,7 @@ fn bind(addr: SocketAddr, v6_only: bool) -> anyhow::Result<std::net::TcpListener
         }
         result => result,
     }
-    .with_context(|| format!("binding {addr}"))
+    .map_err(|source| StartError::Bind { addr, source })
 }
 
 fn listen(addr: SocketAddr, v6_only: bool) -> std::io::Result<std::net::TcpListener> {

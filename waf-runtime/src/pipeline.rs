@@ -28,7 +28,7 @@ use crate::metrics::{Metrics, Rejection};
 use crate::recent_blocks::{self, BlockedRequest, MatchDetail};
 use crate::request_id::{self, RequestId};
 use crate::responses;
-use crate::state::State;
+use crate::state::{Live, State};
 use crate::tls;
 use crate::traffic::Block;
 use bytes::Bytes;
@@ -88,6 +88,8 @@ pub async fn handle(
     record.attach(response)
 }
 
+/// A request whose head passed the guard, from the proxy's own endpoints to forwarding: each step either answers
+/// (and the request ends there) or hands the request on.
 async fn route(
     state: &State,
     worker: usize,
@@ -97,97 +99,27 @@ async fn route(
     record: &mut Record,
 ) -> Response<ProxyBody> {
     let live = state.live.load_full();
-    if req.method() == Method::GET {
-        match req.uri().path() {
-            "/health" => {
-                record.set_action(Action::Internal);
-                return health(state, &live.config);
-            }
-            "/metrics" if live.config.metrics.enabled => {
-                record.set_action(Action::Internal);
-                return metrics_page(state);
-            }
-            _ => {}
+    if let Some(response) = internal_answer(state, &live.config, peer, &req, record) {
+        return response;
+    }
+    let (parts, body, host) = match checked_request(&live.config, req, record) {
+        Ok(checked) => checked,
+        Err(refusal) => {
+            record.set_action(Action::Refused);
+            return refuse(state, peer.ip, refusal, record.id());
         }
-    }
-    // Before inspection and before a redirect to HTTPS: the ACME server must reach the token as it is.
-    if !peer.tls
-        && req.uri().path().starts_with(tls::challenge::PATH_PREFIX)
-        && live.config.acme_domains().next().is_some()
-    {
-        record.set_action(Action::Internal);
-        return state
-            .https
-            .challenges
-            .answer(req.method(), req.uri().path());
-    }
-    let checked = live
-        .config
-        .server
-        .limits
-        .check_h2(&req)
-        .and_then(|()| framing::check(req.method(), req.version(), req.headers()));
-    if let Err(refusal) = checked {
-        record.set_action(Action::Refused);
-        return refuse(state, peer.ip, refusal, record.id());
-    }
-    let (parts, body) = req.into_parts();
-    let Some(host) = RequestHost::of(&parts) else {
-        record.set_action(Action::Refused);
-        let refusal = Refusal {
-            status: StatusCode::BAD_REQUEST,
-            reason: "invalid Host",
-        };
-        return refuse(state, peer.ip, refusal, record.id());
     };
-    if live
-        .config
-        .domains
-        .get(&host.name)
-        .is_some_and(|d| !d.access_log)
-    {
-        record.silence();
-    }
-    record.set_host(&host.name);
     if !peer.tls
         && let Some(location) = https_location(&live.config, state.https.port, &host, &parts)
     {
         record.set_action(Action::Redirected);
         return responses::to_https(&parts.method, location);
     }
-    let trusted = &live.config.client_ip.trusted_proxies;
-    let forwarded_for = parts.headers.get_all("x-forwarded-for");
-    let client = client_addr(peer.ip, forwarded_for.iter().map(|v| v.as_bytes()), trusted);
-    record.set_client(client);
-    let test_id = parts
-        .headers
-        .get(CRS_TEST_HEADER)
-        .and_then(|v| v.to_str().ok());
-    if let Some(test_id) = test_id {
-        logging::test_marker(
-            test_id,
-            parts.method.as_str(),
-            uri_text(&parts),
-            record.id(),
-        );
-    }
+    let client = client_of(&live.config, peer, &parts, record);
     // Before the body is read: a refused client costs no body read and no rule evaluation.
-    if live.config.mode != Mode::Disabled
-        && let Err(block) = live.traffic.check(&host.name, client).await
-    {
-        let id = record.id().clone();
-        let subject = TrafficSubject {
-            client,
-            host: &host.name,
-            method: parts.method.as_str(),
-            uri: uri_text(&parts),
-            request_id: &id,
-        };
-        if let Some(response) = traffic_refusal(state, &live.config, block, &subject, record) {
-            return response;
-        }
+    if let Some(response) = traffic_controls(state, &live, client, &host, &parts, record).await {
+        return response;
     }
-
     let (body, inbound) = match live.config.mode {
         Mode::Disabled => {
             record.set_bytes_in(declared_length(&parts).unwrap_or(0));
@@ -224,6 +156,113 @@ async fn route(
         inbound,
     };
     forward(state, &live, worker, parts, body, origin, record).await
+}
+
+/// The proxy's own endpoints: `/health`, `/metrics` when enabled, and ACME's HTTP-01 tokens over plain HTTP
+/// (before inspection and before a redirect to HTTPS: the ACME server must reach the token as it is).
+fn internal_answer(
+    state: &State,
+    config: &Config,
+    peer: &Peer,
+    req: &Request<Incoming>,
+    record: &mut Record,
+) -> Option<Response<ProxyBody>> {
+    if req.method() == Method::GET {
+        match req.uri().path() {
+            "/health" => {
+                record.set_action(Action::Internal);
+                return Some(health(state, config));
+            }
+            "/metrics" if config.metrics.enabled => {
+                record.set_action(Action::Internal);
+                return Some(metrics_page(state));
+            }
+            _ => {}
+        }
+    }
+    if !peer.tls
+        && req.uri().path().starts_with(tls::challenge::PATH_PREFIX)
+        && config.acme_domains().next().is_some()
+    {
+        record.set_action(Action::Internal);
+        return Some(
+            state
+                .https
+                .challenges
+                .answer(req.method(), req.uri().path()),
+        );
+    }
+    None
+}
+
+/// The request split into head and body with its host, once HTTP/2's limits, the framing and the host are
+/// valid (else why not); the host is recorded, and silences the access log where its domain says so.
+fn checked_request(
+    config: &Config,
+    req: Request<Incoming>,
+    record: &mut Record,
+) -> Result<(Parts, Incoming, RequestHost), Refusal> {
+    config
+        .server
+        .limits
+        .check_h2(&req)
+        .and_then(|()| framing::check(req.method(), req.version(), req.headers()))?;
+    let (parts, body) = req.into_parts();
+    let host = RequestHost::of(&parts).ok_or(Refusal {
+        status: StatusCode::BAD_REQUEST,
+        reason: "invalid Host",
+    })?;
+    if config
+        .domains
+        .get(&host.name)
+        .is_some_and(|d| !d.access_log)
+    {
+        record.silence();
+    }
+    record.set_host(&host.name);
+    Ok((parts, body, host))
+}
+
+/// The client's address (the peer's, or the one a trusted proxy forwarded for), recorded; a CRS test request
+/// (`X-CRS-Test`) is marked in the log with it.
+fn client_of(config: &Config, peer: &Peer, parts: &Parts, record: &mut Record) -> IpAddr {
+    let trusted = &config.client_ip.trusted_proxies;
+    let forwarded_for = parts.headers.get_all("x-forwarded-for");
+    let client = client_addr(peer.ip, forwarded_for.iter().map(|v| v.as_bytes()), trusted);
+    record.set_client(client);
+    let test_id = parts
+        .headers
+        .get(CRS_TEST_HEADER)
+        .and_then(|v| v.to_str().ok());
+    if let Some(test_id) = test_id {
+        logging::test_marker(test_id, parts.method.as_str(), uri_text(parts), record.id());
+    }
+    client
+}
+
+/// The IP lists, GeoIP and rate limits for `client` (not when the WAF is disabled): the refusal to answer with,
+/// if any (in observe mode a refusal is recorded and the request goes on).
+async fn traffic_controls(
+    state: &State,
+    live: &Live,
+    client: IpAddr,
+    host: &RequestHost,
+    parts: &Parts,
+    record: &mut Record,
+) -> Option<Response<ProxyBody>> {
+    if live.config.mode == Mode::Disabled {
+        return None;
+    }
+    let block = live.traffic.check(&host.name, client).await.err()?;
+    let id = record.id().clone();
+    let subject = TrafficSubject {
+        client,
+        host: &host.name,
+        method: parts.method.as_str(),
+        uri: uri_text(parts),
+        request_id: &id,
+    };
+    traffic_refusal(state, &live.config, block, &subject, record)
 }
 
 /// The request's `Content-Length`, when it has a valid one.

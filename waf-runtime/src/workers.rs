@@ -14,8 +14,8 @@
 //! The control plane (signals, reloads, metrics upkeep, rule compilation) runs on a separate small runtime in
 //! `lib.rs`, so a reload never takes a request thread.
 use crate::server::{self, Listeners};
+use crate::start_error::StartError;
 use crate::state::State;
-use anyhow::Context;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use tokio::sync::watch;
@@ -29,9 +29,11 @@ pub struct Bound {
 
 impl Bound {
     /// A worker's own handles to the sockets.
-    fn share(&self) -> anyhow::Result<Bound> {
-        let share =
-            |l: &std::net::TcpListener| l.try_clone().context("sharing the listening socket");
+    fn share(&self) -> Result<Bound, StartError> {
+        let share = |l: &std::net::TcpListener| {
+            l.try_clone()
+                .map_err(StartError::at("sharing the listening socket"))
+        };
         Ok(Bound {
             http: self.http.as_ref().map(share).transpose()?,
             https: match &self.https {
@@ -64,14 +66,14 @@ impl Workers {
         state: &Arc<State>,
         bound: &Bound,
         stop: &watch::Receiver<bool>,
-    ) -> anyhow::Result<Workers> {
+    ) -> Result<Workers, StartError> {
         let mut handles = Vec::with_capacity(state.workers);
         for id in 0..state.workers {
             let listener = bound.share()?;
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .build()
-                .context("starting a worker runtime")?;
+                .map_err(StartError::at("starting a worker runtime"))?;
             let state = state.clone();
             let mut stop = stop.clone();
             let handle = std::thread::Builder::new()
@@ -94,7 +96,7 @@ impl Workers {
                         server::serve(state, id, listeners, stopped).await;
                     });
                 })
-                .context("starting a worker thread")?;
+                .map_err(StartError::at("starting a worker thread"))?;
             handles.push(handle);
         }
         Ok(Workers(handles))

@@ -191,8 +191,7 @@ pub async fn finish(
                 pending.nonce.as_deref(),
                 id_token,
             )
-            .await
-            .map_err(|e| LoginError::refused(format!("ID token: {e}")))?,
+            .await?,
         ),
         (Some(_), None) => {
             return Err(misconfigured(
@@ -254,8 +253,7 @@ fn token_error<E: std::error::Error>(
 /// The identity `profile` describes, once `ensure_matching` accepts it.
 pub fn identity(strategy: &OAuthStrategy, profile: &Value) -> Result<ExternalIdentity, LoginError> {
     let mappings = &strategy.info_mappings;
-    profile::ensure_matching(profile, mappings, &strategy.ensure_matching)
-        .map_err(LoginError::refused)?;
+    profile::ensure_matching(profile, mappings, &strategy.ensure_matching)?;
     let uid = profile::field(profile, mappings, "uid")
         .ok_or_else(|| LoginError::refused("the profile names no uid"))?;
     Ok(ExternalIdentity {

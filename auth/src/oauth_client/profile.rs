@@ -72,13 +72,28 @@ pub fn field(profile: &Value, mappings: &Value, field: &str) -> Option<String> {
         .find_map(|path| lookup(profile, path).and_then(scalar))
 }
 
+/// Why `ensure_matching` is unusable, or refuses a profile.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    #[error("ensure_matching must be a JSON object")]
+    NotAnObject,
+    #[error("ensure_matching.{0}: expected a regex or a list of them")]
+    NotPatterns(String),
+    #[error("ensure_matching.{field}: {error}")]
+    Pattern { field: String, error: regex::Error },
+    #[error("ensure_matching: the profile has no {0}")]
+    Missing(String),
+    #[error("ensure_matching: {0} matches none of the patterns")]
+    NoMatch(String),
+}
+
 /// The patterns of `ensure_matching` (field → a regex or a list of them), compiled case-insensitively; an error
 /// names the first field whose pattern does not compile.
-pub fn compile_rules(rules: &Value) -> Result<Vec<(String, Vec<regex::Regex>)>, String> {
+pub fn compile_rules(rules: &Value) -> Result<Vec<(String, Vec<regex::Regex>)>, ProfileError> {
     let Some(rules) = rules.as_object() else {
         return match rules {
             Value::Null => Ok(Vec::new()),
-            _ => Err("ensure_matching must be a JSON object".into()),
+            _ => Err(ProfileError::NotAnObject),
         };
     };
     rules
@@ -88,9 +103,7 @@ pub fn compile_rules(rules: &Value) -> Result<Vec<(String, Vec<regex::Regex>)>, 
                 Value::String(p) => vec![p.as_str()],
                 Value::Array(ps) => ps.iter().filter_map(Value::as_str).collect(),
                 _ => {
-                    return Err(format!(
-                        "ensure_matching.{field}: expected a regex or a list of them"
-                    ));
+                    return Err(ProfileError::NotPatterns(field.clone()));
                 }
             };
             let compiled = patterns
@@ -100,7 +113,10 @@ pub fn compile_rules(rules: &Value) -> Result<Vec<(String, Vec<regex::Regex>)>, 
                         .case_insensitive(true)
                         .size_limit(REGEX_SIZE_LIMIT)
                         .build()
-                        .map_err(|e| format!("ensure_matching.{field}: {e}"))
+                        .map_err(|error| ProfileError::Pattern {
+                            field: field.clone(),
+                            error,
+                        })
                 })
                 .collect::<Result<_, _>>()?;
             Ok((field.clone(), compiled))
@@ -109,14 +125,17 @@ pub fn compile_rules(rules: &Value) -> Result<Vec<(String, Vec<regex::Regex>)>, 
 }
 
 /// `Ok` when every field of `ensure_matching` has a mapped value that one of its patterns matches.
-pub fn ensure_matching(profile: &Value, mappings: &Value, rules: &Value) -> Result<(), String> {
+pub fn ensure_matching(
+    profile: &Value,
+    mappings: &Value,
+    rules: &Value,
+) -> Result<(), ProfileError> {
     for (name, patterns) in compile_rules(rules)? {
-        let value = field(profile, mappings, &name)
-            .ok_or_else(|| format!("ensure_matching: the profile has no {name}"))?;
+        let Some(value) = field(profile, mappings, &name) else {
+            return Err(ProfileError::Missing(name));
+        };
         if !patterns.iter().any(|p| p.is_match(&value)) {
-            return Err(format!(
-                "ensure_matching: {name} matches none of the patterns"
-            ));
+            return Err(ProfileError::NoMatch(name));
         }
     }
     Ok(())
@@ -182,11 +201,23 @@ mod tests {
         let mappings = json!({"email": "data.attributes.mail"});
         assert!(ensure_matching(&p, &mappings, &json!({"email": "@acme\\.test$"})).is_ok());
         assert!(ensure_matching(&p, &mappings, &json!({"email": ["@other$", "^ada@"]})).is_ok());
-        assert!(ensure_matching(&p, &mappings, &json!({"email": "@other\\.test$"})).is_err());
-        assert!(ensure_matching(&p, &mappings, &json!({"phone": ".*"})).is_err());
-        assert!(ensure_matching(&p, &mappings, &json!({"email": "("})).is_err());
+        assert!(matches!(
+            ensure_matching(&p, &mappings, &json!({"email": "@other\\.test$"})),
+            Err(ProfileError::NoMatch(name)) if name == "email"
+        ));
+        assert!(matches!(
+            ensure_matching(&p, &mappings, &json!({"phone": ".*"})),
+            Err(ProfileError::Missing(name)) if name == "phone"
+        ));
+        assert!(matches!(
+            ensure_matching(&p, &mappings, &json!({"email": "("})),
+            Err(ProfileError::Pattern { .. })
+        ));
         assert!(ensure_matching(&p, &mappings, &json!({})).is_ok());
         assert!(ensure_matching(&p, &mappings, &Value::Null).is_ok());
-        assert!(ensure_matching(&p, &mappings, &json!([1])).is_err());
+        assert!(matches!(
+            ensure_matching(&p, &mappings, &json!([1])),
+            Err(ProfileError::NotAnObject)
+        ));
     }
 }

@@ -35,11 +35,11 @@ pub fn begin(
 pub fn failure(provider: Provider, started: Instant, reason: &LoginError) -> Response {
     crate::metrics::login(provider.as_str(), "failure", started.elapsed());
     match reason {
-        LoginError::Refused(_) => {
-            tracing::warn!(provider = provider.as_str(), reason = %reason, "external login failed")
-        }
         LoginError::Store(_) => {
             tracing::error!(provider = provider.as_str(), reason = %reason, "external login failed")
+        }
+        _ => {
+            tracing::warn!(provider = provider.as_str(), reason = %reason, "external login failed")
         }
     }
     (

@@ -116,10 +116,19 @@ pub fn see_other(target: &str) -> Response {
     }
 }
 
+/// Why the OpenAPI document could not be rendered.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenApiError {
+    #[error("{0}")]
+    Json(#[from] serde_json::Error),
+    #[error("{0}")]
+    Yaml(#[from] serde_saphyr::ser::Error),
+}
+
 /// The OpenAPI document as YAML.
-pub fn openapi_yaml() -> Result<String, String> {
-    let json = serde_json::to_value(ApiDoc::openapi()).map_err(|e| e.to_string())?;
-    serde_saphyr::to_string(&json).map_err(|e| e.to_string())
+pub fn openapi_yaml() -> Result<String, OpenApiError> {
+    let json = serde_json::to_value(ApiDoc::openapi())?;
+    Ok(serde_saphyr::to_string(&json)?)
 }
 
 /// `METHOD PATH  summary` for every route, from the same OpenAPI document.

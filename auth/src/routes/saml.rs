@@ -289,7 +289,7 @@ async fn metadata_of(
     let strategy = match strategy(state, tenant, id).await {
         Ok(strategy) => strategy,
         Err(LoginError::Store(e)) => return Err(e.into()),
-        Err(LoginError::Refused(_)) => return Err(AppError::NotFound("no such SAML strategy")),
+        Err(_) => return Err(AppError::NotFound("no such SAML strategy")),
     };
     match saml::metadata(&strategy, &endpoints(headers, tenant, &strategy)) {
         Ok(xml) => Ok((
@@ -359,7 +359,7 @@ async fn logout_of(
         },
         Err(LoginError::Store(e)) => return Err(e.into()),
         // The identity provider's answer to our LogoutRequest comes back here too; either way the local logout is done.
-        Err(LoginError::Refused(_)) => "/".to_string(),
+        Err(_) => "/".to_string(),
     };
     let mut response = see_other(&target);
     if let Ok(clear) = header::HeaderValue::from_str(&state.cookies.clear()) {

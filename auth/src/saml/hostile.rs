@@ -15,14 +15,41 @@
 /// A signed response with a certificate chain and a generous attribute statement is a few tens of kilobytes.
 pub const MAX_RESPONSE_BYTES: usize = 256 * 1024;
 
+/// Why a SAML response is refused before its signature is looked at.
+#[derive(Debug, thiserror::Error)]
+pub enum HostileResponse {
+    #[error("SAMLResponse larger than {MAX_RESPONSE_BYTES} bytes")]
+    TooLarge,
+    #[error("SAMLResponse is not base64: {0}")]
+    NotBase64(base64::DecodeError),
+    #[error("SAMLResponse is not UTF-8")]
+    NotUtf8,
+    #[error("unterminated CDATA section")]
+    UnterminatedCdata,
+    #[error("XML comments are refused (they can split a signed NameID)")]
+    Comment,
+    #[error("DOCTYPE and entity declarations are refused")]
+    Declaration,
+    #[error("malformed XML: {0}")]
+    MalformedXml(quick_xml::Error),
+    #[error("the document is not a SAML Response")]
+    NotAResponse,
+    #[error("encrypted assertions are not supported (this SP holds no decryption key)")]
+    EncryptedAssertion,
+    #[error("the response carries no assertion")]
+    NoAssertion,
+    #[error(
+        "{responses} Response and {assertions} Assertion elements where one of each belongs (signature wrapping)"
+    )]
+    Wrapped { responses: usize, assertions: usize },
+}
+
 /// The XML document in `saml_response` (the base64 POST parameter), if it is acceptable to parse.
-pub fn document(saml_response: &str) -> Result<String, String> {
+pub fn document(saml_response: &str) -> Result<String, HostileResponse> {
     use base64::Engine;
     // Base64 is 4/3 of the document; refuse before decoding anything larger.
     if saml_response.len() > MAX_RESPONSE_BYTES / 3 * 4 + 4 {
-        return Err(format!(
-            "SAMLResponse larger than {MAX_RESPONSE_BYTES} bytes"
-        ));
+        return Err(HostileResponse::TooLarge);
     }
     // Identity providers wrap the base64 at 64 or 76 columns.
     let compact: String = saml_response
@@ -31,14 +58,14 @@ pub fn document(saml_response: &str) -> Result<String, String> {
         .collect();
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(compact)
-        .map_err(|e| format!("SAMLResponse is not base64: {e}"))?;
-    let text = String::from_utf8(bytes).map_err(|_| "SAMLResponse is not UTF-8".to_string())?;
+        .map_err(HostileResponse::NotBase64)?;
+    let text = String::from_utf8(bytes).map_err(|_| HostileResponse::NotUtf8)?;
     refuse_markup(&text)?;
     Ok(text)
 }
 
 /// Refuses DOCTYPE, entity and other declarations, and comments; allows CDATA sections.
-fn refuse_markup(text: &str) -> Result<(), String> {
+fn refuse_markup(text: &str) -> Result<(), HostileResponse> {
     let mut rest = text;
     while let Some(at) = rest.find("<!") {
         let after = &rest[at + 2..];
@@ -46,20 +73,20 @@ fn refuse_markup(text: &str) -> Result<(), String> {
             // A CDATA section's content is text: skip to its end so a `<!` inside is not mistaken for markup.
             let end = cdata
                 .find("]]>")
-                .ok_or_else(|| "unterminated CDATA section".to_string())?;
+                .ok_or(HostileResponse::UnterminatedCdata)?;
             rest = &cdata[end + 3..];
             continue;
         }
         if after.starts_with("--") {
-            return Err("XML comments are refused (they can split a signed NameID)".into());
+            return Err(HostileResponse::Comment);
         }
-        return Err("DOCTYPE and entity declarations are refused".into());
+        return Err(HostileResponse::Declaration);
     }
     Ok(())
 }
 
 /// The ID of the one Assertion in `document`, whose root must be the one Response; anything else is refused.
-pub fn single_assertion_id(document: &str) -> Result<String, String> {
+pub fn single_assertion_id(document: &str) -> Result<String, HostileResponse> {
     use quick_xml::events::Event;
     let mut reader = quick_xml::Reader::from_str(document);
     let (mut elements, mut responses) = (0usize, 0usize);
@@ -69,20 +96,17 @@ pub fn single_assertion_id(document: &str) -> Result<String, String> {
             Ok(Event::Start(e) | Event::Empty(e)) => e,
             Ok(Event::Eof) => break,
             Ok(_) => continue,
-            Err(e) => return Err(format!("malformed XML: {e}")),
+            Err(e) => return Err(HostileResponse::MalformedXml(e)),
         };
         let local = element.local_name();
         if elements == 0 && local.as_ref() != b"Response" {
-            return Err("the document is not a SAML Response".into());
+            return Err(HostileResponse::NotAResponse);
         }
         elements += 1;
         match local.as_ref() {
             b"Response" => responses += 1,
             b"EncryptedAssertion" => {
-                return Err(
-                    "encrypted assertions are not supported (this SP holds no decryption key)"
-                        .into(),
-                );
+                return Err(HostileResponse::EncryptedAssertion);
             }
             b"Assertion" => assertions.push(
                 element
@@ -98,11 +122,11 @@ pub fn single_assertion_id(document: &str) -> Result<String, String> {
     }
     match (responses, assertions.as_slice()) {
         (1, [id]) if !id.is_empty() => Ok(id.clone()),
-        (1, []) => Err("the response carries no assertion".into()),
-        (responses, assertions) => Err(format!(
-            "{responses} Response and {} Assertion elements where one of each belongs (signature wrapping)",
-            assertions.len()
-        )),
+        (1, []) => Err(HostileResponse::NoAssertion),
+        (responses, assertions) => Err(HostileResponse::Wrapped {
+            responses,
+            assertions: assertions.len(),
+        }),
     }
 }
 
@@ -128,17 +152,19 @@ mod tests {
             ("<r><NameID>a@b<!---->.evil</NameID></r>", "comments"),
             ("<r><![CDATA[never closed</r>", "CDATA"),
         ] {
-            let err = document(&encoded(xml)).unwrap_err();
+            let err = document(&encoded(xml)).unwrap_err().to_string();
             assert!(err.contains(why), "{xml}: {err}");
         }
-        assert!(document("%%%").unwrap_err().contains("base64"));
-        assert!(
-            document(&base64::engine::general_purpose::STANDARD.encode([0xff, 0xfe, 0]))
-                .unwrap_err()
-                .contains("UTF-8")
-        );
+        assert!(matches!(
+            document("%%%"),
+            Err(HostileResponse::NotBase64(_))
+        ));
+        assert!(matches!(
+            document(&base64::engine::general_purpose::STANDARD.encode([0xff, 0xfe, 0])),
+            Err(HostileResponse::NotUtf8)
+        ));
         let huge = "A".repeat(MAX_RESPONSE_BYTES * 2);
-        assert!(document(&huge).unwrap_err().contains("larger"));
+        assert!(matches!(document(&huge), Err(HostileResponse::TooLarge)));
     }
 
     #[test]
@@ -181,7 +207,7 @@ mod tests {
                 "malformed",
             ),
         ] {
-            let err = single_assertion_id(&xml).unwrap_err();
+            let err = single_assertion_id(&xml).unwrap_err().to_string();
             assert!(err.contains(why), "{xml}: {err}");
         }
     }

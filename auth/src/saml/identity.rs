@@ -79,10 +79,19 @@ fn attribute(assertion: &Assertion, names: &[String]) -> Option<String> {
     })
 }
 
+/// Why an assertion names nobody.
+#[derive(Debug, thiserror::Error)]
+pub enum IdentityError {
+    #[error("the assertion has no {0} attribute (uid_attribute)")]
+    NoUidAttribute(String),
+    #[error("the assertion has no NameID and no uid_attribute is set")]
+    NoNameId,
+}
+
 pub fn identity(
     strategy: &SamlStrategy,
     assertion: &Assertion,
-) -> Result<ExternalIdentity, String> {
+) -> Result<ExternalIdentity, IdentityError> {
     let name_id = assertion
         .subject
         .as_ref()
@@ -90,14 +99,9 @@ pub fn identity(
         .map(|n| n.value.trim().to_string())
         .filter(|v| !v.is_empty());
     let uid = match strategy.uid_attribute.as_deref().filter(|a| !a.is_empty()) {
-        Some(uid_attribute) => {
-            attribute(assertion, &[uid_attribute.to_string()]).ok_or_else(|| {
-                format!("the assertion has no {uid_attribute} attribute (uid_attribute)")
-            })?
-        }
-        None => name_id
-            .clone()
-            .ok_or_else(|| "the assertion has no NameID and no uid_attribute is set".to_string())?,
+        Some(uid_attribute) => attribute(assertion, &[uid_attribute.to_string()])
+            .ok_or_else(|| IdentityError::NoUidAttribute(uid_attribute.to_string()))?,
+        None => name_id.clone().ok_or(IdentityError::NoNameId)?,
     };
     let email = attribute(assertion, &names(strategy, "email")).or_else(|| {
         // A NameID in the email format is the address.

@@ -57,6 +57,19 @@ const ALLOWED_ALGORITHMS: [AllowedSignatureAlgorithm; 6] = [
     AllowedSignatureAlgorithm::EcdsaSha512,
 ];
 
+/// Why a SAML response is refused, by the step that refused it.
+#[derive(Debug, thiserror::Error)]
+pub enum SamlError {
+    #[error(transparent)]
+    Hostile(#[from] hostile::HostileResponse),
+    #[error(transparent)]
+    Trust(#[from] trust::TrustError),
+    #[error(transparent)]
+    Replay(#[from] replay::ReplayError),
+    #[error(transparent)]
+    Identity(#[from] identity::IdentityError),
+}
+
 fn misconfigured(what: &str, e: impl std::fmt::Display) -> LoginError {
     LoginError::refused(format!("strategy misconfigured: {what}: {e}"))
 }
@@ -199,8 +212,8 @@ pub fn finish(
     saml_response: &str,
     replays: &ReplayCache,
 ) -> Result<ExternalIdentity, LoginError> {
-    let document = hostile::document(saml_response).map_err(LoginError::refused)?;
-    let assertion_id = hostile::single_assertion_id(&document).map_err(LoginError::refused)?;
+    let document = hostile::document(saml_response).map_err(SamlError::from)?;
+    let assertion_id = hostile::single_assertion_id(&document).map_err(SamlError::from)?;
     // The raw document, read only for what cannot widen trust: the Destination it claims (compared), the issuer
     // (compared by samael with the signed one) and a fingerprinted certificate (pinned by the strategy).
     let raw: Option<Response> = document.parse().ok();
@@ -213,7 +226,7 @@ pub fn finish(
         )));
     }
     let certificates =
-        trust::signing_certificates(strategy, raw.as_ref()).map_err(LoginError::refused)?;
+        trust::signing_certificates(strategy, raw.as_ref()).map_err(SamlError::from)?;
     let idp_entity_id = raw.as_ref().and_then(|r| {
         r.assertion
             .as_ref()
@@ -246,8 +259,8 @@ pub fn finish(
             assertion.issue_instant + MAX_ISSUE_DELAY + MAX_CLOCK_SKEW,
             now,
         )
-        .map_err(LoginError::refused)?;
-    let mut identity = identity::identity(strategy, &assertion).map_err(LoginError::refused)?;
+        .map_err(SamlError::from)?;
+    let mut identity = identity::identity(strategy, &assertion).map_err(SamlError::from)?;
     identity.name_id = assertion
         .subject
         .and_then(|s| s.name_id)

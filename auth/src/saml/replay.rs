@@ -13,6 +13,16 @@ use chrono::{DateTime, Utc};
 /// new ones are then refused (a replay is never let through to make room).
 const CAPACITY: usize = 100_000;
 
+/// Why an assertion id is not accepted.
+#[derive(Debug, thiserror::Error)]
+pub enum ReplayError {
+    /// The id, shortened: an attacker chooses it and it goes into the log.
+    #[error("assertion {0} was used already (replay)")]
+    Replayed(String),
+    #[error("too many assertions within the acceptance window")]
+    Full,
+}
+
 #[derive(Default)]
 pub struct ReplayCache {
     seen: Mutex<HashMap<String, DateTime<Utc>>>,
@@ -25,21 +35,18 @@ impl ReplayCache {
         id: &str,
         until: DateTime<Utc>,
         now: DateTime<Utc>,
-    ) -> Result<(), String> {
+    ) -> Result<(), ReplayError> {
         let mut seen = self
             .seen
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         if seen.get(id).is_some_and(|&expiry| expiry > now) {
-            return Err(format!(
-                "assertion {} was used already (replay)",
-                shorten(id)
-            ));
+            return Err(ReplayError::Replayed(shorten(id)));
         }
         if seen.len() >= CAPACITY {
             seen.retain(|_, expiry| *expiry > now);
             if seen.len() >= CAPACITY {
-                return Err("too many assertions within the acceptance window".into());
+                return Err(ReplayError::Full);
             }
         }
         seen.insert(id.to_string(), until);
@@ -63,12 +70,10 @@ mod tests {
         let now = Utc::now();
         let until = now + Duration::seconds(60);
         cache.first_use("a", until, now).unwrap();
-        assert!(
-            cache
-                .first_use("a", until, now)
-                .unwrap_err()
-                .contains("replay")
-        );
+        assert!(matches!(
+            cache.first_use("a", until, now),
+            Err(ReplayError::Replayed(id)) if id == "a"
+        ));
         cache.first_use("b", until, now).unwrap();
         // Past its window the id would be refused by its age; the cache forgets it.
         cache

@@ -10,8 +10,27 @@ use subtle::ConstantTimeEq;
 
 use crate::store::SamlStrategy;
 
+/// Why a strategy's certificates cannot vouch for a response.
+#[derive(Debug, thiserror::Error)]
+pub enum TrustError {
+    #[error("idp_cert is not PEM or base64: {0}")]
+    NotBase64(base64::DecodeError),
+    #[error("idp_cert is not an X.509 certificate: {0}")]
+    NotX509(x509_parser::nom::Err<x509_parser::error::X509Error>),
+    #[error("idp_cert holds no certificate")]
+    NoCertificate,
+    #[error("idp_cert_fingerprint is not hex")]
+    FingerprintNotHex,
+    #[error("idp_cert_fingerprint has {0} hex digits (SHA-1 has 40, SHA-256 64)")]
+    FingerprintLength(usize),
+    #[error("strategy misconfigured: neither idp_cert nor idp_cert_fingerprint")]
+    NoTrustAnchor,
+    #[error("no certificate in the response matches idp_cert_fingerprint")]
+    NoMatchingCertificate,
+}
+
 /// The DER certificates of `text`: PEM blocks (several for a key rollover), or the bare base64 of one DER.
-pub fn parse_certificates(text: &str) -> Result<Vec<Vec<u8>>, String> {
+pub fn parse_certificates(text: &str) -> Result<Vec<Vec<u8>>, TrustError> {
     let b64 = base64::engine::general_purpose::STANDARD;
     let blocks: Vec<String> = if text.contains("-----BEGIN CERTIFICATE-----") {
         text.split("-----BEGIN CERTIFICATE-----")
@@ -30,15 +49,12 @@ pub fn parse_certificates(text: &str) -> Result<Vec<Vec<u8>>, String> {
     let mut certificates = Vec::new();
     for block in blocks {
         let compact: String = block.chars().filter(|c| !c.is_ascii_whitespace()).collect();
-        let der = b64
-            .decode(compact)
-            .map_err(|e| format!("idp_cert is not PEM or base64: {e}"))?;
-        x509_parser::parse_x509_certificate(&der)
-            .map_err(|e| format!("idp_cert is not an X.509 certificate: {e}"))?;
+        let der = b64.decode(compact).map_err(TrustError::NotBase64)?;
+        x509_parser::parse_x509_certificate(&der).map_err(TrustError::NotX509)?;
         certificates.push(der);
     }
     if certificates.is_empty() {
-        return Err("idp_cert holds no certificate".into());
+        return Err(TrustError::NoCertificate);
     }
     Ok(certificates)
 }
@@ -46,22 +62,20 @@ pub fn parse_certificates(text: &str) -> Result<Vec<Vec<u8>>, String> {
 /// `fingerprint` as lower-case hex without separators, and the digest it is of (SHA-1: 40 digits, SHA-256: 64).
 pub fn normalize_fingerprint(
     fingerprint: &str,
-) -> Result<(String, &'static digest::Algorithm), String> {
+) -> Result<(String, &'static digest::Algorithm), TrustError> {
     let hex: String = fingerprint
         .chars()
         .filter(|c| !matches!(c, ':' | ' ' | '-'))
         .collect::<String>()
         .to_ascii_lowercase();
     if !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err("idp_cert_fingerprint is not hex".into());
+        return Err(TrustError::FingerprintNotHex);
     }
     match hex.len() {
         // Fingerprints identify a certificate the operator chose; SHA-1 here is a legacy identifier, not a signature.
         40 => Ok((hex, &digest::SHA1_FOR_LEGACY_USE_ONLY)),
         64 => Ok((hex, &digest::SHA256)),
-        n => Err(format!(
-            "idp_cert_fingerprint has {n} hex digits (SHA-1 has 40, SHA-256 64)"
-        )),
+        n => Err(TrustError::FingerprintLength(n)),
     }
 }
 
@@ -70,7 +84,7 @@ pub fn normalize_fingerprint(
 pub fn signing_certificates(
     strategy: &SamlStrategy,
     response: Option<&Response>,
-) -> Result<Vec<CertificateDer>, String> {
+) -> Result<Vec<CertificateDer>, TrustError> {
     if let Some(cert) = strategy
         .idp_cert
         .as_deref()
@@ -86,7 +100,7 @@ pub fn signing_certificates(
         .as_deref()
         .filter(|f| !f.trim().is_empty())
     else {
-        return Err("strategy misconfigured: neither idp_cert nor idp_cert_fingerprint".into());
+        return Err(TrustError::NoTrustAnchor);
     };
     let (wanted, algorithm) = normalize_fingerprint(fingerprint)?;
     let carried = response.into_iter().flat_map(|r| {
@@ -113,7 +127,7 @@ pub fn signing_certificates(
         .map(CertificateDer::from)
         .collect();
     if matching.is_empty() {
-        return Err("no certificate in the response matches idp_cert_fingerprint".into());
+        return Err(TrustError::NoMatchingCertificate);
     }
     Ok(matching)
 }
@@ -130,13 +144,13 @@ mod tests {
         assert!(
             normalize_fingerprint("abc")
                 .unwrap_err()
+                .to_string()
                 .contains("3 hex digits")
         );
-        assert!(
-            normalize_fingerprint(&"g".repeat(40))
-                .unwrap_err()
-                .contains("not hex")
-        );
+        assert!(matches!(
+            normalize_fingerprint(&"g".repeat(40)),
+            Err(TrustError::FingerprintNotHex)
+        ));
     }
 
     #[test]
@@ -157,11 +171,13 @@ mod tests {
             parse_certificates(&bare).unwrap(),
             vec![cert.der().to_vec()]
         );
-        assert!(
-            parse_certificates("not a cert!")
-                .unwrap_err()
-                .contains("base64")
-        );
-        assert!(parse_certificates("AAAA").unwrap_err().contains("X.509"));
+        assert!(matches!(
+            parse_certificates("not a cert!"),
+            Err(TrustError::NotBase64(_))
+        ));
+        assert!(matches!(
+            parse_certificates("AAAA"),
+            Err(TrustError::NotX509(_))
+        ));
     }
 }

@@ -263,12 +263,12 @@ fn main() -> ExitCode {
             crs_defaults,
             verbose,
         } => {
-            let opts = CompileOptions {
-                paranoia_level: paranoia,
-                unicode_map: unicode_code_page,
-                settings: crs_setting.into_iter().collect(),
-                default_settings: policy(crs_defaults),
-            };
+            let opts = options(
+                paranoia,
+                unicode_code_page,
+                crs_setting,
+                policy(crs_defaults),
+            );
             let output = Output {
                 path: &out,
                 compress,
@@ -294,15 +294,10 @@ fn main() -> ExitCode {
                         return ExitCode::FAILURE;
                     }
                 },
+                // The regression suites test CRS's own policy.
                 None => load(
                     &rules,
-                    // The regression suites test CRS's own policy.
-                    &CompileOptions {
-                        paranoia_level: paranoia,
-                        unicode_map: unicode_code_page,
-                        settings: crs_setting.into_iter().collect(),
-                        default_settings: Default::default(),
-                    },
+                    &options(paranoia, unicode_code_page, crs_setting, Default::default()),
                 ),
             };
             test(loaded, (min_pass_rate, min_file_pass_rate), &tests)
@@ -318,12 +313,12 @@ fn main() -> ExitCode {
             request,
         } => explain_request(
             &rules,
-            &CompileOptions {
-                paranoia_level: paranoia,
-                unicode_map: unicode_code_page,
-                settings: crs_setting.into_iter().collect(),
-                default_settings: policy(crs_defaults),
-            },
+            &options(
+                paranoia,
+                unicode_code_page,
+                crs_setting,
+                policy(crs_defaults),
+            ),
             (!crs_defaults).then_some(profile),
             &request,
         ),
@@ -341,12 +336,12 @@ fn main() -> ExitCode {
             files,
         } => replay(
             &rules,
-            &CompileOptions {
-                paranoia_level: paranoia,
-                unicode_map: unicode_code_page,
-                settings: crs_setting.into_iter().collect(),
-                default_settings: policy(crs_defaults),
-            },
+            &options(
+                paranoia,
+                unicode_code_page,
+                crs_setting,
+                policy(crs_defaults),
+            ),
             &ReplayOptions {
                 threshold: anomaly_threshold,
                 confirm: !no_confirm,
@@ -358,6 +353,22 @@ fn main() -> ExitCode {
             &files,
         ),
         Command::ImportCrs { files, out, strict } => import_crs(&files, &out, strict),
+    }
+}
+
+/// The options the subcommands share: `--paranoia`, `--unicode-code-page`, `--crs-setting`, and the settings'
+/// defaults.
+fn options(
+    paranoia: u8,
+    unicode_map: UnicodeMap,
+    crs_setting: Vec<(String, String)>,
+    default_settings: std::collections::BTreeMap<String, String>,
+) -> CompileOptions {
+    CompileOptions {
+        paranoia_level: paranoia,
+        unicode_map,
+        settings: crs_setting.into_iter().collect(),
+        default_settings,
     }
 }
 
@@ -786,6 +797,47 @@ struct ReplayOptions {
     details: Option<PathBuf>,
 }
 
+/// An absolute-form target (`http://host/p`) in origin form (`/p`), as a proxy in front would send it.
+fn to_origin_form(uri: &mut String) {
+    if let Some(rest) = ["http://", "https://"]
+        .iter()
+        .find_map(|scheme| uri.strip_prefix(scheme))
+    {
+        *uri = rest
+            .find('/')
+            .map_or("/", |slash| &rest[slash..])
+            .to_owned();
+    }
+}
+
+/// One line of `--details`: the request's number, whether it was blocked, and the rules that matched (`~id`: a
+/// match of no score that confirmation refuted).
+fn details_line(number: usize, blocked: bool, verdict: &waf_compiler::Verdict) -> String {
+    let ids: Vec<String> = verdict
+        .matches
+        .iter()
+        .filter_map(|m| match (m.score(), m.is_confirmed()) {
+            (0, false) => Some(format!("~{}", m.rule_id)),
+            (0, true) => None,
+            _ => Some(m.rule_id.to_string()),
+        })
+        .collect();
+    format!(
+        "{number}\t{}\t{}\n",
+        if blocked { "blocked" } else { "passed" },
+        ids.join(" ")
+    )
+}
+
+/// The rules that contributed to blocks, the most blocks first.
+fn print_ranked(by_rule: std::collections::BTreeMap<u32, usize>) {
+    let mut ranked: Vec<(u32, usize)> = by_rule.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    for (id, count) in ranked {
+        out!("rule {id}: in {count} blocked requests");
+    }
+}
+
 /// How many requests of `files` the rules block, and the rules that contributed to the blocks.
 fn replay(
     rule_dirs: &[PathBuf],
@@ -820,15 +872,7 @@ fn replay(
                 unparsable += 1;
                 continue;
             };
-            if let Some(rest) = ["http://", "https://"]
-                .iter()
-                .find_map(|scheme| request.uri.strip_prefix(scheme))
-            {
-                request.uri = rest
-                    .find('/')
-                    .map_or("/", |slash| &rest[slash..])
-                    .to_owned();
-            }
+            to_origin_form(&mut request.uri);
             // As the proxy does: a compressed body is read decoded (CRS's ModSecurity reads it as it came).
             let decoded = match replay.profile {
                 Some(_) => request.decode_body(waf_compiler::DEFAULT_BODY_LIMIT),
@@ -841,20 +885,7 @@ fn replay(
             }
             let is_blocked = verdict.blocking_at(threshold).is_some();
             if let Some(out) = details.as_mut() {
-                let ids: Vec<String> = verdict
-                    .matches
-                    .iter()
-                    .filter_map(|m| match (m.score(), m.is_confirmed()) {
-                        (0, false) => Some(format!("~{}", m.rule_id)),
-                        (0, true) => None,
-                        _ => Some(m.rule_id.to_string()),
-                    })
-                    .collect();
-                let line = format!(
-                    "{total}\t{}\t{}\n",
-                    if is_blocked { "blocked" } else { "passed" },
-                    ids.join(" ")
-                );
+                let line = details_line(total, is_blocked, &verdict);
                 if let Err(e) = std::io::Write::write_all(out, line.as_bytes()) {
                     eprintln!("error: --details: {e}");
                     return ExitCode::FAILURE;
@@ -868,11 +899,7 @@ fn replay(
             }
         }
     }
-    let mut ranked: Vec<(u32, usize)> = by_rule.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    for (id, count) in ranked {
-        out!("rule {id}: in {count} blocked requests");
-    }
+    print_ranked(by_rule);
     let percent = if total == 0 {
         0.0
     } else {

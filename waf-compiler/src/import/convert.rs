@@ -183,76 +183,17 @@ pub fn convert_with(directives: &[Directive], context: &Context<'_>) -> Converte
         setters: Vec::new(),
     };
     for directive in directives {
-        let rule = match directive {
-            Directive::Rule(rule) => rule,
-            Directive::Marker { .. } => continue,
-            Directive::Action(action) => {
-                match correlation_rule(action) {
-                    Some(converted) => out.rules.push(converted),
-                    None => out.warnings.push(Warning {
-                        line: action.line,
-                        rule_id: None,
-                        message: "directive `SecAction` has no equivalent: not converted"
-                            .to_string(),
-                    }),
-                }
-                continue;
-            }
-            Directive::Other { name, line } => {
-                out.warnings.push(Warning {
-                    line: *line,
-                    rule_id: None,
-                    message: format!("directive `{name}` has no equivalent: not converted"),
-                });
-                continue;
-            }
+        let Some(rule) = rule_of(directive, &mut out) else {
+            continue;
         };
         if let Some(level) = paranoia_gate(rule) {
             paranoia_level = level;
             continue;
         }
-        let id = rule.value("id").and_then(|v| v.parse::<u32>().ok());
-        if let Some(message) = interpreted_skip(rule) {
-            out.warnings.push(Warning {
-                line: rule.line,
-                rule_id: id,
-                message,
-            });
-            continue;
-        }
-        let (Some(id), Some(msg)) = (id, rule.value("msg")) else {
-            if rule.chained.is_none() && !captured_variables(rule).is_empty() {
-                // Sets transaction variables from its matches for later rules to read (922150 for 922110).
-                file.setters.push((rule.clone(), paranoia_level));
-            }
-            out.warnings.push(Warning {
-                line: rule.line,
-                rule_id: id,
-                message: "not a detection rule (no numeric `id` or no `msg`): not converted"
-                    .to_string(),
-            });
+        let Some((id, msg)) = detection(rule, paranoia_level, &mut file, &mut out.warnings) else {
             continue;
         };
-        if rule.has("pass") && rule.has("nolog") {
-            out.warnings.push(Warning {
-                line: rule.line,
-                rule_id: Some(id),
-                message: "`pass` and `nolog`: not a detection rule (what it does, e.g. `ctl:`, has no equivalent): not converted"
-                    .to_string(),
-            });
-            continue;
-        }
-        if let Some(ver) = rule.value("ver") {
-            match &out.version {
-                None => out.version = Some(ver.to_string()),
-                Some(seen) if seen != ver => out.warnings.push(Warning {
-                    line: rule.line,
-                    rule_id: Some(id),
-                    message: format!("`ver:{ver}` differs from `{seen}` of earlier rules"),
-                }),
-                Some(_) => {}
-            }
-        }
+        note_version(rule, id, &mut out);
         let (converted, links) =
             convert_rule(rule, id, msg.to_string(), paranoia_level, context, &file);
         match unusable(links, &converted.rule) {
@@ -271,6 +212,92 @@ pub fn convert_with(directives: &[Directive], context: &Context<'_>) -> Converte
         }
     }
     out
+}
+
+/// The `SecRule` of a directive; a `SecAction` is converted here (CRS's correlation report) or warned about,
+/// as is any other directive.
+fn rule_of<'d>(directive: &'d Directive, out: &mut Converted) -> Option<&'d SecRule> {
+    match directive {
+        Directive::Rule(rule) => Some(rule),
+        Directive::Marker { .. } => None,
+        Directive::Action(action) => {
+            match correlation_rule(action) {
+                Some(converted) => out.rules.push(converted),
+                None => out.warnings.push(Warning {
+                    line: action.line,
+                    rule_id: None,
+                    message: "directive `SecAction` has no equivalent: not converted".to_string(),
+                }),
+            }
+            None
+        }
+        Directive::Other { name, line } => {
+            out.warnings.push(Warning {
+                line: *line,
+                rule_id: None,
+                message: format!("directive `{name}` has no equivalent: not converted"),
+            });
+            None
+        }
+    }
+}
+
+/// The id and `msg` of a detection rule; None, with the warning saying why, for any other rule (one that sets
+/// variables for later rules is kept in `file` for them).
+fn detection<'r>(
+    rule: &'r SecRule,
+    paranoia_level: u8,
+    file: &mut FileFacts,
+    warnings: &mut Vec<Warning>,
+) -> Option<(u32, &'r str)> {
+    let id = rule.value("id").and_then(|v| v.parse::<u32>().ok());
+    if let Some(message) = interpreted_skip(rule) {
+        warnings.push(Warning {
+            line: rule.line,
+            rule_id: id,
+            message,
+        });
+        return None;
+    }
+    let (Some(id), Some(msg)) = (id, rule.value("msg")) else {
+        if rule.chained.is_none() && !captured_variables(rule).is_empty() {
+            // Sets transaction variables from its matches for later rules to read (922150 for 922110).
+            file.setters.push((rule.clone(), paranoia_level));
+        }
+        warnings.push(Warning {
+            line: rule.line,
+            rule_id: id,
+            message: "not a detection rule (no numeric `id` or no `msg`): not converted"
+                .to_string(),
+        });
+        return None;
+    };
+    if rule.has("pass") && rule.has("nolog") {
+        warnings.push(Warning {
+            line: rule.line,
+            rule_id: Some(id),
+            message: "`pass` and `nolog`: not a detection rule (what it does, e.g. `ctl:`, has no equivalent): not converted"
+                .to_string(),
+        });
+        return None;
+    }
+    Some((id, msg))
+}
+
+/// Records the CRS version the rules carry (`ver`), and warns when a rule's differs from the earlier ones'.
+fn note_version(rule: &SecRule, id: u32, out: &mut Converted) {
+    let Some(ver) = rule.value("ver") else {
+        return;
+    };
+    match &out.version {
+        None => out.version = Some(ver.to_string()),
+        Some(seen) if seen != ver => out.warnings.push(Warning {
+            line: rule.line,
+            rule_id: Some(id),
+            message: format!("`ver:{ver}` differs from `{seen}` of earlier rules"),
+        }),
+        Some(_) => {}
+    }
 }
 
 /// Why a converted rule must not be written, if it must not: what it lost would make it match more than the

@@ -22,12 +22,12 @@
 //! stream, recognised by its magic and inflated (at most [`MAX_ARTIFACT_SIZE`]) before the checks. Lazy artifacts
 //! compress about 4x (the whole CRS: 1.07 MB to 275 KB), which is what lets it travel in a Kubernetes ConfigMap.
 
-use crate::compile::prefilter::Prefilter;
-use crate::compile::{Chains, CompiledRule, compile_rule};
-use crate::regex_engine::{EnginePlan, RegexEngine, RegexError, RegexSource};
+use crate::compile::prefilter::{Prefilter, PrefilterError};
+use crate::compile::{ChainOutOfOrder, Chains, CompiledRule, FieldError, compile_rule};
+use crate::regex_engine::{EnginePlan, RegexEngine, RegexError, RegexSource, StoredRegexError};
 use crate::rule::{Rule, Transform};
 use crate::ruleset::CompiledRuleSet;
-use crate::transform::UnicodeMap;
+use crate::transform::{UnicodeMap, UnknownCodePage};
 use regex_automata::dfa::{Automaton, StartKind, dense, regex::Regex as DenseRegex};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
@@ -63,9 +63,9 @@ pub enum ArtifactError {
     #[error("not a rule artifact (no WAFRULES magic): is this the file `rulec compile -o` wrote?")]
     Foreign,
     #[error("truncated artifact: {0}")]
-    Truncated(String),
+    Truncated(Truncation),
     #[error("corrupt artifact: {0}")]
-    Corrupt(String),
+    Corrupt(#[from] Corruption),
     #[error(
         "artifact format {found} is newer than this build reads ({FORMAT_VERSION}): upgrade, or recompile the rules with this version's `rulec compile`"
     )]
@@ -80,6 +80,61 @@ pub enum ArtifactError {
     OtherCompiler { found: String },
     #[error("artifact larger than {MAX_ARTIFACT_SIZE} bytes")]
     TooLarge,
+}
+
+/// Where an artifact ends too early.
+#[derive(Debug, thiserror::Error)]
+pub enum Truncation {
+    #[error("{len} bytes, shorter than the {PREAMBLE_LEN}-byte preamble")]
+    Preamble { len: usize },
+    #[error("the payload has {have} of its {length} bytes")]
+    Payload { have: usize, length: u64 },
+}
+
+/// What in an artifact is damaged or contradicts itself.
+#[derive(Debug, thiserror::Error)]
+pub enum Corruption {
+    #[error("gzip-compressed, but it does not inflate: {0}")]
+    Inflate(std::io::Error),
+    #[error("{extra} bytes after the {length}-byte payload")]
+    TrailingBytes { extra: u64, length: u64 },
+    #[error("checksum mismatch (the file was altered or damaged)")]
+    Checksum,
+    #[error("payload does not decode: {0}")]
+    Payload(bincode::error::DecodeError),
+    #[error("payload decodes to {used} of its {len} bytes")]
+    PayloadLength { used: usize, len: usize },
+    #[error("rules do not decode: {0}")]
+    Rules(serde_json::Error),
+    #[error("{rules} rules but regexes for {regexes} and files for {files}")]
+    Counts {
+        rules: usize,
+        regexes: usize,
+        files: usize,
+    },
+    #[error("{0}")]
+    CodePage(#[from] UnknownCodePage),
+    #[error("{0}")]
+    Chains(#[from] ChainOutOfOrder),
+    #[error("rule {id} out of order or repeated")]
+    RuleOrder { id: u32 },
+    #[error("rule {id}: {}", field_list(.errors))]
+    Rule { id: u32, errors: Vec<FieldError> },
+    #[error("rule {id}: more stored regexes than the rule has")]
+    ExtraRegexes { id: u32 },
+    #[error("the rules use transform chains that were not stored")]
+    MissingChains,
+    #[error("{0}")]
+    Prefilter(#[from] PrefilterError),
+}
+
+/// `field: message` of each error, `; `-separated.
+fn field_list(errors: &[FieldError]) -> String {
+    let detail: Vec<String> = errors
+        .iter()
+        .map(|e| format!("{}: {}", e.field, e.message))
+        .collect();
+    detail.join("; ")
 }
 
 /// Why a rule set could not be serialized (never the rules' fault: what was compiled serializes).
@@ -310,9 +365,7 @@ fn unwrapped(bytes: &[u8]) -> Result<Cow<'_, [u8]>, ArtifactError> {
     flate2::read::GzDecoder::new(bytes)
         .take(MAX_ARTIFACT_SIZE + 1)
         .read_to_end(&mut inflated)
-        .map_err(|e| {
-            ArtifactError::Corrupt(format!("gzip-compressed, but it does not inflate: {e}"))
-        })?;
+        .map_err(Corruption::Inflate)?;
     if inflated.len() as u64 > MAX_ARTIFACT_SIZE {
         return Err(ArtifactError::TooLarge);
     }
@@ -326,12 +379,11 @@ fn payload(bytes: &[u8]) -> Result<&[u8], ArtifactError> {
         return Err(ArtifactError::Foreign);
     }
     let field = |at: usize, len: usize| {
-        bytes.get(at..at + len).ok_or_else(|| {
-            ArtifactError::Truncated(format!(
-                "{} bytes, shorter than the {PREAMBLE_LEN}-byte preamble",
-                bytes.len()
-            ))
-        })
+        bytes
+            .get(at..at + len)
+            .ok_or(ArtifactError::Truncated(Truncation::Preamble {
+                len: bytes.len(),
+            }))
     };
     let mut version = [0; 4];
     version.copy_from_slice(field(8, 4)?);
@@ -348,21 +400,20 @@ fn payload(bytes: &[u8]) -> Result<&[u8], ArtifactError> {
     let checksum = field(20, 32)?;
     let body = &bytes[PREAMBLE_LEN..];
     if (body.len() as u64) < length {
-        return Err(ArtifactError::Truncated(format!(
-            "the payload has {} of its {length} bytes",
-            body.len()
-        )));
+        return Err(ArtifactError::Truncated(Truncation::Payload {
+            have: body.len(),
+            length,
+        }));
     }
     if body.len() as u64 > length {
-        return Err(ArtifactError::Corrupt(format!(
-            "{} bytes after the {length}-byte payload",
-            body.len() as u64 - length
-        )));
+        return Err(Corruption::TrailingBytes {
+            extra: body.len() as u64 - length,
+            length,
+        }
+        .into());
     }
     if Sha256::digest(body).as_slice() != checksum {
-        return Err(ArtifactError::Corrupt(
-            "checksum mismatch (the file was altered or damaged)".into(),
-        ));
+        return Err(Corruption::Checksum.into());
     }
     Ok(body)
 }
@@ -376,12 +427,13 @@ pub fn read_header(bytes: &[u8]) -> Result<Header, ArtifactError> {
 fn decode(body: &[u8]) -> Result<Payload<'_>, ArtifactError> {
     let (payload, used): (Payload<'_>, usize) =
         bincode::serde::borrow_decode_from_slice(body, bincode_config())
-            .map_err(|e| ArtifactError::Corrupt(format!("payload does not decode: {e}")))?;
+            .map_err(Corruption::Payload)?;
     if used != body.len() {
-        return Err(ArtifactError::Corrupt(format!(
-            "payload decodes to {used} of its {} bytes",
-            body.len()
-        )));
+        return Err(Corruption::PayloadLength {
+            used,
+            len: body.len(),
+        }
+        .into());
     }
     if payload.header.compiler_version != COMPILER_VERSION {
         return Err(ArtifactError::OtherCompiler {
@@ -396,53 +448,42 @@ fn decode(body: &[u8]) -> Result<Payload<'_>, ArtifactError> {
 pub fn read(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
     let bytes = unwrapped(bytes)?;
     let payload = decode(payload(&bytes)?)?;
-    let corrupt = ArtifactError::Corrupt;
-    let rules: Vec<Rule> = serde_json::from_str(payload.rules_json)
-        .map_err(|e| corrupt(format!("rules do not decode: {e}")))?;
+    let rules: Vec<Rule> = serde_json::from_str(payload.rules_json).map_err(Corruption::Rules)?;
     if rules.len() != payload.regexes.len() || rules.len() != payload.files.len() {
-        return Err(corrupt(format!(
-            "{} rules but regexes for {} and files for {}",
-            rules.len(),
-            payload.regexes.len(),
-            payload.files.len()
-        )));
+        return Err(Corruption::Counts {
+            rules: rules.len(),
+            regexes: payload.regexes.len(),
+            files: payload.files.len(),
+        }
+        .into());
     }
-    let unicode_map = UnicodeMap::for_code_page(payload.header.unicode_code_page)
-        .map_err(|e| corrupt(e.to_string()))?;
-    let mut chains =
-        Chains::from_list(&payload.chains, unicode_map).map_err(|e| corrupt(e.to_string()))?;
+    let unicode_map =
+        UnicodeMap::for_code_page(payload.header.unicode_code_page).map_err(Corruption::from)?;
+    let mut chains = Chains::from_list(&payload.chains, unicode_map).map_err(Corruption::from)?;
     let mut compiled: Vec<CompiledRule> = Vec::with_capacity(rules.len());
     let mut scratch = Vec::new();
     for ((rule, stored), file) in rules.iter().zip(&payload.regexes).zip(&payload.files) {
         if compiled.last().is_some_and(|last| last.rule.id >= rule.id) {
-            return Err(corrupt(format!(
-                "rule {} out of order or repeated",
-                rule.id
-            )));
+            return Err(Corruption::RuleOrder { id: rule.id }.into());
         }
         let mut source = StoredSource {
             stored: stored.iter(),
             paranoia_level: payload.header.paranoia_level,
             scratch: &mut scratch,
         };
-        let rule_error = |detail: String| corrupt(format!("rule {}: {detail}", rule.id));
-        let mut compiled_rule = compile_rule(rule, &mut chains, &mut source).map_err(|errors| {
-            let detail: Vec<String> = errors
-                .iter()
-                .map(|e| format!("{}: {}", e.field, e.message))
-                .collect();
-            rule_error(detail.join("; "))
-        })?;
+        let mut compiled_rule =
+            compile_rule(rule, &mut chains, &mut source).map_err(|errors| Corruption::Rule {
+                id: rule.id,
+                errors,
+            })?;
         if source.stored.next().is_some() {
-            return Err(rule_error("more stored regexes than the rule has".into()));
+            return Err(Corruption::ExtraRegexes { id: rule.id }.into());
         }
         compiled_rule.file.clone_from(file);
         compiled.push(compiled_rule);
     }
     if chains.len() != payload.chains.len() {
-        return Err(corrupt(
-            "the rules use transform chains that were not stored".into(),
-        ));
+        return Err(Corruption::MissingChains.into());
     }
     let plan = match payload.header.dfa_size_limit {
         0 => EnginePlan::Lazy,
@@ -459,7 +500,7 @@ pub fn read(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
     );
     ruleset
         .set_prefilter(payload.prefilter)
-        .map_err(|e| corrupt(e.to_string()))?;
+        .map_err(Corruption::from)?;
     Ok(Artifact {
         header: payload.header,
         ruleset,
@@ -475,18 +516,12 @@ struct StoredSource<'p, 's> {
 
 impl RegexSource for StoredSource<'_, '_> {
     fn regex(&mut self, pattern: &str, paranoia_level: u8) -> Result<RegexEngine, RegexError> {
-        let stored = self.stored.next().ok_or_else(|| {
-            RegexError::Stored("fewer stored regexes than the rule has".to_owned())
-        })?;
+        let stored = self.stored.next().ok_or(StoredRegexError::Missing)?;
         let dense = match &stored.dense {
-            Some(d) => Some(Box::new(
-                DenseRegex::builder().build_from_dfas(
-                    load_dfa(d.forward.0, StartKind::Unanchored, self.scratch)
-                        .map_err(RegexError::Stored)?,
-                    load_dfa(d.reverse.0, StartKind::Anchored, self.scratch)
-                        .map_err(RegexError::Stored)?,
-                ),
-            )),
+            Some(d) => Some(Box::new(DenseRegex::builder().build_from_dfas(
+                load_dfa(d.forward.0, StartKind::Unanchored, self.scratch)?,
+                load_dfa(d.reverse.0, StartKind::Anchored, self.scratch)?,
+            ))),
             None => None,
         };
         RegexEngine::from_parts(
@@ -505,31 +540,29 @@ fn load_dfa(
     bytes: &[u8],
     starts: StartKind,
     scratch: &mut Vec<u8>,
-) -> Result<dense::DFA<Vec<u32>>, String> {
+) -> Result<dense::DFA<Vec<u32>>, StoredRegexError> {
     // Reserve first: the buffer does not move afterwards, so the padding computed from its address holds, and
     // only the padding and the DFA are written (no zeroing of the whole buffer).
     scratch.clear();
     scratch.reserve(bytes.len() + 3);
     let pad = scratch.as_ptr().align_offset(4);
     if pad > 3 {
-        return Err("cannot align a DFA buffer".into());
+        return Err(StoredRegexError::Alignment);
     }
     scratch.resize(pad, 0);
     scratch.extend_from_slice(bytes);
     let aligned = &scratch[pad..];
-    let (dfa, used) = dense::DFA::from_bytes(aligned).map_err(|e| format!("invalid DFA: {e}"))?;
+    let (dfa, used) =
+        dense::DFA::from_bytes(aligned).map_err(|e| StoredRegexError::Dfa(e.to_string()))?;
     if used != bytes.len() {
-        return Err(format!(
-            "invalid DFA: {} trailing bytes",
-            bytes.len() - used
-        ));
+        return Err(StoredRegexError::TrailingBytes(bytes.len() - used));
     }
     let fits = match starts {
         StartKind::Anchored => dfa.start_kind() == StartKind::Anchored,
         _ => dfa.start_kind() != StartKind::Anchored,
     };
     if !fits || dfa.pattern_len() != 1 {
-        return Err("invalid DFA: not built for this role".into());
+        return Err(StoredRegexError::WrongRole);
     }
     Ok(dfa.to_owned())
 }

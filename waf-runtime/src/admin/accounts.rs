@@ -3,6 +3,7 @@ use super::Panel;
 use super::error::{ApiError, ApiResult, JsonBody};
 use super::password;
 use super::session::{self, SignedIn};
+use super::store::Admin;
 use axum::Json;
 use axum::extract::State;
 use axum::http::request::Parts;
@@ -158,57 +159,8 @@ pub async fn sign_in(
             .insert(header::RETRY_AFTER, HeaderValue::from(wait));
         return Ok(response);
     }
-    let admin = if req.username.len() <= MAX_USERNAME {
-        panel.store.admin_by_name(&req.username).await?
-    } else {
-        None
-    };
-    let stored = admin.as_ref().map_or_else(
-        || password::decoy().to_string(),
-        |a| a.password_hash.clone(),
-    );
-    // An over-long password cannot be right (none is stored longer): refused without hashing it.
-    let valid =
-        req.password.len() <= password::MAX_LEN && password::verify(req.password, stored).await;
-    let admin = match admin {
-        Some(admin) if valid => admin,
-        _ => {
-            // The name as typed is data in the audit log (bounded, never a format string or a log line).
-            let typed: String = req.username.chars().take(MAX_USERNAME).collect();
-            panel
-                .store
-                .audit(&typed, &client, "sign-in failed", None, None)
-                .await?;
-            return Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "wrong username or password",
-            ));
-        }
-    };
-    if let Some(secret) = &admin.totp_secret {
-        let Some(code) = req.code.as_deref().filter(|c| !c.trim().is_empty()) else {
-            return Err(ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "code: enter the code of your authenticator app (or a recovery code)",
-            )
-            .about("code"));
-        };
-        if !super::admins::second_factor(&panel, &admin, secret, code).await? {
-            panel
-                .store
-                .audit(
-                    &admin.username,
-                    &client,
-                    "sign-in failed: wrong code",
-                    None,
-                    None,
-                )
-                .await?;
-            return Err(
-                ApiError::new(StatusCode::UNAUTHORIZED, "code: wrong or used code").about("code"),
-            );
-        }
-    }
+    let admin = password_holder(&panel, &req.username, req.password, &client).await?;
+    check_second_factor(&panel, &admin, req.code.as_deref(), &client).await?;
     let session_id = hex::encode(rand::random::<[u8; 16]>());
     let expires = super::store::now() + session::SESSION_SECONDS;
     panel
@@ -229,6 +181,78 @@ pub async fn sign_in(
             csrf: issued.csrf,
         }),
     ))
+}
+
+/// The admin `username` names, when `password` is theirs; else 401, audited. A name that does not exist costs
+/// the same hashing as one that does (the decoy hash), so the answer's time does not tell them apart.
+async fn password_holder(
+    panel: &Panel,
+    username: &str,
+    password: String,
+    client: &str,
+) -> ApiResult<Admin> {
+    let admin = if username.len() <= MAX_USERNAME {
+        panel.store.admin_by_name(username).await?
+    } else {
+        None
+    };
+    let stored = admin.as_ref().map_or_else(
+        || password::decoy().to_string(),
+        |a| a.password_hash.clone(),
+    );
+    // An over-long password cannot be right (none is stored longer): refused without hashing it.
+    let valid = password.len() <= password::MAX_LEN && password::verify(password, stored).await;
+    match admin {
+        Some(admin) if valid => Ok(admin),
+        _ => {
+            // The name as typed is data in the audit log (bounded, never a format string or a log line).
+            let typed: String = username.chars().take(MAX_USERNAME).collect();
+            panel
+                .store
+                .audit(&typed, client, "sign-in failed", None, None)
+                .await?;
+            Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "wrong username or password",
+            ))
+        }
+    }
+}
+
+/// For an admin with a second factor: `code` must be a current code of their authenticator app or an unused
+/// recovery code; else 401 about `code` (a wrong one audited).
+async fn check_second_factor(
+    panel: &Panel,
+    admin: &Admin,
+    code: Option<&str>,
+    client: &str,
+) -> ApiResult<()> {
+    let Some(secret) = &admin.totp_secret else {
+        return Ok(());
+    };
+    let Some(code) = code.filter(|c| !c.trim().is_empty()) else {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "code: enter the code of your authenticator app (or a recovery code)",
+        )
+        .about("code"));
+    };
+    if !super::admins::second_factor(panel, admin, secret, code).await? {
+        panel
+            .store
+            .audit(
+                &admin.username,
+                client,
+                "sign-in failed: wrong code",
+                None,
+                None,
+            )
+            .await?;
+        return Err(
+            ApiError::new(StatusCode::UNAUTHORIZED, "code: wrong or used code").about("code"),
+        );
+    }
+    Ok(())
 }
 
 #[utoipa::path(post, path = "/api/session/refresh",

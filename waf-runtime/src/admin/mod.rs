@@ -43,7 +43,6 @@ use crate::send_timeout::SendTimeout;
 use crate::state::State;
 use crate::timeouts::Timeouts;
 use crate::tls;
-use anyhow::Context;
 use axum::Router;
 use axum::extract::ConnectInfo;
 use axum::http::{HeaderValue, Request, header};
@@ -127,23 +126,72 @@ pub struct Panel {
 )]
 struct ApiDoc;
 
+/// Why the admin panel did not start.
+#[derive(Debug, thiserror::Error)]
+pub enum AdminStartError {
+    #[error("creating the admin data directory {}: {source}", dir.display())]
+    DataDir {
+        dir: std::path::PathBuf,
+        source: std::io::Error,
+    },
+    /// Opening the admin database or the event store (`what`) in `dir`.
+    #[error("opening the {what} in {}: {source}", dir.display())]
+    Open {
+        what: &'static str,
+        dir: std::path::PathBuf,
+        source: sqlx::Error,
+    },
+    #[error("reading the admin database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// The session key, the setup token or the listener's address (`what`).
+    #[error("{what}: {source}")]
+    Io {
+        what: &'static str,
+        source: std::io::Error,
+    },
+    #[error("waf.admin.listen_address: {0}")]
+    ListenAddress(std::net::AddrParseError),
+    #[error("binding the admin panel to {addr}: {source}")]
+    Bind {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+    #[error("the admin panel's TLS settings: {0}")]
+    Tls(#[from] rustls::Error),
+}
+
+/// A closure turning an I/O error on `what` into an [`AdminStartError::Io`].
+fn io_error(what: &'static str) -> impl FnOnce(std::io::Error) -> AdminStartError {
+    move |source| AdminStartError::Io { what, source }
+}
+
 /// Opens the data directory and the database, issues the setup token when no admin exists, binds the panel's
 /// listener and serves it on the current (control) runtime. Returns the bound address.
-pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<SocketAddr> {
+pub async fn start(state: Arc<State>, config: &AdminConfig) -> Result<SocketAddr, AdminStartError> {
     let dir = &config.data_dir;
     // 0700: the directory holds the signing key, the setup token and the password hashes.
     std::fs::DirBuilder::new()
         .recursive(true)
         .mode(0o700)
         .create(dir)
-        .with_context(|| format!("creating the admin data directory {}", dir.display()))?;
+        .map_err(|source| AdminStartError::DataDir {
+            dir: dir.clone(),
+            source,
+        })?;
+    let open = |what: &'static str| {
+        move |source| AdminStartError::Open {
+            what,
+            dir: dir.clone(),
+            source,
+        }
+    };
     let store = store::Store::open(dir)
         .await
-        .with_context(|| format!("opening the admin database in {}", dir.display()))?;
-    let keys = session::Keys::load_or_create(dir).context("the admin session key")?;
+        .map_err(open("admin database"))?;
+    let keys = session::Keys::load_or_create(dir).map_err(io_error("the admin session key"))?;
     let events = event_store::EventStore::open(dir, config.events)
         .await
-        .with_context(|| format!("opening the event store in {}", dir.display()))?;
+        .map_err(open("event store"))?;
     tokio::spawn(
         events
             .clone()
@@ -151,7 +199,7 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
     );
     let totp_required = store.setting(admins::TOTP_REQUIRED).await?.as_deref() == Some("true");
     let setup = if store.admin_count().await? == 0 {
-        setup::SetupToken::issue(dir).context("writing the admin setup token")?
+        setup::SetupToken::issue(dir).map_err(io_error("writing the admin setup token"))?
     } else {
         setup::SetupToken::none(dir)
     };
@@ -172,18 +220,23 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> anyhow::Result<So
     let ip: IpAddr = config
         .listen_address
         .parse()
-        .context("waf.admin.listen_address")?;
-    let listener = TcpListener::bind((ip, config.port))
+        .map_err(AdminStartError::ListenAddress)?;
+    let wanted = SocketAddr::new(ip, config.port);
+    let listener = TcpListener::bind(wanted)
         .await
-        .with_context(|| format!("binding the admin panel to {ip}:{}", config.port))?;
-    let addr = listener.local_addr().context("admin panel address")?;
+        .map_err(|source| AdminStartError::Bind {
+            addr: wanted,
+            source,
+        })?;
+    let addr = listener
+        .local_addr()
+        .map_err(io_error("admin panel address"))?;
     let app = router(panel);
     let acceptor = if config.tls {
         // The HTTPS listener's table: present, since the configuration refuses admin.tls without HTTPS.
         // HTTP/1.1 only: hyper's HTTP/2 server has no bound on an idle connection, nor on a client that never
         // acknowledges SETTINGS, and the panel (a few requests a page) gains nothing from HTTP/2.
-        let acceptor = tls::acceptor(certs, false, tls::provider())
-            .context("the admin panel's TLS settings")?;
+        let acceptor = tls::acceptor(certs, false, tls::provider())?;
         tracing::info!("admin panel listening on {addr} (HTTPS)");
         Some(acceptor)
     } else {

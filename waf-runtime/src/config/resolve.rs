@@ -492,7 +492,6 @@ impl Resolver<'_> {
     }
 
     fn server(&self, s: super::file::FileServer) -> Result<ServerConfig, ConfigError> {
-        let tls = s.tls.unwrap_or_default();
         let https_enabled = self.pick_bool(s.https_enabled, "HTTPS_ENABLED", false)?;
         let http_enabled = self.pick_bool(s.http_enabled, "HTTP_ENABLED", true)?;
         if !http_enabled && !https_enabled {
@@ -501,36 +500,8 @@ impl Resolver<'_> {
                 "no listener enabled: enable http_enabled, https_enabled or both",
             ));
         }
-        // Both address families by default: a name with an AAAA record is reached over IPv6 (an ACME server
-        // validating HTTP-01 among the clients), and IPv4 clients arrive on the same socket, mapped.
-        let listen_address = s.listen_address.unwrap_or_else(|| "::".into());
-        let Ok(ip) = listen_address.parse::<std::net::IpAddr>() else {
-            return Err(self.key_error(
-                "waf.server.listen_address",
-                format!("{listen_address:?} is not an IP address"),
-            ));
-        };
-        let ipv6_only = s.ipv6_only.unwrap_or(false);
-        if ipv6_only && ip.is_ipv4() {
-            return Err(self.key_error(
-                "waf.server.ipv6_only",
-                format!("needs an IPv6 listen_address, not {listen_address}"),
-            ));
-        }
-        let env_path = |name: &str| (self.env)(name).filter(|p| !p.is_empty());
-        let (cert_file, key_file) = self.pair(
-            "waf.server.tls",
-            tls.cert_file.or_else(|| env_path("TLS_CERT_FILE")),
-            tls.key_file.or_else(|| env_path("TLS_KEY_FILE")),
-        )?;
-        let auto_generate = self.pick_bool(tls.auto_generate, "TLS_AUTO_GENERATE", false)?;
-        if auto_generate && cert_file.is_some() {
-            // One global certificate, so nobody wonders which one is served.
-            return Err(self.key_error(
-                "waf.server.tls",
-                "set either cert_file/key_file or auto_generate, not both",
-            ));
-        }
+        let (listen_address, ipv6_only) = self.listen_address(s.listen_address, s.ipv6_only)?;
+        let tls = self.server_tls(s.tls.unwrap_or_default())?;
         Ok(ServerConfig {
             listen_address,
             ipv6_only,
@@ -592,12 +563,56 @@ impl Resolver<'_> {
             shutdown_grace_sec: s.shutdown_grace_sec.unwrap_or(30),
             workers: self.workers(s.workers)?,
             limits: self.limits(s.limits.unwrap_or_default())?,
-            tls: TlsConfig {
-                cert_file,
-                key_file,
-                auto_generate,
-                auto_cert_dir: PathBuf::from(tls.auto_cert_dir.unwrap_or_else(|| "certs".into())),
-            },
+            tls,
+        })
+    }
+
+    /// `waf.server.listen_address` (an IP address) and `ipv6_only` (only with an IPv6 address).
+    fn listen_address(
+        &self,
+        address: Option<String>,
+        ipv6_only: Option<bool>,
+    ) -> Result<(String, bool), ConfigError> {
+        // Both address families by default: a name with an AAAA record is reached over IPv6 (an ACME server
+        // validating HTTP-01 among the clients), and IPv4 clients arrive on the same socket, mapped.
+        let listen_address = address.unwrap_or_else(|| "::".into());
+        let Ok(ip) = listen_address.parse::<std::net::IpAddr>() else {
+            return Err(self.key_error(
+                "waf.server.listen_address",
+                format!("{listen_address:?} is not an IP address"),
+            ));
+        };
+        let ipv6_only = ipv6_only.unwrap_or(false);
+        if ipv6_only && ip.is_ipv4() {
+            return Err(self.key_error(
+                "waf.server.ipv6_only",
+                format!("needs an IPv6 listen_address, not {listen_address}"),
+            ));
+        }
+        Ok((listen_address, ipv6_only))
+    }
+
+    /// `waf.server.tls`: certificate files (or `TLS_CERT_FILE`/`TLS_KEY_FILE`), or `auto_generate`.
+    fn server_tls(&self, tls: super::file::FileTls) -> Result<TlsConfig, ConfigError> {
+        let env_path = |name: &str| (self.env)(name).filter(|p| !p.is_empty());
+        let (cert_file, key_file) = self.pair(
+            "waf.server.tls",
+            tls.cert_file.or_else(|| env_path("TLS_CERT_FILE")),
+            tls.key_file.or_else(|| env_path("TLS_KEY_FILE")),
+        )?;
+        let auto_generate = self.pick_bool(tls.auto_generate, "TLS_AUTO_GENERATE", false)?;
+        if auto_generate && cert_file.is_some() {
+            // One global certificate, so nobody wonders which one is served.
+            return Err(self.key_error(
+                "waf.server.tls",
+                "set either cert_file/key_file or auto_generate, not both",
+            ));
+        }
+        Ok(TlsConfig {
+            cert_file,
+            key_file,
+            auto_generate,
+            auto_cert_dir: PathBuf::from(tls.auto_cert_dir.unwrap_or_else(|| "certs".into())),
         })
     }
 

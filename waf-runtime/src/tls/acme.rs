@@ -17,20 +17,19 @@
 //! Renewal is due 30 days before expiry, or once two thirds of the lifetime have passed when that is sooner (a
 //! short-lived certificate, such as a test CA's, would otherwise be renewed without end); it is checked at least
 //! every 12 hours. A failed order is logged, counted and retried with backoff.
-use super::certs::{PemFiles, Served, Source};
+use super::certs::{CertError, PemFiles, Served, Source};
 use super::challenge::Challenges;
-use super::private_file;
+use super::private_file::{self, FileError};
 use super::sni::{CertTable, Certs};
 use crate::config::{AcmeConfig, Config};
 use crate::metrics::Metrics;
-use anyhow::{Context, bail};
 use instant_acme::{
     Account, AccountCredentials, AuthorizationStatus, ChallengeType, Identifier, NewAccount,
     NewOrder, OrderStatus, RetryPolicy,
 };
 use rustls::crypto::CryptoProvider;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -48,6 +47,41 @@ const RETRY_FIRST: Duration = Duration::from_secs(10);
 const RETRY_MAX: Duration = Duration::from_secs(6 * 3600);
 /// One order from start to certificate; the ACME server answering slowly or not at all must not stall renewal.
 const ORDER_LIMIT: Duration = Duration::from_secs(300);
+
+/// Why an order for a certificate failed.
+#[derive(Debug, thiserror::Error)]
+pub enum OrderError {
+    /// The ACME server or the connection to it (`step` says at which point).
+    #[error("{step}: {source}")]
+    Acme {
+        step: &'static str,
+        source: instant_acme::Error,
+    },
+    #[error("acme.ca_file {}: {source}", path.display())]
+    CaFile {
+        path: PathBuf,
+        source: instant_acme::Error,
+    },
+    #[error("authorization is {0:?}")]
+    Authorization(AuthorizationStatus),
+    #[error("the ACME server offers no HTTP-01 challenge")]
+    NoHttp01,
+    #[error("order is {0:?} after validation")]
+    NotReady(OrderStatus),
+    #[error("no certificate within {ORDER_LIMIT:?}")]
+    Timeout,
+    #[error("the account credentials: {0}")]
+    Credentials(serde_json::Error),
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error(transparent)]
+    Certificate(#[from] CertError),
+}
+
+/// `step`'s failure as an [`OrderError`].
+fn at(step: &'static str) -> impl FnOnce(instant_acme::Error) -> OrderError {
+    move |source| OrderError::Acme { step, source }
+}
 
 /// The ACME tasks of the running proxy, following the configuration in force.
 pub struct AcmeTasks {
@@ -267,7 +301,7 @@ impl Acme {
             self.metrics.acme_order();
             let ordered = tokio::time::timeout(ORDER_LIMIT, self.order(&domain))
                 .await
-                .unwrap_or_else(|_| Err(anyhow::anyhow!("no certificate within {ORDER_LIMIT:?}")));
+                .unwrap_or(Err(OrderError::Timeout));
             match ordered.and_then(|(chain, key)| self.store(&domain, chain, key)) {
                 Ok(served) => {
                     tracing::info!(
@@ -286,7 +320,7 @@ impl Acme {
                         None => "no certificate for it yet",
                     };
                     tracing::error!(
-                        "ACME: order for {domain} failed: {e:#}; {keeping}; retrying in {retry:?}"
+                        "ACME: order for {domain} failed: {e}; {keeping}; retrying in {retry:?}"
                     );
                     tokio::time::sleep(retry).await;
                 }
@@ -295,7 +329,7 @@ impl Acme {
     }
 
     /// The account: the stored one for this directory, else a new one (stored before use).
-    async fn account(&self) -> anyhow::Result<Account> {
+    async fn account(&self) -> Result<Account, OrderError> {
         let mut slot = self.account.lock().await;
         if let Some(account) = slot.as_ref() {
             return Ok(account.clone());
@@ -310,7 +344,7 @@ impl Acme {
                 .builder()?
                 .from_credentials(stored.credentials)
                 .await
-                .context("restoring the ACME account")?,
+                .map_err(at("restoring the ACME account"))?,
             None => {
                 let contacts = self
                     .contacts
@@ -327,14 +361,15 @@ impl Acme {
                     .builder()?
                     .create(&new, self.settings.acme.directory_url.clone(), None)
                     .await
-                    .context("creating the ACME account")?;
+                    .map_err(at("creating the ACME account"))?;
                 let stored = StoredAccount {
                     directory_url: self.settings.acme.directory_url.clone(),
                     credentials,
                 };
-                create_dir(&self.settings.dir)?;
+                private_file::create_dir(&self.settings.dir)?;
                 // The credentials hold the account's private key.
-                private_file::write(&path, &serde_json::to_vec(&stored)?)?;
+                let credentials = serde_json::to_vec(&stored).map_err(OrderError::Credentials)?;
+                private_file::write(&path, &credentials)?;
                 tracing::info!("ACME: account created, kept in {}", path.display());
                 account
             }
@@ -343,62 +378,64 @@ impl Acme {
         Ok(account)
     }
 
-    fn builder(&self) -> anyhow::Result<instant_acme::AccountBuilder> {
-        Ok(match &self.settings.acme.ca_file {
-            Some(ca) => Account::builder_with_root(ca)
-                .with_context(|| format!("acme.ca_file {}", ca.display()))?,
-            None => Account::builder()?,
-        })
+    fn builder(&self) -> Result<instant_acme::AccountBuilder, OrderError> {
+        match &self.settings.acme.ca_file {
+            Some(ca) => Account::builder_with_root(ca).map_err(|source| OrderError::CaFile {
+                path: ca.clone(),
+                source,
+            }),
+            None => Account::builder().map_err(at("the ACME client")),
+        }
     }
 
     /// One order for `domain`: HTTP-01, finalize with a new key; the chain and the key, as PEM.
-    async fn order(&self, domain: &str) -> anyhow::Result<(String, String)> {
+    async fn order(&self, domain: &str) -> Result<(String, String), OrderError> {
         let account = self.account().await?;
         let identifiers = [Identifier::Dns(domain.to_string())];
         let mut order = account
             .new_order(&NewOrder::new(&identifiers))
             .await
-            .context("new order")?;
+            .map_err(at("new order"))?;
         let mut published = Published(&self.challenges, Vec::new());
         let mut authorizations = order.authorizations();
         while let Some(authorization) = authorizations.next().await {
-            let mut authorization = authorization.context("authorization")?;
+            let mut authorization = authorization.map_err(at("authorization"))?;
             match authorization.status {
                 AuthorizationStatus::Pending => {}
                 AuthorizationStatus::Valid => continue,
-                other => bail!("authorization is {other:?}"),
+                other => return Err(OrderError::Authorization(other)),
             }
             let mut challenge = authorization
                 .challenge(ChallengeType::Http01)
-                .context("the ACME server offers no HTTP-01 challenge")?;
+                .ok_or(OrderError::NoHttp01)?;
             let token = challenge.token.clone();
             self.challenges
                 .insert(&token, challenge.key_authorization().as_str());
             published.1.push(token);
-            challenge.set_ready().await.context("challenge ready")?;
+            challenge.set_ready().await.map_err(at("challenge ready"))?;
         }
         let polling = RetryPolicy::new().timeout(Duration::from_secs(120));
-        let status = order.poll_ready(&polling).await.context("validation")?;
+        let status = order.poll_ready(&polling).await.map_err(at("validation"))?;
         if status != OrderStatus::Ready {
-            bail!("order is {status:?} after validation");
+            return Err(OrderError::NotReady(status));
         }
-        let key = order.finalize().await.context("finalize")?;
+        let key = order.finalize().await.map_err(at("finalize"))?;
         let chain = order
             .poll_certificate(&polling)
             .await
-            .context("certificate")?;
+            .map_err(at("certificate"))?;
         Ok((chain, key))
     }
 
     /// Checks the new certificate, then writes it (key first, each atomically) where the next start finds it.
-    fn store(&self, domain: &str, chain: String, key: String) -> anyhow::Result<Served> {
+    fn store(&self, domain: &str, chain: String, key: String) -> Result<Served, OrderError> {
         let (cert_path, key_path) = self.files(domain);
         let files = PemFiles {
             cert: chain.into_bytes(),
             key: key.into_bytes(),
         };
         let served = files.parse(&self.provider, Source::Acme, &cert_path, &key_path)?;
-        create_dir(&self.settings.dir)?;
+        private_file::create_dir(&self.settings.dir)?;
         private_file::write(&key_path, &files.key)?;
         private_file::write_public(&cert_path, &files.cert)?;
         Ok(served)
@@ -429,10 +466,6 @@ impl Drop for Published<'_> {
             self.0.remove(token);
         }
     }
-}
-
-fn create_dir(dir: &Path) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))
 }
 
 fn unix_now() -> i64 {

@@ -23,7 +23,7 @@ pub use acme::AcmeTasks;
 pub use certs::Source;
 pub use challenge::Challenges;
 pub use sni::{CertTable, Certs};
-pub use watch::{CertPaths, CertWatcher, keep_refreshing};
+pub use watch::{CertPaths, CertStartError, CertWatcher, keep_refreshing};
 
 use crate::config::Config;
 use crate::metrics::Metrics;
@@ -74,9 +74,9 @@ pub fn check_domain(config: &Config, name: &str) -> Result<(), DomainCertError> 
 /// Why a domain's certificate cannot be served.
 #[derive(Debug, thiserror::Error)]
 pub enum DomainCertError {
-    /// Its self-signed certificate could not be made (the generator's chain of causes).
-    #[error("{0:#}")]
-    SelfSigned(anyhow::Error),
+    /// Its self-signed certificate could not be made.
+    #[error(transparent)]
+    SelfSigned(#[from] self_signed::SelfSignedError),
     #[error(transparent)]
     Files(#[from] certs::CertError),
 }
@@ -86,7 +86,7 @@ pub fn provider() -> Arc<CryptoProvider> {
 }
 
 /// The global certificate's files: the configured ones, or generated ones with `tls.auto_generate`.
-fn global_files(config: &Config) -> anyhow::Result<Option<CertPaths>> {
+fn global_files(config: &Config) -> Result<Option<CertPaths>, self_signed::SelfSignedError> {
     let tls = &config.server.tls;
     if let (Some(cert), Some(key)) = (&tls.cert_file, &tls.key_file) {
         return Ok(Some(CertPaths {
@@ -114,7 +114,7 @@ pub fn acceptor(
     certs: Certs,
     http2: bool,
     provider: Arc<CryptoProvider>,
-) -> anyhow::Result<TlsAcceptor> {
+) -> Result<TlsAcceptor, rustls::Error> {
     let mut config = ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])?
         .with_no_client_auth()

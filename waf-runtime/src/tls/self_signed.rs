@@ -6,8 +6,7 @@
 //! by clients (`CaUsedAsEndEntity`), hence the two levels. Both are kept in `auto_cert_dir` and reused across
 //! restarts, so a client told to trust the CA keeps trusting the proxy; the leaf is made again only when the names
 //! it must cover changed or its files are unusable.
-use super::private_file;
-use anyhow::Context;
+use super::private_file::{self, FileError};
 use rcgen::{
     BasicConstraints, CertificateParams, DistinguishedName, DnType, IsCa, Issuer, KeyPair,
     KeyUsagePurpose,
@@ -18,6 +17,26 @@ use std::path::{Path, PathBuf};
 /// The CA's subject: fixed, so a leaf made after a restart names the issuer the kept CA certificate has.
 const CA_NAME: &str = "waf local testing CA (tls.auto_generate)";
 
+/// Why a self-signed certificate could not be made or reused.
+#[derive(Debug, thiserror::Error)]
+pub enum SelfSignedError {
+    #[error(transparent)]
+    File(#[from] FileError),
+    #[error("{}: not a usable key: {source}", path.display())]
+    CaKey { path: PathBuf, source: rcgen::Error },
+    /// Generating a key, signing a certificate or naming it (`step` says which).
+    #[error("{step}: {source}")]
+    Certificate {
+        step: &'static str,
+        source: rcgen::Error,
+    },
+}
+
+/// `step`'s failure as a [`SelfSignedError`].
+fn step(step: &'static str) -> impl FnOnce(rcgen::Error) -> SelfSignedError {
+    move |source| SelfSignedError::Certificate { step, source }
+}
+
 /// The generated leaf's files (chain: leaf then CA) and key.
 pub struct Generated {
     pub cert: PathBuf,
@@ -25,7 +44,10 @@ pub struct Generated {
 }
 
 /// Makes (or reuses) the CA and a leaf for `domains` and `localhost` in `dir` (`tls.auto_generate`).
-pub fn ensure<'a>(dir: &Path, domains: impl Iterator<Item = &'a str>) -> anyhow::Result<Generated> {
+pub fn ensure<'a>(
+    dir: &Path,
+    domains: impl Iterator<Item = &'a str>,
+) -> Result<Generated, SelfSignedError> {
     let names: BTreeSet<String> = domains
         .map(str::to_string)
         .chain(std::iter::once("localhost".to_string()))
@@ -50,7 +72,7 @@ pub fn domain_files(dir: &Path, name: &str) -> Generated {
 
 /// Makes (or reuses) the CA in `dir` and a leaf for `name` alone (`waf.domains.<name>.self_signed`), signed by the
 /// same CA as `tls.auto_generate`'s: clients told to trust `ca.pem` trust both.
-pub fn ensure_domain(dir: &Path, name: &str) -> anyhow::Result<Generated> {
+pub fn ensure_domain(dir: &Path, name: &str) -> Result<Generated, SelfSignedError> {
     let generated = domain_files(dir, name);
     let names = BTreeSet::from([name.to_string()]);
     leaf(
@@ -68,19 +90,24 @@ fn leaf(
     generated: Generated,
     names: &BTreeSet<String>,
     setting: &str,
-) -> anyhow::Result<Generated> {
+) -> Result<Generated, SelfSignedError> {
     if let Some(leaf_dir) = generated.cert.parent() {
-        std::fs::create_dir_all(leaf_dir)
-            .with_context(|| format!("creating {}", leaf_dir.display()))?;
+        private_file::create_dir(leaf_dir)?;
     }
     let (ca_cert_path, ca_key_path) = (dir.join("ca.pem"), dir.join("ca.key"));
 
     let ca_key = match std::fs::read_to_string(&ca_key_path) {
-        Ok(pem) if ca_cert_path.is_file() => KeyPair::from_pem(&pem)
-            .with_context(|| format!("{}: not a usable key", ca_key_path.display()))?,
+        Ok(pem) if ca_cert_path.is_file() => {
+            KeyPair::from_pem(&pem).map_err(|source| SelfSignedError::CaKey {
+                path: ca_key_path.clone(),
+                source,
+            })?
+        }
         _ => {
-            let key = KeyPair::generate().context("generating the CA key")?;
-            let cert = ca_params().self_signed(&key).context("signing the CA")?;
+            let key = KeyPair::generate().map_err(step("generating the CA key"))?;
+            let cert = ca_params()
+                .self_signed(&key)
+                .map_err(step("signing the CA"))?;
             private_file::write(&ca_key_path, key.serialize_pem().as_bytes())?;
             private_file::write_public(&ca_cert_path, cert.pem().as_bytes())?;
             key
@@ -95,18 +122,18 @@ fn leaf(
         );
         return Ok(generated);
     }
-    let ca_pem = std::fs::read_to_string(&ca_cert_path)
-        .with_context(|| format!("reading {}", ca_cert_path.display()))?;
+    let ca_pem =
+        std::fs::read_to_string(&ca_cert_path).map_err(FileError::of("reading", &ca_cert_path))?;
     let issuer = Issuer::new(ca_params(), ca_key);
-    let leaf_key = KeyPair::generate().context("generating the leaf key")?;
+    let leaf_key = KeyPair::generate().map_err(step("generating the leaf key"))?;
     let mut params = CertificateParams::new(names.iter().cloned().collect::<Vec<_>>())
-        .context("certificate names")?;
+        .map_err(step("certificate names"))?;
     params
         .distinguished_name
         .push(DnType::CommonName, "waf self-signed (testing only)");
     let leaf = params
         .signed_by(&leaf_key, &issuer)
-        .context("signing the leaf certificate")?;
+        .map_err(step("signing the leaf certificate"))?;
     private_file::write(&generated.key, leaf_key.serialize_pem().as_bytes())?;
     private_file::write_public(
         &generated.cert,

@@ -9,12 +9,11 @@
 //! service. At start, a broken file is an error instead: the proxy does not come up serving something else than
 //! configured.
 use super::certs::{PemFiles, Served, Source};
-use super::self_signed;
 use super::sni::{CertTable, Certs};
+use super::{DomainCertError, self_signed};
 use crate::config::{Config, DomainConfig, TlsConfig};
 use crate::metrics::Metrics;
 use crate::state::State;
-use anyhow::Context;
 use rustls::crypto::CryptoProvider;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -32,8 +31,22 @@ pub struct CertPaths {
 /// What was last read for one name (`None`: the global certificate), and what is served for it.
 struct Kept {
     paths: CertPaths,
+    /// The files, or the error's text: compared with the next read to tell whether anything changed.
     seen: Result<PemFiles, String>,
     served: Option<Arc<Served>>,
+}
+
+/// Why the certificates named at start cannot be served.
+#[derive(Debug, thiserror::Error)]
+pub enum CertStartError {
+    #[error("the global certificate (server.tls): {0}")]
+    Global(self_signed::SelfSignedError),
+    /// `name`: a domain, or `(global)`. Boxed: the error is large, and a start fails once.
+    #[error("TLS certificate for {name}: {error}")]
+    Certificate {
+        name: String,
+        error: Box<DomainCertError>,
+    },
 }
 
 pub struct CertWatcher {
@@ -70,10 +83,10 @@ impl CertWatcher {
         provider: Arc<CryptoProvider>,
         certs: Certs,
         metrics: &'static Metrics,
-    ) -> anyhow::Result<CertWatcher> {
+    ) -> Result<CertWatcher, CertStartError> {
         let mut watcher = CertWatcher {
             provider,
-            global: super::global_files(config).context("the global certificate (server.tls)")?,
+            global: super::global_files(config).map_err(CertStartError::Global)?,
             global_from: GlobalFrom::of(config),
             kept: HashMap::new(),
             certs,
@@ -116,27 +129,16 @@ impl CertWatcher {
 
     /// Reads the files, parses what changed, and swaps in a new table when anything did. `strict`: fail on the
     /// first broken file instead of keeping the old certificate.
-    fn load(&mut self, config: &Config, strict: bool) -> anyhow::Result<()> {
+    fn load(&mut self, config: &Config, strict: bool) -> Result<(), CertStartError> {
         let wanted = self.wanted(config);
         let mut changed = wanted.len() != self.kept.len();
         let mut kept = HashMap::with_capacity(wanted.len());
         for (name, paths) in wanted {
-            // A domain's self-signed certificate is made when it is first wanted, or again when its files were
-            // unusable; after that its files are watched like any others.
-            let unusable = self
-                .kept
-                .get(&name)
-                .is_none_or(|k| k.paths != paths || k.seen.is_err());
-            let made = match &name {
-                Some(domain) if paths.source == Source::SelfSigned && unusable => {
-                    self_signed::ensure_domain(&config.server.tls.auto_cert_dir, domain)
-                        .map(drop)
-                        .map_err(|e| format!("{e:#}"))
-                }
-                _ => Ok(()),
+            let read = self.read(config, name.as_deref(), &paths);
+            let seen = match &read {
+                Ok(files) => Ok(files.clone()),
+                Err(e) => Err(e.to_string()),
             };
-            let seen = made
-                .and_then(|()| PemFiles::read(&paths.cert, &paths.key).map_err(|e| e.to_string()));
             let previous = match self.kept.remove(&name) {
                 Some(p) if p.paths == paths && p.seen == seen => {
                     kept.insert(name, p);
@@ -146,10 +148,10 @@ impl CertWatcher {
             };
             changed = true;
             let shown = name.as_deref().unwrap_or("(global)");
-            let parsed = seen.clone().and_then(|files| {
+            let parsed = read.and_then(|files| {
                 files
                     .parse(&self.provider, paths.source, &paths.cert, &paths.key)
-                    .map_err(|e| e.to_string())
+                    .map_err(DomainCertError::from)
             });
             let served = match parsed {
                 Ok(served) => {
@@ -162,18 +164,13 @@ impl CertWatcher {
                     self.metrics.certificate_loaded(shown, served.not_after);
                     Some(Arc::new(served))
                 }
-                Err(e) if strict => anyhow::bail!("TLS certificate for {shown}: {e}"),
-                Err(e) => {
-                    self.metrics.certificate_load_failed();
-                    let old = previous.and_then(|p| p.served);
-                    let keeping = if old.is_some() {
-                        "keeping the certificate served so far"
-                    } else {
-                        "no certificate for it until the files are fixed"
-                    };
-                    tracing::error!("TLS certificate for {shown}: {e}; {keeping}");
-                    old
+                Err(error) if strict => {
+                    return Err(CertStartError::Certificate {
+                        name: shown.to_string(),
+                        error: Box::new(error),
+                    });
                 }
+                Err(e) => self.keep_previous(shown, &e, previous),
             };
             kept.insert(
                 name,
@@ -186,25 +183,68 @@ impl CertWatcher {
         }
         self.kept = kept;
         if changed {
-            let mut files = CertTable::default();
-            for (name, k) in &self.kept {
-                let Some(served) = k.served.clone() else {
-                    continue;
-                };
-                match name {
-                    Some(domain) => {
-                        files.domains.insert(domain.clone(), served);
-                    }
-                    None => files.global = Some(served),
-                }
-            }
-            // ACME swaps its part of the table too: keep whatever it holds at the moment of the swap.
-            self.certs.rcu(|current| CertTable {
-                acme: current.acme.clone(),
-                ..files.clone()
-            });
+            self.swap_table();
         }
         Ok(())
+    }
+
+    /// The files of `name` (`None`: the global certificate). A domain's self-signed certificate is made when it
+    /// is first wanted, or again when its files were unusable; after that its files are watched like any others.
+    fn read(
+        &self,
+        config: &Config,
+        name: Option<&str>,
+        paths: &CertPaths,
+    ) -> Result<PemFiles, DomainCertError> {
+        if let Some(domain) = name
+            && paths.source == Source::SelfSigned
+            && self
+                .kept
+                .get(&Some(domain.to_string()))
+                .is_none_or(|k| k.paths != *paths || k.seen.is_err())
+        {
+            self_signed::ensure_domain(&config.server.tls.auto_cert_dir, domain)?;
+        }
+        Ok(PemFiles::read(&paths.cert, &paths.key)?)
+    }
+
+    /// After `error` reading `shown`'s certificate: counted and logged, and what was served so far stays.
+    fn keep_previous(
+        &self,
+        shown: &str,
+        error: &DomainCertError,
+        previous: Option<Kept>,
+    ) -> Option<Arc<Served>> {
+        self.metrics.certificate_load_failed();
+        let old = previous.and_then(|p| p.served);
+        let keeping = if old.is_some() {
+            "keeping the certificate served so far"
+        } else {
+            "no certificate for it until the files are fixed"
+        };
+        tracing::error!("TLS certificate for {shown}: {error}; {keeping}");
+        old
+    }
+
+    /// Swaps in the table of what is kept.
+    fn swap_table(&self) {
+        let mut files = CertTable::default();
+        for (name, k) in &self.kept {
+            let Some(served) = k.served.clone() else {
+                continue;
+            };
+            match name {
+                Some(domain) => {
+                    files.domains.insert(domain.clone(), served);
+                }
+                None => files.global = Some(served),
+            }
+        }
+        // ACME swaps its part of the table too: keep whatever it holds at the moment of the swap.
+        self.certs.rcu(|current| CertTable {
+            acme: current.acme.clone(),
+            ..files.clone()
+        });
     }
 }
 

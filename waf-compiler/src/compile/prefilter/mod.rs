@@ -74,16 +74,44 @@ pub struct PrefilterData {
 }
 
 /// Why stored prefilter data cannot be used.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, Clone, thiserror::Error)]
 pub enum PrefilterError {
     #[error("prefilter data is inconsistent: {0}")]
-    Inconsistent(String),
+    Inconsistent(#[from] Inconsistency),
     #[error(
         "prefilter was built for {0} rules and {1} transform chains, the rule set has {2} and {3}"
     )]
     WrongRuleSet(u32, u32, usize, usize),
     #[error("prefilter automaton cannot be built: {0}")]
-    Automaton(String),
+    Automaton(#[from] aho_corasick::BuildError),
+}
+
+/// What in stored prefilter data contradicts itself or the rule set (only a corrupt artifact gives this).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Inconsistency {
+    #[error("variable {variable} has two groups")]
+    TwoGroups { variable: &'static str },
+    #[error("variable {variable}: {literals} literals but {target_lists} target lists")]
+    TargetLists {
+        variable: &'static str,
+        literals: usize,
+        target_lists: usize,
+    },
+    #[error("variable {variable}: literal {literal} is empty")]
+    EmptyLiteral {
+        variable: &'static str,
+        literal: usize,
+    },
+    #[error(
+        "variable {variable}: target rule {rule} chain {chain} out of range ({rule_count} rules, {chain_count} chains)"
+    )]
+    TargetOutOfRange {
+        variable: &'static str,
+        rule: usize,
+        chain: usize,
+        rule_count: usize,
+        chain_count: u32,
+    },
 }
 
 /// One variable's automaton and what its matches mean.
@@ -419,10 +447,10 @@ impl TryFrom<PrefilterData> for Prefilter {
                 .replace(position)
                 .is_some()
             {
-                return Err(PrefilterError::Inconsistent(format!(
-                    "variable {} has two groups",
-                    group.variable.name()
-                )));
+                return Err(Inconsistency::TwoGroups {
+                    variable: group.variable.name(),
+                }
+                .into());
             }
             checked.push(CheckedGroup::new(group, rule_count, data.chain_count)?);
         }
@@ -481,13 +509,19 @@ impl TryFrom<PrefilterData> for Prefilter {
 /// A literal's targets: (rule index, chain slot) pairs.
 type Targets = Vec<(usize, usize)>;
 
+/// A literal of two bytes or more, with its targets.
+type Literal<'a> = (&'a [u8], Targets);
+
+/// A literal of one byte (lowercased), with its targets.
+type ByteLiteral = (u8, Targets);
+
 /// One stored group, checked against the rule set's counts: what its [`Group`] is built from, but for the
 /// automaton, which groups share ([`share_automata`]).
 struct CheckedGroup<'a> {
     /// The transform chains its targets read, by slot.
     chains: Vec<usize>,
     /// The literals of two bytes or more, each with its targets.
-    targets: Vec<(&'a [u8], Targets)>,
+    targets: Vec<Literal<'a>>,
     byte_literals: ByteLiterals,
     byte_gates: Vec<ByteGate>,
     shortest_of_slot: Vec<usize>,
@@ -501,55 +535,117 @@ impl<'a> CheckedGroup<'a> {
         rule_count: usize,
         chain_count: u32,
     ) -> Result<CheckedGroup<'a>, PrefilterError> {
-        let bad = |message: String| Err(PrefilterError::Inconsistent(message));
-        let name = group.variable.name();
+        let variable = group.variable.name();
         if group.literals.len() != group.targets.len() {
-            return bad(format!(
-                "variable {name}: {} literals but {} target lists",
-                group.literals.len(),
-                group.targets.len()
-            ));
-        }
-        if let Some(i) = group.literals.iter().position(Vec::is_empty) {
-            return bad(format!("variable {name}: literal {i} is empty"));
-        }
-        let mut chain_ids: Vec<usize> = Vec::new();
-        let mut gated = vec![0u64; rule_count.div_ceil(64)];
-        // Checks a target and returns (rule index, chain slot), gating the rule for this variable.
-        let mut resolve = |target: &Target| {
-            let (rule, chain) = (target.rule as usize, target.chain as usize);
-            if rule >= rule_count || target.chain >= chain_count {
-                return Err(PrefilterError::Inconsistent(format!(
-                    "variable {name}: target rule {rule} chain {chain} out of range ({rule_count} rules, {chain_count} chains)"
-                )));
+            return Err(Inconsistency::TargetLists {
+                variable,
+                literals: group.literals.len(),
+                target_lists: group.targets.len(),
             }
-            let slot = chain_ids
-                .iter()
-                .position(|&c| c == chain)
-                .unwrap_or_else(|| {
-                    chain_ids.push(chain);
-                    chain_ids.len() - 1
-                });
-            gated[rule / 64] |= 1 << (rule % 64);
-            Ok((rule, slot))
+            .into());
+        }
+        if let Some(literal) = group.literals.iter().position(Vec::is_empty) {
+            return Err(Inconsistency::EmptyLiteral { variable, literal }.into());
+        }
+        let mut slots = Slots {
+            variable,
+            rule_count,
+            chain_count,
+            chain_ids: Vec::new(),
+            gated: vec![0u64; rule_count.div_ceil(64)],
+            shortest_of_slot: Vec::new(),
         };
-        // The literals of two bytes or more go to the automaton, those of one byte to a table.
+        let (targets, byte_literals) = slots.literals(group)?;
+        let byte_gates = group
+            .byte_gates
+            .iter()
+            .map(|gate| slots.byte_gate(gate))
+            .collect::<Result<Vec<_>, _>>()?;
+        let ungated: Vec<u64> = slots
+            .gated
+            .iter()
+            .enumerate()
+            .map(|(word, &g)| !g & word_mask(rule_count, word))
+            .collect();
+        // A slot without a target (none is built) needs nothing.
+        let mut shortest_of_slot = slots.shortest_of_slot;
+        shortest_of_slot.resize(slots.chain_ids.len(), usize::MAX);
+        for shortest in &mut shortest_of_slot {
+            if *shortest == usize::MAX {
+                *shortest = 0;
+            }
+        }
+        Ok(CheckedGroup {
+            chains: slots.chain_ids,
+            targets,
+            byte_literals: ByteLiterals::new(byte_literals),
+            byte_gates,
+            shortest_of_slot,
+            ungated,
+        })
+    }
+}
+
+/// What checking one group's targets builds up: the chains they read (a slot each), the rules they gate, and the
+/// shortest value each slot needs.
+struct Slots {
+    variable: &'static str,
+    rule_count: usize,
+    chain_count: u32,
+    /// The chain of each slot.
+    chain_ids: Vec<usize>,
+    /// Bit per rule: gated by one of the group's literals.
+    gated: Vec<u64>,
+    shortest_of_slot: Vec<usize>,
+}
+
+impl Slots {
+    /// Checks a target and returns (rule index, chain slot), gating the rule for this variable.
+    fn resolve(&mut self, target: &Target) -> Result<(usize, usize), Inconsistency> {
+        let (rule, chain) = (target.rule as usize, target.chain as usize);
+        if rule >= self.rule_count || target.chain >= self.chain_count {
+            return Err(Inconsistency::TargetOutOfRange {
+                variable: self.variable,
+                rule,
+                chain,
+                rule_count: self.rule_count,
+                chain_count: self.chain_count,
+            });
+        }
+        let slot = match self.chain_ids.iter().position(|&c| c == chain) {
+            Some(slot) => slot,
+            None => {
+                self.chain_ids.push(chain);
+                self.chain_ids.len() - 1
+            }
+        };
+        self.gated[rule / 64] |= 1 << (rule % 64);
+        Ok((rule, slot))
+    }
+
+    /// Records that `slot`'s values shorter than `len` cannot hold the literal.
+    fn needs(&mut self, slot: usize, len: usize) {
+        if self.shortest_of_slot.len() <= slot {
+            self.shortest_of_slot.resize(slot + 1, usize::MAX);
+        }
+        self.shortest_of_slot[slot] = self.shortest_of_slot[slot].min(len);
+    }
+
+    /// The group's literals with their resolved targets: those of two bytes or more (for the automaton), and
+    /// those of one byte (for a table, lowercased, one entry a byte).
+    fn literals<'a>(
+        &mut self,
+        group: &'a GroupData,
+    ) -> Result<(Vec<Literal<'a>>, Vec<ByteLiteral>), Inconsistency> {
         let mut targets = Vec::with_capacity(group.targets.len());
         let mut byte_literals = Vec::new();
-        let mut shortest_of_slot: Vec<usize> = Vec::new();
-        let mut needs = |slot: usize, len: usize| {
-            if shortest_of_slot.len() <= slot {
-                shortest_of_slot.resize(slot + 1, usize::MAX);
-            }
-            shortest_of_slot[slot] = shortest_of_slot[slot].min(len);
-        };
         for (literal, list) in group.literals.iter().zip(&group.targets) {
             let list = list
                 .iter()
-                .map(&mut resolve)
+                .map(|target| self.resolve(target))
                 .collect::<Result<Vec<_>, _>>()?;
             for &(_, slot) in &list {
-                needs(slot, literal.len());
+                self.needs(slot, literal.len());
             }
             match literal.as_slice() {
                 &[byte] => byte_literals.push((byte.to_ascii_lowercase(), list)),
@@ -565,46 +661,28 @@ impl<'a> CheckedGroup<'a> {
             }
             same
         });
-        let mut byte_gates = Vec::with_capacity(group.byte_gates.len());
-        for gate in &group.byte_gates {
-            let mut set = [false; 256];
-            // Both cases of a letter: a chain ending in `lowercase` is counted on the value before it
-            // (see `ScanPlan`), and counting more bytes can only let a rule run more often.
-            for &b in &gate.bytes {
-                set[usize::from(b.to_ascii_lowercase())] = true;
-                set[usize::from(b.to_ascii_uppercase())] = true;
-            }
-            let mut resolved = Vec::with_capacity(gate.targets.len());
-            for (target, min_count) in &gate.targets {
-                let (rule, slot) = resolve(target)?;
-                needs(slot, *min_count as usize);
-                resolved.push((rule, slot, *min_count as usize));
-            }
-            byte_gates.push(ByteGate {
-                set,
-                enough: resolved.iter().map(|t| t.2).max().unwrap_or(0),
-                targets: resolved,
-            });
+        Ok((targets, byte_literals))
+    }
+
+    /// A stored byte gate with its targets resolved.
+    fn byte_gate(&mut self, gate: &ByteGateData) -> Result<ByteGate, Inconsistency> {
+        let mut set = [false; 256];
+        // Both cases of a letter: a chain ending in `lowercase` is counted on the value before it
+        // (see `ScanPlan`), and counting more bytes can only let a rule run more often.
+        for &b in &gate.bytes {
+            set[usize::from(b.to_ascii_lowercase())] = true;
+            set[usize::from(b.to_ascii_uppercase())] = true;
         }
-        let ungated: Vec<u64> = gated
-            .iter()
-            .enumerate()
-            .map(|(word, &g)| !g & word_mask(rule_count, word))
-            .collect();
-        // A slot without a target (none is built) needs nothing.
-        shortest_of_slot.resize(chain_ids.len(), usize::MAX);
-        for shortest in &mut shortest_of_slot {
-            if *shortest == usize::MAX {
-                *shortest = 0;
-            }
+        let mut resolved = Vec::with_capacity(gate.targets.len());
+        for (target, min_count) in &gate.targets {
+            let (rule, slot) = self.resolve(target)?;
+            self.needs(slot, *min_count as usize);
+            resolved.push((rule, slot, *min_count as usize));
         }
-        Ok(CheckedGroup {
-            chains: chain_ids,
-            targets,
-            byte_literals: ByteLiterals::new(byte_literals),
-            byte_gates,
-            shortest_of_slot,
-            ungated,
+        Ok(ByteGate {
+            set,
+            enough: resolved.iter().map(|t| t.2).max().unwrap_or(0),
+            targets: resolved,
         })
     }
 }
@@ -652,7 +730,7 @@ fn share_automata(
             .prefilter(skips)
             .build(literals)
             .map(Arc::new)
-            .map_err(|e| PrefilterError::Automaton(e.to_string()))
+            .map_err(PrefilterError::Automaton)
     };
     let large = |g: &[&[u8]]| g.len() >= SHARED_AUTOMATON_MIN_LITERALS;
     let shared: Vec<&[u8]> = literals

@@ -78,96 +78,20 @@ pub fn confirm(
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Confirmation {
-    // A shell word is as long as its name characters run: `$PATH` is not in `$pathname`, `bin/ar` not in
-    // `bin/archive`. Whatever the value's shape, such a phrase names another variable or file. (A regex's hit
-    // may end anywhere its pattern stops looking, so only a phrase's end says where a name ends.)
-    if confirm == Confirm::Shell
-        && let Some(reason) = hit
-            .phrase
-            .then(|| name::inside_longer_name(transformed, hit.span.clone()))
-            .flatten()
-            .or_else(|| shell::jquery_call(transformed, hit.span.clone()))
-            .or_else(|| shell::tilde_inside_word(transformed, hit.span.clone()))
-    {
+    if let Some(reason) = refuted_by_its_place(confirm, raw, transformed, &hit, request) {
         return Confirmation {
             confirmed: false,
             reason,
         };
     }
-    if confirm == Confirm::Code
-        && let Some(reason) = hit
-            .phrase
-            .then(|| name::dotted_name_part(transformed, hit.span.clone()))
-            .flatten()
-            .or_else(|| redirect::loopback_redirect(request.name, raw))
-    {
-        return Confirmation {
-            confirmed: false,
-            reason,
-        };
+    if let Some(judged) = judged_alone(confirm, raw, transformed, &hit, map, request) {
+        return judged;
     }
-    if confirm == Confirm::Sql
-        && let Some(reason) = sql::query_language(raw)
-    {
-        return Confirmation {
-            confirmed: false,
-            reason,
-        };
+    if let Some(judged) = in_graphql_strings(confirm, raw, map, request) {
+        return judged;
     }
-    match confirm {
-        Confirm::Fixation => return fixation::vector(raw, request.headers),
-        Confirm::Escape => {
-            return match escape::letters_only(raw, map) {
-                Some(reason) => Confirmation {
-                    confirmed: false,
-                    reason,
-                },
-                None => Confirmation {
-                    confirmed: true,
-                    reason: "not escapes of letters alone: scored as the pattern says".to_owned(),
-                },
-            };
-        }
-        Confirm::Message => {
-            let matched = transformed.get(hit.span.clone()).unwrap_or_default();
-            return message::judge(raw, &forms(raw, transformed, map), matched);
-        }
-        _ => {}
-    }
-    // A GraphQL document's syntax is the client's code; what a user can put in it is its string values.
-    if let Some(strings) = graphql::strings(raw) {
-        let found = strings.iter().find_map(|string| {
-            let string = string.as_bytes();
-            let judged = self::confirm(confirm, string, string, Hit::default(), map, request);
-            judged.confirmed.then_some(judged.reason)
-        });
-        return match found {
-            Some(reason) => Confirmation {
-                confirmed: true,
-                reason: format!("in a string of a GraphQL document: {reason}"),
-            },
-            None => Confirmation {
-                confirmed: false,
-                reason: "a GraphQL document, and none of its strings holds an injection".to_owned(),
-            },
-        };
-    }
-    // Only data needs a parser's word; a fragment of no other shape scores as its pattern says. The shape is the
-    // value's as the application receives it: decoding it further is a guess, which finds injections, not data.
-    // Some values are data by the field they are sent in, whatever their bytes look like.
-    let shape = if report::is_code_sample(request) {
-        Some(Shape::Sample)
-    } else if sql::is_odata_expression(request.name) && sql::odata_syntax(raw).is_some() {
-        Some(Shape::Expression)
-    } else if request.cookie && raw.contains(&b'%') {
-        // Applications read a cookie's value URL-decoded (PHP, Rails, Express's cookie parser): a consent or
-        // cart cookie is a JSON document once decoded, and that is its shape.
-        shape::data_shape(&apply(Transform::UrlDecode, raw, map))
-    } else {
-        shape::data_shape(raw)
-    };
     // Code of no parser here (file inclusion, SSRF, PHP) is written as a name or a URL: those score as written.
-    let Some(shape) = shape
+    let Some(shape) = value_shape(raw, map, request)
         .filter(|shape| confirm != Confirm::Code || !matches!(shape, Shape::Token | Shape::Url))
     else {
         return Confirmation {
@@ -195,6 +119,111 @@ pub fn confirm(
             confirmed: false,
             reason: format!("{}, and {}", shape.describe(), not_found(confirm)),
         },
+    }
+}
+
+/// Why the hit is no injection whatever the value's shape: where it stands in the value (inside a longer name),
+/// or where the value is sent (a loopback redirect, a query language's field).
+fn refuted_by_its_place(
+    confirm: Confirm,
+    raw: &[u8],
+    transformed: &[u8],
+    hit: &Hit,
+    request: Request<'_>,
+) -> Option<String> {
+    match confirm {
+        // A shell word is as long as its name characters run: `$PATH` is not in `$pathname`, `bin/ar` not in
+        // `bin/archive`. Whatever the value's shape, such a phrase names another variable or file. (A regex's hit
+        // may end anywhere its pattern stops looking, so only a phrase's end says where a name ends.)
+        Confirm::Shell => hit
+            .phrase
+            .then(|| name::inside_longer_name(transformed, hit.span.clone()))
+            .flatten()
+            .or_else(|| shell::jquery_call(transformed, hit.span.clone()))
+            .or_else(|| shell::tilde_inside_word(transformed, hit.span.clone())),
+        Confirm::Code => hit
+            .phrase
+            .then(|| name::dotted_name_part(transformed, hit.span.clone()))
+            .flatten()
+            .or_else(|| redirect::loopback_redirect(request.name, raw)),
+        Confirm::Sql => sql::query_language(raw),
+        Confirm::Xss | Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => {
+            None
+        }
+    }
+}
+
+/// The judgement of the confirmers that read the value whole, whatever its shape: session fixation, escapes
+/// of letters, messages.
+fn judged_alone(
+    confirm: Confirm,
+    raw: &[u8],
+    transformed: &[u8],
+    hit: &Hit,
+    map: UnicodeMap,
+    request: Request<'_>,
+) -> Option<Confirmation> {
+    match confirm {
+        Confirm::Fixation => Some(fixation::vector(raw, request.headers)),
+        Confirm::Escape => Some(match escape::letters_only(raw, map) {
+            Some(reason) => Confirmation {
+                confirmed: false,
+                reason,
+            },
+            None => Confirmation {
+                confirmed: true,
+                reason: "not escapes of letters alone: scored as the pattern says".to_owned(),
+            },
+        }),
+        Confirm::Message => {
+            let matched = transformed.get(hit.span.clone()).unwrap_or_default();
+            Some(message::judge(raw, &forms(raw, transformed, map), matched))
+        }
+        _ => None,
+    }
+}
+
+/// A GraphQL document's syntax is the client's code; what a user can put in it is its string values: confirmed
+/// when one of them is, else refuted. None when `raw` is no GraphQL document.
+fn in_graphql_strings(
+    confirm: Confirm,
+    raw: &[u8],
+    map: UnicodeMap,
+    request: Request<'_>,
+) -> Option<Confirmation> {
+    let strings = graphql::strings(raw)?;
+    let found = strings.iter().find_map(|string| {
+        let string = string.as_bytes();
+        let judged = self::confirm(confirm, string, string, Hit::default(), map, request);
+        judged.confirmed.then_some(judged.reason)
+    });
+    Some(match found {
+        Some(reason) => Confirmation {
+            confirmed: true,
+            reason: format!("in a string of a GraphQL document: {reason}"),
+        },
+        None => Confirmation {
+            confirmed: false,
+            reason: "a GraphQL document, and none of its strings holds an injection".to_owned(),
+        },
+    })
+}
+
+/// The shape of data `raw` has, if any. Only data needs a parser's word; a fragment of no other shape scores as
+/// its pattern says. The shape is the value's as the application receives it: decoding it further is a guess,
+/// which finds injections, not data. Some values are data by the field they are sent in, whatever their bytes
+/// look like.
+fn value_shape(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<Shape> {
+    if report::is_code_sample(request) {
+        Some(Shape::Sample)
+    } else if sql::is_odata_expression(request.name) && sql::odata_syntax(raw).is_some() {
+        Some(Shape::Expression)
+    } else if request.cookie && raw.contains(&b'%') {
+        // Applications read a cookie's value URL-decoded (PHP, Rails, Express's cookie parser): a consent or
+        // cart cookie is a JSON document once decoded, and that is its shape.
+        shape::data_shape(&apply(Transform::UrlDecode, raw, map))
+    } else {
+        shape::data_shape(raw)
     }
 }
 
