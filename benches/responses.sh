@@ -17,6 +17,9 @@
 # and the CRS in CRS_DIR (default third_party/crs; MODSEC_MODULE and UNICODE_MAP as in benches/crs-compare.sh).
 # Prints requests/s and p99 latency per answer and variant, the ratios waf on/off and waf on/ModSecurity (the bar
 # of issue 29: at least 20x), and the stream's first-byte times; refuses to report if any answer was not a 200.
+# Then each proxy's CPU time per request (user + system from /proc, waf's process, nginx + ModSecurity's master
+# and workers; not wrk's nor the upstream's) and ModSecurity's over waf on's: the requests/s of a shared machine
+# move with whatever else runs on it, the CPU a request costs each proxy much less.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -72,6 +75,7 @@ if [ "$MODSEC" != 0 ]; then
   start_nginx modsec auto "server { listen 127.0.0.1:$MODSEC_PORT;
       modsecurity on; modsecurity_rules_file $work/modsecurity.conf;
       location / { proxy_pass http://127.0.0.1:$UPSTREAM_PORT; } }" "load_module $MODSEC_MODULE;"
+  modsec_master=${pids[-1]}
 fi
 
 # A server-sent event stream: the first event at once, the next a minute later (no proxy may wait for it).
@@ -111,8 +115,12 @@ waf:
   logging: {level: warn, access: {enabled: false}}
   domains: {events.test: {default_upstream: 'http://127.0.0.1:$EVENTS_PORT'}}
 CONF
-  "$WAF_BIN" --config "$work/waf-$variant.yml" >"$work/waf-$variant.log" 2>&1 &
+  # The log in a directory of its own: waf watches its configuration's directory for changes, and every line
+  # written there woke its reloader (two lines a request here: wrk's Host is an address, CRS 920350).
+  mkdir -p "$work/logs"
+  "$WAF_BIN" --config "$work/waf-$variant.yml" >"$work/logs/waf-$variant.log" 2>&1 &
   pids+=($!)
+  declare "waf_$variant=$!"
 done
 
 ports="$UPSTREAM_PORT $ON_PORT $OFF_PORT"
@@ -124,36 +132,62 @@ for port in $ports; do
   done
 done
 
-# req/s and p99 of one wrk run, or a refusal when an answer was not 2xx.
-run() { # port, path
-  local out
-  out="$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency "http://127.0.0.1:$1$2")"
+# CPU time (user + system, in clock ticks) of processes, their threads included.
+cpu_ticks() { # pids...
+  local total=0 p
+  for p in "$@"; do
+    read -r -a f <"/proc/$p/stat"
+    total=$((total + f[13] + f[14]))
+  done
+  echo "$total"
+}
+hz=$(getconf CLK_TCK)
+
+# req/s, p99 and the CPU µs per request of `pids` of one wrk run, or a refusal when an answer was not 2xx.
+run() { # port, path, pids...
+  local port=$1 path=$2 out before after
+  shift 2
+  before=$(cpu_ticks "$@")
+  out="$(wrk -t2 -c"$CONNECTIONS" -d"${DURATION}s" --latency "http://127.0.0.1:$port$path")"
+  after=$(cpu_ticks "$@")
   if grep -q 'Non-2xx' <<<"$out"; then
-    echo "$SCRIPT: non-2xx answers on $2 (port $1):" >&2
+    echo "$SCRIPT: non-2xx answers on $path (port $port):" >&2
     echo "$out" >&2
     exit 1
   fi
-  local rps p99
+  local rps p99 requests
   rps="$(awk '/Requests\/sec/ {print $2}' <<<"$out")"
   p99="$(awk '$1 == "99%" {print $2}' <<<"$out")"
-  echo "$rps $p99"
+  requests="$(awk '/requests in/ {print $1}' <<<"$out")"
+  echo "$rps $p99 $(awk -v t=$((after - before)) -v hz="$hz" -v n="$requests" 'BEGIN { printf "%.1f", t / hz * 1e6 / n }')"
 }
 
 echo "$(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores, wrk -t2 -c$CONNECTIONS -d${DURATION}s; waf $WAF_BIN, rules $RULE_DIRS"
 printf '%-15s %10s %8s %10s %8s %10s %8s %7s %9s\n' answer "on req/s" "on p99" "off req/s" "off p99" \
   "modsec r/s" "mod p99" on/off on/modsec
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'; }
+cpu_rows=()
 for path in /page-2k.html /page-64k.html /page-1m.html /data-2k.json /data-64k.json /data-1m.json; do
-  on="$(run $ON_PORT "$path")" || exit 1
-  off="$(run $OFF_PORT "$path")" || exit 1
-  modsec="- -"
-  if [ "$MODSEC" != 0 ]; then modsec="$(run $MODSEC_PORT "$path")" || exit 1; fi
-  read -r on_rps on_p99 <<<"$on"
-  read -r off_rps off_p99 <<<"$off"
-  read -r modsec_rps modsec_p99 <<<"$modsec"
+  # shellcheck disable=SC2154 # waf_on and waf_off are declared above
+  on="$(run $ON_PORT "$path" "$waf_on")" || exit 1
+  off="$(run $OFF_PORT "$path" "$waf_off")" || exit 1
+  modsec="- - -"
+  if [ "$MODSEC" != 0 ]; then
+    # shellcheck disable=SC2046 # the master and its workers, one pid each
+    modsec="$(run $MODSEC_PORT "$path" "$modsec_master" $(pgrep -P "$modsec_master"))" || exit 1
+  fi
+  read -r on_rps on_p99 on_cpu <<<"$on"
+  read -r off_rps off_p99 off_cpu <<<"$off"
+  read -r modsec_rps modsec_p99 modsec_cpu <<<"$modsec"
   printf '%-15s %10s %8s %10s %8s %10s %8s %7s %9s\n' "$path" "$on_rps" "$on_p99" "$off_rps" "$off_p99" \
     "$modsec_rps" "$modsec_p99" "$(ratio "$on_rps" "$off_rps")" "$(ratio "$on_rps" "${modsec_rps/-/0}")"
+  cpu_rows+=("$(printf '%-15s %10s %10s %10s %10s' "$path" "$on_cpu" "$off_cpu" "$modsec_cpu" \
+    "$(ratio "${modsec_cpu/-/0}" "$on_cpu")")")
 done
+echo
+echo "proxy CPU per request (µs, user + system)"
+printf '%-15s %10s %10s %10s %10s\n' answer "waf on" "waf off" modsec modsec/on
+printf '%s\n' "${cpu_rows[@]}"
 
 # Time to the first byte of the event stream: curl gives up after a second (the stream never ends) and reports
 # when the first byte came.

@@ -34,13 +34,16 @@ pub struct Writers {
 /// Installs the subscriber, writing to stdout from a thread of its own: a request that logs (a rule match on
 /// every request whose Host is an address, CRS 920350) formats its line and queues it, where a write to stdout
 /// per line held the worker for a system call (measured: docs/performance.md). The queue does not drop lines
-/// (`lossy(false)`): when the writer falls behind, logging waits for it. The access log goes to the same writer,
-/// or to its file from a writer of its own (`access_log.rs`).
+/// (`lossy(false)`): when the writer falls behind, logging waits for it. The writer thread buffers what it
+/// takes from the queue and writes it when the queue is empty (tracing-appender flushes then): stdout's own
+/// buffer wrote each line with a system call of its own, the log thread's `write` and the wake-ups of
+/// whatever reads the log about a tenth of the proxy's CPU under `benches/responses.sh` (two lines a request).
+/// The access log goes to the same writer, or to its file from a writer of its own (`access_log.rs`).
 pub fn init(cfg: &LoggingConfig) -> Result<Writers, access_log::OpenError> {
     let (writer, guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
         .lossy(false)
         .thread_name("waf-log")
-        .finish(std::io::stdout());
+        .finish(std::io::BufWriter::new(std::io::stdout()));
     let (access, access_file) = AccessLog::open(&cfg.access, writer.clone())?;
     let filter = EnvFilter::try_new(&cfg.level).unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()

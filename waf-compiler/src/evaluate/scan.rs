@@ -15,13 +15,17 @@
 use crate::compile::Chains;
 use crate::compile::prefilter::{ByteLiterals, Prefilter};
 use crate::evaluate::memo::MAX_VALUE_LEN;
-use crate::evaluate::scratch::{LANES, ScanBuffers, Scratch, Walk};
+use crate::evaluate::scratch::{LANES, Piece, ScanBuffers, Scratch, Walk};
 use crate::request::collection::{RequestView, Values};
 use crate::rule::Variable;
 use crate::transform::Triggers;
 use aho_corasick::Anchored;
 use aho_corasick::automaton::{Automaton, OverlappingState, StateID};
 use aho_corasick::dfa::DFA;
+
+/// A value is walked in pieces of at least this many bytes, up to [`LANES`] of them: shorter ones would spend
+/// more on starting the walks and on the bytes two pieces share than the lanes save.
+const PIECE_MIN_LEN: usize = 1024;
 
 /// The source of a chain the scan skipped for a value (see the scan plans of [`crate::compile::prefilter`]):
 /// equal to no computed source, so its targets are not marked.
@@ -179,6 +183,7 @@ impl Prefilter {
             sources,
             walks,
             searches,
+            pieces,
             ..
         } = buffers;
         let value = |walk: &Walk| {
@@ -201,16 +206,45 @@ impl Prefilter {
             search_literals(&self.groups[walk.group].automaton, text(walk), &mut hits[0]);
             mark(walk, &hits[0]);
         }
-        for batch in walks.chunks(LANES) {
-            let mut automata = [&*self.groups[batch[0].group].automaton; LANES];
+        // A long value is walked as pieces side by side, as several values are (a response body is one value
+        // of hundreds of kilobytes: walked alone, it left the lanes idle). Each piece runs the length of the
+        // group's longest literal less one into the next, so a literal that starts in a piece ends in it.
+        pieces.clear();
+        for (w, walk) in walks.iter().enumerate() {
+            let len = text(walk).len();
+            let count = (len / PIECE_MIN_LEN).clamp(1, LANES);
+            let step = len.div_ceil(count);
+            let overlap = self.groups[walk.group].longest.saturating_sub(1);
+            pieces.extend((0..count).map(|i| Piece {
+                walk: w,
+                start: i * step,
+                end: ((i + 1) * step + overlap).min(len),
+                last: i + 1 == count,
+            }));
+        }
+        // The literals of the pieces of a value walked in several, gathered until its last piece.
+        let mut gathered = Vec::new();
+        for batch in pieces.chunks(LANES) {
+            let mut automata = [&*self.groups[walks[batch[0].walk].group].automaton; LANES];
             let mut texts: [&[u8]; LANES] = [&[]; LANES];
-            for (lane, walk) in batch.iter().enumerate() {
+            for (lane, piece) in batch.iter().enumerate() {
+                let walk = &walks[piece.walk];
                 automata[lane] = &self.groups[walk.group].automaton;
-                texts[lane] = text(walk);
+                texts[lane] = &text(walk)[piece.start..piece.end];
             }
             find_literals(automata, texts, hits);
-            for (walk, hits) in batch.iter().zip(hits.iter()) {
-                mark(walk, hits);
+            for (piece, hits) in batch.iter().zip(hits.iter()) {
+                let walk = &walks[piece.walk];
+                match (piece.start, piece.last) {
+                    (0, true) => mark(walk, hits),
+                    (_, last) => {
+                        gathered.extend_from_slice(hits);
+                        if last {
+                            mark(walk, &gathered);
+                            gathered.clear();
+                        }
+                    }
+                }
             }
         }
     }

@@ -397,6 +397,8 @@ pub struct ScanBuffers {
     pub(crate) walks: Vec<Walk>,
     /// The distinct values to search with the automata with a prefilter.
     pub(crate) searches: Vec<Walk>,
+    /// The pieces the walks' values are walked in, [`LANES`] at a time.
+    pub(crate) pieces: Vec<Piece>,
     /// (group, value index, remembered by the memo) of the values computed by this scan.
     pub(crate) computed: Vec<(usize, usize, bool)>,
 }
@@ -415,6 +417,16 @@ impl ScanBuffers {
         self.any.resize(words, 0);
         self.bits.resize_with(groups, Vec::new);
     }
+}
+
+/// Bytes `start..end` of the value of `walks[walk]`, walked in one lane; `last` when no piece of the value
+/// follows.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Piece {
+    pub(crate) walk: usize,
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) last: bool,
 }
 
 /// A value to walk through its group's automaton: value `index` of group `group` under `source` (see

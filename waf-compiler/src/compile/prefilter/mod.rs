@@ -23,7 +23,7 @@ mod literals;
 use crate::compile::{Chains, CompiledRule};
 use crate::operator::Matcher;
 use crate::regex_engine::{pcre_byte_escapes, syntax_config};
-use crate::rule::{Rule, Transform, Variable};
+use crate::rule::{Phase, Rule, Transform, Variable};
 use crate::transform::{Triggers, max_output_len};
 use aho_corasick::MatchKind;
 use aho_corasick::dfa::DFA;
@@ -123,6 +123,9 @@ pub(crate) struct Group {
     /// The length of the automaton's shortest literal: a shorter value holds none, and is not scanned
     /// (starting a scan costs about as much as scanning a short value).
     pub(crate) shortest: usize,
+    /// The length of the group's longest literal: a long value walked as pieces side by side
+    /// ([`crate::evaluate::scan`]) has each piece run this many bytes less one into the next.
+    pub(crate) longest: usize,
     /// The distinct chains of the group's targets: the values scanned for each value of the variable.
     pub(crate) chains: Vec<usize>,
     /// `targets[pattern]`: (rule index, slot in `chains`) for each pattern of the automaton.
@@ -467,7 +470,8 @@ impl TryFrom<PrefilterData> for Prefilter {
                     .collect()
             })
             .collect();
-        let automata = share_automata(&literals, &mut all_targets)?;
+        let variables: Vec<Variable> = data.groups.iter().map(|g| g.variable).collect();
+        let automata = share_automata(&variables, &literals, &mut all_targets)?;
         let mut all_ungated = Vec::with_capacity(checked.len());
         let groups: Vec<Group> = data
             .groups
@@ -480,6 +484,7 @@ impl TryFrom<PrefilterData> for Prefilter {
                     variable: stored.variable,
                     automaton,
                     shortest: literals.iter().map(|l| l.len()).min().unwrap_or(usize::MAX),
+                    longest: literals.iter().map(|l| l.len()).max().unwrap_or(0),
                     chains: group.chains,
                     targets,
                     byte_literals: group.byte_literals,
@@ -704,19 +709,25 @@ fn without_trailing_lowercase(chains: &Chains, mut id: usize) -> usize {
     id
 }
 
-/// Groups with at least this many literals scan with one automaton of all their literals together: the
-/// argument, cookie and XML groups of the CRS share most of theirs, so one automaton is built instead of
-/// several (the build is most of the prefilter's load time), and a scan costs the same per byte. A group
-/// ignores the literals that are not its own (they have no targets there).
+/// Groups with at least this many literals scan with one automaton of all their phase's large groups'
+/// literals together: the argument, cookie and XML groups of the CRS share most of theirs, so one automaton is
+/// built instead of several (the build is most of the prefilter's load time), and a scan costs the same per
+/// byte. A group ignores the literals that are not its own (they have no targets there).
 const SHARED_AUTOMATON_MIN_LITERALS: usize = 64;
 
-/// Builds the groups' automata: one shared by the large groups, one each for the others. Full DFAs (a table
-/// lookup per byte). Measured against one contiguous NFA per group (criterion, shipped + CRS at PL4): 10 %
-/// fewer instructions per request, 1 KB form 89 vs 94 µs, 4 KB JSON 372 vs 396 µs, benign GET 25.0 vs
-/// 25.3 µs, and 5 ms less load time (a DFA per group took 20 ms more than the NFAs).
-/// `literals[group]` are the group's literals (of two bytes or more), `targets[group]` their targets, re-indexed
-/// by the pattern ids of the group's automaton.
+/// Builds the groups' automata: one shared by the large groups of each phase, one each for the others. Full
+/// DFAs (a table lookup per byte). Measured against one contiguous NFA per group (criterion, shipped + CRS at
+/// PL4): 10 % fewer instructions per request, 1 KB form 89 vs 94 µs, 4 KB JSON 372 vs 396 µs, benign GET 25.0
+/// vs 25.3 µs, and 5 ms less load time (a DFA per group took 20 ms more than the NFAs).
+/// The phases do not share: the response body's literals (CRS RESPONSE-95x: error messages, web shell titles)
+/// have nothing in common with the request's, and walking a body through the request groups' automaton of
+/// thousands of literals, two-letter ones among them, was 61 % of the response phase's time on a benign page
+/// (60 MiB/s, `benches/responses.rs`): its table was too large for the cache and a match came at nearly
+/// every byte, each a literal without a target there.
+/// `variables[group]` is the group's variable, `literals[group]` its literals (of two bytes or more),
+/// `targets[group]` their targets, re-indexed by the pattern ids of the group's automaton.
 fn share_automata(
+    variables: &[Variable],
     literals: &[Vec<&[u8]>],
     targets: &mut [Vec<Vec<(usize, usize)>>],
 ) -> Result<Vec<Arc<DFA>>, PrefilterError> {
@@ -733,25 +744,29 @@ fn share_automata(
             .map_err(PrefilterError::Automaton)
     };
     let large = |g: &[&[u8]]| g.len() >= SHARED_AUTOMATON_MIN_LITERALS;
-    let shared: Vec<&[u8]> = literals
-        .iter()
-        .filter(|g| large(g))
-        .flat_map(|g| g.iter().copied())
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    let shared_automaton = if shared.is_empty() {
-        None
-    } else {
-        Some(build(&shared, false)?)
-    };
+    // Per phase: its large groups' literals, sorted, and their automaton.
+    let mut shared: Vec<SharedAutomaton> = Vec::new();
+    for phase in [Phase::Request, Phase::Response] {
+        let phase_literals: Vec<&[u8]> = literals
+            .iter()
+            .zip(variables)
+            .filter(|(g, v)| large(g) && v.phase() == phase)
+            .flat_map(|(g, _)| g.iter().copied())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if !phase_literals.is_empty() {
+            let automaton = build(&phase_literals, false)?;
+            shared.push((phase, phase_literals, automaton));
+        }
+    }
     let mut automata = Vec::with_capacity(literals.len());
-    for (own, targets) in literals.iter().zip(targets) {
-        match &shared_automaton {
-            Some(automaton) if large(own) => {
+    for ((own, targets), variable) in literals.iter().zip(targets).zip(variables) {
+        match shared.iter().find(|(phase, ..)| *phase == variable.phase()) {
+            Some((_, shared, automaton)) if large(own) => {
                 let mut by_pattern = vec![Vec::new(); shared.len()];
                 for (literal, list) in own.iter().zip(std::mem::take(targets)) {
-                    // Every literal of a large group is in `shared`, which is sorted.
+                    // Every literal of a large group is in its phase's `shared`, which is sorted.
                     if let Ok(at) = shared.binary_search(literal) {
                         by_pattern[at] = list;
                     }
@@ -764,6 +779,9 @@ fn share_automata(
     }
     Ok(automata)
 }
+
+/// A phase, its large groups' literals (sorted) and their automaton.
+type SharedAutomaton<'l> = (Phase, Vec<&'l [u8]>, Arc<DFA>);
 
 /// How a rule is gated.
 enum Gate {
