@@ -28,6 +28,8 @@
 //! answer from memory after the first iteration. `memo_warm` measures that case apart. Before measuring, each
 //! request's baseline result is checked to equal the engine's, so the two do the same job.
 
+mod support;
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -449,18 +451,7 @@ fn load_time(c: &mut Criterion) {
 
 /// The default rule set of the proxy, the whole CRS, at paranoia level 1, on the benign requests and the attack.
 fn whole_crs(c: &mut Criterion) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let outcome = CompiledRuleSet::load_dirs(
-        &["rules", "crs-942", "crs"].map(|d| root.join(d)),
-        &CompileOptions::default(),
-    );
-    assert!(
-        outcome.errors.is_empty(),
-        "rule load errors: {:?}",
-        outcome.errors
-    );
-    let mut ruleset = outcome.ruleset;
-    ruleset.set_value_memo(false);
+    let mut ruleset = support::default_rule_set();
     let mut g = c.benchmark_group("whole_crs_pl1");
     for case in cases().into_iter().filter(|case| {
         matches!(

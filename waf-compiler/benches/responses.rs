@@ -8,10 +8,11 @@
 //! too long to be remembered anyway. Before measuring, each answer's verdict is checked (the benign ones match
 //! nothing, the leaking one 951120), so the engine does the job it is timed at.
 
+mod support;
+
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
-use std::path::PathBuf;
-use waf_compiler::{CompileOptions, CompiledRuleSet, HttpRequest, HttpResponse};
+use waf_compiler::{HttpRequest, HttpResponse};
 
 /// The prose of `benches/responses.sh`'s pages, repeated to `size` bytes.
 fn page(size: usize) -> Vec<u8> {
@@ -26,18 +27,7 @@ fn page(size: usize) -> Vec<u8> {
 }
 
 fn responses(c: &mut Criterion) {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-    let outcome = CompiledRuleSet::load_dirs(
-        &["rules", "crs-942", "crs"].map(|d| root.join(d)),
-        &CompileOptions::default(),
-    );
-    assert!(
-        outcome.errors.is_empty(),
-        "rule load errors: {:?}",
-        outcome.errors
-    );
-    let mut ruleset = outcome.ruleset;
-    ruleset.set_value_memo(false);
+    let ruleset = support::default_rule_set();
     let request_headers: &[(&str, &[u8])] = &[("host", b"bakery.test")];
     let request = HttpRequest {
         method: "GET",

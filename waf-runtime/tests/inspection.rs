@@ -209,19 +209,13 @@ async fn crs_test_marker_requests_are_logged() {
 #[tokio::test(flavor = "multi_thread")]
 async fn disabled_rules_and_crs_settings_tune_the_shipped_set() {
     let up = Upstream::start().await;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap();
-    let dirs: Vec<String> = ["rules", "crs-942", "crs"]
-        .iter()
-        .map(|d| format!("'{}'", root.join(d).display()))
-        .collect();
+    let dirs = shipped_rule_dirs();
     let crs_methods = ", crs_settings: {allowed_methods: 'GET HEAD POST OPTIONS'}";
     let config = |disabled: &str| {
         format!(
             "  upstream: {{default: '{}'}}\n  rules: {{directories: [{}]{disabled}}}\n",
             up.url(),
-            dirs.join(", ")
+            dirs
         )
     };
     let put = |addr| async move {
@@ -402,18 +396,12 @@ rules:
 #[tokio::test(flavor = "multi_thread")]
 async fn an_api_profile_judges_bodies_by_content_not_label() {
     let up = Upstream::start().await;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap();
-    let dirs: Vec<String> = ["rules", "crs-942", "crs"]
-        .iter()
-        .map(|d| format!("'{}'", root.join(d).display()))
-        .collect();
+    let dirs = shipped_rule_dirs();
     let config = format!(
         "  upstream: {{default: '{}'}}\n  rules: {{directories: [{}]}}\n  domains:\n    \
          api.test: {{profile: api}}\n",
         up.url(),
-        dirs.join(", ")
+        dirs
     );
     let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config);
     let send_body = |host: &'static str, content_type: Option<&'static str>, body: &'static str| {
@@ -524,17 +512,11 @@ rules:
 async fn compressed_bodies_are_inspected_decoded() {
     use std::io::Write;
     let up = Upstream::start().await;
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap();
-    let dirs: Vec<String> = ["rules", "crs-942", "crs"]
-        .iter()
-        .map(|d| format!("'{}'", root.join(d).display()))
-        .collect();
+    let dirs = shipped_rule_dirs();
     let config = format!(
         "  upstream: {{default: '{}'}}\n  rules: {{directories: [{}]}}\n",
         up.url(),
-        dirs.join(", ")
+        dirs
     );
     let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config);
     let send_coded = |coding: &'static str, body: Vec<u8>| {
@@ -563,4 +545,16 @@ async fn compressed_bodies_are_inspected_decoded() {
     waf.wait_log("[id \"942100\"]", 10).await;
     // zstd is no coding the engine undoes: 920450 alone refuses the same report.
     assert_eq!(send_coded("zstd", gzip(report)).await, 403);
+}
+
+/// The shipped rule directories (`rules`, `crs-942`, `crs` of the repository), as a YAML flow list's items.
+fn shipped_rule_dirs() -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap();
+    ["rules", "crs-942", "crs"]
+        .iter()
+        .map(|d| format!("'{}'", root.join(d).display()))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
