@@ -769,11 +769,7 @@ fn explain_request(
         }
     };
     let (rules, ok) = load(rule_dirs, opts);
-    // As the proxy does: a compressed body is read decoded (CRS's ModSecurity reads it as it came).
-    let decoded = match profile {
-        Some(_) => request.decode_body(waf_compiler::DEFAULT_BODY_LIMIT),
-        None => None,
-    };
+    let decoded = decode_as_the_proxy(&mut request, profile);
     let headers = request.headers();
     let weigh = profile.map(|profile| (profile, decoded));
     print!(
@@ -873,11 +869,7 @@ fn replay(
                 continue;
             };
             to_origin_form(&mut request.uri);
-            // As the proxy does: a compressed body is read decoded (CRS's ModSecurity reads it as it came).
-            let decoded = match replay.profile {
-                Some(_) => request.decode_body(waf_compiler::DEFAULT_BODY_LIMIT),
-                None => None,
-            };
+            let decoded = decode_as_the_proxy(&mut request, replay.profile);
             let headers = request.headers();
             let mut verdict = rules.evaluate(&request.as_request(&headers));
             if let Some(profile) = replay.profile {
@@ -937,4 +929,13 @@ fn replay(
     } else {
         ExitCode::FAILURE
     }
+}
+
+/// Decodes `request`'s compressed body as the proxy does when a site `profile` weighs it; with CRS's policy
+/// (no profile) the body stays as it came, as ModSecurity reads it. The coding undone, if any.
+fn decode_as_the_proxy(
+    request: &mut OwnedRequest,
+    profile: Option<waf_compiler::Profile>,
+) -> Option<waf_compiler::Coding> {
+    profile.and_then(|_| request.decode_body(waf_compiler::DEFAULT_BODY_LIMIT))
 }
