@@ -332,6 +332,17 @@ impl CompiledRuleSet {
             .collect()
     }
 
+    /// The ids of the logging phase's `anomaly_report` rules that run (CRS 980170): the rules
+    /// [`CompiledRuleSet::correlate_scores`] reports with, without their messages (the proxy writes its own line
+    /// and asks once, at load).
+    pub fn correlation_rule_ids(&self) -> Vec<u32> {
+        self.rules
+            .iter()
+            .filter(|r| r.rule.phase == Phase::Logging && r.runs_at(self.paranoia_level))
+            .map(|r| r.rule.id)
+            .collect()
+    }
+
     /// The rules as evaluation sees them.
     fn as_rules<'r>(&'r self, excluded: Exclusions<'r>) -> Rules<'r> {
         Rules {
