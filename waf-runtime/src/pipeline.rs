@@ -22,7 +22,7 @@ use crate::correlation::{self, Inbound, Transaction};
 use crate::forward::{Origin, RequestHost, forward};
 use crate::framing::{self, Refusal};
 use crate::head_guard::HeadNote;
-use crate::inspect::Finding;
+use crate::inspect::{Finding, LoadedRules};
 use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome, TrafficSubject};
 use crate::metrics::{Metrics, Rejection};
 use crate::recent_blocks::{self, BlockedRequest, MatchDetail};
@@ -482,23 +482,14 @@ async fn inspect(
         return Ok((forwarded, Inbound::default()));
     }
 
-    let blocking = findings
-        .iter()
-        .find(|f| f.blocks)
-        .filter(|_| mode == Mode::Enforce);
-    let outcome = match (mode, blocking) {
-        (Mode::Observe, _) => Outcome::Observed,
-        (_, Some(_)) => Outcome::Blocked,
-        _ => Outcome::Logged,
-    };
-    let anomaly_score = findings
-        .iter()
-        .map(|f| f.score)
-        .fold(0u32, u32::saturating_add);
+    let (outcome, blocking) = decide(mode, &findings);
     let ctx = MatchContext {
         mode,
         outcome,
-        anomaly_score,
+        anomaly_score: findings
+            .iter()
+            .map(|f| f.score)
+            .fold(0u32, u32::saturating_add),
         client,
         method: parts.method.as_str(),
         uri: target,
@@ -511,26 +502,9 @@ async fn inspect(
     report(state, host, parts, &findings, &ctx, record);
     let inbound = Inbound::of(&findings);
     match (outcome, blocking) {
-        (Outcome::Blocked, Some(rule)) => {
-            // The transaction ends here: no answer to inspect.
-            let transaction = Transaction {
-                client,
-                method: parts.method.as_str(),
-                uri: target,
-                request_id: &id,
-            };
-            correlation::report(&rules, &inbound, &[], &transaction);
-            metrics.blocked.increment(1);
-            record.set_action(Action::Blocked);
-            let rule_ids: Vec<u64> = findings.iter().map(|f| f.rule_id).collect();
-            Err(responses::blocked(
-                rule.rule_id,
-                &rule.msg,
-                anomaly_score,
-                &rule_ids,
-                &id,
-            ))
-        }
+        (Outcome::Blocked, Some(rule)) => Err(block(
+            metrics, &rules, &findings, rule, &inbound, &ctx, record,
+        )),
         (Outcome::Observed, _) => {
             metrics.observed.increment(1);
             record.set_action(Action::Observed);
@@ -538,6 +512,51 @@ async fn inspect(
         }
         _ => Ok((forwarded, inbound)),
     }
+}
+
+/// What the findings of the rules decide in `mode`: the outcome, and the finding that blocks the request (the
+/// first blocking one, in enforce mode).
+fn decide(mode: Mode, findings: &[Finding]) -> (Outcome, Option<&Finding>) {
+    let blocking = findings
+        .iter()
+        .find(|f| f.blocks)
+        .filter(|_| mode == Mode::Enforce);
+    let outcome = match (mode, blocking) {
+        (Mode::Observe, _) => Outcome::Observed,
+        (_, Some(_)) => Outcome::Blocked,
+        _ => Outcome::Logged,
+    };
+    (outcome, blocking)
+}
+
+/// The 403 of a request `rule` blocked. The transaction ends here (no answer to inspect), so its correlation
+/// is logged now.
+fn block(
+    metrics: &Metrics,
+    rules: &LoadedRules,
+    findings: &[Finding],
+    rule: &Finding,
+    inbound: &Inbound,
+    ctx: &MatchContext<'_>,
+    record: &mut Record,
+) -> Response<ProxyBody> {
+    let transaction = Transaction {
+        client: ctx.client,
+        method: ctx.method,
+        uri: ctx.uri,
+        request_id: ctx.request_id,
+    };
+    correlation::report(rules, inbound, &[], &transaction);
+    metrics.blocked.increment(1);
+    record.set_action(Action::Blocked);
+    let rule_ids: Vec<u64> = findings.iter().map(|f| f.rule_id).collect();
+    responses::blocked(
+        rule.rule_id,
+        &rule.msg,
+        ctx.anomaly_score,
+        &rule_ids,
+        ctx.request_id,
+    )
 }
 
 /// Reads the body up to the limit, or refuses the request (too large, too slow, unreadable). Returns what the
