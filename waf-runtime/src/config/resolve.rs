@@ -208,47 +208,13 @@ impl Resolver<'_> {
     fn domain(
         &self,
         name: &str,
-        d: FileDomain,
+        mut d: FileDomain,
         server: &ServerConfig,
         global: (&FileRateLimit, &FileGeoip),
     ) -> Result<DomainConfig, ConfigError> {
         let key = format!("waf.domains.{name}");
         let (acme_enabled, self_signed) = self.domain_certificate_source(&key, name, &d, server)?;
-        let default_upstream = match d.default_upstream {
-            Some(u) => Some(self.upstream(&format!("{key}.default_upstream"), &u)?),
-            None => None,
-        };
-        let upstream_tls = match d.upstream_tls {
-            Some(t) => Some(self.upstream_tls(&format!("{key}.upstream_tls"), t)?),
-            None => None,
-        };
-        let upstreams = match d.upstreams {
-            Some(list) => Some(self.pool(&format!("{key}.upstreams"), list)?),
-            None => None,
-        };
-        if upstreams.is_some() && default_upstream.is_some() {
-            return Err(self.key_error(
-                &format!("{key}.upstreams"),
-                "set default_upstream or upstreams, not both",
-            ));
-        }
-        let pool = DomainPoolSettings {
-            balance: self.balance(&key, d.balance)?,
-            max_fails: self.max_fails(&key, d.max_fails)?,
-            fail_timeout_sec: self.fail_timeout(&key, d.fail_timeout_sec)?,
-            retries: self.retries(&key, d.retries)?,
-            health_check: self.domain_health_check(&key, d.health_check)?,
-        };
-        if let Some(setting) = pool.first_set()
-            && upstreams.is_none()
-            && default_upstream.is_none()
-        {
-            // Without servers of its own the domain is served by the global pool, which follows upstream.*.
-            return Err(self.key_error(
-                &format!("{key}.{setting}"),
-                "applies to the domain's own servers: set its upstreams (or default_upstream)",
-            ));
-        }
+        let servers = self.domain_servers(&key, &mut d)?;
         let upstream_host = match d.upstream_host {
             Some(h) => Some(self.upstream_host(&format!("{key}.upstream_host"), h)?),
             None => None,
@@ -272,11 +238,11 @@ impl Resolver<'_> {
             self.excluded_variables(&key, d.excluded_variables.unwrap_or_default())?;
         let custom_rules = self.custom_rules(&key, d.custom_rules.unwrap_or_default())?;
         Ok(DomainConfig {
-            default_upstream,
-            upstream_tls,
+            default_upstream: servers.default_upstream,
+            upstream_tls: servers.upstream_tls,
             upstream_host,
-            upstreams,
-            pool,
+            upstreams: servers.upstreams,
+            pool: servers.pool,
             rate_limit: traffic.rate_limit,
             ip_filter: traffic.ip_filter,
             geoip: traffic.geoip,
@@ -293,6 +259,52 @@ impl Resolver<'_> {
             custom_rules,
             responses: d.responses,
             access_log: d.access_log.unwrap_or(true),
+        })
+    }
+
+    /// A domain's own servers under `key` (`waf.domains.<name>`): `default_upstream` or `upstreams`, their TLS
+    /// and their pool settings, taken out of `d`.
+    fn domain_servers(&self, key: &str, d: &mut FileDomain) -> Result<DomainServers, ConfigError> {
+        let default_upstream = match d.default_upstream.take() {
+            Some(u) => Some(self.upstream(&format!("{key}.default_upstream"), &u)?),
+            None => None,
+        };
+        let upstream_tls = match d.upstream_tls.take() {
+            Some(t) => Some(self.upstream_tls(&format!("{key}.upstream_tls"), t)?),
+            None => None,
+        };
+        let upstreams = match d.upstreams.take() {
+            Some(list) => Some(self.pool(&format!("{key}.upstreams"), list)?),
+            None => None,
+        };
+        if upstreams.is_some() && default_upstream.is_some() {
+            return Err(self.key_error(
+                &format!("{key}.upstreams"),
+                "set default_upstream or upstreams, not both",
+            ));
+        }
+        let pool = DomainPoolSettings {
+            balance: self.balance(key, d.balance.take())?,
+            max_fails: self.max_fails(key, d.max_fails)?,
+            fail_timeout_sec: self.fail_timeout(key, d.fail_timeout_sec)?,
+            retries: self.retries(key, d.retries)?,
+            health_check: self.domain_health_check(key, d.health_check.take())?,
+        };
+        if let Some(setting) = pool.first_set()
+            && upstreams.is_none()
+            && default_upstream.is_none()
+        {
+            // Without servers of its own the domain is served by the global pool, which follows upstream.*.
+            return Err(self.key_error(
+                &format!("{key}.{setting}"),
+                "applies to the domain's own servers: set its upstreams (or default_upstream)",
+            ));
+        }
+        Ok(DomainServers {
+            default_upstream,
+            upstream_tls,
+            upstreams,
+            pool,
         })
     }
 
@@ -1189,6 +1201,14 @@ fn is_email(email: &str) -> bool {
         && email.chars().all(|c| {
             !c.is_whitespace() && !c.is_control() && !matches!(c, '<' | '>' | ',' | ';' | '?')
         })
+}
+
+/// A domain's own servers, as [`DomainConfig`] holds them.
+struct DomainServers {
+    default_upstream: Option<UpstreamUrl>,
+    upstream_tls: Option<UpstreamTls>,
+    upstreams: Option<Vec<PoolServer>>,
+    pool: DomainPoolSettings,
 }
 
 #[cfg(test)]
