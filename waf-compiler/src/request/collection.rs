@@ -36,7 +36,7 @@ pub struct Values<'a> {
 
 impl<'a> Values<'a> {
     /// `(index, key, value)` of each value; the index identifies the value within its variable for the
-    /// lifetime of the view (the transform cache keys on it). Nameless raw-fallback items are not names.
+    /// lifetime of the view (the scratch keeps transformed values by it). Nameless raw-fallback items are not names.
     pub fn iter(&self) -> impl Iterator<Item = (usize, &'a [u8], &'a [u8])> + use<'a> {
         let names_only = self.names_only;
         self.items

@@ -23,11 +23,11 @@ use waf_compiler::DEFAULT_CODE_PAGE;
 use waf_compiler::TargetExclusion;
 use waf_compiler::UnicodeMap;
 
-/// Let's Encrypt's directories: production by default, staging with `acme.staging` (its certificates are not
-/// trusted, and its rate limits are far higher, for trying a setup out).
 /// `rules.responses` when not set: whether answers are inspected by default (docs/proxy.md, "Responses", gives
 /// the measurement that decided it).
 const DEFAULT_INSPECT_RESPONSES: bool = false;
+/// Let's Encrypt's directories: production by default, staging with `acme.staging` (its certificates are not
+/// trusted, and its rate limits are far higher, for trying a setup out).
 const LETS_ENCRYPT: &str = "https://acme-v02.api.letsencrypt.org/directory";
 const LETS_ENCRYPT_STAGING: &str = "https://acme-staging-v02.api.letsencrypt.org/directory";
 
