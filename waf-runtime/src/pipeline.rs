@@ -580,40 +580,7 @@ async fn read_body(
         record.set_action(Action::BodyTooLarge);
         return Err(responses::body_too_large(limit, id));
     }
-    // A request without a body (most GETs) needs neither the read nor its timer.
-    let read = if body.is_end_stream() {
-        Ok(Ok(ReadBody::Complete(Bytes::new())))
-    } else {
-        let timeout = Duration::from_secs(config.server.body_read_timeout_sec);
-        tokio::time::timeout(timeout, read_limited(body, limit)).await
-    };
-    let read = match read {
-        // The whole inspected part late, or one read of it (the head guard's bound, `timeouts.rs`).
-        Err(_) => {
-            metrics.rejected(Rejection::BodyTimeout);
-            record.set_action(Action::BodyTimeout);
-            return Err(responses::body_timeout(id));
-        }
-        Ok(Err(e)) if timed_out(&e) => {
-            metrics.rejected(Rejection::BodyTimeout);
-            record.set_action(Action::BodyTimeout);
-            return Err(responses::body_timeout(id));
-        }
-        Ok(Err(e)) => {
-            metrics.rejected(Rejection::Malformed);
-            tracing::debug!(
-                "request body unreadable: {e} [request_id \"{}\"]",
-                id.as_str()
-            );
-            record.set_action(Action::Refused);
-            let refusal = Refusal {
-                status: StatusCode::BAD_REQUEST,
-                reason: "unreadable request body",
-            };
-            return Err(responses::refused(refusal, id));
-        }
-        Ok(Ok(read)) => read,
-    };
+    let read = read_in_time(metrics, config, body, record, id).await?;
     match read {
         ReadBody::Complete(bytes) => {
             record.set_bytes_in(bytes.len() as u64);
@@ -642,6 +609,48 @@ async fn read_body(
             Ok((read.slice(..limit), forwarded))
         }
     }
+}
+
+/// The body up to the limit, read within `server.body_read_timeout_sec`; or the answer refusing it (too slow,
+/// unreadable).
+async fn read_in_time(
+    metrics: &'static Metrics,
+    config: &Config,
+    body: Incoming,
+    record: &mut Record,
+    id: &RequestId,
+) -> Result<ReadBody, Response<ProxyBody>> {
+    // A request without a body (most GETs) needs neither the read nor its timer.
+    if body.is_end_stream() {
+        return Ok(ReadBody::Complete(Bytes::new()));
+    }
+    let timeout = Duration::from_secs(config.server.body_read_timeout_sec);
+    let late =
+        match tokio::time::timeout(timeout, read_limited(body, config.body.limit_bytes)).await {
+            Ok(Ok(read)) => return Ok(read),
+            // The whole inspected part late, or one read of it (the head guard's bound, `timeouts.rs`).
+            Err(_) => true,
+            Ok(Err(e)) if timed_out(&e) => true,
+            Ok(Err(e)) => {
+                tracing::debug!(
+                    "request body unreadable: {e} [request_id \"{}\"]",
+                    id.as_str()
+                );
+                false
+            }
+        };
+    if late {
+        metrics.rejected(Rejection::BodyTimeout);
+        record.set_action(Action::BodyTimeout);
+        return Err(responses::body_timeout(id));
+    }
+    metrics.rejected(Rejection::Malformed);
+    record.set_action(Action::Refused);
+    let refusal = Refusal {
+        status: StatusCode::BAD_REQUEST,
+        reason: "unreadable request body",
+    };
+    Err(responses::refused(refusal, id))
 }
 
 /// Logs each finding, counts it, and remembers a blocked or observed request for the admin panel.
