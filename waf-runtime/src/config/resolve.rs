@@ -989,34 +989,10 @@ impl Resolver<'_> {
         Ok(targets)
     }
 
+    /// `waf.rules`.
     fn rules(&self, r: super::file::FileRules) -> Result<RulesConfig, ConfigError> {
         let artifact = r.artifact.map(PathBuf::from);
-        let directories: Vec<PathBuf> = match (r.directories, &artifact) {
-            // One source of rules, so nobody wonders which one is in force.
-            (Some(_), Some(_)) => {
-                return Err(self.key_error(
-                    "waf.rules",
-                    "set either `directories` or `artifact`, not both",
-                ));
-            }
-            // The artifact replaces the directories (RULE_DIR included): it was compiled from them.
-            (None, Some(_)) => Vec::new(),
-            (Some(dirs), None) => dirs.into_iter().map(PathBuf::from).collect(),
-            // RULE_DIR may name several directories separated by commas.
-            (None, None) => (self.env)("RULE_DIR")
-                .unwrap_or_else(|| "rules".into())
-                .split(',')
-                .map(str::trim)
-                .filter(|d| !d.is_empty())
-                .map(PathBuf::from)
-                .collect(),
-        };
-        if directories.is_empty() && artifact.is_none() {
-            return Err(self.key_error(
-                "waf.rules.directories",
-                "at least one rule directory is needed",
-            ));
-        }
+        let directories = self.rule_directories(r.directories, artifact.is_some())?;
         let paranoia_level = r.paranoia_level.unwrap_or(1);
         if !(1..=4).contains(&paranoia_level) {
             return Err(self.key_error("waf.rules.paranoia_level", "must be 1, 2, 3 or 4"));
@@ -1028,19 +1004,7 @@ impl Resolver<'_> {
         if anomaly_threshold == 0 {
             return Err(self.key_error("waf.rules.anomaly_threshold", "must be at least 1"));
         }
-        let unicode_code_page = match &r.unicode_code_page {
-            None => Some(DEFAULT_CODE_PAGE),
-            Some(CodePageSetting::Number(n)) => Some(*n),
-            Some(CodePageSetting::Word(w)) if w == "none" => None,
-            Some(CodePageSetting::Word(w)) => {
-                return Err(self.key_error(
-                    "waf.rules.unicode_code_page",
-                    format!("`{w}` is neither a code page number nor `none`"),
-                ));
-            }
-        };
-        UnicodeMap::for_code_page(unicode_code_page)
-            .map_err(|e| self.key_error("waf.rules.unicode_code_page", e.to_string()))?;
+        let unicode_code_page = self.code_page(r.unicode_code_page.as_ref())?;
         let reload_interval_sec = self.pick(r.reload_interval_sec, "RELOAD_INTERVAL_SEC", 5)?;
         if reload_interval_sec == 0 {
             return Err(self.key_error("waf.rules.reload_interval_sec", "must be at least 1"));
@@ -1072,6 +1036,59 @@ impl Resolver<'_> {
             crs_settings,
             responses: r.responses.unwrap_or(DEFAULT_INSPECT_RESPONSES),
         })
+    }
+
+    /// `waf.rules.directories`, else `RULE_DIR`, else `rules`; none with an artifact (`has_artifact`).
+    fn rule_directories(
+        &self,
+        directories: Option<Vec<String>>,
+        has_artifact: bool,
+    ) -> Result<Vec<PathBuf>, ConfigError> {
+        let directories: Vec<PathBuf> = match (directories, has_artifact) {
+            // One source of rules, so nobody wonders which one is in force.
+            (Some(_), true) => {
+                return Err(self.key_error(
+                    "waf.rules",
+                    "set either `directories` or `artifact`, not both",
+                ));
+            }
+            // The artifact replaces the directories (RULE_DIR included): it was compiled from them.
+            (None, true) => return Ok(Vec::new()),
+            (Some(dirs), false) => dirs.into_iter().map(PathBuf::from).collect(),
+            // RULE_DIR may name several directories separated by commas.
+            (None, false) => (self.env)("RULE_DIR")
+                .unwrap_or_else(|| "rules".into())
+                .split(',')
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from)
+                .collect(),
+        };
+        if directories.is_empty() {
+            return Err(self.key_error(
+                "waf.rules.directories",
+                "at least one rule directory is needed",
+            ));
+        }
+        Ok(directories)
+    }
+
+    /// `waf.rules.unicode_code_page`: a code page the engine has a map for, `none`, or 20127 by default.
+    fn code_page(&self, setting: Option<&CodePageSetting>) -> Result<Option<u32>, ConfigError> {
+        let code_page = match setting {
+            None => Some(DEFAULT_CODE_PAGE),
+            Some(CodePageSetting::Number(n)) => Some(*n),
+            Some(CodePageSetting::Word(w)) if w == "none" => None,
+            Some(CodePageSetting::Word(w)) => {
+                return Err(self.key_error(
+                    "waf.rules.unicode_code_page",
+                    format!("`{w}` is neither a code page number nor `none`"),
+                ));
+            }
+        };
+        UnicodeMap::for_code_page(code_page)
+            .map_err(|e| self.key_error("waf.rules.unicode_code_page", e.to_string()))?;
+        Ok(code_page)
     }
 
     /// `waf.response_body`: ModSecurity's recommended `SecResponseBodyLimit` (512 KiB) and
