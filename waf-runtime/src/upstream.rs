@@ -125,7 +125,7 @@ impl Upstreams {
                 let built =
                     upstream_tls::connectors(settings, config.upstream.http2).map_err(Arc::new);
                 if let Err(e) = &built {
-                    tracing::error!("upstream TLS client: {e}");
+                    tracing::error!("upstream TLS client: {}: {e}", e.key());
                 }
                 TlsClient {
                     settings: settings.clone(),
@@ -164,7 +164,8 @@ impl Upstreams {
                     }
                     Err(e) => {
                         tracing::error!(
-                            "upstream TLS client: {e}; keeping the one built from the files as they were"
+                            "upstream TLS client: {}: {e}; keeping the one built from the files as they were",
+                            e.key()
                         );
                         client.built.clone()
                     }
@@ -370,7 +371,7 @@ impl Upstreams {
             } = &self.tls[target.tls];
             let connectors = built
                 .as_ref()
-                .map_err(|e| unavailable(format!("upstream TLS client: {e}")))?;
+                .map_err(|e| unavailable(format!("upstream TLS client: {}: {e}", e.key())))?;
             let connector = match target.http1_only {
                 true => &connectors.http1,
                 false => &connectors.any,

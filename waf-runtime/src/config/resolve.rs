@@ -923,7 +923,7 @@ impl Resolver<'_> {
             key_file,
         };
         crate::upstream_tls::check(&tls)
-            .map_err(|e| self.key_error(&format!("{key}.{}", e.key), e.message))?;
+            .map_err(|e| self.key_error(&format!("{key}.{}", e.key()), e.to_string()))?;
         Ok(tls)
     }
 
