@@ -38,6 +38,9 @@ pub struct Metrics {
     pub responses_head_inspected: Counter,
     pub responses_body_inspected: Counter,
     pub response_inspection_seconds: Histogram,
+    /// `waf_connection_timeouts_total` of each stage, in `Stage::ALL`'s order: a crowd of slow clients is cut
+    /// off by thousands a second, and a labelled counter found by name costs a hash and a lock each time.
+    connection_timeouts: [Counter; Stage::ALL.len()],
 }
 
 /// Why a request was refused before reaching the rules.
@@ -116,6 +119,9 @@ impl Metrics {
             response_inspection_seconds: metrics::histogram!(
                 "waf_response_inspection_duration_seconds"
             ),
+            connection_timeouts: Stage::ALL.map(
+                |stage| metrics::counter!("waf_connection_timeouts_total", "stage" => stage.name()),
+            ),
         };
         // Series exist from the start, so a scrape shows zeros rather than nothing.
         for reason in [
@@ -131,8 +137,8 @@ impl Metrics {
         for limit in Refused::ALL {
             metrics::counter!("waf_connections_refused_total", "limit" => limit.name()).absolute(0);
         }
-        for stage in Stage::ALL {
-            metrics::counter!("waf_connection_timeouts_total", "stage" => stage.name()).absolute(0);
+        for counter in &metrics.connection_timeouts {
+            counter.absolute(0);
         }
         for reason in ["ip_denied", "ip_not_allowed"] {
             metrics::counter!("waf_ip_blocked_total", "reason" => reason).absolute(0);
@@ -186,7 +192,7 @@ impl Metrics {
 
     /// A client connection closed (or answered 408) for waiting too long at `stage` (`timeouts.rs`).
     pub fn connection_timed_out(&self, stage: Stage) {
-        metrics::counter!("waf_connection_timeouts_total", "stage" => stage.name()).increment(1);
+        self.connection_timeouts[stage as usize].increment(1);
     }
 
     /// A client connection closed at accept for being over `limit` (`connection_limits.rs`).
