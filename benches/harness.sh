@@ -57,9 +57,35 @@ start_upstream() { # port
     location / { client_body_buffer_size 64k; return 200 'ok\n'; } }"
 }
 
+# Benign answers of 2 KB, 64 KB and 1 MB in DIR, readable by nginx's workers: page-{2k,64k,1m}.html (prose in HTML
+# paragraphs) and data-{2k,64k,1m}.json (JSON records), each repeated to its size.
+benign_answers() { # dir
+  mkdir -p "$1"
+  python3 - "$1" <<'PY'
+import json, sys
+out = sys.argv[1]
+para = ("<p>Our bakery opens at seven. Fresh bread, croissants and seasonal tarts are made every morning "
+        "with flour from the mill down the road; orders for parties are taken a day ahead.</p>\n")
+record = {"id": 1, "name": "Sourdough loaf", "price": 4.5, "tags": ["bread", "daily"], "stock": 12}
+for label, size in (("2k", 2048), ("64k", 65536), ("1m", 1 << 20)):
+    body = "<html><head><title>Bakery</title></head><body>\n"
+    while len(body) < size:
+        body += para
+    open(f"{out}/page-{label}.html", "w").write(body + "</body></html>\n")
+    items, length = [], 2
+    while length < size:
+        items.append(dict(record, id=len(items)))
+        length += len(json.dumps(items[-1])) + 2
+    open(f"{out}/data-{label}.json", "w").write(json.dumps(items))
+PY
+  # nginx's workers run as an unprivileged user: they must be able to read the pages.
+  chmod a+rx "$work" "$1"
+  chmod a+r "$1"/*
+}
+
 # Writes the `waf` configuration of a variant to FILE: `enforce` (the RULE_DIRS directories, mode enforce),
 # `no-rules` (an empty rule directory, mode enforce: the forwarding path alone), `disabled` (the directories, mode
-# disabled: no inspection).
+# disabled: no inspection). RESPONSES=true turns the response rules on (`rules.responses`).
 waf_variant_config() { # variant, port, upstream port, file
   local dir_list="" mode rule_dirs d logging="{level: warn}"
   local -a dirs
@@ -88,7 +114,7 @@ waf:
   mode: $mode
   server: {listen_address: 127.0.0.1, http_port: $2}
   upstream: {default: 'http://127.0.0.1:$3'}
-  rules: {directories: [$rule_dirs], paranoia_level: 1}
+  rules: {directories: [$rule_dirs], paranoia_level: 1, responses: ${RESPONSES:-false}}
   logging: $logging
 CONF
   [ "$1" = traffic ] && traffic_controls_config >>"$4"

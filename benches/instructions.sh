@@ -7,6 +7,9 @@
 #   WAF_BIN=/tmp/old-waf VARIANTS=no-rules bash benches/instructions.sh
 #   MIX_ONLY=2 VARIANTS=enforce bash benches/instructions.sh   # one request kind of the mix (1 GET with query and
 #                                                              # cookies, 2 form POST, 3 JSON POST, 4 static GET)
+#   ANSWER=data-1m.json RESPONSES=true RULE_DIRS=rules,crs-942,crs VARIANTS=enforce bash benches/instructions.sh
+#       # GETs of one answer of benches/responses.sh (page-{2k,64k,1m}.html, data-{2k,64k,1m}.json) from an nginx
+#       # serving them, with the response rules on: what forwarding (and inspecting) an answer of that size costs
 #   PER_CONNECTION=1 VARIANTS=no-rules bash benches/instructions.sh   # what a new connection costs: per request with
 #                                      # keep-alive, per request with a new connection for each, and the difference
 #   SLOW_SHAPES="silent trickle" VARIANTS=no-rules bash benches/instructions.sh   # what a slow client costs: COUNT
@@ -30,13 +33,25 @@ SCRIPT=instructions.sh
 source benches/harness.sh
 require_tools nginx wrk valgrind callgrind_control
 waf_binary
-start_upstream "$UPSTREAM_PORT"
+# wrk's requests: the benign mix, or GETs of one answer.
+load=(-s benches/load-mix.lua "http://127.0.0.1:$WAF_PORT/")
+if [ -n "${ANSWER:-}" ]; then
+  benign_answers "$work/www"
+  [ -f "$work/www/$ANSWER" ] || { echo "$SCRIPT: no answer $ANSWER (page-2k.html ... data-1m.json)" >&2; exit 1; }
+  start_nginx upstream 1 "server { listen 127.0.0.1:$UPSTREAM_PORT; root $work/www;
+    types { text/html html; application/json json; } }"
+  load=("http://127.0.0.1:$WAF_PORT/$ANSWER")
+else
+  start_upstream "$UPSTREAM_PORT"
+fi
 
 # Starts waf with $work/waf.yml under callgrind, counting nothing until `callgrind_control -i on "$vg"`.
 start_counted() {
   rm -f "$work/callgrind.out"
+  # Its log (a line per rule match) in a directory of its own: waf watches its configuration's directory.
+  mkdir -p "$work/logs"
   valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/callgrind.out" \
-    "$WAF_BIN" --config "$work/waf.yml" >"$work/waf.log" 2>"$work/valgrind.log" &
+    "$WAF_BIN" --config "$work/waf.yml" >"$work/logs/waf.log" 2>"$work/logs/valgrind.log" &
   vg=$!
   pids+=("$vg")
   for _ in $(seq 300); do
@@ -61,9 +76,9 @@ count() { # variant, close (0 or 1)
   local out
   waf_variant_config "$1" "$WAF_PORT" "$UPSTREAM_PORT" "$work/waf.yml"
   start_counted
-  wrk -t1 -c4 -d3s -s benches/load-mix.lua "http://127.0.0.1:$WAF_PORT/" >/dev/null
+  wrk -t1 -c4 -d3s "${load[@]}" >/dev/null
   callgrind_control -i on "$vg" >/dev/null 2>&1
-  out=$(wrk -t1 -c4 -d"${SECONDS_MEASURED}s" -s benches/load-mix.lua "http://127.0.0.1:$WAF_PORT/")
+  out=$(wrk -t1 -c4 -d"${SECONDS_MEASURED}s" "${load[@]}")
   stop_counted "$1-close$2"
   if grep -q "Non-2xx" <<<"$out"; then
     echo "instructions.sh: $1 answered part of the benign mix with non-2xx" >&2; exit 1
@@ -100,6 +115,8 @@ max_connections_per_client: $((COUNT + 1000))}|" "$work/waf.yml"
 fi
 
 if [ "${PER_CONNECTION:-0}" = 1 ]; then
+  # A new connection per request is asked for by the mix's requests (CLOSE=1 in load-mix.lua).
+  [ -z "${ANSWER:-}" ] || { echo "$SCRIPT: PER_CONNECTION=1 runs the benign mix, not ANSWER" >&2; exit 1; }
   printf '%-16s %14s %14s %14s\n' "variant" "keep-alive" "new conn." "per connection"
   for variant in $VARIANTS; do
     count "$variant" 0

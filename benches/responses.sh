@@ -43,30 +43,9 @@ if [ "$MODSEC" != 0 ]; then
 fi
 waf_binary
 
-# Benign pages: prose in HTML paragraphs, and JSON records, repeated to each size.
-mkdir -p "$work/www"
-python3 - "$work/www" <<'PY'
-import json, sys
-out = sys.argv[1]
-para = ("<p>Our bakery opens at seven. Fresh bread, croissants and seasonal tarts are made every morning "
-        "with flour from the mill down the road; orders for parties are taken a day ahead.</p>\n")
-record = {"id": 1, "name": "Sourdough loaf", "price": 4.5, "tags": ["bread", "daily"], "stock": 12}
-for label, size in (("2k", 2048), ("64k", 65536), ("1m", 1 << 20)):
-    body = "<html><head><title>Bakery</title></head><body>\n"
-    while len(body) < size:
-        body += para
-    open(f"{out}/page-{label}.html", "w").write(body + "</body></html>\n")
-    items, length = [], 2
-    while length < size:
-        items.append(dict(record, id=len(items)))
-        length += len(json.dumps(items[-1])) + 2
-    open(f"{out}/data-{label}.json", "w").write(json.dumps(items))
-PY
-
-# nginx's workers run as an unprivileged user: they must be able to read the pages (and ModSecurity's data
-# directory).
-chmod a+rx "$work" "$work/www"
-chmod a+r "$work"/www/*
+# The answers (benches/harness.sh), in a $work opened to nginx's unprivileged workers (ModSecurity's data
+# directory is in it too).
+benign_answers "$work/www"
 start_nginx upstream 1 "server { listen 127.0.0.1:$UPSTREAM_PORT; root $work/www;
   types { text/html html; application/json json; } }"
 if [ "$MODSEC" != 0 ]; then

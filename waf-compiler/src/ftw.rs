@@ -22,7 +22,7 @@
 use crate::evaluate::verdict::{
     DEFAULT_ANOMALY_THRESHOLD, DEFAULT_OUTBOUND_ANOMALY_THRESHOLD, RuleMatch,
 };
-use crate::request::{OwnedRequest, OwnedResponse};
+use crate::request::{OwnedRequest, OwnedResponse, ParseError};
 use crate::ruleset::CompiledRuleSet;
 use base64::Engine;
 use serde::Deserialize;
@@ -264,7 +264,29 @@ pub struct Outcome {
     /// `<rule_id>-<test_id>` as the CRS names tests (the file name stands in when `rule_id` is absent).
     pub name: String,
     /// Why it failed, if it did.
-    pub failure: Option<String>,
+    pub failure: Option<TestFailure>,
+}
+
+/// Why a test failed, at which stage (counted from 0).
+#[derive(Debug, thiserror::Error)]
+pub enum TestFailure {
+    #[error("stage {stage}: {source}")]
+    Encoded {
+        stage: usize,
+        source: EncodedRequestError,
+    },
+    #[error("stage {stage}: request does not parse: {source}")]
+    Unparsable { stage: usize, source: ParseError },
+    /// The verdict is not the one expected; `matched` describes every match.
+    #[error(
+        "stage {stage}: expected {missing:?} not matched, unexpected {unwanted:?} matched; matched: [{matched}]"
+    )]
+    Verdict {
+        stage: usize,
+        missing: Vec<u32>,
+        unwanted: Vec<u32>,
+        matched: String,
+    },
 }
 
 impl TestFile {
@@ -289,11 +311,12 @@ pub fn run_file(rules: &CompiledRuleSet, file_label: &str, file: &TestFile) -> V
         .collect()
 }
 
-fn run_test(rules: &CompiledRuleSet, test: &Test) -> Result<(), String> {
+fn run_test(rules: &CompiledRuleSet, test: &Test) -> Result<(), TestFailure> {
     for (n, stage) in test.stages.iter().enumerate() {
-        let raw = raw_request(&stage.input).map_err(|e| format!("stage {n}: {e}"))?;
+        let raw = raw_request(&stage.input)
+            .map_err(|source| TestFailure::Encoded { stage: n, source })?;
         let request = OwnedRequest::parse(&raw)
-            .map_err(|e| format!("stage {n}: request does not parse: {e}"))?;
+            .map_err(|source| TestFailure::Unparsable { stage: n, source })?;
         let headers = request.headers();
         let borrowed = request.as_request(&headers);
         let mut verdict = rules.evaluate(&borrowed);
@@ -324,10 +347,12 @@ fn run_test(rules: &CompiledRuleSet, test: &Test) -> Result<(), String> {
             .filter(|id| matched(*id))
             .collect();
         if !missing.is_empty() || !unwanted.is_empty() {
-            return Err(format!(
-                "stage {n}: expected {missing:?} not matched, unexpected {unwanted:?} matched; matched: [{}]",
-                describe(&verdict.matches)
-            ));
+            return Err(TestFailure::Verdict {
+                stage: n,
+                missing,
+                unwanted,
+                matched: describe(&verdict.matches),
+            });
         }
     }
     Ok(())

@@ -49,7 +49,7 @@ mod transform;
 // The rule model: the contract of docs/rule-format.md.
 pub use rule::{
     Action, ChainCondition, ChainTarget, Confirm, OperatorKind, Phase, Rule, SettingCondition,
-    Severity, Transform, Variable, VariableSpec,
+    Severity, Transform, UnknownChainTarget, UnknownVariable, Variable, VariableSpec,
 };
 // Loading and compiling rules.
 pub use compile::load::{LoadError, parse_rules, rule_entries, scan_dir};
@@ -74,5 +74,6 @@ pub use request::body::parse_body;
 pub use request::coding::Coding;
 pub use request::collection::RequestView;
 pub use request::{
-    DEFAULT_BODY_LIMIT, HttpRequest, HttpResponse, OwnedRequest, OwnedResponse, split_requests,
+    DEFAULT_BODY_LIMIT, HttpRequest, HttpResponse, OwnedRequest, OwnedResponse, ParseError,
+    split_requests,
 };

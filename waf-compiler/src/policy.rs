@@ -34,6 +34,9 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|text/plain| |text/calendar| |text/vcard| |text/x-vcard| |text/markdown| ",
     // the Reporting API, CSP and network error reports
     "|application/reports+json| |application/csp-report| ",
+    // what browsers post on their own: certificate revocation checks (OCSP, RFC 6960) and DNS over HTTPS
+    // (RFC 8484) to the responders and resolvers they are configured with
+    "|application/ocsp-request| |application/dns-message| ",
     // binary and streaming API bodies; tus resumable uploads (Uppy in the browser) send their chunks as
     // `offset+octet-stream`
     "|application/octet-stream| |application/offset+octet-stream| |application/x-protobuf| |application/protobuf| |application/grpc-web| ",

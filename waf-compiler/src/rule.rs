@@ -566,10 +566,15 @@ enum VariableSpecRepr {
     },
 }
 
-impl TryFrom<VariableSpecRepr> for VariableSpec {
-    type Error = String;
+/// A variable name no [`Variable`] has (serde shows it as the field's error).
+#[derive(Debug, thiserror::Error)]
+#[error("unknown variable `{0}`, expected one of {known}", known = Variable::ALL.iter().map(|v| v.name()).collect::<Vec<_>>().join(", "))]
+pub struct UnknownVariable(String);
 
-    fn try_from(repr: VariableSpecRepr) -> Result<Self, String> {
+impl TryFrom<VariableSpecRepr> for VariableSpec {
+    type Error = UnknownVariable;
+
+    fn try_from(repr: VariableSpecRepr) -> Result<Self, UnknownVariable> {
         let (kind, names, exclude, count) = match repr {
             VariableSpecRepr::Name(name) => (name, Vec::new(), Vec::new(), false),
             VariableSpecRepr::Full {
@@ -579,13 +584,7 @@ impl TryFrom<VariableSpecRepr> for VariableSpec {
                 count,
             } => (kind, names, exclude, count),
         };
-        let variable = Variable::parse(&kind).ok_or_else(|| {
-            let known: Vec<&str> = Variable::ALL.iter().map(|v| v.name()).collect();
-            format!(
-                "unknown variable `{kind}`, expected one of {}",
-                known.join(", ")
-            )
-        })?;
+        let variable = Variable::parse(&kind).ok_or(UnknownVariable(kind))?;
         Ok(VariableSpec {
             variable,
             names,
@@ -645,10 +644,18 @@ pub enum ChainTarget {
     },
 }
 
-impl TryFrom<String> for ChainTarget {
-    type Error = String;
+/// A chain target of none of the shapes [`ChainTarget`] has (serde shows it as the field's error).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "unknown chain target `{0}`, expected `matched_value`, `capture:N`, a text with `${{capture:N}}` or a variable \
+     (`REQUEST_HEADERS:Referer`)"
+)]
+pub struct UnknownChainTarget(String);
 
-    fn try_from(s: String) -> Result<Self, String> {
+impl TryFrom<String> for ChainTarget {
+    type Error = UnknownChainTarget;
+
+    fn try_from(s: String) -> Result<Self, UnknownChainTarget> {
         if s == "matched_value" {
             return Ok(ChainTarget::MatchedValue);
         }
@@ -670,15 +677,10 @@ impl TryFrom<String> for ChainTarget {
                 count,
             });
         }
-        s.strip_prefix("capture:")
-            .and_then(|n| n.parse().ok())
-            .map(ChainTarget::Capture)
-            .ok_or_else(|| {
-                format!(
-                    "unknown chain target `{s}`, expected `matched_value`, `capture:N`, a text with `${{capture:N}}` \
-                     or a variable (`REQUEST_HEADERS:Referer`)"
-                )
-            })
+        match s.strip_prefix("capture:").and_then(|n| n.parse().ok()) {
+            Some(n) => Ok(ChainTarget::Capture(n)),
+            None => Err(UnknownChainTarget(s)),
+        }
     }
 }
 

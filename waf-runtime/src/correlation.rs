@@ -66,7 +66,7 @@ pub fn report(
         .collect::<Vec<_>>()
         .join(" ");
     let inbound_score = inbound.score;
-    for id in correlations {
+    for &id in correlations {
         // The message is CRS's, with the scores the proxy keeps (CRS's also has per-level and per-category
         // scores, which the proxy does not count). `id` as a field too, as on `rule match` lines: in JSON logs
         // the line carries `"id":980170`.

@@ -43,6 +43,7 @@ mod server;
 mod settings_ack;
 mod start_error;
 mod state;
+mod terminal_safe;
 mod timeouts;
 mod tls;
 mod traffic;

@@ -10,6 +10,7 @@ use crate::access_log::{self, AccessLog};
 use crate::config::{LogFormat, LoggingConfig, Mode, TrafficLogLevel};
 use crate::inspect::Finding;
 use crate::request_id::RequestId;
+use crate::terminal_safe::TerminalSafe;
 use crate::traffic::Block;
 use std::fmt::Write;
 use std::net::IpAddr;
@@ -48,12 +49,17 @@ pub fn init(cfg: &LoggingConfig) -> Result<Writers, access_log::OpenError> {
     let filter = EnvFilter::try_new(&cfg.level).unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_target(false)
-        .with_writer(writer);
+        .with_target(false);
     if cfg.format == LogFormat::Json {
-        builder.json().init();
+        builder.with_writer(writer).json().init();
     } else {
-        builder.with_ansi(false).init();
+        // Terminal controls escaped in the whole line at once (`terminal_safe.rs`), not in the message a
+        // character at a time.
+        builder
+            .with_writer(TerminalSafe(writer))
+            .with_ansi(false)
+            .with_ansi_sanitization(false)
+            .init();
     }
     Ok(Writers {
         access: Arc::new(access),

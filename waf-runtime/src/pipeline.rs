@@ -22,7 +22,7 @@ use crate::correlation::{self, Inbound, Transaction};
 use crate::forward::{Origin, RequestHost, forward};
 use crate::framing::{self, Refusal};
 use crate::head_guard::HeadNote;
-use crate::inspect::Finding;
+use crate::inspect::{Finding, LoadedRules};
 use crate::logging::{self, CRS_TEST_HEADER, MatchContext, Outcome, TrafficSubject};
 use crate::metrics::{Metrics, Rejection};
 use crate::recent_blocks::{self, BlockedRequest, MatchDetail};
@@ -482,23 +482,14 @@ async fn inspect(
         return Ok((forwarded, Inbound::default()));
     }
 
-    let blocking = findings
-        .iter()
-        .find(|f| f.blocks)
-        .filter(|_| mode == Mode::Enforce);
-    let outcome = match (mode, blocking) {
-        (Mode::Observe, _) => Outcome::Observed,
-        (_, Some(_)) => Outcome::Blocked,
-        _ => Outcome::Logged,
-    };
-    let anomaly_score = findings
-        .iter()
-        .map(|f| f.score)
-        .fold(0u32, u32::saturating_add);
+    let (outcome, blocking) = decide(mode, &findings);
     let ctx = MatchContext {
         mode,
         outcome,
-        anomaly_score,
+        anomaly_score: findings
+            .iter()
+            .map(|f| f.score)
+            .fold(0u32, u32::saturating_add),
         client,
         method: parts.method.as_str(),
         uri: target,
@@ -511,26 +502,9 @@ async fn inspect(
     report(state, host, parts, &findings, &ctx, record);
     let inbound = Inbound::of(&findings);
     match (outcome, blocking) {
-        (Outcome::Blocked, Some(rule)) => {
-            // The transaction ends here: no answer to inspect.
-            let transaction = Transaction {
-                client,
-                method: parts.method.as_str(),
-                uri: target,
-                request_id: &id,
-            };
-            correlation::report(&rules, &inbound, &[], &transaction);
-            metrics.blocked.increment(1);
-            record.set_action(Action::Blocked);
-            let rule_ids: Vec<u64> = findings.iter().map(|f| f.rule_id).collect();
-            Err(responses::blocked(
-                rule.rule_id,
-                &rule.msg,
-                anomaly_score,
-                &rule_ids,
-                &id,
-            ))
-        }
+        (Outcome::Blocked, Some(rule)) => Err(block(
+            metrics, &rules, &findings, rule, &inbound, &ctx, record,
+        )),
         (Outcome::Observed, _) => {
             metrics.observed.increment(1);
             record.set_action(Action::Observed);
@@ -538,6 +512,51 @@ async fn inspect(
         }
         _ => Ok((forwarded, inbound)),
     }
+}
+
+/// What the findings of the rules decide in `mode`: the outcome, and the finding that blocks the request (the
+/// first blocking one, in enforce mode).
+fn decide(mode: Mode, findings: &[Finding]) -> (Outcome, Option<&Finding>) {
+    let blocking = findings
+        .iter()
+        .find(|f| f.blocks)
+        .filter(|_| mode == Mode::Enforce);
+    let outcome = match (mode, blocking) {
+        (Mode::Observe, _) => Outcome::Observed,
+        (_, Some(_)) => Outcome::Blocked,
+        _ => Outcome::Logged,
+    };
+    (outcome, blocking)
+}
+
+/// The 403 of a request `rule` blocked. The transaction ends here (no answer to inspect), so its correlation
+/// is logged now.
+fn block(
+    metrics: &Metrics,
+    rules: &LoadedRules,
+    findings: &[Finding],
+    rule: &Finding,
+    inbound: &Inbound,
+    ctx: &MatchContext<'_>,
+    record: &mut Record,
+) -> Response<ProxyBody> {
+    let transaction = Transaction {
+        client: ctx.client,
+        method: ctx.method,
+        uri: ctx.uri,
+        request_id: ctx.request_id,
+    };
+    correlation::report(rules, inbound, &[], &transaction);
+    metrics.blocked.increment(1);
+    record.set_action(Action::Blocked);
+    let rule_ids: Vec<u64> = findings.iter().map(|f| f.rule_id).collect();
+    responses::blocked(
+        rule.rule_id,
+        &rule.msg,
+        ctx.anomaly_score,
+        &rule_ids,
+        ctx.request_id,
+    )
 }
 
 /// Reads the body up to the limit, or refuses the request (too large, too slow, unreadable). Returns what the
@@ -561,40 +580,7 @@ async fn read_body(
         record.set_action(Action::BodyTooLarge);
         return Err(responses::body_too_large(limit, id));
     }
-    // A request without a body (most GETs) needs neither the read nor its timer.
-    let read = if body.is_end_stream() {
-        Ok(Ok(ReadBody::Complete(Bytes::new())))
-    } else {
-        let timeout = Duration::from_secs(config.server.body_read_timeout_sec);
-        tokio::time::timeout(timeout, read_limited(body, limit)).await
-    };
-    let read = match read {
-        // The whole inspected part late, or one read of it (the head guard's bound, `timeouts.rs`).
-        Err(_) => {
-            metrics.rejected(Rejection::BodyTimeout);
-            record.set_action(Action::BodyTimeout);
-            return Err(responses::body_timeout(id));
-        }
-        Ok(Err(e)) if timed_out(&e) => {
-            metrics.rejected(Rejection::BodyTimeout);
-            record.set_action(Action::BodyTimeout);
-            return Err(responses::body_timeout(id));
-        }
-        Ok(Err(e)) => {
-            metrics.rejected(Rejection::Malformed);
-            tracing::debug!(
-                "request body unreadable: {e} [request_id \"{}\"]",
-                id.as_str()
-            );
-            record.set_action(Action::Refused);
-            let refusal = Refusal {
-                status: StatusCode::BAD_REQUEST,
-                reason: "unreadable request body",
-            };
-            return Err(responses::refused(refusal, id));
-        }
-        Ok(Ok(read)) => read,
-    };
+    let read = read_in_time(metrics, config, body, record, id).await?;
     match read {
         ReadBody::Complete(bytes) => {
             record.set_bytes_in(bytes.len() as u64);
@@ -623,6 +609,48 @@ async fn read_body(
             Ok((read.slice(..limit), forwarded))
         }
     }
+}
+
+/// The body up to the limit, read within `server.body_read_timeout_sec`; or the answer refusing it (too slow,
+/// unreadable).
+async fn read_in_time(
+    metrics: &'static Metrics,
+    config: &Config,
+    body: Incoming,
+    record: &mut Record,
+    id: &RequestId,
+) -> Result<ReadBody, Response<ProxyBody>> {
+    // A request without a body (most GETs) needs neither the read nor its timer.
+    if body.is_end_stream() {
+        return Ok(ReadBody::Complete(Bytes::new()));
+    }
+    let timeout = Duration::from_secs(config.server.body_read_timeout_sec);
+    let late =
+        match tokio::time::timeout(timeout, read_limited(body, config.body.limit_bytes)).await {
+            Ok(Ok(read)) => return Ok(read),
+            // The whole inspected part late, or one read of it (the head guard's bound, `timeouts.rs`).
+            Err(_) => true,
+            Ok(Err(e)) if timed_out(&e) => true,
+            Ok(Err(e)) => {
+                tracing::debug!(
+                    "request body unreadable: {e} [request_id \"{}\"]",
+                    id.as_str()
+                );
+                false
+            }
+        };
+    if late {
+        metrics.rejected(Rejection::BodyTimeout);
+        record.set_action(Action::BodyTimeout);
+        return Err(responses::body_timeout(id));
+    }
+    metrics.rejected(Rejection::Malformed);
+    record.set_action(Action::Refused);
+    let refusal = Refusal {
+        status: StatusCode::BAD_REQUEST,
+        reason: "unreadable request body",
+    };
+    Err(responses::refused(refusal, id))
 }
 
 /// Logs each finding, counts it, and remembers a blocked or observed request for the admin panel.

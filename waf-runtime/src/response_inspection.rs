@@ -142,7 +142,9 @@ async fn judged(
     };
     let decoded = match coding {
         Coding::Identity => read.slice(..read.len().min(limit)),
-        coding => Bytes::from(coding.decode(&read, limit)),
+        coding => coding
+            .decode(&read, limit)
+            .map_or_else(|| read.slice(..read.len().min(limit)), Bytes::from),
     };
     let findings = evaluate(state, rules, config, exchange, &head, Some(&decoded));
     let answer = match judge(state, config, exchange, &findings, record) {

@@ -31,14 +31,14 @@ use crate::body::ProxyBody;
 use crate::body_timeout::BodyTimedOut;
 use crate::config::{Config, UpstreamConfig, UpstreamTls};
 use crate::metrics::UpstreamFailure;
-use crate::upstream_tls::{self, Connectors};
+use crate::upstream_tls::{self, Connectors, TlsSettingError};
 use crate::upstream_url::UpstreamUrl;
 use http::uri::{Authority, Scheme};
 use http::{HeaderValue, Request, Response, Uri, Version, header};
 use hyper::body::Incoming;
 use hyper::client::conn::{TrySendError, http1, http2};
 use hyper_util::rt::{TokioExecutor, TokioIo};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
@@ -58,7 +58,7 @@ pub struct Upstreams {
 #[derive(Clone)]
 struct TlsClient {
     settings: UpstreamTls,
-    built: Result<Connectors, String>,
+    built: Result<Connectors, Arc<TlsSettingError>>,
     files: upstream_tls::FilesRead,
 }
 
@@ -103,6 +103,16 @@ pub struct SendError {
     pub unsent: Option<Request<ProxyBody>>,
 }
 
+/// Why a health check's request got no status.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    #[error("no answer within {} ms", .0.as_millis())]
+    NoAnswer(Duration),
+    /// The connection or the exchange failed: why, as a request's 502 would log it.
+    #[error("{0}")]
+    Failed(String),
+}
+
 impl Upstreams {
     /// Pools for `workers` workers and the TLS clients `config` needs. Building one opens no connection: pools
     /// fill on first use.
@@ -112,10 +122,10 @@ impl Upstreams {
             .into_iter()
             .map(|settings| {
                 let files = upstream_tls::FilesRead::of(settings);
-                let built = upstream_tls::connectors(settings, config.upstream.http2)
-                    .map_err(|e| format!("upstream TLS client: {e}"));
+                let built =
+                    upstream_tls::connectors(settings, config.upstream.http2).map_err(Arc::new);
                 if let Err(e) = &built {
-                    tracing::error!("{e}");
+                    tracing::error!("upstream TLS client: {}: {e}", e.key());
                 }
                 TlsClient {
                     settings: settings.clone(),
@@ -154,7 +164,8 @@ impl Upstreams {
                     }
                     Err(e) => {
                         tracing::error!(
-                            "upstream TLS client: {e}; keeping the one built from the files as they were"
+                            "upstream TLS client: {}: {e}; keeping the one built from the files as they were",
+                            e.key()
                         );
                         client.built.clone()
                     }
@@ -300,7 +311,7 @@ impl Upstreams {
         tls: &UpstreamTls,
         path: &str,
         timeout: Duration,
-    ) -> Result<u16, String> {
+    ) -> Result<u16, ProbeError> {
         let exchange = async {
             let target = self.target(upstream, tls, true)?;
             let mut sender = self.connect(&target).await?;
@@ -316,8 +327,8 @@ impl Upstreams {
                 .map_err(|e| classify(&e.error))
         };
         match tokio::time::timeout(timeout, exchange).await {
-            Err(_) => Err(format!("no answer within {} ms", timeout.as_millis())),
-            Ok(Err((_, detail))) => Err(detail),
+            Err(_) => Err(ProbeError::NoAnswer(timeout)),
+            Ok(Err((_, detail))) => Err(ProbeError::Failed(detail)),
             Ok(Ok(status)) => Ok(status),
         }
     }
@@ -358,7 +369,9 @@ impl Upstreams {
             let TlsClient {
                 settings, built, ..
             } = &self.tls[target.tls];
-            let connectors = built.as_ref().map_err(|e| unavailable(e.clone()))?;
+            let connectors = built
+                .as_ref()
+                .map_err(|e| unavailable(format!("upstream TLS client: {}: {e}", e.key())))?;
             let connector = match target.http1_only {
                 true => &connectors.http1,
                 false => &connectors.any,
@@ -596,7 +609,7 @@ fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
 
 /// Every `rules.reload_interval_sec` of the configuration in force, the upstream TLS files are read again and the
 /// TLS clients whose files changed are built again ([`Upstreams::with_files_reread`]).
-pub async fn keep_rereading_tls_files(state: std::sync::Arc<crate::state::State>) {
+pub async fn keep_rereading_tls_files(state: Arc<crate::state::State>) {
     loop {
         let interval = state.live.load().config.rules.reload_interval_sec;
         tokio::time::sleep(Duration::from_secs(interval)).await;

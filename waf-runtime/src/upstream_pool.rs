@@ -19,6 +19,7 @@
 //! (the pool is not emptied by its own health: a backend that is merely slow to answer its check still serves).
 use crate::config::{Balance, Config, HealthCheck, PoolServer, PoolSettings, UpstreamTls};
 use crate::state::State;
+use crate::upstream::ProbeError;
 use crate::upstream_url::UpstreamUrl;
 use metrics::{Counter, Gauge, Histogram};
 use std::collections::{HashMap, HashSet};
@@ -159,10 +160,10 @@ impl ServerState {
     }
 
     /// The result of an active check: `Ok`, or why it failed.
-    fn checked(&self, result: Result<(), String>) {
+    fn checked(&self, result: Result<(), CheckFailed>) {
         let failed = result.is_err();
         if let Err(why) = &result {
-            why.clone_into(&mut self.check_error.lock().unwrap_or_else(|e| e.into_inner()));
+            *self.check_error.lock().unwrap_or_else(|e| e.into_inner()) = why.to_string();
         }
         let was = self.check_failed.swap(failed, Ordering::Relaxed);
         match result {
@@ -435,7 +436,7 @@ async fn probe(
     url: &UpstreamUrl,
     tls: &UpstreamTls,
     check: &HealthCheck,
-) -> Result<(), String> {
+) -> Result<(), CheckFailed> {
     let status = upstreams
         .probe(
             url,
@@ -446,11 +447,25 @@ async fn probe(
         .await?;
     match status == check.expect_status {
         true => Ok(()),
-        false => Err(format!(
-            "GET {} answered {status}, expected {}",
-            check.path, check.expect_status
-        )),
+        false => Err(CheckFailed::Status {
+            path: check.path.clone(),
+            status,
+            expected: check.expect_status,
+        }),
     }
+}
+
+/// Why a server failed its active health check.
+#[derive(Debug, thiserror::Error)]
+enum CheckFailed {
+    #[error(transparent)]
+    NoStatus(#[from] ProbeError),
+    #[error("GET {path} answered {status}, expected {expected}")]
+    Status {
+        path: String,
+        status: u16,
+        expected: u16,
+    },
 }
 
 #[cfg(test)]
@@ -499,7 +514,11 @@ mod tests {
         let pools = Pools::build(&config, &Registry::default());
         pools.global.servers[1]
             .state
-            .checked(Err("GET / answered 500, expected 200".into()));
+            .checked(Err(CheckFailed::Status {
+                path: "/".into(),
+                status: 500,
+                expected: 200,
+            }));
         pools.domains["a.test"].servers[1]
             .state
             .failed(1, Duration::from_secs(10));
@@ -538,12 +557,17 @@ mod tests {
         };
         let registry = Registry::default();
         let before = Pools::build(&config("'http://10.0.0.1', 'http://10.0.0.2'"), &registry);
-        before.global.servers[1].state.checked(Err("down".into()));
+        before.global.servers[1].state.checked(Err(down()));
         assert_eq!(before.down(), ["http://10.0.0.2"]);
         // Another configuration listing the same server: still out until its check passes.
         let after = Pools::build(&config("'http://10.0.0.2', 'http://10.0.0.3'"), &registry);
         assert_eq!(after.down(), ["http://10.0.0.2"]);
         assert_eq!(after.global.choose(&[], CLIENT), Some(1));
+    }
+
+    /// A failed check: the server did not answer it.
+    fn down() -> CheckFailed {
+        ProbeError::NoAnswer(Duration::from_millis(500)).into()
     }
 
     const CLIENT: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
@@ -560,11 +584,11 @@ mod tests {
         assert_eq!(p.choose(&[1], CLIENT), Some(0));
         // Both primaries out: the backup; all tried: none.
         p.servers[0].state.failed(1, Duration::from_secs(10));
-        p.servers[1].state.checked(Err("down".into()));
+        p.servers[1].state.checked(Err(down()));
         assert_eq!(p.choose(&[], CLIENT), Some(2));
         assert_eq!(p.choose(&[0, 1, 2], CLIENT), None);
         // Every server out: still one (an untried one), rather than none.
-        p.servers[2].state.checked(Err("down".into()));
+        p.servers[2].state.checked(Err(down()));
         assert!(p.choose(&[], CLIENT).is_some());
     }
 

@@ -15,16 +15,58 @@ use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{ClientConfig, DigitallySignedStruct, RootCertStore, SignatureScheme};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use tokio_rustls::TlsConnector;
 
-/// A setting that cannot work: which key (under its `upstream_tls`), and why.
+/// A setting that cannot work. It shows as `<path>: <why>`; [`TlsSettingError::key`] says which key (under its
+/// `upstream_tls`) is at fault.
 #[derive(Debug, thiserror::Error)]
-#[error("{key}: {message}")]
-pub struct TlsSettingError {
-    pub key: &'static str,
-    pub message: String,
+pub enum TlsSettingError {
+    /// `ca_file` or `cert_file` (`key`) cannot be read, or is not PEM.
+    #[error("{}: {source}", path.display())]
+    Pem {
+        key: &'static str,
+        path: PathBuf,
+        source: rustls::pki_types::pem::Error,
+    },
+    #[error("{}: no CERTIFICATE block", path.display())]
+    NoCertificate { key: &'static str, path: PathBuf },
+    /// A certificate of `ca_file` that cannot be a trust anchor.
+    #[error("{}: {source}", path.display())]
+    CaCertificate {
+        path: PathBuf,
+        source: rustls::Error,
+    },
+    /// The TLS versions the proxy offers do not go with its provider.
+    #[error("{0}")]
+    Versions(rustls::Error),
+    /// `key_file` cannot be read or is no PEM private key.
+    #[error("{}: {source}", path.display())]
+    PrivateKey {
+        path: PathBuf,
+        source: rustls::pki_types::pem::Error,
+    },
+    /// `key_file` does not go with `cert_file`'s chain.
+    #[error("{}: {source}", path.display())]
+    ClientCertificate {
+        path: PathBuf,
+        source: rustls::Error,
+    },
+}
+
+impl TlsSettingError {
+    /// The key at fault, under its `upstream_tls`.
+    pub fn key(&self) -> &'static str {
+        match self {
+            TlsSettingError::Pem { key, .. } | TlsSettingError::NoCertificate { key, .. } => key,
+            TlsSettingError::CaCertificate { .. } => "ca_file",
+            TlsSettingError::Versions(_) => "verify",
+            TlsSettingError::PrivateKey { .. } | TlsSettingError::ClientCertificate { .. } => {
+                "key_file"
+            }
+        }
+    }
 }
 
 /// What the files of a setting (`ca_file`, `cert_file`, `key_file`) held when read: a SHA-256 of each (rather
@@ -125,18 +167,17 @@ fn client_config(
     let provider = crate::tls::provider();
     if let Some(path) = &tls.ca_file {
         for cert in certificates(path, "ca_file")? {
-            roots.add(cert).map_err(|e| TlsSettingError {
-                key: "ca_file",
-                message: format!("{}: {e}", path.display()),
-            })?;
+            roots
+                .add(cert)
+                .map_err(|source| TlsSettingError::CaCertificate {
+                    path: path.clone(),
+                    source,
+                })?;
         }
     }
     let builder = ClientConfig::builder_with_provider(provider.clone())
         .with_protocol_versions(&[&rustls::version::TLS13, &rustls::version::TLS12])
-        .map_err(|e| TlsSettingError {
-            key: "verify",
-            message: e.to_string(),
-        })?;
+        .map_err(TlsSettingError::Versions)?;
     let builder = if tls.verify {
         builder.with_root_certificates(roots)
     } else {
@@ -147,15 +188,17 @@ fn client_config(
     match (&tls.cert_file, &tls.key_file) {
         (Some(cert), Some(key)) => {
             let chain = certificates(cert, "cert_file")?;
-            let private = PrivateKeyDer::from_pem_file(key).map_err(|e| TlsSettingError {
-                key: "key_file",
-                message: format!("{}: {e}", key.display()),
+            let private = PrivateKeyDer::from_pem_file(key).map_err(|source| {
+                TlsSettingError::PrivateKey {
+                    path: key.clone(),
+                    source,
+                }
             })?;
             builder
                 .with_client_auth_cert(chain, private)
-                .map_err(|e| TlsSettingError {
-                    key: "key_file",
-                    message: format!("{}: {e}", key.display()),
+                .map_err(|source| TlsSettingError::ClientCertificate {
+                    path: key.clone(),
+                    source,
                 })
         }
         _ => Ok(builder.with_no_client_auth()),
@@ -167,15 +210,18 @@ fn certificates(
     path: &Path,
     key: &'static str,
 ) -> Result<Vec<CertificateDer<'static>>, TlsSettingError> {
-    let error = |message: String| TlsSettingError {
-        key,
-        message: format!("{}: {message}", path.display()),
-    };
     let certs = CertificateDer::pem_file_iter(path)
         .and_then(|certs| certs.collect::<Result<Vec<_>, _>>())
-        .map_err(|e| error(e.to_string()))?;
+        .map_err(|source| TlsSettingError::Pem {
+            key,
+            path: path.to_path_buf(),
+            source,
+        })?;
     if certs.is_empty() {
-        return Err(error("no CERTIFICATE block".into()));
+        return Err(TlsSettingError::NoCertificate {
+            key,
+            path: path.to_path_buf(),
+        });
     }
     Ok(certs)
 }

@@ -543,6 +543,15 @@ async fn compressed_bodies_are_inspected_decoded() {
     let injected = r#"{"q":"1' UNION SELECT password FROM users--"}"#;
     assert_eq!(send_coded("gzip", gzip(injected)).await, 403);
     waf.wait_log("[id \"942100\"]", 10).await;
+    // Prometheus remote write and Loki pushes: raw Snappy blocks.
+    let snappy = snap::raw::Encoder::new()
+        .compress_vec(report.as_bytes())
+        .unwrap();
+    assert_eq!(send_coded("snappy", snappy).await, 200);
+    // A body named gzip but sent plain is read as sent (applications that ignore the coding read it so).
+    let plain = r#"{"q":"1' UNION SELECT secret FROM keys--"}"#;
+    assert_eq!(send_coded("gzip", plain.as_bytes().to_vec()).await, 403);
+    waf.wait_log("UNION SELECT secret", 10).await;
     // zstd is no coding the engine undoes: 920450 alone refuses the same report.
     assert_eq!(send_coded("zstd", gzip(report)).await, 403);
 }

@@ -33,10 +33,6 @@ const SKIPPED: usize = usize::MAX;
 
 impl Prefilter {
     /// The first pass over a request: which gated rules may match which values. First every value of every
-    /// group is computed under the group's chains (through the cache), which gives the distinct values to
-    /// scan; then those are walked through their automata [`LANES`] at a time, each walk's literals marking
-    /// their targets; last, each value computed gets the marks of its ungated rules.
-    /// The first pass over a request: which gated rules may match which values. First every value of every
     /// group is computed under the group's chains (through the scratch), which gives the distinct values to
     /// scan ([`Prefilter::queue_values`]); then those are walked through their automata [`LANES`] at a time,
     /// each walk's literals marking their targets ([`Prefilter::walk_values`]); last, each value computed gets
@@ -86,7 +82,6 @@ impl Prefilter {
             bits.clear();
             bits.resize(values.slots() * self.words, 0);
             let group_any = &mut group_any[g * self.words..(g + 1) * self.words];
-            let plan = &self.plans[g];
             // `seen` is all false between walks (only the entries of the walk's hits are set, and they are
             // reset after it), so no clearing of a table the size of the literal set, per value or per request.
             if seen.len() < group.targets.len() {
@@ -102,54 +97,8 @@ impl Prefilter {
                     or_into(&bits[at..at + self.words], group_any);
                     continue;
                 }
-                let triggers = Triggers::of(raw);
-                // Each chain's value is the raw value, unless the raw value is too short for any literal of
-                // the chain's targets (none is marked) or some transform of the chain acts on it.
                 let chains_at = sources.len();
-                sources.extend(plan.min_raw_len.iter().map(|&min| match raw.len() < min {
-                    true => SKIPPED,
-                    false => 0,
-                }));
-                distinct.clear();
-                for (acted_on, members) in &plan.by_trigger {
-                    if !triggers.meets(*acted_on) {
-                        continue;
-                    }
-                    for &i in members {
-                        if sources[chains_at + i] == SKIPPED {
-                            continue;
-                        }
-                        let chain = plan.chains[i];
-                        cache.fill(group.variable, index, chain, chains, raw, Some(triggers));
-                        let source = cache.source(group.variable, index, chain);
-                        // Chains that left the value as another chain did share that chain's scan, and so
-                        // do chains whose values differ only in ASCII case (`[removeWhitespace]` and
-                        // `[lowercase, removeWhitespace]` of a header): the scan ignores case (the byte
-                        // tables and gates hold both cases of a letter), so it finds the same literals.
-                        sources[chains_at + i] = if source == 0 || distinct.contains(&source) {
-                            source
-                        } else {
-                            let value = cache.value(group.variable, index, source, raw);
-                            let same = |other: usize| {
-                                let other = cache.value(group.variable, index, other, raw);
-                                other.len() == value.len() && other.eq_ignore_ascii_case(value)
-                            };
-                            match std::iter::once(0)
-                                .chain(distinct.iter().copied())
-                                .find(|&o| same(o))
-                            {
-                                Some(other) => other,
-                                None => {
-                                    distinct.push(source);
-                                    source
-                                }
-                            }
-                        };
-                    }
-                }
-                if sources[chains_at..].contains(&0) {
-                    distinct.push(0);
-                }
+                self.plan_sources(g, index, raw, chains, cache, sources, distinct);
                 // Automata with a prefilter search on their own; the others are walked side by side.
                 let queue = match group.automaton.prefilter() {
                     Some(_) => &mut *searches,
@@ -165,6 +114,50 @@ impl Prefilter {
                 }
                 computed.push((g, index, memo));
             }
+        }
+    }
+
+    /// Step 1 for one value of group `g` (not in the memo): the source to scan for each chain of the group's
+    /// plan, appended to `sources`, and the distinct ones, in `distinct`.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn plan_sources(
+        &self,
+        g: usize,
+        index: usize,
+        raw: &[u8],
+        chains: &Chains,
+        cache: &mut Scratch,
+        sources: &mut Vec<usize>,
+        distinct: &mut Vec<usize>,
+    ) {
+        let (group, plan) = (&self.groups[g], &self.plans[g]);
+        let triggers = Triggers::of(raw);
+        // Each chain's value is the raw value, unless the raw value is too short for any literal of the
+        // chain's targets (none is marked) or some transform of the chain acts on it.
+        let chains_at = sources.len();
+        sources.extend(plan.min_raw_len.iter().map(|&min| match raw.len() < min {
+            true => SKIPPED,
+            false => 0,
+        }));
+        distinct.clear();
+        for (acted_on, members) in &plan.by_trigger {
+            if !triggers.meets(*acted_on) {
+                continue;
+            }
+            for &i in members {
+                if sources[chains_at + i] == SKIPPED {
+                    continue;
+                }
+                let chain = plan.chains[i];
+                cache.fill(group.variable, index, chain, chains, raw, Some(triggers));
+                let source = cache.source(group.variable, index, chain);
+                sources[chains_at + i] =
+                    shared_scan(cache, group.variable, index, raw, source, distinct);
+            }
+        }
+        if sources[chains_at..].contains(&0) {
+            distinct.push(0);
         }
     }
 
@@ -359,6 +352,40 @@ impl ByteLiterals {
         }
         present[0] &= !1;
         present
+    }
+}
+
+/// The source whose scan `source` (a value of `variable` at `index`) shares: the raw value's (0) or a source
+/// already in `distinct` when equal up to ASCII case, else `source` itself, then added to `distinct`. Chains
+/// that left the value as another chain did share that chain's scan, and so do chains whose values differ only
+/// in ASCII case (`[removeWhitespace]` and `[lowercase, removeWhitespace]` of a header): the scan ignores case
+/// (the byte tables and gates hold both cases of a letter), so it finds the same literals.
+#[inline(always)]
+fn shared_scan(
+    cache: &Scratch,
+    variable: Variable,
+    index: usize,
+    raw: &[u8],
+    source: usize,
+    distinct: &mut Vec<usize>,
+) -> usize {
+    if source == 0 || distinct.contains(&source) {
+        return source;
+    }
+    let value = cache.value(variable, index, source, raw);
+    let same = |other: usize| {
+        let other = cache.value(variable, index, other, raw);
+        other.len() == value.len() && other.eq_ignore_ascii_case(value)
+    };
+    match std::iter::once(0)
+        .chain(distinct.iter().copied())
+        .find(|&o| same(o))
+    {
+        Some(other) => other,
+        None => {
+            distinct.push(source);
+            source
+        }
     }
 }
 

@@ -1122,14 +1122,6 @@ fn xml_names(xpath: &str) -> Option<Vec<String>> {
 /// `XML` entries never merge: `XML` alone and `XML` with `names: ["@*"]` read different things.
 fn variables(list: &[SecVariable], warnings: &mut Vec<String>) -> Vec<VariableSpec> {
     let mut entries: Vec<VariableSpec> = Vec::new();
-    let spell = |v: &SecVariable| {
-        let prefix = if v.exclude { "!" } else { "" };
-        match &v.selector {
-            None => format!("{prefix}{}", v.collection),
-            Some(Selector::Key(k)) => format!("{prefix}{}:{k}", v.collection),
-            Some(Selector::Regex(r)) => format!("{prefix}{}:/{r}/", v.collection),
-        }
-    };
     for variable in list.iter().filter(|v| !v.exclude) {
         // A count reads one collection: `&ARGS` (query and body) would be two counts here.
         let Some(kinds) =
@@ -1138,81 +1130,112 @@ fn variables(list: &[SecVariable], warnings: &mut Vec<String>) -> Vec<VariableSp
             warnings.push(format!(
                 "variable `{}{}` has no equivalent: dropped",
                 if variable.count { "&" } else { "" },
-                spell(variable)
+                spelled(variable)
             ));
             continue;
         };
         for &kind in kinds {
-            let names = match (&variable.selector, kind) {
-                (None, Variable::Xml) => {
-                    warnings.push("variable `XML` without an XPath: read as `XML:/*`".to_string());
-                    Vec::new()
-                }
-                (None, _) => Vec::new(),
-                (Some(Selector::Key(xpath)), Variable::Xml) => match xml_names(xpath) {
-                    Some(names) => names,
-                    None => {
-                        warnings.push(format!(
-                            "XPath `{}` has no equivalent (only `XML:/*` and `XML://@*`): dropped",
-                            spell(variable)
-                        ));
-                        continue;
-                    }
-                },
-                (Some(selector), _) if is_keyed(kind) => vec![selector_text(selector)],
-                (Some(_), _) => {
-                    warnings.push(format!(
-                        "`{}` selects a key of a variable without keys: the selector is dropped",
-                        spell(variable)
-                    ));
-                    Vec::new()
-                }
-            };
-            if variable.count {
-                entries.push(VariableSpec {
-                    count: true,
-                    names,
-                    ..VariableSpec::all(kind)
-                });
-                continue;
-            }
-            let existing = entries.iter_mut().find(|e| {
-                e.variable == kind && !e.count && (kind != Variable::Xml || e.names == names)
-            });
-            match existing {
-                // The same XML selection twice reads the same values once.
-                Some(_) if kind == Variable::Xml => {}
-                Some(entry) if entry.names.is_empty() || names.is_empty() => entry.names.clear(),
-                Some(entry) => entry.names.extend(names),
-                None => entries.push(VariableSpec {
-                    names,
-                    ..VariableSpec::all(kind)
-                }),
+            if let Some(names) = selected_names(variable, kind, warnings) {
+                add_entry(&mut entries, kind, names, variable.count);
             }
         }
     }
     for variable in list.iter().filter(|v| v.exclude) {
-        let targets = collection(&variable.collection);
-        let (Some(kinds), Some(selector)) = (targets, &variable.selector) else {
-            warnings.push(format!(
-                "exclusion `{}` has no equivalent: dropped",
-                spell(variable)
-            ));
-            continue;
-        };
-        let mut applied = false;
-        for entry in entries.iter_mut().filter(|e| kinds.contains(&e.variable)) {
-            entry.exclude.push(selector_text(selector));
-            applied = true;
-        }
-        if !applied {
-            warnings.push(format!(
-                "exclusion `{}` excludes from a collection the rule does not read: dropped",
-                spell(variable)
-            ));
-        }
+        exclude(&mut entries, variable, warnings);
     }
     entries
+}
+
+/// A variable as the SecRule wrote it (`!REQUEST_HEADERS:/^x-/`).
+fn spelled(v: &SecVariable) -> String {
+    let prefix = if v.exclude { "!" } else { "" };
+    match &v.selector {
+        None => format!("{prefix}{}", v.collection),
+        Some(Selector::Key(k)) => format!("{prefix}{}:{k}", v.collection),
+        Some(Selector::Regex(r)) => format!("{prefix}{}:/{r}/", v.collection),
+    }
+}
+
+/// The `names` of `variable`'s entry for `kind` (empty: the whole collection), or `None` when the selection
+/// has no equivalent and the entry is dropped.
+fn selected_names(
+    variable: &SecVariable,
+    kind: Variable,
+    warnings: &mut Vec<String>,
+) -> Option<Vec<String>> {
+    Some(match (&variable.selector, kind) {
+        (None, Variable::Xml) => {
+            warnings.push("variable `XML` without an XPath: read as `XML:/*`".to_string());
+            Vec::new()
+        }
+        (None, _) => Vec::new(),
+        (Some(Selector::Key(xpath)), Variable::Xml) => match xml_names(xpath) {
+            Some(names) => names,
+            None => {
+                warnings.push(format!(
+                    "XPath `{}` has no equivalent (only `XML:/*` and `XML://@*`): dropped",
+                    spelled(variable)
+                ));
+                return None;
+            }
+        },
+        (Some(selector), _) if is_keyed(kind) => vec![selector_text(selector)],
+        (Some(_), _) => {
+            warnings.push(format!(
+                "`{}` selects a key of a variable without keys: the selector is dropped",
+                spelled(variable)
+            ));
+            Vec::new()
+        }
+    })
+}
+
+/// Adds the entry `kind` with `names` (a count with `count`), merged into an entry of the same collection.
+fn add_entry(entries: &mut Vec<VariableSpec>, kind: Variable, names: Vec<String>, count: bool) {
+    if count {
+        entries.push(VariableSpec {
+            count: true,
+            names,
+            ..VariableSpec::all(kind)
+        });
+        return;
+    }
+    let existing = entries
+        .iter_mut()
+        .find(|e| e.variable == kind && !e.count && (kind != Variable::Xml || e.names == names));
+    match existing {
+        // The same XML selection twice reads the same values once.
+        Some(_) if kind == Variable::Xml => {}
+        Some(entry) if entry.names.is_empty() || names.is_empty() => entry.names.clear(),
+        Some(entry) => entry.names.extend(names),
+        None => entries.push(VariableSpec {
+            names,
+            ..VariableSpec::all(kind)
+        }),
+    }
+}
+
+/// Applies the exclusion `variable` (`!COLLECTION:key`) to the entries of its collection.
+fn exclude(entries: &mut [VariableSpec], variable: &SecVariable, warnings: &mut Vec<String>) {
+    let targets = collection(&variable.collection);
+    let (Some(kinds), Some(selector)) = (targets, &variable.selector) else {
+        warnings.push(format!(
+            "exclusion `{}` has no equivalent: dropped",
+            spelled(variable)
+        ));
+        return;
+    };
+    let mut applied = false;
+    for entry in entries.iter_mut().filter(|e| kinds.contains(&e.variable)) {
+        entry.exclude.push(selector_text(selector));
+        applied = true;
+    }
+    if !applied {
+        warnings.push(format!(
+            "exclusion `{}` excludes from a collection the rule does not read: dropped",
+            spelled(variable)
+        ));
+    }
 }
 
 /// A key as our format writes it: exact text, or `/regex/`.

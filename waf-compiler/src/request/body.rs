@@ -281,7 +281,9 @@ pub fn parse_cookies<'a>(header: &'a [u8], items: &mut ArenaVec<'a, Item<'a>>) {
 /// elements by index, `json.ids.0`). Strings are unescaped; numbers, booleans and null as written. Leaves come
 /// in document order, a repeated key once per occurrence (an application may read either). The document is
 /// walked as it is parsed, without building a tree of it (building it and then walking it was most of a JSON
-/// request's inspection time).
+/// request's inspection time). A body of several documents one after another (NDJSON and JSON Lines: log and
+/// event shipments, RUM beacons, Elasticsearch's bulk and multi-search) yields each document's leaves in turn,
+/// under the same names, as a reader of lines parses them.
 fn parse_json<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
     let mut walk = JsonWalk {
         // Leaf names repeat their parents' keys, so a long key over many leaves could make the names far larger
@@ -295,12 +297,19 @@ fn parse_json<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
         nested: 0,
     };
     let mut parser = serde_json::Deserializer::from_slice(body);
-    let parsed = Leaves {
-        walk: &mut walk,
-        depth: 0,
-    }
-    .deserialize(&mut parser)
-    .and_then(|()| parser.end());
+    let parsed = loop {
+        let document = Leaves {
+            walk: &mut walk,
+            depth: 0,
+        }
+        .deserialize(&mut parser);
+        // `end` only skips whitespace when more follows: the next document starts where it stopped.
+        match document.map(|()| parser.end()) {
+            Ok(Ok(())) => break Ok(()),
+            Ok(Err(_)) => continue,
+            Err(e) => break Err(e),
+        }
+    };
     if parsed.is_err() {
         return arena.alloc_slice_copy(&[Item::raw(body)]);
     }
@@ -764,6 +773,21 @@ mod tests {
         assert_eq!(
             args(&arena, b"{\"a\":", b"text/plain"),
             [pair("", "{\"a\":")]
+        );
+    }
+
+    #[test]
+    fn documents_one_after_another_are_each_walked() {
+        let arena = Bump::new();
+        let body = b"{\"index\":{\"_id\":\"7\"}}\n{\"title\":\"Northwind\"}\n";
+        let leaves = [pair("json.index._id", "7"), pair("json.title", "Northwind")];
+        assert_eq!(args(&arena, body, b"application/x-ndjson"), leaves);
+        assert_eq!(args(&arena, body, b"application/json"), leaves);
+        // Anything after the documents that is not one makes the body one raw value, as broken JSON does.
+        let trailing = b"{\"a\":1}\n' OR 1=1 --";
+        assert_eq!(
+            args(&arena, trailing, b"application/json"),
+            [pair("", "{\"a\":1}\n' OR 1=1 --")]
         );
     }
 

@@ -36,7 +36,7 @@ pub struct Values<'a> {
 
 impl<'a> Values<'a> {
     /// `(index, key, value)` of each value; the index identifies the value within its variable for the
-    /// lifetime of the view (the transform cache keys on it). Nameless raw-fallback items are not names.
+    /// lifetime of the view (the scratch keeps transformed values by it). Nameless raw-fallback items are not names.
     pub fn iter(&self) -> impl Iterator<Item = (usize, &'a [u8], &'a [u8])> + use<'a> {
         let names_only = self.names_only;
         self.items
@@ -177,10 +177,34 @@ impl<'a> RequestView<'a> {
         out.into_bump_slice()
     }
 
+    /// A request variable's values, by where they come from: the request line, the headers, the body; a
+    /// response variable's from the response.
     fn compute(&self, variable: Variable) -> &'a [Item<'a>] {
         use Variable::*;
+        match variable {
+            RequestLine | RequestFilename | RequestBasename | RequestMethod | RequestProtocol
+            | RequestUri | QueryString | Args | ArgsGet => self.line_values(variable),
+            Headers | RequestHeaders | Cookie | RequestCookies => self.header_values(variable),
+            Body | RequestBody | RequestBodyLength | ReqbodyProcessor | ArgsCombinedSize => {
+                self.body_values(variable)
+            }
+            ResponseStatus
+            | ResponseProtocol
+            | ResponseHeaders
+            | ResponseBody
+            | ResponseContentType
+            | ResponseContentLength => self.response_values(variable),
+            // Served by `values` from other collections; never stored under their own index.
+            ArgsNames | CookieNames | ArgsGetNames | ArgsPost | ArgsPostNames
+            | RequestCookiesNames | RequestHeadersNames | ResponseHeadersNames | Xml | Files
+            | FilesNames | MultipartPartHeaders => &[],
+        }
+    }
+
+    /// The values of a variable of the request line: the line, its parts, the query's arguments.
+    fn line_values(&self, variable: Variable) -> &'a [Item<'a>] {
+        use Variable::*;
         let r = &self.request;
-        let arena = self.arena;
         match variable {
             RequestLine => {
                 let line = match r.version.is_empty() {
@@ -200,12 +224,25 @@ impl<'a> RequestView<'a> {
                 let base = self.path.rsplit('/').next().unwrap_or(self.path);
                 self.single(base.as_bytes())
             }
-            Args => arena.alloc_slice_fill_iter(
+            RequestMethod => self.single(r.method.as_bytes()),
+            RequestProtocol => self.single(r.version.as_bytes()),
+            RequestUri => self.single(r.uri.as_bytes()),
+            QueryString => self.single(self.query.as_bytes()),
+            Args => self.arena.alloc_slice_fill_iter(
                 self.cell(ArgsGet)
                     .iter()
                     .map(|item| Item::new(item.name, self.joined(&[item.name, b"=", item.value]))),
             ),
-            ArgsGet => parse_urlencoded(arena, self.query.as_bytes(), b'&'),
+            ArgsGet => parse_urlencoded(self.arena, self.query.as_bytes(), b'&'),
+            _ => &[],
+        }
+    }
+
+    /// The values of a variable of the request's headers (cookies included).
+    fn header_values(&self, variable: Variable) -> &'a [Item<'a>] {
+        use Variable::*;
+        let (r, arena) = (&self.request, self.arena);
+        match variable {
             Headers => arena.alloc_slice_fill_iter(r.headers.iter().map(|(name, value)| {
                 let name = name.as_bytes();
                 Item::new(name, self.joined(&[name, b": ", value]))
@@ -215,11 +252,6 @@ impl<'a> RequestView<'a> {
                     .iter()
                     .map(|(name, value)| Item::new(name.as_bytes(), value)),
             ),
-            Body => self.single(r.body),
-            RequestBody => match BodyKind::from_content_type(self.header("content-type").next()) {
-                BodyKind::UrlEncoded | BodyKind::Json | BodyKind::Other => self.single(r.body),
-                BodyKind::Xml | BodyKind::Multipart => &[],
-            },
             Cookie => ArenaVec::from_iter_in(
                 self.header("cookie").map(|v| Item::new(b"Cookie", v)),
                 arena,
@@ -232,6 +264,20 @@ impl<'a> RequestView<'a> {
                 }
                 items.into_bump_slice()
             }
+            _ => &[],
+        }
+    }
+
+    /// The values of a variable of the request's body as a whole (its parsed parts are served by `values`).
+    fn body_values(&self, variable: Variable) -> &'a [Item<'a>] {
+        use Variable::*;
+        let (r, arena) = (&self.request, self.arena);
+        match variable {
+            Body => self.single(r.body),
+            RequestBody => match BodyKind::from_content_type(self.header("content-type").next()) {
+                BodyKind::UrlEncoded | BodyKind::Json | BodyKind::Other => self.single(r.body),
+                BodyKind::Xml | BodyKind::Multipart => &[],
+            },
             RequestBodyLength => {
                 let length = r.body.len().to_string();
                 self.single(arena.alloc_str(&length).as_bytes())
@@ -253,20 +299,7 @@ impl<'a> RequestView<'a> {
                     .sum();
                 self.single(arena.alloc_str(&size.to_string()).as_bytes())
             }
-            RequestMethod => self.single(r.method.as_bytes()),
-            RequestProtocol => self.single(r.version.as_bytes()),
-            RequestUri => self.single(r.uri.as_bytes()),
-            QueryString => self.single(self.query.as_bytes()),
-            ResponseStatus
-            | ResponseProtocol
-            | ResponseHeaders
-            | ResponseBody
-            | ResponseContentType
-            | ResponseContentLength => self.response_values(variable),
-            // Served by `values` from other collections; never stored under their own index.
-            ArgsNames | CookieNames | ArgsGetNames | ArgsPost | ArgsPostNames
-            | RequestCookiesNames | RequestHeadersNames | ResponseHeadersNames | Xml | Files
-            | FilesNames | MultipartPartHeaders => &[],
+            _ => &[],
         }
     }
 }

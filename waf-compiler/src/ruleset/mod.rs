@@ -165,33 +165,19 @@ impl CompiledRuleSet {
                 Err(mut file_errors) => errors.append(&mut file_errors),
             }
         }
-        hasher.update(b"paranoia_level\0");
-        hasher.update([opts.paranoia_level]);
-        // A setting changes what its rules match, as a source change would.
-        for (name, value) in in_force
-            .iter()
-            .filter(|(name, _)| settings_read.contains(*name))
-        {
-            hasher.update(b"setting\0");
-            hasher.update(name.as_bytes());
-            hasher.update(b"\0");
-            hasher.update(value.as_bytes());
-            hasher.update(b"\0");
-        }
-        for name in opts.settings.keys() {
-            // A misspelt name would silently change nothing: say so.
-            if !settings_read.contains(name) {
-                errors.push(LoadError::file(
-                    Path::new("settings"),
-                    format!("setting `{name}` is read by no loaded rule"),
-                ));
-            }
-        }
-        // What the rules see depends on the map as much as on the sources.
-        if let Some(code_page) = opts.unicode_map.code_page() {
-            hasher.update(b"unicode_code_page\0");
-            hasher.update(code_page.to_le_bytes());
-        }
+        hash_options(&mut hasher, opts, &in_force, &settings_read);
+        // A misspelt name would silently change nothing: say so.
+        errors.extend(
+            opts.settings
+                .keys()
+                .filter(|name| !settings_read.contains(*name))
+                .map(|name| {
+                    LoadError::file(
+                        Path::new("settings"),
+                        format!("setting `{name}` is read by no loaded rule"),
+                    )
+                }),
+        );
         rules.sort_by_key(|r| r.rule.id);
         let prefilter = Prefilter::build(&rules, &chains, opts.paranoia_level);
         let mut ruleset = CompiledRuleSet::from_parts(
@@ -329,6 +315,17 @@ impl CompiledRuleSet {
             .iter()
             .filter(|r| r.rule.phase == Phase::Logging && r.runs_at(self.paranoia_level))
             .map(|r| RuleMatch::correlation(&r.rule, inbound, outbound))
+            .collect()
+    }
+
+    /// The ids of the logging phase's `anomaly_report` rules that run (CRS 980170): the rules
+    /// [`CompiledRuleSet::correlate_scores`] reports with, without their messages (the proxy writes its own line
+    /// and asks once, at load).
+    pub fn correlation_rule_ids(&self) -> Vec<u32> {
+        self.rules
+            .iter()
+            .filter(|r| r.rule.phase == Phase::Logging && r.runs_at(self.paranoia_level))
+            .map(|r| r.rule.id)
             .collect()
     }
 
@@ -473,9 +470,36 @@ impl CompiledRuleSet {
         &self.chains
     }
 
-    /// Hex SHA-256 of the source files (relative path and contents, in load order) and the paranoia level.
+    /// Hex SHA-256 of the source files (relative path and contents, in load order) and of what else changes what
+    /// the rules match: the paranoia level, the settings they read, the Unicode map.
     pub fn source_hash(&self) -> &str {
         &self.source_hash
+    }
+}
+
+/// Adds to the rule set's hash what changes what the rules match besides their sources: the paranoia level, the
+/// settings the rules read (a setting changes what its rules match, as a source change would), the Unicode map.
+fn hash_options(
+    hasher: &mut Sha256,
+    opts: &CompileOptions,
+    in_force: &BTreeMap<String, String>,
+    settings_read: &HashSet<String>,
+) {
+    hasher.update(b"paranoia_level\0");
+    hasher.update([opts.paranoia_level]);
+    for (name, value) in in_force
+        .iter()
+        .filter(|(name, _)| settings_read.contains(*name))
+    {
+        hasher.update(b"setting\0");
+        hasher.update(name.as_bytes());
+        hasher.update(b"\0");
+        hasher.update(value.as_bytes());
+        hasher.update(b"\0");
+    }
+    if let Some(code_page) = opts.unicode_map.code_page() {
+        hasher.update(b"unicode_code_page\0");
+        hasher.update(code_page.to_le_bytes());
     }
 }
 

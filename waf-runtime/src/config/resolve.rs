@@ -23,11 +23,11 @@ use waf_compiler::DEFAULT_CODE_PAGE;
 use waf_compiler::TargetExclusion;
 use waf_compiler::UnicodeMap;
 
-/// Let's Encrypt's directories: production by default, staging with `acme.staging` (its certificates are not
-/// trusted, and its rate limits are far higher, for trying a setup out).
 /// `rules.responses` when not set: whether answers are inspected by default (docs/proxy.md, "Responses", gives
 /// the measurement that decided it).
 const DEFAULT_INSPECT_RESPONSES: bool = false;
+/// Let's Encrypt's directories: production by default, staging with `acme.staging` (its certificates are not
+/// trusted, and its rate limits are far higher, for trying a setup out).
 const LETS_ENCRYPT: &str = "https://acme-v02.api.letsencrypt.org/directory";
 const LETS_ENCRYPT_STAGING: &str = "https://acme-staging-v02.api.letsencrypt.org/directory";
 
@@ -208,47 +208,13 @@ impl Resolver<'_> {
     fn domain(
         &self,
         name: &str,
-        d: FileDomain,
+        mut d: FileDomain,
         server: &ServerConfig,
         global: (&FileRateLimit, &FileGeoip),
     ) -> Result<DomainConfig, ConfigError> {
         let key = format!("waf.domains.{name}");
         let (acme_enabled, self_signed) = self.domain_certificate_source(&key, name, &d, server)?;
-        let default_upstream = match d.default_upstream {
-            Some(u) => Some(self.upstream(&format!("{key}.default_upstream"), &u)?),
-            None => None,
-        };
-        let upstream_tls = match d.upstream_tls {
-            Some(t) => Some(self.upstream_tls(&format!("{key}.upstream_tls"), t)?),
-            None => None,
-        };
-        let upstreams = match d.upstreams {
-            Some(list) => Some(self.pool(&format!("{key}.upstreams"), list)?),
-            None => None,
-        };
-        if upstreams.is_some() && default_upstream.is_some() {
-            return Err(self.key_error(
-                &format!("{key}.upstreams"),
-                "set default_upstream or upstreams, not both",
-            ));
-        }
-        let pool = DomainPoolSettings {
-            balance: self.balance(&key, d.balance)?,
-            max_fails: self.max_fails(&key, d.max_fails)?,
-            fail_timeout_sec: self.fail_timeout(&key, d.fail_timeout_sec)?,
-            retries: self.retries(&key, d.retries)?,
-            health_check: self.domain_health_check(&key, d.health_check)?,
-        };
-        if let Some(setting) = pool.first_set()
-            && upstreams.is_none()
-            && default_upstream.is_none()
-        {
-            // Without servers of its own the domain is served by the global pool, which follows upstream.*.
-            return Err(self.key_error(
-                &format!("{key}.{setting}"),
-                "applies to the domain's own servers: set its upstreams (or default_upstream)",
-            ));
-        }
+        let servers = self.domain_servers(&key, &mut d)?;
         let upstream_host = match d.upstream_host {
             Some(h) => Some(self.upstream_host(&format!("{key}.upstream_host"), h)?),
             None => None,
@@ -272,11 +238,11 @@ impl Resolver<'_> {
             self.excluded_variables(&key, d.excluded_variables.unwrap_or_default())?;
         let custom_rules = self.custom_rules(&key, d.custom_rules.unwrap_or_default())?;
         Ok(DomainConfig {
-            default_upstream,
-            upstream_tls,
+            default_upstream: servers.default_upstream,
+            upstream_tls: servers.upstream_tls,
             upstream_host,
-            upstreams,
-            pool,
+            upstreams: servers.upstreams,
+            pool: servers.pool,
             rate_limit: traffic.rate_limit,
             ip_filter: traffic.ip_filter,
             geoip: traffic.geoip,
@@ -293,6 +259,52 @@ impl Resolver<'_> {
             custom_rules,
             responses: d.responses,
             access_log: d.access_log.unwrap_or(true),
+        })
+    }
+
+    /// A domain's own servers under `key` (`waf.domains.<name>`): `default_upstream` or `upstreams`, their TLS
+    /// and their pool settings, taken out of `d`.
+    fn domain_servers(&self, key: &str, d: &mut FileDomain) -> Result<DomainServers, ConfigError> {
+        let default_upstream = match d.default_upstream.take() {
+            Some(u) => Some(self.upstream(&format!("{key}.default_upstream"), &u)?),
+            None => None,
+        };
+        let upstream_tls = match d.upstream_tls.take() {
+            Some(t) => Some(self.upstream_tls(&format!("{key}.upstream_tls"), t)?),
+            None => None,
+        };
+        let upstreams = match d.upstreams.take() {
+            Some(list) => Some(self.pool(&format!("{key}.upstreams"), list)?),
+            None => None,
+        };
+        if upstreams.is_some() && default_upstream.is_some() {
+            return Err(self.key_error(
+                &format!("{key}.upstreams"),
+                "set default_upstream or upstreams, not both",
+            ));
+        }
+        let pool = DomainPoolSettings {
+            balance: self.balance(key, d.balance.take())?,
+            max_fails: self.max_fails(key, d.max_fails)?,
+            fail_timeout_sec: self.fail_timeout(key, d.fail_timeout_sec)?,
+            retries: self.retries(key, d.retries)?,
+            health_check: self.domain_health_check(key, d.health_check.take())?,
+        };
+        if let Some(setting) = pool.first_set()
+            && upstreams.is_none()
+            && default_upstream.is_none()
+        {
+            // Without servers of its own the domain is served by the global pool, which follows upstream.*.
+            return Err(self.key_error(
+                &format!("{key}.{setting}"),
+                "applies to the domain's own servers: set its upstreams (or default_upstream)",
+            ));
+        }
+        Ok(DomainServers {
+            default_upstream,
+            upstream_tls,
+            upstreams,
+            pool,
         })
     }
 
@@ -911,7 +923,7 @@ impl Resolver<'_> {
             key_file,
         };
         crate::upstream_tls::check(&tls)
-            .map_err(|e| self.key_error(&format!("{key}.{}", e.key), e.message))?;
+            .map_err(|e| self.key_error(&format!("{key}.{}", e.key()), e.to_string()))?;
         Ok(tls)
     }
 
@@ -977,34 +989,10 @@ impl Resolver<'_> {
         Ok(targets)
     }
 
+    /// `waf.rules`.
     fn rules(&self, r: super::file::FileRules) -> Result<RulesConfig, ConfigError> {
         let artifact = r.artifact.map(PathBuf::from);
-        let directories: Vec<PathBuf> = match (r.directories, &artifact) {
-            // One source of rules, so nobody wonders which one is in force.
-            (Some(_), Some(_)) => {
-                return Err(self.key_error(
-                    "waf.rules",
-                    "set either `directories` or `artifact`, not both",
-                ));
-            }
-            // The artifact replaces the directories (RULE_DIR included): it was compiled from them.
-            (None, Some(_)) => Vec::new(),
-            (Some(dirs), None) => dirs.into_iter().map(PathBuf::from).collect(),
-            // RULE_DIR may name several directories separated by commas.
-            (None, None) => (self.env)("RULE_DIR")
-                .unwrap_or_else(|| "rules".into())
-                .split(',')
-                .map(str::trim)
-                .filter(|d| !d.is_empty())
-                .map(PathBuf::from)
-                .collect(),
-        };
-        if directories.is_empty() && artifact.is_none() {
-            return Err(self.key_error(
-                "waf.rules.directories",
-                "at least one rule directory is needed",
-            ));
-        }
+        let directories = self.rule_directories(r.directories, artifact.is_some())?;
         let paranoia_level = r.paranoia_level.unwrap_or(1);
         if !(1..=4).contains(&paranoia_level) {
             return Err(self.key_error("waf.rules.paranoia_level", "must be 1, 2, 3 or 4"));
@@ -1016,19 +1004,7 @@ impl Resolver<'_> {
         if anomaly_threshold == 0 {
             return Err(self.key_error("waf.rules.anomaly_threshold", "must be at least 1"));
         }
-        let unicode_code_page = match &r.unicode_code_page {
-            None => Some(DEFAULT_CODE_PAGE),
-            Some(CodePageSetting::Number(n)) => Some(*n),
-            Some(CodePageSetting::Word(w)) if w == "none" => None,
-            Some(CodePageSetting::Word(w)) => {
-                return Err(self.key_error(
-                    "waf.rules.unicode_code_page",
-                    format!("`{w}` is neither a code page number nor `none`"),
-                ));
-            }
-        };
-        UnicodeMap::for_code_page(unicode_code_page)
-            .map_err(|e| self.key_error("waf.rules.unicode_code_page", e.to_string()))?;
+        let unicode_code_page = self.code_page(r.unicode_code_page.as_ref())?;
         let reload_interval_sec = self.pick(r.reload_interval_sec, "RELOAD_INTERVAL_SEC", 5)?;
         if reload_interval_sec == 0 {
             return Err(self.key_error("waf.rules.reload_interval_sec", "must be at least 1"));
@@ -1060,6 +1036,59 @@ impl Resolver<'_> {
             crs_settings,
             responses: r.responses.unwrap_or(DEFAULT_INSPECT_RESPONSES),
         })
+    }
+
+    /// `waf.rules.directories`, else `RULE_DIR`, else `rules`; none with an artifact (`has_artifact`).
+    fn rule_directories(
+        &self,
+        directories: Option<Vec<String>>,
+        has_artifact: bool,
+    ) -> Result<Vec<PathBuf>, ConfigError> {
+        let directories: Vec<PathBuf> = match (directories, has_artifact) {
+            // One source of rules, so nobody wonders which one is in force.
+            (Some(_), true) => {
+                return Err(self.key_error(
+                    "waf.rules",
+                    "set either `directories` or `artifact`, not both",
+                ));
+            }
+            // The artifact replaces the directories (RULE_DIR included): it was compiled from them.
+            (None, true) => return Ok(Vec::new()),
+            (Some(dirs), false) => dirs.into_iter().map(PathBuf::from).collect(),
+            // RULE_DIR may name several directories separated by commas.
+            (None, false) => (self.env)("RULE_DIR")
+                .unwrap_or_else(|| "rules".into())
+                .split(',')
+                .map(str::trim)
+                .filter(|d| !d.is_empty())
+                .map(PathBuf::from)
+                .collect(),
+        };
+        if directories.is_empty() {
+            return Err(self.key_error(
+                "waf.rules.directories",
+                "at least one rule directory is needed",
+            ));
+        }
+        Ok(directories)
+    }
+
+    /// `waf.rules.unicode_code_page`: a code page the engine has a map for, `none`, or 20127 by default.
+    fn code_page(&self, setting: Option<&CodePageSetting>) -> Result<Option<u32>, ConfigError> {
+        let code_page = match setting {
+            None => Some(DEFAULT_CODE_PAGE),
+            Some(CodePageSetting::Number(n)) => Some(*n),
+            Some(CodePageSetting::Word(w)) if w == "none" => None,
+            Some(CodePageSetting::Word(w)) => {
+                return Err(self.key_error(
+                    "waf.rules.unicode_code_page",
+                    format!("`{w}` is neither a code page number nor `none`"),
+                ));
+            }
+        };
+        UnicodeMap::for_code_page(code_page)
+            .map_err(|e| self.key_error("waf.rules.unicode_code_page", e.to_string()))?;
+        Ok(code_page)
     }
 
     /// `waf.response_body`: ModSecurity's recommended `SecResponseBodyLimit` (512 KiB) and
@@ -1189,6 +1218,14 @@ fn is_email(email: &str) -> bool {
         && email.chars().all(|c| {
             !c.is_whitespace() && !c.is_control() && !matches!(c, '<' | '>' | ',' | ';' | '?')
         })
+}
+
+/// A domain's own servers, as [`DomainConfig`] holds them.
+struct DomainServers {
+    default_upstream: Option<UpstreamUrl>,
+    upstream_tls: Option<UpstreamTls>,
+    upstreams: Option<Vec<PoolServer>>,
+    pool: DomainPoolSettings,
 }
 
 #[cfg(test)]

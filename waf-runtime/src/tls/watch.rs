@@ -31,9 +31,26 @@ pub struct CertPaths {
 /// What was last read for one name (`None`: the global certificate), and what is served for it.
 struct Kept {
     paths: CertPaths,
-    /// The files, or the error's text: compared with the next read to tell whether anything changed.
-    seen: Result<PemFiles, String>,
+    seen: Seen,
     served: Option<Arc<Served>>,
+}
+
+/// What the last read of the files gave: compared with the next read to tell whether anything changed.
+enum Seen {
+    Files(PemFiles),
+    Failed(DomainCertError),
+}
+
+impl PartialEq for Seen {
+    /// Two failures are the same when they say the same (the errors hold `io::Error`s, which do not compare): a
+    /// broken file is logged once, and again when it fails otherwise.
+    fn eq(&self, other: &Seen) -> bool {
+        match (self, other) {
+            (Seen::Files(a), Seen::Files(b)) => a == b,
+            (Seen::Failed(a), Seen::Failed(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        }
+    }
 }
 
 /// Why the certificates named at start cannot be served.
@@ -134,10 +151,15 @@ impl CertWatcher {
         let mut changed = wanted.len() != self.kept.len();
         let mut kept = HashMap::with_capacity(wanted.len());
         for (name, paths) in wanted {
-            let read = self.read(config, name.as_deref(), &paths);
-            let seen = match &read {
-                Ok(files) => Ok(files.clone()),
-                Err(e) => Err(e.to_string()),
+            let shown = name.as_deref().unwrap_or("(global)");
+            let not_served = |error: DomainCertError| CertStartError::Certificate {
+                name: shown.to_string(),
+                error: Box::new(error),
+            };
+            let seen = match self.read(config, name.as_deref(), &paths) {
+                Ok(files) => Seen::Files(files),
+                Err(error) if strict => return Err(not_served(error)),
+                Err(error) => Seen::Failed(error),
             };
             let previous = match self.kept.remove(&name) {
                 Some(p) if p.paths == paths && p.seen == seen => {
@@ -147,30 +169,25 @@ impl CertWatcher {
                 other => other,
             };
             changed = true;
-            let shown = name.as_deref().unwrap_or("(global)");
-            let parsed = read.and_then(|files| {
-                files
-                    .parse(&self.provider, paths.source, &paths.cert, &paths.key)
-                    .map_err(DomainCertError::from)
-            });
-            let served = match parsed {
-                Ok(served) => {
-                    tracing::info!(
-                        "TLS: certificate for {shown} loaded from {} ({:?}, not after {} Unix time)",
-                        paths.cert.display(),
-                        served.source,
-                        served.not_after
-                    );
-                    self.metrics.certificate_loaded(shown, served.not_after);
-                    Some(Arc::new(served))
+            let served = match &seen {
+                // Only when not strict: a strict read failure returned above.
+                Seen::Failed(error) => self.keep_previous(shown, error, previous),
+                Seen::Files(files) => {
+                    match files.parse(&self.provider, paths.source, &paths.cert, &paths.key) {
+                        Ok(served) => {
+                            tracing::info!(
+                                "TLS: certificate for {shown} loaded from {} ({:?}, not after {} Unix time)",
+                                paths.cert.display(),
+                                served.source,
+                                served.not_after
+                            );
+                            self.metrics.certificate_loaded(shown, served.not_after);
+                            Some(Arc::new(served))
+                        }
+                        Err(error) if strict => return Err(not_served(error.into())),
+                        Err(error) => self.keep_previous(shown, &error.into(), previous),
+                    }
                 }
-                Err(error) if strict => {
-                    return Err(CertStartError::Certificate {
-                        name: shown.to_string(),
-                        error: Box::new(error),
-                    });
-                }
-                Err(e) => self.keep_previous(shown, &e, previous),
             };
             kept.insert(
                 name,
@@ -201,7 +218,7 @@ impl CertWatcher {
             && self
                 .kept
                 .get(&Some(domain.to_string()))
-                .is_none_or(|k| k.paths != *paths || k.seen.is_err())
+                .is_none_or(|k| k.paths != *paths || matches!(k.seen, Seen::Failed(_)))
         {
             self_signed::ensure_domain(&config.server.tls.auto_cert_dir, domain)?;
         }

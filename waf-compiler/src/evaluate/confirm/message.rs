@@ -17,8 +17,10 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// A message's first line at the start of the value or of one of its lines, or the start of a page anywhere (an
-/// HTML answer forged into a header or a page).
-const MESSAGE_LINE: &str = r"(?i)(?:\A|[\r\n])[\t ]*(?:(?:get|post|put|patch|delete|head|options|connect|trace|track|propfind|proppatch|mkcol|copy|move|lock|unlock)[\t ]+\S+[\t ]+http/\d|http/\d(?:\.\d)?[\t ]+\d{3}\b)|<(?:html|meta)\b";
+/// HTML answer forged into a header or a page). A mail server's command starts a message too, where a value goes
+/// into a mail session (CAPEC 134): an IMAP command after its tag (`A003 APPEND`, upper case, as clients write
+/// it: a line of prose starts `We select`), an SMTP envelope (`MAIL FROM:`, `RCPT TO:`).
+const MESSAGE_LINE: &str = r"(?i)(?:\A|[\r\n])[\t ]*(?:(?:get|post|put|patch|delete|head|options|connect|trace|track|propfind|proppatch|mkcol|copy|move|lock|unlock)[\t ]+\S+[\t ]+http/\d|http/\d(?:\.\d)?[\t ]+\d{3}\b|(?-i:[A-Za-z0-9]{1,10} (?:APPEND|AUTHENTICATE|COPY|EXAMINE|FETCH|LOGIN|SELECT|STORE|UID) )|(?:mail[\t ]+from|rcpt[\t ]+to)[\t ]*:)|<(?:html|meta)\b";
 
 /// A header line after a line break: a message by itself where a value has no lines (`en\r\nSet-Cookie: x`), and
 /// ordinary text where it has (`Ref: J123`, `Note: ...` in a ticket).
@@ -114,7 +116,7 @@ fn names_a_message(value: &[u8]) -> bool {
 fn injection(value: &[u8], lines_are_data: bool) -> Option<String> {
     message_start(lines_are_data).find(value).map(|m| {
         format!(
-            "an HTTP message starts a line: `{}`",
+            "a message starts a line: `{}`",
             String::from_utf8_lossy(value[m.range()].trim_ascii())
                 .chars()
                 .take(60)
@@ -173,6 +175,8 @@ mod tests {
             "en\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html",
             "munchmuch\r\n\r\n<HTML><title></title></HTML>",
             "foo\nSet-Cookie: session=attacker",
+            "\r\nA003 APPEND saved-messages (\\Seen) {310}\r\n Content-Type: TEXT/PLAIN",
+            "hi\r\nRCPT TO:<victim@example.com>\r\nDATA",
         ] {
             assert!(injection(attack.as_bytes(), false).is_some(), "{attack:?}");
         }
@@ -183,5 +187,8 @@ mod tests {
         ] {
             assert_eq!(injection(data.as_bytes(), false), None, "{data:?}");
         }
+        // In text of several lines, a line of prose is no IMAP command.
+        let mail = b"Hello,\r\nWe select the shipping option\r\nContent-Type: text/plain";
+        assert_eq!(injection(mail, true), None);
     }
 }

@@ -39,7 +39,9 @@ fn statements() -> &'static Regex {
 
 /// The fingerprint or the statement, when `value`, data of `shape`, holds an SQL injection.
 pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
+    let mut statement_first = false;
     let found = if let Some(fp) = sqli::fingerprint(value) {
+        statement_first = fp.as_str().starts_with('E');
         format!("libinjection SQL fingerprint `{fp}`")
     } else {
         let m = statements().find(value)?;
@@ -63,7 +65,9 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
         | Shape::Expression
         | Shape::Sample => false,
     };
-    if !shown {
+    // A value that starts with a statement's keyword breaks out of nothing: it injects only where it is run as
+    // it is, so it must parse as SQL there (a log line quoting a query, `SELECT ... took 298ms`, does not).
+    if !shown && !statement_first {
         return Some(found);
     }
     works_as_injection(value).map(|how| format!("{found}, and {how}"))
@@ -393,6 +397,16 @@ mod tests {
         ] {
             assert_eq!(injection(text.as_bytes(), Shape::Json), None, "{text}");
         }
+    }
+
+    #[test]
+    fn a_value_starting_with_a_statement_must_parse_as_one() {
+        // It breaks out of no string or number: it injects only where it is run as it is.
+        for sql in ["SELECT password FROM users WHERE id = 1", "select pg_sleep(5)"] {
+            assert!(injection(sql.as_bytes(), Shape::Text).is_some(), "{sql}");
+        }
+        let logged = "SELECT id, name FROM products WHERE category_id = 15 took 298ms";
+        assert_eq!(injection(logged.as_bytes(), Shape::Text), None);
     }
 
     #[test]
