@@ -4,6 +4,8 @@
 -- UNIQUE=1 gives every request its own query values, session cookie, form fields and JSON values (a counter per
 -- wrk thread and a random prefix), as if each came from another visitor: the values the waf remembers from
 -- earlier requests (waf_compiler::memo) are then only the browser headers.
+-- CLOSE=1 asks for the connection to be closed after each answer (`Connection: close`): wrk then opens a new
+-- connection for every request (benches/instructions.sh's PER_CONNECTION=1 counts what a connection costs).
 -- The site's name as Host, as a browser sends it (wrk would send 127.0.0.1:port, a numeric Host that CRS 920350
 -- scores and the waf logs on every request, which browser traffic does not cause).
 local browser = {
@@ -14,6 +16,10 @@ local browser = {
   ["Accept-Encoding"] = "gzip, deflate, br",
   ["Referer"] = "http://shop.example.com/products/list?category=books",
 }
+
+if os.getenv("CLOSE") == "1" then
+  browser["Connection"] = "close"
+end
 
 local function cookie(id)
   return "session=9f8e7d6c5b4a39281706f5e4d3c2b1a0" .. id .. "; theme=dark; lang=en-US; consent=analytics%3Dno"

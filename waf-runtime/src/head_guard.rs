@@ -45,7 +45,7 @@ use std::collections::VecDeque;
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::task::{Context, Poll, Waker};
+use std::task::{Context, Poll, Waker, ready};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::time::Instant;
 
@@ -785,28 +785,57 @@ impl<T: AsyncRead + Unpin> AsyncRead for HeadGuard<T> {
                 }
                 _ => {}
             }
-            // Not zeroed: most polls of a keep-alive connection find nothing to read, and zeroing 16 KiB for
-            // each was a fifth of a proxied request's instructions (the socket writes what `filled` returns).
-            let mut chunk = [std::mem::MaybeUninit::<u8>::uninit(); READ_SIZE];
-            let mut read = ReadBuf::uninit(&mut chunk);
-            if Pin::new(&mut this.inner)
-                .poll_read(cx, &mut read)?
-                .is_pending()
-            {
-                match this.expired(cx) {
-                    None => return Poll::Pending,
-                    Some(stage) => match this.time_out(stage) {
-                        Ok(()) => continue,
-                        Err(e) => return Poll::Ready(Err(e)),
-                    },
-                }
-            }
-            if read.filled().is_empty() {
+            if !ready!(this.poll_fill(cx))? {
                 // End of the stream: an unfinished head is dropped, hyper sees the connection close.
                 return Poll::Ready(Ok(()));
             }
-            this.read(read.filled());
         }
+    }
+}
+
+impl<T: AsyncRead + Unpin> HeadGuard<T> {
+    /// Waits, before any parser is made for the connection, for the first thing to hand one: a whole first head
+    /// (or the stand-in of a refused one) or, when HTTP/2 is on, the HTTP/2 preface. Then `Some(true)` when the
+    /// connection speaks HTTP/2, `Some(false)` for HTTP/1; `None` when it ended, or its first wait ran out,
+    /// before that: nothing to serve. Every wait is bounded as in `poll_read`.
+    ///
+    /// So a connection that never completes a head (the slow shapes of `benches/slow-clients.sh`) never costs
+    /// hyper's connection state and buffers, nor a pass through hyper for each piece it trickles; and the
+    /// parser gets the whole first head in one read, as it gets every later one.
+    pub fn poll_first(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<Option<bool>>> {
+        loop {
+            if !self.output.is_empty() {
+                return Poll::Ready(Ok(Some(self.h2_open)));
+            }
+            if matches!(self.phase, Phase::TimedOut | Phase::Closed) || !ready!(self.poll_fill(cx))?
+            {
+                return Poll::Ready(Ok(None));
+            }
+        }
+    }
+
+    /// Reads what the client sent into the guard, or, when nothing came, ends the current wait if it is past its
+    /// bound. `Ok(false)` at the end of the stream.
+    fn poll_fill(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<bool>> {
+        // Not zeroed: most polls of a keep-alive connection find nothing to read, and zeroing 16 KiB for each was
+        // a fifth of a proxied request's instructions (the socket writes what `filled` returns).
+        let mut chunk = [std::mem::MaybeUninit::<u8>::uninit(); READ_SIZE];
+        let mut read = ReadBuf::uninit(&mut chunk);
+        if Pin::new(&mut self.inner)
+            .poll_read(cx, &mut read)?
+            .is_pending()
+        {
+            let Some(stage) = self.expired(cx) else {
+                return Poll::Pending;
+            };
+            self.time_out(stage)?;
+            return Poll::Ready(Ok(true));
+        }
+        if read.filled().is_empty() {
+            return Poll::Ready(Ok(false));
+        }
+        self.read(read.filled());
+        Poll::Ready(Ok(true))
     }
 }
 

@@ -318,6 +318,9 @@ fn listen(addr: SocketAddr, v6_only: bool) -> std::io::Result<std::net::TcpListe
     }
     // A restarted proxy binds again while connections of the previous one are in TIME_WAIT.
     socket.set_reuse_address(true)?;
+    // Linux gives every accepted connection the listening socket's TCP_NODELAY (`server::accept`): one system
+    // call at start instead of one per connection.
+    socket.set_tcp_nodelay(true)?;
     socket.bind(&addr.into())?;
     socket.listen(BACKLOG)?;
     socket.set_nonblocking(true)?;

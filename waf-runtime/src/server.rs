@@ -14,12 +14,11 @@ use crate::tls;
 use bytes::Bytes;
 use http::{Method, Request, StatusCode, Version};
 use hyper::body::{Body, Frame, Incoming, SizeHint};
+use hyper::server::conn::{http1, http2};
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::{GracefulShutdown, Watcher};
 use std::convert::Infallible;
-use std::future::Future;
+use std::future::{Future, poll_fn};
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -27,6 +26,7 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
 /// Connections a worker accepts before it lets the tasks already queued run.
@@ -56,24 +56,23 @@ pub async fn serve(
     shutdown: impl Future<Output = ()>,
 ) {
     let server = state.live.load().config.server.clone();
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    if !server.http2_enabled {
-        builder = builder.http1_only();
-    }
     // Header names are not case-preserved: hyper would keep a second map of the original spellings for every
     // request, and HTTP/1 names are case-insensitive; they reach the upstream lower-cased.
-    builder
-        .http1()
+    let mut http1 = http1::Builder::new();
+    http1
         // Off: hyper's timer starts when hyper reads a head, and the head guard hands hyper only complete heads,
         // so it never timed a head a client did not finish. The guard bounds every wait instead (`timeouts.rs`).
         .header_read_timeout(None)
         // The guard refuses heads with more fields (431, counted); hyper's own bound must not be lower.
         .max_headers(server.limits.max_headers)
         .timer(TokioTimer::new());
-    // HTTP/2 heads have no socket-side guard: the header list size is announced and enforced by the h2 library.
-    builder
-        .http2()
-        .max_header_list_size(server.limits.h2_max_header_list_size());
+    let http2 = server.http2_enabled.then(|| {
+        let mut http2 = http2::Builder::new(TokioExecutor::new());
+        // HTTP/2 heads have no socket-side guard: the header list size is announced and enforced by the h2
+        // library.
+        http2.max_header_list_size(server.limits.h2_max_header_list_size());
+        http2
+    });
     let timeouts = server.timeouts();
 
     // The worker's idle upstream connections are closed once past their idle timeout, traffic or not.
@@ -87,14 +86,15 @@ pub async fn serve(
             }
         }
     });
-    let graceful = GracefulShutdown::new();
+    // Told to every connection when the worker stops; closed once the last connection has dropped its receiver.
+    let (drain, draining) = watch::channel(());
     let connection = Connection {
         state,
         worker,
-        builder,
+        protocols: Arc::new(Protocols { http1, http2 }),
         limits: server.limits,
-        h2: server.http2_enabled,
         timeouts,
+        draining,
     };
     let Listeners { http, https } = listeners;
     tokio::pin!(shutdown);
@@ -112,7 +112,7 @@ pub async fn serve(
                 && let Some(admitted) = connection.admit(peer)
             {
                 in_a_row += 1;
-                connection.serve(stream, peer, None, graceful.watcher(), admitted);
+                connection.serve(stream, peer, None, admitted);
             },
             accepted = accept(https.as_ref().map(|(l, _)| l)) => if let Some((stream, peer)) = accepted
                 && let Some(admitted) = connection.admit(peer)
@@ -121,40 +121,38 @@ pub async fn serve(
                 let Some((_, acceptor)) = &https else { continue };
                 let acceptor = acceptor.clone();
                 let connection = connection.clone();
-                let watcher = graceful.watcher();
                 // The handshake runs as its own task: a slow client never holds up this loop.
                 tokio::spawn(async move {
                     let metrics = connection.state.metrics;
                     if let Some(stream) = tls::handshake(&acceptor, stream, peer, timeouts, metrics).await {
                         let version = tls::version(&stream);
-                        connection.serve(stream, peer, Some(version), watcher, admitted);
+                        connection.serve(stream, peer, Some(version), admitted);
                     }
                 });
             },
             () = &mut shutdown => break,
         }
     }
-    drop((http, https));
+    drop((http, https, connection));
     sweeper.abort();
     tracing::info!("shutting down: draining requests in flight");
     let grace = Duration::from_secs(server.shutdown_grace_sec);
+    let _ = drain.send(());
     tokio::select! {
-        () = graceful.shutdown() => tracing::info!("all connections closed"),
+        () = drain.closed() => tracing::info!("all connections closed"),
         () = tokio::time::sleep(grace) => tracing::warn!("grace period of {grace:?} over; closing the rest"),
     }
 }
 
 /// Accepts one connection on `listener`; never completes when there is none. `None` after an accept error.
-/// The admin panel's HTTPS listener accepts with it too.
+/// The admin panel's HTTPS listener accepts with it too. Both listeners have TCP_NODELAY set, which Linux
+/// gives every connection they accept: answers go out as written, not held back for more (Nagle).
 pub(crate) async fn accept(listener: Option<&TcpListener>) -> Option<(TcpStream, SocketAddr)> {
     let Some(listener) = listener else {
         return std::future::pending().await;
     };
     match listener.accept().await {
-        Ok((stream, peer)) => {
-            let _ = stream.set_nodelay(true);
-            Some((stream, peer))
-        }
+        Ok(accepted) => Some(accepted),
         Err(e) => {
             // Typically out of file descriptors: back off instead of spinning on the error.
             tracing::warn!("accept failed: {e}");
@@ -169,11 +167,26 @@ pub(crate) async fn accept(listener: Option<&TcpListener>) -> Option<(TcpStream,
 struct Connection {
     state: Arc<State>,
     worker: usize,
-    builder: auto::Builder<TokioExecutor>,
-    /// The head guard's limits and whether it lets an HTTP/2 preface through (read at start).
+    protocols: Arc<Protocols>,
+    /// The head guard's limits (read at start).
     limits: Limits,
-    h2: bool,
     timeouts: Timeouts,
+    /// Changes when the worker stops: each connection then finishes what it is answering and closes.
+    draining: watch::Receiver<()>,
+}
+
+/// hyper's settings for each protocol; HTTP/2 only when on (`server.http2_enabled`).
+///
+/// Not hyper-util's `auto` builder, which tells the protocols apart by reading the first 24 bytes (the HTTP/2
+/// preface's length) and hands them back to HTTP/1's parser as a read of their own: every new connection's first
+/// head was parsed twice, once cut at 24 bytes, then whole after hyper scanned it for its end; and its
+/// connection state and buffers were made at accept, for clients that never send a request too. The head guard
+/// reads the opening anyway: hyper's connection is made once the guard has a first head or the HTTP/2 preface
+/// for it (`HeadGuard::poll_first`). `benches/instructions.sh` with `PER_CONNECTION=1` counts what a new
+/// connection costs.
+struct Protocols {
+    http1: http1::Builder,
+    http2: Option<http2::Builder<TokioExecutor>>,
 }
 
 impl Connection {
@@ -202,74 +215,114 @@ impl Connection {
         }
     }
 
-    /// Serves HTTP on `io` (plain, or TLS of version `tls`) in a task of its own, watched by the worker's graceful shutdown;
-    /// `admitted` counts it open until the task ends, or, when it switches protocols, until the relay does.
-    fn serve<I>(
-        &self,
-        io: I,
-        peer: SocketAddr,
-        tls: Option<&'static str>,
-        watcher: Watcher,
-        admitted: Admitted,
-    ) where
+    /// Serves HTTP on `io` (plain, or TLS of version `tls`) in a task of its own, closed gracefully when the
+    /// worker stops; `admitted` counts it open until the task ends, or, when it switches protocols, until the
+    /// relay does.
+    fn serve<I>(&self, io: I, peer: SocketAddr, tls: Option<&'static str>, admitted: Admitted)
+    where
         I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     {
         let state = self.state.clone();
         let worker = self.worker;
         let notes = HeadNotes::default();
-        let client = Peer::new(peer.ip(), tls);
-        // The address in its plain IPv4 form when it arrived mapped on a dual-stack socket, for the log below.
-        let client_ip = client.ip;
         let admitted = Arc::new(admitted);
         let held = admitted.clone();
         let clock = Clock::new(self.timeouts, peer.ip(), state.metrics);
         // Reads wait in the guard, writes in the send bound beneath it.
         let io = SendTimeout::new(io, self.timeouts.send, peer.ip(), state.metrics);
-        let guard = HeadGuard::new(io, notes.clone(), self.limits, self.h2).with_clock(clock);
-        let io = TokioIo::new(guard);
-        let service = service_fn(move |mut req: Request<Incoming>| {
-            let state = state.clone();
-            let note = notes.next();
-            let in_flight = notes.in_flight();
-            if note.upgrade {
-                // hyper's connection task ends when it hands the connection to the relay (`upgrade.rs`): the
-                // relay holds the count from then on.
-                req.extensions_mut().insert(held.clone());
-            }
-            let notes = notes.clone();
-            let client = client.clone();
-            let connect = req.method() == Method::CONNECT;
-            let h2 = req.version() == Version::HTTP_2;
-            async move {
-                let upgrade = note.upgrade;
-                let response = pipeline::handle(state, worker, client, note, req).await;
-                if upgrade {
-                    // hyper switches on 101, or on a 2xx to CONNECT: the guard reads on as HTTP/1 only when it
-                    // did not.
-                    let status = response.status();
-                    let switched = status == StatusCode::SWITCHING_PROTOCOLS
-                        || (connect && status.is_success());
-                    notes.upgrade_answered(switched);
-                }
-                Ok::<_, Infallible>(response.map(|body| Answer {
-                    body,
-                    in_flight,
-                    h2,
-                }))
-            }
-        });
-        let connection = self
-            .builder
-            .serve_connection_with_upgrades(io, service)
-            .into_owned();
-        let connection = watcher.watch(connection);
+        let protocols = self.protocols.clone();
+        let mut guard = HeadGuard::new(io, notes.clone(), self.limits, protocols.http2.is_some())
+            .with_clock(clock);
+        let draining = self.draining.clone();
         tokio::spawn(async move {
             let _admitted = admitted;
-            if let Err(e) = connection.await {
-                tracing::debug!("connection from {} ended: {e}", client_ip);
+            let mut draining = draining;
+            // The address in its plain IPv4 form when it arrived mapped on a dual-stack socket, for the log.
+            let ended = |e: &dyn std::fmt::Display| {
+                tracing::debug!("connection from {} ended: {e}", peer.ip().to_canonical());
+            };
+            let h2 = tokio::select! {
+                first = poll_fn(|cx| guard.poll_first(cx)) => match first {
+                    Ok(Some(h2)) => h2,
+                    // Closed, or timed out (counted and logged by the guard), before a request.
+                    Ok(None) => return,
+                    Err(e) => return ended(&e),
+                },
+                // The worker stops before the client sent a request: closed, as hyper closes an idle connection.
+                _ = draining.changed() => return,
+            };
+            // Made once there is a request: the slow shapes never pay for the address's text and the service.
+            let client = Peer::new(peer.ip(), tls);
+            let service = service_fn(move |mut req: Request<Incoming>| {
+                let state = state.clone();
+                let note = notes.next();
+                let in_flight = notes.in_flight();
+                if note.upgrade {
+                    // hyper's connection task ends when it hands the connection to the relay (`upgrade.rs`): the
+                    // relay holds the count from then on.
+                    req.extensions_mut().insert(held.clone());
+                }
+                let notes = notes.clone();
+                let client = client.clone();
+                let connect = req.method() == Method::CONNECT;
+                let h2 = req.version() == Version::HTTP_2;
+                async move {
+                    let upgrade = note.upgrade;
+                    let response = pipeline::handle(state, worker, client, note, req).await;
+                    if upgrade {
+                        // hyper switches on 101, or on a 2xx to CONNECT: the guard reads on as HTTP/1 only when it
+                        // did not.
+                        let status = response.status();
+                        let switched = status == StatusCode::SWITCHING_PROTOCOLS
+                            || (connect && status.is_success());
+                        notes.upgrade_answered(switched);
+                    }
+                    Ok::<_, Infallible>(response.map(|body| Answer {
+                        body,
+                        in_flight,
+                        h2,
+                    }))
+                }
+            });
+            let served = match &protocols.http2 {
+                Some(http2) if h2 => {
+                    let connection = Box::pin(http2.serve_connection(TokioIo::new(guard), service));
+                    until_drained(connection, draining, |c| c.graceful_shutdown()).await
+                }
+                _ => {
+                    let connection = protocols
+                        .http1
+                        .serve_connection(TokioIo::new(guard), service)
+                        .with_upgrades();
+                    until_drained(Box::pin(connection), draining, |c| c.graceful_shutdown()).await
+                }
+            };
+            if let Err(e) = served {
+                ended(&e);
             }
         });
     }
+}
+
+/// Runs a connection to its end; when the worker stops first, asks it to finish what it is answering and close
+/// (`graceful`), and runs it to that end. Holds `draining` until then: the worker waits for every receiver.
+///
+/// The connection comes boxed: it is kilobytes (hyper's buffers and state), and a task is copied whole when it
+/// is spawned and again as it ends; with a pointer to it, the connection's task is a few hundred bytes.
+async fn until_drained<C>(
+    mut connection: Pin<Box<C>>,
+    mut draining: watch::Receiver<()>,
+    graceful: impl FnOnce(Pin<&mut C>),
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>>
+where
+    C: Future<Output = hyper::Result<()>>,
+{
+    tokio::select! {
+        ended = connection.as_mut() => return Ok(ended?),
+        // The worker stopped (or is gone: the sender dropped).
+        _ = draining.changed() => graceful(connection.as_mut()),
+    }
+    Ok(connection.await?)
 }
 
 /// A response body that keeps its request in flight on the connection until hyper is done with it: the

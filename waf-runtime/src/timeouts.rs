@@ -53,6 +53,7 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// Every stage, in the order declared (`Metrics` finds a stage's counter at `stage as usize`).
     pub const ALL: [Stage; 8] = [
         Stage::FirstByte,
         Stage::TlsHandshake,
@@ -208,5 +209,17 @@ impl Stall {
         };
         self.waiting = true;
         sleep.as_mut().poll(cx).is_ready()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stages_are_listed_in_declaration_order() {
+        for (i, stage) in Stage::ALL.into_iter().enumerate() {
+            assert_eq!(stage as usize, i, "{}", stage.name());
+        }
     }
 }

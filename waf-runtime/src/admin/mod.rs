@@ -228,6 +228,13 @@ pub async fn start(state: Arc<State>, config: &AdminConfig) -> Result<SocketAddr
             addr: wanted,
             source,
         })?;
+    // Inherited by the connections it accepts (`server::accept`).
+    socket2::SockRef::from(&listener)
+        .set_tcp_nodelay(true)
+        .map_err(|source| AdminStartError::Bind {
+            addr: wanted,
+            source,
+        })?;
     let addr = listener
         .local_addr()
         .map_err(io_error("admin panel address"))?;
