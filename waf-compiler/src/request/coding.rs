@@ -90,7 +90,8 @@ impl Coding {
         // shorter one that breaks (bytes after a complete stream, a corrupt or unfinished stream) is not in the
         // coding, and its bytes as sent are what the rules read.
         let cut = bytes.len() >= limit;
-        let mut read = |reader: &mut dyn Read| reader.take(cap).read_to_end(&mut out).is_ok() || cut;
+        let mut read =
+            |reader: &mut dyn Read| reader.take(cap).read_to_end(&mut out).is_ok() || cut;
         let whole = match self {
             Coding::Identity => return Some(bytes[..bytes.len().min(limit)].to_vec()),
             Coding::Gzip => read(&mut flate2::read::MultiGzDecoder::new(bytes)),
@@ -163,13 +164,17 @@ mod tests {
         let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
         zlib.write_all(&page).unwrap();
         assert_eq!(
-            Coding::Deflate.decode(&zlib.finish().unwrap(), 1 << 20).unwrap(),
+            Coding::Deflate
+                .decode(&zlib.finish().unwrap(), 1 << 20)
+                .unwrap(),
             page
         );
         let mut raw = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
         raw.write_all(&page).unwrap();
         assert_eq!(
-            Coding::Deflate.decode(&raw.finish().unwrap(), 1 << 20).unwrap(),
+            Coding::Deflate
+                .decode(&raw.finish().unwrap(), 1 << 20)
+                .unwrap(),
             page
         );
         assert_eq!(Coding::Identity.decode(b"abcdef", 3).unwrap(), b"abc");
@@ -202,11 +207,17 @@ mod tests {
         assert_eq!(Coding::Snappy.decode(&block, 1 << 20).unwrap(), samples);
         // A block declaring more than the limit is not decoded in part (nor allocated).
         assert_eq!(Coding::Snappy.decode(&block, 100), None);
-        assert_eq!(Coding::Snappy.decode(b"\xff\xff\xff\xff\x0fabc", 1 << 30), None);
+        assert_eq!(
+            Coding::Snappy.decode(b"\xff\xff\xff\xff\x0fabc", 1 << 30),
+            None
+        );
         let mut framed = snap::write::FrameEncoder::new(Vec::new());
         framed.write_all(&samples).unwrap();
         let framed = framed.into_inner().unwrap();
-        assert_eq!(Coding::SnappyFramed.decode(&framed, 1 << 20).unwrap(), samples);
+        assert_eq!(
+            Coding::SnappyFramed.decode(&framed, 1 << 20).unwrap(),
+            samples
+        );
         assert_eq!(
             Coding::SnappyFramed.decode(&framed, 100).unwrap(),
             samples[..100]

@@ -402,7 +402,10 @@ mod tests {
     #[test]
     fn a_value_starting_with_a_statement_must_parse_as_one() {
         // It breaks out of no string or number: it injects only where it is run as it is.
-        for sql in ["SELECT password FROM users WHERE id = 1", "select pg_sleep(5)"] {
+        for sql in [
+            "SELECT password FROM users WHERE id = 1",
+            "select pg_sleep(5)",
+        ] {
             assert!(injection(sql.as_bytes(), Shape::Text).is_some(), "{sql}");
         }
         let logged = "SELECT id, name FROM products WHERE category_id = 15 took 298ms";
