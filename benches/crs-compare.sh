@@ -196,10 +196,10 @@ if [ "$RESPONSE_TESTS" != 0 ]; then
       modsecurity on; modsecurity_rules_file $work/modsecurity-responses.conf;
       location / { proxy_pass http://127.0.0.1:$REFLECT_PORT; proxy_set_header Host \$http_host; } }" \
     "load_module $MODSEC_MODULE;"
-  waf_variant_config enforce "$WAF_RESPONSES_PORT" "$REFLECT_PORT" "$work/waf-responses.yml"
-  sed -i -e 's/^  mode: enforce$/  mode: observe/' -e 's/paranoia_level: 1}$/paranoia_level: 4, responses: true}/' \
+  RESPONSES=true waf_variant_config enforce "$WAF_RESPONSES_PORT" "$REFLECT_PORT" "$work/waf-responses.yml"
+  sed -i -e 's/^  mode: enforce$/  mode: observe/' -e 's/paranoia_level: 1,/paranoia_level: 4,/' \
     "$work/waf-responses.yml"
-  grep -q 'responses: true' "$work/waf-responses.yml" || fail "the response run's waf settings"
+  grep -q 'paranoia_level: 4, responses: true' "$work/waf-responses.yml" || fail "the response run's waf settings"
   "$WAF_BIN" --config "$work/waf-responses.yml" >"$work/waf-responses.log" 2>&1 &
   pids+=($!)
   wait_ready "$REFLECT_PORT" "the reflecting upstream"
