@@ -109,8 +109,10 @@ impl Coding {
             Coding::SnappyFramed => read(&mut snap::read::FrameDecoder::new(bytes)),
             Coding::Snappy => {
                 // A raw block states its decoded length first; it is allocated only within the limit.
-                let fits = snap::raw::decompress_len(bytes).is_ok_and(|len| len <= limit);
-                return fits.then(|| snap::raw::Decoder::new().decompress_vec(bytes).ok())?;
+                if !snap::raw::decompress_len(bytes).is_ok_and(|len| len <= limit) {
+                    return None;
+                }
+                return snap::raw::Decoder::new().decompress_vec(bytes).ok();
             }
         };
         whole.then_some(out)

@@ -311,9 +311,7 @@ impl CompiledRuleSet {
         if inbound.saturating_add(outbound) == 0 {
             return Vec::new();
         }
-        self.rules
-            .iter()
-            .filter(|r| r.rule.phase == Phase::Logging && r.runs_at(self.paranoia_level))
+        self.correlation_rules()
             .map(|r| RuleMatch::correlation(&r.rule, inbound, outbound))
             .collect()
     }
@@ -322,11 +320,14 @@ impl CompiledRuleSet {
     /// [`CompiledRuleSet::correlate_scores`] reports with, without their messages (the proxy writes its own line
     /// and asks once, at load).
     pub fn correlation_rule_ids(&self) -> Vec<u32> {
+        self.correlation_rules().map(|r| r.rule.id).collect()
+    }
+
+    /// The logging phase's rules that run at the set's paranoia level.
+    fn correlation_rules(&self) -> impl Iterator<Item = &CompiledRule> {
         self.rules
             .iter()
             .filter(|r| r.rule.phase == Phase::Logging && r.runs_at(self.paranoia_level))
-            .map(|r| r.rule.id)
-            .collect()
     }
 
     /// The rules as evaluation sees them.
