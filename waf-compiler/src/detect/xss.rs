@@ -35,7 +35,8 @@ pub fn is_xss(input: &[u8]) -> bool {
 /// Whether `input` holds HTML that runs code in some context, as [`is_xss`] decides, except that an inline style
 /// counts only when it can run code (a CSS expression, a scripting URL, a binding, an import). libinjection
 /// flags every `style` attribute; rich-text editors write one on every coloured word and aligned paragraph,
-/// and HTML sanitizers (DOMPurify, ammonia) keep them. This is the confirmation of the XSS family.
+/// and HTML sanitizers (DOMPurify, ammonia) keep them. Namespace declarations and XLink attributes (`xmlns`,
+/// `xlink:href`) count only with a scripting URL. This is the confirmation of the XSS family.
 pub fn runs_code(input: &[u8]) -> bool {
     flags(input, Styles::WhenScripted)
 }
@@ -96,6 +97,8 @@ enum Attribute {
     Style,
     /// SVG `attributeName`: names another attribute in its value.
     Indirect,
+    /// `xmlns`, `xlink:*` in confirmation: dangerous with an active namespace or a script-like scheme.
+    Namespace,
 }
 
 /// Tags that run or load code, or change how the rest is parsed.
@@ -262,13 +265,26 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
         match token.kind {
             TokenType::Doctype => return true,
             TokenType::TagNameOpen if is_black_tag(text) => return true,
-            TokenType::AttrName => attribute = black_attribute(text),
+            TokenType::AttrName => {
+                attribute = match black_attribute(text) {
+                    // A namespace declaration or an XLink attribute runs code only through what it names: an
+                    // active namespace or a scripting URL. SOAP, WebDAV and feed documents declare namespaces on
+                    // every element; libinjection flags the names themselves.
+                    Attribute::Black
+                        if styles == Styles::WhenScripted && is_namespace_or_link(text) =>
+                    {
+                        Attribute::Namespace
+                    }
+                    other => other,
+                }
+            }
             TokenType::AttrValue => {
                 let dangerous = match attribute {
                     Attribute::Harmless => false,
                     Attribute::Black => true,
                     Attribute::Style => styles == Styles::Dangerous || is_scripted_style(text),
                     Attribute::Url => is_black_url(input, token),
+                    Attribute::Namespace => is_active_namespace(text) || is_black_url(input, token),
                     Attribute::Indirect => black_attribute(text) != Attribute::Harmless,
                 };
                 if dangerous {
@@ -327,6 +343,33 @@ fn black_attribute(name: &[u8]) -> Attribute {
         .iter()
         .find(|(attr, _)| equals_ignoring_nul(attr, name))
         .map_or(Attribute::Harmless, |&(_, kind)| kind)
+}
+
+/// Namespaces whose elements run code or fetch documents where an XML or XHTML parser honours them: XInclude
+/// and XSLT (file and URL inclusion), XHTML, SVG and MathML (script elements and handlers inside XML), and
+/// Microsoft's `urn:schemas-microsoft-com:` (VML, HTML behaviours). Others (SOAP's, XML Schema's, an
+/// application's own) only name vocabularies.
+const ACTIVE_NAMESPACES: [&[u8]; 6] = [
+    b"www.w3.org/2001/xinclude",
+    b"www.w3.org/1999/xsl/",
+    b"www.w3.org/1999/xhtml",
+    b"www.w3.org/2000/svg",
+    b"www.w3.org/1998/math/",
+    b"urn:schemas-microsoft-com",
+];
+
+/// Whether the attribute value `value` names an [`ACTIVE_NAMESPACES`] namespace.
+fn is_active_namespace(value: &[u8]) -> bool {
+    let lower = value.to_ascii_lowercase();
+    ACTIVE_NAMESPACES
+        .iter()
+        .any(|ns| lower.windows(ns.len()).any(|w| w == *ns))
+}
+
+/// `xmlns`, `xmlns:*`, `xlink:*` attribute names.
+fn is_namespace_or_link(name: &[u8]) -> bool {
+    name.len() >= 5
+        && (equals_ignoring_nul(b"XMLNS", &name[..5]) || equals_ignoring_nul(b"XLINK", &name[..5]))
 }
 
 /// IE executes backquote-ended tags in comments, conditional comments `[if`, `<?xml`,
