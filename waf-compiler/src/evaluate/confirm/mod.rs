@@ -13,6 +13,7 @@
 //! - [`shell`]: a small command-line lexer: a known command in command position (after `;`, `|`, `&`, a
 //!   newline, inside `$(...)` or backquotes, or heading the value) with arguments shaped as a command's;
 //! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
+//! - [`json`]: a JSON document carried in a field (a cookie, a form field) is judged by its strings;
 //! - [`message`]: HTTP request smuggling and response splitting: a request or status line, header lines or
 //!   a forged page where a line starts.
 //!
@@ -26,6 +27,7 @@ mod decode;
 mod escape;
 mod fixation;
 mod graphql;
+mod json;
 mod message;
 mod name;
 mod redirect;
@@ -108,9 +110,12 @@ pub fn confirm(
         }
     }
     if shape == Shape::Pairs {
-        return pairs(confirm, &forms, transformed.get(hit.span.clone()));
+        return pairs(confirm, &forms, transformed.get(hit.span.clone()), map);
     }
-    match forms.iter().find_map(|form| parse(confirm, form, shape)) {
+    match forms
+        .iter()
+        .find_map(|form| parse(confirm, form, shape, map))
+    {
         Some(reason) => Confirmation {
             confirmed: true,
             reason,
@@ -143,10 +148,13 @@ fn refuted_by_its_place(
             .or_else(|| shell::tilde_inside_word(transformed, hit.span.clone())),
         Confirm::Code => hit
             .phrase
-            .then(|| name::dotted_name_part(transformed, hit.span.clone()))
+            .then(|| {
+                name::dotted_name_part(transformed, hit.span.clone())
+                    .or_else(|| name::in_url_host(transformed, hit.span.clone()))
+            })
             .flatten()
             .or_else(|| redirect::loopback_redirect(request.name, raw)),
-        Confirm::Sql => sql::query_language(raw),
+        Confirm::Sql => sql::query_language(raw).or_else(|| sql::whole_query(request.name, raw)),
         Confirm::Xss | Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => {
             None
         }
@@ -184,7 +192,9 @@ fn judged_alone(
 }
 
 /// A GraphQL document's syntax is the client's code; what a user can put in it is its string values: confirmed
-/// when one of them is, else refuted. None when `raw` is no GraphQL document.
+/// when one of them is, else refuted. A language with a parser reads each string as data ([`in_string`]): the
+/// pattern may have hit the document's syntax (`{ node {` read as a command after a brace), so a string of no
+/// shape elsewhere in it is no evidence. None when `raw` is no GraphQL document.
 fn in_graphql_strings(
     confirm: Confirm,
     raw: &[u8],
@@ -194,8 +204,13 @@ fn in_graphql_strings(
     let strings = graphql::strings(raw)?;
     let found = strings.iter().find_map(|string| {
         let string = string.as_bytes();
-        let judged = self::confirm(confirm, string, string, Hit::default(), map, request);
-        judged.confirmed.then_some(judged.reason)
+        match confirm {
+            Confirm::Sql | Confirm::Xss | Confirm::Shell => in_string(confirm, string, map),
+            _ => {
+                let judged = self::confirm(confirm, string, string, Hit::default(), map, request);
+                judged.confirmed.then_some(judged.reason)
+            }
+        }
     });
     Some(match found {
         Some(reason) => Confirmation {
@@ -228,8 +243,11 @@ fn value_shape(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<Shap
 }
 
 /// What the parser of `confirm`'s language finds in `form`, data of `shape`.
-fn parse(confirm: Confirm, form: &[u8], shape: Shape) -> Option<String> {
+fn parse(confirm: Confirm, form: &[u8], shape: Shape, map: UnicodeMap) -> Option<String> {
     match confirm {
+        Confirm::Sql | Confirm::Xss | Confirm::Shell if shape == Shape::Json => {
+            in_json_strings(confirm, form, map)
+        }
         Confirm::Sql => sql::injection(form, shape),
         Confirm::Xss => xss::injection(form),
         Confirm::Shell => shell::injection(form),
@@ -237,6 +255,26 @@ fn parse(confirm: Confirm, form: &[u8], shape: Shape) -> Option<String> {
             None
         }
     }
+}
+
+/// What the parser of `confirm`'s language finds in the strings (names and values) of the JSON document
+/// `form`, each read as data of its own shape and in its decoded forms, a string of no shape as a plain value
+/// (the parser, not its length, decides): the application parses the document and uses its strings, and the
+/// document's quotes and brackets are JSON's syntax, not an injection's. None when `form` is no JSON document.
+fn in_json_strings(confirm: Confirm, form: &[u8], map: UnicodeMap) -> Option<String> {
+    json::strings(form)?
+        .iter()
+        .find_map(|string| in_string(confirm, string.as_bytes(), map))
+        .map(|reason| format!("in a string of the JSON document: {reason}"))
+}
+
+/// What the parser of `confirm`'s language finds in `string`, a string of a document (JSON, GraphQL), read as
+/// data of its own shape, one of no shape as a plain value, in each of its decoded forms.
+fn in_string(confirm: Confirm, string: &[u8], map: UnicodeMap) -> Option<String> {
+    let shape = shape::data_shape(string).unwrap_or(Shape::Token);
+    decode::forms(string, map)
+        .iter()
+        .find_map(|form| parse(confirm, form, shape, map))
 }
 
 /// What the parser of `confirm`'s language looked for and did not find.
@@ -257,7 +295,12 @@ fn not_found(confirm: Confirm) -> &'static str {
 /// `=` and `&` are its own syntax, not an assignment's or a command's (`kw=script font` is a keyword, not
 /// `script` after `=`). A value that is a fragment still scores as written, unless the pattern's `hit` was on
 /// the query string's own `=` or `&`.
-fn pairs(confirm: Confirm, forms: &[Cow<'_, [u8]>], hit: Option<&[u8]>) -> Confirmation {
+fn pairs(
+    confirm: Confirm,
+    forms: &[Cow<'_, [u8]>],
+    hit: Option<&[u8]>,
+    map: UnicodeMap,
+) -> Confirmation {
     let values: Vec<(&[u8], Option<Shape>)> = forms
         .iter()
         .flat_map(|form| shape::pair_values(form))
@@ -265,7 +308,7 @@ fn pairs(confirm: Confirm, forms: &[Cow<'_, [u8]>], hit: Option<&[u8]>) -> Confi
         .collect();
     if let Some(reason) = values
         .iter()
-        .find_map(|&(value, shape)| parse(confirm, value, shape.unwrap_or(Shape::Token)))
+        .find_map(|&(value, shape)| parse(confirm, value, shape.unwrap_or(Shape::Token), map))
     {
         return Confirmation {
             confirmed: true,
@@ -500,6 +543,20 @@ mod tests {
         assert!(!confirmed(
             Confirm::Sql,
             r#"{"filters":[{"field":"price","op":">","value":10}]}"#
+        ));
+        // A JSON document is read by its strings: its quotes are JSON's, not a string an injection closes.
+        assert!(!confirmed(
+            Confirm::Sql,
+            r#"["from the set","full screen with","and the harbour the"]"#
+        ));
+        assert!(confirmed(Confirm::Sql, r#"{"id":"1' or '1'='1"}"#));
+        assert!(confirmed(
+            Confirm::Xss,
+            r#"{"n":"<img src=x onerror=alert(1)>"}"#
+        ));
+        assert!(confirmed(
+            Confirm::Shell,
+            r#"["ok","127.0.0.1; cat /etc/passwd"]"#
         ));
         assert!(!confirmed(
             Confirm::Xss,

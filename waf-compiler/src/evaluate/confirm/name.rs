@@ -48,6 +48,38 @@ pub fn dotted_name_part(value: &[u8], hit: Range<usize>) -> Option<String> {
     })
 }
 
+/// Why the file or directory name the pattern's `hit` found in `value` (`.tools/`, `.git/`) is not one: `value`
+/// is an `http(s)` URL and the phrase starts inside its host, where it is a label of a domain name
+/// (`https://lti.tools/launch`), a site rather than a file the request reads.
+pub fn in_url_host(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let phrase = value.get(hit.clone())?;
+    // A rule's path normalisation may have collapsed the scheme's `//` (`https:/lti.tools/...`).
+    let scheme = [b"http://".as_slice(), b"https://", b"http:/", b"https:/"]
+        .into_iter()
+        .find(|scheme| {
+            value.len() > scheme.len() && value[..scheme.len()].eq_ignore_ascii_case(scheme)
+        })?
+        .len();
+    let host_end = scheme
+        + value[scheme..]
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+            .unwrap_or(value.len() - scheme);
+    let host = &value[scheme..host_end];
+    let plain_host = host
+        .iter()
+        .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b':'));
+    (phrase.first() == Some(&b'.') && plain_host && (scheme..host_end).contains(&hit.start)).then(
+        || {
+            format!(
+                "`{}` starts in the host name `{}` of a URL: a site, not a file",
+                String::from_utf8_lossy(phrase),
+                String::from_utf8_lossy(host)
+            )
+        },
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -67,5 +99,13 @@ mod tests {
         assert!(dotted_name_part(b"/app/.env", 5..9).is_none());
         assert!(dotted_name_part(b"/backup.sql.gz", 7..14).is_none());
         assert!(dotted_name_part(b"/repo.git/config", 5..10).is_none());
+    }
+
+    #[test]
+    fn a_name_in_a_url_host_is_a_site() {
+        assert!(in_url_host(b"https://lti.tools/saltire/tp", 11..18).is_some());
+        assert!(in_url_host(b"https://example.com/.git/config", 19..24).is_none());
+        assert!(in_url_host(b"file:///x.tools/", 9..16).is_none());
+        assert!(in_url_host(b"https:/lti.tools/saltire/tp", 10..17).is_some());
     }
 }

@@ -4,13 +4,22 @@
 //! authorization server sends the browser there; it fetches nothing, so the loopback address CRS's SSRF rules
 //! look for (934110) is where the user's own app listens, not a request forgery.
 
-/// The parameter RFC 6749 §3.1.2 names for the redirection endpoint.
+/// The parameter RFC 6749 §3.1.2 names for the redirection endpoint; OpenID Connect and providers name others
+/// after it with a prefix (`post_logout_redirect_uri`, `success_redirect_uri`).
 const REDIRECT_PARAMETER: &[u8] = b"redirect_uri";
 
-/// Why `value`, sent as `name`, is a native app's loopback redirect: `redirect_uri` holding an `http` URL of a
-/// loopback host (`127.0.0.1`, `[::1]`, `localhost`), with a port or a path only.
+/// Whether `name` is [`REDIRECT_PARAMETER`] or ends with it after `_` or `.` (a JSON member's path).
+fn names_a_redirect(name: &[u8]) -> bool {
+    let n = REDIRECT_PARAMETER.len();
+    name.len() >= n
+        && name[name.len() - n..].eq_ignore_ascii_case(REDIRECT_PARAMETER)
+        && (name.len() == n || matches!(name[name.len() - n - 1], b'_' | b'.'))
+}
+
+/// Why `value`, sent as `name`, is a native app's loopback redirect: a redirect URI parameter holding an `http`
+/// URL of a loopback host (`127.0.0.1`, `[::1]`, `localhost`), with a port or a path only.
 pub fn loopback_redirect(name: &[u8], value: &[u8]) -> Option<String> {
-    if !name.eq_ignore_ascii_case(REDIRECT_PARAMETER) {
+    if !names_a_redirect(name) {
         return None;
     }
     let rest = value.strip_prefix(b"http://")?;
@@ -58,6 +67,14 @@ mod tests {
             );
         }
         assert_eq!(loopback_redirect(b"url", b"http://127.0.0.1:8085/"), None);
+        assert!(loopback_redirect(b"success_redirect_uri", b"http://localhost/done").is_some());
+        assert!(
+            loopback_redirect(b"json.post_logout_redirect_uri", b"http://127.0.0.1:9/").is_some()
+        );
+        assert_eq!(
+            loopback_redirect(b"notredirect_uri", b"http://127.0.0.1:8085/"),
+            None
+        );
         assert_eq!(
             loopback_redirect(b"redirect_uri", b"http://169.254.169.254/latest/meta-data/"),
             None

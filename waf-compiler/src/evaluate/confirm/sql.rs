@@ -169,6 +169,107 @@ pub fn query_language(name: &[u8]) -> Option<String> {
         })
 }
 
+/// Parameters that APIs name for a query written in their own language: Jira's `jql`, Salesforce's and
+/// InfluxDB's `q` (SOQL, InfluxQL), Prometheus's `query`, search and reporting APIs' `filter`, `where`, `sql`.
+const QUERY_VALUE_PARAMETERS: &[&str] = &[
+    "q",
+    "query",
+    "jql",
+    "sql",
+    "soql",
+    "filter",
+    "where",
+    "search",
+    "expr",
+    "expression",
+];
+
+/// How `value`, sent as `name`, is a whole query of an API's language rather than an injection: under a
+/// parameter named for one ([`QUERY_VALUE_PARAMETERS`], the last part of a JSON member's path too), it parses on
+/// its own as one plain `SELECT` (SOQL, InfluxQL) or as the condition of one (JQL, PromQL's selectors, search
+/// filters), with no comment or second statement, and each condition it joins names a field
+/// ([`names_fields`]). An injection breaks out of the place a value has: a quote it leaves open, a comment that
+/// cuts the rest, a stacked statement, a condition of literals alone (`1 or 1=1`, `'a'='a'`).
+pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
+    let last = name.rsplit(|&b| b == b'.').next()?;
+    let named = QUERY_VALUE_PARAMETERS
+        .iter()
+        .any(|parameter| last.eq_ignore_ascii_case(parameter.as_bytes()));
+    let text = std::str::from_utf8(value).ok()?;
+    if !named || ["--", "/*", "#", ";"].iter().any(|cut| text.contains(cut)) {
+        return None;
+    }
+    let dialects: [(&str, &dyn Dialect); 3] = [
+        ("standard SQL", &GenericDialect {}),
+        ("PostgreSQL", &PostgreSqlDialect {}),
+        ("MySQL", &MySqlDialect {}),
+    ];
+    dialects.iter().find_map(|&(dialect_name, dialect)| {
+        let parse = |sql: &str| {
+            Parser::new(dialect)
+                .with_recursion_limit(RECURSION_LIMIT)
+                .try_with_sql(sql)
+                .and_then(|mut parser| parser.parse_statements())
+                .ok()
+        };
+        let as_statement = parse(text).is_some_and(|statements| plain_select(&statements));
+        let as_condition = || {
+            parse(&format!("SELECT * FROM t WHERE {text}"))
+                .is_some_and(|statements| plain_select(&statements))
+        };
+        (as_statement || as_condition()).then(|| {
+            format!(
+                "`{}` holds a whole query of the API's language ({dialect_name} reads it), not a value breaking out of one",
+                String::from_utf8_lossy(name)
+            )
+        })
+    })
+}
+
+/// Whether `statements` are one `SELECT` without a set operation or `INTO`, whose condition, if any, names a
+/// field in each part it joins.
+fn plain_select(statements: &[Statement]) -> bool {
+    let [Statement::Query(query)] = statements else {
+        return false;
+    };
+    let SetExpr::Select(select) = query.body.as_ref() else {
+        return false;
+    };
+    select.into.is_none() && select.selection.as_ref().is_none_or(names_fields)
+}
+
+/// Whether every condition `expr` joins with AND, OR, XOR or NOT names a field (a column, a function's call: in
+/// a comparison, a list or pattern test, a range): real queries compare fields, an injection's tautology
+/// compares literals.
+fn names_fields(expr: &Expr) -> bool {
+    match expr {
+        Expr::BinaryOp {
+            left,
+            op: BinaryOperator::And | BinaryOperator::Or | BinaryOperator::Xor,
+            right,
+        } => names_fields(left) && names_fields(right),
+        Expr::Nested(inner) | Expr::UnaryOp { expr: inner, .. } => names_fields(inner),
+        other => has_field(other),
+    }
+}
+
+/// Whether `expr` names a field: a column or a call, itself or as an operand.
+fn has_field(expr: &Expr) -> bool {
+    match expr {
+        Expr::Identifier(_) | Expr::CompoundIdentifier(_) | Expr::Function(_) => true,
+        Expr::BinaryOp { left, right, .. } => has_field(left) || has_field(right),
+        Expr::Nested(inner)
+        | Expr::UnaryOp { expr: inner, .. }
+        | Expr::IsNull(inner)
+        | Expr::IsNotNull(inner)
+        | Expr::In { expr: inner, .. }
+        | Expr::Between { expr: inner, .. }
+        | Expr::Like { expr: inner, .. }
+        | Expr::ILike { expr: inner, .. } => has_field(inner),
+        _ => false,
+    }
+}
+
 /// Where in a query a value lands.
 #[derive(Clone, Copy)]
 enum Place {
@@ -375,6 +476,46 @@ mod tests {
             "user",
         ] {
             assert_eq!(query_language(name.as_bytes()), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn whole_queries_of_an_api_language() {
+        for (name, query) in [
+            ("jql", "assignee = currentUser() ORDER BY updated DESC"),
+            (
+                "json.jql",
+                "project = FSD AND status = 'To Do' ORDER BY created DESC",
+            ),
+            (
+                "q",
+                "SELECT Id,Name FROM Contact WHERE Email LIKE '%example.com' LIMIT 10",
+            ),
+            ("query", "count(http_requests_total)"),
+            (
+                "jql",
+                "project=QA AND labels in (qa-ready,blocked) AND status in ('Done')",
+            ),
+        ] {
+            assert!(
+                whole_query(name.as_bytes(), query.as_bytes()).is_some(),
+                "{query}"
+            );
+        }
+        for (name, value) in [
+            ("q", "1 or 1=1"),
+            ("q", "x' or 'a'='a"),
+            ("q", "test' or 1="),
+            ("filter", "1 union select password from users"),
+            ("q", "id = 1; drop table users"),
+            ("q", "name = 'x' -- "),
+            ("id", "assignee = currentUser()"),
+        ] {
+            assert_eq!(
+                whole_query(name.as_bytes(), value.as_bytes()),
+                None,
+                "{value}"
+            );
         }
     }
 
