@@ -121,6 +121,13 @@ const TRUNCATED_URL_RULE: u32 = 931120;
 /// body ModSecurity cannot decode. A body in a coding the engine undoes ([`Coding`]) is read decoded.
 const RESTRICTED_HEADER_RULE: u32 = 920450;
 
+/// The one expectation HTTP defines (RFC 9110, section 10.1.1), which 920450 refuses with the `Expect` header:
+/// curl sends it with every body over 1 KiB, .NET's HTTP clients and the AWS SDKs' uploads with theirs. CRS lists
+/// the header because front ends and back ends that disagree on it can be desynchronised; the proxy answers the
+/// expectation itself (hyper sends `100 Continue` when the body is read) and removes the header before
+/// forwarding (`forward.rs`), so the application's server never sees one to disagree on.
+const CONTINUE_EXPECTATION: &[u8] = b"100-continue";
+
 /// The rule that refuses a `Content-Type` CRS's pattern does not take (920470): its parameter names are a list
 /// (`charset`, `boundary`, `action`...). Clients send others in well-formed media types: OData's
 /// `odata.metadata=minimal`, Elasticsearch's `compatible-with=8`, protobuf's `messageType`, JSON-LD's `profile`.
@@ -249,7 +256,7 @@ impl Profile {
     /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, a
     /// file `body` that is what its label says ([`SIGNATURES`]), and a URL ending in `?` in a value of a JSON
     /// body ([`TRUNCATED_URL_RULE`]), a `Content-Encoding` the engine undid on the body (`decoded`, from
-    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]), and a well-formed media type with a parameter CRS does
+    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), and a well-formed media type with a parameter CRS does
     /// not list ([`MEDIA_TYPE_RULE`]). For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
     /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
@@ -263,6 +270,17 @@ impl Profile {
                 .filter(|(name, _)| name.eq_ignore_ascii_case("content-type"))
                 .all(|&(_, value)| is_well_formed_media_type(value))
         };
+        let expects_continue = || {
+            request
+                .headers
+                .iter()
+                .filter(|(name, _)| name.eq_ignore_ascii_case("expect"))
+                .all(|&(_, value)| {
+                    value
+                        .trim_ascii()
+                        .eq_ignore_ascii_case(CONTINUE_EXPECTATION)
+                })
+        };
         for m in &mut verdict.matches {
             let reason = if MISSING_LABEL_RULES.contains(&m.rule_id) {
                 "a body without a label is typed by its content, which the rules read"
@@ -275,6 +293,11 @@ impl Profile {
                 && m.value_excerpt.eq_ignore_ascii_case("content-encoding")
             {
                 "the body's coding was undone: the rules read it decoded"
+            } else if m.rule_id == RESTRICTED_HEADER_RULE
+                && m.value_excerpt.eq_ignore_ascii_case("expect")
+                && expects_continue()
+            {
+                "`Expect: 100-continue` is answered by the proxy and not forwarded"
             } else if m.rule_id == MEDIA_TYPE_RULE && well_formed_media_type() {
                 "a well-formed media type (RFC 9110): a parameter CRS does not list is no attack"
             } else if m.rule_id == TRUNCATED_URL_RULE && m.variable.starts_with("ARGS_POST:json.") {
