@@ -292,7 +292,12 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
                 }
                 attribute = Attribute::Harmless;
             }
-            TokenType::TagComment if is_black_comment(text) => return true,
+            TokenType::TagComment
+                if is_black_comment(text)
+                    && !(styles == Styles::WhenScripted && is_xml_declaration(text)) =>
+            {
+                return true;
+            }
             _ => {}
         }
     }
@@ -374,6 +379,18 @@ fn is_namespace_or_link(name: &[u8]) -> bool {
 
 /// IE executes backquote-ended tags in comments, conditional comments `[if`, `<?xml`,
 /// `<?import`, and XML entity definitions.
+/// Whether a `<?...>` comment's `text` is the XML declaration that starts a document (`xml version="1.0"`), which
+/// names the XML version and encoding; IE's `<?xml:namespace ...>` imports behaviours and stays black.
+fn is_xml_declaration(text: &[u8]) -> bool {
+    text.len() > 3
+        && text[..3].eq_ignore_ascii_case(b"XML")
+        && text[3].is_ascii_whitespace()
+        && text[3..]
+            .trim_ascii_start()
+            .get(..7)
+            .is_some_and(|word| word.eq_ignore_ascii_case(b"version"))
+}
+
 fn is_black_comment(text: &[u8]) -> bool {
     if text.contains(&b'`') {
         return true;

@@ -523,6 +523,13 @@ mod tests {
             "'1'='1",
             filter
         ));
+        // OData's own functions are its language, not SQL's.
+        assert!(!confirmed_at(
+            Confirm::Sql,
+            "Emails/any(e: endswith(e, 'contoso.com'))",
+            "endswith(",
+            filter
+        ));
         // A fragment under another name scores as written.
         let call = "startswith(name,'Jo')";
         assert!(!confirmed_at(Confirm::Sql, call, "startswith(", filter));
@@ -557,6 +564,19 @@ mod tests {
         assert!(confirmed(
             Confirm::Shell,
             r#"["ok","127.0.0.1; cat /etc/passwd"]"#
+        ));
+        // XML documents declare their version and namespaces; an active namespace still counts.
+        assert!(!confirmed(
+            Confirm::Xss,
+            r#"<?xml version="1.0"?><a:propfind xmlns:a="DAV:"><a:prop><a:getetag/></a:prop></a:propfind>"#
+        ));
+        assert!(!confirmed(
+            Confirm::Xss,
+            r#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body/></s:Envelope>"#
+        ));
+        assert!(confirmed(
+            Confirm::Xss,
+            r#"<acp xmlns:xi="http://www.w3.org/2001/XInclude"><xi:include href="http://x.example/"/></acp>"#
         ));
         assert!(!confirmed(
             Confirm::Xss,
