@@ -37,8 +37,22 @@ fn statements() -> &'static Regex {
         .get_or_init(|| Regex::new(STATEMENTS).expect("the SQL statement pattern compiles"))
 }
 
+/// What SQL writes and OData's expression language does not (OASIS OData 4.01 ABNF: comparisons are words, `eq`,
+/// `gt`; strings are single-quoted literals, which [`odata_syntax`] has removed): an OData expression that has
+/// none of it is the service's language however many of OData's functions (`endswith(`, `length(`) it calls.
+const SQL_ONLY: &str = r"(?i)[=<>;|#]|--|/\*|(?:union|select|insert|update|delete|drop|exec|execute|sleep|benchmark|waitfor|having|information_schema|into)";
+
+fn sql_only() -> &'static Regex {
+    static SQL_ONLY_RE: OnceLock<Regex> = OnceLock::new();
+    // The pattern is a constant this crate's tests compile: it cannot fail at run time.
+    SQL_ONLY_RE.get_or_init(|| Regex::new(SQL_ONLY).expect("the SQL-only syntax pattern compiles"))
+}
+
 /// The fingerprint or the statement, when `value`, data of `shape`, holds an SQL injection.
 pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
+    if shape == Shape::Expression && !sql_only().is_match(value) {
+        return None;
+    }
     let mut statement_first = false;
     let found = if let Some(fp) = sqli::fingerprint(value) {
         statement_first = fp.as_str().starts_with('E');
