@@ -16,11 +16,12 @@ use regex_automata::meta::Regex;
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-/// A message's first line at the start of the value or of one of its lines, or the start of a page anywhere (an
-/// HTML answer forged into a header or a page). A mail server's command starts a message too, where a value goes
+/// A message's first line at the start of the value or of one of its lines, or the start of a page after a blank
+/// line or in a header line (an HTML answer forged after or into forged headers). A page alone splits nothing: an
+/// HTML e-mail in an API's JSON, an editor's whole document, is HTML, which the XSS rules judge. A mail server's command starts a message too, where a value goes
 /// into a mail session (CAPEC 134): an IMAP command after its tag (`A003 APPEND`, upper case, as clients write
 /// it: a line of prose starts `We select`), an SMTP envelope (`MAIL FROM:`, `RCPT TO:`).
-const MESSAGE_LINE: &str = r"(?i)(?:\A|[\r\n])[\t ]*(?:(?:get|post|put|patch|delete|head|options|connect|trace|track|propfind|proppatch|mkcol|copy|move|lock|unlock)[\t ]+\S+[\t ]+http/\d|http/\d(?:\.\d)?[\t ]+\d{3}\b|(?-i:[A-Za-z0-9]{1,10} (?:APPEND|AUTHENTICATE|COPY|EXAMINE|FETCH|LOGIN|SELECT|STORE|UID) )|(?:mail[\t ]+from|rcpt[\t ]+to)[\t ]*:)|<(?:html|meta)\b";
+const MESSAGE_LINE: &str = r"(?i)(?:\A|[\r\n])[\t ]*(?:(?:get|post|put|patch|delete|head|options|connect|trace|track|propfind|proppatch|mkcol|copy|move|lock|unlock)[\t ]+\S+[\t ]+http/\d|http/\d(?:\.\d)?[\t ]+\d{3}\b|(?-i:[A-Za-z0-9]{1,10} (?:APPEND|AUTHENTICATE|COPY|EXAMINE|FETCH|LOGIN|SELECT|STORE|UID) )|(?:mail[\t ]+from|rcpt[\t ]+to)[\t ]*:)|(?:(?:\r?\n){2}[\t ]*|[\r\n][\t ]*[\w-]+[\t ]*:[^\r\n]*)<(?:html|meta)\b";
 
 /// A header line after a line break: a message by itself where a value has no lines (`en\r\nSet-Cookie: x`), and
 /// ordinary text where it has (`Ref: J123`, `Note: ...` in a ticket).
@@ -177,6 +178,7 @@ mod tests {
             "foo\nSet-Cookie: session=attacker",
             "\r\nA003 APPEND saved-messages (\\Seen) {310}\r\n Content-Type: TEXT/PLAIN",
             "hi\r\nRCPT TO:<victim@example.com>\r\nDATA",
+            "foobar\r\nContent-Length: 0<html>ftw</html>",
         ] {
             assert!(injection(attack.as_bytes(), false).is_some(), "{attack:?}");
         }
@@ -184,6 +186,8 @@ mod tests {
             "{\"message\":\"10.0.0.7 - - [22/Dec/2024] \\\"GET /cart HTTP/2\\\" 200 512\"}\n{\"level\":\"info\"}",
             "the client speaks http/1.1 and the server answers with http/2 when it can",
             "{\"type\":\"network-error\",\"body\":{\"protocol\":\"http/1.1\",\"status_code\":0}}",
+            // An HTML e-mail an API sends is a page, with no forged headers before it.
+            "<html><body style=\"font-family: Arial\"><h2>Receipt</h2><p>Thanks!</p></body></html>",
         ] {
             assert_eq!(injection(data.as_bytes(), false), None, "{data:?}");
         }
