@@ -128,6 +128,11 @@ const RESTRICTED_HEADER_RULE: u32 = 920450;
 /// forwarding (`forward.rs`), so the application's server never sees one to disagree on.
 const CONTINUE_EXPECTATION: &[u8] = b"100-continue";
 
+/// The rule that refuses a GET or HEAD request with a body (920170). What it guards against is a second request
+/// smuggled in a body that a server behind the proxy ignores; Elasticsearch's and OpenSearch's search APIs take
+/// their query as a JSON body of a GET, as do clients that send one by habit. A JSON document is no HTTP request.
+const GET_BODY_RULE: u32 = 920170;
+
 /// The rule that refuses a `Content-Type` CRS's pattern does not take (920470): its parameter names are a list
 /// (`charset`, `boundary`, `action`...). Clients send others in well-formed media types: OData's
 /// `odata.metadata=minimal`, Elasticsearch's `compatible-with=8`, protobuf's `messageType`, JSON-LD's `profile`.
@@ -234,6 +239,13 @@ fn split_parameters(value: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
+/// Whether `body` is one JSON object or array.
+fn is_json_document(body: &[u8]) -> bool {
+    let trimmed = body.trim_ascii();
+    matches!(trimmed.first(), Some(b'{' | b'['))
+        && serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok()
+}
+
 /// Whether `media_type` (as 920420 reports it) ends in a [`PARSED_SUFFIXES`] suffix.
 fn has_parsed_suffix(media_type: &str) -> bool {
     let media_type = media_type.split(';').next().unwrap_or_default().trim();
@@ -256,7 +268,7 @@ impl Profile {
     /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, a
     /// file `body` that is what its label says ([`SIGNATURES`]), and a URL ending in `?` in a value of a JSON
     /// body ([`TRUNCATED_URL_RULE`]), a `Content-Encoding` the engine undid on the body (`decoded`, from
-    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), and a well-formed media type with a parameter CRS does
+    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), a JSON document as a GET's body ([`GET_BODY_RULE`]), and a well-formed media type with a parameter CRS does
     /// not list ([`MEDIA_TYPE_RULE`]). For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
     /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
@@ -298,6 +310,8 @@ impl Profile {
                 && expects_continue()
             {
                 "`Expect: 100-continue` is answered by the proxy and not forwarded"
+            } else if m.rule_id == GET_BODY_RULE && is_json_document(body) {
+                "a JSON document as a GET's body (a search API's query) carries no second request"
             } else if m.rule_id == MEDIA_TYPE_RULE && well_formed_media_type() {
                 "a well-formed media type (RFC 9110): a parameter CRS does not list is no attack"
             } else if m.rule_id == TRUNCATED_URL_RULE && m.variable.starts_with("ARGS_POST:json.") {
@@ -368,6 +382,18 @@ mod tests {
         ] {
             assert!(!is_well_formed_media_type(bad.as_bytes()), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_json_document_is_no_smuggled_request() {
+        assert!(is_json_document(
+            br#" {"query":{"match_all":{}},"size":10} "#
+        ));
+        assert!(is_json_document(b"[]"));
+        assert!(!is_json_document(
+            b"GET /admin HTTP/1.1\r\nHost: internal\r\n\r\n"
+        ));
+        assert!(!is_json_document(b"{\"open\":"));
     }
 
     #[test]
