@@ -49,6 +49,8 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/problem+json| |application/ld+json| |application/graphql| |application/graphql+json| ",
     "|application/x-amz-json-1.0| |application/x-amz-json-1.1| |application/x-sentry-envelope| |text/json| ",
     "|application/graphql-response+json| |application/vnd.google.protobuf| ",
+    // batch requests of OData services, Google's APIs and Azure Storage: multipart/mixed of application/http parts
+    "|multipart/mixed| ",
     // the bulk API of Elasticsearch's clients (8.x label every request with a versioned vendor type), and
     // Exchange ActiveSync, whose phones sync mail in WBXML
     "|application/vnd.elasticsearch+x-ndjson| |application/vnd.ms-sync.wbxml|",

@@ -104,6 +104,28 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
     Confirmation { confirmed, reason }
 }
 
+/// Why `value`, sent with `headers`, is a batch of requests by its format rather than messages smuggled into a
+/// value: the request's `Content-Type` is `multipart/mixed` and the value has `application/http` parts (OData's
+/// `$batch`, the batch endpoints of Google's APIs and Azure Storage). Each part is a request the application
+/// parses and runs itself, as JSON batching does with its members; no server or proxy reads it as a message of
+/// the connection, which the proxy frames itself.
+pub fn batch(headers: &[(&str, &[u8])], value: &[u8]) -> Option<String> {
+    let mixed = headers.iter().any(|(name, content_type)| {
+        name.eq_ignore_ascii_case("content-type")
+            && content_type
+                .trim_ascii_start()
+                .get(..15)
+                .is_some_and(|media| media.eq_ignore_ascii_case(b"multipart/mixed"))
+    });
+    let http_parts = value
+        .windows(16)
+        .any(|w| w.eq_ignore_ascii_case(b"application/http"));
+    (mixed && http_parts).then(|| {
+        "a batch request (multipart/mixed of application/http parts): its requests are the application's to run"
+            .to_owned()
+    })
+}
+
 /// Whether `value` names an HTTP version or starts a page anywhere: what a message needs.
 fn names_a_message(value: &[u8]) -> bool {
     value.windows(5).any(|w| {
@@ -191,6 +213,12 @@ mod tests {
         ] {
             assert_eq!(injection(data.as_bytes(), false), None, "{data:?}");
         }
+        // A batch request's parts are requests by the format the request declares.
+        let odata = "--batch_1\r\nContent-Type: application/http\r\n\r\nPOST https://x.example/t HTTP/1.1\r\n";
+        let mixed = [("Content-Type", &b"multipart/mixed; boundary=batch_1"[..])];
+        assert!(batch(&mixed, odata.as_bytes()).is_some());
+        assert!(batch(&[], odata.as_bytes()).is_none());
+        assert!(batch(&mixed, b"x\r\n\r\nPOST /admin HTTP/1.1").is_none());
         // In text of several lines, a line of prose is no IMAP command.
         let mail = b"Hello,\r\nWe select the shipping option\r\nContent-Type: text/plain";
         assert_eq!(injection(mail, true), None);

@@ -183,10 +183,16 @@ fn judged_alone(
                 reason: "not escapes of letters alone: scored as the pattern says".to_owned(),
             },
         }),
-        Confirm::Message => {
-            let matched = transformed.get(hit.span.clone()).unwrap_or_default();
-            Some(message::judge(raw, &forms(raw, transformed, map), matched))
-        }
+        Confirm::Message => Some(match message::batch(request.headers, raw) {
+            Some(reason) => Confirmation {
+                confirmed: false,
+                reason,
+            },
+            None => {
+                let matched = transformed.get(hit.span.clone()).unwrap_or_default();
+                message::judge(raw, &forms(raw, transformed, map), matched)
+            }
+        }),
         _ => None,
     }
 }
