@@ -209,7 +209,10 @@ pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
     let named = QUERY_VALUE_PARAMETERS
         .iter()
         .any(|parameter| last.eq_ignore_ascii_case(parameter.as_bytes()));
-    let text = std::str::from_utf8(value).ok()?;
+    // A statement may end with its `;` (osquery's, SOQL as people paste it); a `;` with more after it starts a
+    // second statement.
+    let text = std::str::from_utf8(value).ok()?.trim_end();
+    let text = text.strip_suffix(';').unwrap_or(text);
     if !named || ["--", "/*", "#", ";"].iter().any(|cut| text.contains(cut)) {
         return None;
     }
@@ -506,6 +509,10 @@ mod tests {
                 "SELECT Id,Name FROM Contact WHERE Email LIKE '%example.com' LIMIT 10",
             ),
             ("query", "count(http_requests_total)"),
+            (
+                "json.query",
+                "SELECT * FROM programs WHERE name = 'AcmeCorpAgent';",
+            ),
             (
                 "jql",
                 "project=QA AND labels in (qa-ready,blocked) AND status in ('Done')",
