@@ -199,16 +199,22 @@ const QUERY_VALUE_PARAMETERS: &[&str] = &[
 ];
 
 /// How `value`, sent as `name`, is a whole query of an API's language rather than an injection: under a
-/// parameter named for one ([`QUERY_VALUE_PARAMETERS`], the last part of a JSON member's path too), it parses on
+/// parameter named for one ([`QUERY_VALUE_PARAMETERS`], also after a prefix, `sql_query`; the last part of a JSON
+/// member's path too), it parses on
 /// its own as one plain `SELECT` (SOQL, InfluxQL) or as the condition of one (JQL, PromQL's selectors, search
 /// filters), with no comment or second statement, and each condition it joins names a field
 /// ([`names_fields`]). An injection breaks out of the place a value has: a quote it leaves open, a comment that
 /// cuts the rest, a stacked statement, a condition of literals alone (`1 or 1=1`, `'a'='a'`).
 pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
     let last = name.rsplit(|&b| b == b'.').next()?;
-    let named = QUERY_VALUE_PARAMETERS
-        .iter()
-        .any(|parameter| last.eq_ignore_ascii_case(parameter.as_bytes()));
+    // `sql_query`, `saved_query`, `report_sql`: a listed name after a prefix.
+    let named = QUERY_VALUE_PARAMETERS.iter().any(|parameter| {
+        let parameter = parameter.as_bytes();
+        last.len() >= parameter.len()
+            && last[last.len() - parameter.len()..].eq_ignore_ascii_case(parameter)
+            && (last.len() == parameter.len()
+                || matches!(last[last.len() - parameter.len() - 1], b'_' | b'-'))
+    });
     // A statement may end with its `;` (osquery's, SOQL as people paste it); a `;` with more after it starts a
     // second statement.
     let text = std::str::from_utf8(value).ok()?.trim_end();
@@ -512,6 +518,10 @@ mod tests {
             (
                 "json.query",
                 "SELECT * FROM programs WHERE name = 'AcmeCorpAgent';",
+            ),
+            (
+                "sql_query",
+                "SELECT * FROM `products` WHERE `sku` = 'x' ORDER BY `title` DESC",
             ),
             (
                 "jql",
