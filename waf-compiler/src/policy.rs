@@ -17,7 +17,7 @@
 //! A site that is an API for programs says so with its [`Profile`]: there a body's label and the URLs of JSON
 //! documents are no evidence of an attack.
 
-use crate::evaluate::confirm::Confirmation;
+use crate::evaluate::confirm::{Confirmation, is_json_document};
 use crate::evaluate::verdict::Verdict;
 use crate::request::HttpRequest;
 use crate::request::coding::Coding;
@@ -239,13 +239,6 @@ fn split_parameters(value: &[u8]) -> impl Iterator<Item = &[u8]> {
         }
         false
     })
-}
-
-/// Whether `body` is one JSON object or array.
-fn is_json_document(body: &[u8]) -> bool {
-    let trimmed = body.trim_ascii();
-    matches!(trimmed.first(), Some(b'{' | b'['))
-        && serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok()
 }
 
 /// Whether `media_type` (as 920420 reports it) ends in a [`PARSED_SUFFIXES`] suffix.

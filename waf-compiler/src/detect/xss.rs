@@ -340,7 +340,7 @@ fn black_attribute(name: &[u8]) -> Attribute {
             return Attribute::Black;
         }
         // `xmlns`/`xlink` can create arbitrary tags.
-        if equals_ignoring_nul(b"XMLNS", &name[..5]) || equals_ignoring_nul(b"XLINK", &name[..5]) {
+        if is_namespace_or_link(name) {
             return Attribute::Black;
         }
     }

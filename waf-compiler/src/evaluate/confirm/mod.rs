@@ -33,7 +33,7 @@ mod name;
 mod redirect;
 mod report;
 mod shape;
-pub use shape::Shape;
+pub use shape::{Shape, is_json_document};
 mod shell;
 mod sql;
 mod xss;

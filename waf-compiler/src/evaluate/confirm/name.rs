@@ -4,6 +4,15 @@
 use crate::operator::continues_name;
 use std::ops::Range;
 
+/// Whether the parameter `name` is `base`, or ends with it after one of `separators` (`post_logout_redirect_uri`,
+/// `sql_query`, a JSON member's path `json.jql`), case-insensitively.
+pub fn ends_with_name(name: &[u8], base: &[u8], separators: &[u8]) -> bool {
+    let n = base.len();
+    name.len() >= n
+        && name[name.len() - n..].eq_ignore_ascii_case(base)
+        && (name.len() == n || separators.contains(&name[name.len() - n - 1]))
+}
+
 /// Why the pattern's `hit` in `value` is not the word it looks for: a name character ends the hit and another
 /// follows it (`$path` of `$pathname`, a key every PostHog event carries; `bin/ar` of `bin/archive`), so the
 /// shell reads a longer variable or file name. A hit ending in punctuation (`bin/aa-`) is a prefix on purpose.

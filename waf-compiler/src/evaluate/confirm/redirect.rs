@@ -8,18 +8,11 @@
 /// after it with a prefix (`post_logout_redirect_uri`, `success_redirect_uri`).
 const REDIRECT_PARAMETER: &[u8] = b"redirect_uri";
 
-/// Whether `name` is [`REDIRECT_PARAMETER`] or ends with it after `_` or `.` (a JSON member's path).
-fn names_a_redirect(name: &[u8]) -> bool {
-    let n = REDIRECT_PARAMETER.len();
-    name.len() >= n
-        && name[name.len() - n..].eq_ignore_ascii_case(REDIRECT_PARAMETER)
-        && (name.len() == n || matches!(name[name.len() - n - 1], b'_' | b'.'))
-}
-
 /// Why `value`, sent as `name`, is a native app's loopback redirect: a redirect URI parameter holding an `http`
 /// URL of a loopback host (`127.0.0.1`, `[::1]`, `localhost`), with a port or a path only.
 pub fn loopback_redirect(name: &[u8], value: &[u8]) -> Option<String> {
-    if !names_a_redirect(name) {
+    // A JSON member's path ends with its name after a `.`.
+    if !super::name::ends_with_name(name, REDIRECT_PARAMETER, b"_.") {
         return None;
     }
     let rest = value.strip_prefix(b"http://")?;

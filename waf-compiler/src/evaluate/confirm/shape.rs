@@ -120,8 +120,8 @@ fn words(value: &[u8]) -> usize {
 }
 
 /// An object or an array that parses as JSON: a document inside a field (JSON in a JSON string, a form field
-/// holding a serialised state).
-fn is_json_document(value: &[u8]) -> bool {
+/// holding a serialised state, a GET's search query).
+pub fn is_json_document(value: &[u8]) -> bool {
     let trimmed = value.trim_ascii();
     matches!(trimmed.first(), Some(b'{' | b'['))
         && serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok()

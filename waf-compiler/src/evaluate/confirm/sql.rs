@@ -207,14 +207,9 @@ const QUERY_VALUE_PARAMETERS: &[&str] = &[
 /// cuts the rest, a stacked statement, a condition of literals alone (`1 or 1=1`, `'a'='a'`).
 pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
     let last = name.rsplit(|&b| b == b'.').next()?;
-    // `sql_query`, `saved_query`, `report_sql`: a listed name after a prefix.
-    let named = QUERY_VALUE_PARAMETERS.iter().any(|parameter| {
-        let parameter = parameter.as_bytes();
-        last.len() >= parameter.len()
-            && last[last.len() - parameter.len()..].eq_ignore_ascii_case(parameter)
-            && (last.len() == parameter.len()
-                || matches!(last[last.len() - parameter.len() - 1], b'_' | b'-'))
-    });
+    let named = QUERY_VALUE_PARAMETERS
+        .iter()
+        .any(|parameter| super::name::ends_with_name(last, parameter.as_bytes(), b"_-"));
     // A statement may end with its `;` (osquery's, SOQL as people paste it); a `;` with more after it starts a
     // second statement.
     let text = std::str::from_utf8(value).ok()?.trim_end();
