@@ -155,9 +155,8 @@ fn refuted_by_its_place(
             .flatten()
             .or_else(|| redirect::loopback_redirect(request.name, raw)),
         Confirm::Sql => sql::query_language(raw).or_else(|| sql::whole_query(request.name, raw)),
-        Confirm::Xss | Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => {
-            None
-        }
+        Confirm::Xss => xss::declaration_head(raw),
+        Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
     }
 }
 
@@ -575,6 +574,11 @@ mod tests {
         assert!(!confirmed(
             Confirm::Xss,
             r#"<?xml version="1.0"?><a:propfind xmlns:a="DAV:"><a:prop><a:getetag/></a:prop></a:propfind>"#
+        ));
+        assert!(!confirmed(Confirm::Xss, "<?xml version"));
+        assert!(confirmed(
+            Confirm::Xss,
+            "<?xml version><script>alert(1)</script>"
         ));
         assert!(!confirmed(
             Confirm::Xss,

@@ -11,3 +11,19 @@ pub fn injection(value: &[u8]) -> Option<String> {
         "a script, event handler, scripting URL or scripted style in some HTML context".to_owned()
     })
 }
+
+/// The head of an XML declaration as a form parser leaves it: an XML document posted with a form's label
+/// (WordPress's Jetpack and XML-RPC clients, .NET SOAP clients) is split at its first `=`, and
+/// `<?xml version` becomes the name of the form's only pair. Nothing after it is part of that name.
+const DECLARATION_HEAD: &[u8] = b"<?xml version";
+
+/// Why `value` is no markup, when it is the [`DECLARATION_HEAD`] and nothing else.
+pub fn declaration_head(value: &[u8]) -> Option<String> {
+    value
+        .trim_ascii()
+        .eq_ignore_ascii_case(DECLARATION_HEAD)
+        .then(|| {
+            "the head of an XML declaration, cut at its `=` by a form parser (an XML document labelled as a form)"
+                .to_owned()
+        })
+}
