@@ -135,6 +135,17 @@ const CONTINUE_EXPECTATION: &[u8] = b"100-continue";
 /// their query as a JSON body of a GET, as do clients that send one by habit. A JSON document is no HTTP request.
 const GET_BODY_RULE: u32 = 920170;
 
+/// The rules that refuse a path naming a file no server should serve: 930130 (`.env`, `Dockerfile`,
+/// `nginx.conf`, `.git/`) and 920440 (restricted extensions). What they guard against is reading such a file, by
+/// `GET` (or `POST`, which some servers answer with a static file too). A `PUT` or `PATCH` whose body is a JSON
+/// document writes an API's resource under that name (a code forge's contents API:
+/// `PUT /repos/o/r/contents/deploy/nginx.conf`): no server answers either method with a file, and a JSON document
+/// stored as the file a server would read is no working `.htaccess`, `web.config` or `.env`.
+const FILE_PATH_RULES: [u32; 2] = [930130, 920440];
+
+/// The methods that write the resource a path names, with the document a body carries.
+const WRITE_METHODS: [&str; 2] = ["PUT", "PATCH"];
+
 /// The rule that refuses a `Content-Type` CRS's pattern does not take (920470): its parameter names are a list
 /// (`charset`, `boundary`, `action`...). Clients send others in well-formed media types: OData's
 /// `odata.metadata=minimal`, Elasticsearch's `compatible-with=8`, protobuf's `messageType`, JSON-LD's `profile`.
@@ -263,7 +274,8 @@ impl Profile {
     /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, a
     /// file `body` that is what its label says ([`SIGNATURES`]), and a URL ending in `?` in a value of a JSON
     /// body ([`TRUNCATED_URL_RULE`]), a `Content-Encoding` the engine undid on the body (`decoded`, from
-    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), a JSON document as a GET's body ([`GET_BODY_RULE`]), and a well-formed media type with a parameter CRS does
+    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), a JSON document as a GET's body ([`GET_BODY_RULE`]), a
+    /// restricted file's name in the path of a JSON document's `PUT` or `PATCH` ([`FILE_PATH_RULES`]), and a well-formed media type with a parameter CRS does
     /// not list ([`MEDIA_TYPE_RULE`]). For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
     /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
@@ -307,6 +319,14 @@ impl Profile {
                 "`Expect: 100-continue` is answered by the proxy and not forwarded"
             } else if m.rule_id == GET_BODY_RULE && is_json_document(body) {
                 "a JSON document as a GET's body (a search API's query) carries no second request"
+            } else if FILE_PATH_RULES.contains(&m.rule_id)
+                && m.variable.starts_with("REQUEST_")
+                && WRITE_METHODS
+                    .iter()
+                    .any(|method| request.method.eq_ignore_ascii_case(method))
+                && is_json_document(body)
+            {
+                "a JSON document written by PUT or PATCH: the path names an API's resource, not a file served"
             } else if m.rule_id == MEDIA_TYPE_RULE && well_formed_media_type() {
                 "a well-formed media type (RFC 9110): a parameter CRS does not list is no attack"
             } else if m.rule_id == TRUNCATED_URL_RULE && m.variable.starts_with("ARGS_POST:json.") {
@@ -389,6 +409,46 @@ mod tests {
             b"GET /admin HTTP/1.1\r\nHost: internal\r\n\r\n"
         ));
         assert!(!is_json_document(b"{\"open\":"));
+    }
+
+    #[test]
+    fn a_resource_written_by_put_is_no_file_served() {
+        let weighed = |method: &str, body: &[u8], variable: &str| {
+            let mut verdict = Verdict {
+                matches: vec![crate::evaluate::verdict::RuleMatch {
+                    rule_id: 930130,
+                    variable: variable.to_owned(),
+                    value_excerpt: "nginx.conf".to_owned(),
+                    msg: String::new(),
+                    severity: None,
+                    action: crate::rule::Action::Block,
+                    paranoia_level: 1,
+                    tags: Vec::new(),
+                    confirmation: None,
+                }],
+                ..Default::default()
+            };
+            let request = HttpRequest {
+                method,
+                uri: "/repos/o/r/contents/deploy/nginx.conf",
+                version: "HTTP/1.1",
+                headers: &[],
+                body,
+            };
+            Profile::Web.weigh(&mut verdict, &request, None);
+            verdict.matches[0].confirmation.is_some()
+        };
+        let document = br#"{"message":"deploy","content":"c2VydmVyIHt9"}"#;
+        assert!(weighed("PUT", document, "REQUEST_FILENAME"));
+        assert!(weighed("PATCH", document, "REQUEST_FILENAME"));
+        assert!(!weighed("GET", b"", "REQUEST_FILENAME"));
+        assert!(!weighed("POST", document, "REQUEST_FILENAME"));
+        assert!(!weighed(
+            "PUT",
+            b"server { listen 80; }",
+            "REQUEST_FILENAME"
+        ));
+        assert!(!weighed("PUT", document, "ARGS_POST:json.path"));
     }
 
     #[test]
