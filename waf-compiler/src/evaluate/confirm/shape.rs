@@ -9,7 +9,7 @@
 pub enum Shape {
     /// An object or an array that parses as JSON.
     Json,
-    /// One word, name, number or identifier.
+    /// One word, name, number or identifier, or a comma-separated list of them.
     Token,
     /// An absolute `http` or `https` URL of URL characters only (no quote, blank, bracket or backslash): the page
     /// an analytics beacon reports, a redirect target, a link in a document.
@@ -127,8 +127,9 @@ pub fn is_json_document(value: &[u8]) -> bool {
         && serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok()
 }
 
-/// A single word, name, number or identifier (`northwind`, `de-DE`, `v2.1`, `user_id`): no quote, no operator,
-/// no bracket, so nothing that could change the syntax it is inserted into. A GUID in Microsoft's registry
+/// A single word, name, number or identifier (`northwind`, `de-DE`, `v2.1`, `user_id`), or a comma-separated list
+/// of them as APIs take fields and options (`sh,fc`, `id,name,price`): no quote, no operator, no bracket, no blank,
+/// so nothing that could change the syntax it is inserted into on its own, and the parsers judge it. A GUID in Microsoft's registry
 /// form, in braces and perhaps quotes (`"{D312D9D2-3ABD-4847-A91F-44061A2C8B60}"`, as Exchange's and
 /// SharePoint's cookies and parameters carry it), is one too: hex digits and hyphens inject nothing.
 fn is_plain_token(value: &[u8]) -> bool {
@@ -141,9 +142,12 @@ fn is_plain_token(value: &[u8]) -> bool {
         .and_then(|v| v.strip_suffix(b"}"))
         .is_some_and(is_guid);
     guid || (!value.is_empty()
-        && value
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.')))
+        && value.split(|&b| b == b',').all(|word| {
+            !word.is_empty()
+                && word.iter().all(|&b| {
+                    b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.')
+                })
+        }))
 }
 
 /// `8-4-4-4-12` hex digits.
@@ -316,6 +320,9 @@ mod tests {
             Some(Shape::Text)
         );
         assert_eq!(data_shape(b"northwind"), Some(Shape::Token));
+        assert_eq!(data_shape(b"sh,fc"), Some(Shape::Token));
+        assert_eq!(data_shape(b"sh,"), None);
+        assert_eq!(data_shape(b"id, name"), None);
         assert_eq!(
             data_shape(b"\"{D312D9D2-3ABD-4847-A91F-44061A2C8B60}\""),
             Some(Shape::Token)
