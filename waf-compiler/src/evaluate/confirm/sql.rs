@@ -25,6 +25,7 @@ use sqlparser::dialect::{
 use sqlparser::keywords::Keyword;
 use sqlparser::parser::Parser;
 use sqlparser::tokenizer::{Token, Tokenizer};
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// Clauses and objects of SQL statements, case-insensitive, as words.
@@ -217,6 +218,7 @@ pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
     if !named || ["--", "/*", "#", ";"].iter().any(|cut| text.contains(cut)) {
         return None;
     }
+    let text = &empty_as_null(text);
     let dialects: [(&str, &dyn Dialect); 3] = [
         ("standard SQL", &GenericDialect {}),
         ("PostgreSQL", &PostgreSqlDialect {}),
@@ -242,6 +244,29 @@ pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
             )
         })
     })
+}
+
+/// JQL's (Jira's) test for a field without a value, `IS [NOT] EMPTY`, written as SQL's `IS [NOT] NULL`: the
+/// same condition, which SQL's parsers read.
+fn empty_as_null(text: &str) -> Cow<'_, str> {
+    static EMPTY_RE: OnceLock<Regex> = OnceLock::new();
+    let empty = EMPTY_RE.get_or_init(|| {
+        Regex::new(r"(?i)\bis(?:\s+not)?\s+empty\b").expect("the EMPTY test pattern compiles")
+    });
+    let mut spans = empty.find_iter(text).peekable();
+    if spans.peek().is_none() {
+        return Cow::Borrowed(text);
+    }
+    let mut sql = String::with_capacity(text.len());
+    let mut from = 0;
+    for span in spans {
+        // The match ends in the five letters of `empty`.
+        sql.push_str(&text[from..span.end() - 5]);
+        sql.push_str("NULL");
+        from = span.end();
+    }
+    sql.push_str(&text[from..]);
+    Cow::Owned(sql)
 }
 
 /// Whether `statements` are one `SELECT` without a set operation or `INTO`, whose condition, if any, names a
@@ -521,6 +546,10 @@ mod tests {
             (
                 "jql",
                 "project=QA AND labels in (qa-ready,blocked) AND status in ('Done')",
+            ),
+            (
+                "jql",
+                "project=\"ZK\"AND\"status\"=\"closed\"AND\"affectedVersion\"IS NOT EMPTY",
             ),
         ] {
             assert!(
