@@ -12,7 +12,11 @@
 //!
 //! The methods add PUT, PATCH and DELETE to CRS's GET, HEAD, POST and OPTIONS: every REST API a single-page
 //! application or a mobile app talks to uses them, and a method is no attack (the request's content is inspected
-//! whatever its method). WebDAV's and other methods (PROPFIND, TRACE, CONNECT, made-up ones) stay refused.
+//! whatever its method). WebDAV's, CalDAV's and CardDAV's methods are added for the same reason: file-sync,
+//! calendar and contact clients speak them to the servers that implement them, and a server that does not
+//! answers them with 405. What stays refused is what a method itself does or hides: `TRACE` and `TRACK` echo
+//! the request with its cookies (cross-site tracing), `CONNECT` asks for a tunnel, and a made-up method is verb
+//! tampering (a server configuration that limits GET and POST lets another method through).
 //!
 //! A site that is an API for programs says so with its [`Profile`]: there a body's label and the URLs of JSON
 //! documents are no evidence of an attack.
@@ -72,8 +76,13 @@ pub const RESTRICTED_EXTENSIONS: &str = concat!(
     ".vbproj/ .vsdisco/ .vxd/ .webinfo/ .wsc/ .wsf/ .wsh/ .xsd/ .xsx/",
 );
 
-/// Methods a request may use, as 911100 reads them.
-pub const ALLOWED_METHODS: &str = "GET HEAD POST OPTIONS PUT PATCH DELETE";
+/// Methods a request may use, as 911100 reads them: CRS's, REST's, and those of WebDAV (RFC 4918) with the
+/// calendar and address-book protocols built on it (CalDAV's `REPORT` and `MKCALENDAR`, RFC 3253 and 4791),
+/// which file-sync, calendar and contact clients (Nextcloud and ownCloud's, Windows', macOS's and iOS's, Thunderbird's) send.
+pub const ALLOWED_METHODS: &str = concat!(
+    "GET HEAD POST OPTIONS PUT PATCH DELETE ",
+    "PROPFIND PROPPATCH MKCOL COPY MOVE LOCK UNLOCK REPORT MKCALENDAR",
+);
 
 /// The settings the proxy uses by default, by name.
 pub fn site_settings() -> BTreeMap<String, String> {

@@ -202,7 +202,7 @@ async fn crs_test_marker_requests_are_logged() {
     waf.wait_log("3f0b-marker", 2).await;
 }
 
-/// The shipped rule set takes PUT (the site policy's methods) and a path ending in a domain name (its
+/// The shipped rule set takes PUT and PROPFIND (the site policy's methods) but not TRACE, and a path ending in a domain name (its
 /// restricted extensions lack top-level domains) but not a backup's; with CRS's own `allowed_methods` in
 /// `rules.crs_settings` it refuses it as CRS does (911100), and `rules.disabled_rules` takes that rule out
 /// without touching the generated rule files (an id no rule has is reported, not ignored).
@@ -229,8 +229,22 @@ async fn disabled_rules_and_crs_settings_tune_the_shipped_set() {
         send(addr, req).await.0.status
     };
 
+    let method = |addr, method: &'static str| async move {
+        let req = Request::builder()
+            .method(method)
+            .uri("/dav/files/ana/")
+            .header("host", "app.test")
+            .body(Full::new(Bytes::new()))
+            .unwrap();
+        send(addr, req).await.0.status
+    };
+
     let waf = Waf::start_in(tempfile::tempdir().unwrap(), &config(""));
     assert_eq!(put(waf.addr).await, 200);
+    // WebDAV's methods are the site policy's too; cross-site tracing's and made-up ones are not.
+    assert_eq!(method(waf.addr, "PROPFIND").await, 200);
+    assert_eq!(method(waf.addr, "TRACE").await, 403);
+    assert_eq!(method(waf.addr, "FOO").await, 403);
     assert_eq!(get(waf.addr, "/whois/shop.example.com").await.0.status, 200);
     assert_eq!(get(waf.addr, "/backup/shop.sql").await.0.status, 403);
     drop(waf);
