@@ -91,7 +91,7 @@ fn is_document(value: &[u8]) -> bool {
 const MARKUP_ELEMENTS: usize = 2;
 
 /// At least [`MARKUP_ELEMENTS`] start tags (`<` and a letter) and closed comments (`<!--` ... `-->`, not a
-/// server-side include's `<!--#`): HTML, which
+/// server-side include's `<!--#`), or an element with its end tag in a sentence ([`INLINE_WORDS`]): HTML, which
 /// the XSS parser reads as a browser does.
 fn is_markup(value: &[u8]) -> bool {
     let tags = value
@@ -108,7 +108,34 @@ fn is_markup(value: &[u8]) -> bool {
         comments += usize::from(rest.get(start + 4) != Some(&b'#'));
         rest = &rest[start + 4 + end + 3..];
     }
+    let end_tags = value
+        .windows(3)
+        .filter(|w| w[0] == b'<' && w[1] == b'/' && w[2].is_ascii_alphabetic())
+        .count();
     tags + comments >= MARKUP_ELEMENTS
+        || (tags + end_tags >= MARKUP_ELEMENTS && words(&text_outside_tags(value)) >= INLINE_WORDS)
+}
+
+/// Words of text around a single element for it to be a sentence with inline markup (a consent label with its
+/// link, `I accept the <a href="/privacy/">privacy notice</a>`), not an element alone.
+const INLINE_WORDS: usize = 3;
+
+/// `value` without its tags (`<` to the next `>`).
+fn text_outside_tags(value: &[u8]) -> Vec<u8> {
+    let mut text = Vec::with_capacity(value.len());
+    let mut in_tag = false;
+    for &b in value {
+        match b {
+            b'<' => in_tag = true,
+            b'>' if in_tag => {
+                in_tag = false;
+                text.push(b' ');
+            }
+            _ if !in_tag => text.push(b),
+            _ => {}
+        }
+    }
+    text
 }
 
 /// Runs of two or more letters (of any script).
@@ -360,6 +387,11 @@ mod tests {
             Some(Shape::Markup)
         );
         assert_eq!(data_shape(b"<script>alert(1)</script>"), None);
+        assert_eq!(
+            data_shape(b"I accept the <a href=\"/privacy/\">data protection notice</a>."),
+            Some(Shape::Markup)
+        );
+        assert_eq!(data_shape(b"<a x=\"http://a.b/\">aai</a>"), None);
         assert_eq!(data_shape(b"x' mod id--"), None);
         assert_eq!(data_shape(b"database ("), None);
         assert_eq!(data_shape(b"{not json"), None);
