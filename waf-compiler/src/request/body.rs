@@ -128,14 +128,50 @@ pub fn parse_body<'a>(
 ///
 /// Whatever it is, `REQUEST_BODY` and `BODY` still hold the raw bytes.
 fn parse_untyped<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
-    if matches!(body.trim_ascii_start().first(), Some(b'{' | b'[')) {
-        return parse_json(arena, body);
+    match compressed(body) {
+        Some(decoded) => parse_uncompressed(arena, arena.alloc_slice_copy(&decoded)),
+        None => parse_uncompressed(arena, body),
     }
+}
+
+/// At most this many bytes are inflated from a body compressed without a `Content-Encoding` ([`compressed`]):
+/// a beacon or an event batch is a few kilobytes, and a compression bomb inflates no further.
+const MAX_INFLATED: usize = 1 << 20;
+
+/// `body` inflated, when it is one whole gzip or zlib stream sent without a `Content-Encoding`: analytics and
+/// session-replay scripts compress their batches in the page and post the bytes as they are (PostHog's
+/// `compression=gzip-js`, Datadog's RUM, Microsoft Clarity), and their collectors inflate them. Read as sent,
+/// such a body is noise whose short printable runs trip patterns by chance (`";` of a SQL split query); inflated,
+/// it is the JSON the collector reads, and an injection compressed to hide is found.
+fn compressed(body: &[u8]) -> Option<Vec<u8>> {
+    use super::coding::Coding;
+    let gzip = body.starts_with(&[0x1f, 0x8b, 0x08]);
+    // RFC 1950's header: deflate (method 8) with a window of at most 32 KiB, and a check making it a multiple of 31.
+    let zlib = body.len() >= 2
+        && body[0] & 0x0f == 8
+        && body[0] >> 4 <= 7
+        && (u16::from(body[0]) << 8 | u16::from(body[1])) % 31 == 0;
+    let coding = match (gzip, zlib) {
+        (true, _) => Coding::Gzip,
+        (_, true) => Coding::Deflate,
+        _ => return None,
+    };
+    // Not cut at the inflation limit: a body longer than it is decoded in full or not at all.
+    coding.decode(body, MAX_INFLATED.max(body.len() + 1))
+}
+
+/// [`parse_untyped`] of a body that is not, or no longer, compressed.
+/// Binary data is told first: JSON is UTF-8 text without NUL bytes (RFC 8259), so binary data whose first byte
+/// happens to be `{` or `[` (one body in a hundred and twenty-eight) is no JSON document to fall back from whole.
+fn parse_uncompressed<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
     if body.contains(&0) || std::str::from_utf8(body).is_err() {
         return match protobuf::fields(body) {
             Some(fields) => protobuf_values(arena, body, &fields),
             None => text_runs(arena, body),
         };
+    }
+    if matches!(body.trim_ascii_start().first(), Some(b'{' | b'[')) {
+        return parse_json(arena, body);
     }
     arena.alloc_slice_copy(&[Item::raw(body)])
 }
@@ -752,6 +788,45 @@ mod tests {
 
     fn pair(name: &str, value: &str) -> (String, String) {
         (name.to_owned(), value.to_owned())
+    }
+
+    #[test]
+    fn a_body_compressed_without_a_coding_is_read_inflated() {
+        use std::io::Write;
+        let json = br#"[{"event":"$pageview","properties":{"title":"Shop"}}]"#;
+        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gzip.write_all(json).unwrap();
+        let gzip = gzip.finish().unwrap();
+        let mut zlib = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+        zlib.write_all(json).unwrap();
+        let zlib = zlib.finish().unwrap();
+        let arena = Bump::new();
+        for body in [&gzip, &zlib] {
+            assert_eq!(
+                args(&arena, body, b"text/plain"),
+                [
+                    pair("json.0.event", "$pageview"),
+                    pair("json.0.properties.title", "Shop")
+                ]
+            );
+        }
+        // A stream cut short is no such body: its bytes are read as sent.
+        let cut = &gzip[..gzip.len() - 4];
+        assert!(
+            args(&arena, cut, b"text/plain")
+                .iter()
+                .all(|(name, _)| name.is_empty())
+        );
+    }
+
+    #[test]
+    fn binary_data_starting_as_json_is_binary() {
+        let arena = Bump::new();
+        let body = b"[\xb6\x00\x9fYT3\xd0\x8f' or 1=1--\x00";
+        assert_eq!(
+            args(&arena, body, b"application/octet-stream"),
+            [pair("", "YT3Џ' or 1=1--")]
+        );
     }
 
     #[test]
