@@ -36,16 +36,16 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/cloudevents-batch+json| ",
     // sendBeacon and fetch() with a string body; the text formats CalDAV, CardDAV and file sync clients put
     "|text/plain| |text/calendar| |text/vcard| |text/x-vcard| |text/markdown| ",
-    // the Reporting API, CSP and network error reports
-    "|application/reports+json| |application/csp-report| ",
+    // the Reporting API, CSP and network error reports; hyperlink auditing's pings (`<a ping>`, HTML's `PING` body)
+    "|application/reports+json| |application/csp-report| |text/ping| ",
     // what browsers post on their own: certificate revocation checks (OCSP, RFC 6960) and DNS over HTTPS
     // (RFC 8484) to the responders and resolvers they are configured with
     "|application/ocsp-request| |application/dns-message| ",
     // binary and streaming API bodies; tus resumable uploads (Uppy in the browser) send their chunks as
     // `offset+octet-stream`
     "|application/octet-stream| |application/offset+octet-stream| |application/x-protobuf| |application/protobuf| |application/grpc-web| ",
-    // Google's JavaScript clients (reCAPTCHA, Maps, Firebase) label protobuf so
-    "|application/x-protobuffer| ",
+    // Google's JavaScript clients (reCAPTCHA, Maps, Firebase) label protobuf so, and their JSON encoding of it so
+    "|application/x-protobuffer| |application/json+protobuf| ",
     "|application/grpc-web+proto| |application/grpc-web-text| |application/grpc-web-text+proto| ",
     "|application/x-ndjson| |application/ndjson| |application/x-json-stream| |application/jsonl| ",
     // JSON media types of common API conventions
