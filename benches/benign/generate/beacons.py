@@ -5,11 +5,15 @@ site's own 1x1 GIF), Matomo, Plausible, Segment, Amplitude, Mixpanel and PostHog
 collectors, the Reporting API (application/reports+json: csp-violation, deprecation, intervention, coep, crash and
 Network Error Logging reports), CSP level 2 report-uri (application/csp-report), Sentry envelopes (browser SDK
 through a tunnel as text/plain, native SDKs as application/x-sentry-envelope), Datadog / New Relic / Elastic RUM
-batches and web-vitals JSON.
+batches and web-vitals JSON, batches compressed in the page and posted without a Content-Encoding (PostHog's
+gzip-js, Datadog's deflate), hyperlink-auditing pings (text/ping) and Google's JSON-encoded protobuf calls
+(application/json+protobuf).
 """
 import base64
+import gzip
 import json
 import random
+import zlib
 from urllib.parse import quote
 
 from . import text
@@ -370,6 +374,58 @@ def rum(rng, c):
         c.add("POST", f"/jserrors/1/NRJS-{hexid(rng, 19)}?" + qs(q), beacon_headers(rng, "bam.eu01.nr-data.net", page, "text/plain", cookie=False), jsonb(body))
 
 
+def compressed(rng, c):
+    """Batches compressed in the page and posted without a Content-Encoding: PostHog's `compression=gzip-js`
+    (gzip, text/plain) and Datadog's browser SDK with compressIntakeRequests (deflate, zlib-wrapped, text/plain)."""
+    site = host(rng, "www")
+    page = page_url(rng, site)
+    if rng.random() < 0.5:
+        batch = [{"event": pick(rng, ["$pageview", "$autocapture", "$pageleave", "$web_vitals"]),
+                  "properties": {"$current_url": page, "$host": site, "$pathname": "/" + page.split("/", 3)[-1],
+                                 "$referrer": pick(rng, ["$direct", "https://www.google.com/", "https://duckduckgo.com/"]),
+                                 "$session_id": uid(rng), "$window_id": uid(rng), "$lib": "web", "$lib_version": "1.200.2",
+                                 "title": text.title(rng), "token": "phc_" + alnum(rng, 43), "distinct_id": uid(rng)},
+                  "timestamp": iso(rng), "uuid": uid(rng)} for _ in range(rng.randint(1, 8))]
+        # gzip's header holds a time; 0 keeps the corpus deterministic.
+        body = gzip.compress(jsonb(batch), mtime=0)
+        q = f"/e/?compression=gzip-js&ip=1&_={ts(rng)}{rng.randint(100, 999)}&ver=1.200.2"
+        c.add("POST", q, beacon_headers(rng, pick(rng, ["us.i.posthog.com", "eu.i.posthog.com"]), page, "text/plain"), body)
+    else:
+        events = [jsonb({"date": ts(rng) * 1000, "application": {"id": uid(rng)}, "session": {"id": uid(rng)},
+                         "view": {"id": uid(rng), "url": page, "name": text.title(rng)}, "type": "view", "source": "browser",
+                         "_dd": {"format_version": 2}}) for _ in range(rng.randint(1, 6))]
+        q = [("ddsource", "browser"), ("dd-api-key", "pub" + hexid(rng, 32)), ("dd-evp-origin", "browser"),
+             ("dd-request-id", uid(rng)), ("batch_time", str(ts(rng) * 1000))]
+        c.add("POST", "/api/v2/rum?" + qs(q), beacon_headers(rng, "browser-intake-datadoghq.com", page, "text/plain;charset=UTF-8",
+                                                               cookie=False), zlib.compress(b"\n".join(events)))
+
+
+def ping(rng, c):
+    """Hyperlink auditing: a click on `<a href=... ping=...>` makes the browser POST `PING` as text/ping, with the
+    page and the target in Ping-From and Ping-To (HTML Living Standard); search result pages use it."""
+    site = host(rng, "www")
+    page = page_url(rng, site)
+    target = page_url(rng, host(rng, "www"))
+    q = [("sa", "t"), ("source", "web"), ("rct", "j"), ("url", target), ("ved", "2ahUKEw" + alnum(rng, 40)),
+         ("usg", "AOvVaw" + alnum(rng, 22)), ("opi", str(rng.randint(10 ** 7, 10 ** 8)))]
+    h = beacon_headers(rng, site, page, "text/ping")
+    h += [("Ping-From", page), ("Ping-To", target)]
+    c.add("POST", "/url?" + qs(q), h, b"PING")
+
+
+def jspb(rng, c):
+    """Google's web clients call their APIs with JSON-encoded protobuf arrays (`application/json+protobuf`)."""
+    site = host(rng, "www")
+    page = page_url(rng, site)
+    service = pick(rng, ["google.internal.waa.v1.Waa/Create", "google.internal.people.v2.minimal.InternalPeopleMinimalService/ListPeopleByKnownId",
+                         "google.internal.waa.v1.Waa/GenerateIT"])
+    body = [[alnum(rng, 24), None, [rng.randint(1, 9), rng.randint(1, 99)]], pick(rng, [None, alnum(rng, 40)]), [text.title(rng)]]
+    h = fetch(rng, pick(rng, ["waa-pa.clients6.google.com", "people-pa.clients6.google.com", "jnn-pa.googleapis.com"]), page,
+              content_type="application/json+protobuf", accept="*/*",
+              extra=[("X-Goog-Api-Key", "AIza" + alnum(rng, 35)), ("X-User-Agent", "grpc-web-javascript/0.1")])
+    c.add("POST", "/$rpc/" + service, h, jsonb(body))
+
+
 def pixel(rng, c):
     """Image beacons (GET, Sec-Fetch-Dest: image): the Meta pixel, Microsoft UET, LinkedIn Insight, TikTok and a
     site's own 1x1 GIF, as their tags request them when fetch or sendBeacon are not used."""
@@ -428,7 +484,7 @@ def build(n=2500, seed=0xBEAC0):
     rng = random.Random(seed)
     c = Corpus("beacons")
     makers = [(4, send_beacon), (5, ga4), (2, pixel), (4, other_collectors), (3, reporting_api), (2, csp_report),
-              (3, sentry_envelope), (2, rum)]
+              (3, sentry_envelope), (2, rum), (1, compressed), (1, ping), (1, jspb)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
