@@ -80,7 +80,7 @@ pub fn confirm(
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Confirmation {
-    if let Some(reason) = refuted_by_its_place(confirm, raw, transformed, &hit, request) {
+    if let Some(reason) = refuted_by_its_place(confirm, raw, transformed, &hit, map, request) {
         return Confirmation {
             confirmed: false,
             reason,
@@ -88,6 +88,18 @@ pub fn confirm(
     }
     if let Some(judged) = judged_alone(confirm, raw, transformed, &hit, map, request) {
         return judged;
+    }
+    if let Some(reason) = (confirm == Confirm::Sql)
+        .then(|| {
+            let matched = transformed.get(hit.span.clone()).unwrap_or_default();
+            sql::operator_member(raw, matched, request.name)
+        })
+        .flatten()
+    {
+        return Confirmation {
+            confirmed: true,
+            reason,
+        };
     }
     if let Some(judged) = in_graphql_strings(confirm, raw, map, request) {
         return judged;
@@ -134,6 +146,7 @@ fn refuted_by_its_place(
     raw: &[u8],
     transformed: &[u8],
     hit: &Hit,
+    map: UnicodeMap,
     request: Request<'_>,
 ) -> Option<String> {
     match confirm {
@@ -154,10 +167,22 @@ fn refuted_by_its_place(
             })
             .flatten()
             .or_else(|| redirect::loopback_redirect(request.name, raw)),
-        Confirm::Sql => sql::query_language(raw).or_else(|| sql::whole_query(request.name, raw)),
+        Confirm::Sql => sql::query_language(raw).or_else(|| whole_query(raw, map, request)),
         Confirm::Xss => xss::declaration_head(raw),
         Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
     }
+}
+
+/// Why `raw` is a whole query of an API's language ([`sql::whole_query`]) in each of its decoded forms: an
+/// application that decodes the value once more reads the decoded form, and a payload URL-encoded twice is a
+/// query of `%` operators as written (`1%20union%20select...` is MySQL's `1 % 20union % 20select...`).
+fn whole_query(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<String> {
+    let forms = decode::forms(raw, map);
+    let (first, rest) = forms.split_first()?;
+    let reason = sql::whole_query(request.name, first)?;
+    rest.iter()
+        .all(|form| sql::whole_query(request.name, form).is_some())
+        .then_some(reason)
 }
 
 /// The judgement of the confirmers that read the value whole, whatever its shape: session fixation, escapes
@@ -492,6 +517,27 @@ mod tests {
             frame,
             "%2Fvar%2Fwww",
             Request::default()
+        ));
+    }
+
+    #[test]
+    fn a_whole_query_is_one_in_every_decoded_form() {
+        let search = Request {
+            headers: &[],
+            name: b"q",
+            cookie: false,
+        };
+        assert!(!confirmed_at(
+            Confirm::Sql,
+            "status = 'open' AND assignee = currentUser()",
+            "AND assignee",
+            search
+        ));
+        assert!(confirmed_at(
+            Confirm::Sql,
+            "1%20union%20select%20username%2C%20password%20from%20users",
+            "union%20select",
+            search
         ));
     }
 

@@ -184,6 +184,36 @@ pub fn query_language(name: &[u8]) -> Option<String> {
         })
 }
 
+/// How a MongoDB operator the pattern's `hit` found (`$ne`, `[$gt]`, 942290's) is an injection in `value`, a
+/// JSON document sent as the parameter `name`: the operator is one of its member names, a query where the
+/// application expects a value (`{"$gt": ""}` matches every password). Not under a parameter named for a query
+/// ([`QUERY_PARAMETERS`], [`QUERY_VALUE_PARAMETERS`]), whose operators the API asks for.
+pub fn operator_member(value: &[u8], hit: &[u8], name: &[u8]) -> Option<String> {
+    let operator = hit.strip_prefix(b"[").unwrap_or(hit);
+    let operator = operator.strip_suffix(b"]").unwrap_or(operator);
+    if operator.len() < 2 || operator[0] != b'$' {
+        return None;
+    }
+    let root = name.split(|&b| b == b'[').next().unwrap_or(name);
+    let root = root.rsplit(|&b| b == b'.').next().unwrap_or(root);
+    let for_a_query = QUERY_PARAMETERS
+        .iter()
+        .chain(QUERY_VALUE_PARAMETERS)
+        .any(|parameter| root.eq_ignore_ascii_case(parameter.as_bytes()));
+    if for_a_query || !shape::is_json_document(value) {
+        return None;
+    }
+    super::json::strings(value)?
+        .iter()
+        .any(|string| string.as_bytes().eq_ignore_ascii_case(operator))
+        .then(|| {
+            format!(
+                "the query operator `{}` is a member of a JSON document sent where a value is expected (NoSQL injection)",
+                String::from_utf8_lossy(operator)
+            )
+        })
+}
+
 /// Parameters that APIs name for a query written in their own language: Jira's `jql`, Salesforce's and
 /// InfluxDB's `q` (SOQL, InfluxQL), Prometheus's `query`, search and reporting APIs' `filter`, `where`, `sql`.
 const QUERY_VALUE_PARAMETERS: &[&str] = &[
@@ -572,6 +602,15 @@ mod tests {
                 "{value}"
             );
         }
+    }
+
+    #[test]
+    fn an_operator_member_is_a_nosql_injection() {
+        assert!(operator_member(br#"{"$gt": ""}"#, b"$gt", b"password").is_some());
+        assert!(operator_member(br#"{"a":{"$NE":null}}"#, b"$ne", b"json.user").is_some());
+        assert!(operator_member(br#"{"score":{"$gt":10}}"#, b"$gt", b"where").is_none());
+        assert!(operator_member(br#"{"price":"$gt 10"}"#, b"$gt", b"note").is_none());
+        assert!(operator_member(b"$gt", b"$gt", b"id").is_none());
     }
 
     #[test]
