@@ -92,7 +92,9 @@ pub fn confirm(
     if let Some(reason) = (confirm == Confirm::Sql)
         .then(|| {
             let matched = transformed.get(hit.span.clone()).unwrap_or_default();
-            sql::operator_member(raw, matched, request.name)
+            decode::forms(raw, map)
+                .iter()
+                .find_map(|form| sql::operator_member(form, matched, request.name))
         })
         .flatten()
     {
