@@ -89,6 +89,28 @@ pub fn in_url_host(value: &[u8], hit: Range<usize>) -> Option<String> {
     )
 }
 
+/// Steps up a directory tree that make a path climb out of where it is put: relative paths of text and code
+/// climb one or two (`../images/logo.png`); a traversal climbs as far as it can.
+const TRAVERSAL_STEPS: usize = 3;
+
+/// Why `value` climbs out of a directory: [`TRAVERSAL_STEPS`] or more `../` or `..\` steps in a row. A sentence
+/// put before them hides nothing: an application that joins the value to a path, and normalises it as PHP's
+/// `include` does, climbs past the sentence's own name.
+pub fn traversal(value: &[u8]) -> Option<String> {
+    let (mut steps, mut most, mut i) = (0usize, 0usize, 0usize);
+    while i < value.len() {
+        if value[i..].starts_with(b"../") || value[i..].starts_with(b"..\\") {
+            steps += 1;
+            most = most.max(steps);
+            i += 3;
+        } else {
+            steps = 0;
+            i += 1;
+        }
+    }
+    (most >= TRAVERSAL_STEPS).then(|| format!("a path climbing {most} directories"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,6 +130,13 @@ mod tests {
         assert!(dotted_name_part(b"/app/.env", 5..9).is_none());
         assert!(dotted_name_part(b"/backup.sql.gz", 7..14).is_none());
         assert!(dotted_name_part(b"/repo.git/config", 5..10).is_none());
+    }
+
+    #[test]
+    fn a_traversal_climbs_three_directories_or_more() {
+        assert!(traversal(b"Thanks, great product. ../../../../etc/passwd").is_some());
+        assert!(traversal(b"..\\..\\..\\windows\\win.ini").is_some());
+        assert!(traversal(b"see ../images/logo.png and ../../docs").is_none());
     }
 
     #[test]
