@@ -111,7 +111,7 @@ pub fn parse_body<'a>(
                 parse_multipart(arena, body, content_type.unwrap_or_default())
         }
         BodyKind::Xml => parsed.xml = parse_xml(arena, body),
-        BodyKind::Other => parsed.args = parse_untyped(arena, body),
+        BodyKind::Other => parsed.args = parse_untyped(arena, body, content_type),
     }
     parsed
 }
@@ -127,8 +127,17 @@ pub fn parse_body<'a>(
 /// - anything else is one raw value.
 ///
 /// Whatever it is, `REQUEST_BODY` and `BODY` still hold the raw bytes.
-fn parse_untyped<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
-    match compressed(body) {
+fn parse_untyped<'a>(
+    arena: &'a Bump,
+    body: &'a [u8],
+    content_type: Option<&[u8]>,
+) -> &'a [Item<'a>] {
+    // A script's batch is posted unlabelled or as text; a compressed file is uploaded labelled as an archive or
+    // as bytes (`application/gzip`, `application/octet-stream`: a `.sql.gz` backup), whose content the
+    // application stores rather than reads.
+    let as_text = content_type
+        .is_none_or(|label| label.len() >= 5 && label[..5].eq_ignore_ascii_case(b"text/"));
+    match as_text.then(|| compressed(body)).flatten() {
         Some(decoded) => parse_uncompressed(arena, arena.alloc_slice_copy(&decoded)),
         None => parse_uncompressed(arena, body),
     }
@@ -156,11 +165,13 @@ fn compressed(body: &[u8]) -> Option<Vec<u8>> {
         (_, true) => Coding::Deflate,
         _ => return None,
     };
-    // Not cut at the inflation limit: a body longer than it is decoded in full or not at all.
+    // A limit above the body's own length: `decode` then takes a stream that breaks off for no such stream (it
+    // reads one cut short only from a body cut at the read limit), and inflates at most the limit.
     coding.decode(body, MAX_INFLATED.max(body.len() + 1))
 }
 
 /// [`parse_untyped`] of a body that is not, or no longer, compressed.
+///
 /// Binary data is told first: JSON is UTF-8 text without NUL bytes (RFC 8259), so binary data whose first byte
 /// happens to be `{` or `[` (one body in a hundred and twenty-eight) is no JSON document to fall back from whole.
 fn parse_uncompressed<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
@@ -810,6 +821,12 @@ mod tests {
                 ]
             );
         }
+        // A compressed file uploaded as one is stored, not read: its bytes are read as sent.
+        assert!(
+            args(&arena, &gzip, b"application/gzip")
+                .iter()
+                .all(|(name, _)| name.is_empty())
+        );
         // A stream cut short is no such body: its bytes are read as sent.
         let cut = &gzip[..gzip.len() - 4];
         assert!(
