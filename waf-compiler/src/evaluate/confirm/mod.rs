@@ -8,10 +8,13 @@
 //! or its `confirm:` field) hands the value it matched to the parser of its language:
 //!
 //! - [`sql`]: libinjection's SQL tokenizer and fingerprints, which read the value as the rest of a query after
-//!   the point where it is inserted (as is, after a single quote, after a double quote);
+//!   the point where it is inserted (as is, after a single quote, after a double quote); a JSON document sent
+//!   where a value is expected with a MongoDB operator among its members is NoSQL injection;
 //! - [`xss`]: libinjection's HTML5 tokenizer, in each context a value can land in (text, attribute values);
 //! - [`shell`]: a small command-line lexer: a known command in command position (after `;`, `|`, `&`, a
 //!   newline, inside `$(...)` or backquotes, or heading the value) with arguments shaped as a command's;
+//! - [`name`]: where a name stands (inside a longer name, in a URL's host), and a path climbing three
+//!   directories or more, which is a traversal even in a line of text;
 //! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
 //! - [`json`]: a JSON document carried in a field (a cookie, a form field) is judged by its strings;
 //! - [`message`]: HTTP request smuggling and response splitting: a request or status line, header lines or
