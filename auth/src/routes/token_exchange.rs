@@ -4,7 +4,7 @@
 //!
 //! Trusted issuers are this service itself and the OpenID providers of the authority's OAuth 2.0 strategies
 //! (`oauth_strat` rows with a `site`): their issuer and JWKS come from the provider's discovery document
-//! ([`crate::provider_keys`], cached), and a token must be signed by one of those keys with an asymmetric algorithm,
+//! (`provider_keys`, cached), and a token must be signed by one of those keys with an asymmetric algorithm,
 //! name that issuer, carry the strategy's `client_id` in `aud` (the provider issued it for this application) and
 //! not be expired. Its user is the one its `sub` was linked to at an OAuth 2.0 login through that strategy, else
 //! the authority's user with its `email` (or `preferred_username`/`upn`); no user is created here. The answer is an
