@@ -83,24 +83,18 @@ pub fn confirm(
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Confirmation {
-    if let Some(reason) = refuted_by_its_place(confirm, raw, transformed, &hit, map, request) {
+    // The value's decoded forms, read by several of the judgements below: decoded once.
+    let decoded = decode::forms(raw, map);
+    if let Some(reason) = refuted_by_its_place(confirm, raw, transformed, &hit, &decoded, request) {
         return Confirmation {
             confirmed: false,
             reason,
         };
     }
-    if let Some(judged) = judged_alone(confirm, raw, transformed, &hit, map, request) {
+    if let Some(judged) = judged_alone(confirm, raw, transformed, &hit, &decoded, map, request) {
         return judged;
     }
-    if let Some(reason) = (confirm == Confirm::Sql)
-        .then(|| {
-            let matched = transformed.get(hit.span.clone()).unwrap_or_default();
-            decode::forms(raw, map)
-                .iter()
-                .find_map(|form| sql::operator_member(form, matched, request.name))
-        })
-        .flatten()
-    {
+    if let Some(reason) = operator_member(confirm, transformed, &hit, &decoded, request) {
         return Confirmation {
             confirmed: true,
             reason,
@@ -118,7 +112,7 @@ pub fn confirm(
             reason: FRAGMENT.to_owned(),
         };
     };
-    let mut forms = forms(raw, transformed, map);
+    let mut forms = with_transformed(decoded, raw, transformed, map);
     if shape == Shape::Expression {
         for form in &mut forms {
             if let Some(syntax) = sql::odata_syntax(form) {
@@ -151,7 +145,7 @@ fn refuted_by_its_place(
     raw: &[u8],
     transformed: &[u8],
     hit: &Hit,
-    map: UnicodeMap,
+    decoded: &[Cow<'_, [u8]>],
     request: Request<'_>,
 ) -> Option<String> {
     match confirm {
@@ -172,7 +166,7 @@ fn refuted_by_its_place(
             })
             .flatten()
             .or_else(|| redirect::loopback_redirect(request.name, raw)),
-        Confirm::Sql => sql::query_language(raw).or_else(|| whole_query(raw, map, request)),
+        Confirm::Sql => sql::query_language(raw).or_else(|| whole_query(decoded, request)),
         Confirm::Xss => xss::declaration_head(raw),
         Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
     }
@@ -181,13 +175,30 @@ fn refuted_by_its_place(
 /// Why `raw` is a whole query of an API's language ([`sql::whole_query`]) in each of its decoded forms: an
 /// application that decodes the value once more reads the decoded form, and a payload URL-encoded twice is a
 /// query of `%` operators as written (`1%20union%20select...` is MySQL's `1 % 20union % 20select...`).
-fn whole_query(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<String> {
-    let forms = decode::forms(raw, map);
-    let (first, rest) = forms.split_first()?;
+fn whole_query(decoded: &[Cow<'_, [u8]>], request: Request<'_>) -> Option<String> {
+    let (first, rest) = decoded.split_first()?;
     let reason = sql::whole_query(request.name, first)?;
     rest.iter()
         .all(|form| sql::whole_query(request.name, form).is_some())
         .then_some(reason)
+}
+
+/// Why a MongoDB operator the SQL family's pattern hit is a member of a JSON document in one of the value's
+/// `decoded` forms ([`sql::operator_member`]; a cookie carries its JSON URL-encoded).
+fn operator_member(
+    confirm: Confirm,
+    transformed: &[u8],
+    hit: &Hit,
+    decoded: &[Cow<'_, [u8]>],
+    request: Request<'_>,
+) -> Option<String> {
+    if confirm != Confirm::Sql {
+        return None;
+    }
+    let matched = transformed.get(hit.span.clone()).unwrap_or_default();
+    decoded
+        .iter()
+        .find_map(|form| sql::operator_member(form, matched, request.name))
 }
 
 /// The judgement of the confirmers that read the value whole, whatever its shape: session fixation, escapes
@@ -197,6 +208,7 @@ fn judged_alone(
     raw: &[u8],
     transformed: &[u8],
     hit: &Hit,
+    decoded: &[Cow<'_, [u8]>],
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Option<Confirmation> {
@@ -219,7 +231,8 @@ fn judged_alone(
             },
             None => {
                 let matched = transformed.get(hit.span.clone()).unwrap_or_default();
-                message::judge(raw, &forms(raw, transformed, map), matched)
+                let forms = with_transformed(decoded.to_vec(), raw, transformed, map);
+                message::judge(raw, &forms, matched)
             }
         }),
         _ => None,
@@ -376,10 +389,14 @@ fn pairs(
 /// Why a hit in a value of no data shape counts.
 const FRAGMENT: &str = "a fragment, not data: scored as the pattern says";
 
-/// What a confirmer reads: the value as received, its decoded forms, and the form the rule's transforms made
+/// What a confirmer reads: the value as received and its `decoded` forms, and the form the rule's transforms made
 /// unless those invented its bytes.
-fn forms<'a>(raw: &'a [u8], transformed: &'a [u8], map: UnicodeMap) -> Vec<Cow<'a, [u8]>> {
-    let mut forms = decode::forms(raw, map);
+fn with_transformed<'a>(
+    mut forms: Vec<Cow<'a, [u8]>>,
+    raw: &[u8],
+    transformed: &'a [u8],
+    map: UnicodeMap,
+) -> Vec<Cow<'a, [u8]>> {
     if !forms.iter().any(|form| form.as_ref() == transformed)
         && !decode::low_bytes_invented(raw, map)
     {
