@@ -318,7 +318,7 @@ def assets(rng, c):
 def ads_and_tags(rng, c):
     ref, s = page(rng)
     enc = quote(ref, safe="")
-    kind = rng.randrange(6)
+    kind = rng.randrange(7)
     if kind == 0:
         uach = base64.urlsafe_b64encode(json.dumps(["Windows", "15.0.0", "x86", "", "131.0.6778.86", None, 0, None,
                                                     "64", [["Google Chrome", "131.0.6778.86"],
@@ -360,7 +360,7 @@ def ads_and_tags(rng, c):
                      f"Transaction&rst={rng.randint(1000, 9999)}&ck=0&s={hexid(rng, 16)}&ref={ref.split('?')[0]}"
                      f"&be=343&fe=1203&dc=743&af=err,xhr,stn,ins,spa&perf={quote(perf, safe=':,{}')}&fp=519&fcp=519"
                      f"&jsonp=NREUM.setToken", subresource(rng, "bam.nr-data.net", ref, "script", "*/*"))
-    else:
+    elif kind == 5:
         q = (f"AQB=1&ndh=1&pf=1&t={quote('28/10/2026 12:0:0 6 -60')}&fid={hexid(rng, 16).upper()}-"
              f"{hexid(rng, 16).upper()}&ce=UTF-8&pageName={quote('shop:product:' + alnum(rng, 6).lower())}&g={enc}"
              f"&r={quote('https://www.google.com/')}&cc=USD&ch=shop&events=prodView%2Cevent3&products=%3B"
@@ -368,6 +368,20 @@ def ads_and_tags(rng, c):
              f"s=1920x1080&c=24&j=1.6&v=N&k=Y&bw=1905&bh=953&AQE=1")
         c.add("GET", f"/b/ss/{s.split('.')[0]}prod/1/JS-2.22.4/s{rng.randint(10**13, 10**14)}?{q}",
               subresource(rng, f"smetrics.{s}", ref, "image", ACCEPT_IMG))
+    else:
+        # Floodlight: the parameters are `;name=value` pairs in the path, the client hints' values encoded twice.
+        src = rng.randint(10**6, 10**7)
+        brands = quote(pick(rng, ["Google%20Chrome;131.0.6778.86|Chromium;131.0.6778.86|Not_A%20Brand;24.0.0.0",
+                                  "Not.A%2FBrand;8.0.0.0|Chromium;114.0.5735.199|Google%20Chrome;114.0.5735.199"]),
+                       safe="")
+        u1 = quote(quote(f'"{uid(rng)}"'), safe="")
+        c.add("GET", f"/activityi;src={src};type={pick(rng, ['visit', 'sales', 'invmedia', 'conv0'])};cat="
+                     f"{alnum(rng, 8).lower()};ord={rng.randint(10**12, 10**13)};npa=0;auiddc="
+                     f"{rng.randint(10**8, 10**9)}.{ts(rng) // 1000};u1={u1};uaa=x86;"
+                     f"uab=64;uafvl={brands};uamb=0;uam=;uap=Windows;uapv=15.0.0;uaw=0;pscdl=noapi;frm=0;"
+                     f"gtm=45fe4b{rng.randint(10, 99)}v9;gcs=G111;gcd=13r3r3r3r5l1;dma=0;epver=2;~oref={enc}?",
+              subresource(rng, f"{src}.fls.doubleclick.net", ref, "iframe",
+                          "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"))
 
 
 def widgets(rng, c):
