@@ -8,7 +8,8 @@
 //! traffic, 920420 (content type not allowed) was three quarters of what CRS refused. These bodies are still
 //! inspected: a body no parser takes is one raw value of `ARGS_POST`, and `REQUEST_BODY` rules read it.
 //!
-//! The restricted file extensions are CRS's less top-level domains and public certificates ([`RESTRICTED_EXTENSIONS`]).
+//! The restricted file extensions are CRS's less top-level domains and public certificates ([`RESTRICTED_EXTENSIONS`]);
+//! the charsets add the legacy encodings of the web that keep ASCII as ASCII ([`ALLOWED_REQUEST_CONTENT_TYPE_CHARSET`]).
 //!
 //! The methods add PUT, PATCH and DELETE to CRS's GET, HEAD, POST and OPTIONS: every REST API a single-page
 //! application or a mobile app talks to uses them, and a method is no attack (the request's content is inspected
@@ -60,6 +61,30 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/vnd.elasticsearch+x-ndjson| |application/vnd.ms-sync.wbxml|",
 );
 
+/// Charsets a request's `Content-Type` may name, as 920480 reads them (`|label|`, lowercase): CRS's four, then the
+/// other encodings browsers implement (the WHATWG Encoding Standard's) that keep ASCII as ASCII, by the labels pages
+/// and their scripts write. A site whose pages are in GBK, Big5, Shift_JIS, EUC-KR or windows-1251 gets its forms
+/// and its `XMLHttpRequest`s back labelled so (`application/x-www-form-urlencoded; charset=GBK`): the charset is
+/// the page's, not an evasion. What stays refused is what hides ASCII from a parser that assumes it: UTF-16 and
+/// UTF-32 (every other byte NUL), UTF-7 (`+ADw-script+AD4-`), the stateful ISO-2022 family and HZ (escape
+/// sequences shift into other tables), EBCDIC code pages (`ibm037`, `ibm500`: a body no ASCII rule can read, the
+/// classic bypass) and labels no browser knows.
+pub const ALLOWED_REQUEST_CONTENT_TYPE_CHARSET: &str = concat!(
+    // CRS 4's defaults
+    "|utf-8| |iso-8859-1| |iso-8859-15| |windows-1252| ",
+    // UTF-8 and ASCII under their other labels
+    "|utf8| |unicode-1-1-utf-8| |us-ascii| |ascii| ",
+    // single-byte: ISO 8859, Windows, KOI8, Mac
+    "|iso-8859-2| |iso-8859-3| |iso-8859-4| |iso-8859-5| |iso-8859-6| |iso-8859-7| |iso-8859-8| ",
+    "|iso-8859-8-i| |iso-8859-9| |iso-8859-10| |iso-8859-13| |iso-8859-14| |iso-8859-16| |latin1| ",
+    "|windows-874| |windows-1250| |windows-1251| |windows-1253| |windows-1254| |windows-1255| ",
+    "|windows-1256| |windows-1257| |windows-1258| |cp1250| |cp1251| |cp1252| |tis-620| ",
+    "|koi8-r| |koi8-u| |ibm866| |macintosh| |x-mac-cyrillic| ",
+    // multi-byte, ASCII-compatible: Chinese, Japanese, Korean
+    "|gbk| |gb2312| |gb18030| |x-gbk| |big5| |big5-hkscs| |shift_jis| |sjis| |windows-31j| ",
+    "|x-sjis| |euc-jp| |euc-kr| |ks_c_5601-1987| |windows-949|",
+);
+
 /// File extensions a request's path may not end in, as 920440 reads them (`.ext/`): CRS's list (backups, working
 /// copies, configuration, keys, databases, logs, server-side code) less `.com` and `.ws`, top-level domains
 /// that end a path naming a site (`/whois/example.com`, `/api/domains/shop.example.com`) far more often than a
@@ -91,6 +116,10 @@ pub fn site_settings() -> BTreeMap<String, String> {
         (
             "allowed_request_content_type".to_owned(),
             ALLOWED_REQUEST_CONTENT_TYPE.to_owned(),
+        ),
+        (
+            "allowed_request_content_type_charset".to_owned(),
+            ALLOWED_REQUEST_CONTENT_TYPE_CHARSET.to_owned(),
         ),
         (
             "restricted_extensions".to_owned(),

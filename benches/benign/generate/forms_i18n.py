@@ -1,13 +1,15 @@
 """forms-i18n.txt: HTML forms and searches in 18 languages (English, French, German, Spanish, Portuguese, Italian,
 Polish, Russian, Turkish, Arabic, Hebrew, Hindi, Chinese, Japanese, Korean, Vietnamese, Thai, Greek), as browsers
 submit them: application/x-www-form-urlencoded (UTF-8, space as +), multipart/form-data without files (fetch() with
-FormData), and GET search forms. Field names and shapes from common platforms: WooCommerce/Shopify checkout and
+FormData), and GET search forms; some from pages in the language's legacy encoding (GBK, Big5, Shift_JIS, EUC-KR,
+windows-1251, ISO 8859...), their fields in it and XMLHttpRequest bodies labelled with it. Field names and shapes from common platforms: WooCommerce/Shopify checkout and
 contact forms, WordPress comments (comment, author, email, url, comment_post_ID), Django/Rails sign-up forms with
 CSRF tokens, phpBB/Discourse replies, newsletter sign-ups, review forms, job applications, event bookings, Magento
 and Shopify search with filters. Text: template sentences with everyday punctuation (quotes, apostrophes, ;, |, &,
 parentheses, --, /, #, <3, emoticons), prices, times and addresses.
 """
 import random
+from urllib.parse import urlencode
 
 from . import text
 from .common import (Corpus, alnum, cookie_header, email, fetch, form, form_post, hexid, host, navigation, pick, qs,
@@ -92,6 +94,22 @@ FORMS = [(4, contact, "/contact"), (4, comment, "/wp-comments-post.php"), (3, si
          (2, booking, "/reservations"), (1, application, "/jobs/{id}/apply"), (2, newsletter, "/subscribe/post?u={id}")]
 
 
+# The encodings pages in each language were (and many still are) served in: a browser submits a form, and the
+# query of a search form, in the page's encoding, writing a character the encoding lacks as `&#NNNN;`; scripts on
+# such pages label their XMLHttpRequest bodies with it (`charset=GBK`). Hindi had no legacy encoding browsers use.
+LEGACY = {"en": ["windows-1252", "iso-8859-1"], "fr": ["windows-1252", "iso-8859-15"], "de": ["iso-8859-1", "windows-1252"],
+          "es": ["iso-8859-1"], "pt": ["iso-8859-1"], "it": ["windows-1252"], "pl": ["iso-8859-2", "windows-1250"],
+          "ru": ["windows-1251", "koi8-r"], "tr": ["iso-8859-9", "windows-1254"], "ar": ["windows-1256"],
+          "he": ["windows-1255"], "zh": ["gbk", "gb2312", "big5", "gb18030"], "ja": ["shift_jis", "euc-jp"],
+          "ko": ["euc-kr"], "vi": ["windows-1258"], "th": ["windows-874", "tis-620"], "el": ["iso-8859-7", "windows-1253"]}
+
+
+def legacy_form(fields, charset):
+    """application/x-www-form-urlencoded as a browser writes it from a page in `charset`."""
+    codec = {"windows-874": "cp874", "tis-620": "tis_620"}.get(charset, charset)
+    return urlencode([(k, v.encode(codec, errors="xmlcharrefreplace")) for k, v in fields])
+
+
 def submit(rng, c):
     lang = pick(rng, text.LANGUAGES)
     _, maker, path = weighted(rng, [(w, (w, m, p)) for w, m, p in FORMS])
@@ -101,8 +119,17 @@ def submit(rng, c):
     ref = f"https://{hst}{path.split('?')[0]}"
     al = text.accept_language(rng, lang)
     ck = cookie_header(rng)
-    mode = weighted(rng, [(7, "urlencoded"), (2, "fetch-multipart"), (1, "fetch-urlencoded")])
-    if mode == "urlencoded":
+    mode = weighted(rng, [(7, "urlencoded"), (2, "fetch-multipart"), (1, "fetch-urlencoded"), (1, "legacy")])
+    if mode == "legacy" and lang in LEGACY:
+        charset = pick(rng, LEGACY[lang])
+        if rng.random() < 0.5:
+            c.add("POST", path, form_post(rng, hst, ref, "application/x-www-form-urlencoded", cookie=ck, lang=al),
+                  legacy_form(fields, charset))
+        else:
+            c.add("POST", path, fetch(rng, hst, ref, content_type=f"application/x-www-form-urlencoded; charset={charset.upper()}",
+                                      accept="*/*", cookie=ck, lang=al, extra=[("X-Requested-With", "XMLHttpRequest")]),
+                  legacy_form(fields, charset))
+    elif mode in ("urlencoded", "legacy"):
         c.add("POST", path, form_post(rng, hst, ref, "application/x-www-form-urlencoded", cookie=ck, lang=al), form(fields))
     elif mode == "fetch-urlencoded":
         c.add("POST", path, fetch(rng, hst, ref, content_type="application/x-www-form-urlencoded;charset=UTF-8", cookie=ck, lang=al,
@@ -129,7 +156,10 @@ def search(rng, c):
     path = pick(rng, ["/search", "/catalogsearch/result/", "/", "/s", "/recherche", "/suche", "/buscar", "/help/search"])
     ref = pick(rng, [None, f"https://{hst}/", "https://www.google.com/"])
     b_site = "same-origin" if ref and hst in ref else ("cross-site" if ref else "none")
-    if rng.random() < 0.75:
+    if lang in LEGACY and rng.random() < 0.15:
+        c.add("GET", path + "?" + legacy_form(q, pick(rng, LEGACY[lang])), navigation(rng, hst, referer=ref,
+              cookie=cookie_header(rng), lang=text.accept_language(rng, lang), site=b_site))
+    elif rng.random() < 0.75:
         c.add("GET", path + "?" + form(q), navigation(rng, hst, referer=ref, cookie=cookie_header(rng), lang=text.accept_language(rng, lang), site=b_site))
     else:  # autocomplete from the search box
         c.add("GET", "/api/suggest?" + qs([("q", text.search_query(rng, lang)[:rng.randint(2, 20)]), ("limit", "8"), ("locale", lang)]),
