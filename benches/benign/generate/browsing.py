@@ -318,7 +318,7 @@ def assets(rng, c):
 def ads_and_tags(rng, c):
     ref, s = page(rng)
     enc = quote(ref, safe="")
-    kind = rng.randrange(7)
+    kind = rng.randrange(8)
     if kind == 0:
         uach = base64.urlsafe_b64encode(json.dumps(["Windows", "15.0.0", "x86", "", "131.0.6778.86", None, 0, None,
                                                     "64", [["Google Chrome", "131.0.6778.86"],
@@ -368,7 +368,7 @@ def ads_and_tags(rng, c):
              f"s=1920x1080&c=24&j=1.6&v=N&k=Y&bw=1905&bh=953&AQE=1")
         c.add("GET", f"/b/ss/{s.split('.')[0]}prod/1/JS-2.22.4/s{rng.randint(10**13, 10**14)}?{q}",
               subresource(rng, f"smetrics.{s}", ref, "image", ACCEPT_IMG))
-    else:
+    elif kind == 6:
         # Floodlight: the parameters are `;name=value` pairs in the path, the client hints' values encoded twice.
         src = rng.randint(10**6, 10**7)
         brands = quote(pick(rng, ["Google%20Chrome;131.0.6778.86|Chromium;131.0.6778.86|Not_A%20Brand;24.0.0.0",
@@ -382,6 +382,19 @@ def ads_and_tags(rng, c):
                      f"gtm=45fe4b{rng.randint(10, 99)}v9;gcs=G111;gcd=13r3r3r3r5l1;dma=0;epver=2;~oref={enc}?",
               subresource(rng, f"{src}.fls.doubleclick.net", ref, "iframe",
                           "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"))
+    else:
+        # User sync: an ad exchange redirects the browser to a partner's URL, passed along with the macros the next
+        # server fills in (its user id, IAB TCF's `${GDPR}` and `${GDPR_CONSENT_<vendor>}`).
+        uid_macro = pick(rng, ["${UUID}", "${UID}", "${USER_ID}", "${TA_DEVICE_ID}", "${profile_id}", "${BASE64_UID_ENC}"])
+        partner = pick(rng, [f"https://sync.{alnum(rng, 6).lower()}.example/ibs:dpid={rng.randint(100, 999)}&dpuuid={uid_macro}",
+                             f"https://cm.{alnum(rng, 6).lower()}.example/pixel?nid=x{rng.randint(1, 9)}&hm={uid_macro}&cm",
+                             f"https://pixel.{alnum(rng, 6).lower()}.example/tap.php?v={rng.randint(1000, 99999)}&nid="
+                             f"{rng.randint(100, 9999)}&put={uid_macro}&expires=30&gdpr=${{GDPR}}&gdpr_consent="
+                             f"${{GDPR_CONSENT_{rng.randint(1, 999)}}}"])
+        path = pick(rng, [f"/idsync/ex/receive?partner_id={alnum(rng, 3).upper()}&partner_url={quote(partner, safe='')}",
+                          f"/getuid?{quote(partner, safe='')}",
+                          f"/usersync?gdpr=1&gdpr_consent={alnum(rng, 60)}&redir={quote(partner, safe='')}"])
+        c.add("GET", path, subresource(rng, f"sync.{alnum(rng, 7).lower()}.example", ref, "image", ACCEPT_IMG))
 
 
 def widgets(rng, c):

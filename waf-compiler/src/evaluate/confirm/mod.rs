@@ -15,6 +15,7 @@
 //!   newline, inside `$(...)` or backquotes, or heading the value) with arguments shaped as a command's;
 //! - [`name`]: where a name stands (inside a longer name, in a URL's host), and a path climbing three
 //!   directories or more, which is a traversal even in a line of text;
+//! - [`macros`]: `${NAME}` placeholders in a URL passed on for a redirect (an ad exchange's user sync);
 //! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
 //! - [`json`]: a JSON document carried in a field (a cookie, a form field) is judged by its strings;
 //! - [`message`]: HTTP request smuggling and response splitting: a request or status line, header lines or
@@ -31,6 +32,7 @@ mod escape;
 mod fixation;
 mod graphql;
 mod json;
+mod macros;
 mod message;
 mod name;
 mod redirect;
@@ -148,6 +150,7 @@ fn refuted_by_its_place(
     decoded: &[Cow<'_, [u8]>],
     request: Request<'_>,
 ) -> Option<String> {
+    let matched = transformed.get(hit.span.clone()).unwrap_or_default();
     match confirm {
         // A shell word is as long as its name characters run: `$PATH` is not in `$pathname`, `bin/ar` not in
         // `bin/archive`. Whatever the value's shape, such a phrase names another variable or file. (A regex's hit
@@ -157,7 +160,8 @@ fn refuted_by_its_place(
             .then(|| name::inside_longer_name(transformed, hit.span.clone()))
             .flatten()
             .or_else(|| shell::jquery_call(transformed, hit.span.clone()))
-            .or_else(|| shell::tilde_inside_word(transformed, hit.span.clone())),
+            .or_else(|| shell::tilde_inside_word(transformed, hit.span.clone()))
+            .or_else(|| macros::placeholders(matched, decoded)),
         Confirm::Code => hit
             .phrase
             .then(|| {
@@ -165,7 +169,8 @@ fn refuted_by_its_place(
                     .or_else(|| name::in_url_host(transformed, hit.span.clone()))
             })
             .flatten()
-            .or_else(|| redirect::loopback_redirect(request.name, raw)),
+            .or_else(|| redirect::loopback_redirect(request.name, raw))
+            .or_else(|| macros::placeholders(matched, decoded)),
         Confirm::Sql => sql::query_language(raw).or_else(|| whole_query(decoded, request)),
         Confirm::Xss => xss::declaration_head(raw),
         Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,

