@@ -13,8 +13,8 @@
 //! - [`xss`]: libinjection's HTML5 tokenizer, in each context a value can land in (text, attribute values);
 //! - [`shell`]: a small command-line lexer: a known command in command position (after `;`, `|`, `&`, a
 //!   newline, inside `$(...)` or backquotes, or heading the value) with arguments shaped as a command's;
-//! - [`name`]: where a name stands (inside a longer name, in a URL's host), and a path climbing three
-//!   directories or more, which is a traversal even in a line of text;
+//! - [`name`]: where a name stands (inside a longer name, ending a longer file name, in a URL's host), and a
+//!   path climbing three directories or more, which is a traversal even in a line of text;
 //! - [`macros`]: `${NAME}` placeholders in a URL passed on for a redirect (an ad exchange's user sync);
 //! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
 //! - [`json`]: a JSON document carried in a field (a cookie, a form field) is judged by its strings;
@@ -166,6 +166,7 @@ fn refuted_by_its_place(
             .phrase
             .then(|| {
                 name::dotted_name_part(transformed, hit.span.clone())
+                    .or_else(|| name::longer_file_name(transformed, hit.span.clone()))
                     .or_else(|| name::in_url_host(transformed, hit.span.clone()))
             })
             .flatten()

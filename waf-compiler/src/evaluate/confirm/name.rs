@@ -57,6 +57,32 @@ pub fn dotted_name_part(value: &[u8], hit: Range<usize>) -> Option<String> {
     })
 }
 
+/// Why the file name the pattern's `hit` found in `value` (`config.json`, `debug.log`) is not that file: the phrase
+/// starts with a letter or a digit, has an extension, and a name character comes before it, so it ends a longer
+/// file name
+/// (`ryanair.chat-config.json`, `app-debug.log`), another file. A phrase with a slash (`proc/self`, `WEB-INF/`)
+/// names a directory and counts wherever it is; one starting with `.` is judged by [`dotted_name_part`].
+pub fn longer_file_name(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let phrase = value.get(hit.clone())?;
+    if !phrase.first()?.is_ascii_alphanumeric() || !phrase.contains(&b'.') || phrase.contains(&b'/')
+    {
+        return None;
+    }
+    let before = *value.get(hit.start.checked_sub(1)?)?;
+    if !(before.is_ascii_alphanumeric() || matches!(before, b'_' | b'-' | b'.')) {
+        return None;
+    }
+    let start = value[..hit.start]
+        .iter()
+        .rposition(|&b| matches!(b, b'/' | b'\\'))
+        .map_or(0, |slash| slash + 1);
+    Some(format!(
+        "`{}` ends the longer file name `{}`, another file",
+        String::from_utf8_lossy(phrase),
+        String::from_utf8_lossy(&value[start..hit.end])
+    ))
+}
+
 /// Why the file or directory name the pattern's `hit` found in `value` (`.tools/`, `.git/`) is not one: `value`
 /// is an `http(s)` URL and the phrase starts inside its host, where it is a label of a domain name
 /// (`https://lti.tools/launch`), a site rather than a file the request reads.
@@ -114,6 +140,18 @@ pub fn traversal(value: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_name_ending_a_longer_one_is_another_file() {
+        let path = b"/content/ryanair.chat-config.json";
+        assert!(longer_file_name(path, 22..33).is_some());
+        assert!(longer_file_name(b"/app/config.json", 5..16).is_none());
+        assert!(longer_file_name(b"/;config.json", 2..13).is_none());
+        assert!(longer_file_name(b"/x/myproc/self", 5..14).is_none());
+        assert!(longer_file_name(b"/x/.env", 3..7).is_none());
+        // A function's name is no file's: PHP's rules match it inside longer words on purpose.
+        assert!(longer_file_name(b"FOOcall_user_func()", 3..17).is_none());
+    }
 
     #[test]
     fn a_phrase_inside_a_longer_name_is_not_that_name() {
