@@ -172,7 +172,9 @@ fn refuted_by_its_place(
             .flatten()
             .or_else(|| redirect::loopback_redirect(request.name, raw))
             .or_else(|| macros::placeholders(matched, decoded)),
-        Confirm::Sql => sql::query_language(raw).or_else(|| whole_query(decoded, request)),
+        Confirm::Sql => sql::query_language(raw)
+            .or_else(|| whole_query(decoded, request))
+            .or_else(|| glued_comment(decoded)),
         Confirm::Xss => xss::declaration_head(raw),
         Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
     }
@@ -186,6 +188,15 @@ fn whole_query(decoded: &[Cow<'_, [u8]>], request: Request<'_>) -> Option<String
     let reason = sql::whole_query(request.name, first)?;
     rest.iter()
         .all(|form| sql::whole_query(request.name, form).is_some())
+        .then_some(reason)
+}
+
+/// Why the `--` in every one of the value's `decoded` forms are glued inside a word ([`sql::glued_comment`]).
+fn glued_comment(decoded: &[Cow<'_, [u8]>]) -> Option<String> {
+    let (first, rest) = decoded.split_first()?;
+    let reason = sql::glued_comment(first)?;
+    rest.iter()
+        .all(|form| sql::glued_comment(form).is_some())
         .then_some(reason)
 }
 

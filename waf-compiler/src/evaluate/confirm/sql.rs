@@ -159,6 +159,35 @@ pub fn odata_syntax(value: &[u8]) -> Option<Vec<u8>> {
     Some(syntax)
 }
 
+/// Why `value`'s `--` end no injection: they are glued to the word character after them inside one run of bytes
+/// with no whitespace, quote, bracket, `;`, `#` or `/*` (a signed cookie's `data--digest`, base64url ids, the
+/// `*`-separated values of Google's cross-domain linker `_gl`), and libinjection reads at most a number or a
+/// name before them (`1c`: `2/HIWD...+cW...--2987ad` folds to a number and a comment). MySQL wants whitespace
+/// after `--` for a comment; other databases read one there, which cuts what follows a number and brings no
+/// condition, clause or statement of its own.
+pub fn glued_comment(value: &[u8]) -> Option<String> {
+    let blocked =
+        |b: &u8| b.is_ascii_whitespace() || b.is_ascii_control() || b"'\"`();#".contains(b);
+    if value.iter().any(blocked) || memchr::memmem::find(value, b"/*").is_some() {
+        return None;
+    }
+    let mut dashes = memchr::memmem::find_iter(value, b"--").peekable();
+    dashes.peek()?;
+    let glued = dashes.all(|at| {
+        let after = value[at..]
+            .iter()
+            .position(|&b| b != b'-')
+            .map(|n| value[at + n]);
+        after.is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+    });
+    let plain = sqli::fingerprint(value).is_none_or(|fp| matches!(fp.as_str(), "1c" | "nc"));
+    (glued && plain).then(|| {
+        "`--` glued to the word after it in a run without spaces, quotes or brackets (a signed cookie, \
+         base64url data): no comment ends an injection there"
+            .to_owned()
+    })
+}
+
 /// How `name`, a parameter's name (or a value shaped as one), is a query language's by design rather than a
 /// MongoDB operator smuggled where an application expects a plain value (`u_id[$ne]=2`, `password[$gt]=`): an
 /// OData option, or operators inside a parameter named for a query.
@@ -528,6 +557,30 @@ fn one_value(statements: &[Statement], before: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_comment_glued_inside_a_token_ends_nothing() {
+        for token in [
+            "1*xhy4yu*_gcl_au*dNk75Nm5o7DOS9--mklgWBshG-f9ZR6B*_ga*LjQ2VRNSDJNjmJmzNmFEwAtM",
+            "2/HIWDzAHiSl6XhMHpZ+cWYnVhwHfAfY1yv9mkL5dZLEvSxqs==--2987ad0e006d0fab0d44122076223611",
+            "5--RAGu_731vuaF9SatLnko5ADWNYusS2zMONEtCmM0-1739222196-1.2.1.1-ToEeI7IjQPmH3PPpAqOX",
+        ] {
+            assert!(glued_comment(token.as_bytes()).is_some(), "{token}");
+        }
+        for injection in [
+            "1--",
+            "1-- -",
+            "1 or 1=1--x",
+            "1/**/or/**/1=1--x",
+            "1'--x",
+            "1)--x",
+            "1||1--x",
+            "1;drop--x",
+            "1-x",
+        ] {
+            assert_eq!(glued_comment(injection.as_bytes()), None, "{injection}");
+        }
+    }
 
     #[test]
     fn query_languages_by_design() {
