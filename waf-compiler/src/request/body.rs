@@ -104,7 +104,10 @@ pub fn parse_body<'a>(
         return parsed;
     }
     match BodyKind::from_content_type(content_type) {
-        BodyKind::UrlEncoded => parsed.args = parse_urlencoded(arena, body, b'&'),
+        BodyKind::UrlEncoded => match form_labelled_xml(arena, body) {
+            Some(xml) => parsed.xml = xml,
+            None => parsed.args = parse_urlencoded(arena, body, b'&'),
+        },
         BodyKind::Json => parsed.args = parse_json(arena, body),
         BodyKind::Multipart => {
             (parsed.args, parsed.files, parsed.part_headers) =
@@ -714,8 +717,26 @@ fn header_param<'h>(header: &'h [u8], name: &[u8]) -> Option<&'h [u8]> {
     }
 }
 
-/// XML: the text of the root element (all its text and CDATA, concatenated, which is what ModSecurity's
-/// `XML:/*` XPath yields) named `/*`, and each attribute value named `@*`. Entities are the five predefined ones
+/// An XML document posted with a form's label: `curl -d @envelope.xml` labels what it sends
+/// `application/x-www-form-urlencoded`, as do scripts that post SOAP envelopes and XML-RPC calls without setting a
+/// type. Read as pairs, the document's head becomes a name (`<s:Envelope xmlns:s`) and its markup flags XSS rules;
+/// the server that answers it reads XML. A body that starts with `<` and is one well-formed document with nothing
+/// outside its root is read as XML ([`xml_values`]: its text and attribute values hold every byte of the body
+/// but the markup, so a pair hidden in it is still read, `&amp;id=...` as `&id=...`); anything else is a form.
+fn form_labelled_xml<'a>(arena: &'a Bump, body: &'a [u8]) -> Option<&'a [Item<'a>]> {
+    let start = body
+        .strip_prefix(b"\xef\xbb\xbf")
+        .unwrap_or(body)
+        .trim_ascii_start();
+    if !start.starts_with(b"<") {
+        return None;
+    }
+    xml_values(arena, body)
+}
+
+/// XML: each run of text in the document (character data, CDATA and references between two tags) named `/*`,
+/// and each attribute value named `@*`. (ModSecurity's `XML:/*` yields the root's text concatenated, blanks
+/// between tags included, which joins an XML-RPC method name to the line breaks around it as a command line.) Entities are the five predefined ones
 /// and character references; DTD entities are never expanded (no XXE). Broken XML is inspected raw under both
 /// names.
 fn parse_xml<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
@@ -728,32 +749,55 @@ fn parse_xml<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
 fn xml_values<'a>(arena: &'a Bump, body: &'a [u8]) -> Option<&'a [Item<'a>]> {
     use quick_xml::events::{BytesStart, Event};
     let mut reader = quick_xml::Reader::from_reader(body);
+    // Each element's run of text (its character data, CDATA and references up to the next tag) is one value, as
+    // the application reading the document gets it: an XML-RPC method name or a SOAP field. Text that only lays
+    // the document out (the blanks between tags) is none.
+    let mut items: Vec<Item<'a>> = Vec::new();
     let mut text = Vec::new();
-    let mut attrs: Vec<Item<'a>> = Vec::new();
+    let flush = |text: &mut Vec<u8>, items: &mut Vec<Item<'a>>| {
+        if !text.trim_ascii().is_empty() {
+            items.push(Item::new(b"/*", arena.alloc_slice_copy(text)));
+        }
+        text.clear();
+    };
     let mut depth = 0usize;
+    // One document: a second root element or text outside the root is not XML's, and the body is inspected raw.
     let mut seen_root = false;
-    let collect_attrs = |e: &BytesStart<'_>, attrs: &mut Vec<Item<'a>>| -> Option<()> {
+    let collect_attrs = |e: &BytesStart<'_>, items: &mut Vec<Item<'a>>| -> Option<()> {
         for attr in e.attributes() {
             let value = attr.ok()?.unescape_value().ok()?;
-            attrs.push(Item::new(b"@*", arena.alloc_slice_copy(value.as_bytes())));
+            items.push(Item::new(b"@*", arena.alloc_slice_copy(value.as_bytes())));
         }
         Some(())
     };
     loop {
         match reader.read_event().ok()? {
             Event::Start(e) => {
+                if depth == 0 && seen_root {
+                    return None;
+                }
                 seen_root = true;
                 depth += 1;
-                collect_attrs(&e, &mut attrs)?;
+                flush(&mut text, &mut items);
+                collect_attrs(&e, &mut items)?;
             }
             Event::Empty(e) => {
+                if depth == 0 && seen_root {
+                    return None;
+                }
                 seen_root = true;
-                collect_attrs(&e, &mut attrs)?;
+                flush(&mut text, &mut items);
+                collect_attrs(&e, &mut items)?;
             }
-            Event::End(_) => depth = depth.checked_sub(1)?,
+            Event::End(_) => {
+                depth = depth.checked_sub(1)?;
+                flush(&mut text, &mut items);
+            }
             Event::Text(t) if depth > 0 => text.extend_from_slice(t.decode().ok()?.as_bytes()),
-            Event::CData(t) if depth > 0 => text.extend_from_slice(&t),
-            Event::GeneralRef(r) if depth > 0 => {
+            Event::Text(t) if !t.trim_ascii().is_empty() => return None,
+            Event::GeneralRef(_) | Event::CData(_) if depth == 0 => return None,
+            Event::CData(t) => text.extend_from_slice(&t),
+            Event::GeneralRef(r) => {
                 let resolved = match r.resolve_char_ref().ok()? {
                     Some(c) => c.to_string(),
                     None => {
@@ -765,18 +809,15 @@ fn xml_values<'a>(arena: &'a Bump, body: &'a [u8]) -> Option<&'a [Item<'a>]> {
             Event::Eof => break,
             _ => {}
         }
-        if attrs.len() > MAX_ARGS {
-            // Attribute stuffing: stop walking and inspect the whole document raw.
+        if items.len() > MAX_ARGS {
+            // Value stuffing: stop walking and inspect the whole document raw.
             return None;
         }
     }
     if !seen_root || depth != 0 {
         return None;
     }
-    let mut items = ArenaVec::with_capacity_in(attrs.len() + 1, arena);
-    items.push(Item::new(b"/*", arena.alloc_slice_copy(&text)));
-    items.extend_from_slice_copy(&attrs);
-    Some(items.into_bump_slice())
+    Some(arena.alloc_slice_copy(&items))
 }
 
 #[cfg(test)]
@@ -844,6 +885,34 @@ mod tests {
             args(&arena, body, b"application/octet-stream"),
             [pair("", "YT3Џ' or 1=1--")]
         );
+    }
+
+    #[test]
+    fn an_xml_document_labelled_as_a_form_is_read_as_xml() {
+        let arena = Bump::new();
+        let form = b"application/x-www-form-urlencoded";
+        let envelope = br#"<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><Ping a="1 &amp; 2">x &amp;id=3</Ping></s:Body></s:Envelope>"#;
+        let parsed = parse_body(&arena, envelope, Some(form));
+        assert!(parsed.args.is_empty());
+        let xml: Vec<(&[u8], &[u8])> = parsed.xml.iter().map(|i| (i.name, i.value)).collect();
+        assert!(
+            xml.contains(&(b"/*".as_slice(), b"x &id=3".as_slice())),
+            "{xml:?}"
+        );
+        assert!(
+            xml.contains(&(b"@*".as_slice(), b"1 & 2".as_slice())),
+            "{xml:?}"
+        );
+        // Pairs outside the root, a second root, or no markup first: a form.
+        for body in [
+            b"<a>x</a>&id=1".as_slice(),
+            b"<a>x</a><b>y</b>",
+            b"id=1&<a>x</a>",
+            b"<a>unclosed",
+        ] {
+            let parsed = parse_body(&arena, body, Some(form));
+            assert!(parsed.xml.is_empty() && !parsed.args.is_empty(), "{body:?}");
+        }
     }
 
     #[test]
