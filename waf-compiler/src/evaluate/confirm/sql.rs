@@ -72,7 +72,7 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     // there scores. Several lines of text, a document or rich text are where SQL is shown.
     let shown = match shape {
         Shape::Document | Shape::Markup => true,
-        Shape::Text => shape::lines(value) > 1,
+        Shape::Text => shape::lines(value) > 1 || has_code_span(value),
         Shape::Json
         | Shape::Token
         | Shape::Url
@@ -86,6 +86,25 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
         return Some(found);
     }
     works_as_injection(value).map(|how| format!("{found}, and {how}"))
+}
+
+/// Whether the line of text `value` marks code as Markdown does, between backquotes that stand apart from the
+/// words around them and hold several words (`` One nit: `SELECT COUNT(*) FROM orders` is slow ``): a comment or
+/// a chat message showing a query, which must then work as an injection to count, as in a post of several
+/// lines. (MySQL quotes a name in backquotes, `` `users` ``, `` `information_schema`.tables ``: one word, or
+/// followed by more of the query.)
+fn has_code_span(value: &[u8]) -> bool {
+    let opens = |i: usize| i == 0 || value[i - 1].is_ascii_whitespace() || value[i - 1] == b'(';
+    let closes = |j: usize| match value.get(j + 1) {
+        None => true,
+        Some(b'.') => value.get(j + 2).is_none_or(u8::is_ascii_whitespace),
+        Some(b) => b.is_ascii_whitespace() || b",;:!?)".contains(b),
+    };
+    let ticks: Vec<usize> = memchr::memchr_iter(b'`', value).collect();
+    ticks.windows(2).any(|pair| {
+        let inside = &value[pair[0] + 1..pair[1]];
+        inside.trim_ascii().contains(&b' ') && opens(pair[0]) && closes(pair[1])
+    })
 }
 
 /// Parameters named for a query, whose operators the API asks for: Strapi's `filters[title][$containsi]`,
@@ -557,6 +576,16 @@ fn one_value(statements: &[Statement], before: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sql_shown_in_a_code_span_must_work_as_an_injection() {
+        let comment = "Great article! One nit: `SELECT COUNT(*) FROM orders WHERE status = 'shipped'` is slow.";
+        assert_eq!(injection(comment.as_bytes(), Shape::Text), None);
+        let wrapped = "I really like this shop a lot `' union select password from users-- `";
+        assert!(injection(wrapped.as_bytes(), Shape::Text).is_some());
+        let plain = "I really like this shop a lot ' union select password from users-- ";
+        assert!(injection(plain.as_bytes(), Shape::Text).is_some());
+    }
 
     #[test]
     fn a_comment_glued_inside_a_token_ends_nothing() {
