@@ -168,6 +168,7 @@ fn refuted_by_its_place(
             .flatten()
             .or_else(|| shell::jquery_call(transformed, hit.span.clone()))
             .or_else(|| shell::tilde_inside_word(transformed, hit.span.clone()))
+            .or_else(|| shell::numeric_braces(transformed, hit.span.clone()))
             .or_else(|| macros::placeholders(matched, decoded)),
         Confirm::Code => hit
             .phrase

@@ -150,6 +150,30 @@ pub fn tilde_inside_word(value: &[u8], hit: Range<usize>) -> Option<String> {
     })
 }
 
+/// Why a brace expansion the pattern hit in `value` (CRS 932280, `{cat,/etc/passwd}`) runs nothing: every
+/// `{...}` with a comma in the value holds digits and commas only (`{2,}`, `{1,3}`), a regular expression's
+/// quantifier in a pattern someone tests or searches for; expanded by a shell it yields numbers, never a
+/// command or a path.
+pub fn numeric_braces(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let matched = value.get(hit)?;
+    if matched.first() != Some(&b'{') || matched.last() != Some(&b'}') || !matched.contains(&b',') {
+        return None;
+    }
+    let mut rest = value;
+    while let Some(open) = memchr::memchr(b'{', rest) {
+        let inner = &rest[open + 1..];
+        let Some(close) = memchr::memchr(b'}', inner) else {
+            break;
+        };
+        let group = &inner[..close];
+        if group.contains(&b',') && !group.iter().all(|b| b.is_ascii_digit() || *b == b',') {
+            return None;
+        }
+        rest = &inner[close + 1..];
+    }
+    Some("braces of numbers only (a regular expression's quantifier): a shell expands them to numbers".to_owned())
+}
+
 /// Why a hit `$(...)` in `value` is JavaScript, not a command substitution: a property or method of it taken,
 /// as jQuery is written (`$(document).ready(...)`, `$('#cart').hide()`, searched as `$(document).ready not
 /// firing`), in searches, posts and code fields of developers. What is inside runs no known command: `$(id).txt`
@@ -522,6 +546,17 @@ fn is_plain_word(word: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn braces_of_numbers_run_nothing() {
+        let regex = b"^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$";
+        let at = regex.len() - 5;
+        assert!(numeric_braces(regex, at..at + 4).is_some());
+        assert!(numeric_braces(b"a{1,3}b", 1..6).is_some());
+        assert!(numeric_braces(b"{cat,/etc/passwd}", 0..17).is_none());
+        assert!(numeric_braces(b"x{2,} {cat,/etc/passwd}", 1..5).is_none());
+        assert!(numeric_braces(b"@{[ system qq{whoami} ]}", 14..21).is_none());
+    }
 
     fn found(value: &str) -> Option<String> {
         injection(value.as_bytes(), false)
