@@ -169,6 +169,7 @@ fn refuted_by_its_place(
             .or_else(|| shell::jquery_call(transformed, hit.span.clone()))
             .or_else(|| shell::tilde_inside_word(transformed, hit.span.clone()))
             .or_else(|| shell::numeric_braces(transformed, hit.span.clone()))
+            .or_else(|| name::within_host(transformed, hit.span.clone()))
             .or_else(|| macros::placeholders(matched, decoded)),
         Confirm::Code => hit
             .phrase
@@ -182,7 +183,8 @@ fn refuted_by_its_place(
             .or_else(|| macros::placeholders(matched, decoded)),
         Confirm::Sql => sql::query_language(raw)
             .or_else(|| whole_query(decoded, request))
-            .or_else(|| glued_comment(decoded)),
+            .or_else(|| glued_comment(decoded))
+            .or_else(|| name::within_host(transformed, hit.span.clone())),
         Confirm::Xss => xss::declaration_head(raw),
         Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
     }

@@ -115,6 +115,36 @@ pub fn in_url_host(value: &[u8], hit: Range<usize>) -> Option<String> {
     )
 }
 
+/// Why the pattern's `hit` in `value` is no evidence: it lies inside the host name of a URL written in the value
+/// (`ep=https://www.northwind.example/` of a referrer cookie, `dev.mysql.com` in a link), where only letters,
+/// digits, dots and hyphens can stand: a site's name, in which no language's injection can be written.
+pub fn within_host(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let before = value.get(..hit.start)?;
+    let scheme_end = memchr::memmem::rfind(before, b"://")?;
+    let scheme = before[..scheme_end]
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_alphabetic())
+        .count();
+    let host = &value[scheme_end + 3..hit.end];
+    let in_host = scheme >= 2
+        && hit.start > scheme_end + 2
+        && host
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'));
+    in_host.then(|| {
+        let end = value[hit.end..]
+            .iter()
+            .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-')))
+            .map_or(value.len(), |n| hit.end + n);
+        format!(
+            "`{}` is part of the host name `{}` of a URL: a site's name",
+            String::from_utf8_lossy(&value[hit.clone()]),
+            String::from_utf8_lossy(&value[scheme_end + 3..end])
+        )
+    })
+}
+
 /// Steps up a directory tree that make a path climb out of where it is put: relative paths of text and code
 /// climb one or two (`../images/logo.png`); a traversal climbs as far as it can.
 const TRAVERSAL_STEPS: usize = 3;
@@ -140,6 +170,15 @@ pub fn traversal(value: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_phrase_inside_a_host_name_is_a_site() {
+        let cookie = b"fd=2025-10-02 07:00:04|||ep=https://www.northwind.example/|||rf=(none)";
+        assert!(within_host(cookie, 40..49).is_some());
+        let sql = b"https://x.example/?q=1 union select * from northwind.dbo.orders";
+        assert!(within_host(sql, 43..52).is_none());
+        assert!(within_host(b"northwind", 0..9).is_none());
+    }
 
     #[test]
     fn a_file_name_ending_a_longer_one_is_another_file() {
