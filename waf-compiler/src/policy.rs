@@ -168,6 +168,11 @@ const RESTRICTED_HEADER_RULE: u32 = 920450;
 /// forwarding (`forward.rs`), so the application's server never sees one to disagree on.
 const CONTINUE_EXPECTATION: &[u8] = b"100-continue";
 
+/// Encrypted content coding (RFC 8188), which Web Push (RFC 8291) requires: a site's push server (Nextcloud's
+/// UnifiedPush, a self-hosted ntfy or Mozilla autopush) receives messages that only the subscribed browser can
+/// decrypt. No server decodes such a body, so it hides nothing from the rules; it is inspected as sent.
+const ENCRYPTED_CODING: &[u8] = b"aes128gcm";
+
 /// The rule that refuses a GET or HEAD request with a body (920170). What it guards against is a second request
 /// smuggled in a body that a server behind the proxy ignores; Elasticsearch's and OpenSearch's search APIs take
 /// their query as a JSON body of a GET, as do clients that send one by habit. A JSON document is no HTTP request.
@@ -312,7 +317,7 @@ impl Profile {
     /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, a
     /// file `body` that is what its label says ([`SIGNATURES`]), and a URL ending in `?` in a value of a JSON
     /// body ([`TRUNCATED_URL_RULE`]), a `Content-Encoding` the engine undid on the body (`decoded`, from
-    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), a JSON document as a GET's body ([`GET_BODY_RULE`]), a
+    /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]) or one no server decodes ([`ENCRYPTED_CODING`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), a JSON document as a GET's body ([`GET_BODY_RULE`]), a
     /// restricted file's name in the path of a JSON document's `PUT` or `PATCH` ([`FILE_PATH_RULES`]), and a well-formed media type with a parameter CRS does
     /// not list ([`MEDIA_TYPE_RULE`]). For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
@@ -326,6 +331,13 @@ impl Profile {
                 .iter()
                 .filter(|(name, _)| name.eq_ignore_ascii_case("content-type"))
                 .all(|&(_, value)| is_well_formed_media_type(value))
+        };
+        let encrypted = || {
+            request
+                .headers
+                .iter()
+                .filter(|(name, _)| name.eq_ignore_ascii_case("content-encoding"))
+                .all(|&(_, value)| value.trim_ascii().eq_ignore_ascii_case(ENCRYPTED_CODING))
         };
         let expects_continue = || {
             request
@@ -350,6 +362,11 @@ impl Profile {
                 && m.value_excerpt.eq_ignore_ascii_case("content-encoding")
             {
                 "the body's coding was undone: the rules read it decoded"
+            } else if m.rule_id == RESTRICTED_HEADER_RULE
+                && m.value_excerpt.eq_ignore_ascii_case("content-encoding")
+                && encrypted()
+            {
+                "an encrypted body (RFC 8188, Web Push) no server decodes: inspected as sent"
             } else if m.rule_id == RESTRICTED_HEADER_RULE
                 && m.value_excerpt.eq_ignore_ascii_case("expect")
                 && expects_continue()
@@ -487,6 +504,39 @@ mod tests {
             "REQUEST_FILENAME"
         ));
         assert!(!weighed("PUT", document, "ARGS_POST:json.path"));
+    }
+
+    #[test]
+    fn an_encrypted_push_message_is_inspected_as_sent() {
+        let weighed = |coding: &[u8]| {
+            let mut verdict = Verdict {
+                matches: vec![crate::evaluate::verdict::RuleMatch {
+                    rule_id: RESTRICTED_HEADER_RULE,
+                    variable: "REQUEST_HEADERS_NAMES:Content-Encoding".to_owned(),
+                    value_excerpt: "content-encoding".to_owned(),
+                    msg: String::new(),
+                    severity: None,
+                    action: crate::rule::Action::Block,
+                    paranoia_level: 1,
+                    tags: Vec::new(),
+                    confirmation: None,
+                }],
+                ..Default::default()
+            };
+            let headers = [("Content-Encoding", coding)];
+            let request = HttpRequest {
+                method: "POST",
+                uri: "/push/e495bc27",
+                version: "HTTP/1.1",
+                headers: &headers,
+                body: b"\x8a\x01\xff",
+            };
+            Profile::Web.weigh(&mut verdict, &request, None);
+            verdict.matches[0].confirmation.is_some()
+        };
+        assert!(weighed(b"aes128gcm"));
+        assert!(!weighed(b"x-custom"));
+        assert!(!weighed(b"aes128gcm, gzip"));
     }
 
     #[test]
