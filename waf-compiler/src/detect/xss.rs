@@ -294,7 +294,8 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
             }
             TokenType::TagComment
                 if is_black_comment(text)
-                    && !(styles == Styles::WhenScripted && is_xml_declaration(text)) =>
+                    && !(styles == Styles::WhenScripted
+                        && (is_xml_declaration(text) || !is_active_comment(text))) =>
             {
                 return true;
             }
@@ -391,18 +392,20 @@ fn is_xml_declaration(text: &[u8]) -> bool {
             .is_some_and(|word| word.eq_ignore_ascii_case(b"version"))
 }
 
-fn is_black_comment(text: &[u8]) -> bool {
-    if text.contains(&b'`') {
-        return true;
-    }
-    if text.len() > 3
+/// What of a comment a browser of today can run: Internet Explorer's conditional comments (`[if`) and XML's
+/// processing instructions, entities and imports. libinjection also flags any comment with a backquote, an old
+/// Internet Explorer quirk; a comment a code span closes (`` `<?php` `` in a message, a bogus comment up to the
+/// next `>`) runs nothing.
+fn is_active_comment(text: &[u8]) -> bool {
+    text.len() > 3
         && (text[..3].eq_ignore_ascii_case(b"[IF") || text[..3].eq_ignore_ascii_case(b"XML"))
-    {
-        return true;
-    }
-    text.len() > 5
-        && (equals_ignoring_nul(b"IMPORT", &text[..6])
-            || equals_ignoring_nul(b"ENTITY", &text[..6]))
+        || text.len() > 5
+            && (equals_ignoring_nul(b"IMPORT", &text[..6])
+                || equals_ignoring_nul(b"ENTITY", &text[..6]))
+}
+
+fn is_black_comment(text: &[u8]) -> bool {
+    text.contains(&b'`') || is_active_comment(text)
 }
 
 /// Whether a URL attribute value starts (after whitespace, control and non-ASCII bytes, and
@@ -488,4 +491,21 @@ fn decode_char_at(input: &[u8], at: usize, end: usize) -> (u32, usize) {
         i += 1;
     }
     (value, i - at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_comment_of_today_runs_nothing_but_a_conditional_or_xml_one() {
+        let message = b"nit: `<?php` I can't find the invoice for order #761248";
+        assert!(is_xss(message));
+        assert!(!runs_code(message));
+        assert!(runs_code(
+            b"<!--[if gte IE 4]><script>alert(1)</script><![endif]-->"
+        ));
+        assert!(runs_code(b"<?xml-stylesheet href=\"x.xsl\"?>`"));
+        assert!(runs_code(b"`<?php` <img src=x onerror=alert(1)>"));
+    }
 }
