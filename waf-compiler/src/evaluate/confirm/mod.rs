@@ -176,6 +176,7 @@ fn refuted_by_its_place(
             .then(|| {
                 name::dotted_name_part(transformed, hit.span.clone())
                     .or_else(|| name::longer_file_name(transformed, hit.span.clone()))
+                    .or_else(|| name::file_name_after_words(transformed, hit.span.clone()))
                     .or_else(|| name::in_url_host(transformed, hit.span.clone()))
             })
             .flatten()

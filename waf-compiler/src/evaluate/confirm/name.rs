@@ -115,6 +115,28 @@ pub fn in_url_host(value: &[u8], hit: Range<usize>) -> Option<String> {
     )
 }
 
+/// Why the file name the pattern's `hit` found in `value` is not the file an application would open: it comes
+/// after other words and a blank, in a value without a path separator (`Update package.json`, `Adding a
+/// .gitignore file`: an issue's or a commit's title), so the path the value names is the whole phrase, a file of
+/// another name. A name that starts the value, or one in a path, still counts.
+pub fn file_name_after_words(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let phrase = value.get(hit.clone())?;
+    let file_name = phrase.contains(&b'.')
+        && phrase
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    let after_words = hit.start > 0
+        && value[hit.start - 1].is_ascii_whitespace()
+        && value[..hit.start].iter().any(u8::is_ascii_alphanumeric);
+    (file_name && after_words && !value.iter().any(|&b| matches!(b, b'/' | b'\\'))).then(|| {
+        format!(
+            "`{}` follows other words: the value names the file `{}`, not that one",
+            String::from_utf8_lossy(phrase),
+            String::from_utf8_lossy(value.trim_ascii())
+        )
+    })
+}
+
 /// Why the pattern's `hit` in `value` is no evidence: it lies inside the host name of a URL written in the value
 /// (`ep=https://www.northwind.example/` of a referrer cookie, `dev.mysql.com` in a link), where only letters,
 /// digits, dots and hyphens can stand: a site's name, in which no language's injection can be written.
@@ -170,6 +192,15 @@ pub fn traversal(value: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_name_after_words_is_another_file() {
+        assert!(file_name_after_words(b"Update package.json", 7..19).is_some());
+        assert!(file_name_after_words(b"Adding a .gitignore file", 9..19).is_some());
+        assert!(file_name_after_words(b"package.json", 0..12).is_none());
+        assert!(file_name_after_words(b"x ../../package.json", 8..20).is_none());
+        assert!(file_name_after_words(b"read system(", 5..12).is_none());
+    }
 
     #[test]
     fn a_phrase_inside_a_host_name_is_a_site() {
