@@ -6,19 +6,30 @@
 //! - a browser says, in `Sec-Fetch-Mode`, whether a request is a navigation (`navigate`: a link, a form, a
 //!   redirect) or a script's or subresource's request (`cors`, `no-cors`, `same-origin`); a script on another
 //!   site cannot read or set the site's cookies through its own requests, so only a navigation is a vector;
-//! - a JSON body is sent by scripts alone (no link or form sends one), so a session id in it is no vector.
+//! - a JSON body is sent by scripts alone (no link or form sends one), so a session id in it is no vector;
+//! - where `Sec-Fetch-Mode` is missing (Safari before 16.4, in-app web views, recorded traffic), a navigation
+//!   still asks for a page: every browser's `Accept` for a document names `text/html` (or XHTML). A request that
+//!   asks for anything else (`*/*`, JSON, an image) or says `X-Requested-With: XMLHttpRequest` is a script's.
 //!
-//! A client that sends no `Sec-Fetch-Mode` (an older browser, a non-browser client) is given no such credit.
+//! A client that sends neither (no `Accept` at all) is given no such credit.
 
 use super::Confirmation;
 
 /// Whether the parameter named `name` can have come through a link or a form the victim was sent to, by the
 /// request's `headers`.
 pub fn vector(name: &[u8], headers: &[(&str, &[u8])]) -> Confirmation {
-    let fetch_mode = headers
-        .iter()
-        .find(|(header, _)| header.eq_ignore_ascii_case("sec-fetch-mode"))
-        .map(|(_, value)| *value);
+    let header = |name: &str| {
+        headers
+            .iter()
+            .find(|(header, _)| header.eq_ignore_ascii_case(name))
+            .map(|(_, value)| *value)
+    };
+    let fetch_mode = header("sec-fetch-mode");
+    let asks_for_a_page = |accept: &[u8]| {
+        let accept = accept.to_ascii_lowercase();
+        memchr::memmem::find(&accept, b"text/html").is_some()
+            || memchr::memmem::find(&accept, b"application/xhtml+xml").is_some()
+    };
     let refused = |reason: &str| Confirmation {
         confirmed: false,
         reason: reason.to_owned(),
@@ -26,10 +37,17 @@ pub fn vector(name: &[u8], headers: &[(&str, &[u8])]) -> Confirmation {
     if name.starts_with(b"json.") {
         return refused("a session id in a JSON body, which no link or form sends");
     }
+    let by_script = header("x-requested-with")
+        .is_some_and(|value| value.eq_ignore_ascii_case(b"XMLHttpRequest"));
     match fetch_mode {
         Some(mode) if !mode.eq_ignore_ascii_case(b"navigate") => refused(
             "a script's or subresource's request (Sec-Fetch-Mode), not a navigation a link or a form causes",
         ),
+        None if by_script || header("accept").is_some_and(|accept| !asks_for_a_page(accept)) => {
+            refused(
+                "a request that asks for no page (Accept, X-Requested-With): a script's, not a navigation",
+            )
+        }
         _ => Confirmation {
             confirmed: true,
             reason: "a session id in a navigation's query or form".to_owned(),
@@ -49,5 +67,28 @@ mod tests {
         assert!(!vector(b"session_id", &mode(b"no-cors")).confirmed);
         assert!(!vector(b"session_id", &mode(b"cors")).confirmed);
         assert!(!vector(b"json.session_id", &[]).confirmed);
+        let accept = |value: &'static [u8]| [("Accept", value)];
+        assert!(
+            vector(
+                b"sessionid",
+                &accept(b"text/html,application/xhtml+xml,*/*;q=0.8")
+            )
+            .confirmed
+        );
+        assert!(!vector(b"sessionid", &accept(b"*/*")).confirmed);
+        assert!(!vector(b"sessionid", &accept(b"application/json, text/plain, */*")).confirmed);
+        assert!(
+            !vector(
+                b"sessionid",
+                &[("X-Requested-With", b"XMLHttpRequest".as_slice())]
+            )
+            .confirmed
+        );
+        // Sec-Fetch-Mode, when sent, decides.
+        let navigation = [
+            ("Sec-Fetch-Mode", b"navigate".as_slice()),
+            ("Accept", b"*/*"),
+        ];
+        assert!(vector(b"sessionid", &navigation).confirmed);
     }
 }
