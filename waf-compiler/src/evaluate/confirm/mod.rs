@@ -13,8 +13,8 @@
 //! - [`xss`]: libinjection's HTML5 tokenizer, in each context a value can land in (text, attribute values);
 //! - [`shell`]: a small command-line lexer: a known command in command position (after `;`, `|`, `&`, a
 //!   newline, inside `$(...)` or backquotes, or heading the value) with arguments shaped as a command's;
-//! - [`name`]: where a name stands (inside a longer name, ending a longer file name, in a URL's host), and a
-//!   path climbing three directories or more, which is a traversal even in a line of text;
+//! - [`name`]: where a name stands (inside a longer name, ending a longer file name, after other words, in a
+//!   URL's host), and a path climbing three directories or more, which is a traversal even in a line of text;
 //! - [`macros`]: `${NAME}` placeholders in a URL passed on for a redirect (an ad exchange's user sync);
 //! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
 //! - [`json`]: a JSON document carried in a field (a cookie, a form field) is judged by its strings;
@@ -183,31 +183,26 @@ fn refuted_by_its_place(
             .or_else(|| redirect::loopback_redirect(request.name, raw))
             .or_else(|| macros::placeholders(matched, decoded)),
         Confirm::Sql => sql::query_language(raw)
-            .or_else(|| whole_query(decoded, request))
-            .or_else(|| glued_comment(decoded))
+            .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
+            .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| name::within_host(transformed, hit.span.clone())),
         Confirm::Xss => xss::declaration_head(raw),
         Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
     }
 }
 
-/// Why `raw` is a whole query of an API's language ([`sql::whole_query`]) in each of its decoded forms: an
-/// application that decodes the value once more reads the decoded form, and a payload URL-encoded twice is a
-/// query of `%` operators as written (`1%20union%20select...` is MySQL's `1 % 20union % 20select...`).
-fn whole_query(decoded: &[Cow<'_, [u8]>], request: Request<'_>) -> Option<String> {
+/// The reason `judge` gives for the first of the value's `decoded` forms, when it gives one for each of them: an
+/// application that decodes the value once more reads the decoded form, so a refutation must hold there too (a
+/// payload URL-encoded twice is a whole query of `%` operators as written: `1%20union%20select...` is MySQL's
+/// `1 % 20union % 20select...`).
+fn in_every_form(
+    decoded: &[Cow<'_, [u8]>],
+    judge: impl Fn(&[u8]) -> Option<String>,
+) -> Option<String> {
     let (first, rest) = decoded.split_first()?;
-    let reason = sql::whole_query(request.name, first)?;
+    let reason = judge(first)?;
     rest.iter()
-        .all(|form| sql::whole_query(request.name, form).is_some())
-        .then_some(reason)
-}
-
-/// Why the `--` in every one of the value's `decoded` forms are glued inside a word ([`sql::glued_comment`]).
-fn glued_comment(decoded: &[Cow<'_, [u8]>]) -> Option<String> {
-    let (first, rest) = decoded.split_first()?;
-    let reason = sql::glued_comment(first)?;
-    rest.iter()
-        .all(|form| sql::glued_comment(form).is_some())
+        .all(|form| judge(form).is_some())
         .then_some(reason)
 }
 
