@@ -466,23 +466,29 @@ mod tests {
         assert!(!is_json_document(b"{\"open\":"));
     }
 
+    /// Whether the web profile weighs a match of `rule_id` at `variable` on `value` as no evidence in `request`.
+    fn weighed_out(rule_id: u32, variable: &str, value: &str, request: &HttpRequest<'_>) -> bool {
+        let mut verdict = Verdict {
+            matches: vec![crate::evaluate::verdict::RuleMatch {
+                rule_id,
+                variable: variable.to_owned(),
+                value_excerpt: value.to_owned(),
+                msg: String::new(),
+                severity: None,
+                action: crate::rule::Action::Block,
+                paranoia_level: 1,
+                tags: Vec::new(),
+                confirmation: None,
+            }],
+            ..Default::default()
+        };
+        Profile::Web.weigh(&mut verdict, request, None);
+        verdict.matches[0].confirmation.is_some()
+    }
+
     #[test]
     fn a_resource_written_by_put_is_no_file_served() {
         let weighed = |method: &str, body: &[u8], variable: &str| {
-            let mut verdict = Verdict {
-                matches: vec![crate::evaluate::verdict::RuleMatch {
-                    rule_id: 930130,
-                    variable: variable.to_owned(),
-                    value_excerpt: "nginx.conf".to_owned(),
-                    msg: String::new(),
-                    severity: None,
-                    action: crate::rule::Action::Block,
-                    paranoia_level: 1,
-                    tags: Vec::new(),
-                    confirmation: None,
-                }],
-                ..Default::default()
-            };
             let request = HttpRequest {
                 method,
                 uri: "/repos/o/r/contents/deploy/nginx.conf",
@@ -490,8 +496,7 @@ mod tests {
                 headers: &[],
                 body,
             };
-            Profile::Web.weigh(&mut verdict, &request, None);
-            verdict.matches[0].confirmation.is_some()
+            weighed_out(930130, variable, "nginx.conf", &request)
         };
         let document = br#"{"message":"deploy","content":"c2VydmVyIHt9"}"#;
         assert!(weighed("PUT", document, "REQUEST_FILENAME"));
@@ -509,20 +514,6 @@ mod tests {
     #[test]
     fn an_encrypted_push_message_is_inspected_as_sent() {
         let weighed = |coding: &[u8]| {
-            let mut verdict = Verdict {
-                matches: vec![crate::evaluate::verdict::RuleMatch {
-                    rule_id: RESTRICTED_HEADER_RULE,
-                    variable: "REQUEST_HEADERS_NAMES:Content-Encoding".to_owned(),
-                    value_excerpt: "content-encoding".to_owned(),
-                    msg: String::new(),
-                    severity: None,
-                    action: crate::rule::Action::Block,
-                    paranoia_level: 1,
-                    tags: Vec::new(),
-                    confirmation: None,
-                }],
-                ..Default::default()
-            };
             let headers = [("Content-Encoding", coding)];
             let request = HttpRequest {
                 method: "POST",
@@ -531,8 +522,12 @@ mod tests {
                 headers: &headers,
                 body: b"\x8a\x01\xff",
             };
-            Profile::Web.weigh(&mut verdict, &request, None);
-            verdict.matches[0].confirmation.is_some()
+            weighed_out(
+                RESTRICTED_HEADER_RULE,
+                "REQUEST_HEADERS_NAMES:Content-Encoding",
+                "content-encoding",
+                &request,
+            )
         };
         assert!(weighed(b"aes128gcm"));
         assert!(!weighed(b"x-custom"));
