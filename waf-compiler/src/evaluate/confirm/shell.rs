@@ -174,6 +174,21 @@ pub fn numeric_braces(value: &[u8], hit: Range<usize>) -> Option<String> {
     Some("braces of numbers only (a regular expression's quantifier): a shell expands them to numbers".to_owned())
 }
 
+/// Why a pathname pattern the pattern hit in `value` (CRS 932130's `/bin/c[a]t`) is none: what its brackets hold
+/// is no bracket expression the shell matches file names with, since it holds a blank or one of the shell's
+/// operators (`(`, `)`, `;`, `|`, `&`, `<`, `>`), which end the word. Random characters that an ad verifier's
+/// pixel sends (`/[GI?i6^B61/=SqcMr1{,Tu9(a.P+)...]`) look like one. (Slashes inside, `/etc/[p//]asswd`, are an
+/// evasion CRS tests for, and count.)
+pub fn no_bracket_expression(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let matched = value.get(hit)?.strip_prefix(b"/")?;
+    let open = memchr::memchr(b'[', matched)?;
+    let inner = matched[open + 1..].strip_suffix(b"]")?;
+    inner
+        .iter()
+        .any(|&b| b.is_ascii_whitespace() || b"();|&<>".contains(&b))
+        .then(|| "brackets holding a blank or a shell operator: no pathname pattern".to_owned())
+}
+
 /// Why a hit `$(...)` in `value` is JavaScript, not a command substitution: a property or method of it taken,
 /// as jQuery is written (`$(document).ready(...)`, `$('#cart').hide()`, searched as `$(document).ready not
 /// firing`), in searches, posts and code fields of developers. What is inside runs no known command: `$(id).txt`
@@ -546,6 +561,18 @@ fn is_plain_word(word: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn brackets_a_shell_cannot_match_are_no_pattern() {
+        let noise =
+            b";[pwxnRd}t:a]mJVOG),~@5/[GI?i6^B61/=SqcMr1{,Tu9LJJ(a.P+)s1(u0.pVw!ry8k.\":=Mo]i)K";
+        let start = 23;
+        let end = noise.iter().rposition(|&b| b == b']').unwrap() + 1;
+        assert!(no_bracket_expression(noise, start..end).is_some());
+        assert!(no_bracket_expression(b"/bin/c[a]t /etc/passwd", 4..9).is_none());
+        assert!(no_bracket_expression(b"/???/[!x]s", 4..9).is_none());
+        assert!(no_bracket_expression(b"cat /etc/[p//]asswd", 8..14).is_none());
+    }
 
     #[test]
     fn braces_of_numbers_run_nothing() {
