@@ -57,7 +57,7 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
         Some(Shape::Url)
     } else if is_pairs(value) {
         Some(Shape::Pairs)
-    } else if is_prose(value) {
+    } else if is_prose(value) || is_error_message(value) {
         Some(Shape::Text)
     } else if is_document(value) {
         Some(Shape::Document)
@@ -281,6 +281,25 @@ const SCRIPT_LETTERS: usize = 2;
 /// its own (Thai, Chinese, Cyrillic: at least [`SCRIPT_LETTERS`] letters beyond Latin-1, which no language of
 /// code is written in) whose every other byte is a letter, a digit, a blank or sentence punctuation: Thai and
 /// Chinese put no blanks between words, and a short title or search is as much text as a long post.
+/// Whether `value` is an error's message as a JavaScript runtime writes it: an error's name (a word ending in
+/// `Error` or `Exception`), maybe after `Uncaught` or `Uncaught (in promise)`, a colon and the message
+/// (`SyntaxError: Unexpected token '<', "<!DOCTYPE "... is not valid JSON`), which pages' error trackers report
+/// by the thousand and which quotes the code that failed.
+pub fn is_error_message(value: &[u8]) -> bool {
+    let rest = value
+        .strip_prefix(b"Uncaught (in promise) ")
+        .or_else(|| value.strip_prefix(b"Uncaught "))
+        .unwrap_or(value);
+    let Some(colon) = memchr::memmem::find(rest, b": ") else {
+        return false;
+    };
+    let name = &rest[..colon];
+    name.first().is_some_and(u8::is_ascii_uppercase)
+        && name.iter().all(u8::is_ascii_alphanumeric)
+        && (name.ends_with(b"Error") || name.ends_with(b"Exception"))
+        && !value.contains(&b'\n')
+}
+
 fn is_prose(value: &[u8]) -> bool {
     // A URI is no sentence, however many words its parts make (`data:text/plain;base64,...`, `php://filter/...`).
     let scheme = value
@@ -332,6 +351,22 @@ fn is_prose(value: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_error_message_of_a_script_is_text() {
+        assert!(is_error_message(
+            b"Uncaught SyntaxError: Unexpected token '<'"
+        ));
+        assert!(is_error_message(
+            b"Uncaught (in promise) TypeError: Failed to fetch"
+        ));
+        assert!(is_error_message(
+            b"ChunkLoadError: Loading chunk 42 failed."
+        ));
+        assert!(!is_error_message(b"error: ' or 1=1--"));
+        assert!(!is_error_message(b"Error"));
+        assert!(!is_error_message(b"x' Error: y"));
+    }
 
     #[test]
     fn documents_and_prose_are_data() {

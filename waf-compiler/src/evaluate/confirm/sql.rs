@@ -72,7 +72,9 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     // there scores. Several lines of text, a document or rich text are where SQL is shown.
     let shown = match shape {
         Shape::Document | Shape::Markup => true,
-        Shape::Text => shape::lines(value) > 1 || has_code_span(value),
+        Shape::Text => {
+            shape::lines(value) > 1 || has_code_span(value) || shape::is_error_message(value)
+        }
         Shape::Json
         | Shape::Token
         | Shape::Url
@@ -585,6 +587,22 @@ mod tests {
         assert!(injection(wrapped.as_bytes(), Shape::Text).is_some());
         let plain = "I really like this shop a lot ' union select password from users-- ";
         assert!(injection(plain.as_bytes(), Shape::Text).is_some());
+    }
+
+    #[test]
+    fn an_error_message_quoting_code_must_work_as_an_injection() {
+        for message in [
+            "Uncaught SyntaxError: Unexpected token '<'",
+            "Uncaught SyntaxError: Unexpected identifier 'select'",
+        ] {
+            assert_eq!(
+                injection(message.as_bytes(), Shape::Text),
+                None,
+                "{message}"
+            );
+        }
+        let forged = "TypeError: ' union select password from users-- ";
+        assert!(injection(forged.as_bytes(), Shape::Text).is_some());
     }
 
     #[test]
