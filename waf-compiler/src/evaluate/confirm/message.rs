@@ -50,7 +50,14 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
     let lines_are_data = match shape {
         Some(Shape::Json | Shape::Document) => true,
         Some(Shape::Text | Shape::Markup) => shape::lines(raw) > 1,
-        Some(Shape::Token | Shape::Url | Shape::Pairs | Shape::Expression | Shape::Sample)
+        Some(
+            Shape::Token
+            | Shape::Url
+            | Shape::Pairs
+            | Shape::Expression
+            | Shape::Sample
+            | Shape::Secret,
+        )
         | None => false,
     };
     let (confirmed, reason) = if let Some(found) = forms

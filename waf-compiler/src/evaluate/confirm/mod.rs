@@ -106,9 +106,13 @@ pub fn confirm(
         return judged;
     }
     // Code of no parser here (file inclusion, SSRF, PHP) is written as a name or a URL: those score as written.
-    let Some(shape) = value_shape(raw, map, request)
-        .filter(|shape| confirm != Confirm::Code || !matches!(shape, Shape::Token | Shape::Url))
-    else {
+    // A generated secret is told from an injection by SQL's and the shell's parsers only: a path, a URL or a
+    // script in a password field scores as written.
+    let Some(shape) = value_shape(raw, map, request).filter(|&shape| match confirm {
+        Confirm::Code => !matches!(shape, Shape::Token | Shape::Url | Shape::Secret),
+        Confirm::Xss => shape != Shape::Secret,
+        _ => true,
+    }) else {
         return Confirmation {
             confirmed: true,
             reason: FRAGMENT.to_owned(),
@@ -303,6 +307,8 @@ fn in_graphql_strings(
 fn value_shape(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<Shape> {
     if report::is_code_sample(request) {
         Some(Shape::Sample)
+    } else if is_password_field(request.name) && shape::is_secret(raw) && !sql::spells_a_word(raw) {
+        Some(Shape::Secret)
     } else if sql::is_odata_expression(request.name) && sql::odata_syntax(raw).is_some() {
         Some(Shape::Expression)
     } else if request.cookie && raw.contains(&b'%') {
@@ -312,6 +318,41 @@ fn value_shape(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<Shap
     } else {
         shape::data_shape(raw)
     }
+}
+
+/// Whether the parameter `name` holds a password, as sign-in, sign-up and settings forms name it: its last part
+/// (after a JSON member path's `.` or a form's `[`), lower-cased, without a number or a confirmation suffix
+/// after it (Django's `password1`, Laravel's `password_confirmation`), ends with `password`, `passwd` or
+/// `passphrase` (`newPassword`, `user_password`), or is `pwd`, `pass` or `pw`, alone or after `_` (WordPress's
+/// `pwd`).
+fn is_password_field(name: &[u8]) -> bool {
+    let last = name
+        .rsplit(|&b| matches!(b, b'.' | b'[' | b']'))
+        .find(|part| !part.is_empty())
+        .unwrap_or(name)
+        .to_ascii_lowercase();
+    let numbered = last
+        .iter()
+        .rposition(|b| !b.is_ascii_digit())
+        .map_or(0, |i| i + 1);
+    let mut base = &last[..numbered];
+    if let Some(suffix) = [
+        b"_confirmation".as_slice(),
+        b"confirmation",
+        b"_confirm",
+        b"confirm",
+    ]
+    .into_iter()
+    .find(|suffix| base.ends_with(suffix))
+    {
+        base = &base[..base.len() - suffix.len()];
+    }
+    [b"password".as_slice(), b"passwd", b"passphrase"]
+        .iter()
+        .any(|word| base.ends_with(word))
+        || [b"pwd".as_slice(), b"pass", b"pw"]
+            .iter()
+            .any(|word| name::ends_with_name(base, word, b"_"))
 }
 
 /// What the parser of `confirm`'s language finds in `form`, data of `shape`.
@@ -487,6 +528,66 @@ mod tests {
             request,
         )
         .confirmed
+    }
+
+    #[test]
+    fn a_generated_password_is_judged_by_the_parsers() {
+        let field = |name: &'static str| Request {
+            name: name.as_bytes(),
+            ..Request::default()
+        };
+        for (value, hit) in [
+            ("H!ZR,(l9CZgBrX^%Jh,Eb8V5", "H!ZR"),
+            ("8>1;)'#G+1b^lyxh{tx(I`=", "8>1"),
+        ] {
+            assert!(!confirmed_at(
+                Confirm::Sql,
+                value,
+                hit,
+                field("json.password")
+            ));
+            // The same characters in another field, or too few of them, are a fragment.
+            assert!(confirmed_at(
+                Confirm::Sql,
+                value,
+                hit,
+                field("json.comment")
+            ));
+        }
+        assert!(confirmed_at(Confirm::Sql, "8>1;)'#", "8>1", field("pwd")));
+        for name in [
+            "pwd",
+            "password1",
+            "password_confirmation",
+            "json.user.newPassword",
+            "pass",
+        ] {
+            assert!(is_password_field(name.as_bytes()), "{name}");
+        }
+        for name in ["passport", "compass", "json.password_hint", "bypass"] {
+            assert!(!is_password_field(name.as_bytes()), "{name}");
+        }
+        // What parses as an injection, spells SQL's words or belongs to a family without a parser counts.
+        assert!(confirmed_at(
+            Confirm::Sql,
+            "P@ssw0rd'||'1'='1",
+            "'||'",
+            field("password")
+        ));
+        let spelled = "Zz9'UNION(SELECT(password)FROM(users))#";
+        assert!(confirmed_at(
+            Confirm::Sql,
+            spelled,
+            "UNION",
+            field("password")
+        ));
+        let traversal = "..\\..\\..\\Windows\\System32\\win.ini";
+        assert!(confirmed_at(
+            Confirm::Code,
+            traversal,
+            "win.ini",
+            field("password")
+        ));
     }
 
     #[test]

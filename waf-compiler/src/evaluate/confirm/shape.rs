@@ -29,6 +29,10 @@ pub enum Shape {
     Expression,
     /// The code a browser's violation report quotes (the field says so, not the bytes: [`super::report`]).
     Sample,
+    /// A password of random characters as a password manager generates it, in a field named for a password:
+    /// [`SECRET_LENGTH`] or more printable characters without a blank, punctuation among two of lower case
+    /// letters, upper case letters and digits ([`is_secret`]).
+    Secret,
 }
 
 impl Shape {
@@ -43,6 +47,7 @@ impl Shape {
             Shape::Pairs => "a query string",
             Shape::Expression => "an OData expression",
             Shape::Sample => "the code sample of a browser's violation report",
+            Shape::Secret => "a generated secret (a password of random characters)",
         }
     }
 }
@@ -175,6 +180,27 @@ fn is_plain_token(value: &[u8]) -> bool {
                     b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.')
                 })
         }))
+}
+
+/// Characters of a generated secret: password managers generate 12 to 32 and more; the injections that fit in a
+/// field without a blank are shorter (`admin'--`, `'or'1'='1`).
+const SECRET_LENGTH: usize = 12;
+
+/// Whether `value` has the characters of a generated secret ([`Shape::Secret`]).
+pub fn is_secret(value: &[u8]) -> bool {
+    let has = |class: fn(&u8) -> bool| value.iter().any(class);
+    let letters_and_digits = [
+        u8::is_ascii_lowercase,
+        u8::is_ascii_uppercase,
+        u8::is_ascii_digit,
+    ]
+    .into_iter()
+    .filter(|&class| has(class))
+    .count();
+    value.len() >= SECRET_LENGTH
+        && value.iter().all(u8::is_ascii_graphic)
+        && has(u8::is_ascii_punctuation)
+        && letters_and_digits >= 2
 }
 
 /// `8-4-4-4-12` hex digits.

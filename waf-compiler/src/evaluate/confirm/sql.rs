@@ -71,7 +71,9 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     // A line is where short injections are written (a search, a name, a header), often not as valid SQL: a hit
     // there scores. Several lines of text, a document or rich text are where SQL is shown.
     let shown = match shape {
-        Shape::Document | Shape::Markup => true,
+        // A generated secret's characters make libinjection's shapes by chance (`H!ZR,(l9CZ...`): it must
+        // parse as an injection, as a document's SQL must.
+        Shape::Document | Shape::Markup | Shape::Secret => true,
         Shape::Text => {
             shape::lines(value) > 1 || has_code_span(value) || shape::is_error_message(value)
         }
@@ -207,6 +209,64 @@ pub fn glued_comment(value: &[u8]) -> Option<String> {
          base64url data): no comment ends an injection there"
             .to_owned()
     })
+}
+
+/// Words of SQL an injection written without blanks spells out (`'UNION(SELECT(password)FROM(users))#`); a
+/// generated secret that holds one, bounded by other characters than letters, is judged as a fragment.
+const SPELLED_WORDS: &[&str] = &[
+    "union",
+    "select",
+    "from",
+    "where",
+    "and",
+    "or",
+    "xor",
+    "not",
+    "null",
+    "like",
+    "rlike",
+    "regexp",
+    "having",
+    "order",
+    "group",
+    "limit",
+    "insert",
+    "update",
+    "delete",
+    "drop",
+    "exec",
+    "execute",
+    "declare",
+    "waitfor",
+    "delay",
+    "sleep",
+    "benchmark",
+    "case",
+    "when",
+    "then",
+    "if",
+    "char",
+    "concat",
+    "substr",
+    "substring",
+    "ascii",
+    "version",
+    "user",
+    "database",
+    "table",
+    "tables",
+    "information_schema",
+];
+
+/// Whether `value` spells one of [`SPELLED_WORDS`] as a whole run of letters.
+pub fn spells_a_word(value: &[u8]) -> bool {
+    value
+        .split(|b| !b.is_ascii_alphabetic() && *b != b'_')
+        .any(|run| {
+            SPELLED_WORDS
+                .iter()
+                .any(|word| run.eq_ignore_ascii_case(word.as_bytes()))
+        })
 }
 
 /// How `name`, a parameter's name (or a value shaped as one), is a query language's by design rather than a
@@ -509,8 +569,8 @@ const INJECTION_WORDS: &[Keyword] = &[
     Keyword::CASE,
 ];
 
-/// How many of SQL's own words `query` has outside strings: [`INJECTION_WORDS`], function calls (`SLEEP(`),
-/// and statement separators followed by more.
+/// How many of SQL's own words `query` has outside strings: [`INJECTION_WORDS`], MySQL's `||` and `&&` (its
+/// `OR` and `AND`), function calls (`SLEEP(`), and statement separators followed by more.
 fn sql_words(dialect: &dyn Dialect, query: &str) -> usize {
     let Ok(tokens) = Tokenizer::new(dialect, query).tokenize() else {
         return 0;
@@ -527,6 +587,7 @@ fn sql_words(dialect: &dyn Dialect, query: &str) -> usize {
                 INJECTION_WORDS.contains(&word.keyword) || matches!(next, Some(Token::LParen))
             }
             Token::SemiColon => next.is_some_and(|next| !matches!(next, Token::EOF)),
+            Token::StringConcat | Token::Overlap => true,
             _ => false,
         });
     }
