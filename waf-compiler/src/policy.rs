@@ -332,23 +332,14 @@ impl Profile {
                 .filter(|(name, _)| name.eq_ignore_ascii_case("content-type"))
                 .all(|&(_, value)| is_well_formed_media_type(value))
         };
-        let encrypted = || {
+        // Whether every header `name` of the request says `value` (a restricted header with the one value that
+        // hides nothing).
+        let every_header_is = |name: &str, value: &[u8]| {
             request
                 .headers
                 .iter()
-                .filter(|(name, _)| name.eq_ignore_ascii_case("content-encoding"))
-                .all(|&(_, value)| value.trim_ascii().eq_ignore_ascii_case(ENCRYPTED_CODING))
-        };
-        let expects_continue = || {
-            request
-                .headers
-                .iter()
-                .filter(|(name, _)| name.eq_ignore_ascii_case("expect"))
-                .all(|&(_, value)| {
-                    value
-                        .trim_ascii()
-                        .eq_ignore_ascii_case(CONTINUE_EXPECTATION)
-                })
+                .filter(|(header, _)| header.eq_ignore_ascii_case(name))
+                .all(|&(_, sent)| sent.trim_ascii().eq_ignore_ascii_case(value))
         };
         for m in &mut verdict.matches {
             let reason = if MISSING_LABEL_RULES.contains(&m.rule_id) {
@@ -364,12 +355,12 @@ impl Profile {
                 "the body's coding was undone: the rules read it decoded"
             } else if m.rule_id == RESTRICTED_HEADER_RULE
                 && m.value_excerpt.eq_ignore_ascii_case("content-encoding")
-                && encrypted()
+                && every_header_is("content-encoding", ENCRYPTED_CODING)
             {
                 "an encrypted body (RFC 8188, Web Push) no server decodes: inspected as sent"
             } else if m.rule_id == RESTRICTED_HEADER_RULE
                 && m.value_excerpt.eq_ignore_ascii_case("expect")
-                && expects_continue()
+                && every_header_is("expect", CONTINUE_EXPECTATION)
             {
                 "`Expect: 100-continue` is answered by the proxy and not forwarded"
             } else if m.rule_id == GET_BODY_RULE && is_json_document(body) {

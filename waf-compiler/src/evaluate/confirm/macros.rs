@@ -9,24 +9,17 @@
 
 use super::Shape;
 use super::shape::data_shape;
-use std::borrow::Cow;
 
-/// Why the `${...}` the pattern hit (`hit`) are a URL's macros: each of the value's `decoded` forms is an `http(s)`
-/// URL once its `${NAME}` placeholders are read as names, with no other `$`.
-pub fn placeholders(hit: &[u8], decoded: &[Cow<'_, [u8]>]) -> Option<String> {
+/// Why the `${...}` the pattern hit (`hit`) are a URL's macros: `form`, one of the value's decoded forms, is an
+/// `http(s)` URL once its `${NAME}` placeholders are read as names, with no other `$`.
+pub fn placeholders(hit: &[u8], form: &[u8]) -> Option<String> {
     memchr::memmem::find(hit, b"${")?;
-    decoded
-        .iter()
-        .all(|form| {
-            names_for_macros(form).is_some_and(|url| {
-                !url.contains(&b'$') && data_shape(&url) == Some(Shape::Url)
-            })
-        })
-        .then(|| {
-            "`${...}` are macros of a URL passed on for a redirect (an ad exchange's user sync), plain names \
-             the next server fills in: no command, call or lookup"
-                .to_owned()
-        })
+    let url = names_for_macros(form)?;
+    (!url.contains(&b'$') && data_shape(&url) == Some(Shape::Url)).then(|| {
+        "`${...}` are macros of a URL passed on for a redirect (an ad exchange's user sync), plain names \
+         the next server fills in: no command, call or lookup"
+            .to_owned()
+    })
 }
 
 /// `value` with each `${NAME}` (a letter or `_`, then letters, digits and `_`) written as `NAME`; None when a
@@ -58,7 +51,7 @@ mod tests {
     use super::*;
 
     fn judged(value: &str) -> bool {
-        placeholders(b"${x}", &[Cow::Borrowed(value.as_bytes())]).is_some()
+        placeholders(b"${x}", value.as_bytes()).is_some()
     }
 
     #[test]
@@ -81,12 +74,6 @@ mod tests {
         assert!(!judged("http://a.example/?u=${IFS}$(id)"));
         assert!(!judged(";cat${IFS}/etc/passwd"));
         assert!(!judged("${UUID}"));
-        assert!(
-            placeholders(
-                b"$(id)",
-                &[Cow::Borrowed(b"http://a.example/?u=${UUID}".as_slice())]
-            )
-            .is_none()
-        );
+        assert!(placeholders(b"$(id)", b"http://a.example/?u=${UUID}").is_none());
     }
 }

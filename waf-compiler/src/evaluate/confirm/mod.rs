@@ -175,7 +175,7 @@ fn refuted_by_its_place(
             .or_else(|| shell::numeric_braces(transformed, hit.span.clone()))
             .or_else(|| shell::no_bracket_expression(transformed, hit.span.clone()))
             .or_else(|| name::within_host(transformed, hit.span.clone()))
-            .or_else(|| macros::placeholders(matched, decoded)),
+            .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form))),
         Confirm::Code => hit
             .phrase
             .then(|| {
@@ -186,7 +186,7 @@ fn refuted_by_its_place(
             })
             .flatten()
             .or_else(|| redirect::loopback_redirect(request.name, raw))
-            .or_else(|| macros::placeholders(matched, decoded)),
+            .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form))),
         Confirm::Sql => sql::query_language(raw)
             .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))

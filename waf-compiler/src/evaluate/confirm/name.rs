@@ -69,7 +69,7 @@ pub fn longer_file_name(value: &[u8], hit: Range<usize>) -> Option<String> {
         return None;
     }
     let before = *value.get(hit.start.checked_sub(1)?)?;
-    if !(before.is_ascii_alphanumeric() || matches!(before, b'_' | b'-' | b'.')) {
+    if !is_file_name_byte(before) {
         return None;
     }
     let start = value[..hit.start]
@@ -121,10 +121,7 @@ pub fn in_url_host(value: &[u8], hit: Range<usize>) -> Option<String> {
 /// another name. A name that starts the value, or one in a path, still counts.
 pub fn file_name_after_words(value: &[u8], hit: Range<usize>) -> Option<String> {
     let phrase = value.get(hit.clone())?;
-    let file_name = phrase.contains(&b'.')
-        && phrase
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    let file_name = phrase.contains(&b'.') && phrase.iter().all(|&b| is_file_name_byte(b));
     let after_words = hit.start > 0
         && value[hit.start - 1].is_ascii_whitespace()
         && value[..hit.start].iter().any(u8::is_ascii_alphanumeric);
@@ -135,6 +132,16 @@ pub fn file_name_after_words(value: &[u8], hit: Range<usize>) -> Option<String> 
             String::from_utf8_lossy(value.trim_ascii())
         )
     })
+}
+
+/// A byte of a file name's usual alphabet: letters, digits, `_`, `-` and `.`.
+fn is_file_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
+}
+
+/// A byte of a host name: letters, digits, `.` and `-`.
+fn is_host_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-')
 }
 
 /// Why the pattern's `hit` in `value` is no evidence: it lies inside the host name of a URL written in the value
@@ -149,15 +156,12 @@ pub fn within_host(value: &[u8], hit: Range<usize>) -> Option<String> {
         .take_while(|b| b.is_ascii_alphabetic())
         .count();
     let host = &value[scheme_end + 3..hit.end];
-    let in_host = scheme >= 2
-        && hit.start > scheme_end + 2
-        && host
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-'));
+    let in_host =
+        scheme >= 2 && hit.start > scheme_end + 2 && host.iter().all(|&b| is_host_byte(b));
     in_host.then(|| {
         let end = value[hit.end..]
             .iter()
-            .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-')))
+            .position(|&b| !is_host_byte(b))
             .map_or(value.len(), |n| hit.end + n);
         format!(
             "`{}` is part of the host name `{}` of a URL: a site's name",
