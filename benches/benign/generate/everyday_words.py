@@ -6,7 +6,9 @@ labels of the interfaces they use ('Select all', "Delete"), give ranges and comp
 write maths homework (A union B, x = 1 or x = 2) and describe computer trouble in words (the printer says
 "access denied"). The sentences are written as customers, students, employees and forum members write them, with
 their apostrophes, quotes, parentheses, semicolons, dashes and ampersands; nothing is chosen to avoid or to hit a
-rule.
+rule. Short texts too (a status, a title, a chat reply, a book's or a course's name: "cat is asleep on the keyboard
+again", "JavaScript: The Good Parts"), where a command's or a keyword's name often comes first in its everyday
+sense.
 
 Where the text goes, as real sites carry it: search boxes (GET query strings, autocomplete calls, the search page as
 the Referer of the next click, a recent-searches cookie), slugs of article, product and question URLs, HTML forms
@@ -195,6 +197,39 @@ SENTENCES_OTHER = [
     ("nl", "De update van vanochtend heeft het script van de printer stukgemaakt."),
 ]
 
+# Short texts: statuses, titles, chat replies, course and book names, product names. A command's or a keyword's name
+# often leads them in its everyday sense (a cat, a curl at the gym, a sleep, a Union, a book on JavaScript).
+SHORT_TEXTS = [
+    "cat is asleep on the keyboard again", "cat food for a fussy eater", "curl for the girls, then squats",
+    "curl up with a good book", "sleep is for the weak!", "sleep tracker on the new watch", "less is more, they say.",
+    "more of this please!", "head to the beach at 5?", "head and shoulders above the rest", "tail of the dragon ride",
+    "find a doctor near me", "find my lost earbuds", "sort of a big deal", "kill the lights, it's movie time",
+    "date night at the new Thai place", "time for a coffee break", "echo is my dog's name", "watch the game at Joe's?",
+    "touch base on Monday", "top of the morning to you", "nice to meet you all", "yes to all of the above",
+    "who is on call tonight?", "which one is the cheapest?", "make it a double, please", "ping me when you are free",
+    "bash at the club on Friday", "zsh is my favourite shell", "fish and chips on a Friday", "dash to the station",
+    "java is my morning fuel", "Python for the absolute beginner", "ruby red grapefruit in a jar",
+    "perl of the ocean bracelet", "node of the network is down", "PHP for the web, second edition",
+    "Rust in action, a review", "go for a run in the park", "swift as a coconut", "Lua in the game engine",
+    "JavaScript: The Good Parts", "JavaScript: The Definitive Guide", "Java: A Beginner's Guide",
+    "Python: The Complete Reference", "SQL: The Complete Reference", "Bash: the missing manual",
+    "select the best option for you", "select a time that suits you", "union of the two clubs is on",
+    "Union Station is closed on Sundays", "drop me a line anytime", "drop off the kids at 8", "update on the move",
+    "update my address, please", "insert a coin to start", "delete this post, it was a mistake",
+    "order of the phoenix on the shelf", "table for four at 7:30", "join us for dinner!", "where is the exit?",
+    "exec summary for the board", "system of a down tribute", "shadow of the colossus remake",
+    "passwd reset link is broken", "root for the home team!", "host of the show tonight", "shell out for the good one",
+    "wget is not on my Mac?", "ls is not recognised on Windows", "ps: bring snacks", "id card is in the car",
+    "env is not a word, is it?", "tar pits of La Brea", "chmod of a file in the guide", "grep for the word in the log",
+    "nc is the state code of North Carolina", "screen time for the kids", "tee time at 9", "split the bill with me",
+    "rm is short for room in my notes", "vi or nano, which one?", "awk moment at the party",
+    "sed is the French word for silk?", "dig in, everyone!", "host a party in June", "print the tickets at home",
+    "wall of fame at the office", "mail the form to the bank", "write a review of the hotel",
+    "sudo make me a sandwich, the classic", "exit the ramp at 23B", "alias for the new account",
+    "eval of the students in May", "apt in the city for rent", "yum, that cake!", "git good at chess",
+    "dd of the month for payments", "tr of the song is weird", "awk and sed in the same week",
+]
+
 FILL = {
     "n": lambda rng: str(rng.randint(2, 12)),
     "t": lambda rng: pick(rng, [f"{rng.randint(1, 12)}:{pick(rng, ['00', '15', '30', '45'])} {pick(rng, ['am', 'pm'])}",
@@ -342,7 +377,34 @@ def xml_body(rng, c):
     c.add("POST", "/ws/TicketService", h, doc)
 
 
-SHAPES = [(5, search_get), (2, autocomplete), (2, click_from_results), (3, slug_page), (5, html_form), (4, json_api), (1, xml_body)]
+def short_text(rng, c):
+    """A short text where short texts go: a search, a status or title in a form (urlencoded or multipart), a chat
+    message in JSON."""
+    t = pick(rng, SHORT_TEXTS)
+    t = t.lower() if rng.random() < 0.3 else t
+    hst = host(rng, pick(rng, ["www", "shop", "social", "app"]))
+    kind = rng.randrange(4)
+    if kind == 0:
+        c.add("GET", "/search?" + form([(pick(rng, ["q", "query", "s", "term"]), t)]),
+              navigation(rng, hst, referer=f"https://{hst}/", cookie=cookie_header(rng), site="same-origin"))
+    elif kind == 3:
+        c.add("POST", f"/api/channels/{rng.randint(1, 9999)}/messages",
+              fetch(rng, hst, f"https://{hst}/", content_type="application/json", cookie=cookie_header(rng)),
+              jsonb({"text": t, "nonce": hexid(rng, 16)}))
+    else:
+        fields = [(pick(rng, ["status", "title", "subject", "headline", "caption"]), t), ("visibility", pick(rng, ["public", "friends"]))]
+        path = pick(rng, ["/status", "/posts/new", "/profile/headline", "/photos/caption"])
+        if kind == 1:
+            c.add("POST", path, form_post(rng, hst, f"https://{hst}{path}", "application/x-www-form-urlencoded",
+                                          cookie=cookie_header(rng)), form(fields))
+        else:
+            boundary = "----WebKitFormBoundary" + alnum(rng, 16)
+            body = "".join(f"--{boundary}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n" for k, v in fields) + f"--{boundary}--\r\n"
+            c.add("POST", path, form_post(rng, hst, f"https://{hst}{path}", f"multipart/form-data; boundary={boundary}",
+                                          cookie=cookie_header(rng)), body)
+
+
+SHAPES = [(5, search_get), (2, autocomplete), (2, click_from_results), (3, slug_page), (5, html_form), (4, json_api), (1, xml_body), (3, short_text)]
 
 
 def build(n=2000, seed=0xE7E5):

@@ -56,6 +56,20 @@ pub fn low_bytes_invented(raw: &[u8], map: UnicodeMap) -> bool {
     })
 }
 
+/// Whether a rule's URL decoding did nothing to `raw` but read its `+` as blanks. The value was decoded once
+/// already where `+` means a blank (a query string, a form: its `+` came as `%2B`), and a JSON string or a header
+/// keeps its `+` as is, so the application reads a `+` (an address's tag, `john+orders@example.com`, is not the
+/// words `john orders`). A value with an escape left (`%2B` sent as `%252B`) is read in its decoded forms anyway.
+pub fn plus_read_as_blank(raw: &[u8], transformed: &[u8]) -> bool {
+    !raw.contains(&b'%')
+        && raw != transformed
+        && raw.len() == transformed.len()
+        && raw
+            .iter()
+            .zip(transformed)
+            .all(|(r, t)| r == t || (*r == b'+' && *t == b' '))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,6 +80,13 @@ mod tests {
         let forms: Vec<&[u8]> = forms.iter().map(|f| f.as_ref()).collect();
         assert_eq!(forms, [&b"%253Cb%253E"[..], b"%3Cb%3E", b"<b>"]);
         assert_eq!(super::forms(b"plain", UnicodeMap::default()).len(), 1);
+    }
+
+    #[test]
+    fn a_plus_read_as_a_blank_is_told() {
+        assert!(plus_read_as_blank(b"john+or@var.es", b"john or@var.es"));
+        assert!(!plus_read_as_blank(b"a%2Bb+c", b"a+b c"));
+        assert!(!plus_read_as_blank(b"a+b", b"a+b"));
     }
 
     #[test]

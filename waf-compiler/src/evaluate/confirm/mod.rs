@@ -464,6 +464,7 @@ fn with_transformed<'a>(
 ) -> Vec<Cow<'a, [u8]>> {
     if !forms.iter().any(|form| form.as_ref() == transformed)
         && !decode::low_bytes_invented(raw, map)
+        && !decode::plus_read_as_blank(raw, transformed)
     {
         forms.push(Cow::Borrowed(transformed));
     }
@@ -802,5 +803,28 @@ mod tests {
             Confirm::Shell,
             "Tom & Jerry; cat lovers will like it"
         ));
+        // A phrase is judged by the parsers; a list of names after a command is not a phrase.
+        assert!(!confirmed(Confirm::Shell, "zsh is the best!"));
+        assert!(confirmed(Confirm::Shell, "ls foo bar"));
+        assert!(!confirmed(Confirm::Sql, "union was a great select"));
+        assert!(confirmed(Confirm::Sql, "union select password from users"));
+        assert!(!confirmed(Confirm::Xss, "JavaScript: The Good Parts"));
+    }
+
+    #[test]
+    fn a_plus_the_application_reads_is_no_blank() {
+        let judged = |raw: &str, transformed: &str| {
+            confirm(
+                Confirm::Sql,
+                raw.as_bytes(),
+                transformed.as_bytes(),
+                Hit::default(),
+                UnicodeMap::default(),
+                Request::default(),
+            )
+            .confirmed
+        };
+        assert!(!judged("john+or@var.es", "john or@var.es"));
+        assert!(judged("1'+or+'1'='1", "1' or '1'='1"));
     }
 }

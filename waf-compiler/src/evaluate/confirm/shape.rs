@@ -9,7 +9,7 @@
 pub enum Shape {
     /// An object or an array that parses as JSON.
     Json,
-    /// One word, name, number or identifier, or a comma-separated list of them.
+    /// One word, name, number, identifier or email address, or a comma-separated list of words.
     Token,
     /// An absolute `http` or `https` URL of URL characters only (no quote, blank, bracket or backslash): the page
     /// an analytics beacon reports, a redirect target, a link in a document.
@@ -62,7 +62,7 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
         Some(Shape::Url)
     } else if is_pairs(value) {
         Some(Shape::Pairs)
-    } else if is_prose(value) || is_error_message(value) {
+    } else if is_prose(value) || is_phrase(value) || is_error_message(value) {
         Some(Shape::Text)
     } else if is_document(value) {
         Some(Shape::Document)
@@ -159,7 +159,8 @@ pub fn is_json_document(value: &[u8]) -> bool {
         && serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok()
 }
 
-/// A single word, name, number or identifier (`northwind`, `de-DE`, `v2.1`, `user_id`), or a comma-separated list
+/// A single word, name, number or identifier (`northwind`, `de-DE`, `v2.1`, `user_id`), an email address
+/// ([`is_email_address`]), or a comma-separated list
 /// of them as APIs take fields and options (`sh,fc`, `id,name,price`): no quote, no operator, no bracket, no blank,
 /// so nothing that could change the syntax it is inserted into on its own, and the parsers judge it. A GUID in Microsoft's registry
 /// form, in braces and perhaps quotes (`"{D312D9D2-3ABD-4847-A91F-44061A2C8B60}"`, as Exchange's and
@@ -173,13 +174,38 @@ fn is_plain_token(value: &[u8]) -> bool {
         .strip_prefix(b"{")
         .and_then(|v| v.strip_suffix(b"}"))
         .is_some_and(is_guid);
-    guid || (!value.is_empty()
-        && value.split(|&b| b == b',').all(|word| {
-            !word.is_empty()
-                && word.iter().all(|&b| {
-                    b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.')
-                })
-        }))
+    guid || is_email_address(value)
+        || (!value.is_empty()
+            && value.split(|&b| b == b',').all(|word| {
+                !word.is_empty()
+                    && word.iter().all(|&b| {
+                        b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.')
+                    })
+            }))
+}
+
+/// An email address as sign-up and contact forms take it: a local part of letters, digits, `.`, `_`, `-` and the
+/// `+` of a sub-address (`john+orders`), `@`, and a domain of two labels or more, the last of letters.
+fn is_email_address(value: &[u8]) -> bool {
+    let Some(at) = value.iter().position(|&b| b == b'@') else {
+        return false;
+    };
+    let (local, domain) = (&value[..at], &value[at + 1..]);
+    let labels: Vec<&[u8]> = domain.split(|&b| b == b'.').collect();
+    !local.is_empty()
+        && local
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'+'))
+        && labels.len() >= 2
+        && labels.iter().all(|label| {
+            !label.is_empty()
+                && label
+                    .iter()
+                    .all(|&b| b.is_ascii_alphanumeric() || b == b'-')
+        })
+        && labels
+            .last()
+            .is_some_and(|tld| tld.len() >= 2 && tld.iter().all(u8::is_ascii_alphabetic))
 }
 
 /// Characters of a generated secret: password managers generate 12 to 32 and more; the injections that fit in a
@@ -326,6 +352,66 @@ pub fn is_error_message(value: &[u8]) -> bool {
         && !value.contains(&b'\n')
 }
 
+/// Words of a phrase: two are a command and its argument (`sleep 5`, `cat flag`) as often as words of a
+/// language; three words in a row are mostly a title, a status or a question.
+const PHRASE_WORDS: usize = 3;
+
+/// The small words of the grammar of the languages the corpus is written in (English, French, German, Spanish,
+/// Portuguese, Italian, Dutch): articles, prepositions, pronouns, auxiliaries, conjunctions. A phrase has them;
+/// a command's arguments are names, options and paths (`ls foo bar`), and a list of names alone is scored as
+/// written.
+const FUNCTION_WORDS: &[&str] = &[
+    // English
+    "a", "about", "an", "and", "are", "as", "at", "be", "but", "by", "can", "could", "did", "do",
+    "does", "for", "from", "he", "her", "his", "how", "i", "if", "in", "is", "it", "its", "me",
+    "my", "not", "of", "on", "or", "our", "please", "she", "so", "than", "that", "the", "their",
+    "then", "there", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which",
+    "why", "will", "with", "would", "you", "your", // French
+    "au", "aux", "ce", "cette", "dans", "de", "des", "du", "elle", "est", "et", "il", "je", "la",
+    "le", "les", "mon", "nous", "pas", "pour", "que", "qui", "sur", "un", "une", "vous",
+    // German
+    "auf", "das", "dem", "den", "der", "die", "ein", "eine", "für", "ich", "ist", "mit", "nicht",
+    "sie", "und", "von", "wir", "zu", // Spanish, Portuguese, Italian
+    "con", "da", "del", "di", "do", "e", "el", "em", "en", "es", "gli", "los", "las", "mi", "não",
+    "para", "per", "por", "una", "um", "uma", "y", "é", "è", // Dutch
+    "een", "het", "ik", "niet", "op", "van", "voor",
+];
+
+/// A short phrase of natural language (`zsh is the best!`, `JavaScript: The Good Parts`, `union was a great
+/// select`): [`PHRASE_WORDS`] or more words, each of letters (of any script) and digits, perhaps with an
+/// apostrophe or a hyphen inside (`don't`, `drop-off`) and sentence punctuation after it, one blank apart, two of
+/// them words of two letters or more and one of [`FUNCTION_WORDS`]. No quote, bracket, operator, slash or
+/// second blank: what an injection needs to leave its place or to reach a path is absent, so the parsers judge
+/// what is left (a statement written out in words, `union select password from users`, still is one).
+fn is_phrase(value: &[u8]) -> bool {
+    let (mut tokens, mut words, mut function_words) = (0usize, 0usize, 0usize);
+    let letter_or_digit = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
+    for token in value.split(|&b| b == b' ') {
+        let end = token
+            .iter()
+            .rposition(|b| !matches!(b, b'.' | b',' | b'!' | b'?' | b':'))
+            .map_or(0, |last| last + 1);
+        let core = &token[..end];
+        let is_word = core.first().is_some_and(letter_or_digit)
+            && core.last().is_some_and(letter_or_digit)
+            && core
+                .iter()
+                .all(|b| letter_or_digit(b) || matches!(b, b'\'' | b'-'));
+        if !is_word {
+            return false;
+        }
+        tokens += 1;
+        let letters = core
+            .iter()
+            .filter(|b| b.is_ascii_alphabetic() || **b >= 0x80)
+            .count();
+        words += usize::from(letters >= 2);
+        let lower = String::from_utf8_lossy(core).to_lowercase();
+        function_words += usize::from(FUNCTION_WORDS.contains(&lower.as_str()));
+    }
+    tokens >= PHRASE_WORDS && words >= 2 && function_words >= 1
+}
+
 fn is_prose(value: &[u8]) -> bool {
     // A URI is no sentence, however many words its parts make (`data:text/plain;base64,...`, `php://filter/...`).
     let scheme = value
@@ -461,6 +547,13 @@ mod tests {
             Some(Shape::Pairs)
         );
         assert_eq!(data_shape(b"kw=script font"), None);
+        assert_eq!(data_shape(b"zsh is the best!"), Some(Shape::Text));
+        assert_eq!(data_shape(b"JavaScript: The Good Parts"), Some(Shape::Text));
+        assert_eq!(data_shape(b"ls foo bar"), None);
+        assert_eq!(data_shape(b"cat the  /etc/passwd"), None);
+        assert_eq!(data_shape(b"sleep 5"), None);
+        assert_eq!(data_shape(b"john+orders@example.com"), Some(Shape::Token));
+        assert_eq!(data_shape(b"x'@example.com"), None);
         assert_eq!(data_shape(b"a=1&;sleep 5"), None);
     }
 }
