@@ -352,37 +352,41 @@ pub fn is_error_message(value: &[u8]) -> bool {
         && !value.contains(&b'\n')
 }
 
-/// Words of a phrase: two are a command and its argument (`sleep 5`, `cat flag`) as often as words of a
-/// language; three words in a row are mostly a title, a status or a question.
+/// Words of a phrase with a word of a grammar: two are a command and its argument (`sleep 5`, `cat flag`) as
+/// often as words of a language; three words in a row are mostly a title, a status or a question.
 const PHRASE_WORDS: usize = 3;
 
-/// The small words of the grammar of the languages the corpus is written in (English, French, German, Spanish,
-/// Portuguese, Italian, Dutch): articles, prepositions, pronouns, auxiliaries, conjunctions. A phrase has them;
-/// a command's arguments are names, options and paths (`ls foo bar`), and a list of names alone is scored as
-/// written.
+/// Words of a phrase without one (`Docker-based development environment manager`): a command's arguments of
+/// words alone name files, and a command line with more than two of them is not one the shell's reading counts
+/// (see `shell::command_line`); `ls foo bar` stays a fragment.
+const NAME_PHRASE_WORDS: usize = 4;
+
+/// The small words of the grammar of European languages of Latin script (English, French, German, Spanish,
+/// Portuguese, Italian, Dutch), blank-separated: articles, prepositions, pronouns, auxiliaries, conjunctions.
+/// A phrase has them; a command's arguments are names, options and paths (`ls foo bar`). Other scripts are
+/// text by their letters ([`is_prose`]).
 const FUNCTION_WORDS: &[&str] = &[
     // English
-    "a", "about", "an", "and", "are", "as", "at", "be", "but", "by", "can", "could", "did", "do",
-    "does", "for", "from", "he", "her", "his", "how", "i", "if", "in", "is", "it", "its", "me",
-    "my", "not", "of", "on", "or", "our", "please", "she", "so", "than", "that", "the", "their",
-    "then", "there", "they", "this", "to", "was", "we", "were", "what", "when", "where", "which",
-    "why", "will", "with", "would", "you", "your", // French
-    "au", "aux", "ce", "cette", "dans", "de", "des", "du", "elle", "est", "et", "il", "je", "la",
-    "le", "les", "mon", "nous", "pas", "pour", "que", "qui", "sur", "un", "une", "vous",
+    "a about an and are as at be but by can could did do does for from he her his how i if in is it its me my",
+    "not of on or our please she so than that the their then there they this to was we were what when where",
+    "which why will with would you your",
+    // French
+    "au aux ce cette dans de des du elle est et il je la le les mon nous pas pour que qui sur un une vous",
     // German
-    "auf", "das", "dem", "den", "der", "die", "ein", "eine", "für", "ich", "ist", "mit", "nicht",
-    "sie", "und", "von", "wir", "zu", // Spanish, Portuguese, Italian
-    "con", "da", "del", "di", "do", "e", "el", "em", "en", "es", "gli", "los", "las", "mi", "não",
-    "para", "per", "por", "una", "um", "uma", "y", "é", "è", // Dutch
-    "een", "het", "ik", "niet", "op", "van", "voor",
+    "auf das dem den der die ein eine für ich ist mit nicht sie und von wir zu",
+    // Spanish, Portuguese, Italian
+    "con da del di e el em en es gli los las mi não para per por una um uma y é è",
+    // Dutch
+    "een het ik niet op van voor",
 ];
 
 /// A short phrase of natural language (`zsh is the best!`, `JavaScript: The Good Parts`, `union was a great
 /// select`): [`PHRASE_WORDS`] or more words, each of letters (of any script) and digits, perhaps with an
 /// apostrophe or a hyphen inside (`don't`, `drop-off`) and sentence punctuation after it, one blank apart, two of
-/// them words of two letters or more and one of [`FUNCTION_WORDS`]. No quote, bracket, operator, slash or
-/// second blank: what an injection needs to leave its place or to reach a path is absent, so the parsers judge
-/// what is left (a statement written out in words, `union select password from users`, still is one).
+/// them words of two letters or more and one of [`FUNCTION_WORDS`]; or [`NAME_PHRASE_WORDS`] such words without
+/// one. No quote, bracket, operator, slash or second blank: what an injection needs to leave its place or to
+/// reach a path is absent, so the parsers judge what is left (a statement written out in words, `union select
+/// password from users`, still is one).
 fn is_phrase(value: &[u8]) -> bool {
     let (mut tokens, mut words, mut function_words) = (0usize, 0usize, 0usize);
     let letter_or_digit = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
@@ -407,9 +411,13 @@ fn is_phrase(value: &[u8]) -> bool {
             .count();
         words += usize::from(letters >= 2);
         let lower = String::from_utf8_lossy(core).to_lowercase();
-        function_words += usize::from(FUNCTION_WORDS.contains(&lower.as_str()));
+        function_words += usize::from(
+            FUNCTION_WORDS
+                .iter()
+                .any(|line| line.split(' ').any(|word| word == lower)),
+        );
     }
-    tokens >= PHRASE_WORDS && words >= 2 && function_words >= 1
+    words >= 2 && ((tokens >= PHRASE_WORDS && function_words >= 1) || tokens >= NAME_PHRASE_WORDS)
 }
 
 fn is_prose(value: &[u8]) -> bool {
@@ -550,6 +558,10 @@ mod tests {
         assert_eq!(data_shape(b"zsh is the best!"), Some(Shape::Text));
         assert_eq!(data_shape(b"JavaScript: The Good Parts"), Some(Shape::Text));
         assert_eq!(data_shape(b"ls foo bar"), None);
+        assert_eq!(
+            data_shape(b"Docker-based development environment manager"),
+            Some(Shape::Text)
+        );
         assert_eq!(data_shape(b"cat the  /etc/passwd"), None);
         assert_eq!(data_shape(b"sleep 5"), None);
         assert_eq!(data_shape(b"john+orders@example.com"), Some(Shape::Token));

@@ -49,13 +49,20 @@ fn sql_only() -> &'static Regex {
     SQL_ONLY_RE.get_or_init(|| Regex::new(SQL_ONLY).expect("the SQL-only syntax pattern compiles"))
 }
 
+/// libinjection's fingerprint of a value that only ends a string and starts another, an operator between
+/// (`'+'`, `'||'`): the query gets a string where it had one. Text quoting a symbol reads so (`replacing '+'
+/// with a more meaningful symbol`); an injection needs more tokens than three.
+const JOINED_STRINGS: &str = "sos";
+
 /// The fingerprint or the statement, when `value`, data of `shape`, holds an SQL injection.
 pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     if shape == Shape::Expression && !sql_only().is_match(value) {
         return None;
     }
     let mut statement_first = false;
-    let found = if let Some(fp) = sqli::fingerprint(value) {
+    let fingerprint = sqli::fingerprint(value)
+        .filter(|fp| !(shape == Shape::Text && fp.as_str() == JOINED_STRINGS));
+    let found = if let Some(fp) = fingerprint {
         statement_first = fp.as_str().starts_with('E');
         format!("libinjection SQL fingerprint `{fp}`")
     } else {
@@ -648,6 +655,15 @@ mod tests {
         assert!(injection(wrapped.as_bytes(), Shape::Text).is_some());
         let plain = "I really like this shop a lot ' union select password from users-- ";
         assert!(injection(plain.as_bytes(), Shape::Text).is_some());
+    }
+
+    #[test]
+    fn text_quoting_a_symbol_joins_strings_only() {
+        let summary = "A package for replacing '+' with a more meaningful symbol.";
+        assert_eq!(injection(summary.as_bytes(), Shape::Text), None);
+        assert!(injection(summary.as_bytes(), Shape::Token).is_some());
+        let tautology = "I really like this shop a lot' or '1'='1";
+        assert!(injection(tautology.as_bytes(), Shape::Text).is_some());
     }
 
     #[test]
