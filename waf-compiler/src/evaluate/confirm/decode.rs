@@ -58,7 +58,7 @@ pub fn low_bytes_invented(raw: &[u8], map: UnicodeMap) -> bool {
 
 /// Whether a rule's URL decoding did nothing to `raw` but read its `+` as blanks. The value was decoded once
 /// already where `+` means a blank (a query string, a form: its `+` came as `%2B`), and a JSON string or a header
-/// keeps its `+` as is, so the application reads a `+` (an address's tag, `john+orders@example.com`, is not the
+/// keeps its `+` as is, so the application reads a `+` (a cookie is another matter: PHP URL-decodes it) (an address's tag, `john+orders@example.com`, is not the
 /// words `john orders`). A value with an escape left (`%2B` sent as `%252B`) is read in its decoded forms anyway.
 pub fn plus_read_as_blank(raw: &[u8], transformed: &[u8]) -> bool {
     !raw.contains(&b'%')

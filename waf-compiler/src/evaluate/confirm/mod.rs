@@ -124,7 +124,7 @@ pub fn confirm(
     let mut forms = if shape == Shape::Markup && confirm == Confirm::Xss {
         vec![Cow::Borrowed(raw)]
     } else {
-        with_transformed(decoded, raw, transformed, map)
+        with_transformed(decoded, raw, transformed, map, request)
     };
     if shape == Shape::Expression {
         for form in &mut forms {
@@ -259,7 +259,7 @@ fn judged_alone(
             },
             None => {
                 let matched = transformed.get(hit.span.clone()).unwrap_or_default();
-                let forms = with_transformed(decoded.to_vec(), raw, transformed, map);
+                let forms = with_transformed(decoded.to_vec(), raw, transformed, map, request);
                 message::judge(raw, &forms, matched)
             }
         }),
@@ -455,16 +455,17 @@ fn pairs(
 const FRAGMENT: &str = "a fragment, not data: scored as the pattern says";
 
 /// What a confirmer reads: the value as received and its `decoded` forms, and the form the rule's transforms made
-/// unless those invented its bytes.
+/// unless those invented its bytes. (PHP URL-decodes cookies, so a cookie's `+` is a blank there.)
 fn with_transformed<'a>(
     mut forms: Vec<Cow<'a, [u8]>>,
     raw: &[u8],
     transformed: &'a [u8],
     map: UnicodeMap,
+    request: Request<'_>,
 ) -> Vec<Cow<'a, [u8]>> {
     if !forms.iter().any(|form| form.as_ref() == transformed)
         && !decode::low_bytes_invented(raw, map)
-        && !decode::plus_read_as_blank(raw, transformed)
+        && (request.cookie || !decode::plus_read_as_blank(raw, transformed))
     {
         forms.push(Cow::Borrowed(transformed));
     }
@@ -825,6 +826,21 @@ mod tests {
             .confirmed
         };
         assert!(!judged("john+or@var.es", "john or@var.es"));
+        let in_a_cookie = Request {
+            cookie: true,
+            ..Request::default()
+        };
+        assert!(
+            confirm(
+                Confirm::Sql,
+                b"john+or@var.es",
+                b"john or@var.es",
+                Hit::default(),
+                UnicodeMap::default(),
+                in_a_cookie,
+            )
+            .confirmed
+        );
         assert!(judged("1'+or+'1'='1", "1' or '1'='1"));
     }
 }

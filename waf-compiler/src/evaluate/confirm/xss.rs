@@ -7,9 +7,34 @@ use crate::detect::xss;
 
 /// Why `value` is an XSS injection, when libinjection finds one.
 pub fn injection(value: &[u8]) -> Option<String> {
-    xss::runs_code(value).then(|| {
-        "a script, event handler, scripting URL or scripted style in some HTML context".to_owned()
+    if xss::runs_code(value) {
+        return Some(
+            "a script, event handler, scripting URL or scripted style in some HTML context"
+                .to_owned(),
+        );
+    }
+    let unwrapped = without_bogus_comment_openers(value)?;
+    xss::runs_code(&unwrapped).then(|| {
+        "a tag behind `<!`, which a browser reads as a comment and a filter that strips `<!` or comments leaves (`<!<script>`)"
+            .to_owned()
     })
+}
+
+/// `value` without the `<!` of each bogus comment that opens right before a tag (`<!<script>`), when it has one.
+/// A browser reads `<!` followed by anything but `--`, `DOCTYPE` or `[CDATA[` as a comment up to the next `>`,
+/// which swallows the tag's opening; no editor writes that, and a filter that strips `<!` or comments, or an
+/// application that cuts the value, leaves the tag whole.
+fn without_bogus_comment_openers(value: &[u8]) -> Option<Vec<u8>> {
+    let opener = b"<!<";
+    memchr::memmem::find(value, opener)?;
+    let mut out = Vec::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(at) = memchr::memmem::find(rest, opener) {
+        out.extend_from_slice(&rest[..at]);
+        rest = &rest[at + 2..];
+    }
+    out.extend_from_slice(rest);
+    Some(out)
 }
 
 /// The head of an XML declaration as a form parser leaves it: an XML document posted with a form's label
@@ -26,4 +51,17 @@ pub fn declaration_head(value: &[u8]) -> Option<String> {
             "the head of an XML declaration, cut at its `=` by a form parser (an XML document labelled as a form)"
                 .to_owned()
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_tag_behind_a_bogus_comment_counts() {
+        assert!(injection(b"<!<script>alert(document.domain)</script>").is_some());
+        assert!(injection(b"<!<img src=x onerror=alert(1)>").is_some());
+        assert_eq!(injection(b"<!-- a comment --><p>text</p>"), None);
+        assert_eq!(injection(b"a <! b"), None);
+    }
 }
