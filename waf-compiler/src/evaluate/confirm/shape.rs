@@ -328,11 +328,6 @@ const PROSE_WORDS: usize = 6;
 /// Letters of a script beyond Latin-1 that make a phrase text whatever its length.
 const SCRIPT_LETTERS: usize = 2;
 
-/// Text of natural language: at least [`PROSE_WORDS`] words (runs of two or more letters, of any script), and
-/// letters, blanks and sentence punctuation make nine tenths of the bytes or more. Or a phrase in a script of
-/// its own (Thai, Chinese, Cyrillic: at least [`SCRIPT_LETTERS`] letters beyond Latin-1, which no language of
-/// code is written in) whose every other byte is a letter, a digit, a blank or sentence punctuation: Thai and
-/// Chinese put no blanks between words, and a short title or search is as much text as a long post.
 /// Whether `value` is an error's message as a JavaScript runtime writes it: an error's name (a word ending in
 /// `Error` or `Exception`), maybe after `Uncaught` or `Uncaught (in promise)`, a colon and the message
 /// (`SyntaxError: Unexpected token '<', "<!DOCTYPE "... is not valid JSON`), which pages' error trackers report
@@ -420,6 +415,12 @@ fn is_phrase(value: &[u8]) -> bool {
     words >= 2 && ((tokens >= PHRASE_WORDS && function_words >= 1) || tokens >= NAME_PHRASE_WORDS)
 }
 
+/// Text of natural language: at least [`PROSE_WORDS`] words (runs of two or more letters, of any script), and
+/// letters, blanks and sentence punctuation make nine tenths of the bytes or more, [`SENTENCE_WORDS`] of the
+/// words set apart by blanks (or letters of a script of its own, below). Or a phrase in a script of
+/// its own (Thai, Chinese, Cyrillic: at least [`SCRIPT_LETTERS`] letters beyond Latin-1, which no language of
+/// code is written in) whose every other byte is a letter, a digit, a blank or sentence punctuation: Thai and
+/// Chinese put no blanks between words, and a short title or search is as much text as a long post.
 fn is_prose(value: &[u8]) -> bool {
     // A URI is no sentence, however many words its parts make (`data:text/plain;base64,...`, `php://filter/...`).
     let scheme = value
@@ -464,8 +465,45 @@ fn is_prose(value: &[u8]) -> bool {
                 .count()
         })
     };
-    (words >= PROSE_WORDS && texty * 10 >= value.len() * 9)
-        || (texty == value.len() && script_letters() >= SCRIPT_LETTERS)
+    let script = script_letters() >= SCRIPT_LETTERS;
+    (words >= PROSE_WORDS
+        && texty * 10 >= value.len() * 9
+        && (script || blank_separated_words(value) >= SENTENCE_WORDS))
+        || (texty == value.len() && script)
+}
+
+/// Words a blank sets apart that prose has at least, unless written in a script of its own (Chinese and
+/// Japanese put no blanks between words): code joins its words with dots, brackets and operators
+/// (`document.write(atob('...') + btoa(document.cookie))` has seven runs of letters and none of them).
+const SENTENCE_WORDS: usize = 3;
+
+/// Tokens between blanks that are words: letters (of any script), perhaps with an apostrophe or a hyphen
+/// inside, opening quotes or brackets before and sentence punctuation, closing quotes or brackets after.
+fn blank_separated_words(value: &[u8]) -> usize {
+    value
+        .split(u8::is_ascii_whitespace)
+        .filter(|token| {
+            let start = token
+                .iter()
+                .position(|b| !matches!(b, b'"' | b'\'' | b'(' | b'['))
+                .unwrap_or(token.len());
+            let end = token
+                .iter()
+                .rposition(|b| {
+                    !matches!(
+                        b,
+                        b'.' | b',' | b'!' | b'?' | b':' | b';' | b'"' | b'\'' | b')' | b']'
+                    )
+                })
+                .map_or(start, |last| last + 1);
+            let core = &token[start..end.max(start)];
+            core.first()
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b >= 0x80)
+                && core
+                    .iter()
+                    .all(|&b| b.is_ascii_alphabetic() || b >= 0x80 || matches!(b, b'\'' | b'-'))
+        })
+        .count()
 }
 
 #[cfg(test)]
@@ -558,6 +596,15 @@ mod tests {
         assert_eq!(data_shape(b"zsh is the best!"), Some(Shape::Text));
         assert_eq!(data_shape(b"JavaScript: The Good Parts"), Some(Shape::Text));
         assert_eq!(data_shape(b"ls foo bar"), None);
+        // Code joins its words with dots, brackets and operators; prose sets them apart with blanks.
+        assert_eq!(
+            data_shape(b"document.write(atob('PGltZyBzcmM9aHR0cDovL2xvY2FsaG9zdA') + btoa(document.cookie) + '>')"),
+            None
+        );
+        assert_eq!(
+            data_shape("[最新版(v63.1)にしてから、決済画面でアプリが落ちます](../docs/setup.md) 先日注文したスニーカーが届きました。".as_bytes()),
+            Some(Shape::Text)
+        );
         assert_eq!(
             data_shape(b"Docker-based development environment manager"),
             Some(Shape::Text)
