@@ -4,6 +4,9 @@
 //! the output of rich-text editors is not code. Angle brackets in prose ("<3", "a < b") are not such constructs.
 
 use crate::detect::xss;
+use crate::rule::Transform;
+use crate::transform::{UnicodeMap, apply};
+use std::borrow::Cow;
 
 /// Why `value` is an XSS injection, when libinjection finds one.
 pub fn injection(value: &[u8]) -> Option<String> {
@@ -13,11 +16,57 @@ pub fn injection(value: &[u8]) -> Option<String> {
                 .to_owned(),
         );
     }
+    if let Some(kind) = markup_document_url(value) {
+        return Some(format!(
+            "a `data:` URL of a {kind} document with markup in it, which runs as a page where it is framed or linked"
+        ));
+    }
     let unwrapped = without_bogus_comment_openers(value)?;
     xss::runs_code(&unwrapped).then(|| {
         "a tag behind `<!`, which a browser reads as a comment and a filter that strips `<!` or comments leaves (`<!<script>`)"
             .to_owned()
     })
+}
+
+/// Media types of documents a browser renders with their markup and scripts (a `data:` URL of one in an `iframe`,
+/// an `object` or a link is a page of its own): HTML, XHTML, SVG and XML (which may hold XHTML or SVG).
+const MARKUP_DOCUMENTS: &[&str] = &[
+    "text/html",
+    "application/xhtml+xml",
+    "image/svg+xml",
+    "text/xml",
+    "application/xml",
+];
+
+/// The media type, when `value` is a `data:` URL of a [`MARKUP_DOCUMENTS`] type whose content (decoded from
+/// base64 if so marked) holds a tag: the document an attacker's link or frame loads, whatever its markup does.
+/// Images (`data:image/png;base64,...`), as editors embed them, are not such documents.
+fn markup_document_url(value: &[u8]) -> Option<&'static str> {
+    let value = value.trim_ascii_start();
+    let rest = value
+        .get(..5)
+        .filter(|scheme| scheme.eq_ignore_ascii_case(b"data:"))
+        .map(|_| &value[5..])?;
+    let comma = rest.iter().position(|&b| b == b',')?;
+    let header = rest[..comma].to_ascii_lowercase();
+    let media_type = header.split(|&b| b == b';').next()?.trim_ascii();
+    let kind = MARKUP_DOCUMENTS
+        .iter()
+        .find(|&&kind| media_type == kind.as_bytes())?;
+    let content = &rest[comma + 1..];
+    let content = if header.ends_with(b";base64") {
+        Cow::Owned(apply(
+            Transform::Base64Decode,
+            content,
+            UnicodeMap::default(),
+        ))
+    } else {
+        Cow::Borrowed(content)
+    };
+    content
+        .windows(2)
+        .any(|w| w[0] == b'<' && (w[1].is_ascii_alphabetic() || w[1] == b'!'))
+        .then_some(*kind)
 }
 
 /// `value` without the `<!` of each bogus comment that opens right before a tag (`<!<script>`), when it has one.
@@ -63,5 +112,15 @@ mod tests {
         assert!(injection(b"<!<img src=x onerror=alert(1)>").is_some());
         assert_eq!(injection(b"<!-- a comment --><p>text</p>"), None);
         assert_eq!(injection(b"a <! b"), None);
+    }
+
+    #[test]
+    fn a_data_url_of_a_markup_document_counts() {
+        assert!(
+            injection(b"data:text/html,<form action=https://x.example/ method=post>").is_some()
+        );
+        assert!(injection(b"data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=").is_some());
+        assert_eq!(injection(b"data:image/png;base64,iVBORw0KGgo="), None);
+        assert_eq!(injection(b"data:text/html,hello"), None);
     }
 }
