@@ -10,9 +10,13 @@ use serde_json::Value;
 /// and a bound on the work a pattern hit can cause on a large document.
 const MAX_STRINGS: usize = 10_000;
 
-/// The strings of `document` (names and values, decoded from JSON's escapes), when it parses as JSON.
+/// The strings of `document` (names and values, decoded from JSON's escapes), when it parses as JSON or is an
+/// [object literal](is_object_literal).
 pub fn strings(document: &[u8]) -> Option<Vec<String>> {
-    let value: Value = serde_json::from_slice(document.trim_ascii()).ok()?;
+    let document = document.trim_ascii();
+    let value: Value = serde_json::from_slice(document)
+        .ok()
+        .or_else(|| serde_json::from_slice(&object_literal_as_json(document)?).ok())?;
     let mut out = Vec::new();
     let mut stack = vec![value];
     while let Some(value) = stack.pop() {
@@ -34,6 +38,99 @@ pub fn strings(document: &[u8]) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// Whether `value` is a JavaScript object literal that JSON's syntax with unquoted names and single-quoted
+/// strings reads: the consent record Cookiebot keeps in a cookie on the sites it serves
+/// (`{stamp:'...',necessary:true,preferences:false,method:'explicit',ver:1}`), a page's state written by its
+/// script. Its strings are read as a JSON document's are.
+pub fn is_object_literal(value: &[u8]) -> bool {
+    let value = value.trim_ascii();
+    value.first() == Some(&b'{')
+        && object_literal_as_json(value)
+            .is_some_and(|json| serde_json::from_slice::<serde::de::IgnoredAny>(&json).is_ok())
+}
+
+/// `literal` with its names quoted and its single-quoted strings written as JSON's, or None when a string is
+/// left open. JSON's own strings are copied as they are.
+fn object_literal_as_json(literal: &[u8]) -> Option<Vec<u8>> {
+    let mut json = Vec::with_capacity(literal.len() + 32);
+    let mut expect_name = false;
+    let mut i = 0;
+    while let Some(&b) = literal.get(i) {
+        match b {
+            b'"' => {
+                let end = string_end(literal, i)?;
+                json.extend_from_slice(&literal[i..=end]);
+                i = end + 1;
+                expect_name = false;
+            }
+            b'\'' => {
+                let end = string_end(literal, i)?;
+                json.push(b'"');
+                let mut j = i + 1;
+                while j < end {
+                    match (literal[j], literal.get(j + 1)) {
+                        (b'\\', Some(b'\'')) => {
+                            json.push(b'\'');
+                            j += 2;
+                        }
+                        (b'\\', Some(&escaped)) => {
+                            json.extend_from_slice(&[b'\\', escaped]);
+                            j += 2;
+                        }
+                        (b'"', _) => {
+                            json.extend_from_slice(b"\\\"");
+                            j += 1;
+                        }
+                        (other, _) => {
+                            json.push(other);
+                            j += 1;
+                        }
+                    }
+                }
+                json.push(b'"');
+                i = end + 1;
+                expect_name = false;
+            }
+            b'{' | b',' => {
+                json.push(b);
+                expect_name = true;
+                i += 1;
+            }
+            _ if expect_name && (b.is_ascii_alphabetic() || b == b'_' || b == b'$') => {
+                let len = literal[i..]
+                    .iter()
+                    .position(|&c| !(c.is_ascii_alphanumeric() || c == b'_' || c == b'$'))
+                    .unwrap_or(literal.len() - i);
+                json.push(b'"');
+                json.extend_from_slice(&literal[i..i + len]);
+                json.push(b'"');
+                i += len;
+                expect_name = false;
+            }
+            _ => {
+                expect_name &= b.is_ascii_whitespace();
+                json.push(b);
+                i += 1;
+            }
+        }
+    }
+    Some(json)
+}
+
+/// Where the string opened by the quote at `start` closes (the next unescaped same quote).
+fn string_end(bytes: &[u8], start: usize) -> Option<usize> {
+    let quote = bytes[start];
+    let mut j = start + 1;
+    while let Some(&b) = bytes.get(j) {
+        match b {
+            b'\\' => j += 2,
+            _ if b == quote => return Some(j),
+            _ => j += 1,
+        }
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -44,5 +141,30 @@ mod tests {
         found.sort();
         assert_eq!(found, ["'x", "drop leaf table", "n", "ok", "q"]);
         assert!(strings(b"[\"open").is_none());
+    }
+
+    #[test]
+    fn an_object_literal_is_read_as_json() {
+        let consent =
+            b"{stamp:'L8LRpX==',necessary:true,method:'explicit',ver:1,note:'it\\'s \"ok\"'}";
+        assert!(is_object_literal(consent));
+        let mut found = strings(consent).unwrap();
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                "L8LRpX==",
+                "explicit",
+                "it's \"ok\"",
+                "method",
+                "necessary",
+                "note",
+                "stamp",
+                "ver"
+            ]
+        );
+        assert!(!is_object_literal(b"{a:'open}"));
+        assert!(!is_object_literal(b"{a:b}"));
+        assert!(!is_object_literal(b"x' or {a:1}"));
     }
 }

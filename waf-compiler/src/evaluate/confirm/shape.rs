@@ -7,7 +7,7 @@
 /// The shape of a value that makes it data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shape {
-    /// An object or an array that parses as JSON.
+    /// An object or an array that parses as JSON, or a JavaScript object literal of JSON's values.
     Json,
     /// One word, name, number, identifier or email address, or a comma-separated list of words.
     Token,
@@ -54,7 +54,7 @@ impl Shape {
 
 /// What makes `value` data rather than a fragment of code, when it is.
 pub fn data_shape(value: &[u8]) -> Option<Shape> {
-    if is_json_document(value) {
+    if is_json_document(value) || super::json::is_object_literal(value) {
         Some(Shape::Json)
     } else if is_plain_token(value) {
         Some(Shape::Token)
