@@ -3,7 +3,8 @@ objects and arrays, nulls, numbers, Unicode text and JSON carried inside strings
 payloads, saved editor state, webhook bodies relayed as strings, feature-flag rules). Shapes follow what common
 frameworks and services send: checkout and cart APIs (Shopify/commercetools-like), CMS documents (Contentful/Strapi
 entries), chat and comments, analytics batches, app settings sync, Stripe and payment webhooks, CRM contacts
-(HubSpot-like properties), calendar events, IoT telemetry; methods POST, PUT, PATCH and DELETE, plus GETs with
+(HubSpot-like properties), calendar events, IoT telemetry, spreadsheet cells with their formulas (Google Sheets,
+Microsoft Graph's workbooks, Smartsheet); methods POST, PUT, PATCH and DELETE, plus GETs with
 JSON-ish query parameters.
 """
 import json
@@ -139,8 +140,27 @@ def feature_flags(rng, lang):
             "variations": [{"value": True}, {"value": False}], "comment": text.sentence(rng, lang)}
 
 
+def spreadsheet(rng, lang):
+    """Cells written through a spreadsheet API as users type them (Google Sheets' values:batchUpdate with
+    USER_ENTERED input, Microsoft Graph's workbook ranges, Smartsheet's rows): names, numbers and formulas."""
+    r = rng.randint(2, 400)
+    formulas = [f"=SUM(B{r}:D{r})", f'=IF(C{r}="", "", D{r}/C{r})', f"=AVERAGE(Sheet1!B2:B{r})",
+                f"=VLOOKUP(A{r}, Prices!A:C, 3, FALSE)", f"=IFERROR(B{r}/C{r}, 0)", '=TEXT(TODAY(), "yyyy-mm-dd")',
+                f'=COUNTIF(E2:E{r}, ">100")', f"=ROUND(B{r}*1.2, 2)", f'=CONCATENATE(A{r}, " ", B{r})',
+                f'=IF(AND(B{r}>0, C{r}<10), "ok", "check")', f'=SUMIFS(D:D, A:A, "{text.city(rng, lang)}")',
+                f"=INDEX(A2:A{r}, MATCH(MAX(B2:B{r}), B2:B{r}, 0))", f"=B{r}-C{r}", f"=SUMME(B2:B{r};C2:C{r})"]
+    row = [text.name(rng, lang), rng.randint(1, 500), round(rng.uniform(1, 99), 2), pick(rng, formulas)]
+    kind = rng.randrange(3)
+    if kind == 0:
+        return {"valueInputOption": "USER_ENTERED", "data": [{"range": f"Sheet1!A{r}:D{r}", "values": [row]}]}
+    if kind == 1:
+        return {"values": [row], "formulas": [[None, None, None, pick(rng, formulas)]]}
+    return {"toTop": False, "cells": [{"columnId": rng.randint(10**15, 10**16), "value": row[0]},
+                                      {"columnId": rng.randint(10**15, 10**16), "formula": pick(rng, formulas)}]}
+
+
 MAKERS = [(5, checkout), (3, cms_entry), (4, chat), (3, analytics_batch), (3, settings), (2, webhook), (2, crm_contact),
-          (2, calendar), (2, telemetry), (2, feature_flags)]
+          (2, calendar), (2, telemetry), (2, feature_flags), (1, spreadsheet)]
 PATHS = {checkout: ["/api/checkout", "/v1/carts/{id}/checkout", "/storefront/api/2025-01/checkouts"],
          cms_entry: ["/spaces/{id}/environments/master/entries/{id}", "/api/articles/{id}", "/admin/api/pages"],
          chat: ["/api/v1/conversations/{id}/messages", "/chat.postMessage", "/v2/threads/{id}/replies"],
@@ -150,7 +170,9 @@ PATHS = {checkout: ["/api/checkout", "/v1/carts/{id}/checkout", "/storefront/api
          crm_contact: ["/crm/v3/objects/contacts", "/api/leads", "/v1/contacts/{id}"],
          calendar: ["/calendar/v3/calendars/primary/events", "/api/events/{id}", "/v1/bookings"],
          telemetry: ["/v1/devices/{id}/telemetry", "/ingest", "/api/iot/readings"],
-         feature_flags: ["/api/v2/flags/default/{id}", "/admin/flags", "/v1/flags/{id}"]}
+         feature_flags: ["/api/v2/flags/default/{id}", "/admin/flags", "/v1/flags/{id}"],
+         spreadsheet: ["/v4/spreadsheets/{id}/values:batchUpdate", "/v4/spreadsheets/{id}/values/Sheet1!A1:append",
+                       "/v1.0/me/drive/items/{id}/workbook/worksheets/Sheet1/range(address='A2:D2')", "/2.0/sheets/{id}/rows"]}
 
 
 def build(n=2500, seed=0x15041):

@@ -52,6 +52,7 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
         Some(Shape::Text | Shape::Markup) => shape::lines(raw) > 1,
         Some(
             Shape::Token
+            | Shape::Formula
             | Shape::Url
             | Shape::Pairs
             | Shape::Expression

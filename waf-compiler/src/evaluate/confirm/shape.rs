@@ -27,6 +27,11 @@ pub enum Shape {
     /// `$filter`; the parameter's name says so: [`super::sql::is_odata_expression`]). One with a literal left
     /// open is a fragment.
     Expression,
+    /// A spreadsheet formula as spreadsheet APIs take a cell's value (Google Sheets' and Excel's `USER_ENTERED`
+    /// input, Smartsheet's, Airtable's): `=`, a function's call whose arguments are cell references, ranges,
+    /// numbers, double-quoted strings and operators (`=IF(C4="", "", D4/C4)`, `=SUM(Sheet1!A1:A9)`), no single
+    /// quote ([`is_formula`]).
+    Formula,
     /// The code a browser's violation report quotes (the field says so, not the bytes: [`super::report`]).
     Sample,
     /// A password of random characters as a password manager generates it, in a field named for a password:
@@ -46,6 +51,7 @@ impl Shape {
             Shape::Markup => "HTML",
             Shape::Pairs => "a query string",
             Shape::Expression => "an OData expression",
+            Shape::Formula => "a spreadsheet formula",
             Shape::Sample => "the code sample of a browser's violation report",
             Shape::Secret => "a generated secret (a password of random characters)",
         }
@@ -56,6 +62,8 @@ impl Shape {
 pub fn data_shape(value: &[u8]) -> Option<Shape> {
     if is_json_document(value) || super::json::is_object_literal(value) {
         Some(Shape::Json)
+    } else if is_formula(value) {
+        Some(Shape::Formula)
     } else if is_plain_token(value) {
         Some(Shape::Token)
     } else if is_url(value) {
@@ -227,6 +235,43 @@ pub fn is_secret(value: &[u8]) -> bool {
         && value.iter().all(u8::is_ascii_graphic)
         && has(u8::is_ascii_punctuation)
         && letters_and_digits >= 2
+}
+
+/// Whether `value` is a [`Shape::Formula`]: `=`, a function's name and its call, brackets and double quotes
+/// paired, and only the bytes of a formula's references, numbers, strings and
+/// operators. The leading `=` is no expression's start in a query, and without a single quote no string of SQL
+/// is left; the parsers judge what the double quotes hold.
+fn is_formula(value: &[u8]) -> bool {
+    let Some(rest) = value.strip_prefix(b"=") else {
+        return false;
+    };
+    let name = rest
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_')))
+        .unwrap_or(rest.len());
+    if name == 0 || !rest[0].is_ascii_alphabetic() || rest.get(name) != Some(&b'(') {
+        return false;
+    }
+    let mut depth = 0usize;
+    let mut in_string = false;
+    for &b in &rest[name..] {
+        match b {
+            b'"' => in_string = !in_string,
+            _ if in_string => {}
+            b'(' => depth += 1,
+            b')' => {
+                depth = match depth.checked_sub(1) {
+                    Some(depth) => depth,
+                    None => return false,
+                }
+            }
+            _ if b.is_ascii_alphanumeric() || b >= 0x80 => {}
+            b' ' | b',' | b';' | b':' | b'!' | b'$' | b'.' | b'_' | b'+' | b'-' | b'*' | b'/'
+            | b'^' | b'&' | b'=' | b'<' | b'>' | b'%' => {}
+            _ => return false,
+        }
+    }
+    depth == 0 && !in_string && !value.contains(&b'\'')
 }
 
 /// `8-4-4-4-12` hex digits.
@@ -596,6 +641,14 @@ mod tests {
         assert_eq!(data_shape(b"zsh is the best!"), Some(Shape::Text));
         assert_eq!(data_shape(b"JavaScript: The Good Parts"), Some(Shape::Text));
         assert_eq!(data_shape(b"ls foo bar"), None);
+        assert_eq!(
+            data_shape(b"=IF(C4=\"\", \"\", D4/C4)"),
+            Some(Shape::Formula)
+        );
+        assert_eq!(data_shape(b"=SUM(Sheet1!A1:A9)*2"), Some(Shape::Formula));
+        assert_eq!(data_shape(b"=IF(x' or '1'='1)"), None);
+        assert_eq!(data_shape(b"=IF((1,2)"), None);
+        assert_eq!(data_shape(b"x=IF(1,2)"), None);
         // Code joins its words with dots, brackets and operators; prose sets them apart with blanks.
         assert_eq!(
             data_shape(b"document.write(atob('PGltZyBzcmM9aHR0cDovL2xvY2FsaG9zdA') + btoa(document.cookie) + '>')"),

@@ -85,6 +85,7 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
             shape::lines(value) > 1 || has_code_span(value) || shape::is_error_message(value)
         }
         Shape::Json
+        | Shape::Formula
         | Shape::Token
         | Shape::Url
         | Shape::Pairs
