@@ -105,11 +105,15 @@ pub fn confirm(
     if let Some(judged) = in_graphql_strings(confirm, raw, map, request) {
         return judged;
     }
-    // Code of no parser here (file inclusion, SSRF, PHP) is written as a name or a URL: those score as written.
+    // Code of no parser here (file inclusion, SSRF, PHP) is written as a name or a URL: those score as written,
+    // as do a formula's (`=IMPORTXML("http://169.254.169.254/")` fetches a URL through the spreadsheet).
     // A generated secret is told from an injection by SQL's and the shell's parsers only: a path, a URL or a
     // script in a password field scores as written.
     let Some(shape) = value_shape(raw, map, request).filter(|&shape| match confirm {
-        Confirm::Code => !matches!(shape, Shape::Token | Shape::Url | Shape::Secret),
+        Confirm::Code => !matches!(
+            shape,
+            Shape::Token | Shape::Url | Shape::Secret | Shape::Formula
+        ),
         Confirm::Xss => shape != Shape::Secret,
         _ => true,
     }) else {
@@ -812,6 +816,10 @@ mod tests {
         assert!(!confirmed(Confirm::Xss, "JavaScript: The Good Parts"));
         // A spreadsheet formula is judged by the parsers too: its `IF(` is no conditional injection.
         assert!(!confirmed(Confirm::Sql, r#"=IF(C4="", "", D4/C4)"#));
+        assert!(confirmed(
+            Confirm::Code,
+            r#"=IMPORTXML("http://169.254.169.254/latest/meta-data/", "//a")"#
+        ));
     }
 
     #[test]

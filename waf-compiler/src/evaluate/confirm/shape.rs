@@ -238,8 +238,7 @@ pub fn is_secret(value: &[u8]) -> bool {
 }
 
 /// Whether `value` is a [`Shape::Formula`]: `=`, a function's name and its call, brackets and double quotes
-/// paired, and only the bytes of a formula's references, numbers, strings and
-/// operators. The leading `=` is no expression's start in a query, and without a single quote no string of SQL
+/// paired, and only the bytes of a formula's references, numbers, strings and operators. The leading `=` is no expression's start in a query, and without a single quote no string of SQL
 /// is left; the parsers judge what the double quotes hold.
 fn is_formula(value: &[u8]) -> bool {
     let Some(rest) = value.strip_prefix(b"=") else {
