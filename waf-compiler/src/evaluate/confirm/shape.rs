@@ -430,11 +430,7 @@ fn is_phrase(value: &[u8]) -> bool {
     let (mut tokens, mut words, mut function_words) = (0usize, 0usize, 0usize);
     let letter_or_digit = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
     for token in value.split(|&b| b == b' ') {
-        let end = token
-            .iter()
-            .rposition(|b| !matches!(b, b'.' | b',' | b'!' | b'?' | b':'))
-            .map_or(0, |last| last + 1);
-        let core = &token[..end];
+        let core = word_core(token, b"", b".,!?:");
         let is_word = core.first().is_some_and(letter_or_digit)
             && core.last().is_some_and(letter_or_digit)
             && core
@@ -521,26 +517,27 @@ fn is_prose(value: &[u8]) -> bool {
 /// (`document.write(atob('...') + btoa(document.cookie))` has seven runs of letters and none of them).
 const SENTENCE_WORDS: usize = 3;
 
+/// `token` without the `opening` bytes before it and the `closing` bytes after it: the word a sentence's quotes,
+/// brackets and punctuation surround.
+fn word_core<'a>(token: &'a [u8], opening: &[u8], closing: &[u8]) -> &'a [u8] {
+    let start = token
+        .iter()
+        .position(|b| !opening.contains(b))
+        .unwrap_or(token.len());
+    let end = token
+        .iter()
+        .rposition(|b| !closing.contains(b))
+        .map_or(start, |last| last + 1);
+    &token[start..end.max(start)]
+}
+
 /// Tokens between blanks that are words: letters (of any script), perhaps with an apostrophe or a hyphen
 /// inside, opening quotes or brackets before and sentence punctuation, closing quotes or brackets after.
 fn blank_separated_words(value: &[u8]) -> usize {
     value
         .split(u8::is_ascii_whitespace)
         .filter(|token| {
-            let start = token
-                .iter()
-                .position(|b| !matches!(b, b'"' | b'\'' | b'(' | b'['))
-                .unwrap_or(token.len());
-            let end = token
-                .iter()
-                .rposition(|b| {
-                    !matches!(
-                        b,
-                        b'.' | b',' | b'!' | b'?' | b':' | b';' | b'"' | b'\'' | b')' | b']'
-                    )
-                })
-                .map_or(start, |last| last + 1);
-            let core = &token[start..end.max(start)];
+            let core = word_core(token, b"\"'([", b".,!?:;\"')]");
             core.first()
                 .is_some_and(|b| b.is_ascii_alphabetic() || *b >= 0x80)
                 && core
