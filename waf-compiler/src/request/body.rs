@@ -184,7 +184,10 @@ fn parse_uncompressed<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
             None => text_runs(arena, body),
         };
     }
-    if matches!(body.trim_ascii_start().first(), Some(b'{' | b'[')) {
+    let first = body
+        .iter()
+        .find(|&&b| !b.is_ascii_whitespace() && b != RECORD_SEPARATOR);
+    if matches!(first, Some(b'{' | b'[')) {
         return parse_json(arena, body);
     }
     arena.alloc_slice_copy(&[Item::raw(body)])
@@ -346,20 +349,13 @@ fn parse_json<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
         stopped: false,
         nested: 0,
     };
-    let mut parser = serde_json::Deserializer::from_slice(body);
-    let parsed = loop {
-        let document = Leaves {
-            walk: &mut walk,
-            depth: 0,
-        }
-        .deserialize(&mut parser);
-        // `end` only skips whitespace when more follows: the next document starts where it stopped.
-        match document.map(|()| parser.end()) {
-            Ok(Ok(())) => break Ok(()),
-            Ok(Err(_)) => continue,
-            Err(e) => break Err(e),
-        }
-    };
+    // Documents follow one another apart by blanks (NDJSON, Elasticsearch's bulk bodies) or by the record
+    // separator (RFC 7464's JSON text sequences; SignalR's JSON hub protocol ends each message with it). A raw RS
+    // is no part of a document (JSON escapes control characters in strings), so splitting at it cuts none.
+    let parsed = body
+        .split(|&b| b == RECORD_SEPARATOR)
+        .filter(|sequence| !sequence.trim_ascii().is_empty())
+        .try_for_each(|sequence| walk.documents(sequence));
     if parsed.is_err() {
         return arena.alloc_slice_copy(&[Item::raw(body)]);
     }
@@ -382,7 +378,28 @@ struct JsonWalk<'a> {
     nested: usize,
 }
 
+/// The record separator (ASCII RS) that sets JSON documents apart in a text sequence.
+const RECORD_SEPARATOR: u8 = 0x1e;
+
 impl<'a> JsonWalk<'a> {
+    /// Walks the JSON documents of `text`, one after another apart by whitespace.
+    fn documents(&mut self, text: &'a [u8]) -> Result<(), serde_json::Error> {
+        let mut parser = serde_json::Deserializer::from_slice(text);
+        loop {
+            let document = Leaves {
+                walk: self,
+                depth: 0,
+            }
+            .deserialize(&mut parser);
+            // `end` only skips whitespace when more follows: the next document starts where it stopped.
+            match document.map(|()| parser.end()) {
+                Ok(Ok(())) => return Ok(()),
+                Ok(Err(_)) => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// A leaf whose text is in the body (a string without escapes) or in the arena already.
     fn leaf_in_place(&mut self, text: &'a [u8]) {
         if self.items.len() >= MAX_ARGS {
@@ -944,6 +961,10 @@ mod tests {
         let leaves = [pair("json.index._id", "7"), pair("json.title", "Northwind")];
         assert_eq!(args(&arena, body, b"application/x-ndjson"), leaves);
         assert_eq!(args(&arena, body, b"application/json"), leaves);
+        let messages = b"{\"index\":{\"_id\":\"7\"}}\x1e{\"title\":\"Northwind\"}\x1e";
+        assert_eq!(args(&arena, messages, b"text/plain;charset=UTF-8"), leaves);
+        let sequence = b"\x1e{\"index\":{\"_id\":\"7\"}}\n\x1e{\"title\":\"Northwind\"}\n";
+        assert_eq!(args(&arena, sequence, b"application/json-seq"), leaves);
         // Anything after the documents that is not one makes the body one raw value, as broken JSON does.
         let trailing = b"{\"a\":1}\n' OR 1=1 --";
         assert_eq!(
