@@ -195,7 +195,8 @@ fn refuted_by_its_place(
             .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| name::within_host(transformed, hit.span.clone())),
-        Confirm::Xss => xss::declaration_head(raw),
+        Confirm::Xss => xss::declaration_head(raw)
+            .or_else(|| name::file_extension(transformed, hit.span.clone())),
         Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
     }
 }

@@ -134,6 +134,36 @@ pub fn file_name_after_words(value: &[u8], hit: Range<usize>) -> Option<String> 
     })
 }
 
+/// Why the word the pattern's `hit` found in `value` (941130's `xhtml`) is a file's extension, not markup: it
+/// follows a file name and its dot and ends the name (`/app/orders.xhtml`, every page of a JavaServer Faces
+/// application; `?next=/app/orders.xhtml`). An attribute or a namespace goes on with `=` or `:`, which no
+/// extension is followed by.
+pub fn file_extension(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let phrase = value.get(hit.clone())?;
+    let lead = phrase
+        .iter()
+        .take_while(|b| !b.is_ascii_alphanumeric())
+        .count();
+    let word = &phrase[lead..];
+    let start = hit.start + lead;
+    let extension = !word.is_empty() && word.iter().all(u8::is_ascii_alphanumeric);
+    let after_dot = start >= 2 && value[start - 1] == b'.' && is_file_name_byte(value[start - 2]);
+    let ends_name = value.get(hit.end).is_none_or(|&b| {
+        matches!(b, b'/' | b'?' | b'#' | b';' | b'&' | b',') || b.is_ascii_whitespace()
+    });
+    (extension && after_dot && ends_name).then(|| {
+        let name_start = value[..start]
+            .iter()
+            .rposition(|&b| matches!(b, b'/' | b'\\' | b'=') || b.is_ascii_whitespace())
+            .map_or(0, |at| at + 1);
+        format!(
+            "`{}` is the extension of the file name `{}`",
+            String::from_utf8_lossy(word),
+            String::from_utf8_lossy(&value[name_start..hit.end])
+        )
+    })
+}
+
 /// A byte of a file name's usual alphabet: letters, digits, `_`, `-` and `.`.
 fn is_file_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.')
@@ -196,6 +226,15 @@ pub fn traversal(value: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_extension_ends_a_file_name() {
+        assert!(file_extension(b"/app/orders.xhtml", 11..17).is_some());
+        assert!(file_extension(b"/app/orders.xhtml?page=2", 11..17).is_some());
+        assert!(file_extension(b"<a xlink:href=x>", 2..13).is_none());
+        assert!(file_extension(b"<svg x.xmlns=x>", 5..12).is_none());
+        assert!(file_extension(b"/a/.xhtml", 3..9).is_none());
+    }
 
     #[test]
     fn a_file_name_after_words_is_another_file() {
