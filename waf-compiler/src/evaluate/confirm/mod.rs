@@ -192,6 +192,7 @@ fn refuted_by_its_place(
             .or_else(|| redirect::loopback_redirect(request.name, raw))
             .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form))),
         Confirm::Sql => sql::query_language(raw)
+            .or_else(|| sql::operator_as_string(raw, matched, request.name))
             .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| name::within_host(transformed, hit.span.clone())),

@@ -281,13 +281,19 @@ pub fn spells_a_word(value: &[u8]) -> bool {
 /// MongoDB operator smuggled where an application expects a plain value (`u_id[$ne]=2`, `password[$gt]=`): an
 /// OData option, or operators inside a parameter named for a query.
 pub fn query_language(name: &[u8]) -> Option<String> {
+    // A JSON body names an option by its member's path (`{"options":{"$top":100}}` of Azure Resource Graph,
+    // Microsoft Graph's batches): the last part is the option's name.
+    let option = match name.strip_prefix(b"json.") {
+        Some(path) => path.rsplit(|&b| b == b'.').next().unwrap_or(path),
+        None => name,
+    };
     if ODATA_OPTIONS
         .iter()
-        .any(|option| name.eq_ignore_ascii_case(option.as_bytes()))
+        .any(|known| option.eq_ignore_ascii_case(known.as_bytes()))
     {
         return Some(format!(
             "`{}` is an OData system query option",
-            String::from_utf8_lossy(name)
+            String::from_utf8_lossy(option)
         ));
     }
     let root = &name[..name.iter().position(|&b| b == b'[')?];
@@ -330,6 +336,22 @@ pub fn operator_member(value: &[u8], hit: &[u8], name: &[u8]) -> Option<String> 
                 String::from_utf8_lossy(operator)
             )
         })
+}
+
+/// Why the MongoDB operator the pattern's `hit` found (`$set`, 942290's) is no operator in `value`: the value
+/// is a string member of a JSON body (`name` is its path under `json`) and the operator's name alone, as
+/// frameworks send a method or an update's name (Livewire's `{"method":"$set"}`). MongoDB reads an operator
+/// only as a member's name, and a JSON string's content is no name; an operator in the body's own member names
+/// (`{"user":{"$ne":null}}`) is judged where those names are.
+pub fn operator_as_string(value: &[u8], hit: &[u8], name: &[u8]) -> Option<String> {
+    let operator = hit.first() == Some(&b'$') && value.trim_ascii().eq_ignore_ascii_case(hit);
+    (operator && name.starts_with(b"json.")).then(|| {
+        format!(
+            "`{}` is the whole string value of the JSON member `{}`: a name sent as data, not an operator",
+            String::from_utf8_lossy(hit),
+            String::from_utf8_lossy(name)
+        )
+    })
 }
 
 /// Parameters that APIs name for a query written in their own language: Jira's `jql`, Salesforce's and
@@ -712,6 +734,7 @@ mod tests {
         for name in [
             "$filter",
             "$TOP",
+            "json.requests.0.content.options.$skip",
             "filters[title][$containsi]",
             "filters[$or][0][slug][$eq]",
             "where[age][$gt]",
@@ -723,6 +746,8 @@ mod tests {
             "password[$gt]",
             "$where",
             "$not",
+            "json.user.$ne",
+            "json.$where",
             "[$lte]asdfsd",
             "user",
         ] {
@@ -788,6 +813,14 @@ mod tests {
         assert!(operator_member(br#"{"a":{"$NE":null}}"#, b"$ne", b"json.user").is_some());
         assert!(operator_member(br#"{"score":{"$gt":10}}"#, b"$gt", b"where").is_none());
         assert!(operator_member(br#"{"price":"$gt 10"}"#, b"$gt", b"note").is_none());
+    }
+
+    #[test]
+    fn an_operator_as_a_json_string_is_data() {
+        assert!(operator_as_string(b"$set", b"$set", b"json.updates.1.payload.method").is_some());
+        assert!(operator_as_string(b"$set", b"$set", b"method").is_none());
+        assert!(operator_as_string(b"$where: 1", b"$where", b"json.q").is_none());
+        assert!(operator_as_string(b"json.$ne", b"$ne", b"json.$ne").is_none());
         assert!(operator_member(b"$gt", b"$gt", b"id").is_none());
     }
 
