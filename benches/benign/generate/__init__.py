@@ -7,7 +7,7 @@ make_corpus.py from the repository root:
 Each module's docstring says what it holds and which real clients, specifications and libraries its shapes come
 from. Nothing in the content is chosen to avoid or to hit any WAF rule.
 """
-from . import (api_bodies, beacons, binary_uploads, browsing, clients, code_snippets, everyday_words, forms_i18n, graphql, json_api,
+from . import (api_bodies, beacons, binary_uploads, browsing, clients, code_snippets, everyday_words, forms_i18n, frameworks, graphql, json_api,
                markdown, reported, rich_text, tokens_urls)
 
 # (module, requests): the order is the order of the README table.
@@ -24,6 +24,7 @@ CLASSES = [
     (binary_uploads, 900),
     (clients, 3000),
     (browsing, 2500),
+    (frameworks, 1500),
     (reported, 2000),
     (everyday_words, 2000),
 ]
