@@ -176,7 +176,7 @@ fn refuted_by_its_place(
             .flatten()
             .or_else(|| shell::jquery_call(transformed, hit.span.clone()))
             .or_else(|| shell::tilde_inside_word(transformed, hit.span.clone()))
-            .or_else(|| shell::numeric_braces(transformed, hit.span.clone()))
+            .or_else(|| shell::inert_braces(transformed, hit.span.clone()))
             .or_else(|| shell::no_bracket_expression(transformed, hit.span.clone()))
             .or_else(|| name::within_host(transformed, hit.span.clone()))
             .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form))),

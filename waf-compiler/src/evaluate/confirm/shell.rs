@@ -151,27 +151,55 @@ pub fn tilde_inside_word(value: &[u8], hit: Range<usize>) -> Option<String> {
 }
 
 /// Why a brace expansion the pattern hit in `value` (CRS 932280, `{cat,/etc/passwd}`) runs nothing: every
-/// `{...}` with a comma in the value holds digits and commas only (`{2,}`, `{1,3}`), a regular expression's
-/// quantifier in a pattern someone tests or searches for; expanded by a shell it yields numbers, never a
-/// command or a path.
-pub fn numeric_braces(value: &[u8], hit: Range<usize>) -> Option<String> {
+/// `{...}` with a comma in the value holds digits and commas only (`{2,}`, `{1,3}`, a regular expression's
+/// quantifier in a pattern someone tests or searches for, expands to numbers), or follows a part of its word
+/// that ends with a dot and expands with it to words that name no known command and no path (`cs.{sale,new}`,
+/// PostgREST's array filter, is `cs.sale cs.new`; `*.{jpg,png}`). The part before the braces starts every word
+/// the expansion makes, the command's and each argument's; a bare `{,ip,a}` is the command line `ip a`, and a
+/// word with a slash, a backslash, a `$` or a backquote is a path or more than a word: those count.
+pub fn inert_braces(value: &[u8], hit: Range<usize>) -> Option<String> {
     let matched = value.get(hit)?;
     if matched.first() != Some(&b'{') || matched.last() != Some(&b'}') || !matched.contains(&b',') {
         return None;
     }
-    let mut rest = value;
-    while let Some(open) = memchr::memchr(b'{', rest) {
-        let inner = &rest[open + 1..];
-        let Some(close) = memchr::memchr(b'}', inner) else {
+    let ends_word = |b: &u8| b.is_ascii_whitespace() || b";|&()<>".contains(b);
+    let mut from = 0;
+    while let Some(open) = memchr::memchr(b'{', &value[from..]).map(|at| from + at) {
+        let Some(close) = memchr::memchr(b'}', &value[open + 1..]).map(|at| open + 1 + at) else {
             break;
         };
-        let group = &inner[..close];
+        let group = &value[open + 1..close];
         if group.contains(&b',') && !group.iter().all(|b| b.is_ascii_digit() || *b == b',') {
-            return None;
+            let prefix_start = value[..open]
+                .iter()
+                .rposition(ends_word)
+                .map_or(0, |at| at + 1);
+            let suffix_end = value[close + 1..]
+                .iter()
+                .position(ends_word)
+                .map_or(value.len(), |at| close + 1 + at);
+            let prefix = &value[prefix_start..open];
+            if prefix.last() != Some(&b'.') {
+                return None;
+            }
+            let runs = group.split(|&b| b == b',').any(|item| {
+                let word: Vec<u8> = [prefix, item, &value[close + 1..suffix_end]]
+                    .concat()
+                    .into_iter()
+                    .filter(|&b| b != b'"' && b != b'\'')
+                    .collect();
+                word.iter().any(|b| b"/\\$`".contains(b)) || command_name(&word).is_some()
+            });
+            if runs {
+                return None;
+            }
         }
-        rest = &inner[close + 1..];
+        from = close + 1;
     }
-    Some("braces of numbers only (a regular expression's quantifier): a shell expands them to numbers".to_owned())
+    Some(
+        "a brace expansion of numbers only (a regular expression's quantifier), or after a dotted part of its word that makes every word it expands to no command and no path"
+            .to_owned(),
+    )
 }
 
 /// Why a pathname pattern the pattern hit in `value` (CRS 932130's `/bin/c[a]t`) is none: what its brackets hold
@@ -575,14 +603,21 @@ mod tests {
     }
 
     #[test]
-    fn braces_of_numbers_run_nothing() {
+    fn braces_expanding_to_no_command_run_nothing() {
         let regex = b"^[a-z0-9._%+-]+@[a-z0-9.-]+\\.[a-z]{2,}$";
         let at = regex.len() - 5;
-        assert!(numeric_braces(regex, at..at + 4).is_some());
-        assert!(numeric_braces(b"a{1,3}b", 1..6).is_some());
-        assert!(numeric_braces(b"{cat,/etc/passwd}", 0..17).is_none());
-        assert!(numeric_braces(b"x{2,} {cat,/etc/passwd}", 1..5).is_none());
-        assert!(numeric_braces(b"@{[ system qq{whoami} ]}", 14..21).is_none());
+        assert!(inert_braces(regex, at..at + 4).is_some());
+        assert!(inert_braces(b"a{1,3}b", 1..6).is_some());
+        assert!(inert_braces(b"cs.{sale,new}", 3..13).is_some());
+        assert!(inert_braces(b"{cat,/etc/passwd}", 0..17).is_none());
+        assert!(inert_braces(b"x{2,} {cat,/etc/passwd}", 1..5).is_none());
+        assert!(inert_braces(b"@{[ system qq{whoami} ]}", 14..21).is_none());
+        assert!(inert_braces(b"{ls,-la}", 0..8).is_none());
+        assert!(inert_braces(b"{\"c\"at,x}", 0..9).is_none());
+        assert!(inert_braces(b"c{at,}", 1..6).is_none());
+        assert!(inert_braces(b"{id,$HOME}", 0..10).is_none());
+        assert!(inert_braces(b"{,ip,a}", 0..7).is_none());
+        assert!(inert_braces(b"x.{sh,/etc/passwd}", 2..18).is_none());
     }
 
     fn found(value: &str) -> Option<String> {
