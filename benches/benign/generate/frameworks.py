@@ -11,13 +11,18 @@ applications calling their own APIs: Google's `batchexecute` (`f.req`, JSON arra
 form), Facebook's GraphQL form posts, LinkedIn's Rest.li parameters (`(key:value,list:List(...))`), ServiceNow's
 encoded queries (`sysparm_query=active=true^priorityIN1,2^ORDERBYDESCsys_created_on`), Azure's batch bodies with
 OData options as JSON members (`{"$top":100}`), Outlook on the web's JSON request in a header, Notion's
-transactions, Slack's rich-text blocks and Discord's messages.
+transactions, Slack's rich-text blocks and Discord's messages. And the hosted back ends single-page apps query
+straight from the browser: Firestore (REST `documents:runQuery` under `databases/(default)`, and the WebChannel
+`Listen/channel` with its `req0___data__` JSON), Supabase's PostgREST (`select=id,author:users(name)`,
+`or=(priority.gt.3,due.lt.2024-12-01)`, `tags=cs.{sale,new}`), Directus and Appwrite filters, Algolia's and
+Meilisearch's search bodies.
 
 Where the shapes come from: each framework's client script and protocol documentation (the JSF 2 JavaScript
 API's partial request fields, Livewire's client payloads, the Next.js router and Server Action request headers,
 Remix's and SvelteKit's routing conventions, the htmx and Inertia request headers, Vaadin's UIDL, Wicket's Ajax
 request attributes, the SignalR hub protocol specification, Phoenix's long-poll transport, the Matrix
-client-server API; for the site front ends, the request shapes their web clients send as seen in a browser's
+client-server API; the Firestore REST and WebChannel protocols, PostgREST's API reference, the Directus and
+Appwrite query documentation, Algolia's and Meilisearch's search APIs; for the site front ends, the request shapes their web clients send as seen in a browser's
 developer tools). Every value is generated here; nothing is copied from recorded traffic.
 """
 import json
@@ -319,11 +324,74 @@ def site_front_ends(rng, c):
                   jsonb({"content": typed, "nonce": str(rng.randint(10**18, 10**19)), "tts": False, "flags": 0}))
 
 
+def backend_services(rng, c):
+    hst, ref = _page(rng)
+    typed = _typed(rng)
+    project = f"{pick(rng, ['shop', 'notes', 'chat'])}-{alnum(rng, 5).lower()}"
+    database = f"projects/{project}/databases/(default)"
+    kind = rng.randrange(6)
+    if kind == 0:  # Firestore REST
+        where = {"fieldFilter": {"field": {"fieldPath": pick(rng, ["status", "room", "owner"])}, "op": "EQUAL",
+                                 "value": {"stringValue": pick(rng, ["open", "general", uid(rng)])}}}
+        c.add("POST", f"/v1/{database}/documents:runQuery",
+              fetch(rng, "firestore.googleapis.com", ref, content_type="application/json", auth="Bearer " + alnum(rng, 80)),
+              jsonb({"structuredQuery": {"from": [{"collectionId": pick(rng, ["orders", "notes", "messages"])}], "where": where,
+                                         "orderBy": [{"field": {"fieldPath": "createdAt"}, "direction": "DESCENDING"}],
+                                         "limit": rng.randint(10, 50)}}))
+    elif kind == 1:  # Firestore WebChannel: a write's JSON in a form field
+        data = {"database": database, "writes": [{"update": {"name": f"{database}/documents/notes/{alnum(rng, 20)}",
+                                                             "fields": {"text": {"stringValue": typed}}},
+                                                  "updateMask": {"fieldPaths": ["text"]}}]}
+        c.add("POST", f"/google.firestore.v1.Firestore/Write/channel?VER=8&database={quote(database, safe='()')}"
+                      f"&gsessionid={alnum(rng, 12)}&SID={alnum(rng, 8)}&RID={rng.randint(10000, 99999)}&AID={rng.randint(1, 9)}"
+                      f"&zx={alnum(rng, 12).lower()}&t=1",
+              fetch(rng, "firestore.googleapis.com", ref, content_type="application/x-www-form-urlencoded",
+                    extra=[("X-Goog-Api-Client", "gl-js/ fire/10.13.0")]),
+              form([("count", "1"), ("ofs", str(rng.randint(0, 9))), ("req0___data__", jsonb(data).decode())]))
+    elif kind == 2:  # Supabase's PostgREST
+        params = pick(rng, [
+            "select=id%2Ctitle%2Cauthor%3Ausers(name%2Cavatar_url)&status=eq.open&or=(priority.gt.3%2Cdue.lt.2024-12-01)"
+            "&order=created_at.desc.nullslast",
+            f"select=*&name=ilike.*{quote(pick(rng, SEARCHES).split()[0])}*&price=lte.{rng.randint(10, 500)}"
+            "&category=in.(%22shoes%22%2C%22bags%22)",
+            f"select=id%2Cname&tags=cs.%7B{pick(rng, ['sale', 'new', 'featured'])}%2C{pick(rng, ['summer', 'kids'])}%7D",
+            f"select=title%2Cbody&body=wfts(english).{quote(pick(rng, SEARCHES))}"])
+        c.add("GET", f"/rest/v1/{pick(rng, ['todos', 'products', 'posts'])}?{params}&limit={rng.randint(10, 50)}",
+              fetch(rng, f"{alnum(rng, 20).lower()}.supabase.co", ref, auth="Bearer " + alnum(rng, 120),
+                    extra=[("apikey", alnum(rng, 120)), ("x-client-info", "supabase-js-web/2.46.1")]))
+    elif kind == 3:  # Directus and Appwrite filters
+        if rng.random() < 0.5:
+            c.add("GET", "/items/articles?fields=*,author.first_name,tags.tags_id.*&filter%5Bstatus%5D%5B_eq%5D=published"
+                         f"&filter%5Btitle%5D%5B_icontains%5D={quote(pick(rng, SEARCHES))}&sort=-date_published&limit=10&meta=*",
+                  fetch(rng, hst, ref))
+        else:
+            queries = [jsonb({"method": "equal", "attribute": "status", "values": ["published"]}).decode(),
+                       jsonb({"method": "search", "attribute": "title", "values": [typed]}).decode(),
+                       jsonb({"method": "orderDesc", "attribute": "$createdAt"}).decode()]
+            c.add("GET", "/v1/databases/main/collections/posts/documents?" + "&".join(
+                f"queries%5B{i}%5D={quote(q, safe='')}" for i, q in enumerate(queries)),
+                  fetch(rng, "cloud.appwrite.io", ref, extra=[("X-Appwrite-Project", hexid(rng, 20))]))
+    elif kind == 4:  # Algolia's multi-queries (JSON labelled as a form, as its client sends it)
+        params = (f"facets=%5B%22brand%22%5D&filters=price%20%3C%3D%20{rng.randint(10, 500)}&hitsPerPage=20&page=0"
+                  f"&query={quote(typed)}")
+        c.add("POST", "/1/indexes/*/queries?x-algolia-agent=Algolia%20for%20JavaScript%20(4.24.0)%3B%20Browser%20(lite)"
+                      f"&x-algolia-api-key={hexid(rng, 32)}&x-algolia-application-id={alnum(rng, 10).upper()}",
+              fetch(rng, f"{alnum(rng, 10).lower()}-dsn.algolia.net", ref, content_type="application/x-www-form-urlencoded",
+                    accept="*/*"),
+              jsonb({"requests": [{"indexName": pick(rng, ["products", "articles"]), "params": params}]}))
+    else:  # Meilisearch
+        c.add("POST", f"/indexes/{pick(rng, ['movies', 'products'])}/search",
+              fetch(rng, hst, ref, content_type="application/json", auth="Bearer " + alnum(rng, 64)),
+              jsonb({"q": typed, "filter": f"genres = '{pick(rng, ['horror', 'drama'])}' AND (rating >= {rng.randint(1, 9)})",
+                     "sort": ["release_date:desc"], "limit": 20}))
+
+
 def build(n=1500, seed=0xF4A3E):
     rng = random.Random(seed)
     c = Corpus("frameworks")
     makers = [(2, jsf), (2, livewire), (2, nextjs), (2, remix_svelte), (2, htmx_inertia), (1, vaadin_wicket),
-              (2, realtime), (3, site_front_ends)]
+              (2, realtime), (3, site_front_ends),
+              (2, backend_services)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
