@@ -288,7 +288,10 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
                     Attribute::Harmless => false,
                     Attribute::Black => true,
                     Attribute::Style => styles == Styles::Dangerous || is_scripted_style(text),
-                    Attribute::Url => is_black_url(input, token),
+                    Attribute::Url => {
+                        is_black_url(input, token)
+                            && !(styles == Styles::WhenScripted && is_inert_script_url(text))
+                    }
                     Attribute::Namespace => is_active_namespace(text) || is_black_url(input, token),
                     Attribute::Indirect => black_attribute(text) != Attribute::Harmless,
                 };
@@ -413,6 +416,29 @@ fn is_black_comment(text: &[u8]) -> bool {
     text.contains(&b'`') || is_active_comment(text)
 }
 
+/// `javascript:` URLs whose code does nothing, as pages write them on links a script handles
+/// (`<a href="javascript:void(0)">`, in menus, rich text and every DOM a session recorder captures), compared
+/// without blanks and case.
+const INERT_SCRIPT_URLS: &[&[u8]] = &[
+    b"javascript:",
+    b"javascript:;",
+    b"javascript:void(0)",
+    b"javascript:void(0);",
+    b"javascript:void0",
+    b"javascript:void0;",
+];
+
+/// Whether `value` is one of the [`INERT_SCRIPT_URLS`] and nothing more. A character reference or a percent
+/// escape (which a browser decodes before it runs the code) makes it another URL.
+pub fn is_inert_script_url(value: &[u8]) -> bool {
+    let plain: Vec<u8> = value
+        .iter()
+        .filter(|b| !b.is_ascii_whitespace())
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    INERT_SCRIPT_URLS.iter().any(|url| plain == *url)
+}
+
 /// Whether a URL attribute value starts (after whitespace, control and non-ASCII bytes, and
 /// HTML entity decoding) with a dangerous scheme.
 fn is_black_url(input: &[u8], value: Token) -> bool {
@@ -501,6 +527,20 @@ fn decode_char_at(input: &[u8], at: usize, end: usize) -> (u32, usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_script_url_that_does_nothing_runs_nothing() {
+        assert!(!runs_code(b"<a href=\"javascript:void(0)\">Menu</a>"));
+        assert!(!runs_code(b"<a href='JavaScript: void 0;'>x</a>"));
+        assert!(runs_code(b"<a href=\"javascript:void(0);alert(1)\">x</a>"));
+        assert!(runs_code(
+            b"<a href=\"javascript:void(0)&#59;alert(1)\">x</a>"
+        ));
+        assert!(runs_code(
+            b"<a href=\"javascript:void(0)%3Balert(1)\">x</a>"
+        ));
+        assert!(is_xss(b"<a href=\"javascript:void(0)\">Menu</a>"));
+    }
 
     #[test]
     fn a_comment_of_today_runs_nothing_but_a_conditional_or_xml_one() {

@@ -197,6 +197,7 @@ fn refuted_by_its_place(
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| name::within_host(transformed, hit.span.clone())),
         Confirm::Xss => xss::declaration_head(raw)
+            .or_else(|| xss::inert_script_url(raw))
             .or_else(|| name::file_extension(transformed, hit.span.clone())),
         Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
     }

@@ -86,6 +86,15 @@ fn without_bogus_comment_openers(value: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// Why `value` runs no script though a pattern found a scripting URL in it: it is a `javascript:` URL whose code
+/// does nothing ([`xss::is_inert_script_url`]: `javascript:void(0)`), as a link's `href` that a page's script
+/// handles, sent alone (a DOM recording's attribute, a menu item's link in a CMS).
+pub fn inert_script_url(value: &[u8]) -> Option<String> {
+    xss::is_inert_script_url(value).then(|| {
+        "a `javascript:` URL whose code does nothing (`void(0)`): it runs no script".to_owned()
+    })
+}
+
 /// The head of an XML declaration as a form parser leaves it: an XML document posted with a form's label
 /// (WordPress's Jetpack and XML-RPC clients, .NET SOAP clients) is split at its first `=`, and
 /// `<?xml version` becomes the name of the form's only pair. Nothing after it is part of that name.
