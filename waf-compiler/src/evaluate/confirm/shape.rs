@@ -106,7 +106,7 @@ const MARKUP_ELEMENTS: usize = 2;
 /// At least [`MARKUP_ELEMENTS`] start tags (`<` and a letter) and closed comments (`<!--` ... `-->`, not a
 /// server-side include's `<!--#`), or an element with its end tag in a sentence ([`INLINE_WORDS`]): HTML, which
 /// the XSS parser reads as a browser does.
-fn is_markup(value: &[u8]) -> bool {
+pub fn is_markup(value: &[u8]) -> bool {
     let tags = value
         .windows(2)
         .filter(|w| w[0] == b'<' && w[1].is_ascii_alphabetic())
