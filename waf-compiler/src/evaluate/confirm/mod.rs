@@ -424,25 +424,33 @@ fn pairs(
     hit: Option<&[u8]>,
     map: UnicodeMap,
 ) -> Confirmation {
-    let values: Vec<(&[u8], Option<Shape>)> = forms
+    // Each value as the application reads it: the query string is split, then each value URL-decoded.
+    let values: Vec<(Vec<u8>, Option<Shape>)> = forms
         .iter()
         .flat_map(|form| shape::pair_values(form))
-        .map(|value| (value, shape::data_shape(value)))
+        .map(|value| {
+            let value = apply(Transform::UrlDecode, value, map);
+            let shape = shape::data_shape(&value);
+            (value, shape)
+        })
         .collect();
     if let Some(reason) = values
         .iter()
-        .find_map(|&(value, shape)| parse(confirm, value, shape.unwrap_or(Shape::Token), map))
+        .find_map(|(value, shape)| parse(confirm, value, shape.unwrap_or(Shape::Token), map))
     {
         return Confirmation {
             confirmed: true,
             reason: format!("in a value of a query string: {reason}"),
         };
     }
+    // A hit that starts or ends on the query string's syntax, or runs across a pair's end into the next pair,
+    // is in no one value the application reads.
     let on_syntax = hit.is_some_and(|hit| {
         [hit.first(), hit.last()]
             .into_iter()
             .flatten()
             .any(|b| matches!(b, b'=' | b'&'))
+            || hit.contains(&b'&')
     });
     if !on_syntax && values.iter().any(|(_, shape)| shape.is_none()) {
         return Confirmation {
@@ -637,6 +645,27 @@ mod tests {
             "a=1&file=../../etc/passwd",
             "etc/passwd",
             plain
+        ));
+        // A form a script serialised (Phoenix LiveView's `value`): escaped brackets in names, each value
+        // URL-decoded before it is judged, and a hit across two pairs in neither of them.
+        let form = "user%5Bbio%5D=%24%28document%29.ready+not+firing&_target=user%5Bname%5D";
+        let decoded = "user[bio]=$(document).ready not firing&_target=user[name]";
+        let span = decoded.find("document").expect("in the value")..decoded.len();
+        let across = confirm(
+            Confirm::Xss,
+            form.as_bytes(),
+            decoded.as_bytes(),
+            Hit {
+                span,
+                ..Hit::default()
+            },
+            UnicodeMap::default(),
+            plain,
+        );
+        assert!(!across.confirmed, "{}", across.reason);
+        assert!(confirmed(
+            Confirm::Xss,
+            "user%5Bbio%5D=%3Cscript%3Ealert(1)%3C%2Fscript%3E&_target=user%5Bbio%5D"
         ));
     }
 

@@ -337,14 +337,14 @@ fn is_url(value: &[u8]) -> bool {
 const MAX_PAIR_NAME: usize = 64;
 
 /// Two or more `name=value` pairs joined by `&`, each name a parameter's (letters, digits, `_`, `-`, `.`, and
-/// the brackets of `a[b]`).
+/// the brackets of `a[b]`, which a browser's form serialisation writes escaped: `user%5Bname%5D`).
 fn is_pairs(value: &[u8]) -> bool {
     let mut pairs = 0;
     for pair in value.split(|&b| b == b'&') {
         let Some(end) = pair.iter().position(|&b| b == b'=') else {
             return false;
         };
-        let name = &pair[..end];
+        let name = crate::transform::url_decode(&pair[..end]);
         let is_name = (1..=MAX_PAIR_NAME).contains(&name.len())
             && name.iter().all(|&b| {
                 b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'[' | b']')
