@@ -15,7 +15,9 @@ transactions, Slack's rich-text blocks and Discord's messages. And the hosted ba
 straight from the browser: Firestore (REST `documents:runQuery` under `databases/(default)`, and the WebChannel
 `Listen/channel` with its `req0___data__` JSON), Supabase's PostgREST (`select=id,author:users(name)`,
 `or=(priority.gt.3,due.lt.2024-12-01)`, `tags=cs.{sale,new}`), Directus and Appwrite filters, Algolia's and
-Meilisearch's search bodies.
+Meilisearch's search bodies. And the block editor of WordPress saving a post whose code block shows code with its
+markup escaped (`<!-- wp:code --><pre class="wp-block-code"><code>&lt;script ...&gt;</code></pre>`), one block a
+line, as a tutorial or a support article is written.
 
 Where the shapes come from: each framework's client script and protocol documentation (the JSF 2 JavaScript
 API's partial request fields, Livewire's client payloads, the Next.js router and Server Action request headers,
@@ -25,11 +27,12 @@ client-server API; the Firestore REST and WebChannel protocols, PostgREST's API 
 Appwrite query documentation, Algolia's and Meilisearch's search APIs; for the site front ends, the request shapes their web clients send as seen in a browser's
 developer tools). Every value is generated here; nothing is copied from recorded traffic.
 """
+import html
 import json
 import random
 from urllib.parse import quote
 
-from . import text
+from . import snippets, text
 from .browsing import SEARCHES
 from .common import Corpus, alnum, cookie_header, fetch, form, hexid, jsonb, pick, site, ts, uid, weighted
 
@@ -386,12 +389,41 @@ def backend_services(rng, c):
                      "sort": ["release_date:desc"], "limit": 20}))
 
 
+# Markup people show in tutorials and support articles: embeds and tags a reader is told to paste into a page.
+EMBEDS = [
+    '<script async src="https://www.googletagmanager.com/gtag/js?id=G-{id}"></script>',
+    '<script src="https://cdn.example.com/widget.js" data-site="{id}" defer></script>',
+    '<iframe src="https://www.youtube.com/embed/{id}" width="560" height="315" allowfullscreen></iframe>',
+    '<button onclick="document.getElementById(\'menu\').classList.toggle(\'open\')">Menu</button>',
+    '<a href="javascript:void(0)" onclick="openChat()">Chat with us</a>',
+    '<img src="/logo.png" onerror="this.src=\'/fallback.png\'" alt="Logo">',
+    '<form action="/subscribe" method="post"><input type="email" name="email"><button>Join</button></form>',
+]
+
+
+def block_editor(rng, c):
+    hst, _ = _page(rng)
+    if rng.random() < 0.5:
+        code, lang = pick(rng, EMBEDS).format(id=alnum(rng, 10)), "html"
+    else:
+        code, lang = snippets.snippet(rng)
+    blocks = [f"<!-- wp:paragraph -->\n<p>{html.escape(text.sentence(rng), quote=False)}</p>\n<!-- /wp:paragraph -->",
+              f'<!-- wp:code -->\n<pre class="wp-block-code"><code lang="{lang}" class="language-{lang}">'
+              f"{html.escape(code, quote=False)}</code></pre>\n<!-- /wp:code -->",
+              f"<!-- wp:paragraph -->\n<p>{html.escape(text.sentence(rng), quote=False)}</p>\n<!-- /wp:paragraph -->"]
+    post = rng.randint(1, 9999)
+    c.add("POST", f"/wp-json/wp/v2/posts/{post}/autosaves?_locale=user",
+          fetch(rng, hst, f"https://{hst}/wp-admin/post.php?post={post}&action=edit", content_type="application/json",
+                cookie=cookie_header(rng), extra=[("X-WP-Nonce", hexid(rng, 10))]),
+          jsonb({"id": post, "title": text.title(rng), "content": "\n\n".join(blocks), "excerpt": ""}))
+
+
 def build(n=1500, seed=0xF4A3E):
     rng = random.Random(seed)
     c = Corpus("frameworks")
     makers = [(2, jsf), (2, livewire), (2, nextjs), (2, remix_svelte), (2, htmx_inertia), (1, vaadin_wicket),
               (2, realtime), (3, site_front_ends),
-              (2, backend_services)]
+              (2, backend_services), (1, block_editor)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
