@@ -277,11 +277,7 @@ impl Checked<'_, '_> {
         observer: &mut O,
     ) -> Option<RuleMatch> {
         let variable = selector.variable;
-        let count = view
-            .values(variable)
-            .iter()
-            .filter(|(_, key, _)| selector.accepts(key))
-            .count();
+        let count = view.values(variable).count(|key| selector.accepts(key));
         let count = count.to_string();
         let value = apply_chain(
             self.chains.get(self.rule.chain),

@@ -19,11 +19,18 @@ use std::fmt::Write;
 pub struct Item<'a> {
     pub name: &'a [u8],
     pub value: &'a [u8],
+    /// The value is the text another value encodes ([`super::base64_text`]): one more value to inspect, not
+    /// one more name or argument.
+    pub decoded: bool,
 }
 
 impl<'a> Item<'a> {
     pub fn new(name: &'a [u8], value: &'a [u8]) -> Self {
-        Item { name, value }
+        Item {
+            name,
+            value,
+            decoded: false,
+        }
     }
 
     /// The raw-inspection fallback: no name (so it is not an argument name), the raw bytes as value.
@@ -337,7 +344,7 @@ pub fn parse_cookies<'a>(header: &'a [u8], items: &mut ArenaVec<'a, Item<'a>>) {
 /// request's inspection time). A body of several documents one after another (NDJSON and JSON Lines: log and
 /// event shipments, RUM beacons, Elasticsearch's bulk and multi-search) yields each document's leaves in turn,
 /// under the same names, as a reader of lines parses them.
-fn parse_json<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
+pub(super) fn parse_json<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
     let mut walk = JsonWalk {
         // Leaf names repeat their parents' keys, so a long key over many leaves could make the names far larger
         // than the body (memory amplification). Names and values together get at most this many bytes; past
@@ -846,7 +853,7 @@ mod tests {
         parsed
             .args
             .iter()
-            .map(|Item { name, value }| {
+            .map(|Item { name, value, .. }| {
                 (
                     String::from_utf8_lossy(name).into_owned(),
                     String::from_utf8_lossy(value).into_owned(),

@@ -5,6 +5,7 @@
 //! already there; what is derived (header lines, decoded arguments, JSON leaves...) and the lists of values are
 //! written into an arena that the evaluation resets after the request, so no variable costs a heap allocation.
 
+use crate::request::base64_text;
 use crate::request::body::{
     BodyKind, Item, ParsedBody, parse_body, parse_cookies, parse_urlencoded,
 };
@@ -42,11 +43,19 @@ impl<'a> Values<'a> {
         self.items
             .iter()
             .enumerate()
-            .filter(move |(_, item)| !names_only || !item.name.is_empty())
+            .filter(move |(_, item)| !names_only || (!item.name.is_empty() && !item.decoded))
             .map(move |(i, item)| {
                 let value = if names_only { item.name } else { item.value };
                 (i, item.name, value)
             })
+    }
+
+    /// How many values whose key `accepts` holds, as a rule counts them (`&ARGS`): those [`Values::iter`] yields,
+    /// less the texts decoded from others, which are not values the request sent.
+    pub fn count(&self, accepts: impl Fn(&[u8]) -> bool) -> usize {
+        self.iter()
+            .filter(|&(index, key, _)| !self.items[index].decoded && accepts(key))
+            .count()
     }
 
     /// How many indexes [`Values::iter`] may number (names-only values skip the nameless ones).
@@ -58,7 +67,7 @@ impl<'a> Values<'a> {
     pub fn get(&self, index: usize) -> Option<&'a [u8]> {
         let item = self.items.get(index)?;
         match self.names_only {
-            true if item.name.is_empty() => None,
+            true if item.name.is_empty() || item.decoded => None,
             true => Some(item.name),
             false => Some(item.value),
         }
@@ -149,7 +158,9 @@ impl<'a> RequestView<'a> {
     fn parsed_body(&self) -> ParsedBody<'a> {
         *self.body.get_or_init(|| {
             let content_type = self.header("content-type").next();
-            parse_body(self.arena, self.request.body, content_type)
+            let mut parsed = parse_body(self.arena, self.request.body, content_type);
+            parsed.args = base64_text::with_decoded(self.arena, parsed.args);
+            parsed
         })
     }
 
@@ -233,7 +244,10 @@ impl<'a> RequestView<'a> {
                     .iter()
                     .map(|item| Item::new(item.name, self.joined(&[item.name, b"=", item.value]))),
             ),
-            ArgsGet => parse_urlencoded(self.arena, self.query.as_bytes(), b'&'),
+            ArgsGet => base64_text::with_decoded(
+                self.arena,
+                parse_urlencoded(self.arena, self.query.as_bytes(), b'&'),
+            ),
             _ => &[],
         }
     }
@@ -262,7 +276,7 @@ impl<'a> RequestView<'a> {
                 for header in self.header("cookie") {
                     parse_cookies(header, &mut items);
                 }
-                items.into_bump_slice()
+                base64_text::with_decoded(arena, items.into_bump_slice())
             }
             _ => &[],
         }
@@ -295,6 +309,7 @@ impl<'a> RequestView<'a> {
                 let size: usize = [self.cell(ArgsGet), self.parsed_body().args]
                     .iter()
                     .flat_map(|items| items.iter())
+                    .filter(|item| !item.decoded)
                     .map(|item| item.name.len() + item.value.len())
                     .sum();
                 self.single(arena.alloc_str(&size.to_string()).as_bytes())
@@ -380,6 +395,29 @@ mod tests {
             body,
         };
         f(&RequestView::new(&request, &Bump::new()))
+    }
+
+    #[test]
+    fn base64_texts_are_values_but_not_names_or_arguments() {
+        let cookie: &[u8] = b"pref=eyJ0aGVtZSI6ImRhcmsifQ";
+        with_request(
+            "GET",
+            "/?f=Li4vLi4vZXRjL3Bhc3N3ZA%3D%3D&q=shoes",
+            &[("Cookie", cookie)],
+            b"",
+            |view| {
+                assert_eq!(
+                    values(view, Variable::ArgsGet),
+                    ["Li4vLi4vZXRjL3Bhc3N3ZA==", "shoes", "../../etc/passwd"]
+                );
+                assert_eq!(values(view, Variable::ArgsGetNames), ["f", "q"]);
+                assert_eq!(view.values(Variable::ArgsGet).count(|_| true), 2);
+                assert_eq!(
+                    collect(view, Variable::RequestCookies),
+                    pairs(&[("pref", "eyJ0aGVtZSI6ImRhcmsifQ"), ("pref", "dark")])
+                );
+            },
+        );
     }
 
     #[test]

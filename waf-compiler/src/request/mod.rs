@@ -8,6 +8,7 @@
 //! Its variables are read through [`collection::RequestView`], parsed lazily and once each, with the body
 //! parsers of [`body`].
 
+mod base64_text;
 pub mod body;
 pub mod coding;
 pub mod collection;
