@@ -54,16 +54,25 @@ fn sql_only() -> &'static Regex {
 /// with a more meaningful symbol`); an injection needs more tokens than three.
 const JOINED_STRINGS: &str = "sos";
 
+/// libinjection's tokens of words alone: a bare word, a keyword, a function's name (without its bracket), a
+/// number, a logical operator. Text of words is fingerprinted from them when its words are also SQL's (`Deeply
+/// merge 2 or more objects`: `nk1&n`; `Simple SQL escape and format for MySQL`: `nkn&f`), and a sentence of
+/// words is no injection unless it works as one: breaking out needs a quote, an operator, a bracket, a comment or
+/// a statement.
+const WORD_TOKENS: &str = "nkf1&";
+
 /// The fingerprint or the statement, when `value`, data of `shape`, holds an SQL injection.
 pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     if shape == Shape::Expression && !sql_only().is_match(value) {
         return None;
     }
     let mut statement_first = false;
+    let mut words_only = false;
     let fingerprint = sqli::fingerprint(value)
         .filter(|fp| !(shape == Shape::Text && fp.as_str() == JOINED_STRINGS));
     let found = if let Some(fp) = fingerprint {
         statement_first = fp.as_str().starts_with('E');
+        words_only = fp.as_str().chars().all(|token| WORD_TOKENS.contains(token));
         format!("libinjection SQL fingerprint `{fp}`")
     } else {
         let m = statements().find(value)?;
@@ -82,7 +91,10 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
         // parse as an injection, as a document's SQL must.
         Shape::Document | Shape::Markup | Shape::Secret => true,
         Shape::Text => {
-            shape::lines(value) > 1 || has_code_span(value) || shape::is_error_message(value)
+            shape::lines(value) > 1
+                || has_code_span(value)
+                || shape::is_error_message(value)
+                || words_only
         }
         Shape::Json
         | Shape::Formula
@@ -687,6 +699,26 @@ mod tests {
         assert!(injection(summary.as_bytes(), Shape::Token).is_some());
         let tautology = "I really like this shop a lot' or '1'='1";
         assert!(injection(tautology.as_bytes(), Shape::Text).is_some());
+    }
+
+    #[test]
+    fn a_sentence_of_words_must_work_as_an_injection() {
+        for sentence in [
+            "Deeply merge 2 or more objects respecting type information.",
+            "Simple SQL escape and format for MySQL",
+        ] {
+            assert_eq!(
+                injection(sentence.as_bytes(), Shape::Text),
+                None,
+                "{sentence}"
+            );
+            assert!(
+                injection(sentence.as_bytes(), Shape::Token).is_some(),
+                "{sentence}"
+            );
+        }
+        let union = "1 union select password from users limit 1";
+        assert!(injection(union.as_bytes(), Shape::Text).is_some());
     }
 
     #[test]
