@@ -31,6 +31,31 @@ pub fn inside_longer_name(value: &[u8], hit: Range<usize>) -> Option<String> {
     ))
 }
 
+/// Why the command the pattern's `hit` found in `value` is not one: the hit starts with a letter that follows
+/// another letter, so the word it starts inside is longer (`env` of `dotenv`, `Next.js dotenv file loading`;
+/// `ls` of `tools`). The shell reads a command's name from where its word starts; a separator, a quote or a
+/// blank before it (`;env`, `"env"`) is where an injected one starts.
+pub fn starts_inside_word(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let first = *value.get(hit.start)?;
+    let before = *value.get(hit.start.checked_sub(1)?)?;
+    if !(first.is_ascii_alphabetic() && before.is_ascii_alphabetic()) {
+        return None;
+    }
+    let start = value[..hit.start]
+        .iter()
+        .rposition(|b| !b.is_ascii_alphanumeric())
+        .map_or(0, |at| at + 1);
+    let end = value[hit.start..]
+        .iter()
+        .position(|b| !b.is_ascii_alphanumeric())
+        .map_or(value.len(), |at| hit.start + at);
+    Some(format!(
+        "`{}` starts inside the word `{}`",
+        String::from_utf8_lossy(&value[hit.start..end]),
+        String::from_utf8_lossy(&value[start..end])
+    ))
+}
+
 /// Why the hidden file's name the pattern's `hit` found in `value` (`.profile`, `.env`, `.htaccess`) is not that
 /// file: a name character comes before it, so it is the last part of a dotted name (`user.v1.Profile`, the
 /// path of a gRPC service; `Jenkinsfile.env`), not a name of its own. A phrase with a second dot or a slash
@@ -226,6 +251,14 @@ pub fn traversal(value: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_command_starts_where_its_word_does() {
+        assert!(starts_inside_word(b"Next.js dotenv file loading", 11..20).is_some());
+        assert!(starts_inside_word(b"x;env file", 2..10).is_none());
+        assert!(starts_inside_word(b"env file", 0..8).is_none());
+        assert!(starts_inside_word(b"a 'env' b", 3..6).is_none());
+    }
 
     #[test]
     fn an_extension_ends_a_file_name() {
