@@ -59,7 +59,7 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
             | Shape::Sample
             | Shape::Secret,
         )
-        | None => false,
+        | None => lines_of_data(raw),
     };
     let (confirmed, reason) = if let Some(found) = forms
         .iter()
@@ -92,10 +92,11 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
                     shape.describe()
                 ),
             ),
-            // Text that goes on for lines (a chat message quoting a log line) has them as data too.
-            Some(Shape::Text | Shape::Markup) if lines_are_data => (
+            // Text that goes on for lines (a chat message quoting a log line) has them as data too, as have
+            // lines of words of no other shape (a pasted log excerpt).
+            Some(Shape::Text | Shape::Markup) | None if lines_are_data => (
                 false,
-                "text of several lines, and no HTTP message where a line starts".to_owned(),
+                "lines of text or data, and no HTTP message where a line starts".to_owned(),
             ),
             _ if forms
                 .iter()
@@ -111,6 +112,29 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
     };
     Confirmation { confirmed, reason }
 }
+
+/// Whether `raw`, of no shape of its own, is lines of data all the same: two lines or more, none empty (an empty
+/// line ends a message's head, and what follows is its body), each of several words, as a log excerpt or a
+/// pasted table is (`205.135.216.131 - - [25/Nov/2024:01:12:06 +0000] "GET /products/152 HTTP/1.1" 200 ...`).
+fn lines_of_data(raw: &[u8]) -> bool {
+    let text = raw.strip_suffix(b"\n").unwrap_or(raw);
+    let text = text.strip_suffix(b"\r").unwrap_or(text);
+    let mut lines = text
+        .split(|&b| b == b'\n')
+        .map(|line| line.strip_suffix(b"\r").unwrap_or(line));
+    let mut count = 0;
+    let all_worded = lines.all(|line| {
+        count += 1;
+        line.split(|b| b.is_ascii_whitespace())
+            .filter(|word| !word.is_empty())
+            .count()
+            >= LINE_WORDS
+    });
+    all_worded && count >= 2
+}
+
+/// Blank-separated words each line of [`lines_of_data`] has at least.
+const LINE_WORDS: usize = 3;
 
 /// Why `value`, sent with `headers`, is a batch of requests by its format rather than messages smuggled into a
 /// value: the request's `Content-Type` is `multipart/mixed` and the value has `application/http` parts (OData's
@@ -177,6 +201,13 @@ mod tests {
         assert!(!confirmed(
             "Hello,\nthe config breaks:\n\nrequest: \"GET /api/v1/orders HTTP/1.1\", upstream: x\n\nRef: J123 | env: prod"
         ));
+        // An access log excerpt pasted in a ticket: lines of words, none starting a message.
+        assert!(!confirmed(
+            "205.135.216.131 - - [25/Nov/2024:01:12:06 +0000] \"GET /products/152 HTTP/1.1\" 200 21217\n\
+             205.135.216.131 - - [25/Nov/2024:23:03:07 +0000] \"GET /tenants/376 HTTP/1.1\" 502 40593"
+        ));
+        // Lines with an empty one between end a head: what follows is a body.
+        assert!(confirmed("a b c\r\n\r\nHTTP/1.1 sent a b c"));
         assert!(!confirmed(
             "{\"message\":\"10.0.0.7 - - \\\"GET /cart HTTP/2\\\" 200 512 checkout page\"}\n\
              {\"message\":\"job finished in 1678 ms for tenant acme\"}\n\
