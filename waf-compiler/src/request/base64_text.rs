@@ -25,9 +25,8 @@ pub fn with_decoded<'a>(arena: &'a Bump, items: &'a [Item<'a>]) -> &'a [Item<'a>
     let mut decoded = items
         .iter()
         .filter(|item| !item.decoded)
-        .filter_map(|item| Some((item.name, text_of(item.value)?)))
+        .filter_map(|item| Some((item.name, text_of(arena, item.value)?)))
         .flat_map(|(name, text)| {
-            let text = arena.alloc_slice_copy(&text);
             let values = match text.first() {
                 Some(b'{' | b'[') => parse_json(arena, text),
                 _ => arena.alloc_slice_copy(&[Item::raw(text)]),
@@ -48,8 +47,9 @@ pub fn with_decoded<'a>(arena: &'a Bump, items: &'a [Item<'a>]) -> &'a [Item<'a>
 
 /// The text `value` encodes, when it is all base64 (the standard or the URL-safe alphabet, padded or not) and
 /// decodes to printable UTF-8 with at least one character that is neither a letter nor a digit: text a parser
-/// reads has syntax, and a word of letters is no payload.
-fn text_of(value: &[u8]) -> Option<Vec<u8>> {
+/// reads has syntax, and a word of letters is no payload. Decoded into `arena`: most values of letters and digits
+/// decode to bytes that are not text, and the request's arena holds them until it ends, with no heap allocation.
+fn text_of<'a>(arena: &'a Bump, value: &[u8]) -> Option<&'a [u8]> {
     if !(MIN_ENCODED..=MAX_ENCODED).contains(&value.len()) {
         return None;
     }
@@ -70,12 +70,15 @@ fn text_of(value: &[u8]) -> Option<Vec<u8>> {
         (_, true) => &base64::engine::general_purpose::URL_SAFE_NO_PAD,
         _ => return None,
     };
-    let unpadded: Vec<u8> = unpadded
-        .iter()
-        .map(|&b| if b == b' ' { b'+' } else { b })
-        .collect();
-    let bytes = engine.decode(&unpadded).ok()?;
-    let text = std::str::from_utf8(&bytes).ok()?;
+    let unpadded: &[u8] = if unpadded.contains(&b' ') {
+        arena.alloc_slice_fill_iter(unpadded.iter().map(|&b| if b == b' ' { b'+' } else { b }))
+    } else {
+        unpadded
+    };
+    let out = arena.alloc_slice_fill_copy(base64::decoded_len_estimate(unpadded.len()), 0u8);
+    let len = engine.decode_slice(unpadded, out).ok()?;
+    let bytes = &out[..len];
+    let text = std::str::from_utf8(bytes).ok()?;
     let printable = text
         .chars()
         .all(|c| !c.is_control() || matches!(c, '\t' | '\n' | '\r'));
@@ -88,7 +91,8 @@ mod tests {
     use super::*;
 
     fn text(value: &str) -> Option<String> {
-        text_of(value.as_bytes()).map(|t| String::from_utf8(t).expect("text"))
+        let arena = Bump::new();
+        text_of(&arena, value.as_bytes()).map(|t| String::from_utf8(t.to_vec()).expect("text"))
     }
 
     #[test]
