@@ -119,18 +119,14 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
 fn lines_of_data(raw: &[u8]) -> bool {
     let text = raw.strip_suffix(b"\n").unwrap_or(raw);
     let text = text.strip_suffix(b"\r").unwrap_or(text);
-    let mut lines = text
-        .split(|&b| b == b'\n')
-        .map(|line| line.strip_suffix(b"\r").unwrap_or(line));
-    let mut count = 0;
-    let all_worded = lines.all(|line| {
-        count += 1;
-        line.split(|b| b.is_ascii_whitespace())
-            .filter(|word| !word.is_empty())
-            .count()
-            >= LINE_WORDS
-    });
-    all_worded && count >= 2
+    // An empty line has no words: it fails the test of each line's words.
+    shape::lines(text) >= 2
+        && text.split(|&b| b == b'\n').all(|line| {
+            line.split(|b| b.is_ascii_whitespace())
+                .filter(|word| !word.is_empty())
+                .count()
+                >= LINE_WORDS
+        })
 }
 
 /// Blank-separated words each line of [`lines_of_data`] has at least.
