@@ -566,7 +566,10 @@ fn works_as_injection(value: &[u8]) -> Option<String> {
                     .and_then(|mut parser| parser.parse_statements())
                     .ok()?;
                 let changed = match place {
-                    Place::Number => !one_value(&statements, before),
+                    Place::Number => {
+                        !one_value(&statements, before)
+                            && sql_words(dialect, &query) > sql_words(dialect, before)
+                    }
                     // Quotes in text come in pairs as often as not: closing the string and opening another
                     // around `<br>` parses (`c = "..." < br > "..."`) and injects nothing. An injection brings
                     // SQL's own words: a logical operator, a clause, a call, a second statement.
