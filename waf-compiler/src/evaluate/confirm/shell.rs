@@ -134,13 +134,15 @@ const MAX_LEXED: usize = 64 * 1024;
 /// Why a hit `~+`, `~-` or `~N` in `value` is no tilde expansion (the directory stack, CRS 932270): the shell
 /// expands a tilde only where a word starts (or after `=` or `:` in an assignment), and this one follows a
 /// character of the word it is in, as the `~` separators of tokens are (Akamai Bot Manager's `_abck` cookie,
-/// `...~-1~YAAQ...~-1~-1`, on every page of the sites it protects).
+/// `...~-1~YAAQ...~-1~-1`, on every page of the sites it protects) and a generated password's symbols are
+/// (`D?~-6T6y`). What can put a tilde where a word starts counts: a blank or an operator before it, a brace or a
+/// comma of a brace expansion (`{~-1,x}`), the end of an expansion (`${IFS}~+`), a command substitution's
+/// backquote, a quote and an assignment's `=` or `:`.
 pub fn tilde_inside_word(value: &[u8], hit: Range<usize>) -> Option<String> {
     let matched = value.get(hit.clone())?;
     let before = *value.get(hit.start.checked_sub(1)?)?;
-    let inside = matched.first() == Some(&b'~')
-        && (before.is_ascii_alphanumeric()
-            || matches!(before, b'_' | b'-' | b'.' | b'~' | b'%' | b'+'));
+    let starts_word = before.is_ascii_whitespace() || b";|&(){}<>,=:`\"'".contains(&before);
+    let inside = matched.first() == Some(&b'~') && !starts_word;
     inside.then(|| {
         format!(
             "`{}` follows `{}` inside a word: the shell expands a tilde only where a word starts",
@@ -637,6 +639,11 @@ mod tests {
         assert!(tilde_inside_word(b"cd ~-1", 3..6).is_none());
         assert!(tilde_inside_word(b"~+", 0..2).is_none());
         assert!(tilde_inside_word(b"x;~-", 2..4).is_none());
+        assert!(tilde_inside_word(b"uk$p w[8t%/d?~-6t6y", 13..16).is_some());
+        for start in [&b"{"[..], b"x,", b"${ifs}", b"a=", b"p:", b"`", b"'"] {
+            let value = [start, b"~+"].concat();
+            assert!(tilde_inside_word(&value, start.len()..value.len()).is_none());
+        }
     }
 
     #[test]
