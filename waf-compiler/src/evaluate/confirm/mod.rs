@@ -331,31 +331,43 @@ fn value_shape(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<Shap
 }
 
 /// Whether the parameter `name` holds a password, as sign-in, sign-up and settings forms name it: its last part
-/// (after a JSON member path's `.` or a form's `[`), lower-cased, without a number or a confirmation suffix
-/// after it (Django's `password1`, Laravel's `password_confirmation`), ends with `password`, `passwd` or
-/// `passphrase` (`newPassword`, `user_password`), or is `pwd`, `pass` or `pw`, alone or after `_` (WordPress's
-/// `pwd`).
+/// (after a JSON member path's `.` or a form's `[`), lower-cased, without the numbers and the words that tell one
+/// password field of a form from another after it (Django's `password1`, Laravel's `password_confirmation`,
+/// Keycloak's `password-new` and `password-confirm`, WordPress's `pass1-text`), ends with `password`, `passwd`
+/// or `passphrase` (`newPassword`, `user_password`), or is `pwd`, `pass` or `pw`, alone or after `_`
+/// (WordPress's `pwd`).
 fn is_password_field(name: &[u8]) -> bool {
+    /// Words after a password's name that say which of a form's password fields this is.
+    const QUALIFIERS: [&[u8]; 8] = [
+        b"confirmation",
+        b"confirm",
+        b"repeat",
+        b"again",
+        b"new",
+        b"old",
+        b"current",
+        b"text",
+    ];
     let last = name
         .rsplit(|&b| matches!(b, b'.' | b'[' | b']'))
         .find(|part| !part.is_empty())
         .unwrap_or(name)
         .to_ascii_lowercase();
-    let numbered = last
-        .iter()
-        .rposition(|b| !b.is_ascii_digit())
-        .map_or(0, |i| i + 1);
-    let mut base = &last[..numbered];
-    if let Some(suffix) = [
-        b"_confirmation".as_slice(),
-        b"confirmation",
-        b"_confirm",
-        b"confirm",
-    ]
-    .into_iter()
-    .find(|suffix| base.ends_with(suffix))
-    {
-        base = &base[..base.len() - suffix.len()];
+    let mut base = last.as_slice();
+    loop {
+        let unnumbered = base.len() - base.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+        let stripped = QUALIFIERS
+            .iter()
+            .find_map(|word| base[..unnumbered].strip_suffix(*word))
+            .map_or(&base[..unnumbered], |rest| {
+                rest.strip_suffix(b"_")
+                    .or_else(|| rest.strip_suffix(b"-"))
+                    .unwrap_or(rest)
+            });
+        if stripped.len() == base.len() || stripped.is_empty() {
+            break;
+        }
+        base = stripped;
     }
     [b"password".as_slice(), b"passwd", b"passphrase"]
         .iter()
@@ -587,10 +599,21 @@ mod tests {
             "password_confirmation",
             "json.user.newPassword",
             "pass",
+            "password-new",
+            "password-confirm",
+            "pass1-text",
+            "user[password_repeat]",
         ] {
             assert!(is_password_field(name.as_bytes()), "{name}");
         }
-        for name in ["passport", "compass", "json.password_hint", "bypass"] {
+        for name in [
+            "passport",
+            "compass",
+            "json.password_hint",
+            "bypass",
+            "new",
+            "compass-new",
+        ] {
             assert!(!is_password_field(name.as_bytes()), "{name}");
         }
         // What parses as an injection, spells SQL's words or belongs to a family without a parser counts.
