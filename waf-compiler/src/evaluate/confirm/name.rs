@@ -108,22 +108,33 @@ pub fn longer_file_name(value: &[u8], hit: Range<usize>) -> Option<String> {
     ))
 }
 
-/// Why the file or directory name the pattern's `hit` found in `value` (`.tools/`, `.git/`) is not one: `value`
-/// is an `http(s)` URL and the phrase starts inside its host, where it is a label of a domain name
-/// (`https://lti.tools/launch`), a site rather than a file the request reads.
+/// Why the file or directory name the pattern's `hit` found in `value` (`.tools/`, `.git/`) is not one: the
+/// phrase starts inside the host of an `http(s)` URL, the whole value or one written in it (a Markdown link's
+/// `](https://thresh.tools/)`), where it is a label of a domain name (`https://lti.tools/launch`), a site rather
+/// than a file the request reads.
 pub fn in_url_host(value: &[u8], hit: Range<usize>) -> Option<String> {
     let phrase = value.get(hit.clone())?;
+    // The URL is the run of URL characters the phrase is in: RFC 3986 has no blank, quote, angle bracket,
+    // parenthesis or backquote (a link's text and its brackets stand around it).
+    let ends_url = |b: &u8| b.is_ascii_whitespace() || b"\"'<>()[]{}|\\^`".contains(b);
+    let start = value
+        .get(..hit.start)?
+        .iter()
+        .rposition(ends_url)
+        .map_or(0, |at| at + 1);
+    let url = &value[start..];
     // A rule's path normalisation may have collapsed the scheme's `//` (`https:/lti.tools/...`).
-    let scheme = [b"http://".as_slice(), b"https://", b"http:/", b"https:/"]
-        .into_iter()
-        .find(|scheme| {
-            value.len() > scheme.len() && value[..scheme.len()].eq_ignore_ascii_case(scheme)
-        })?
-        .len();
+    let scheme = start
+        + [b"http://".as_slice(), b"https://", b"http:/", b"https:/"]
+            .into_iter()
+            .find(|scheme| {
+                url.len() > scheme.len() && url[..scheme.len()].eq_ignore_ascii_case(scheme)
+            })?
+            .len();
     let host_end = scheme
         + value[scheme..]
             .iter()
-            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+            .position(|b| matches!(b, b'/' | b'?' | b'#') || ends_url(b))
             .unwrap_or(value.len() - scheme);
     let host = &value[scheme..host_end];
     let plain_host = host
@@ -329,5 +340,9 @@ mod tests {
         assert!(in_url_host(b"https://example.com/.git/config", 19..24).is_none());
         assert!(in_url_host(b"file:///x.tools/", 9..16).is_none());
         assert!(in_url_host(b"https:/lti.tools/saltire/tp", 10..17).is_some());
+        let post = b"see the [**repo**](https://thresh.tools/) for docs";
+        assert!(in_url_host(post, 33..40).is_some());
+        assert!(in_url_host(b"x https://a.example/.git/ y", 20..25).is_none());
+        assert!(in_url_host(b"read x.tools/ https://a.b/", 6..13).is_none());
     }
 }
