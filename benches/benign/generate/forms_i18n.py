@@ -43,14 +43,22 @@ def comment(rng, lang):
 GENERATED = string.ascii_letters + string.digits + "!@#$%^&*()-_=+[]{};:'\",.<>/?\\|`~"
 
 
+# How sign-up and reset forms name their two password fields: Django, Keycloak, WordPress, Rails, Joomla, React apps.
+PASSWORD_FIELDS = [("password1", "password2"), ("password-new", "password-confirm"), ("pass1", "pass1-text"),
+                   ("user[password]", "user[password_confirmation]"), ("jform[password1]", "jform[password2]"),
+                   ("newPassword", "confirmPassword")]
+
+
 def signup(rng, lang):
     if rng.random() < 0.5:
         pw = "".join(rng.choice(GENERATED) for _ in range(rng.choice([12, 16, 20, 24])))
     else:
         pw = alnum(rng, rng.randint(8, 14)) + pick(rng, ["!", "#", "$", "%", "&", "*", "'", ";", "(", ")", "--", "|", "<", "@"]) + str(rng.randint(0, 99))
     first = text.name(rng, lang)
+    # Picked without drawing from rng, so the rest of the class stays as it was.
+    field, confirm = PASSWORD_FIELDS[len(first) % len(PASSWORD_FIELDS)]
     return [("csrfmiddlewaretoken", alnum(rng, 64)), ("first_name", first.split(" ")[0]), ("last_name", first.split(" ")[-1]),
-            ("email", email(rng)), ("password1", pw), ("password2", pw), ("country", pick(rng, ["DE", "FR", "JP", "BR", "TR", "IN", "EG"])),
+            ("email", email(rng)), (field, pw), (confirm, pw), ("country", pick(rng, ["DE", "FR", "JP", "BR", "TR", "IN", "EG"])),
             ("city", text.city(rng, lang)), ("birth_date", f"{rng.randint(1950, 2006)}-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}"),
             ("newsletter", pick(rng, ["on", "off"])), ("terms", "on")]
 
