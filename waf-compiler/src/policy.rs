@@ -61,28 +61,53 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/vnd.elasticsearch+x-ndjson| |application/vnd.ms-sync.wbxml|",
 );
 
-/// Charsets a request's `Content-Type` may name, as 920480 reads them (`|label|`, lowercase): CRS's four, then the
-/// other encodings browsers implement (the WHATWG Encoding Standard's) that keep ASCII as ASCII, by the labels pages
-/// and their scripts write. A site whose pages are in GBK, Big5, Shift_JIS, EUC-KR or windows-1251 gets its forms
-/// and its `XMLHttpRequest`s back labelled so (`application/x-www-form-urlencoded; charset=GBK`): the charset is
-/// the page's, not an evasion. What stays refused is what hides ASCII from a parser that assumes it: UTF-16 and
-/// UTF-32 (every other byte NUL), UTF-7 (`+ADw-script+AD4-`), the stateful ISO-2022 family and HZ (escape
-/// sequences shift into other tables), EBCDIC code pages (`ibm037`, `ibm500`: a body no ASCII rule can read, the
-/// classic bypass) and labels no browser knows.
+/// Charsets a request's `Content-Type` may name, as 920480 reads them (`|label|`, lowercase): every label the
+/// WHATWG Encoding Standard gives the encodings browsers implement that keep ASCII as ASCII (CRS's four among
+/// them), as pages and their scripts write them (`charset=GBK`, `shift-jis`, `x-sjis`, `latin1`, `ks_c_5601-1987`):
+/// a label a browser accepts is one a site's forms and `XMLHttpRequest`s come back with, the page's charset and
+/// not an evasion. A site whose pages are in GBK, Big5, Shift_JIS, EUC-KR or windows-1251 gets its forms back
+/// labelled so. What stays refused is what hides ASCII from a parser that assumes it: UTF-16 and UTF-32 (every
+/// other byte NUL), UTF-7 (`+ADw-script+AD4-`), the stateful ISO-2022 family and HZ (escape sequences shift into
+/// other tables), EBCDIC code pages (`ibm037`, `ibm500`: a body no ASCII rule can read, the classic bypass),
+/// `x-user-defined` and labels no browser knows.
 pub const ALLOWED_REQUEST_CONTENT_TYPE_CHARSET: &str = concat!(
-    // CRS 4's defaults
-    "|utf-8| |iso-8859-1| |iso-8859-15| |windows-1252| ",
-    // UTF-8 and ASCII under their other labels
-    "|utf8| |unicode-1-1-utf-8| |us-ascii| |ascii| ",
-    // single-byte: ISO 8859, Windows, KOI8, Mac
-    "|iso-8859-2| |iso-8859-3| |iso-8859-4| |iso-8859-5| |iso-8859-6| |iso-8859-7| |iso-8859-8| ",
-    "|iso-8859-8-i| |iso-8859-9| |iso-8859-10| |iso-8859-13| |iso-8859-14| |iso-8859-16| |latin1| ",
-    "|windows-874| |windows-1250| |windows-1251| |windows-1253| |windows-1254| |windows-1255| ",
-    "|windows-1256| |windows-1257| |windows-1258| |cp1250| |cp1251| |cp1252| |tis-620| ",
-    "|koi8-r| |koi8-u| |ibm866| |macintosh| |x-mac-cyrillic| ",
+    // UTF-8
+    "|utf-8| |utf8| |unicode-1-1-utf-8| |unicode11utf8| |unicode20utf8| |x-unicode20utf8| ",
+    // windows-1252, under which the Standard reads ASCII and ISO-8859-1 too (CRS's `iso-8859-1`)
+    "|windows-1252| |ansi_x3.4-1968| |ascii| |cp1252| |cp819| |csisolatin1| |ibm819| |iso-8859-1| ",
+    "|iso-ir-100| |iso8859-1| |iso88591| |iso_8859-1| |iso_8859-1:1987| |l1| |latin1| |us-ascii| ",
+    "|x-cp1252| ",
+    // ISO 8859 parts (CRS's `iso-8859-15` among them)
+    "|iso-8859-2| |csisolatin2| |iso-ir-101| |iso8859-2| |iso88592| |iso_8859-2| |iso_8859-2:1987| ",
+    "|l2| |latin2| |iso-8859-3| |csisolatin3| |iso-ir-109| |iso8859-3| |iso88593| |iso_8859-3| ",
+    "|iso_8859-3:1988| |l3| |latin3| |iso-8859-4| |csisolatin4| |iso-ir-110| |iso8859-4| |iso88594| ",
+    "|iso_8859-4| |iso_8859-4:1988| |l4| |latin4| |iso-8859-5| |csisolatincyrillic| |cyrillic| ",
+    "|iso-ir-144| |iso8859-5| |iso88595| |iso_8859-5| |iso_8859-5:1988| |iso-8859-6| |arabic| ",
+    "|asmo-708| |csiso88596e| |csiso88596i| |csisolatinarabic| |ecma-114| |iso-8859-6-e| ",
+    "|iso-8859-6-i| |iso-ir-127| |iso8859-6| |iso88596| |iso_8859-6| |iso_8859-6:1987| |iso-8859-7| ",
+    "|csisolatingreek| |ecma-118| |elot_928| |greek| |greek8| |iso-ir-126| |iso8859-7| |iso88597| ",
+    "|iso_8859-7| |iso_8859-7:1987| |sun_eu_greek| |iso-8859-8| |csiso88598e| |csisolatinhebrew| ",
+    "|hebrew| |iso-8859-8-e| |iso-ir-138| |iso8859-8| |iso88598| |iso_8859-8| |iso_8859-8:1988| ",
+    "|visual| |iso-8859-8-i| |csiso88598i| |logical| |iso-8859-10| |csisolatin6| |iso-ir-157| ",
+    "|iso8859-10| |iso885910| |l6| |latin6| |iso-8859-13| |iso8859-13| |iso885913| |iso-8859-14| ",
+    "|iso8859-14| |iso885914| |iso-8859-15| |csisolatin9| |iso8859-15| |iso885915| |iso_8859-15| ",
+    "|l9| |iso-8859-16| ",
+    // Windows code pages (windows-1254 is also ISO-8859-9's, windows-874 TIS-620's)
+    "|windows-874| |dos-874| |iso-8859-11| |iso8859-11| |iso885911| |tis-620| |windows-1250| ",
+    "|cp1250| |x-cp1250| |windows-1251| |cp1251| |x-cp1251| |windows-1253| |cp1253| |x-cp1253| ",
+    "|windows-1254| |cp1254| |csisolatin5| |iso-8859-9| |iso-ir-148| |iso8859-9| |iso88599| ",
+    "|iso_8859-9| |iso_8859-9:1989| |l5| |latin5| |x-cp1254| |windows-1255| |cp1255| |x-cp1255| ",
+    "|windows-1256| |cp1256| |x-cp1256| |windows-1257| |cp1257| |x-cp1257| |windows-1258| |cp1258| ",
+    "|x-cp1258| ",
+    // Cyrillic DOS, KOI8 and Mac
+    "|ibm866| |866| |cp866| |csibm866| |koi8-r| |cskoi8r| |koi| |koi8| |koi8_r| |koi8-u| |koi8-ru| ",
+    "|macintosh| |csmacintosh| |mac| |x-mac-roman| |x-mac-cyrillic| |x-mac-ukrainian| ",
     // multi-byte, ASCII-compatible: Chinese, Japanese, Korean
-    "|gbk| |gb2312| |gb18030| |x-gbk| |big5| |big5-hkscs| |shift_jis| |sjis| |windows-31j| ",
-    "|x-sjis| |euc-jp| |euc-kr| |ks_c_5601-1987| |windows-949|",
+    "|gbk| |chinese| |csgb2312| |csiso58gb231280| |gb2312| |gb_2312| |gb_2312-80| |iso-ir-58| ",
+    "|x-gbk| |gb18030| |big5| |big5-hkscs| |cn-big5| |csbig5| |x-x-big5| |euc-jp| ",
+    "|cseucpkdfmtjapanese| |x-euc-jp| |shift_jis| |csshiftjis| |ms932| |ms_kanji| |shift-jis| |sjis| ",
+    "|windows-31j| |x-sjis| |euc-kr| |cseuckr| |csksc56011987| |iso-ir-149| |korean| ",
+    "|ks_c_5601-1987| |ks_c_5601-1989| |ksc5601| |ksc_5601| |windows-949|",
 );
 
 /// File extensions a request's path may not end in, as 920440 reads them (`.ext/`): CRS's list (backups, working
