@@ -99,6 +99,8 @@ enum Attribute {
     Indirect,
     /// `xmlns`, `xlink:*` in confirmation: dangerous with an active namespace or a script-like scheme.
     Namespace,
+    /// `xmlns` itself in confirmation: as [`Attribute::Namespace`], except for the XHTML namespace.
+    DefaultNamespace,
 }
 
 /// Tags that run or load code, or change how the rest is parsed.
@@ -257,10 +259,15 @@ fn is_scripted_style(value: &[u8]) -> bool {
 fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
     let mut tokenizer = Tokenizer::new(input, context);
     let mut attribute = Attribute::Harmless;
+    // Inside a `<meta>` tag judged by what it says ([`is_active_meta_value`]).
+    let mut in_meta = false;
     while let Some(token) = tokenizer.next_token() {
         let text = &input[token.start..token.start + token.len];
         if token.kind != TokenType::AttrValue {
             attribute = Attribute::Harmless;
+        }
+        if !matches!(token.kind, TokenType::AttrName | TokenType::AttrValue) {
+            in_meta = false;
         }
         match token.kind {
             // A document type declaration runs code only through an internal subset's entities
@@ -269,9 +276,40 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
             TokenType::Doctype if styles == Styles::Dangerous || text.contains(&b'[') => {
                 return true;
             }
-            TokenType::TagNameOpen if is_black_tag(text) => return true,
+            // A style sheet, like an inline style, runs code only through what it says; a `<meta>` only by
+            // refreshing to a URL, setting a cookie or naming a charset that hides markup. Both are in every
+            // HTML e-mail and page template (`<meta http-equiv="Content-Type" ...>`, `<style>@media ...`).
+            TokenType::TagNameOpen => {
+                in_meta = styles == Styles::WhenScripted && equals_ignoring_nul(b"META", text);
+                let runs = if styles == Styles::WhenScripted && equals_ignoring_nul(b"STYLE", text)
+                {
+                    is_scripted_style(style_sheet(input, token.start + token.len))
+                } else {
+                    !in_meta && is_black_tag(text)
+                };
+                if runs {
+                    return true;
+                }
+            }
+            TokenType::AttrValue if in_meta && is_active_meta_value(text) => return true,
             TokenType::AttrName => {
                 attribute = match black_attribute(text) {
+                    // Every `on...` attribute of letters is a handler to a browser of today
+                    // (`onanimationstart`, `onpointerdown`, `onbeforetoggle`), beyond libinjection's list.
+                    Attribute::Harmless
+                        if styles == Styles::WhenScripted && is_handler_name(text) =>
+                    {
+                        Attribute::Black
+                    }
+                    // The XHTML namespace as an element's default names the elements HTML has, which are
+                    // judged by their names (`<html xmlns="http://www.w3.org/1999/xhtml">` opens every
+                    // XHTML page and e-mail); under a prefix it hides a `script` as `x:script`.
+                    Attribute::Black
+                        if styles == Styles::WhenScripted
+                            && equals_ignoring_nul(b"XMLNS", text) =>
+                    {
+                        Attribute::DefaultNamespace
+                    }
                     // A namespace declaration or an XLink attribute runs code only through what it names: an
                     // active namespace or a scripting URL. SOAP, WebDAV and feed documents declare namespaces on
                     // every element; libinjection flags the names themselves.
@@ -293,6 +331,10 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
                             && !(styles == Styles::WhenScripted && is_inert_script_url(text))
                     }
                     Attribute::Namespace => is_active_namespace(text) || is_black_url(input, token),
+                    Attribute::DefaultNamespace => {
+                        !is_xhtml_namespace(text)
+                            && (is_active_namespace(text) || is_black_url(input, token))
+                    }
                     Attribute::Indirect => black_attribute(text) != Attribute::Harmless,
                 };
                 if dangerous {
@@ -303,7 +345,9 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
             TokenType::TagComment
                 if is_black_comment(text)
                     && !(styles == Styles::WhenScripted
-                        && (is_xml_declaration(text) || !is_active_comment(text))) =>
+                        && (is_xml_declaration(text)
+                            || !is_active_comment(text)
+                            || is_office_conditional(text))) =>
             {
                 return true;
             }
@@ -378,6 +422,74 @@ fn is_active_namespace(value: &[u8]) -> bool {
     ACTIVE_NAMESPACES
         .iter()
         .any(|ns| lower.windows(ns.len()).any(|w| w == *ns))
+}
+
+/// Whether the attribute `name` is `on` and three letters or more, NUL bytes dropped as browsers drop them.
+fn is_handler_name(name: &[u8]) -> bool {
+    let letters: Vec<u8> = name.iter().copied().filter(|&b| b != 0).collect();
+    letters.len() >= 5
+        && letters[..2].eq_ignore_ascii_case(b"on")
+        && letters.iter().all(u8::is_ascii_alphabetic)
+}
+
+/// Whether the attribute value `value` is the XHTML namespace and nothing more.
+fn is_xhtml_namespace(value: &[u8]) -> bool {
+    let value = value.trim_ascii();
+    [
+        b"http://www.w3.org/1999/xhtml".as_slice(),
+        b"https://www.w3.org/1999/xhtml",
+    ]
+    .iter()
+    .any(|ns| value.eq_ignore_ascii_case(ns))
+}
+
+/// What a `<style>` element that opens at `from` holds: `input` up to its end tag (or to the end).
+fn style_sheet(input: &[u8], from: usize) -> &[u8] {
+    let rest = &input[from.min(input.len())..];
+    let end = rest
+        .windows(7)
+        .position(|w| w.eq_ignore_ascii_case(b"</style"))
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// What makes a `<meta>` tag act: a refresh (to a URL, a scripting one included), a cookie set (old browsers),
+/// a URL in its content, or a charset that hides markup from a filter reading ASCII (UTF-7, old IE's
+/// `x-imap4-modified-utf7`). `Content-Type`, `viewport`, `X-UA-Compatible`, descriptions and Open Graph
+/// properties say how to show the page.
+fn is_active_meta_value(value: &[u8]) -> bool {
+    let lower: Vec<u8> = value
+        .iter()
+        .filter(|b| !b.is_ascii_whitespace() && **b != 0)
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    lower.as_slice() == b"refresh"
+        || lower.as_slice() == b"set-cookie"
+        || [
+            &b"url="[..],
+            b"utf-7",
+            b"utf7",
+            b"javascript:",
+            b"vbscript:",
+            b"data:",
+        ]
+        .iter()
+        .any(|word| lower.windows(word.len()).any(|w| w == *word))
+}
+
+/// Whether the comment `text` is a conditional comment for Microsoft Office alone (`[if mso]`, `[if gte mso
+/// 9]`), as HTML e-mails carry their Outlook layout in: Outlook renders it with Word, which runs no script, and
+/// every browser reads a comment. A condition that names Internet Explorer (`[if (gte mso 9)|(IE)]`) is judged
+/// as a conditional comment.
+fn is_office_conditional(text: &[u8]) -> bool {
+    let Some(end) = text.iter().position(|&b| b == b']') else {
+        return false;
+    };
+    let condition = text[..end].to_ascii_lowercase();
+    text.len() > 3
+        && text[..3].eq_ignore_ascii_case(b"[IF")
+        && condition.windows(3).any(|w| w == b"mso")
+        && !condition.windows(2).any(|w| w == b"ie")
 }
 
 /// `xmlns`, `xmlns:*`, `xlink:*` attribute names.
@@ -552,6 +664,28 @@ mod tests {
         ));
         assert!(runs_code(b"<?xml-stylesheet href=\"x.xsl\"?>`"));
         assert!(runs_code(b"`<?php` <img src=x onerror=alert(1)>"));
+    }
+
+    #[test]
+    fn an_e_mail_template_runs_nothing() {
+        let head = br#"<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd"><html xmlns="http://www.w3.org/1999/xhtml"><head><meta http-equiv="Content-Type" content="text/html; charset=UTF-8"/><meta name="viewport" content="width=device-width"/><style type="text/css">body{margin:0}@media only screen and (max-width:480px){.col{width:100%!important}}</style><!--[if mso]><xml><o:OfficeDocumentSettings><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml><![endif]--></head><body><p>Hi</p></body></html>"#;
+        assert!(is_xss(head));
+        assert!(!runs_code(head));
+        for active in [
+            &b"<style>li{list-style-image:url(\"javascript:alert(1)\")}</style>"[..],
+            b"<style>@import 'http://evil.example/x.css';</style>",
+            b"<style onload=alert(1)></style>",
+            b"<meta http-equiv=\"refresh\" content=\"0;url=javascript:alert(1)\">",
+            b"<meta http-equiv=\"Set-Cookie\" content=\"sid=x\">",
+            b"<meta charset=\"x-imap4-modified-utf7\">",
+            b"<!--[if (gte mso 9)|(IE)]><script>alert(1)</script><![endif]-->",
+            b"<x:script xmlns:x=\"http://www.w3.org/1999/xhtml\">alert(1)</x:script>",
+            b"<include xmlns=\"http://www.w3.org/2001/XInclude\" href=\"file:///etc/passwd\"/>",
+            b"<base href=\"https://evil.example/\">",
+            b"<style>@keyframes a{}b{animation:a;}</style><b onanimationstart=prompt`1`>",
+        ] {
+            assert!(runs_code(active), "{}", String::from_utf8_lossy(active));
+        }
     }
 
     #[test]
