@@ -32,7 +32,8 @@ pub enum Shape {
     /// numbers, double-quoted strings and operators (`=IF(C4="", "", D4/C4)`, `=SUM(Sheet1!A1:A9)`), no single
     /// quote ([`is_formula`]).
     Formula,
-    /// The code a browser's violation report quotes (the field says so, not the bytes: [`super::report`]).
+    /// The code a browser's violation report or an error report's stack frame quotes (the field says so, not
+    /// the bytes: [`super::report`]).
     Sample,
     /// A password of random characters as a password manager generates it, in a field named for a password:
     /// [`SECRET_LENGTH`] or more printable characters without a blank, punctuation among two of lower case
@@ -52,7 +53,7 @@ impl Shape {
             Shape::Pairs => "a query string",
             Shape::Expression => "an OData expression",
             Shape::Formula => "a spreadsheet formula",
-            Shape::Sample => "the code sample of a browser's violation report",
+            Shape::Sample => "code a report quotes",
             Shape::Secret => "a generated secret (a password of random characters)",
         }
     }
