@@ -405,15 +405,18 @@ fn black_attribute(name: &[u8]) -> Attribute {
 
 /// Namespaces whose elements run code or fetch documents where an XML or XHTML parser honours them: XInclude
 /// and XSLT (file and URL inclusion), XHTML, SVG and MathML (script elements and handlers inside XML), and
-/// Microsoft's `urn:schemas-microsoft-com:` (VML, HTML behaviours). Others (SOAP's, XML Schema's, an
-/// application's own) only name vocabularies.
-const ACTIVE_NAMESPACES: [&[u8]; 6] = [
+/// Microsoft's HTML+TIME (`t:set` writing markup into a page) and MSXML's XSLT extensions (`msxsl:script` runs
+/// code where the style sheet is applied). Others (SOAP's, XML Schema's, an application's own, and Office's
+/// `urn:schemas-microsoft-com:office:*` and VML, which every mail Outlook writes declares and which run code
+/// only through a `behavior` style, judged on its own) only name vocabularies.
+const ACTIVE_NAMESPACES: [&[u8]; 7] = [
     b"www.w3.org/2001/xinclude",
     b"www.w3.org/1999/xsl/",
     b"www.w3.org/1999/xhtml",
     b"www.w3.org/2000/svg",
     b"www.w3.org/1998/math/",
-    b"urn:schemas-microsoft-com",
+    b"urn:schemas-microsoft-com:time",
+    b"urn:schemas-microsoft-com:xslt",
 ];
 
 /// Whether the attribute value `value` names an [`ACTIVE_NAMESPACES`] namespace.
@@ -671,6 +674,8 @@ mod tests {
         let head = br#"<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd"><html xmlns="http://www.w3.org/1999/xhtml"><head><meta http-equiv="Content-Type" content="text/html; charset=UTF-8"/><meta name="viewport" content="width=device-width"/><style type="text/css">body{margin:0}@media only screen and (max-width:480px){.col{width:100%!important}}</style><!--[if mso]><xml><o:OfficeDocumentSettings><o:PixelsPerInch>96</o:PixelsPerInch></o:OfficeDocumentSettings></xml><![endif]--></head><body><p>Hi</p></body></html>"#;
         assert!(is_xss(head));
         assert!(!runs_code(head));
+        let outlook = br#"<html xmlns:v="urn:schemas-microsoft-com:vml" xmlns:o="urn:schemas-microsoft-com:office:office" xmlns="http://www.w3.org/TR/REC-html40"><head><meta name=Generator content="Microsoft Word 15 (filtered medium)"><style><!-- p.MsoNormal {margin:0in;} --></style><!--[if gte mso 9]><xml><o:shapedefaults v:ext="edit" spidmax="1026" /></xml><![endif]--></head><body lang=EN-US><p class=MsoNormal>Hi<o:p></o:p></p></body></html>"#;
+        assert!(!runs_code(outlook));
         for active in [
             &b"<style>li{list-style-image:url(\"javascript:alert(1)\")}</style>"[..],
             b"<style>@import 'http://evil.example/x.css';</style>",
@@ -682,6 +687,8 @@ mod tests {
             b"<x:script xmlns:x=\"http://www.w3.org/1999/xhtml\">alert(1)</x:script>",
             b"<include xmlns=\"http://www.w3.org/2001/XInclude\" href=\"file:///etc/passwd\"/>",
             b"<base href=\"https://evil.example/\">",
+            b"<t:set xmlns:t=\"urn:schemas-microsoft-com:time\" attributeName=\"innerHTML\" to=\"x\"/>",
+            b"<v:rect xmlns:v=\"urn:schemas-microsoft-com:vml\" style=\"behavior:url(#default#VML)\"/>",
             b"<style>@keyframes a{}b{animation:a;}</style><b onanimationstart=prompt`1`>",
         ] {
             assert!(runs_code(active), "{}", String::from_utf8_lossy(active));
