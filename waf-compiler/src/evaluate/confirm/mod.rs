@@ -380,6 +380,9 @@ fn is_password_field(name: &[u8]) -> bool {
 /// What the parser of `confirm`'s language finds in `form`, data of `shape`.
 fn parse(confirm: Confirm, form: &[u8], shape: Shape, map: UnicodeMap) -> Option<String> {
     match confirm {
+        // The code a report quotes is what the reporting page or program ran, data to the service that stores
+        // it: only markup that would run where the report is shown counts there.
+        Confirm::Sql | Confirm::Shell if shape == Shape::Sample => None,
         Confirm::Sql | Confirm::Xss | Confirm::Shell if shape == Shape::Json => {
             in_json_strings(confirm, form, map)
         }

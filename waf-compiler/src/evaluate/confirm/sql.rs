@@ -88,8 +88,8 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     // there scores. Several lines of text, a document or rich text are where SQL is shown.
     let shown = match shape {
         // A generated secret's characters make libinjection's shapes by chance (`H!ZR,(l9CZ...`): it must
-        // parse as an injection, as a document's SQL must, and so must the code a report quotes.
-        Shape::Document | Shape::Markup | Shape::Secret | Shape::Sample => true,
+        // parse as an injection, as a document's SQL must.
+        Shape::Document | Shape::Markup | Shape::Secret => true,
         Shape::Text => {
             shape::lines(value) > 1
                 || has_code_span(value)
@@ -101,7 +101,8 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
         | Shape::Token
         | Shape::Url
         | Shape::Pairs
-        | Shape::Expression => false,
+        | Shape::Expression
+        | Shape::Sample => false,
     };
     // A value that starts with a statement's keyword breaks out of nothing: it injects only where it is run as
     // it is, so it must parse as SQL there (a log line quoting a query, `SELECT ... took 298ms`, does not).
