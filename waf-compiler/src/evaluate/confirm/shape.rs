@@ -490,7 +490,17 @@ fn is_prose(value: &[u8]) -> bool {
             || b.is_ascii_digit()
             || matches!(
                 b,
-                b' ' | b'\n' | b'\r' | b'\t' | b'.' | b',' | b'!' | b'?' | b'\'' | b'-' | b':'
+                b' ' | b'\n'
+                    | b'\r'
+                    | b'\t'
+                    | b'.'
+                    | b','
+                    | b'!'
+                    | b'?'
+                    | b'\''
+                    | b'-'
+                    | b':'
+                    | b'/'
             )
         {
             texty += 1;
@@ -581,6 +591,11 @@ mod tests {
             ),
             Some(Shape::Text)
         );
+        assert_eq!(
+            data_shape(b"[~bob] please check /var/log/app/migrate.log on the host"),
+            Some(Shape::Text)
+        );
+        assert_eq!(data_shape(b"cat /etc/passwd /etc/shadow"), None);
         assert_eq!(data_shape(b"northwind"), Some(Shape::Token));
         assert_eq!(data_shape(b"sh,fc"), Some(Shape::Token));
         assert_eq!(data_shape(b"sh,"), None);
@@ -607,9 +622,10 @@ mod tests {
         assert_eq!(data_shape(b"https://x.example/?q=1' or '1'='1"), None);
         assert_eq!(data_shape(b"javascript:alert(1)"), None);
         assert_eq!(data_shape(b"https://x.example/?%3Cform"), None);
+        // A post whose words name a path and a URL is prose, and the parsers judge its text.
         assert_eq!(
             data_shape(b"Steps:\n```sh\ncurl -s https://example.com/install.sh | sh\n```\nthen it fails with $HOME unset"),
-            Some(Shape::Document)
+            Some(Shape::Text)
         );
         assert_eq!(
             data_shape(b"<p>Bonjour, <span style=\"color: red\">merci</span> pour tout</p>"),
