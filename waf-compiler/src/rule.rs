@@ -123,6 +123,9 @@ pub enum Confirm {
     /// Unicode escapes (`\u00e4`, `%u00e4`): one counts when it decodes to ASCII, or through the best-fit map
     /// to punctuation; escapes of letters beyond ASCII (JSON's `ensure_ascii`) do not.
     Escape,
+    /// Log4j lookups (`${jndi:...}`, `${ctx:...}`): a hit counts as written unless it names a lookup Log4j would
+    /// not resolve (`${ctx.status}`, a template literal's member: a lookup's prefix ends with a colon).
+    Lookup,
     /// No confirmation: every hit scores in full.
     None,
 }
@@ -158,7 +161,9 @@ const FAMILIES: &[(&str, Confirm)] = &[
     ("capec/1000/210/272/220/34", Confirm::Message),
     // ... and Unicode encoding abuse by CAPEC 72 (URL encoding).
     ("capec/1000/255/153/267/72", Confirm::Escape),
-    // Java's attacks are documents (serialised objects in XML or JSON): scored as written.
+    // Java's argument injections (CAPEC 137/6: the Log4j lookups, suspicious classes) are checked for a lookup
+    // Log4j resolves; its other attacks are documents (serialised objects in XML or JSON): scored as written.
+    ("capec/1000/152/137/6", Confirm::Lookup),
     ("language-java", Confirm::None),
     ("language-shell", Confirm::Shell),
     ("language-powershell", Confirm::Shell),

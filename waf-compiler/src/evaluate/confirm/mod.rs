@@ -32,6 +32,7 @@ mod escape;
 mod fixation;
 mod graphql;
 mod json;
+mod lookup;
 mod macros;
 mod message;
 mod name;
@@ -202,7 +203,11 @@ fn refuted_by_its_place(
         Confirm::Xss => xss::declaration_head(raw)
             .or_else(|| xss::inert_script_url(raw))
             .or_else(|| name::file_extension(transformed, hit.span.clone())),
-        Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
+        Confirm::Fixation
+        | Confirm::Message
+        | Confirm::Escape
+        | Confirm::Lookup
+        | Confirm::None => None,
     }
 }
 
@@ -252,6 +257,17 @@ fn judged_alone(
 ) -> Option<Confirmation> {
     match confirm {
         Confirm::Fixation => Some(fixation::vector(raw, request.headers)),
+        Confirm::Lookup => Some(match lookup::unresolved(transformed, hit.span.clone()) {
+            Some(reason) => Confirmation {
+                confirmed: false,
+                reason,
+            },
+            None => Confirmation {
+                confirmed: true,
+                reason: "a lookup or a class Log4j and Java resolve: scored as the pattern says"
+                    .to_owned(),
+            },
+        }),
         Confirm::Escape => Some(match escape::letters_only(raw, map) {
             Some(reason) => Confirmation {
                 confirmed: false,
@@ -390,9 +406,12 @@ fn parse(confirm: Confirm, form: &[u8], shape: Shape, map: UnicodeMap) -> Option
         Confirm::Xss => xss::injection(form),
         Confirm::Shell => shell::injection(form, shape == Shape::Text),
         Confirm::Code if shape == Shape::Text => name::traversal(form),
-        Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => {
-            None
-        }
+        Confirm::Code
+        | Confirm::Fixation
+        | Confirm::Message
+        | Confirm::Escape
+        | Confirm::Lookup
+        | Confirm::None => None,
     }
 }
 
@@ -424,9 +443,12 @@ fn not_found(confirm: Confirm) -> &'static str {
         }
         Confirm::Xss => "no script, event handler or scripting URL in any HTML context",
         Confirm::Shell => "no command line where an argument can end",
-        Confirm::Code | Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => {
-            "no parser of the language to find code there"
-        }
+        Confirm::Code
+        | Confirm::Fixation
+        | Confirm::Message
+        | Confirm::Escape
+        | Confirm::Lookup
+        | Confirm::None => "no parser of the language to find code there",
     }
 }
 
