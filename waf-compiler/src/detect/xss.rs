@@ -239,21 +239,34 @@ const BLACK_SCHEMES: &[&[u8]] = &[b"DATA", b"VIEW-SOURCE", b"JAVA", b"VBSCRIPT"]
 
 /// CSS that runs code: IE's `expression()` and `behavior`, Firefox's `-moz-binding`, scripting URLs, imports.
 fn is_scripted_style(value: &[u8]) -> bool {
-    let value: Vec<u8> = value
+    mentions(
+        &squeezed(value),
+        &[
+            b"expression",
+            b"javascript:",
+            b"vbscript:",
+            b"behavior",
+            b"-moz-binding",
+            b"@import",
+        ],
+    )
+}
+
+/// `value` lower-cased without what a browser's CSS or attribute reading skips or a writer slips in to hide a
+/// word: blanks, NUL bytes and backslashes (`exp\ression`).
+fn squeezed(value: &[u8]) -> Vec<u8> {
+    value
         .iter()
         .filter(|b| !b.is_ascii_whitespace() && **b != 0 && **b != b'\\')
         .map(u8::to_ascii_lowercase)
-        .collect();
-    [
-        &b"expression"[..],
-        b"javascript:",
-        b"vbscript:",
-        b"behavior",
-        b"-moz-binding",
-        b"@import",
-    ]
-    .iter()
-    .any(|word| value.windows(word.len()).any(|w| w == *word))
+        .collect()
+}
+
+/// Whether `squeezed` holds one of `words`.
+fn mentions(squeezed: &[u8], words: &[&[u8]]) -> bool {
+    words
+        .iter()
+        .any(|word| squeezed.windows(word.len()).any(|w| w == *word))
 }
 
 fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
@@ -438,10 +451,10 @@ fn is_esi_tag(name: &[u8]) -> bool {
 
 /// Whether the attribute `name` is `on` and three letters or more, NUL bytes dropped as browsers drop them.
 fn is_handler_name(name: &[u8]) -> bool {
-    let letters: Vec<u8> = name.iter().copied().filter(|&b| b != 0).collect();
-    letters.len() >= 5
-        && letters[..2].eq_ignore_ascii_case(b"on")
-        && letters.iter().all(u8::is_ascii_alphabetic)
+    let letters = || name.iter().filter(|&&b| b != 0);
+    letters().count() >= 5
+        && letters().take(2).map(u8::to_ascii_lowercase).eq(*b"on")
+        && letters().all(u8::is_ascii_alphabetic)
 }
 
 /// Whether the attribute value `value` is the XHTML namespace and nothing more.
@@ -470,23 +483,20 @@ fn style_sheet(input: &[u8], from: usize) -> &[u8] {
 /// `x-imap4-modified-utf7`). `Content-Type`, `viewport`, `X-UA-Compatible`, descriptions and Open Graph
 /// properties say how to show the page.
 fn is_active_meta_value(value: &[u8]) -> bool {
-    let lower: Vec<u8> = value
-        .iter()
-        .filter(|b| !b.is_ascii_whitespace() && **b != 0)
-        .map(u8::to_ascii_lowercase)
-        .collect();
-    lower.as_slice() == b"refresh"
-        || lower.as_slice() == b"set-cookie"
-        || [
-            &b"url="[..],
-            b"utf-7",
-            b"utf7",
-            b"javascript:",
-            b"vbscript:",
-            b"data:",
-        ]
-        .iter()
-        .any(|word| lower.windows(word.len()).any(|w| w == *word))
+    let value = squeezed(value);
+    value == b"refresh"
+        || value == b"set-cookie"
+        || mentions(
+            &value,
+            &[
+                b"url=",
+                b"utf-7",
+                b"utf7",
+                b"javascript:",
+                b"vbscript:",
+                b"data:",
+            ],
+        )
 }
 
 /// Whether the comment `text` is a conditional comment for Microsoft Office alone (`[if mso]`, `[if gte mso

@@ -203,11 +203,8 @@ fn refuted_by_its_place(
         Confirm::Xss => xss::declaration_head(raw)
             .or_else(|| xss::inert_script_url(raw))
             .or_else(|| name::file_extension(transformed, hit.span.clone())),
-        Confirm::Fixation
-        | Confirm::Message
-        | Confirm::Escape
-        | Confirm::Lookup
-        | Confirm::None => None,
+        Confirm::Lookup => lookup::unresolved(transformed, hit.span.clone()),
+        Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
     }
 }
 
@@ -257,16 +254,11 @@ fn judged_alone(
 ) -> Option<Confirmation> {
     match confirm {
         Confirm::Fixation => Some(fixation::vector(raw, request.headers)),
-        Confirm::Lookup => Some(match lookup::unresolved(transformed, hit.span.clone()) {
-            Some(reason) => Confirmation {
-                confirmed: false,
-                reason,
-            },
-            None => Confirmation {
-                confirmed: true,
-                reason: "a lookup or a class Log4j and Java resolve: scored as the pattern says"
-                    .to_owned(),
-            },
+        // What refuted_by_its_place left is a lookup Log4j resolves, or a class name.
+        Confirm::Lookup => Some(Confirmation {
+            confirmed: true,
+            reason: "a lookup or a class Log4j and Java resolve: scored as the pattern says"
+                .to_owned(),
         }),
         Confirm::Escape => Some(match escape::letters_only(raw, map) {
             Some(reason) => Confirmation {
