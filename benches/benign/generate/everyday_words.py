@@ -228,6 +228,12 @@ SHORT_TEXTS = [
     "sudo make me a sandwich, the classic", "exit the ramp at 23B", "alias for the new account",
     "eval of the students in May", "apt in the city for rent", "yum, that cake!", "git good at chess",
     "dd of the month for payments", "tr of the song is weird", "awk and sed in the same week",
+    # Model names, editions and sizes searched as they are written: a short name, then its number.
+    "ls 500 f sport", "LS 460 headlight", "ls 300 lexus", "cat 6 cable", "Cat 8 ethernet 3 ft", "ps 5 slim",
+    "PS 4 pro", "id 4 pro", "ID 3 range", "mx 5 miata", "cx 5 2024", "gt 3 rs", "java 21 download", "node 20 lts",
+    "perl 5", "ruby 3 changelog", "php 8", "ssh 2 protocol", "ftp 21", "nc 17 rating", "kill bill 2",
+    "sh 2 mic", "env 2024 report", "sl 500", "tar 2 rental", "more 4 kids", "less 200 calories", "top 10",
+    "time 2 shine", "head 2 toe", "df 300",
 ]
 
 FILL = {
@@ -284,7 +290,7 @@ def search_get(rng, c):
         params.append(("page", str(rng.randint(2, 9))))
     ck = cookie_header(rng)
     if rng.random() < 0.3:  # recent searches kept by the page's script, URL-encoded JSON
-        ck += "; recent_searches=" + urllib.parse.quote(jsonb([phrase(rng)[1] for _ in range(rng.randint(1, 3))]).decode(), safe="")
+        ck = (ck + "; " if ck else "") + "recent_searches=" + urllib.parse.quote(jsonb([phrase(rng)[1] for _ in range(rng.randint(1, 3))]).decode(), safe="")
     c.add("GET", path + "?" + form(params),
           navigation(rng, hst, referer=f"https://{hst}/", cookie=ck, lang=ACCEPT[lang], site="same-origin"))
 
