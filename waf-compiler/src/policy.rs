@@ -221,6 +221,13 @@ const WRITE_METHODS: [&str; 2] = ["PUT", "PATCH"];
 /// value with blanks after `=`), still counts.
 const MEDIA_TYPE_RULE: u32 = 920470;
 
+/// The rule that refuses an `Accept` header CRS's pattern does not take (920600). It is there for the charset: a
+/// server may answer in the one the client asks for, and the response rules read ASCII-compatible ones only. A
+/// list that names no charset ([`asks_for_no_charset`]) leaves the answer in the server's own, whatever else is
+/// odd in it (Pinterest's scripts send `application/json, text/javascript, */*, q=0.01`). A value that is no
+/// list of media ranges (a path, as Rails' CVE-2019-5418 reads one from the header) still counts.
+const ACCEPT_RULE: u32 = 920600;
+
 /// The structured syntax suffixes (RFC 6839) whose bodies the engine parses as the suffix says, whatever the
 /// media type before it (`application/scim+json` of SCIM provisioning, `application/atom+xml`).
 const PARSED_SUFFIXES: [&str; 2] = ["+json", "+xml"];
@@ -247,7 +254,7 @@ const SIGNATURES: &[(&str, &[u8])] = &[
 const ISO_MEDIA: [&str; 4] = ["video/mp4", "video/quicktime", "image/heic", "image/avif"];
 
 /// Whether `body` begins as files of `media_type` (as 920420 reports it) do.
-fn is_labelled_file(media_type: &str, body: &[u8]) -> bool {
+pub(crate) fn is_labelled_file(media_type: &str, body: &[u8]) -> bool {
     let media_type = media_type
         .split(';')
         .next()
@@ -267,36 +274,90 @@ fn is_labelled_file(media_type: &str, body: &[u8]) -> bool {
 /// Whether `value` is a media type as RFC 9110 writes one (section 8.3.1): `type/subtype`, then parameters
 /// `; name=value`, each name a token and each value a token or a quoted string.
 fn is_well_formed_media_type(value: &[u8]) -> bool {
-    let is_token = |s: &[u8]| {
-        !s.is_empty()
-            && s.iter()
-                .all(|&b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
-    };
-    let is_quoted = |s: &[u8]| {
-        let Some(inner) = s.strip_prefix(b"\"").and_then(|s| s.strip_suffix(b"\"")) else {
-            return false;
-        };
-        let mut escaped = false;
-        inner.iter().all(|&b| {
-            let fits = escaped || (b != b'"' && (b == b'\t' || b >= 0x20) && b != 0x7f);
-            escaped = !escaped && b == b'\\';
-            fits
-        }) && !escaped
-    };
     let mut parts = split_parameters(value);
     let Some(Some((kind, subtype))) = parts.next().map(|media| split_at(media.trim_ascii(), b'/'))
     else {
         return false;
     };
-    is_token(kind)
-        && is_token(subtype)
-        && parts.all(|parameter| {
-            let parameter = parameter.trim_ascii();
-            parameter.is_empty()
-                || split_at(parameter, b'=').is_some_and(|(name, value)| {
-                    is_token(name) && (is_token(value) || is_quoted(value))
-                })
-        })
+    is_token(kind) && is_token(subtype) && parts.all(is_parameter)
+}
+
+/// The charsets CRS's pattern for `Accept` takes: ASCII-compatible ones the response rules read.
+const READABLE_CHARSETS: [&[u8]; 4] = [b"utf-8", b"iso-8859-1", b"iso-8859-15", b"windows-1252"];
+
+/// Whether `value`, an `Accept` header, asks for no charset the response rules cannot read ([`ACCEPT_RULE`]):
+/// each `charset` it names is one of [`READABLE_CHARSETS`], and it is a list of media ranges
+/// ([`is_media_range_list`]; Wikipedia's page previews ask for
+/// `application/json; charset=utf-8; profile="https://www.mediawiki.org/wiki/Specs/Summary/1.2.0"`). An empty
+/// header is no list: CRS counts it as a client's anomaly (920310 and this rule), and browsers never send one.
+fn asks_for_no_charset(value: &[u8]) -> bool {
+    let name = b"charset";
+    let readable = (0..value.len()).all(|at| {
+        let Some(rest) = value
+            .get(at..at + name.len())
+            .filter(|w| w.eq_ignore_ascii_case(name))
+            .map(|_| &value[at + name.len()..])
+        else {
+            return true;
+        };
+        let Some(charset) = rest.trim_ascii_start().strip_prefix(b"=") else {
+            return false;
+        };
+        let charset = charset.trim_ascii_start();
+        let charset = charset.strip_prefix(b"\"").unwrap_or(charset);
+        let end = charset
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')))
+            .unwrap_or(charset.len());
+        READABLE_CHARSETS
+            .iter()
+            .any(|known| charset[..end].eq_ignore_ascii_case(known))
+    });
+    !value.trim_ascii().is_empty() && readable && is_media_range_list(value)
+}
+
+/// Whether `value` is a list of media ranges as `Accept` headers carry them: each element a media range with
+/// its parameters (`*` alone as old clients write it: `*; q=.2`), parameters alone (`*/*, q=0.01`, a comma
+/// where a semicolon belongs) or nothing (a trailing comma).
+pub(crate) fn is_media_range_list(value: &[u8]) -> bool {
+    value.split(|&b| b == b',').all(|element| {
+        let element = element.trim_ascii();
+        let mut parts = split_parameters(element);
+        match parts.next().map(<[u8]>::trim_ascii) {
+            None | Some(b"") => element.is_empty(),
+            Some(b"*") => parts.all(is_parameter),
+            Some(first) if first.contains(&b'=') => is_parameter(first) && parts.all(is_parameter),
+            Some(_) => is_well_formed_media_type(element),
+        }
+    })
+}
+
+/// A token of RFC 9110: the characters of a media type's names and of a parameter's plain value.
+fn is_token(s: &[u8]) -> bool {
+    !s.is_empty()
+        && s.iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
+/// A quoted string of RFC 9110, with its backslash escapes.
+fn is_quoted(s: &[u8]) -> bool {
+    let Some(inner) = s.strip_prefix(b"\"").and_then(|s| s.strip_suffix(b"\"")) else {
+        return false;
+    };
+    let mut escaped = false;
+    inner.iter().all(|&b| {
+        let fits = escaped || (b != b'"' && (b == b'\t' || b >= 0x20) && b != 0x7f);
+        escaped = !escaped && b == b'\\';
+        fits
+    }) && !escaped
+}
+
+/// A parameter of a media type (`charset=utf-8`, `q=0.9`, `profile="..."`), or nothing between two semicolons.
+fn is_parameter(parameter: &[u8]) -> bool {
+    let parameter = parameter.trim_ascii();
+    parameter.is_empty()
+        || split_at(parameter, b'=')
+            .is_some_and(|(name, value)| is_token(name) && (is_token(value) || is_quoted(value)))
 }
 
 /// `s` split at the first `byte`, without it.
@@ -350,21 +411,17 @@ impl Profile {
     /// parameter that names a file to include.
     pub fn weigh(self, verdict: &mut Verdict, request: &HttpRequest<'_>, decoded: Option<Coding>) {
         let body = request.body;
-        let well_formed_media_type = || {
-            request
-                .headers
-                .iter()
-                .filter(|(name, _)| name.eq_ignore_ascii_case("content-type"))
-                .all(|&(_, value)| is_well_formed_media_type(value))
-        };
-        // Whether every header `name` of the request says `value` (a restricted header with the one value that
-        // hides nothing).
-        let every_header_is = |name: &str, value: &[u8]| {
+        // Whether every header `name` of the request `holds` (is a well-formed media type, says the one value of
+        // a restricted header that hides nothing).
+        let every_header = |name: &str, holds: &dyn Fn(&[u8]) -> bool| {
             request
                 .headers
                 .iter()
                 .filter(|(header, _)| header.eq_ignore_ascii_case(name))
-                .all(|&(_, sent)| sent.trim_ascii().eq_ignore_ascii_case(value))
+                .all(|&(_, sent)| holds(sent))
+        };
+        let every_header_is = |name: &str, value: &[u8]| {
+            every_header(name, &|sent| sent.trim_ascii().eq_ignore_ascii_case(value))
         };
         for m in &mut verdict.matches {
             let reason = if MISSING_LABEL_RULES.contains(&m.rule_id) {
@@ -398,8 +455,12 @@ impl Profile {
                 && is_json_document(body)
             {
                 "a JSON document written by PUT or PATCH: the path names an API's resource, not a file served"
-            } else if m.rule_id == MEDIA_TYPE_RULE && well_formed_media_type() {
+            } else if m.rule_id == MEDIA_TYPE_RULE
+                && every_header("content-type", &is_well_formed_media_type)
+            {
                 "a well-formed media type (RFC 9110): a parameter CRS does not list is no attack"
+            } else if m.rule_id == ACCEPT_RULE && every_header("accept", &asks_for_no_charset) {
+                "an `Accept` list that asks for no charset: the answer is in the server's own"
             } else if m.rule_id == TRUNCATED_URL_RULE && m.variable.starts_with("ARGS_POST:json.") {
                 "a URL in a JSON document is data: a trailing `?` truncates no file name there"
             } else if self == Profile::Web {
@@ -467,6 +528,29 @@ mod tests {
             "text/plain; a=b c",
         ] {
             assert!(!is_well_formed_media_type(bad.as_bytes()), "{bad}");
+        }
+    }
+
+    #[test]
+    fn an_accept_list_that_names_no_charset_asks_for_none() {
+        for good in [
+            "application/json, text/javascript, */*, q=0.01",
+            "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2",
+            "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8,",
+            r#"application/json; charset=utf-8; profile="https://www.mediawiki.org/wiki/Specs/Summary/1.2.0""#,
+        ] {
+            assert!(asks_for_no_charset(good.as_bytes()), "{good}");
+        }
+        for bad in [
+            "text/html;charset=utf-7",
+            "*/*, charset=utf-16",
+            "text/html; charset=utf-8x",
+            "../../../../etc/passwd{{",
+            "Accept: application/vnd.github.valkyrie+json",
+            "text/html, (x)",
+            "",
+        ] {
+            assert!(!asks_for_no_charset(bad.as_bytes()), "{bad}");
         }
     }
 

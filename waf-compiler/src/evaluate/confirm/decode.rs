@@ -56,6 +56,21 @@ pub fn low_bytes_invented(raw: &[u8], map: UnicodeMap) -> bool {
     })
 }
 
+/// Whether `transformed` holds `%uXXXX` escapes that a rule's `utf8_to_unicode` wrote for the characters of
+/// `raw` beyond ASCII (ModSecurity's transform, which 942100 reads with libinjection): Hebrew `ת"א` becomes
+/// `%u05ea"%u05d0`, whose `%` are operators and `u05ea` words to SQL's tokenizer. The sender wrote letters; an
+/// escape `raw` itself carries (`%u0027`) is decoded in the forms read anyway.
+pub fn unicode_escapes_invented(raw: &[u8], transformed: &[u8]) -> bool {
+    let has_escape = |s: &[u8]| {
+        s.windows(6).any(|w| {
+            w[0] == b'%'
+                && w[1].eq_ignore_ascii_case(&b'u')
+                && w[2..].iter().all(u8::is_ascii_hexdigit)
+        })
+    };
+    !raw.is_ascii() && has_escape(transformed) && !has_escape(raw)
+}
+
 /// Whether a rule's URL decoding did nothing to `raw` but read its `+` as blanks. The value was decoded once
 /// already where `+` means a blank (a query string, a form: its `+` came as `%2B`), and a JSON string or a header
 /// keeps its `+` as is, so the application reads a `+` (a cookie is another matter: PHP URL-decodes it) (an address's tag, `john+orders@example.com`, is not the

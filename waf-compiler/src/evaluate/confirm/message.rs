@@ -57,6 +57,7 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
             | Shape::Pairs
             | Shape::Expression
             | Shape::Sample
+            | Shape::Image
             | Shape::Secret,
         )
         | None => lines_of_data(raw),

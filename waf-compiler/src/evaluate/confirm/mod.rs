@@ -110,14 +110,17 @@ pub fn confirm(
     // as do a formula's (`=IMPORTXML("http://169.254.169.254/")` fetches a URL through the spreadsheet).
     // A generated secret is told from an injection by SQL's and the shell's parsers only: a path, a URL or a
     // script in a password field scores as written.
-    let Some(shape) = value_shape(raw, map, request).filter(|&shape| match confirm {
-        Confirm::Code => !matches!(
-            shape,
-            Shape::Token | Shape::Url | Shape::Secret | Shape::Formula
-        ),
-        Confirm::Xss => shape != Shape::Secret,
-        _ => true,
-    }) else {
+    let Some(shape) = value_shape(raw, map, request)
+        .or_else(|| query_for_markup(confirm, &decoded, request))
+        .filter(|&shape| match confirm {
+            Confirm::Code => !matches!(
+                shape,
+                Shape::Token | Shape::Url | Shape::Secret | Shape::Formula
+            ),
+            Confirm::Xss => shape != Shape::Secret,
+            _ => true,
+        })
+    else {
         return Confirmation {
             confirmed: true,
             reason: FRAGMENT.to_owned(),
@@ -338,6 +341,19 @@ fn value_shape(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<Shap
     }
 }
 
+/// A whole query of the API's language (JQL, CQL, SOQL) in every `decoded` form, for the XSS parser: the
+/// query is data to it, which judges what its literals hold (`duedate <= 7d` is no tag). Code, commands and
+/// SQL are judged as they are (`eval(base64_decode(...))` parses as a condition too).
+fn query_for_markup(
+    confirm: Confirm,
+    decoded: &[Cow<'_, [u8]>],
+    request: Request<'_>,
+) -> Option<Shape> {
+    (confirm == Confirm::Xss
+        && in_every_form(decoded, |form| sql::whole_query(request.name, form)).is_some())
+    .then_some(Shape::Expression)
+}
+
 /// Whether the parameter `name` holds a password, as sign-in, sign-up and settings forms name it: its last part
 /// (after a JSON member path's `.` or a form's `[`), lower-cased, without the numbers and the words that tell one
 /// password field of a form from another after it (Django's `password1`, Laravel's `password_confirmation`,
@@ -512,6 +528,7 @@ fn with_transformed<'a>(
 ) -> Vec<Cow<'a, [u8]>> {
     if !forms.iter().any(|form| form.as_ref() == transformed)
         && !decode::low_bytes_invented(raw, map)
+        && !decode::unicode_escapes_invented(raw, transformed)
         && (request.cookie || !decode::plus_read_as_blank(raw, transformed))
     {
         forms.push(Cow::Borrowed(transformed));
@@ -791,6 +808,16 @@ mod tests {
             "union%20select",
             search
         ));
+        // The query is data to the other parsers too: a comparison is no tag, a script in a literal is one.
+        let jql = Request {
+            headers: &[],
+            name: b"jql",
+            cookie: false,
+        };
+        let due = "filter = \"My open bugs\" AND duedate <= 7d";
+        assert!(!confirmed_at(Confirm::Xss, due, "<= 7d", jql));
+        let script = "summary ~ \"<script>alert(1)</script>\"";
+        assert!(confirmed_at(Confirm::Xss, script, "<script>", jql));
     }
 
     #[test]

@@ -9,7 +9,8 @@
 pub enum Shape {
     /// An object or an array that parses as JSON, or a JavaScript object literal of JSON's values.
     Json,
-    /// One word, name, number, identifier or email address, or a comma-separated list of words.
+    /// One word, name, number, identifier or email address, a comma-separated list of words, or a list of
+    /// media types (a browser's `Accept` header that a page's script reports: `text/html,application/xhtml+xml`).
     Token,
     /// An absolute `http` or `https` URL of URL characters only (no quote, blank, bracket or backslash): the page
     /// an analytics beacon reports, a redirect target, a link in a document.
@@ -24,8 +25,9 @@ pub enum Shape {
     /// query copied into a tracking parameter, a serialised form).
     Pairs,
     /// An expression of a query language an API defines and parses, its string literals closed (OData's
-    /// `$filter`; the parameter's name says so: [`super::sql::is_odata_expression`]). One with a literal left
-    /// open is a fragment.
+    /// `$filter`; the parameter's name says so: [`super::sql::is_odata_expression`]), or, to the XSS parser, a
+    /// whole query under a parameter named for one (Jira's `jql`, Confluence's `cql`: [`super::sql::whole_query`]).
+    /// One with a literal left open is a fragment.
     Expression,
     /// A spreadsheet formula as spreadsheet APIs take a cell's value (Google Sheets' and Excel's `USER_ENTERED`
     /// input, Smartsheet's, Airtable's): `=`, a function's call whose arguments are cell references, ranges,
@@ -35,6 +37,10 @@ pub enum Shape {
     /// The code a browser's violation report or an error report's stack frame quotes (the field says so, not
     /// the bytes: [`super::report`]).
     Sample,
+    /// A raster image written as a data URI (`data:image/gif;base64,...`) whose bytes are the image its type
+    /// names (its signature) and hold no PHP tag ([`is_image_data_uri`]): a page's placeholder image (Outlook on
+    /// the web sends its inline-image template in every conversation call), an avatar or a pasted screenshot.
+    Image,
     /// A password of random characters as a password manager generates it, in a field named for a password:
     /// [`SECRET_LENGTH`] or more printable characters without a blank, punctuation among two of lower case
     /// letters, upper case letters and digits ([`is_secret`]).
@@ -51,9 +57,10 @@ impl Shape {
             Shape::Document => "a document of several lines",
             Shape::Markup => "HTML",
             Shape::Pairs => "a query string",
-            Shape::Expression => "an OData expression",
+            Shape::Expression => "an expression of a query language",
             Shape::Formula => "a spreadsheet formula",
             Shape::Sample => "code a report quotes",
+            Shape::Image => "an image as a data URI",
             Shape::Secret => "a generated secret (a password of random characters)",
         }
     }
@@ -63,9 +70,11 @@ impl Shape {
 pub fn data_shape(value: &[u8]) -> Option<Shape> {
     if is_json_document(value) || super::json::is_object_literal(value) {
         Some(Shape::Json)
+    } else if is_image_data_uri(value) {
+        Some(Shape::Image)
     } else if is_formula(value) {
         Some(Shape::Formula)
-    } else if is_plain_token(value) {
+    } else if is_plain_token(value) || is_media_types(value) {
         Some(Shape::Token)
     } else if is_url(value) {
         Some(Shape::Url)
@@ -158,6 +167,65 @@ fn words(value: &[u8]) -> usize {
         .split(|&b| !(b.is_ascii_alphabetic() || b >= 0x80))
         .filter(|run| run.len() >= 2)
         .count()
+}
+
+/// Whether `value` is a [`Shape::Image`]: `data:image/...;base64,` and base64 to its end, decoding to the
+/// signature of the image type named and to no `<?` (PHP runs a data URI it includes whatever its type says, and
+/// a GIF with PHP after its header is the classic polyglot).
+fn is_image_data_uri(value: &[u8]) -> bool {
+    let Some(rest) = value.strip_prefix(b"data:image/") else {
+        return false;
+    };
+    let Some(comma) = rest.iter().position(|&b| b == b',') else {
+        return false;
+    };
+    let Some(subtype) = rest[..comma].strip_suffix(b";base64") else {
+        return false;
+    };
+    let payload = &rest[comma + 1..];
+    let base64 = payload
+        .iter()
+        .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
+    if !base64 {
+        return false;
+    }
+    let bytes = crate::transform::apply(
+        crate::rule::Transform::Base64Decode,
+        payload,
+        crate::transform::UnicodeMap::default(),
+    );
+    let media_type = format!("image/{}", String::from_utf8_lossy(subtype));
+    crate::policy::is_labelled_file(&media_type, &bytes)
+        && memchr::memmem::find(&bytes, b"<?").is_none()
+}
+
+/// The top-level media types of IANA's registry (RFC 6838), and `*` of a media range.
+const TOP_LEVEL_TYPES: &[&str] = &[
+    "application",
+    "audio",
+    "font",
+    "haptics",
+    "image",
+    "message",
+    "model",
+    "multipart",
+    "text",
+    "video",
+    "*",
+];
+
+/// A list of media types with their parameters, each named with a registered top-level type (`text/html`,
+/// `*/*`): a browser's `Accept` header as scripts report it (YouTube's clients send theirs in every call), which
+/// holds `xhtml` and `xml`. (`HTTP/1.1` has the shape but no such type.)
+fn is_media_types(value: &[u8]) -> bool {
+    let registered = value.split(|&b| b == b',').all(|element| {
+        let kind = element.split(|&b| b == b'/').next().unwrap_or_default();
+        !element.contains(&b'/')
+            || TOP_LEVEL_TYPES
+                .iter()
+                .any(|top| kind.trim_ascii().eq_ignore_ascii_case(top.as_bytes()))
+    });
+    value.contains(&b'/') && registered && crate::policy::is_media_range_list(value)
 }
 
 /// An object or an array that parses as JSON: a document inside a field (JSON in a JSON string, a form field
@@ -482,8 +550,16 @@ fn is_prose(value: &[u8]) -> bool {
         return false;
     }
     let (mut words, mut run, mut texty) = (0usize, 0usize, 0usize);
-    for &b in value {
-        let letter = b.is_ascii_alphabetic() || b >= 0x80;
+    let is_letter = |b: &u8| b.is_ascii_alphabetic() || *b >= 0x80;
+    for (i, &b) in value.iter().enumerate() {
+        let letter = is_letter(&b);
+        let before = i.checked_sub(1).and_then(|j| value.get(j));
+        // A quote between two letters is a word's own (Hebrew writes its gershayim and geresh so: `ת"א`, `צה"ל`,
+        // `ז'בוטינסקי`), and a percent sign after a digit is a percentage (`ב-1.2%`).
+        let in_word = matches!(b, b'"' | b'\'')
+            && before.is_some_and(is_letter)
+            && value.get(i + 1).is_some_and(is_letter);
+        let percentage = b == b'%' && before.is_some_and(u8::is_ascii_digit);
         if letter {
             run += 1;
         } else {
@@ -493,6 +569,8 @@ fn is_prose(value: &[u8]) -> bool {
             run = 0;
         }
         if letter
+            || in_word
+            || percentage
             || b.is_ascii_digit()
             || matches!(
                 b,
@@ -582,6 +660,31 @@ mod tests {
         assert!(!is_error_message(b"error: ' or 1=1--"));
         assert!(!is_error_message(b"Error"));
         assert!(!is_error_message(b"x' Error: y"));
+    }
+
+    #[test]
+    fn an_image_in_a_data_uri_is_data_and_a_polyglot_is_not() {
+        let gif = b"data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
+        assert_eq!(data_shape(gif), Some(Shape::Image));
+        // `GIF89a<?php system($_GET[c]); ?>`
+        let polyglot = b"data:image/gif;base64,R0lGODlhPD9waHAgc3lzdGVtKCRfR0VUW2NdKTsgPz4=";
+        assert_eq!(data_shape(polyglot), None);
+        // Not the image its type names: text in an image's clothes.
+        assert_eq!(
+            data_shape(b"data:image/png;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="),
+            None
+        );
+        assert_eq!(
+            data_shape(b"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="),
+            None
+        );
+    }
+
+    #[test]
+    fn a_browsers_accept_header_is_a_token() {
+        let accept = b"text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,*/*;q=0.8";
+        assert_eq!(data_shape(accept), Some(Shape::Token));
+        assert_eq!(data_shape(b"text/html;x=<svg/onload=alert(1)>"), None);
     }
 
     #[test]

@@ -102,7 +102,8 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
         | Shape::Url
         | Shape::Pairs
         | Shape::Expression
-        | Shape::Sample => false,
+        | Shape::Sample
+        | Shape::Image => false,
     };
     // A value that starts with a statement's keyword breaks out of nothing: it injects only where it is run as
     // it is, so it must parse as SQL there (a log line quoting a query, `SELECT ... took 298ms`, does not).
@@ -366,12 +367,14 @@ pub fn operator_as_string(value: &[u8], hit: &[u8], name: &[u8]) -> Option<Strin
     })
 }
 
-/// Parameters that APIs name for a query written in their own language: Jira's `jql`, Salesforce's and
-/// InfluxDB's `q` (SOQL, InfluxQL), Prometheus's `query`, search and reporting APIs' `filter`, `where`, `sql`.
+/// Parameters that APIs name for a query written in their own language: Jira's `jql`, Confluence's `cql`,
+/// Salesforce's and InfluxDB's `q` (SOQL, InfluxQL), Prometheus's `query`, search and reporting APIs' `filter`,
+/// `where`, `sql`.
 const QUERY_VALUE_PARAMETERS: &[&str] = &[
     "q",
     "query",
     "jql",
+    "cql",
     "sql",
     "soql",
     "filter",
