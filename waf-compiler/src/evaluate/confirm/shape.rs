@@ -352,9 +352,11 @@ fn is_guid(value: &[u8]) -> bool {
             .all(|(group, len)| group.len() == len && group.iter().all(u8::is_ascii_hexdigit))
 }
 
-/// An absolute `http(s)` URL with a host, whose every byte may appear in a URL unescaped (RFC 3986's unreserved
-/// and reserved characters, and `%`): none of the quotes, blanks, angle or curly brackets, backslashes, pipes or
-/// backquotes an injection needs to leave a URL's place, written out or percent-encoded.
+/// An absolute `http(s)` URL with a host, or a path with a query on the same site (`/results?search_query=...`,
+/// the page a single-page app reports it is on), whose every byte may appear in a URL unescaped (RFC 3986's
+/// unreserved and reserved characters, and `%`): none of the quotes, blanks, angle or curly brackets,
+/// backslashes, pipes or backquotes an injection needs to leave a URL's place, written out or percent-encoded.
+/// (A path alone, `/bin/cat`, is no page: it stays a fragment.)
 fn is_url(value: &[u8]) -> bool {
     let encoded_escape = value.windows(3).any(|w| {
         w[0] == b'%'
@@ -368,7 +370,8 @@ fn is_url(value: &[u8]) -> bool {
         .find_map(|scheme| {
             (value.len() > scheme.len() && value[..scheme.len()].eq_ignore_ascii_case(scheme))
                 .then(|| &value[scheme.len()..])
-        });
+        })
+        .or_else(|| value.strip_prefix(b"/").filter(|path| path.contains(&b'?')));
     !encoded_escape
         && rest.is_some_and(|rest| {
             rest.first().is_some_and(|b| b.is_ascii_alphanumeric())
@@ -678,6 +681,15 @@ mod tests {
             data_shape(b"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="),
             None
         );
+    }
+
+    #[test]
+    fn a_page_of_the_same_site_is_a_url_and_a_path_alone_is_not() {
+        let page = b"/results?search_query=python%20tutorial%20for%20beginners";
+        assert_eq!(data_shape(page), Some(Shape::Url));
+        assert_eq!(data_shape(b"/bin/cat"), None);
+        assert_eq!(data_shape(b"//evil.example/x?a=b"), None);
+        assert_eq!(data_shape(b"/x?id=1' or '1'='1"), None);
     }
 
     #[test]
