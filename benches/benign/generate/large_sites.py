@@ -1,0 +1,243 @@
+"""large_sites.py: what browsers send to the largest sites' own APIs, shapes an operator's site meets when it runs
+the same platforms or serves the same kinds of pages. YouTube's `youtubei/v1` calls, each carrying the client's
+description (its user agent, its `Accept` header, screen, time zone and page); Pinterest's resource API
+(`/resource/<Name>Resource/get/` with `source_url` and a JSON `data` parameter, asked for with the `Accept` list its
+scripts send, a comma before `q=0.01`); Wikipedia's page previews (the REST summary endpoint, `Accept` naming the
+summary's `profile`); Outlook on the web's conversation calls (`GetConversationItems`, whose item shape names its
+placeholder image as a `data:image/gif` URI); Atlassian's searches (Jira's JQL in `/issues/?jql=`, Confluence's
+CQL in `/wiki/rest/api/search?cql=`); and Hebrew news and shop pages, whose titles and searches write gershayim
+and geresh as ASCII quotes (`ת"א`, `בע"מ`, `ז'בוטינסקי`) next to percentages, as analytics hits report them and
+forms send them.
+
+Where the shapes come from: the requests these sites' pages make as a browser's developer tools show them and as
+their public documentation describes them (YouTube's InnerTube context object, Pinterest's resource endpoints,
+MediaWiki's REST API and its Page Previews, Exchange's OWA service calls, Jira's and Confluence's REST search,
+Google Analytics 4's measurement hits), written from that knowledge. Every value is generated here; nothing is
+copied from recorded traffic.
+"""
+import base64
+import random
+from urllib.parse import quote
+
+from . import text
+from .common import ACCEPT_DOC, Corpus, alnum, browser, fetch, form, hexid, jsonb, navigation, pick, ts, uid, weighted
+
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+# YouTube searches and the videos' languages: (hl, gl, time zone, UTC offset in minutes).
+LOCALES = [("en", "US", "America/New_York", -300), ("de", "DE", "Europe/Berlin", 60), ("fr", "FR", "Europe/Paris", 60),
+           ("he", "IL", "Asia/Jerusalem", 120), ("ja", "JP", "Asia/Tokyo", 540), ("pt", "BR", "America/Sao_Paulo", -180),
+           ("es", "MX", "America/Mexico_City", -360), ("ru", "RU", "Europe/Moscow", 180)]
+SEARCHES = ["lofi hip hop radio", "how to tie a tie", "python tutorial for beginners", "cat 6 cable crimping",
+            "ls 400 review", "lego star wars 75192 build", "sourdough bread recipe", "iphone 16 pro vs pixel 9",
+            "שירים ישראלים להיטים 2024", "מתכון לשקשוקה", "tour eiffel de nuit", "pão de queijo receita",
+            "kubernetes in 100 seconds", "drop d tuning songs", "select all shortcut mac", "union station chicago walk",
+            "1/2\" drill bit set", "rock & roll hall of fame 2024", "o'reilly auto parts haul", "what's new in java 21"]
+
+
+def _b64(rng, n):
+    return "".join(rng.choice(B64) for _ in range(n))
+
+
+def youtube(rng, c):
+    """An InnerTube call: `context.client` describes the browser, its Accept header among the rest."""
+    b = browser(rng)
+    fam, ua, _, tag = b
+    mobile = "android" in tag or "iphone" in tag
+    hst = "m.youtube.com" if mobile else "www.youtube.com"
+    hl, gl, tz, offset = pick(rng, LOCALES)
+    video = _b64(rng, 11)
+    version = f"2.2024{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}.0{rng.randint(0, 9)}.00"
+    visitor = _b64(rng, 24) + "%3D%3D"
+    page = pick(rng, [f"/watch?v={video}", f"/results?search_query={quote(pick(rng, SEARCHES))}", "/", "/feed/subscriptions"])
+    client = {
+        "hl": hl, "gl": gl, "remoteHost": f"{rng.randint(11, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}",
+        "deviceMake": "Apple" if "iphone" in tag else "", "deviceModel": "iPhone" if "iphone" in tag else "",
+        "visitorData": visitor, "userAgent": ua + ",gzip(gfe)", "clientName": "MWEB" if mobile else "WEB",
+        "clientVersion": version, "osName": pick(rng, ["Windows", "Macintosh", "Android", "iPhone", "X11"]),
+        "osVersion": pick(rng, ["10.0", "10_15_7", "14", "17_5_1", ""]), "originalUrl": f"https://{hst}{page}",
+        "platform": "MOBILE" if mobile else "DESKTOP", "clientFormFactor": "UNKNOWN_FORM_FACTOR",
+        "configInfo": {"appInstallData": _b64(rng, rng.randint(120, 260))},
+        "userInterfaceTheme": pick(rng, ["USER_INTERFACE_THEME_DARK", "USER_INTERFACE_THEME_LIGHT"]),
+        "timeZone": tz, "browserName": {"chrome": "Chrome", "firefox": "Firefox", "safari": "Safari"}[fam],
+        "browserVersion": f"{rng.randint(120, 133)}.0.{rng.randint(1000, 6999)}.{rng.randint(10, 200)}",
+        "acceptHeader": ACCEPT_DOC[fam], "deviceExperimentId": _b64(rng, 56),
+        "screenWidthPoints": pick(rng, [390, 412, 1280, 1440, 1536, 1920]), "screenHeightPoints": pick(rng, [730, 844, 720, 900, 969]),
+        "screenPixelDensity": pick(rng, [1, 2, 3]), "screenDensityFloat": pick(rng, [1, 1.25, 1.5, 2, 3]),
+        "utcOffsetMinutes": offset, "memoryTotalKbytes": pick(rng, ["4000000", "8000000"]),
+        "mainAppWebInfo": {"graftUrl": page, "pwaInstallabilityStatus": "PWA_INSTALLABILITY_STATUS_UNKNOWN",
+                           "webDisplayMode": "WEB_DISPLAY_MODE_BROWSER", "isWebNativeShareAvailable": mobile},
+    }
+    context = {"client": client, "user": {"lockedSafetyMode": False},
+               "request": {"useSsl": True, "internalExperimentFlags": [], "consistencyTokenJars": []},
+               "clickTracking": {"clickTrackingParams": _b64(rng, 40) + "="}}
+    endpoint = weighted(rng, [(4, "player"), (3, "next"), (3, "browse"), (2, "search"), (1, "like/like"),
+                              (1, "comment/create_comment"), (1, "guide"), (1, "att/get")])
+    body = {"context": context}
+    if endpoint in ("player", "next"):
+        body.update({"videoId": video, "racyCheckOk": False, "contentCheckOk": False})
+        if endpoint == "player":
+            body["playbackContext"] = {"contentPlaybackContext": {
+                "currentUrl": f"/watch?v={video}", "vis": 0, "splay": False, "autoCaptionsDefaultOn": False,
+                "autonavState": "STATE_NONE", "html5Preference": "HTML5_PREF_WANTS", "lactMilliseconds": "-1",
+                "signatureTimestamp": rng.randint(19800, 20100)}}
+    elif endpoint == "browse":
+        body["browseId"] = pick(rng, ["FEwhat_to_watch", "FEsubscriptions", "FElibrary", "UC" + _b64(rng, 22)])
+    elif endpoint == "search":
+        body["query"] = pick(rng, SEARCHES)
+    elif endpoint == "like/like":
+        body["target"] = {"videoId": video}
+    elif endpoint == "comment/create_comment":
+        body.update({"commentText": text.sentence(rng, hl if hl in ("en", "de", "fr", "he", "ja") else "en"),
+                     "createCommentParams": _b64(rng, 60) + "%3D"})
+    extra = [("X-Youtube-Client-Name", "2" if mobile else "1"), ("X-Youtube-Client-Version", version),
+             ("X-Goog-Visitor-Id", visitor.replace("%3D", "="))]
+    if rng.random() < 0.6:
+        extra += [("Authorization", f"SAPISIDHASH {ts(rng) // 1000}_{hexid(rng, 40)}"), ("X-Goog-AuthUser", "0"),
+                  ("X-Origin", f"https://{hst}")]
+    c.add("POST", f"/youtubei/v1/{endpoint}?prettyPrint=false",
+          fetch(rng, hst, f"https://{hst}{page}", content_type="application/json", accept="*/*", extra=extra, b=b),
+          jsonb(body))
+
+
+PIN_QUERIES = ["men's haircut fade", "kitchen ideas small", "wedding nails 2024", "tattoo fine line", "diy bookshelf",
+               "outfit inspo fall", "קעקוע קטן", "bullet journal spread", "bolo de cenoura", "wohnzimmer ideen"]
+
+
+def pinterest(rng, c):
+    """A resource call of Pinterest's web app: JSON options in `data`, the page in `source_url`."""
+    q = pick(rng, PIN_QUERIES)
+    resource, source, options = weighted(rng, [
+        (3, ("BaseSearchResource", f"/search/pins/?q={quote(q)}&rs=typed",
+             {"appliedProductFilters": "---", "auto_correction_disabled": False, "query": q, "redux_normalize_feed": True,
+              "rs": "typed", "scope": "pins", "source_url": f"/search/pins/?q={quote(q)}&rs=typed"})),
+        (2, ("PinResource", f"/pin/{rng.randint(10**15, 10**18)}/",
+             {"id": str(rng.randint(10**15, 10**18)), "field_set_key": "auth_web_main_pin", "noCache": True,
+              "fetch_visual_search_objects": True})),
+        (2, ("AdvancedTypeaheadResource", "/",
+             {"pin_scope": "pins", "count": 5, "term": q[: rng.randint(2, len(q))], "no_fetch_context_on_resource": False})),
+        (1, ("UserHomefeedResource", "/", {"field_set_key": "hf_grid", "in_nux": False, "static_feed": False,
+                                           "bookmarks": [_b64(rng, 60) + "=="]})),
+    ])
+    data = jsonb({"options": options, "context": {}}).decode()
+    path = f"/resource/{resource}/get/?" + form([("source_url", source), ("data", data), ("_", str(ts(rng)))])
+    extra = [("X-Requested-With", "XMLHttpRequest"), ("X-APP-VERSION", hexid(rng, 7)),
+             ("X-Pinterest-AppState", "active"), ("X-Pinterest-Source-Url", source),
+             ("X-Pinterest-PWS-Handler", pick(rng, ["www/search/[scope].js", "www/pin/[id].js", "www/index.js"]))]
+    cookie = f"csrftoken={hexid(rng, 32)}; _auth=1; _pinterest_sess={_b64(rng, 180)}; _routing_id=\"{uid(rng)}\""
+    c.add("GET", path, fetch(rng, "www.pinterest.com", f"https://www.pinterest.com{source}",
+                             accept="application/json, text/javascript, */*, q=0.01", extra=extra, cookie=cookie))
+
+
+WIKI_TITLES = {"en": ["Tel_Aviv", "Union_Station_(Chicago)", "SQL", "Drop_(liquid)", "Python_(programming_language)"],
+               "he": ["תל_אביב-יפו", "צבא_ההגנה_לישראל", "ירושלים", "בורסה_לניירות_ערך_בתל_אביב"],
+               "de": ["Berlin", "Schloss_Neuschwanstein", "Select_(Band)"], "ru": ["Санкт-Петербург", "Эрмитаж"]}
+
+
+def wikipedia(rng, c):
+    """Page Previews: the REST summary of the page a link points to, asked for in the summary's profile."""
+    lang = pick(rng, list(WIKI_TITLES))
+    hst = f"{lang}.wikipedia.org"
+    title = quote(pick(rng, WIKI_TITLES[lang]))
+    kind = rng.random()
+    if kind < 0.7:
+        accept = 'application/json; charset=utf-8; profile="https://www.mediawiki.org/wiki/Specs/Summary/1.2.0"'
+        path = f"/api/rest_v1/page/summary/{title}"
+    else:
+        accept = 'text/html; charset=utf-8; profile="https://www.mediawiki.org/wiki/Specs/HTML/2.1.0"'
+        path = f"/api/rest_v1/page/html/{title}"
+    c.add("GET", path, fetch(rng, hst, f"https://{hst}/wiki/{quote(pick(rng, WIKI_TITLES[lang]))}", accept=accept,
+                             extra=[("Api-User-Agent", "Page Previews")] if kind < 0.7 else []))
+
+
+# The 1x1 transparent GIF that Outlook's conversation calls name as their inline image placeholder.
+PLACEHOLDER = "data:image/gif;base64," + base64.b64encode(
+    b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!\xf9\x04\x01\x00\x00\x00\x00,"
+    b"\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x01D\x00;").decode()
+
+
+def outlook(rng, c):
+    """Outlook on the web opening a conversation: the item shape it asks for, its placeholder image a data URI."""
+    hst = pick(rng, ["outlook.office.com", "outlook.live.com", "mail.contoso-example.com"])
+    action = pick(rng, ["GetConversationItems", "GetConversationItems", "GetItem"])
+    shape = {"__type": "ItemResponseShape:#Exchange", "BaseShape": "IdOnly", "FilterHtmlContent": True,
+             "BlockExternalImagesIfSenderUntrusted": True, "BlockContentFromUnknownSenders": False,
+             "AddBlankTargetToLinks": True, "ClientSupportsIrm": True, "InlineImageUrlTemplate": PLACEHOLDER,
+             "FilterInlineSafetyTips": True, "MaximumBodySize": 2097152, "MaximumRecipientsToReturn": 20,
+             "CssScopeClassName": f"rps_{hexid(rng, 4)}", "InlineImageUrlOnLoadTemplate": "InlineImageLoader.GetLoader().Load(this)",
+             "InlineImageCustomDataTemplate": "{id}"}
+    body = {"__type": f"{action}JsonRequest:#Exchange",
+            "Header": {"__type": "JsonRequestHeaders:#Exchange", "RequestServerVersion": "V2018_01_08",
+                       "TimeZoneContext": {"__type": "TimeZoneContext:#Exchange",
+                                           "TimeZoneDefinition": {"__type": "TimeZoneDefinitionType:#Exchange",
+                                                                  "Id": pick(rng, ["W. Europe Standard Time", "Israel Standard Time", "Pacific Standard Time"])}}},
+            "Body": {"__type": f"{action}Request:#Exchange", "ItemShape": shape,
+                     "ShapeName": "ItemPart", "SortOrder": "DateOrderDescending", "MaxItemsToReturn": 20,
+                     "Conversations": [{"__type": "ConversationRequestType:#Exchange",
+                                        "ConversationId": {"__type": "ItemId:#Exchange", "Id": _b64(rng, 64) + "="},
+                                        "SyncState": ""}]}}
+    c.add("POST", f"/owa/service.svc?action={action}&app=Mail&n={rng.randint(10, 120)}",
+          fetch(rng, hst, f"https://{hst}/mail/inbox/id/{_b64(rng, 40)}", content_type="application/json; charset=utf-8",
+                accept="*/*", extra=[("Action", action), ("X-Owa-Canary", _b64(rng, 70) + "."),
+                                      ("X-Req-Source", "Mail"), ("X-Owa-Correlationid", uid(rng))]),
+          jsonb(body))
+
+
+JQL = ['project = {p} AND status in ("In Progress", "To Do") ORDER BY updated DESC',
+       'filter = "My open bugs" AND duedate <= {n}d', 'assignee = currentUser() AND resolution = Unresolved',
+       'project = {p} AND created >= -{n}w ORDER BY priority DESC, created ASC', 'labels in (frontend, "tech-debt") AND sprint in openSprints()',
+       'text ~ "select menu" AND project = {p}', 'reporter = currentUser() AND updated >= startOfDay(-{n})']
+CQL = ['label in ("onboarding","how-to") AND type=page', 'space = "{p}" AND type = blogpost ORDER BY created DESC',
+       'title ~ "release notes" AND lastmodified >= now("-{n}w")', 'text ~ "drop table" AND space = "{p}"',
+       'type = page AND creator = currentUser() AND created > now("-{n}d")']
+
+
+def atlassian(rng, c):
+    """Jira's issue navigator and Confluence's search, their query languages in the query string."""
+    hst = f"{pick(rng, ['acme', 'hofmann-it', 'northwind', 'casa-lucia'])}.atlassian.net"
+    fill = {"p": pick(rng, ["WEB", "OPS", "PM", "MOB"]), "n": str(rng.randint(1, 14))}
+    if rng.random() < 0.5:
+        q = pick(rng, JQL).format(**fill)
+        c.add("GET", "/issues/?" + form([("jql", q)]), navigation(rng, hst, referer=f"https://{hst}/jira/your-work",
+                                                                  site="same-origin"))
+    else:
+        q = pick(rng, CQL).format(**fill)
+        c.add("GET", "/wiki/rest/api/search?" + form([("cql", q), ("limit", "25"), ("expand", "content.space")]),
+              fetch(rng, hst, f"https://{hst}/wiki/search?text={quote(q[:12])}"))
+
+
+HE_TITLES = ['הבורסה בתל אביב ננעלה בעליות; מדד ת"א 35 עלה ב-{p}%', 'צה"ל: {n} פצועים בתאונת אימונים',
+             'מחירי הדירות עלו ב-{p}% בשנה האחרונה', 'ארה"ב ואיראן: השיחות נמשכות', 'אלקטרה בע"מ - {n}0% הנחה על מזגנים',
+             'ריבית בנק ישראל נותרה {p}%; מדד המחירים עלה ב-{p}%', 'עו"ד כהן: "הפסיקה תשנה את השוק"',
+             'ד"ר לוי מסביר: למה המשכנתא התייקרה ב-{p}%', 'משלוח חינם מעל {n}00 ש"ח']
+HE_SEARCHES = ['מזגן אלקטרה 1.5 כ"ס', 'רח\' ז\'בוטינסקי רמת גן', 'טלוויזיה 55" 4K', 'ביטוח רכב מקיף - הנחה {n}%',
+               'צה"ל מתגייסים', 'מבצע ש"ח {n}9.90', 'ספה תלת מושבית 20% הנחה']
+
+
+def hebrew(rng, c):
+    """A Hebrew news or shop page: its title in an analytics hit, a search from its form."""
+    fill = {"p": f"{rng.randint(0, 9)}.{rng.randint(1, 9)}", "n": str(rng.randint(2, 9))}
+    hst = pick(rng, ["www.ynet-example.co.il", "shop.motek-example.co.il", "news.walla-example.co.il"])
+    page = f"https://{hst}/{pick(rng, ['article', 'digital/article', 'products'])}/{alnum(rng, 9).lower()}"
+    if rng.random() < 0.6:
+        title = pick(rng, HE_TITLES).format(**fill)
+        hit = [("v", "2"), ("tid", f"G-{alnum(rng, 10).upper()}"), ("gtm", f"45je4{alnum(rng, 5).lower()}"),
+               ("_p", str(ts(rng))), ("cid", f"{rng.randint(10**8, 10**10)}.{ts(rng) // 1000}"), ("ul", "he-il"),
+               ("sr", pick(rng, ["1920x1080", "390x844", "1536x864"])), ("_s", str(rng.randint(1, 9))),
+               ("sid", str(ts(rng) // 1000)), ("sct", str(rng.randint(1, 30))), ("seg", "1"), ("dl", page),
+               ("dr", pick(rng, ["", "https://www.google.com/"])), ("dt", title), ("en", pick(rng, ["page_view", "scroll", "user_engagement"]))]
+        c.add("POST", "/g/collect?" + form(hit), fetch(rng, "region1.google-analytics.com", page, accept="*/*",
+                                                       mode="no-cors", lang="he-IL,he;q=0.9,en-US;q=0.8,en;q=0.7"))
+    else:
+        q = pick(rng, HE_SEARCHES).format(**fill)
+        c.add("GET", "/search?" + form([("q", q)]), navigation(rng, hst, referer=page, site="same-origin",
+                                                               lang="he-IL,he;q=0.9,en-US;q=0.8,en;q=0.7"))
+
+
+def build(n=800, seed=0x1A65E):
+    rng = random.Random(seed)
+    c = Corpus("large-sites")
+    makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew)]
+    for _ in range(n):
+        weighted(rng, makers)(rng, c)
+    return c
