@@ -405,7 +405,8 @@ impl Profile {
     /// body ([`TRUNCATED_URL_RULE`]), a `Content-Encoding` the engine undid on the body (`decoded`, from
     /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]) or one no server decodes ([`ENCRYPTED_CODING`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), a JSON document as a GET's body ([`GET_BODY_RULE`]), a
     /// restricted file's name in the path of a JSON document's `PUT` or `PATCH` ([`FILE_PATH_RULES`]), and a well-formed media type with a parameter CRS does
-    /// not list ([`MEDIA_TYPE_RULE`]). For [`Profile::Api`] also an unlisted label
+    /// not list ([`MEDIA_TYPE_RULE`]), an `Accept` list that asks for no charset the response rules cannot read
+    /// ([`ACCEPT_RULE`]). For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
     /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
     /// parameter that names a file to include.

@@ -496,8 +496,8 @@ const FUNCTION_WORDS: &[&str] = &[
 /// apostrophe or a hyphen inside (`don't`, `drop-off`) and sentence punctuation after it, one blank apart, two of
 /// them words of two letters or more and one of [`FUNCTION_WORDS`]; or [`NAME_PHRASE_WORDS`] such words without
 /// one; or a name and a number, in two or three such words (`LS 300`, `ls 300 lexus`, `cat 6 cable`: a model,
-/// an edition, a size), where the shell's reading tells `sleep 5` (a command that takes a number) from the
-/// rest. No quote, bracket, operator, slash or second blank: what an injection needs to leave its place or to
+/// an edition, a size) none of them SQL's (`or 88` stays a fragment), where the shell's reading tells
+/// `timeout 5` (a command that takes a number) from the rest. No quote, bracket, operator, slash or second blank: what an injection needs to leave its place or to
 /// reach a path is absent, so the parsers judge what is left (a statement written out in words, `union select
 /// password from users`, still is one).
 fn is_phrase(value: &[u8]) -> bool {
@@ -527,7 +527,9 @@ fn is_phrase(value: &[u8]) -> bool {
                 .any(|line| line.split(' ').any(|word| word == lower)),
         );
     }
-    let named_number = words >= 1 && numbers >= 1 && tokens >= 2;
+    // SQL's words with a number are a fragment of a condition (`or 88`, `42 like 42`), not a name.
+    let named_number =
+        words >= 1 && numbers >= 1 && tokens >= 2 && !super::sql::spells_a_word(value);
     named_number
         || (words >= 2
             && ((tokens >= PHRASE_WORDS && function_words >= 1) || tokens >= NAME_PHRASE_WORDS))
@@ -797,9 +799,12 @@ mod tests {
             Some(Shape::Text)
         );
         assert_eq!(data_shape(b"cat the  /etc/passwd"), None);
-        // A name and a number: the shell's reading judges it (`sleep 5` is confirmed, `ls 300 lexus` is not).
-        assert_eq!(data_shape(b"sleep 5"), Some(Shape::Text));
+        // A name and a number: the shell's reading judges it (`timeout 5` is confirmed, `ls 300 lexus` is not);
+        // SQL's words with one are a condition's fragment.
+        assert_eq!(data_shape(b"timeout 5"), Some(Shape::Text));
         assert_eq!(data_shape(b"ls 300 lexus"), Some(Shape::Text));
+        assert_eq!(data_shape(b"sleep 5"), None);
+        assert_eq!(data_shape(b"or 88"), None);
         assert_eq!(data_shape(b"sleep 5;"), None);
         assert_eq!(data_shape(b"john+orders@example.com"), Some(Shape::Token));
         assert_eq!(data_shape(b"x'@example.com"), None);
