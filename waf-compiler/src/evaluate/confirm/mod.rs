@@ -202,6 +202,7 @@ fn refuted_by_its_place(
             .or_else(|| sql::operator_as_string(raw, matched, request.name))
             .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))
+            .or_else(|| sql::us_privacy_string(request.name, raw))
             .or_else(|| name::within_host(transformed, hit.span.clone())),
         Confirm::Xss => xss::declaration_head(raw)
             .or_else(|| xss::inert_script_url(raw))

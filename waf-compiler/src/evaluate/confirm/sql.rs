@@ -232,6 +232,42 @@ pub fn glued_comment(value: &[u8]) -> Option<String> {
     })
 }
 
+/// The names the IAB's US Privacy string travels under, lower-cased without `_` and `-`: the `usprivacy` cookie
+/// its specification names, `us_privacy` of OpenRTB's `regs.ext`, Google Ad Manager's and Amazon's bid
+/// requests, `uspString` of its JavaScript API.
+const US_PRIVACY_NAMES: [&str; 3] = ["usprivacy", "uspstring", "usprivacystring"];
+
+/// Why `value` under `name` is no comment cutting a query: it is the IAB's US Privacy string (CCPA), a version
+/// `1` and three flags of `Y`, `N` or `-` (`1---`, not applicable, in most ad requests of US sites), under a
+/// name it travels under ([`US_PRIVACY_NAMES`], a JSON member's or a form field's last part). libinjection
+/// reads `1---` as a number and a comment; a parameter of that name is a consent signal no query is built from.
+pub fn us_privacy_string(name: &[u8], value: &[u8]) -> Option<String> {
+    let last = name
+        .rsplit(|&b| matches!(b, b'.' | b'[' | b']'))
+        .find(|part| !part.is_empty())
+        .unwrap_or(name);
+    let normalized: Vec<u8> = last
+        .iter()
+        .filter(|&&b| b != b'_' && b != b'-')
+        .map(u8::to_ascii_lowercase)
+        .collect();
+    let named = US_PRIVACY_NAMES
+        .iter()
+        .any(|known| known.as_bytes() == normalized);
+    let string = value.len() == 4
+        && value[0] == b'1'
+        && value[1..]
+            .iter()
+            .all(|b| matches!(b, b'Y' | b'N' | b'y' | b'n' | b'-'));
+    (named && string).then(|| {
+        format!(
+            "the US Privacy string `{}` under `{}`: a consent signal, not a query",
+            String::from_utf8_lossy(value),
+            String::from_utf8_lossy(name)
+        )
+    })
+}
+
 /// Words of SQL an injection written without blanks spells out (`'UNION(SELECT(password)FROM(users))#`); a
 /// generated secret that holds one, bounded by other characters than letters, is judged as a fragment.
 const SPELLED_WORDS: &[&str] = &[
@@ -741,6 +777,16 @@ mod tests {
         }
         let forged = "TypeError: ' union select password from users-- ";
         assert!(injection(forged.as_bytes(), Shape::Text).is_some());
+    }
+
+    #[test]
+    fn the_us_privacy_string_is_a_consent_signal_under_its_names() {
+        assert!(us_privacy_string(b"us_privacy", b"1---").is_some());
+        assert!(us_privacy_string(b"json.regs.ext.us_privacy", b"1YNN").is_some());
+        assert!(us_privacy_string(b"usprivacy", b"1---").is_some());
+        assert!(us_privacy_string(b"id", b"1---").is_none());
+        assert!(us_privacy_string(b"us_privacy", b"1-- or 1=1").is_none());
+        assert!(us_privacy_string(b"us_privacy", b"1--").is_none());
     }
 
     #[test]
