@@ -7,12 +7,14 @@ summary's `profile`); Outlook on the web's conversation calls (`GetConversationI
 placeholder image as a `data:image/gif` URI); Atlassian's searches (Jira's JQL in `/issues/?jql=`, Confluence's
 CQL in `/wiki/rest/api/search?cql=`); and Hebrew news and shop pages, whose titles and searches write gershayim
 and geresh as ASCII quotes (`ת"א`, `בע"מ`, `ז'בוטינסקי`) next to percentages, as analytics hits report them and
-forms send them.
+forms send them; and a US news page's ad requests (Google Ad Manager, a Prebid server auction, Amazon's bids), each
+with the IAB US Privacy string (`1---`) in its parameter and the page's `usprivacy` cookie.
 
 Where the shapes come from: the requests these sites' pages make as a browser's developer tools show them and as
 their public documentation describes them (YouTube's InnerTube context object, Pinterest's resource endpoints,
 MediaWiki's REST API and its Page Previews, Exchange's OWA service calls, Jira's and Confluence's REST search,
-Google Analytics 4's measurement hits), written from that knowledge. Every value is generated here; nothing is
+Google Analytics 4's measurement hits, OpenRTB 2.5 with Prebid's extensions, the IAB's US Privacy string
+specification), written from that knowledge. Every value is generated here; nothing is
 copied from recorded traffic.
 """
 import base64
@@ -234,10 +236,52 @@ def hebrew(rng, c):
                                                                lang="he-IL,he;q=0.9,en-US;q=0.8,en;q=0.7"))
 
 
-def build(n=800, seed=0x1A65E):
+NEWS = ["www.dailynews-example.com", "news.northwind.example", "www.sportsdesk.example.com", "realty.example.net"]
+
+
+def us_ads(rng, c):
+    """A US news page's ads: Google Ad Manager's call, a Prebid server auction, Amazon's bid, each with the IAB US
+    Privacy string (`1---` where the CCPA does not apply) and the page's `usprivacy` cookie."""
+    usp = pick(rng, ["1---", "1---", "1---", "1YNN", "1YNY", "1NNN"])
+    page = f"https://{pick(rng, NEWS)}/{pick(rng, ['sports', 'politics', 'real-estate', 'health'])}/{alnum(rng, 10).lower()}"
+    cookie = f"usprivacy={usp}; OptanonConsent=isGpcEnabled=0&datestamp={quote(iso_now(rng))}&version=202405.1.0&isIABGlobal=false&consentId={uid(rng)}&interactionCount=1"
+    kind = rng.randrange(3)
+    if kind == 0:
+        slot = pick(rng, ["rail", "top", "mid1", "mid2", "footer"])
+        params = [("pvsid", str(rng.randint(10**15, 10**16))), ("correlator", str(rng.randint(10**15, 10**16))),
+                  ("eid", ",".join(str(rng.randint(31080000, 31089999)) for _ in range(3))), ("output", "ldjh"),
+                  ("gdfp_req", "1"), ("vrg", "202411"), ("ptt", "17"), ("impl", "fifs"), ("us_privacy", usp),
+                  ("iu_parts", f"6498,{pick(rng, ['news', 'sports'])},{slot}"), ("prev_iu_szs", "300x250|728x90"),
+                  ("prev_scp", f"pos={slot}&hb_bidder={pick(rng, ['appnexus', 'rubicon', 'ix'])}&hb_pb={rng.randint(1, 90) / 10:.2f}"),
+                  ("cust_params", f"section={pick(rng, ['sports', 'news'])}&zip={rng.randint(10000, 99999)}&page=article"),
+                  ("url", page), ("dt", str(ts(rng)))]
+        c.add("GET", "/gampad/ads?" + form(params), fetch(rng, "securepubads.g.doubleclick.net", page, accept="*/*",
+                                                         cookie=cookie if rng.random() < 0.5 else None))
+    elif kind == 1:
+        body = {"id": uid(rng), "imp": [{"id": f"div-gpt-ad-{rng.randint(100, 999)}-0", "banner": {"format": [{"w": 300, "h": 250}]},
+                                         "ext": {"prebid": {"bidder": {"appnexus": {"placementId": rng.randint(10**7, 10**8)}}}}}],
+                "site": {"page": page, "domain": page.split("/")[2], "publisher": {"id": hexid(rng, 8)}},
+                "device": {"w": 1920, "h": 1080, "language": "en", "dnt": 0},
+                "regs": {"ext": {"us_privacy": usp, "gdpr": 0}}, "user": {"ext": {"eids": []}}, "tmax": 1000}
+        c.add("POST", "/openrtb2/auction", fetch(rng, "prebid-server.example-ssp.com", page, content_type="text/plain",
+                                                 accept="*/*"), jsonb(body))
+    else:
+        body = {"slots": [{"sd": f"div-gpt-ad-{rng.randint(100, 999)}-0", "s": ["300x250", "300x600"], "sn": "/6498/news"}],
+                "pubid": uid(rng), "u": page, "us_privacy": usp, "pj": {"site": "news"}, "cb": str(rng.randint(1, 9))}
+        c.add("GET", "/e/dtb/bid?" + form([("src", "3288"), ("pubid", body["pubid"]), ("u", page),
+                                           ("pid", alnum(rng, 12)), ("cb", "0"), ("ws", "1920x969"), ("v", "24.1025.1606"),
+                                           ("t", "2000"), ("slots", jsonb(body["slots"]).decode()), ("us_privacy", usp)]),
+              fetch(rng, "aax.amazon-adsystem.com", page, accept="*/*"))
+
+
+def iso_now(rng):
+    return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:00"
+
+
+def build(n=900, seed=0x1A65E):
     rng = random.Random(seed)
     c = Corpus("large-sites")
-    makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew)]
+    makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
