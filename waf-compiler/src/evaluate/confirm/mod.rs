@@ -554,6 +554,14 @@ mod tests {
     }
 
     #[test]
+    fn a_urls_query_values_are_judged_each() {
+        let referer = "https://x.example/p?a=1&q=%3Cscript%3Ealert(1)%3C%2Fscript%3E";
+        assert!(confirmed(Confirm::Xss, referer));
+        let amadeus = "https://x.example/p?a=1&SO_GL=%3C%3Fxml%20version%3D%221.0%22%3F%3E%3CSO_GL%3E%3CNAME%3ESITE%3C%2FNAME%3E%3C%2FSO_GL%3E";
+        assert!(!confirmed(Confirm::Xss, amadeus));
+    }
+
+    #[test]
     fn a_name_and_a_number_is_a_command_only_where_the_command_takes_one() {
         assert!(confirmed(Confirm::Shell, "sleep 5"));
         assert!(confirmed(Confirm::Shell, "nc attacker 4444"));

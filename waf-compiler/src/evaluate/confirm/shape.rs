@@ -78,7 +78,7 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
         Some(Shape::Token)
     } else if is_url(value) {
         Some(Shape::Url)
-    } else if is_pairs(value) {
+    } else if is_pairs(value) || is_url_with_pairs(value) {
         Some(Shape::Pairs)
     } else if is_prose(value) || is_phrase(value) || is_error_message(value) {
         Some(Shape::Text)
@@ -429,6 +429,18 @@ fn is_pairs(value: &[u8]) -> bool {
     pairs >= 2
 }
 
+/// An absolute `http(s)` URL whose query is [`is_pairs`] but carries what a URL's place cannot hold (an XML
+/// document in a parameter: Amadeus's booking pages pass `SO_GL=<?xml ...?><SO_GL>...` in their links, and
+/// browsers send those pages as the `Referer` of the next): judged by its query's values, as a query string.
+fn is_url_with_pairs(value: &[u8]) -> bool {
+    let Some(question) = value.iter().position(|&b| b == b'?') else {
+        return false;
+    };
+    let query = &value[question + 1..];
+    let query = &query[..query.iter().position(|&b| b == b'#').unwrap_or(query.len())];
+    is_url(&value[..question]) && is_pairs(query)
+}
+
 /// The values of the pairs of `query` (`a=1&b=2`: `1`, `2`); a part without `=` is a value.
 pub fn pair_values(query: &[u8]) -> impl Iterator<Item = &[u8]> {
     query.split(|&b| b == b'&').map(|pair| {
@@ -683,6 +695,12 @@ mod tests {
             data_shape(b"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="),
             None
         );
+    }
+
+    #[test]
+    fn a_url_whose_query_holds_a_document_is_judged_by_its_pairs() {
+        let amadeus = b"https://wftc3.e-travel.com/plnext/X/Override.action?SITE=X&SO_GL=%3C%3Fxml%20version%3D%221.0%22%3F%3E%3CSO_GL%3E%3C%2FSO_GL%3E";
+        assert_eq!(data_shape(amadeus), Some(Shape::Pairs));
     }
 
     #[test]
