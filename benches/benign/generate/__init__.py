@@ -28,7 +28,7 @@ CLASSES = [
     (reported, 2000),
     (everyday_words, 2000),
     (webhooks, 1000),
-    (large_sites, 900),
+    (large_sites, 1000),
 ]
 
 

@@ -8,7 +8,9 @@ placeholder image as a `data:image/gif` URI); Atlassian's searches (Jira's JQL i
 CQL in `/wiki/rest/api/search?cql=`); and Hebrew news and shop pages, whose titles and searches write gershayim
 and geresh as ASCII quotes (`ת"א`, `בע"מ`, `ז'בוטינסקי`) next to percentages, as analytics hits report them and
 forms send them; and a US news page's ad requests (Google Ad Manager, a Prebid server auction, Amazon's bids), each
-with the IAB US Privacy string (`1---`) in its parameter and the page's `usprivacy` cookie.
+with the IAB US Privacy string (`1---`) in its parameter and the page's `usprivacy` cookie; an airline's hosted
+booking engine, whose search page (the `Referer` of its next step) carries the site's settings as an XML document
+in `SO_GL`.
 
 Where the shapes come from: the requests these sites' pages make as a browser's developer tools show them and as
 their public documentation describes them (YouTube's InnerTube context object, Pinterest's resource endpoints,
@@ -22,7 +24,8 @@ import random
 from urllib.parse import quote
 
 from . import text
-from .common import ACCEPT_DOC, Corpus, alnum, browser, fetch, form, hexid, jsonb, navigation, pick, ts, uid, weighted
+from .common import (ACCEPT_DOC, Corpus, alnum, browser, fetch, form, form_post, hexid, jsonb, navigation, pick, ts, uid,
+                     weighted)
 
 B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 
@@ -274,14 +277,41 @@ def us_ads(rng, c):
               fetch(rng, "aax.amazon-adsystem.com", page, accept="*/*"))
 
 
+AIRPORTS = ["TLV", "VIE", "BCN", "JFK", "LHR", "CDG", "FCO", "ATH", "BKK", "FRA"]
+
+
+def booking_engine(rng, c):
+    """An airline's hosted booking engine: the next step of a flight search, sent with the search page as its
+    Referer, whose link carries the site's settings as an XML document in `SO_GL`."""
+    site = pick(rng, ["ELALLYDX", "AIRXPLNX", "SKYFLYNX"])
+    office = f"{pick(rng, AIRPORTS)}{alnum(rng, 2).upper()}08AA"
+    so_gl = ('<?xml version="1.0" encoding="iso-8859-1"?><SO_GL><GLOBAL_LIST mode="partial">'
+             f'<NAME>SITE_LIST_OB_FEE_CODE_TO_EXEMPT</NAME><LIST_ELEMENT><CODE>T0{rng.randint(1, 9)}</CODE>'
+             '<LIST_VALUE>0</LIST_VALUE></LIST_ELEMENT></GLOBAL_LIST><PARAMETER><NAME>SITE_QUEUE_OFFICE_ID</NAME>'
+             f'<VALUE>{office}</VALUE></PARAMETER></SO_GL>')
+    origin, dest = rng.sample(AIRPORTS, 2)
+    search = [("TRIPFLOW", "YES"), ("EMBEDDED_TRANSACTION", "FlexPricerAvailability"), ("SITE", site),
+              ("LANGUAGE", pick(rng, ["GB", "IW", "DE"])), ("ENCT", "1"), ("ENC", hexid(rng, 64).upper()),
+              ("SO_SITE_OFFICE_ID", office), ("TRIP_TYPE", "R"), ("B_LOCATION_1", origin), ("E_LOCATION_1", dest),
+              ("B_DATE_1", f"2025{rng.randint(1, 12):02d}{rng.randint(1, 28):02d}0000"),
+              ("TRAVELLER_TYPE_1", "ADT"), ("CABIN", pick(rng, ["E", "B"])), ("SO_GL", so_gl)]
+    hst = "booking.airline-example.com"
+    referer = f"https://{hst}/plnext/{site}/Override.action?" + form(search)
+    step = pick(rng, ["FareFamilyAvailability", "SeatMap", "TravellerInformation"])
+    fields = [("SITE", site), ("LANGUAGE", "GB"), ("PAGE_TICKET", str(rng.randint(1, 9))), ("RECOMMENDATION_ID_1", str(rng.randint(0, 20))),
+              ("FARE_FAMILY_1", pick(rng, ["ECOLITE", "ECOCLASSIC", "BUSFLEX"]))]
+    c.add("POST", f"/plnext/{site}/{step}.action;jsessionid={alnum(rng, 32).upper()}",
+          form_post(rng, hst, referer, "application/x-www-form-urlencoded"), form(fields))
+
+
 def iso_now(rng):
     return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:00"
 
 
-def build(n=900, seed=0x1A65E):
+def build(n=1000, seed=0x1A65E):
     rng = random.Random(seed)
     c = Corpus("large-sites")
-    makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads)]
+    makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads), (1, booking_engine)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
