@@ -56,6 +56,36 @@ pub fn starts_inside_word(value: &[u8], hit: Range<usize>) -> Option<String> {
     ))
 }
 
+/// Why the command the pattern's `hit` found in `value` is not one: the value, as sent (`raw`) and as the rule's
+/// transforms left it, is a relative name of parts joined by `/` (a branch, `feature/export-csv`; a slug,
+/// `docs/get-started`; [`is_relative_name`]), and the hit starts a part after the first. The shell would look
+/// for such a program under the directory the name starts with; an injected command is written alone, after a
+/// separator, or with the absolute path of a system directory (`/bin/cat`).
+pub fn part_of_relative_name(raw: &[u8], value: &[u8], hit: Range<usize>) -> Option<String> {
+    let after_slash = hit.start > 0 && value.get(hit.start - 1) == Some(&b'/');
+    let phrase = value.get(hit)?;
+    (after_slash && is_relative_name(raw) && is_relative_name(value)).then(|| {
+        format!(
+            "`{}` is a part of the relative name `{}` (a branch, a slug): no command's path",
+            String::from_utf8_lossy(phrase),
+            String::from_utf8_lossy(value)
+        )
+    })
+}
+
+/// Name characters (letters, digits, `_`, `-`, `.`) in parts joined by `/`, none of them empty, `.` or `..`: no
+/// blank, no absolute path, no climb.
+fn is_relative_name(value: &[u8]) -> bool {
+    value.split(|&b| b == b'/').all(|part| {
+        !part.is_empty()
+            && part != b"."
+            && part != b".."
+            && part
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+    })
+}
+
 /// Why the hidden file's name the pattern's `hit` found in `value` (`.profile`, `.env`, `.htaccess`) is not that
 /// file: a name character comes before it, so it is the last part of a dotted name (`user.v1.Profile`, the
 /// path of a gRPC service; `Jenkinsfile.env`), not a name of its own. A phrase with a second dot or a slash
@@ -262,6 +292,15 @@ pub fn traversal(value: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_part_of_a_relative_name_is_no_command() {
+        let branch = b"feature/export-csv";
+        assert!(part_of_relative_name(branch, branch, 8..18).is_some());
+        assert!(part_of_relative_name(b"cat /etc/pa\\ssw\\d", b"cat/etc/passwd", 4..14).is_none());
+        assert!(part_of_relative_name(b"/bin/cat", b"/bin/cat", 5..8).is_none());
+        assert!(part_of_relative_name(b"../bin/id", b"../bin/id", 7..9).is_none());
+    }
 
     #[test]
     fn a_command_starts_where_its_word_does() {
