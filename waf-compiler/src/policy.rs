@@ -274,60 +274,59 @@ pub(crate) fn is_labelled_file(media_type: &str, body: &[u8]) -> bool {
 /// Whether `value` is a media type as RFC 9110 writes one (section 8.3.1): `type/subtype`, then parameters
 /// `; name=value`, each name a token and each value a token or a quoted string.
 fn is_well_formed_media_type(value: &[u8]) -> bool {
+    media_type_with(value, &is_parameter)
+}
+
+/// A media type whose parameters each pass `parameter`.
+fn media_type_with(value: &[u8], parameter: &dyn Fn(&[u8]) -> bool) -> bool {
     let mut parts = split_parameters(value);
     let Some(Some((kind, subtype))) = parts.next().map(|media| split_at(media.trim_ascii(), b'/'))
     else {
         return false;
     };
-    is_token(kind) && is_token(subtype) && parts.all(is_parameter)
+    is_token(kind) && is_token(subtype) && parts.all(parameter)
 }
 
 /// The charsets CRS's pattern for `Accept` takes: ASCII-compatible ones the response rules read.
 const READABLE_CHARSETS: [&[u8]; 4] = [b"utf-8", b"iso-8859-1", b"iso-8859-15", b"windows-1252"];
 
 /// Whether `value`, an `Accept` header, asks for no charset the response rules cannot read ([`ACCEPT_RULE`]):
-/// each `charset` it names is one of [`READABLE_CHARSETS`], and it is a list of media ranges
-/// ([`is_media_range_list`]; Wikipedia's page previews ask for
+/// it is a list of media ranges ([`is_media_range_list`]) whose every `charset` parameter names one of
+/// [`READABLE_CHARSETS`] (Wikipedia's page previews ask for
 /// `application/json; charset=utf-8; profile="https://www.mediawiki.org/wiki/Specs/Summary/1.2.0"`). An empty
 /// header is no list: CRS counts it as a client's anomaly (920310 and this rule), and browsers never send one.
 fn asks_for_no_charset(value: &[u8]) -> bool {
-    let name = b"charset";
-    let readable = (0..value.len()).all(|at| {
-        let Some(rest) = value
-            .get(at..at + name.len())
-            .filter(|w| w.eq_ignore_ascii_case(name))
-            .map(|_| &value[at + name.len()..])
-        else {
-            return true;
-        };
-        let Some(charset) = rest.trim_ascii_start().strip_prefix(b"=") else {
-            return false;
-        };
-        let charset = charset.trim_ascii_start();
-        let charset = charset.strip_prefix(b"\"").unwrap_or(charset);
-        let end = charset
-            .iter()
-            .position(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.')))
-            .unwrap_or(charset.len());
-        READABLE_CHARSETS
-            .iter()
-            .any(|known| charset[..end].eq_ignore_ascii_case(known))
-    });
-    !value.trim_ascii().is_empty() && readable && is_media_range_list(value)
+    let readable = |parameter: &[u8]| {
+        is_parameter(parameter)
+            && split_at(parameter.trim_ascii(), b'=').is_none_or(|(name, charset)| {
+                let charset = charset.strip_prefix(b"\"").unwrap_or(charset);
+                let charset = charset.strip_suffix(b"\"").unwrap_or(charset);
+                !name.eq_ignore_ascii_case(b"charset")
+                    || READABLE_CHARSETS
+                        .iter()
+                        .any(|known| charset.eq_ignore_ascii_case(known))
+            })
+    };
+    !value.trim_ascii().is_empty() && media_range_list_with(value, &readable)
 }
 
 /// Whether `value` is a list of media ranges as `Accept` headers carry them: each element a media range with
 /// its parameters (`*` alone as old clients write it: `*; q=.2`), parameters alone (`*/*, q=0.01`, a comma
 /// where a semicolon belongs) or nothing (a trailing comma).
 pub(crate) fn is_media_range_list(value: &[u8]) -> bool {
+    media_range_list_with(value, &is_parameter)
+}
+
+/// A list of media ranges ([`is_media_range_list`]) whose parameters each pass `parameter`.
+fn media_range_list_with(value: &[u8], parameter: &dyn Fn(&[u8]) -> bool) -> bool {
     value.split(|&b| b == b',').all(|element| {
         let element = element.trim_ascii();
         let mut parts = split_parameters(element);
         match parts.next().map(<[u8]>::trim_ascii) {
             None | Some(b"") => element.is_empty(),
-            Some(b"*") => parts.all(is_parameter),
-            Some(first) if first.contains(&b'=') => is_parameter(first) && parts.all(is_parameter),
-            Some(_) => is_well_formed_media_type(element),
+            Some(b"*") => parts.all(parameter),
+            Some(first) if first.contains(&b'=') => parameter(first) && parts.all(parameter),
+            Some(_) => media_type_with(element, parameter),
         }
     })
 }

@@ -374,11 +374,7 @@ fn is_password_field(name: &[u8]) -> bool {
         b"current",
         b"text",
     ];
-    let last = name
-        .rsplit(|&b| matches!(b, b'.' | b'[' | b']'))
-        .find(|part| !part.is_empty())
-        .unwrap_or(name)
-        .to_ascii_lowercase();
+    let last = name::last_part(name).to_ascii_lowercase();
     let mut base = last.as_slice();
     loop {
         let unnumbered = base.len() - base.iter().rev().take_while(|b| b.is_ascii_digit()).count();

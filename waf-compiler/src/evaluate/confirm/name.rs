@@ -13,6 +13,14 @@ pub fn ends_with_name(name: &[u8], base: &[u8], separators: &[u8]) -> bool {
         && (name.len() == n || separators.contains(&name[name.len() - n - 1]))
 }
 
+/// The last part of the parameter `name`: after a JSON member path's `.` or a form's brackets (`json.regs.ext.
+/// us_privacy` → `us_privacy`, `user[password]` → `password`).
+pub fn last_part(name: &[u8]) -> &[u8] {
+    name.rsplit(|&b| matches!(b, b'.' | b'[' | b']'))
+        .find(|part| !part.is_empty())
+        .unwrap_or(name)
+}
+
 /// Why the pattern's `hit` in `value` is not the word it looks for: a name character ends the hit and another
 /// follows it (`$path` of `$pathname`, a key every PostHog event carries; `bin/ar` of `bin/archive`), so the
 /// shell reads a longer variable or file name. A hit ending in punctuation (`bin/aa-`) is a prefix on purpose.

@@ -242,11 +242,7 @@ const US_PRIVACY_NAMES: [&str; 3] = ["usprivacy", "uspstring", "usprivacystring"
 /// name it travels under ([`US_PRIVACY_NAMES`], a JSON member's or a form field's last part). libinjection
 /// reads `1---` as a number and a comment; a parameter of that name is a consent signal no query is built from.
 pub fn us_privacy_string(name: &[u8], value: &[u8]) -> Option<String> {
-    let last = name
-        .rsplit(|&b| matches!(b, b'.' | b'[' | b']'))
-        .find(|part| !part.is_empty())
-        .unwrap_or(name);
-    let normalized: Vec<u8> = last
+    let normalized: Vec<u8> = super::name::last_part(name)
         .iter()
         .filter(|&&b| b != b'_' && b != b'-')
         .map(u8::to_ascii_lowercase)
