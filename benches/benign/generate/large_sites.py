@@ -10,7 +10,9 @@ and geresh as ASCII quotes (`ת"א`, `בע"מ`, `ז'בוטינסקי`) next to p
 forms send them; and a US news page's ad requests (Google Ad Manager, a Prebid server auction, Amazon's bids), each
 with the IAB US Privacy string (`1---`) in its parameter and the page's `usprivacy` cookie; an airline's hosted
 booking engine, whose search page (the `Referer` of its next step) carries the site's settings as an XML document
-in `SO_GL`.
+in `SO_GL`; and a shop's checkout page embedding its payment providers' frames (PayPal's smart buttons, Klarna's
+payments widget, a card form), each frame's address carrying the provider's own `sessionID`, asked for with the shop's
+Referer.
 
 Where the shapes come from: the requests these sites' pages make as a browser's developer tools show them and as
 their public documentation describes them (YouTube's InnerTube context object, Pinterest's resource endpoints,
@@ -304,6 +306,41 @@ def booking_engine(rng, c):
           form_post(rng, hst, referer, "application/x-www-form-urlencoded"), form(fields))
 
 
+SHOPS = ["https://www.shop-example.com/checkout", "https://store.example.co.uk/basket/payment",
+         "https://www.moda-esempio.it/cassa", "https://www.beispiel-laden.de/kasse/zahlung", "https://www.example-outdoor.com/"]
+
+
+def payment_frame(rng, c):
+    """A payment provider's frame inside a shop's checkout: a navigation of an `iframe` (Sec-Fetch-Dest), cross-site,
+    with the shop's page as its Referer and the provider's own session id in its query."""
+    shop = pick(rng, SHOPS)
+    fam = browser(rng)
+    h = navigation(rng, "", referer=shop, site="cross-site", b=fam)
+    h = [(k, "iframe" if k == "Sec-Fetch-Dest" else v) for k, v in h if k != "Sec-Fetch-User"]
+    session = f"uid_{alnum(rng, 10)}_{alnum(rng, 10)}"
+    kind = pick(rng, ["buttons", "klarna", "card"])
+    if kind == "buttons":
+        hst = "www.paypal.com"
+        meta = base64.b64encode(('{"url":"https://www.paypal.com/sdk/js?client-id=%s&currency=EUR&components=buttons",'
+                                 '"attrs":{"data-uid":"uid_%s"}}' % (_b64(rng, 40), alnum(rng, 20))).encode()).decode()
+        query = [("style.label", "paypal"), ("style.layout", pick(rng, ["vertical", "horizontal"])),
+                 ("style.color", "gold"), ("components.0", "buttons"), ("locale.country", pick(rng, ["DE", "NL", "GB"])),
+                 ("sdkMeta", meta), ("clientID", _b64(rng, 40)), ("sessionID", session),
+                 ("buttonSessionID", f"uid_{alnum(rng, 10)}_{alnum(rng, 10)}"), ("env", "production"),
+                 ("currency", "EUR"), ("intent", "capture"), ("commit", "true")]
+        path = "/smart/buttons?" + form(query)
+    elif kind == "klarna":
+        hst = "js.klarna.com"
+        query = [("sessionId", uid(rng)), ("paymentMethodCategories", "pay_later,pay_over_time"),
+                 ("locale", pick(rng, ["en-GB", "de-DE", "sv-SE"])), ("merchantUrl", "https://" + shop.split("/")[2])]
+        path = "/eu/kp/legacy/main/v1/index.html?" + form(query)
+    else:
+        hst = "checkoutshopper-live.example-psp.com"
+        query = [("originKey", "pub.v2." + hexid(rng, 32)), ("sessionId", hexid(rng, 24)), ("locale", "en-US")]
+        path = "/checkoutshopper/securedfields/card.html?" + form(query)
+    c.add("GET", path, [("Host", hst) if k == "Host" else (k, v) for k, v in h])
+
+
 def iso_now(rng):
     return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:00"
 
@@ -311,7 +348,7 @@ def iso_now(rng):
 def build(n=1000, seed=0x1A65E):
     rng = random.Random(seed)
     c = Corpus("large-sites")
-    makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads), (1, booking_engine)]
+    makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads), (1, booking_engine), (1, payment_frame)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

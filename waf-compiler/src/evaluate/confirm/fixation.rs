@@ -6,6 +6,12 @@
 //! - a browser says, in `Sec-Fetch-Mode`, whether a request is a navigation (`navigate`: a link, a form, a
 //!   redirect) or a script's or subresource's request (`cors`, `no-cors`, `same-origin`); a script on another
 //!   site cannot read or set the site's cookies through its own requests, so only a navigation is a vector;
+//! - a navigation inside a frame (`Sec-Fetch-Dest: iframe`: a payment provider's buttons or form embedded in a
+//!   shop's checkout page, with the shop's Referer) is a third-party request as a subresource is: browsers
+//!   store no cookie of the default `SameSite=Lax` from a cross-site frame's response, and Firefox and Safari
+//!   keep what a frame may store apart from the site's own (partitioned by the top-level site), so the frame
+//!   fixes no session of the site's own pages any more than an image could; a link or a form that opens a
+//!   page or a window (`document`) is the vector;
 //! - a JSON body is sent by scripts alone (no link or form sends one), so a session id in it is no vector;
 //! - where `Sec-Fetch-Mode` is missing (Safari before 16.4, in-app web views, recorded traffic), a navigation
 //!   still asks for a page: every browser's `Accept` for a document names `text/html` (or XHTML). A request that
@@ -37,11 +43,27 @@ pub fn vector(name: &[u8], headers: &[(&str, &[u8])]) -> Confirmation {
     if name.starts_with(b"json.") {
         return refused("a session id in a JSON body, which no link or form sends");
     }
+    // The destinations of a navigation that embeds the page in another (`frame` and `iframe`; `embed` and
+    // `object` when those load a document; `fencedframe`).
+    let framed = header("sec-fetch-dest").is_some_and(|dest| {
+        [
+            b"iframe".as_slice(),
+            b"frame",
+            b"embed",
+            b"object",
+            b"fencedframe",
+        ]
+        .iter()
+        .any(|frame| dest.eq_ignore_ascii_case(frame))
+    });
     let by_script = header("x-requested-with")
         .is_some_and(|value| value.eq_ignore_ascii_case(b"XMLHttpRequest"));
     match fetch_mode {
         Some(mode) if !mode.eq_ignore_ascii_case(b"navigate") => refused(
             "a script's or subresource's request (Sec-Fetch-Mode), not a navigation a link or a form causes",
+        ),
+        Some(_) if framed => refused(
+            "a navigation inside a frame (Sec-Fetch-Dest), whose cookies are a third party's, not the site's",
         ),
         None if by_script || header("accept").is_some_and(|accept| !asks_for_a_page(accept)) => {
             refused(
@@ -90,5 +112,18 @@ mod tests {
             ("Accept", b"*/*"),
         ];
         assert!(vector(b"sessionid", &navigation).confirmed);
+        let framed = |dest: &'static [u8]| {
+            vector(
+                b"sessionID",
+                &[
+                    ("Sec-Fetch-Mode", b"navigate".as_slice()),
+                    ("Sec-Fetch-Dest", dest),
+                ],
+            )
+            .confirmed
+        };
+        assert!(!framed(b"iframe"));
+        assert!(!framed(b"frame"));
+        assert!(framed(b"document"));
     }
 }
