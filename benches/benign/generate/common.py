@@ -544,8 +544,11 @@ def tracking_cookies(rng):
     if bot_manager < 0.2:
         out.append(f"__cf_bm={b64url(rng.randbytes(32))}-{ts(rng)}-1.0.1.1-{b64url(rng.randbytes(66))}")
     elif bot_manager < 0.3:
-        # Akamai Bot Manager: fields of its sensor cookie are separated by `~`.
-        out.append(f"_abck={hexid(rng, 32).upper()}~-1~YAAQ{b64url(rng.randbytes(120))}~-1~-1~-1; "
+        # Akamai Bot Manager: fields of its sensor cookie are separated by `~`, one of them base64 with its
+        # padding (`...Z0ho=~-1~-1`); the second is 0 once the sensor has validated the browser.
+        key = hexid(rng, 32).upper()
+        state = "0" if key[0] in "01234567" else "-1"
+        out.append(f"_abck={key}~{state}~YAAQ{base64.b64encode(rng.randbytes(119)).decode()}~-1~-1~-1; "
                    f"bm_sz={hexid(rng, 32).upper()}~YAAQ{b64url(rng.randbytes(60))}~{rng.randint(3000000, 4999999)}")
     if rng.random() < 0.1:
         out.append(f"cf_clearance={b64url(rng.randbytes(32))}-{ts(rng)}-1.2.1.1-{b64url(rng.randbytes(180))}")

@@ -12,7 +12,8 @@ with the IAB US Privacy string (`1---`) in its parameter and the page's `uspriva
 booking engine, whose search page (the `Referer` of its next step) carries the site's settings as an XML document
 in `SO_GL`; and a shop's checkout page embedding its payment providers' frames (PayPal's smart buttons, Klarna's
 payments widget, a card form), each frame's address carrying the provider's own `sessionID`, asked for with the shop's
-Referer.
+Referer; and APIs that take a field selection with nested fields in braces (Facebook's Graph API,
+`fields=id,name,picture{url}`; Duolingo's `users{id,name,totalXp}`).
 
 Where the shapes come from: the requests these sites' pages make as a browser's developer tools show them and as
 their public documentation describes them (YouTube's InnerTube context object, Pinterest's resource endpoints,
@@ -341,6 +342,22 @@ def payment_frame(rng, c):
     c.add("GET", path, [("Host", hst) if k == "Host" else (k, v) for k, v in h])
 
 
+def field_selection(rng, c):
+    """An API call whose `fields` parameter selects nested fields in braces, as Graph-style APIs take them."""
+    kind = pick(rng, ["graph", "duolingo"])
+    if kind == "graph":
+        hst, referer = "graph.facebook.com", "https://www.facebook.com/"
+        fields = pick(rng, ["id,name,picture{url,width,height}", "posts.limit(5){message,created_time,attachments{media}}",
+                            "id,name,albums{name,count,cover_photo{source}}", "accounts{access_token,name,tasks}"])
+        path = f"/v19.0/{rng.randint(10**14, 10**15)}?" + form([("fields", fields), ("access_token", "EAAB" + _b64(rng, 60))])
+    else:
+        hst, referer = "www.duolingo.com", "https://www.duolingo.com/learn"
+        fields = pick(rng, ["users{id,name,picture,username,totalXp}", "courses{id,title,learningLanguage,xp}",
+                            "streak,streakData{currentStreak{length,startDate}}"])
+        path = "/2017-06-30/users?" + form([("username", pick(rng, ["maria.g", "o_brien", "kenji42"])), ("fields", fields)])
+    c.add("GET", path, fetch(rng, hst, referer))
+
+
 def iso_now(rng):
     return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:00"
 
@@ -348,7 +365,7 @@ def iso_now(rng):
 def build(n=1000, seed=0x1A65E):
     rng = random.Random(seed)
     c = Corpus("large-sites")
-    makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads), (1, booking_engine), (1, payment_frame)]
+    makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads), (1, booking_engine), (1, payment_frame), (1, field_selection)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

@@ -138,11 +138,33 @@ const MAX_LEXED: usize = 64 * 1024;
 /// `...~-1~YAAQ...~-1~-1`, on every page of the sites it protects) and a generated password's symbols are
 /// (`D?~-6T6y`). What can put a tilde where a word starts counts: a blank or an operator before it, a brace or a
 /// comma of a brace expansion (`{~-1,x}`), the end of an expansion (`${IFS}~+`), a command substitution's
-/// backquote, a quote and an assignment's `=` or `:`.
+/// backquote, a quote, and an assignment's first `=` or a `:` after it, where the word starts with a shell name
+/// and `=` (`X=~+`, `PATH=~-:~+`). A word of other characters before its `=` is no assignment, as base64's
+/// padding before the `~` of Akamai's cookie is not (`...Z0ho=~-1~-1`).
 pub fn tilde_inside_word(value: &[u8], hit: Range<usize>) -> Option<String> {
     let matched = value.get(hit.clone())?;
     let before = *value.get(hit.start.checked_sub(1)?)?;
-    let starts_word = before.is_ascii_whitespace() || b";|&(){}<>,=:`\"'".contains(&before);
+    let word_start = value[..hit.start]
+        .iter()
+        .rposition(|b| b.is_ascii_whitespace() || b";|&(){}<>,`\"'".contains(b))
+        .map_or(0, |at| at + 1);
+    let word = &value[word_start..hit.start];
+    // The name an assignment's word starts with, and where its first `=` is.
+    let assigns_at = word.iter().position(|&b| b == b'=').filter(|&eq| {
+        word[..eq]
+            .first()
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            && word[..eq]
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    });
+    let in_assignment = match before {
+        b'=' => assigns_at == Some(word.len() - 1),
+        b':' => assigns_at.is_some(),
+        _ => false,
+    };
+    let starts_word =
+        before.is_ascii_whitespace() || b";|&(){}<>,`\"'".contains(&before) || in_assignment;
     let inside = matched.first() == Some(&b'~') && !starts_word;
     inside.then(|| {
         format!(
@@ -156,10 +178,11 @@ pub fn tilde_inside_word(value: &[u8], hit: Range<usize>) -> Option<String> {
 /// Why a brace expansion the pattern hit in `value` (CRS 932280, `{cat,/etc/passwd}`) runs nothing: every
 /// `{...}` with a comma in the value holds digits and commas only (`{2,}`, `{1,3}`, a regular expression's
 /// quantifier in a pattern someone tests or searches for, expands to numbers), or follows a part of its word
-/// that ends with a dot and expands with it to words that name no known command and no path (`cs.{sale,new}`,
-/// PostgREST's array filter, is `cs.sale cs.new`; `*.{jpg,png}`). The part before the braces starts every word
-/// the expansion makes, the command's and each argument's; a bare `{,ip,a}` is the command line `ip a`, and a
-/// word with a slash, a backslash, a `$` or a backquote is a path or more than a word: those count.
+/// and expands with it to words that name no known command and no path (`cs.{sale,new}`, PostgREST's array
+/// filter, is `cs.sale cs.new`; `*.{jpg,png}`; a field selection, `users{id,name}`, is `usersid usersname`). The
+/// part before the braces starts every word the expansion makes, the command's and each argument's (`c{at,}` is
+/// `cat c`); a bare `{,ip,a}` is the command line `ip a`, and a word with a slash, a backslash, a `$` or a
+/// backquote is a path or more than a word: those count.
 pub fn inert_braces(value: &[u8], hit: Range<usize>) -> Option<String> {
     let matched = value.get(hit)?;
     if matched.first() != Some(&b'{') || matched.last() != Some(&b'}') || !matched.contains(&b',') {
@@ -182,7 +205,7 @@ pub fn inert_braces(value: &[u8], hit: Range<usize>) -> Option<String> {
                 .position(ends_word)
                 .map_or(value.len(), |at| close + 1 + at);
             let prefix = &value[prefix_start..open];
-            if prefix.last() != Some(&b'.') {
+            if prefix.is_empty() {
                 return None;
             }
             let runs = group.split(|&b| b == b',').any(|item| {
@@ -200,7 +223,7 @@ pub fn inert_braces(value: &[u8], hit: Range<usize>) -> Option<String> {
         from = close + 1;
     }
     Some(
-        "a brace expansion of numbers only (a regular expression's quantifier), or after a dotted part of its word that makes every word it expands to no command and no path"
+        "a brace expansion of numbers only (a regular expression's quantifier), or after a part of its word that makes every word it expands to no command and no path"
             .to_owned(),
     )
 }
@@ -634,6 +657,8 @@ mod tests {
         assert!(inert_braces(regex, at..at + 4).is_some());
         assert!(inert_braces(b"a{1,3}b", 1..6).is_some());
         assert!(inert_braces(b"cs.{sale,new}", 3..13).is_some());
+        assert!(inert_braces(b"users{id,name,totalXp}", 5..22).is_some());
+        assert!(inert_braces(b"who{ami,x}", 3..10).is_none());
         assert!(inert_braces(b"{cat,/etc/passwd}", 0..17).is_none());
         assert!(inert_braces(b"x{2,} {cat,/etc/passwd}", 1..5).is_none());
         assert!(inert_braces(b"@{[ system qq{whoami} ]}", 14..21).is_none());
@@ -659,11 +684,23 @@ mod tests {
     #[test]
     fn a_tilde_inside_a_word_is_no_expansion() {
         assert!(tilde_inside_word(b"0A1B~-1~YAAQ~-1~-1", 4..7).is_some());
+        assert!(tilde_inside_word(b"0A1B~0~y5D/1FN+ho=~-1~-1", 18..21).is_some());
+        assert!(tilde_inside_word(b"x X=~+", 4..6).is_none());
+        assert!(tilde_inside_word(b"PATH=/bin:~-", 10..12).is_none());
+        assert!(tilde_inside_word(b"a=b=~+", 4..6).is_some());
         assert!(tilde_inside_word(b"cd ~-1", 3..6).is_none());
         assert!(tilde_inside_word(b"~+", 0..2).is_none());
         assert!(tilde_inside_word(b"x;~-", 2..4).is_none());
         assert!(tilde_inside_word(b"uk$p w[8t%/d?~-6t6y", 13..16).is_some());
-        for start in [&b"{"[..], b"x,", b"${ifs}", b"a=", b"p:", b"`", b"'"] {
+        for start in [
+            &b"{"[..],
+            b"x,",
+            b"${ifs}",
+            b"a=",
+            b"PATH=/bin:",
+            b"`",
+            b"'",
+        ] {
             let value = [start, b"~+"].concat();
             assert!(tilde_inside_word(&value, start.len()..value.len()).is_none());
         }
