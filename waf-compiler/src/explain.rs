@@ -110,7 +110,12 @@ pub fn explain(
     let mut trace = Trace { out: String::new() };
     let mut verdict = rules.evaluate_observed(request, &mut trace);
     if let Some((profile, decoded)) = weigh {
-        profile.weigh(&mut verdict, request, decoded);
+        profile.weigh(
+            &mut verdict,
+            request,
+            decoded,
+            rules.setting(crate::ALLOWED_METHODS_SETTING),
+        );
     }
     verdict.settle(DEFAULT_ANOMALY_THRESHOLD);
     out.push_str(&trace.out);

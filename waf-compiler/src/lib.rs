@@ -69,7 +69,7 @@ pub use evaluate::verdict::{
 };
 pub use evaluate::{Observer, Scratch, Silent};
 pub use operator::{Condition, Found, Matcher};
-pub use policy::{Profile, site_settings};
+pub use policy::{ALLOWED_METHODS_SETTING, Profile, site_settings};
 pub use request::body::parse_body;
 pub use request::coding::Coding;
 pub use request::collection::RequestView;

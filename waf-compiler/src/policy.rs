@@ -128,16 +128,24 @@ pub const RESTRICTED_EXTENSIONS: &str = concat!(
 
 /// Methods a request may use, as 911100 reads them: CRS's, REST's, and those of WebDAV (RFC 4918) with the
 /// calendar and address-book protocols built on it (CalDAV's `REPORT` and `MKCALENDAR`, RFC 3253 and 4791),
-/// which file-sync, calendar and contact clients (Nextcloud and ownCloud's, Windows', macOS's and iOS's, Thunderbird's) send.
+/// which file-sync, calendar and contact clients (Nextcloud and ownCloud's, Windows', macOS's and iOS's, Thunderbird's) send,
+/// WebDAV's `SEARCH` (RFC 5323: Nextcloud's file search), and OData's `MERGE` (SharePoint's and SAP Gateway's partial
+/// update, mostly sent as a `POST` with `X-HTTP-Method: MERGE`).
 pub const ALLOWED_METHODS: &str = concat!(
     "GET HEAD POST OPTIONS PUT PATCH DELETE ",
-    "PROPFIND PROPPATCH MKCOL COPY MOVE LOCK UNLOCK REPORT MKCALENDAR",
+    "PROPFIND PROPPATCH MKCOL COPY MOVE LOCK UNLOCK REPORT MKCALENDAR SEARCH MERGE",
 );
+
+/// The name of the setting that lists the methods a request may use (CRS's `tx.allowed_methods`).
+pub const ALLOWED_METHODS_SETTING: &str = "allowed_methods";
 
 /// The settings the proxy uses by default, by name.
 pub fn site_settings() -> BTreeMap<String, String> {
     BTreeMap::from([
-        ("allowed_methods".to_owned(), ALLOWED_METHODS.to_owned()),
+        (
+            ALLOWED_METHODS_SETTING.to_owned(),
+            ALLOWED_METHODS.to_owned(),
+        ),
         (
             "allowed_request_content_type".to_owned(),
             ALLOWED_REQUEST_CONTENT_TYPE.to_owned(),
@@ -185,6 +193,18 @@ const TRUNCATED_URL_RULE: u32 = 931120;
 /// The rule that refuses restricted request headers (920450), `Content-Encoding` among them: CRS's reason is a
 /// body ModSecurity cannot decode. A body in a coding the engine undoes ([`Coding`]) is read decoded.
 const RESTRICTED_HEADER_RULE: u32 = 920450;
+
+/// The headers by which a client asks the application to take a `POST` as another method (`X-HTTP-Method-Override:
+/// PUT`), which 920450 refuses: an override can pass a method the site's policy refuses through the proxy as a
+/// `POST`. WordPress's block editor saves every post so (its API client sends `PUT` and `DELETE` as `POST` with
+/// the header), as SharePoint's and OData clients send `MERGE`. An override to a method the policy allows
+/// (`allowed_methods` in force) asks for nothing the client could not send as its method; on another method than
+/// `POST` (a link's `GET` that deletes) it still counts.
+const METHOD_OVERRIDE_HEADERS: [&str; 3] = [
+    "x-http-method-override",
+    "x-http-method",
+    "x-method-override",
+];
 
 /// The one expectation HTTP defines (RFC 9110, section 10.1.1), which 920450 refuses with the `Expect` header:
 /// curl sends it with every body over 1 KiB, .NET's HTTP clients and the AWS SDKs' uploads with theirs. CRS lists
@@ -331,6 +351,18 @@ fn media_range_list_with(value: &[u8], parameter: &dyn Fn(&[u8]) -> bool) -> boo
     })
 }
 
+/// Whether the override header's value `sent` names one method (a token) that `allowed_methods` lists (none in
+/// force: no rule refuses a method, so none is kept from the client).
+fn overrides_to_an_allowed_method(sent: &[u8], allowed_methods: Option<&str>) -> bool {
+    let method = sent.trim_ascii();
+    is_token(method)
+        && allowed_methods.is_none_or(|allowed| {
+            allowed
+                .split_ascii_whitespace()
+                .any(|listed| listed.as_bytes().eq_ignore_ascii_case(method))
+        })
+}
+
 /// A token of RFC 9110: the characters of a media type's names and of a parameter's plain value.
 fn is_token(s: &[u8]) -> bool {
     !s.is_empty()
@@ -409,7 +441,13 @@ impl Profile {
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
     /// documents carry URLs (avatars, callbacks, links) as data, while file inclusion is an attack on a page
     /// parameter that names a file to include.
-    pub fn weigh(self, verdict: &mut Verdict, request: &HttpRequest<'_>, decoded: Option<Coding>) {
+    pub fn weigh(
+        self,
+        verdict: &mut Verdict,
+        request: &HttpRequest<'_>,
+        decoded: Option<Coding>,
+        allowed_methods: Option<&str>,
+    ) {
         let body = request.body;
         // Whether every header `name` of the request `holds` (is a well-formed media type, says the one value of
         // a restricted header that hides nothing).
@@ -445,6 +483,16 @@ impl Profile {
                 && every_header_is("expect", CONTINUE_EXPECTATION)
             {
                 "`Expect: 100-continue` is answered by the proxy and not forwarded"
+            } else if m.rule_id == RESTRICTED_HEADER_RULE
+                && request.method == "POST"
+                && METHOD_OVERRIDE_HEADERS
+                    .iter()
+                    .any(|name| m.value_excerpt.eq_ignore_ascii_case(name))
+                && every_header(&m.value_excerpt, &|sent| {
+                    overrides_to_an_allowed_method(sent, allowed_methods)
+                })
+            {
+                "a method override to a method the policy allows, on a POST"
             } else if m.rule_id == GET_BODY_RULE && is_json_document(body) {
                 "a JSON document as a GET's body (a search API's query) carries no second request"
             } else if FILE_PATH_RULES.contains(&m.rule_id)
@@ -582,7 +630,7 @@ mod tests {
             }],
             ..Default::default()
         };
-        Profile::Web.weigh(&mut verdict, request, None);
+        Profile::Web.weigh(&mut verdict, request, None, Some(ALLOWED_METHODS));
         verdict.matches[0].confirmation.is_some()
     }
 
@@ -609,6 +657,32 @@ mod tests {
             "REQUEST_FILENAME"
         ));
         assert!(!weighed("PUT", document, "ARGS_POST:json.path"));
+    }
+
+    #[test]
+    fn a_method_override_to_an_allowed_method_is_no_evidence() {
+        let weighed = |method: &str, name: &str, value: &[u8]| {
+            let headers = [(name, value)];
+            let request = HttpRequest {
+                method,
+                uri: "/wp-json/wp/v2/posts/42",
+                version: "HTTP/1.1",
+                headers: &headers,
+                body: b"{}",
+            };
+            weighed_out(
+                RESTRICTED_HEADER_RULE,
+                "REQUEST_HEADERS_NAMES:X-HTTP-Method-Override",
+                &name.to_ascii_lowercase(),
+                &request,
+            )
+        };
+        assert!(weighed("POST", "X-HTTP-Method-Override", b"PUT"));
+        assert!(weighed("POST", "X-HTTP-Method", b"DELETE"));
+        // A method the policy refuses, an override on a GET, a value that is no method.
+        assert!(!weighed("POST", "X-HTTP-Method-Override", b"TRACE"));
+        assert!(!weighed("GET", "X-HTTP-Method-Override", b"DELETE"));
+        assert!(!weighed("POST", "X-HTTP-Method-Override", b"PUT, TRACE"));
     }
 
     #[test]

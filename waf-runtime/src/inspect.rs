@@ -16,6 +16,9 @@ pub struct LoadedRules {
     /// was a tenth of a small request's instructions (`benches/instructions.sh`).
     correlation_ids: Vec<u64>,
     response_rules: bool,
+    /// The methods the rules allow (`allowed_methods` in force), which the site policy weighs a method
+    /// override against: known at load, as the rules carry it.
+    allowed_methods: Option<String>,
     pub errors: Vec<String>,
     /// Where the rules came from (`artifact PATH` or `directories A, B`), for `/health` and logs.
     pub source: String,
@@ -97,6 +100,7 @@ impl LoadedRules {
             &mut verdict,
             &request,
             decoded.as_ref().map(|&(coding, _)| coding),
+            self.allowed_methods.as_deref(),
         );
         findings(verdict, excluded, anomaly_threshold)
     }
@@ -124,6 +128,9 @@ impl LoadedRules {
                 .map(u64::from)
                 .collect(),
             response_rules: set.has_response_rules(),
+            allowed_methods: set
+                .setting(waf_compiler::ALLOWED_METHODS_SETTING)
+                .map(str::to_owned),
             set,
             errors,
             source,
@@ -266,6 +273,10 @@ pub fn load(config: &Config) -> Result<LoadedRules, RulesError> {
     loaded.set.set_value_memo(sources.remember_values);
     loaded.set.set_confirm(sources.confirm);
     let unknown = loaded.set.disable_rules(sources.disabled_rules);
+    loaded.allowed_methods = loaded
+        .set
+        .setting(waf_compiler::ALLOWED_METHODS_SETTING)
+        .map(str::to_owned);
     if !unknown.is_empty() {
         loaded.errors.push(format!(
             "waf.rules.disabled_rules: no loaded rule has id {}",

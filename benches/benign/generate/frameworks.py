@@ -412,9 +412,13 @@ def block_editor(rng, c):
               f"{html.escape(code, quote=False)}</code></pre>\n<!-- /wp:code -->",
               f"<!-- wp:paragraph -->\n<p>{html.escape(text.sentence(rng), quote=False)}</p>\n<!-- /wp:paragraph -->"]
     post = rng.randint(1, 9999)
-    c.add("POST", f"/wp-json/wp/v2/posts/{post}/autosaves?_locale=user",
+    # An autosave, or the save itself: the editor's API client sends its PUT as a POST that names the method in
+    # X-HTTP-Method-Override.
+    save = post % 2 == 0
+    extra = [("X-WP-Nonce", hexid(rng, 10))] + ([("X-HTTP-Method-Override", "PUT")] if save else [])
+    c.add("POST", f"/wp-json/wp/v2/posts/{post}" + ("" if save else "/autosaves") + "?_locale=user",
           fetch(rng, hst, f"https://{hst}/wp-admin/post.php?post={post}&action=edit", content_type="application/json",
-                cookie=cookie_header(rng), extra=[("X-WP-Nonce", hexid(rng, 10))]),
+                cookie=cookie_header(rng), extra=extra),
           jsonb({"id": post, "title": text.title(rng), "content": "\n\n".join(blocks), "excerpt": ""}))
 
 

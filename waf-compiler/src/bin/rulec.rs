@@ -844,6 +844,9 @@ fn replay(
     let threshold = replay.threshold;
     let (mut rules, ok) = load(rule_dirs, opts);
     rules.set_confirm(replay.confirm);
+    let allowed_methods = rules
+        .setting(waf_compiler::ALLOWED_METHODS_SETTING)
+        .map(str::to_owned);
     let mut details = match replay.details.as_deref().map(std::fs::File::create) {
         Some(Ok(file)) => Some(std::io::BufWriter::new(file)),
         Some(Err(e)) => {
@@ -873,7 +876,12 @@ fn replay(
             let headers = request.headers();
             let mut verdict = rules.evaluate(&request.as_request(&headers));
             if let Some(profile) = replay.profile {
-                profile.weigh(&mut verdict, &request.as_request(&headers), decoded);
+                profile.weigh(
+                    &mut verdict,
+                    &request.as_request(&headers),
+                    decoded,
+                    allowed_methods.as_deref(),
+                );
             }
             let is_blocked = verdict.blocking_at(threshold).is_some();
             if let Some(out) = details.as_mut() {

@@ -404,6 +404,24 @@ impl CompiledRuleSet {
         Ok(())
     }
 
+    /// The value in force of the setting `name` (`allowed_methods`) as the rules that read it carry it: the
+    /// configured value, else the site policy's, else the rule's own pattern. None when no loaded rule reads it
+    /// (the operator removed the rule that enforces it).
+    pub fn setting(&self, name: &str) -> Option<&str> {
+        self.rules.iter().find_map(|compiled| {
+            let rule = &compiled.rule;
+            (rule.setting.as_deref() == Some(name))
+                .then_some(rule.pattern.as_deref())
+                .flatten()
+                .or_else(|| {
+                    rule.chain
+                        .iter()
+                        .find(|condition| condition.setting.as_deref() == Some(name))
+                        .map(|condition| condition.pattern.as_str())
+                })
+        })
+    }
+
     /// Whether a rule with this id is loaded (at any paranoia level).
     pub fn has_rule(&self, id: u32) -> bool {
         self.rules.binary_search_by_key(&id, |r| r.rule.id).is_ok()
