@@ -23,7 +23,7 @@
 //! documents are no evidence of an attack.
 
 use crate::evaluate::confirm::{Confirmation, is_json_document};
-use crate::evaluate::verdict::Verdict;
+use crate::evaluate::verdict::{Verdict, excerpt_bytes};
 use crate::request::HttpRequest;
 use crate::request::coding::Coding;
 use std::collections::BTreeMap;
@@ -37,6 +37,8 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/cloudevents-batch+json| ",
     // sendBeacon and fetch() with a string body; the text formats CalDAV, CardDAV and file sync clients put
     "|text/plain| |text/calendar| |text/vcard| |text/x-vcard| |text/markdown| ",
+    // CSV, which import APIs take as the body (Salesforce's Bulk API, a storage upload of an export)
+    "|text/csv| ",
     // the Reporting API, CSP and network error reports; hyperlink auditing's pings (`<a ping>`, HTML's `PING` body)
     "|application/reports+json| |application/csp-report| |text/ping| ",
     // what browsers post on their own: certificate revocation checks (OCSP, RFC 6960) and DNS over HTTPS
@@ -206,6 +208,12 @@ const METHOD_OVERRIDE_HEADERS: [&str; 3] = [
     "x-method-override",
 ];
 
+/// The rule that refuses a multipart file name or field name with a quote, `;`, `=` or a backslash (920120): those
+/// can end the parameter a parser reads and start another (`filename="a.jpg'; filename='a.php"`). An apostrophe
+/// between two letters of a file's name (`O'Brien CV.pdf`, `Relevé d'identité.pdf`, `Dell'Acqua.docx`) ends
+/// nothing without the `;` and `=` that would start a parameter: such a name is weighed as the file's name.
+const MULTIPART_NAME_RULE: u32 = 920120;
+
 /// The one expectation HTTP defines (RFC 9110, section 10.1.1), which 920450 refuses with the `Expect` header:
 /// curl sends it with every body over 1 KiB, .NET's HTTP clients and the AWS SDKs' uploads with theirs. CRS lists
 /// the header because front ends and back ends that disagree on it can be desynchronised; the proxy answers the
@@ -261,7 +269,21 @@ const SIGNATURES: &[(&str, &[u8])] = &[
     ("image/png", b"\x89PNG\r\n\x1a\n"),
     ("image/gif", b"GIF8"),
     ("image/webp", b"RIFF"),
+    // Audio and video that sites take as they are recorded (voice messages, uploads to storage).
+    ("audio/wav", b"RIFF"),
+    ("audio/x-wav", b"RIFF"),
+    ("audio/wave", b"RIFF"),
+    ("audio/webm", b"\x1a\x45\xdf\xa3"),
+    ("video/webm", b"\x1a\x45\xdf\xa3"),
+    ("audio/ogg", b"OggS"),
+    ("video/ogg", b"OggS"),
+    ("audio/flac", b"fLaC"),
+    ("audio/mpeg", b"ID3"),
     ("application/zip", b"PK\x03\x04"),
+    ("application/gzip", b"\x1f\x8b"),
+    ("application/x-gzip", b"\x1f\x8b"),
+    ("application/vnd.sqlite3", b"SQLite format 3\0"),
+    ("application/x-sqlite3", b"SQLite format 3\0"),
     // Office Open XML and OpenDocument files are zip archives.
     (
         "application/vnd.openxmlformats-officedocument.",
@@ -271,7 +293,15 @@ const SIGNATURES: &[(&str, &[u8])] = &[
 ];
 
 /// ISO base media files (MP4, QuickTime, HEIC) carry their signature, `ftyp`, after a 4-byte box size.
-const ISO_MEDIA: [&str; 4] = ["video/mp4", "video/quicktime", "image/heic", "image/avif"];
+const ISO_MEDIA: [&str; 7] = [
+    "video/mp4",
+    "video/quicktime",
+    "image/heic",
+    "image/avif",
+    "audio/mp4",
+    "audio/x-m4a",
+    "video/3gpp",
+];
 
 /// Whether `body` begins as files of `media_type` (as 920420 reports it) do.
 pub(crate) fn is_labelled_file(media_type: &str, body: &[u8]) -> bool {
@@ -348,6 +378,17 @@ fn media_range_list_with(value: &[u8], parameter: &dyn Fn(&[u8]) -> bool) -> boo
             Some(first) if first.contains(&b'=') => parameter(first) && parts.all(parameter),
             Some(_) => media_type_with(element, parameter),
         }
+    })
+}
+
+/// Whether `name` holds none of the bytes 920120 refuses but apostrophes, each between two letters (of any
+/// script).
+fn has_apostrophes_only(name: &[u8]) -> bool {
+    let letter = |at: Option<&u8>| at.is_some_and(|b| b.is_ascii_alphabetic() || *b >= 0x80);
+    name.iter().enumerate().all(|(i, b)| match b {
+        b'\'' => i > 0 && letter(name.get(i - 1)) && letter(name.get(i + 1)),
+        b'"' | b';' | b'=' | b'\\' => false,
+        _ => true,
     })
 }
 
@@ -435,7 +476,9 @@ impl Profile {
     /// file `body` that is what its label says ([`SIGNATURES`]), and a URL ending in `?` in a value of a JSON
     /// body ([`TRUNCATED_URL_RULE`]), a `Content-Encoding` the engine undid on the body (`decoded`, from
     /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]) or one no server decodes ([`ENCRYPTED_CODING`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), a JSON document as a GET's body ([`GET_BODY_RULE`]), a
-    /// restricted file's name in the path of a JSON document's `PUT` or `PATCH` ([`FILE_PATH_RULES`]), and a well-formed media type with a parameter CRS does
+    /// restricted file's name in the path of a JSON document's `PUT` or `PATCH` ([`FILE_PATH_RULES`]), a `POST`'s
+    /// override to an allowed method ([`METHOD_OVERRIDE_HEADERS`]), an apostrophe inside a word of an uploaded
+    /// file's name ([`MULTIPART_NAME_RULE`]), and a well-formed media type with a parameter CRS does
     /// not list ([`MEDIA_TYPE_RULE`]), an `Accept` list that asks for no charset the response rules cannot read
     /// ([`ACCEPT_RULE`]). For [`Profile::Api`] also an unlisted label
     /// ([`UNLISTED_LABEL_RULE`]), and remote file inclusion (`attack-rfi`) in a value of a JSON body: an API's
@@ -493,6 +536,11 @@ impl Profile {
                 })
             {
                 "a method override to a method the policy allows, on a POST"
+            } else if m.rule_id == MULTIPART_NAME_RULE
+                && m.variable.starts_with("FILES:")
+                && excerpt_bytes(&m.value_excerpt).is_some_and(|name| has_apostrophes_only(&name))
+            {
+                "a file's name with an apostrophe inside a word, which starts no parameter"
             } else if m.rule_id == GET_BODY_RULE && is_json_document(body) {
                 "a JSON document as a GET's body (a search API's query) carries no second request"
             } else if FILE_PATH_RULES.contains(&m.rule_id)
@@ -660,6 +708,30 @@ mod tests {
     }
 
     #[test]
+    fn an_apostrophe_inside_a_file_name_is_no_evidence() {
+        let request = HttpRequest {
+            method: "POST",
+            uri: "/upload",
+            version: "HTTP/1.1",
+            headers: &[],
+            body: b"",
+        };
+        let weighed = |variable: &str, name: &[u8]| {
+            weighed_out(
+                MULTIPART_NAME_RULE,
+                variable,
+                &crate::evaluate::verdict::excerpt(name),
+                &request,
+            )
+        };
+        assert!(weighed("FILES:cv", b"Giovanni Dell'Acqua CV 2024.pdf"));
+        assert!(weighed("FILES:doc", "Relevé d'identité.pdf".as_bytes()));
+        assert!(!weighed("FILES:cv", b"x.jpg'; filename='x.php"));
+        assert!(!weighed("FILES:cv", b"'shell.php"));
+        assert!(!weighed("FILES_NAMES:cv", b"Dell'Acqua"));
+    }
+
+    #[test]
     fn a_method_override_to_an_allowed_method_is_no_evidence() {
         let weighed = |method: &str, name: &str, value: &[u8]| {
             let headers = [(name, value)];
@@ -721,5 +793,14 @@ mod tests {
             b"<?php system($_GET['c']);"
         ));
         assert!(!is_labelled_file("application/x-msdownload", b"MZ\x90\0"));
+        assert!(is_labelled_file("audio/wav", b"RIFF\x24\x08\0\0WAVEfmt "));
+        assert!(is_labelled_file(
+            "video/webm",
+            b"\x1a\x45\xdf\xa3\x9f\x42\x86\x81"
+        ));
+        assert!(!is_labelled_file(
+            "video/webm",
+            b"<script>alert(1)</script>"
+        ));
     }
 }

@@ -6,13 +6,17 @@ data, EOI), GIF89a, WebP (RIFF), HEIC and MP4/MOV (ftyp boxes), PDF (objects, a 
 trailer), ZIP and Office Open XML (docx/xlsx built with zipfile: [Content_Types].xml, document parts), gzip, MP3 (ID3),
 WAV, SQLite, plain CSV. Uploaded to avatar, attachment, media-library, document, support-ticket and import
 endpoints (WordPress async-upload, Drupal, Rails Active Storage, Django, tus-less PHP forms), with the usual side
-fields (title, alt text in many languages, CSRF tokens, chunk indexes of Dropzone/Plupload).
+fields (title, alt text in many languages, CSRF tokens, chunk indexes of Dropzone/Plupload). Some go as they are, the
+body the file itself labelled with its type, in a browser's PUT to a storage service's signed URL (S3, Google Cloud
+Storage: a recording, a video, a document), as direct-to-storage uploaders send them. File names carry apostrophes
+inside words as French and Irish names do (`Relevé d'identité bancaire.pdf`, `O'Brien CV.pdf`); WebM recordings.
 """
 import io
 import random
 import struct
 import zipfile
 import zlib
+from urllib.parse import quote
 
 from . import text
 from .common import (Corpus, alnum, app_client, bearer, browser, cookie_header, fetch, form_post, hexid, host, pick,
@@ -139,6 +143,11 @@ def wav(rng):
     return b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVEfmt " + struct.pack("<IHHIIHH", 16, 1, 1, 16000, 32000, 2, 16) + b"data" + struct.pack("<I", len(data)) + data
 
 
+def webm(rng):
+    """An EBML header (WebM's signature and doctype), then clusters of frames."""
+    return b"\x1a\x45\xdf\xa3\x9f\x42\x86\x81\x01\x42\xf7\x81\x01\x42\x82\x84webm" + rng.randbytes(rng.randint(2000, 12000))
+
+
 def sqlite(rng):
     return b"SQLite format 3\x00" + struct.pack(">H", 4096) + b"\x01\x01\x00@  " + rng.randbytes(rng.randint(2000, 8000))
 
@@ -156,13 +165,15 @@ KINDS = [(5, "image/jpeg", ["IMG_{n}.JPG", "photo.jpg", "DSC0{n}.jpg", "20250114
          (1, "image/webp", ["banner-{n}.webp", "product.webp"], webp),
          (1, "image/heic", ["IMG_{n}.HEIC"], lambda rng: ftyp(rng, b"heic")),
          (1, "video/mp4", ["video-{n}.mp4", "VID_2025{n}.mp4", "screen recording.mov"], lambda rng: ftyp(rng, b"isom")),
-         (3, "application/pdf", ["invoice-{n}.pdf", "Rechnung_{n}.pdf", "CV - {name}.pdf", "contrat signé.pdf", "scan0{n}.pdf"], pdf),
+         (3, "application/pdf", ["invoice-{n}.pdf", "Rechnung_{n}.pdf", "CV - {name}.pdf", "contrat signé.pdf", "scan0{n}.pdf",
+                                    "Relevé d'identité bancaire.pdf", "Attestation d'assurance {n}.pdf", "O'Brien CV.pdf"], pdf),
          (2, "application/vnd.openxmlformats-officedocument.wordprocessingml.document", ["letter.docx", "Bewerbung {name}.docx", "proposal_v{n}.docx"], docx),
          (1, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", ["inventory.xlsx", "budget 2025.xlsx", "listino prezzi.xlsx"], xlsx),
          (1, "application/zip", ["photos.zip", "export-{n}.zip", "site-backup.zip"], plain_zip),
          (1, "application/gzip", ["logs-{n}.tar.gz", "dump.sql.gz"], gzip_file),
          (1, "audio/mpeg", ["voice message {n}.mp3", "podcast-ep{n}.mp3"], mp3),
          (1, "audio/wav", ["recording-{n}.wav"], wav),
+         (1, "video/webm", ["screen-recording-{n}.webm", "clip.webm"], webm),
          (1, "application/vnd.sqlite3", ["app-data.sqlite", "backup.db"], sqlite),
          (1, "text/csv", ["products.csv", "import_{n}.csv", "Kunden.csv"], csv_file)]
 
@@ -218,6 +229,14 @@ def build(n=1000, seed=0xB1DA7A):
             files.append((fn, ctype, gen(rng)))
         client = weighted(rng, [(9, "browser"), (2, "app"), (1, "sdk")])
         br = browser(rng)
+        if client == "browser" and rng.random() < 0.15:
+            fn, ctype, data = files[0]
+            hst = pick(rng, ["uploads.s3.eu-west-1.amazonaws.com", "storage.googleapis.com"])
+            key = f"/u/{uid(rng)}/{quote(fn)}"
+            signed = f"{key}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA{alnum(rng, 16).upper()}%2F20250114%2Feu-west-1%2Fs3%2Faws4_request&X-Amz-Date=20250114T101500Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature={hexid(rng, 64)}"
+            page = host(rng, pick(rng, ["www", "app"]))
+            c.add("PUT", signed, fetch(rng, hst, f"https://{page}/", content_type=ctype, accept="*/*", b=br), data)
+            continue
         b = boundary_for(rng, br[0] if client == "browser" else client)
         body = b"".join(part(b, k, fill(rng, v, files[0][0])) for k, v in extra)
         for fn, ctype, data in files:

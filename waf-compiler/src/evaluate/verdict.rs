@@ -174,6 +174,35 @@ pub fn excerpt(bytes: &[u8]) -> String {
     out
 }
 
+/// The bytes an [`excerpt`] shows, when it shows them all (None for a cut one): what the site policy reads of
+/// a match's value.
+pub fn excerpt_bytes(excerpt: &str) -> Option<Vec<u8>> {
+    let text = excerpt.as_bytes();
+    if text.len() > EXCERPT_MAX_BYTES * 4 || excerpt.ends_with("...") {
+        return None;
+    }
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while let Some(&b) = text.get(i) {
+        match (b, text.get(i + 1)) {
+            (b'\\', Some(b'\\')) => {
+                out.push(b'\\');
+                i += 2;
+            }
+            (b'\\', Some(b'x')) => {
+                let hex = std::str::from_utf8(text.get(i + 2..i + 4)?).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 4;
+            }
+            _ => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    Some(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,5 +280,8 @@ mod tests {
         assert_eq!(excerpt(b"x\r\ny\"\\\xff"), "x\\x0d\\x0ay\\x22\\\\\\xff");
         let long = vec![b'a'; 500];
         assert_eq!(excerpt(&long).len(), EXCERPT_MAX_BYTES + 3);
+        let value = b"l'\xc3\xa9t\xc3\xa9 \"x\" \\ 1.pdf";
+        assert_eq!(excerpt_bytes(&excerpt(value)).as_deref(), Some(&value[..]));
+        assert_eq!(excerpt_bytes(&excerpt(&long)), None);
     }
 }
