@@ -214,6 +214,13 @@ const METHOD_OVERRIDE_HEADERS: [&str; 3] = [
 /// nothing without the `;` and `=` that would start a parameter: such a name is weighed as the file's name.
 const MULTIPART_NAME_RULE: u32 = 920120;
 
+/// The rule that refuses a multipart part's header line with a character outside the printable ones before a
+/// colon (922130): a header name with a blank or a control character in it (`Content-\x0eDisposition:`), which
+/// parsers split differently. Its pattern also reads a blank and the `name="` parameter before a colon inside the
+/// part's name, as JSF names every field of a form (`loginForm:username`) and Moodle its quiz answers
+/// (`q578254:1_:sequencecheck`): a colon in the name the parser read is no header's end.
+const MULTIPART_HEADER_RULE: u32 = 922130;
+
 /// The one expectation HTTP defines (RFC 9110, section 10.1.1), which 920450 refuses with the `Expect` header:
 /// curl sends it with every body over 1 KiB, .NET's HTTP clients and the AWS SDKs' uploads with theirs. CRS lists
 /// the header because front ends and back ends that disagree on it can be desynchronised; the proxy answers the
@@ -381,6 +388,27 @@ fn media_range_list_with(value: &[u8], parameter: &dyn Fn(&[u8]) -> bool) -> boo
     })
 }
 
+/// Whether the hit of 922130 (`excerpt`) on the headers of the part `variable` names is blanks, `name="` and a
+/// beginning of that part's name that ends with a colon.
+fn colon_in_part_name(variable: &str, excerpt: &str) -> bool {
+    let (Some(part), Some(hit)) = (
+        variable.strip_prefix("MULTIPART_PART_HEADERS:"),
+        excerpt_bytes(excerpt),
+    ) else {
+        return false;
+    };
+    let Some(at) = memchr::memmem::find(&hit, b"name=\"") else {
+        return false;
+    };
+    let named = &hit[at + b"name=\"".len()..];
+    hit[..at].iter().all(u8::is_ascii_whitespace)
+        && named.ends_with(b":")
+        && part
+            .as_bytes()
+            .get(..named.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(named))
+}
+
 /// Whether `name` holds none of the bytes 920120 refuses but apostrophes, each between two letters (of any
 /// script).
 fn has_apostrophes_only(name: &[u8]) -> bool {
@@ -541,6 +569,10 @@ impl Profile {
                 && excerpt_bytes(&m.value_excerpt).is_some_and(|name| has_apostrophes_only(&name))
             {
                 "a file's name with an apostrophe inside a word, which starts no parameter"
+            } else if m.rule_id == MULTIPART_HEADER_RULE
+                && colon_in_part_name(&m.variable, &m.value_excerpt)
+            {
+                "a colon inside the part's name (`name=\"form:field\"`), not a header name's end"
             } else if m.rule_id == GET_BODY_RULE && is_json_document(body) {
                 "a JSON document as a GET's body (a search API's query) carries no second request"
             } else if FILE_PATH_RULES.contains(&m.rule_id)
@@ -705,6 +737,31 @@ mod tests {
             "REQUEST_FILENAME"
         ));
         assert!(!weighed("PUT", document, "ARGS_POST:json.path"));
+    }
+
+    #[test]
+    fn a_colon_inside_a_parts_name_is_no_header_name() {
+        assert!(colon_in_part_name(
+            "MULTIPART_PART_HEADERS:q578254:1_:sequencecheck",
+            " name=\\x22q578254:"
+        ));
+        assert!(colon_in_part_name(
+            "MULTIPART_PART_HEADERS:loginForm:username",
+            " name=\\x22loginform:"
+        ));
+        // A header name with a control character, a name the hit does not begin.
+        assert!(!colon_in_part_name(
+            "MULTIPART_PART_HEADERS:file",
+            "\\x0econtent-disposition:"
+        ));
+        assert!(!colon_in_part_name(
+            "MULTIPART_PART_HEADERS:other",
+            " name=\\x22q578254:"
+        ));
+        assert!(!colon_in_part_name(
+            "MULTIPART_PART_HEADERS:file",
+            " filename=\\x22c:"
+        ));
     }
 
     #[test]

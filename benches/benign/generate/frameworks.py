@@ -1,6 +1,6 @@
 """frameworks.py: the wire formats of the web frameworks a page's own scripts speak to its server, each carrying
 what people type. JavaServer Faces and PrimeFaces partial requests (`.xhtml` pages, `javax.faces.*` fields with
-`form:field` names), Laravel Livewire's component messages (v2's `fingerprint`/`serverMemo`/`updates` with
+`form:field` names; a form with a file field submitted whole as multipart, the names in its parts), Laravel Livewire's component messages (v2's `fingerprint`/`serverMemo`/`updates` with
 `$set` and `$refresh` calls, v3's snapshot as a JSON string), Next.js App Router (`_rsc` fetches with
 `Next-Router-State-Tree`, Server Actions posted as `text/plain` JSON arrays or multipart with `$ACTION_ID_`
 fields), Remix `_data` loaders and actions, SvelteKit `__data.json` and `?/action` forms, htmx and Inertia.js
@@ -34,7 +34,7 @@ from urllib.parse import quote
 
 from . import snippets, text
 from .browsing import SEARCHES
-from .common import Corpus, alnum, cookie_header, fetch, form, hexid, jsonb, pick, site, ts, uid, weighted
+from .common import Corpus, alnum, cookie_header, fetch, form, form_post, hexid, jsonb, pick, site, ts, uid, weighted
 
 
 def _page(rng):
@@ -65,6 +65,17 @@ def jsf(rng, c):
     state = pick(rng, [f"-{rng.randint(10**17, 10**18)}:-{rng.randint(10**17, 10**18)}", f"e{rng.randint(1, 9)}s1",
                        "stateless"])
     fields += [("form", "form"), ("javax.faces.ViewState", state)]
+    if view == "customers/edit" and source == "form:save":
+        # A form with a file field (`enctype="multipart/form-data"`), submitted whole: each field's name carries its
+        # form's id and a colon into the part's Content-Disposition.
+        boundary = "----WebKitFormBoundary" + alnum(rng, 16)
+        parts = "".join(f'--{boundary}\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n'
+                        for k, v in fields[4:])
+        parts += (f'--{boundary}\r\nContent-Disposition: form-data; name="form:photo"; filename=""\r\n'
+                  f"Content-Type: application/octet-stream\r\n\r\n\r\n--{boundary}--\r\n")
+        c.add("POST", f"/app/{view}.xhtml", form_post(rng, hst, ref, f"multipart/form-data; boundary={boundary}",
+                                                       cookie=cookie_header(rng)), parts)
+        return
     c.add("POST", f"/app/{view}.xhtml" + pick(rng, ["", f";jsessionid={hexid(rng, 32).upper()}", "?faces-redirect=true"]),
           fetch(rng, hst, ref, content_type="application/x-www-form-urlencoded; charset=UTF-8",
                 accept="application/xml, text/xml, */*; q=0.01", cookie=cookie_header(rng),
