@@ -6,8 +6,9 @@ collectors, the Reporting API (application/reports+json: csp-violation, deprecat
 Network Error Logging reports), CSP level 2 report-uri (application/csp-report), Sentry envelopes (browser SDK
 through a tunnel as text/plain, native SDKs as application/x-sentry-envelope), Datadog / New Relic / Elastic RUM
 batches and web-vitals JSON, batches compressed in the page and posted without a Content-Encoding (PostHog's
-gzip-js, Datadog's deflate), hyperlink-auditing pings (text/ping) and Google's JSON-encoded protobuf calls
-(application/json+protobuf).
+gzip-js, Datadog's deflate), hyperlink-auditing pings (text/ping), Google's JSON-encoded protobuf calls
+(application/json+protobuf) and Akamai Bot Manager's sensor posts (`{"sensor_data":"3;0;1;0;...;<base64>;..."}`, the
+script a protected site serves under a random path).
 """
 import base64
 import gzip
@@ -480,11 +481,24 @@ def json_list(rng):
     return "[" + ",".join(f'"{rng.randint(1000, 99999)}"' for _ in range(rng.randint(1, 4))) + "]"
 
 
+def akamai_sensor(rng, c):
+    """Akamai Bot Manager's sensor data, posted as JSON by its script on the site's own host: `;`-separated
+    fields, one of them the base64 of the encrypted browser fingerprint, one a list of timings."""
+    hst = host(rng, "www")
+    page = page_url(rng, hst)
+    blob = base64.b64encode(rng.randbytes(rng.randint(300, 900))).decode()
+    timings = ",".join(str(rng.randint(80, 999)) for _ in range(20))
+    data = f"3;0;1;0;{rng.randint(1000000, 9999999)};{blob};{timings}"
+    h = beacon_headers(rng, hst, page, "text/plain;charset=UTF-8")
+    path = "/" + "/".join(alnum(rng, rng.randint(5, 10)) for _ in range(rng.randint(3, 5)))
+    c.add("POST", path, h, jsonb({"sensor_data": data}))
+
+
 def build(n=2500, seed=0xBEAC0):
     rng = random.Random(seed)
     c = Corpus("beacons")
     makers = [(4, send_beacon), (5, ga4), (2, pixel), (4, other_collectors), (3, reporting_api), (2, csp_report),
-              (3, sentry_envelope), (2, rum), (1, compressed), (1, ping), (1, jspb)]
+              (3, sentry_envelope), (2, rum), (1, compressed), (1, ping), (1, jspb), (1, akamai_sensor)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

@@ -9,8 +9,9 @@
 pub enum Shape {
     /// An object or an array that parses as JSON, or a JavaScript object literal of JSON's values.
     Json,
-    /// One word, name, number, identifier or email address, a comma-separated list of words, or a list of
-    /// media types (a browser's `Accept` header that a page's script reports: `text/html,application/xhtml+xml`).
+    /// One word, name, number, identifier or email address, a comma-separated list of words, a list of
+    /// media types (a browser's `Accept` header that a page's script reports: `text/html,application/xhtml+xml`),
+    /// or a record of such fields and base64 joined by `;` (Akamai's sensor data: [`is_field_record`]).
     Token,
     /// An absolute `http` or `https` URL of URL characters only (no quote, blank, bracket or backslash): the page
     /// an analytics beacon reports, a redirect target, a link in a document.
@@ -74,7 +75,7 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
         Some(Shape::Image)
     } else if is_formula(value) {
         Some(Shape::Formula)
-    } else if is_plain_token(value) || is_media_types(value) {
+    } else if is_plain_token(value) || is_media_types(value) || is_field_record(value) {
         Some(Shape::Token)
     } else if is_url(value) {
         Some(Shape::Url)
@@ -259,6 +260,31 @@ fn is_plain_token(value: &[u8]) -> bool {
                         b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.')
                     })
             }))
+}
+
+/// Fields of a record at least, and the length of a field of base64 in one.
+const RECORD_FIELDS: usize = 4;
+const RECORD_BASE64: usize = 24;
+
+/// A record of [`RECORD_FIELDS`] or more fields joined by `;`, each a plain token or a list of them
+/// ([`is_plain_token`]) or a run of base64 ([`RECORD_BASE64`] characters or more, letters of both cases and
+/// digits among them): the sensor data Akamai Bot Manager's script posts from every page of the sites it
+/// protects (`3;0;1;0;2128844;IIuLxZMdS/wSL/lKTb2...;745,83,495`), a device fingerprint. No blank, quote, bracket
+/// or operator: the parsers judge what a `;` between such fields could start (`1;id` is still a command).
+fn is_field_record(value: &[u8]) -> bool {
+    let base64 = |field: &[u8]| {
+        field.len() >= RECORD_BASE64
+            && field
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
+            && field.iter().any(u8::is_ascii_lowercase)
+            && field.iter().any(u8::is_ascii_uppercase)
+            && field.iter().any(u8::is_ascii_digit)
+    };
+    value.split(|&b| b == b';').count() >= RECORD_FIELDS
+        && value
+            .split(|&b| b == b';')
+            .all(|field| is_plain_token(field) || base64(field))
 }
 
 /// An email address as sign-up and contact forms take it: a local part of letters, digits, `.`, `_`, `-` and the
@@ -677,6 +703,18 @@ mod tests {
         assert!(!is_error_message(b"error: ' or 1=1--"));
         assert!(!is_error_message(b"Error"));
         assert!(!is_error_message(b"x' Error: y"));
+    }
+
+    #[test]
+    fn a_record_of_tokens_and_base64_is_a_token() {
+        assert_eq!(
+            data_shape(b"3;0;1;0;2128844;IIuLxZMdS/wSL/lKTb2AL+e11+4OLoyYAN+vveZ2hbb;745,83,495"),
+            Some(Shape::Token)
+        );
+        // Too few fields, a blank, a short field of base64's characters.
+        assert!(!is_field_record(b"1;id"));
+        assert!(!is_field_record(b"1;2;3;cat /etc/passwd"));
+        assert!(!is_field_record(b"1;2;3;/bin/sh"));
     }
 
     #[test]
