@@ -13,7 +13,9 @@ booking engine, whose search page (the `Referer` of its next step) carries the s
 in `SO_GL`; and a shop's checkout page embedding its payment providers' frames (PayPal's smart buttons, Klarna's
 payments widget, a card form), each frame's address carrying the provider's own `sessionID`, asked for with the shop's
 Referer; and APIs that take a field selection with nested fields in braces (Facebook's Graph API,
-`fields=id,name,picture{url}`; Duolingo's `users{id,name,totalXp}`).
+`fields=id,name,picture{url}`; Duolingo's `users{id,name,totalXp}`); LinkedIn's Rest.li partial updates
+(`{"patch":{"$set":{"read":true}}}`); and a shop whose page state is a JavaScript object literal in a cookie sent
+in RFC 6265's double quotes (`FUN="{'search':[{'reqUrl':'/search.pang','isValid':true}]}"`).
 
 Where the shapes come from: the requests these sites' pages make as a browser's developer tools show them and as
 their public documentation describes them (YouTube's InnerTube context object, Pinterest's resource endpoints,
@@ -358,6 +360,32 @@ def field_selection(rng, c):
     c.add("GET", path, fetch(rng, hst, referer))
 
 
+def restli_patch(rng, c):
+    """A Rest.li partial update from LinkedIn's front end: a conversation marked read, a notification seen."""
+    hst, referer = "www.linkedin.com", "https://www.linkedin.com/messaging/"
+    profile = "ACoAA" + _b64(rng, 34)
+    urn = f"urn:li:msg_conversation:(urn:li:fsd_profile:{profile},2-{_b64(rng, 40)}==)"
+    field = pick(rng, [("read", True), ("starred", False), ("archived", True), ("muted", True)])
+    body = {"entities": {urn: {"patch": {"$set": {field[0]: field[1]}}}}}
+    csrf = f"ajax:{rng.randint(10**18, 10**19 - 1)}"
+    h = fetch(rng, hst, referer, content_type="application/json", accept="application/vnd.linkedin.normalized+json+2.1",
+              cookie=f'JSESSIONID="{csrf}"; lang=v=2&lang=en-us; li_at={_b64(rng, 150)}',
+              extra=[("csrf-token", csrf), ("x-restli-protocol-version", "2.0.0"), ("x-li-lang", "en_US")])
+    c.add("POST", "/voyager/api/voyagerMessagingDashMessengerConversations?ids=List(" + quote(urn, safe="") + ")",
+          h, jsonb(body))
+
+
+def quoted_state_cookie(rng, c):
+    """A shop's page, asked for with its page state as a JavaScript object literal in a quoted cookie."""
+    hst = "www.shop-example.co.kr"
+    state = pick(rng, ["{'search':[{'reqUrl':'/search.pang','isValid':true}]}", "{'recent':['%s','%s'],'v':2}" % (
+        rng.randint(10**8, 10**9), rng.randint(10**8, 10**9)), "{'cart':{'count':%d,'ts':%d}}" % (rng.randint(0, 9), ts(rng))])
+    cookie = f'PCID={rng.randint(10**19, 10**20 - 1)}; FUN="{state}"; sid={hexid(rng, 32)}'
+    q = pick(rng, ["노트북", "무선 이어폰", "생수 2L", "a4 용지"])
+    c.add("GET", "/np/search?" + form([("component", ""), ("q", q), ("channel", "user")]),
+          navigation(rng, hst, referer=f"https://{hst}/", cookie=cookie, site="same-origin"))
+
+
 def iso_now(rng):
     return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:00"
 
@@ -365,7 +393,8 @@ def iso_now(rng):
 def build(n=1000, seed=0x1A65E):
     rng = random.Random(seed)
     c = Corpus("large-sites")
-    makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads), (1, booking_engine), (1, payment_frame), (1, field_selection)]
+    makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads), (1, booking_engine), (1, payment_frame), (1, field_selection), (1, restli_patch),
+              (1, quoted_state_cookie)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

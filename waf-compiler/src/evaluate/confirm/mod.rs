@@ -86,6 +86,7 @@ pub fn confirm(
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Confirmation {
+    let raw = if request.cookie { unquoted(raw) } else { raw };
     // The value's decoded forms, read by several of the judgements below: decoded once.
     let decoded = decode::forms(raw, map);
     if let Some(reason) = refuted_by_its_place(confirm, raw, transformed, &hit, &decoded, request) {
@@ -161,6 +162,15 @@ pub fn confirm(
     }
 }
 
+/// A cookie's value without the double quotes RFC 6265 lets it be sent in (`FUN="{'search':[...]}"`), which
+/// cookie parsers take off (Go's, Python's, Java's): the value the application reads.
+fn unquoted(raw: &[u8]) -> &[u8] {
+    raw.strip_prefix(b"\"")
+        .and_then(|inner| inner.strip_suffix(b"\""))
+        .filter(|inner| !inner.contains(&b'"'))
+        .unwrap_or(raw)
+}
+
 /// Why the hit is no injection whatever the value's shape: where it stands in the value (inside a longer name),
 /// or where the value is sent (a loopback redirect, a query language's field).
 fn refuted_by_its_place(
@@ -201,6 +211,7 @@ fn refuted_by_its_place(
             .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form))),
         Confirm::Sql => sql::query_language(raw)
             .or_else(|| sql::operator_as_string(raw, matched, request.name))
+            .or_else(|| sql::restli_patch(raw, matched))
             .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| sql::us_privacy_string(request.name, raw))
@@ -792,6 +803,15 @@ mod tests {
             frame,
             "%2Fvar%2Fwww",
             Request::default()
+        ));
+        // In RFC 6265's double quotes, the value the parser takes off: an object literal, or an injection.
+        let state = "\"{'search':[{'reqUrl':'/search.pang','isValid':true}]}\"";
+        assert!(!confirmed_at(Confirm::Sql, state, "{'search'", cookie));
+        assert!(confirmed_at(
+            Confirm::Sql,
+            "\"1' or '1'='1\"",
+            "' or '1'='1",
+            cookie
         ));
     }
 

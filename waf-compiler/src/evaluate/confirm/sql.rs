@@ -383,6 +383,30 @@ pub fn operator_member(value: &[u8], hit: &[u8], name: &[u8]) -> Option<String> 
         })
 }
 
+/// Why the operator the pattern's `hit` found in `name`, a JSON member's path (`json.entities.<urn>.patch.$set.read`),
+/// is Rest.li's rather than MongoDB's: `$set` or `$delete` inside a `patch` member, the partial update every call
+/// of LinkedIn's front end that changes a record sends (`{"patch":{"$set":{"read":true}}}`), which names the fields
+/// to change as an update does by design.
+pub fn restli_patch(name: &[u8], hit: &[u8]) -> Option<String> {
+    let operator = [b"$set".as_slice(), b"$delete"]
+        .into_iter()
+        .find(|operator| hit.eq_ignore_ascii_case(operator))?;
+    let path = name.strip_prefix(b"json.")?;
+    let parts: Vec<&[u8]> = path.split(|&b| b == b'.').collect();
+    let at = parts
+        .iter()
+        .position(|part| part.eq_ignore_ascii_case(operator))?;
+    parts[..at]
+        .iter()
+        .any(|part| part.eq_ignore_ascii_case(b"patch"))
+        .then(|| {
+            format!(
+                "`{}` inside a `patch` member: Rest.li's partial update, not a MongoDB operator",
+                String::from_utf8_lossy(operator)
+            )
+        })
+}
+
 /// Why the MongoDB operator the pattern's `hit` found (`$set`, 942290's) is no operator in `value`: the value
 /// is a string member of a JSON body (`name` is its path under `json`) and the operator's name alone, as
 /// frameworks send a method or an update's name (Livewire's `{"method":"$set"}`). MongoDB reads an operator
@@ -901,6 +925,10 @@ mod tests {
         assert!(operator_as_string(b"$set", b"$set", b"method").is_none());
         assert!(operator_as_string(b"$where: 1", b"$where", b"json.q").is_none());
         assert!(operator_as_string(b"json.$ne", b"$ne", b"json.$ne").is_none());
+        assert!(restli_patch(b"json.entities.urn:li:x:(1,2).patch.$set.read", b"$set").is_some());
+        assert!(restli_patch(b"json.patch.name.$delete.0", b"$delete").is_some());
+        assert!(restli_patch(b"json.user.$set.role", b"$set").is_none());
+        assert!(restli_patch(b"json.patch.password.$ne", b"$ne").is_none());
         assert!(operator_member(b"$gt", b"$gt", b"id").is_none());
     }
 
