@@ -13,7 +13,9 @@ sense.
 Where the text goes, as real sites carry it: search boxes (GET query strings, autocomplete calls, the search page as
 the Referer of the next click, a recent-searches cookie), slugs of article, product and question URLs, HTML forms
 (reviews, comments, contact and support forms; urlencoded and multipart), JSON bodies of chat, notes, task and
-support APIs, and a few XML bodies (RSS-style comment feeds, SOAP notes of a help desk).
+support APIs, and a few XML bodies (RSS-style comment feeds, SOAP notes of a help desk). Maths answers as exercise
+sites and calculators take them (`sqrt(2)/2`, `3x^2 + 2x - 1`, `sin(x)^2 + cos(x)^2`), posted as an attempt's JSON or
+typed into a calculator's search.
 """
 import random
 import re
@@ -383,6 +385,25 @@ def xml_body(rng, c):
     c.add("POST", "/ws/TicketService", h, doc)
 
 
+MATHS = ["sqrt(2)/2", "3x^2 + 2x - 1", "(a+b)*(a-b)", "2*pi*r", "sin(x)^2 + cos(x)^2", "log(100)/log(10)",
+         "x^3 - 3x + 2", "(1+sqrt(5))/2", "abs(-7) + 3", "2(x + 3) - 4", "e^(2x)", "tan(x)/cos(x)", "12.5%", "1/3 + 1/6"]
+
+
+def maths_answer(rng, c):
+    """An exercise's answer (a maths site's attempt, JSON) or a calculator's query."""
+    m = pick(rng, MATHS)
+    hst = host(rng, pick(rng, ["www", "learn", "app"]))
+    if rng.random() < 0.6:
+        c.add("POST", "/api/exercises/attempt",
+              fetch(rng, hst, f"https://{hst}/exercise/{rng.randint(1, 999)}", content_type="application/json",
+                    cookie=cookie_header(rng)),
+              jsonb({"exerciseId": rng.randint(1, 99999), "answer": {"type": "expression", "value": m},
+                     "attempt": rng.randint(1, 3), "timeTakenMs": rng.randint(2000, 90000)}))
+    else:
+        c.add("GET", "/calculator?" + form([("q", m)]),
+              navigation(rng, hst, referer=f"https://{hst}/", cookie=cookie_header(rng), site="same-origin"))
+
+
 def short_text(rng, c):
     """A short text where short texts go: a search, a status or title in a form (urlencoded or multipart), a chat
     message in JSON."""
@@ -410,7 +431,7 @@ def short_text(rng, c):
                                           cookie=cookie_header(rng)), body)
 
 
-SHAPES = [(5, search_get), (2, autocomplete), (2, click_from_results), (3, slug_page), (5, html_form), (4, json_api), (1, xml_body), (3, short_text)]
+SHAPES = [(5, search_get), (2, autocomplete), (2, click_from_results), (3, slug_page), (5, html_form), (4, json_api), (1, xml_body), (3, short_text), (1, maths_answer)]
 
 
 def build(n=2000, seed=0xE7E5):

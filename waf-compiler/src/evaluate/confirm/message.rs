@@ -53,6 +53,7 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
         Some(
             Shape::Token
             | Shape::Formula
+            | Shape::Math
             | Shape::Url
             | Shape::Pairs
             | Shape::Expression

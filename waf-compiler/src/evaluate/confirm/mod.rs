@@ -116,7 +116,7 @@ pub fn confirm(
         .filter(|&shape| match confirm {
             Confirm::Code => !matches!(
                 shape,
-                Shape::Token | Shape::Url | Shape::Secret | Shape::Formula
+                Shape::Token | Shape::Url | Shape::Secret | Shape::Formula | Shape::Math
             ),
             Confirm::Xss => shape != Shape::Secret,
             _ => true,

@@ -35,6 +35,10 @@ pub enum Shape {
     /// numbers, double-quoted strings and operators (`=IF(C4="", "", D4/C4)`, `=SUM(Sheet1!A1:A9)`), no single
     /// quote ([`is_formula`]).
     Formula,
+    /// An arithmetic expression as a maths exercise, a calculator or a search takes it (`sqrt(2)/2`,
+    /// `3x^2 + 2x - 1`, `(a+b)*(a-b)`): numbers, one-letter variables, the functions of maths, `+ - * / ^ %` and
+    /// brackets, no comparison, no logical operator and no comment ([`is_math`]).
+    Math,
     /// The code a browser's violation report or an error report's stack frame quotes (the field says so, not
     /// the bytes: [`super::report`]).
     Sample,
@@ -60,6 +64,7 @@ impl Shape {
             Shape::Pairs => "a query string",
             Shape::Expression => "an expression of a query language",
             Shape::Formula => "a spreadsheet formula",
+            Shape::Math => "an arithmetic expression",
             Shape::Sample => "code a report quotes",
             Shape::Image => "an image as a data URI",
             Shape::Secret => "a generated secret (a password of random characters)",
@@ -77,6 +82,8 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
         Some(Shape::Formula)
     } else if is_plain_token(value) || is_media_types(value) || is_field_record(value) {
         Some(Shape::Token)
+    } else if is_math(value) {
+        Some(Shape::Math)
     } else if is_url(value) {
         Some(Shape::Url)
     } else if is_pairs(value) || is_url_with_pairs(value) {
@@ -260,6 +267,62 @@ fn is_plain_token(value: &[u8]) -> bool {
                         b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.')
                     })
             }))
+}
+
+/// The functions of maths, as calculators, maths exercises and graphing tools write them.
+const MATH_FUNCTIONS: [&str; 24] = [
+    "sin", "cos", "tan", "cot", "sec", "csc", "asin", "acos", "atan", "arcsin", "arccos", "arctan",
+    "sinh", "cosh", "tanh", "sqrt", "cbrt", "abs", "log", "ln", "lg", "exp", "floor", "ceil",
+];
+
+/// Whether `value` is a [`Shape::Math`]: numbers, one-letter variables (`3x`, `a`), `pi`, [`MATH_FUNCTIONS`]
+/// called with brackets, `+ - * / ^ %`, commas, paired brackets and blanks, with an operator or a call among them. In
+/// a numeric context of SQL such an expression is a number (`id = sqrt(2)/2`); what turns one into a condition
+/// that holds for every row is absent: a comparison (`1<2`), a logical operator (`||`, `or`), a comment (`--`,
+/// `/*`), a quote, a word of SQL.
+fn is_math(value: &[u8]) -> bool {
+    let mut operators = 0;
+    let mut i = 0;
+    while let Some(&b) = value.get(i) {
+        if b.is_ascii_alphabetic() {
+            let end = value[i..]
+                .iter()
+                .position(|b| !b.is_ascii_alphabetic())
+                .map_or(value.len(), |at| i + at);
+            let word = &value[i..end];
+            let call = value.get(end) == Some(&b'(');
+            let known = MATH_FUNCTIONS
+                .iter()
+                .any(|name| word.eq_ignore_ascii_case(name.as_bytes()));
+            if call && known {
+                operators += 1;
+            } else if !(word.len() == 1 || word.eq_ignore_ascii_case(b"pi")) {
+                return false;
+            }
+            i = end;
+            continue;
+        }
+        match b {
+            b'+' | b'-' | b'*' | b'/' | b'^' | b'%' => operators += 1,
+            b'0'..=b'9' | b'.' | b',' | b'(' | b')' | b' ' => {}
+            _ => return false,
+        }
+        i += 1;
+    }
+    let mut depth = 0usize;
+    let balanced = value.iter().all(|&b| match b {
+        b'(' => {
+            depth += 1;
+            true
+        }
+        b')' => depth.checked_sub(1).map(|d| depth = d).is_some(),
+        _ => true,
+    }) && depth == 0;
+    operators > 0
+        && balanced
+        && ![b"--".as_slice(), b"/*", b"*/"]
+            .iter()
+            .any(|comment| memchr::memmem::find(value, comment).is_some())
 }
 
 /// Fields of a record at least, and the length of a field of base64 in one.
@@ -703,6 +766,25 @@ mod tests {
         assert!(!is_error_message(b"error: ' or 1=1--"));
         assert!(!is_error_message(b"Error"));
         assert!(!is_error_message(b"x' Error: y"));
+    }
+
+    #[test]
+    fn arithmetic_is_math_and_a_condition_is_not() {
+        for math in [
+            "sqrt(2)/2",
+            "3x^2 + 2x - 1",
+            "(a+b)*(a-b)",
+            "2*pi*r",
+            "sin(x)^2 + cos(x)^2",
+        ] {
+            assert_eq!(data_shape(math.as_bytes()), Some(Shape::Math), "{math}");
+        }
+        for condition in [
+            "1<2", "0||1", "2--1", "1 or 1", "sleep(5)", "1/*x*/", "x<=5", "ascii(1)", "COS(",
+            "1) + (2",
+        ] {
+            assert!(!is_math(condition.as_bytes()), "{condition}");
+        }
     }
 
     #[test]

@@ -63,7 +63,8 @@ const WORD_TOKENS: &str = "nkf1&";
 
 /// The fingerprint or the statement, when `value`, data of `shape`, holds an SQL injection.
 pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
-    if shape == Shape::Expression && !sql_only().is_match(value) {
+    // An arithmetic expression is a number wherever SQL reads it: no string to leave, no condition to add.
+    if shape == Shape::Math || (shape == Shape::Expression && !sql_only().is_match(value)) {
         return None;
     }
     let mut statement_first = false;
@@ -98,6 +99,7 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
         }
         Shape::Json
         | Shape::Formula
+        | Shape::Math
         | Shape::Token
         | Shape::Url
         | Shape::Pairs
