@@ -7,7 +7,8 @@ Network Error Logging reports), CSP level 2 report-uri (application/csp-report),
 through a tunnel as text/plain, native SDKs as application/x-sentry-envelope), Datadog / New Relic / Elastic RUM
 batches and web-vitals JSON, batches compressed in the page and posted without a Content-Encoding (PostHog's
 gzip-js, Datadog's deflate), hyperlink-auditing pings (text/ping), Google's JSON-encoded protobuf calls
-(application/json+protobuf) and Akamai Bot Manager's sensor posts (`{"sensor_data":"3;0;1;0;...;<base64>;..."}`, the
+(application/json+protobuf), a session recorder's page start (the page's URL, size and document type declaration)
+and Akamai Bot Manager's sensor posts (`{"sensor_data":"3;0;1;0;...;<base64>;..."}`, the
 script a protected site serves under a random path).
 """
 import base64
@@ -82,6 +83,9 @@ def ga4(rng, c):
     tid = "G-" + alnum(rng, 10, "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789")
     t = ts(rng)
     fam, ua, hints, kind = b = browser(rng)
+    # The browser's brands from its client hints (navigator.userAgentData), Edge's its own.
+    brands = ("Chromium;131.0.6778.86|" + ("Microsoft Edge;131.0.2903.70" if kind == "edge" else "Google Chrome;131.0.6778.86")
+              + "|Not_A Brand;24.0.0.0")
     en = pick(rng, ["page_view", "scroll", "user_engagement", "view_item", "add_to_cart", "begin_checkout",
                     "purchase", "form_start", "click", "file_download", "view_search_results"])
     q = [("v", "2"), ("tid", tid), ("gtm", f"45je4{alnum(rng, 2).lower()}{rng.randint(0, 9)}v{rng.randint(100000000, 999999999)}za200"),
@@ -90,7 +94,7 @@ def ga4(rng, c):
          ("cid", f"{rng.randint(100000000, 2147483647)}.{t - rng.randint(0, 9000000)}"),
          ("ul", pick(rng, ["en-us", "de-de", "fr-fr", "ja-jp", "pt-br", "tr-tr", "pl"])),
          ("sr", pick(rng, ["1920x1080", "390x844", "1440x900", "412x915", "2560x1440"])),
-         ("uaa", "x86"), ("uab", "64"), ("uafvl", quote(f"Chromium;131.0.6778.86|Google Chrome;131.0.6778.86|Not_A Brand;24.0.0.0", safe=";|")),
+         ("uaa", "x86"), ("uab", "64"), ("uafvl", quote(brands, safe=";|")),
          ("uamb", "0"), ("uam", ""), ("uap", pick(rng, ["Windows", "macOS", "Android"])), ("uapv", pick(rng, ["15.0.0", "10.0.0", "14.6.1"])),
          ("uaw", "0"), ("are", "1"), ("frm", "0"), ("pscdl", "noapi"), ("_eu", "AAAAAAQ"), ("_s", str(rng.randint(1, 30))),
          ("sid", str(t)), ("sct", str(rng.randint(1, 60))), ("seg", "1"), ("dl", page),
@@ -494,11 +498,24 @@ def akamai_sensor(rng, c):
     c.add("POST", path, h, jsonb({"sensor_data": data}))
 
 
+def session_recorder(rng, c):
+    """A session-replay script's page start: the recorded page's URL, its size and its document type declaration."""
+    hst = pick(rng, ["rs.fullstory.com", "r.lr-in-prod.com", "rec.smartlook.com"])
+    page = page_url(rng, host(rng, "www"))
+    doctype = pick(rng, ["<!DOCTYPE html>", "<!doctype html>",
+                         '<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Transitional//EN" '
+                         '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-transitional.dtd">'])
+    body = {"OrgId": alnum(rng, 5).upper(), "UserId": uid(rng), "Url": page, "Base": page, "Width": rng.choice([1280, 1440, 1920]),
+            "Height": rng.choice([720, 900, 1080]), "ScreenWidth": 1920, "ScreenHeight": 1080, "Doctype": doctype,
+            "Referrer": pick(rng, ["", "https://www.google.com/"]), "PreviewMode": False, "ClientTime": ts(rng) * 1000}
+    c.add("POST", "/rec/page", beacon_headers(rng, hst, page, "text/plain;charset=UTF-8"), jsonb(body))
+
+
 def build(n=2500, seed=0xBEAC0):
     rng = random.Random(seed)
     c = Corpus("beacons")
     makers = [(4, send_beacon), (5, ga4), (2, pixel), (4, other_collectors), (3, reporting_api), (2, csp_report),
-              (3, sentry_envelope), (2, rum), (1, compressed), (1, ping), (1, jspb), (1, akamai_sensor)]
+              (3, sentry_envelope), (2, rum), (1, compressed), (1, ping), (1, jspb), (1, akamai_sensor), (1, session_recorder)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

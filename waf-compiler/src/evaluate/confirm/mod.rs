@@ -201,7 +201,8 @@ fn refuted_by_its_place(
         Confirm::Code => hit
             .phrase
             .then(|| {
-                name::dotted_name_part(transformed, hit.span.clone())
+                name::inside_identifier(transformed, hit.span.clone())
+                    .or_else(|| name::dotted_name_part(transformed, hit.span.clone()))
                     .or_else(|| name::longer_file_name(transformed, hit.span.clone()))
                     .or_else(|| name::file_name_after_words(transformed, hit.span.clone()))
                     .or_else(|| name::in_url_host(transformed, hit.span.clone()))

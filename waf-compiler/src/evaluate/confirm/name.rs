@@ -39,6 +39,36 @@ pub fn inside_longer_name(value: &[u8], hit: Range<usize>) -> Option<String> {
     ))
 }
 
+/// Why the name the pattern's `hit` found in `value` is not that function's: it lies inside a longer identifier,
+/// name characters (letters, digits, `_`) on both sides of it and at both its ends (`session_start` of
+/// `wc_order_attribution_session_start_time`, a field of WooCommerce's checkout), which PHP reads as another
+/// name. CRS's lists also hold beginnings of names to match on purpose (`odbc_connect` of
+/// `odbc_connection_string_should_quote`, `.sql.z` of `backup.sql.zip`): a hit where a name starts counts, and
+/// so does a longer name that is called (`tidy_parse_string()`: a function of PHP's all the same).
+pub fn inside_identifier(value: &[u8], hit: Range<usize>) -> Option<String> {
+    let name = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    let matched = value.get(hit.clone())?;
+    let inside = name(matched.first())
+        && name(value.get(hit.start.checked_sub(1)?))
+        && continues_name(value, hit.end);
+    let end = value[hit.end..]
+        .iter()
+        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+        .map_or(value.len(), |at| hit.end + at);
+    let called = value[end..].trim_ascii_start().first() == Some(&b'(');
+    (inside && !called).then(|| {
+        let start = value[..hit.start]
+            .iter()
+            .rposition(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .map_or(0, |at| at + 1);
+        format!(
+            "`{}` lies inside the longer name `{}`",
+            String::from_utf8_lossy(matched),
+            String::from_utf8_lossy(&value[start..end])
+        )
+    })
+}
+
 /// Why the command the pattern's `hit` found in `value` is not one: the hit starts with a letter that follows
 /// another letter, so the word it starts inside is longer (`env` of `dotenv`, `Next.js dotenv file loading`;
 /// `ls` of `tools`). The shell reads a command's name from where its word starts; a separator, a quote or a
@@ -308,6 +338,16 @@ mod tests {
         assert!(part_of_relative_name(b"cat /etc/pa\\ssw\\d", b"cat/etc/passwd", 4..14).is_none());
         assert!(part_of_relative_name(b"/bin/cat", b"/bin/cat", 5..8).is_none());
         assert!(part_of_relative_name(b"../bin/id", b"../bin/id", 7..9).is_none());
+    }
+
+    #[test]
+    fn a_function_inside_a_longer_identifier_is_another() {
+        let field = b"wc_order_attribution_session_start_time=2024";
+        assert!(inside_identifier(field, 21..34).is_some());
+        assert!(inside_identifier(b"odbc_connection_string(", 0..12).is_none());
+        assert!(inside_identifier(b"backup.sql.zip", 6..12).is_none());
+        assert!(inside_identifier(b"x=session_start()", 2..15).is_none());
+        assert!(inside_identifier(b"tidy_parse_string()", 5..14).is_none());
     }
 
     #[test]

@@ -329,11 +329,13 @@ fn is_math(value: &[u8]) -> bool {
 const RECORD_FIELDS: usize = 4;
 const RECORD_BASE64: usize = 24;
 
-/// A record of [`RECORD_FIELDS`] or more fields joined by `;`, each a plain token or a list of them
-/// ([`is_plain_token`]) or a run of base64 ([`RECORD_BASE64`] characters or more, letters of both cases and
-/// digits among them): the sensor data Akamai Bot Manager's script posts from every page of the sites it
-/// protects (`3;0;1;0;2128844;IIuLxZMdS/wSL/lKTb2...;745,83,495`), a device fingerprint. No blank, quote, bracket
-/// or operator: the parsers judge what a `;` between such fields could start (`1;id` is still a command).
+/// A record of [`RECORD_FIELDS`] or more fields joined by `;` or `|`, each a plain token or a list of them
+/// ([`is_plain_token`], with `%XX` escapes: a blank the page encoded) or a run of base64 ([`RECORD_BASE64`]
+/// characters or more, letters of both cases and digits among them): the sensor data Akamai Bot Manager's script
+/// posts from every page of the sites it protects (`3;0;1;0;2128844;IIuLxZMdS/wSL/lKTb2...;745,83,495`), a device
+/// fingerprint, the browser's brands and versions that Google Analytics reports from its client hints
+/// (`Chromium;124.0.2478.51|Microsoft%20Edge;124.0.2478.51|Not-A.Brand;99.0.0.0`). No blank, quote, bracket or
+/// operator: the parsers judge what a `;` or a `|` between such fields could start (`1;id` is still a command).
 fn is_field_record(value: &[u8]) -> bool {
     let base64 = |field: &[u8]| {
         field.len() >= RECORD_BASE64
@@ -344,10 +346,23 @@ fn is_field_record(value: &[u8]) -> bool {
             && field.iter().any(u8::is_ascii_uppercase)
             && field.iter().any(u8::is_ascii_digit)
     };
-    value.split(|&b| b == b';').count() >= RECORD_FIELDS
-        && value
-            .split(|&b| b == b';')
-            .all(|field| is_plain_token(field) || base64(field))
+    let escaped_token = |field: &[u8]| {
+        let mut unescaped = Vec::with_capacity(field.len());
+        let mut i = 0;
+        while let Some(&b) = field.get(i) {
+            let hex = |at: usize| field.get(at).is_some_and(u8::is_ascii_hexdigit);
+            if b == b'%' && hex(i + 1) && hex(i + 2) {
+                unescaped.push(b'_');
+                i += 3;
+            } else {
+                unescaped.push(b);
+                i += 1;
+            }
+        }
+        is_plain_token(&unescaped)
+    };
+    let fields = || value.split(|&b| b == b';' || b == b'|');
+    fields().count() >= RECORD_FIELDS && fields().all(|field| escaped_token(field) || base64(field))
 }
 
 /// An email address as sign-up and contact forms take it: a local part of letters, digits, `.`, `_`, `-` and the
@@ -794,7 +809,11 @@ mod tests {
             Some(Shape::Token)
         );
         // Too few fields, a blank, a short field of base64's characters.
+        assert!(is_field_record(
+            b"Chromium;124.0.2478.51|Microsoft%20Edge;124.0.2478.51|Not-A.Brand;99.0.0.0"
+        ));
         assert!(!is_field_record(b"1;id"));
+        assert!(!is_field_record(b"a|b|c|%3Cscript%3E x"));
         assert!(!is_field_record(b"1;2;3;cat /etc/passwd"));
         assert!(!is_field_record(b"1;2;3;/bin/sh"));
     }

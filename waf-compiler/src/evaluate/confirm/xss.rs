@@ -100,20 +100,42 @@ pub fn inert_script_url(value: &[u8]) -> Option<String> {
 /// `<?xml version` becomes the name of the form's only pair. Nothing after it is part of that name.
 const DECLARATION_HEAD: &[u8] = b"<?xml version";
 
-/// Why `value` is no markup, when it is the [`DECLARATION_HEAD`] and nothing else.
+/// Why `value` is no markup, when it is the [`DECLARATION_HEAD`] and nothing else, or a document type
+/// declaration alone (`<!DOCTYPE html>`, with a public identifier or not), as a session recorder reports the
+/// page it records: a browser ignores one inside a page, and it holds no tag.
 pub fn declaration_head(value: &[u8]) -> Option<String> {
-    value
-        .trim_ascii()
-        .eq_ignore_ascii_case(DECLARATION_HEAD)
-        .then(|| {
+    let value = value.trim_ascii();
+    if value.eq_ignore_ascii_case(DECLARATION_HEAD) {
+        return Some(
             "the head of an XML declaration, cut at its `=` by a form parser (an XML document labelled as a form)"
-                .to_owned()
-        })
+                .to_owned(),
+        );
+    }
+    let doctype = value
+        .get(..9)
+        .is_some_and(|head| head.eq_ignore_ascii_case(b"<!DOCTYPE"))
+        && value.last() == Some(&b'>')
+        && !value[1..].contains(&b'<')
+        && memchr::memchr(b'>', value) == Some(value.len() - 1);
+    doctype.then(|| "a document type declaration alone, which holds no tag".to_owned())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_doctype_alone_is_no_markup() {
+        assert!(declaration_head(b"<!DOCTYPE html>").is_some());
+        assert!(
+            declaration_head(b"<!doctype html PUBLIC \"-//W3C//DTD XHTML 1.0//EN\" \"x.dtd\">")
+                .is_some()
+        );
+        assert!(declaration_head(b"<!DOCTYPE html><script>alert(1)</script>").is_none());
+        assert!(
+            declaration_head(b"<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>").is_none()
+        );
+    }
 
     #[test]
     fn a_tag_behind_a_bogus_comment_counts() {
