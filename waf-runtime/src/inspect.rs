@@ -121,20 +121,40 @@ impl LoadedRules {
 
     /// `set` with what is asked of it per request worked out once.
     fn new(set: CompiledRuleSet, errors: Vec<String>, source: String) -> LoadedRules {
-        LoadedRules {
-            correlation_ids: set
-                .correlation_rule_ids()
-                .into_iter()
-                .map(u64::from)
-                .collect(),
-            response_rules: set.has_response_rules(),
-            allowed_methods: set
-                .setting(waf_compiler::ALLOWED_METHODS_SETTING)
-                .map(str::to_owned),
+        let mut loaded = LoadedRules {
             set,
+            correlation_ids: Vec::new(),
+            response_rules: false,
+            allowed_methods: None,
             errors,
             source,
-        }
+        };
+        loaded.work_out();
+        loaded
+    }
+
+    /// What every request asks of the rule set, from the rules in force.
+    fn work_out(&mut self) {
+        self.correlation_ids = self
+            .set
+            .correlation_rule_ids()
+            .into_iter()
+            .map(u64::from)
+            .collect();
+        self.response_rules = self.set.has_response_rules();
+        self.allowed_methods = self
+            .set
+            .setting(waf_compiler::ALLOWED_METHODS_SETTING)
+            .map(str::to_owned);
+    }
+
+    /// Takes the rules with these ids out (`rules.disabled_rules`), and works out again what follows from the
+    /// rules in force (a correlation rule or the rule that enforces the allowed methods may be among them).
+    /// Returns the ids that matched no loaded rule.
+    fn disable_rules(&mut self, ids: &[u32]) -> Vec<u32> {
+        let unknown = self.set.disable_rules(ids);
+        self.work_out();
+        unknown
     }
 
     /// Evaluates the upstream's answer to a request for `host` (`method` and `target` as the client sent
@@ -272,11 +292,7 @@ pub fn load(config: &Config) -> Result<LoadedRules, RulesError> {
     };
     loaded.set.set_value_memo(sources.remember_values);
     loaded.set.set_confirm(sources.confirm);
-    let unknown = loaded.set.disable_rules(sources.disabled_rules);
-    loaded.allowed_methods = loaded
-        .set
-        .setting(waf_compiler::ALLOWED_METHODS_SETTING)
-        .map(str::to_owned);
+    let unknown = loaded.disable_rules(sources.disabled_rules);
     if !unknown.is_empty() {
         loaded.errors.push(format!(
             "waf.rules.disabled_rules: no loaded rule has id {}",

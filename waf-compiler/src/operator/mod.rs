@@ -14,7 +14,7 @@ mod condition;
 
 pub use condition::{Condition, chain_holds};
 pub use kind::OperatorKind;
-pub(crate) use pm::continues_name;
+pub(crate) use pm::{continues_name, is_name_byte};
 
 use crate::regex_engine::{RegexEngine, RegexError, RegexFactory};
 use aho_corasick::AhoCorasick;

@@ -52,8 +52,12 @@ pub(super) fn find(automaton: &AhoCorasick, value: &[u8]) -> Option<Range<usize>
 /// Whether the hit of `value` ending at `end` ends inside a name: a letter, digit or underscore on both sides
 /// (`$path` of `$pathname`, `bin/ar` of `bin/archive`).
 pub fn continues_name(value: &[u8], end: usize) -> bool {
-    let name = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-    end > 0 && value.get(end - 1).is_some_and(name) && value.get(end).is_some_and(name)
+    end > 0 && value.get(end - 1).is_some_and(is_name_byte) && value.get(end).is_some_and(is_name_byte)
+}
+
+/// A byte of a name as shells and programming languages read one: a letter, a digit or `_`.
+pub fn is_name_byte(b: &u8) -> bool {
+    b.is_ascii_alphanumeric() || *b == b'_'
 }
 
 #[cfg(test)]

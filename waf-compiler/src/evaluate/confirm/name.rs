@@ -1,7 +1,7 @@
 //! Where a phrase is a whole name. CRS's phrase lists (`pm`) match inside words: `$PATH` in PostHog's
 //! `$pathname`, `bin/ar` in `bin/archive`. A name runs as long as its name characters do.
 
-use crate::operator::continues_name;
+use crate::operator::{continues_name, is_name_byte};
 use std::ops::Range;
 
 /// Whether the parameter `name` is `base`, or ends with it after one of `separators` (`post_logout_redirect_uri`,
@@ -30,7 +30,7 @@ pub fn inside_longer_name(value: &[u8], hit: Range<usize>) -> Option<String> {
     }
     let longer = value[hit.end..]
         .iter()
-        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+        .take_while(|b| is_name_byte(b))
         .count();
     Some(format!(
         "`{}` is the start of the longer name `{}`",
@@ -46,20 +46,21 @@ pub fn inside_longer_name(value: &[u8], hit: Range<usize>) -> Option<String> {
 /// `odbc_connection_string_should_quote`, `.sql.z` of `backup.sql.zip`): a hit where a name starts counts, and
 /// so does a longer name that is called (`tidy_parse_string()`: a function of PHP's all the same).
 pub fn inside_identifier(value: &[u8], hit: Range<usize>) -> Option<String> {
-    let name = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
     let matched = value.get(hit.clone())?;
-    let inside = name(matched.first())
-        && name(value.get(hit.start.checked_sub(1)?))
+    let inside = matched.first().is_some_and(is_name_byte)
+        && value
+            .get(hit.start.checked_sub(1)?)
+            .is_some_and(is_name_byte)
         && continues_name(value, hit.end);
     let end = value[hit.end..]
         .iter()
-        .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+        .position(|b| !is_name_byte(b))
         .map_or(value.len(), |at| hit.end + at);
     let called = value[end..].trim_ascii_start().first() == Some(&b'(');
     (inside && !called).then(|| {
         let start = value[..hit.start]
             .iter()
-            .rposition(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .rposition(|b| !is_name_byte(b))
             .map_or(0, |at| at + 1);
         format!(
             "`{}` lies inside the longer name `{}`",

@@ -13,6 +13,7 @@
 //! the shell-parsing crates (`shell-words`, `shlex`) split a well-formed command line into words, while this must
 //! find commands anywhere in arbitrary text and never fail on it.
 
+use crate::operator::is_name_byte;
 use std::borrow::Cow;
 use std::ops::Range;
 
@@ -142,29 +143,27 @@ const MAX_LEXED: usize = 64 * 1024;
 /// and `=` (`X=~+`, `PATH=~-:~+`). A word of other characters before its `=` is no assignment, as base64's
 /// padding before the `~` of Akamai's cookie is not (`...Z0ho=~-1~-1`).
 pub fn tilde_inside_word(value: &[u8], hit: Range<usize>) -> Option<String> {
+    // What ends a word before a tilde: a blank, an operator, a brace or a comma of an expansion, a backquote,
+    // a quote.
+    let breaks_word = |b: &u8| b.is_ascii_whitespace() || b";|&(){}<>,`\"'".contains(b);
     let matched = value.get(hit.clone())?;
     let before = *value.get(hit.start.checked_sub(1)?)?;
     let word_start = value[..hit.start]
         .iter()
-        .rposition(|b| b.is_ascii_whitespace() || b";|&(){}<>,`\"'".contains(b))
+        .rposition(breaks_word)
         .map_or(0, |at| at + 1);
     let word = &value[word_start..hit.start];
     // The name an assignment's word starts with, and where its first `=` is.
-    let assigns_at = word.iter().position(|&b| b == b'=').filter(|&eq| {
-        word[..eq]
-            .first()
-            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
-            && word[..eq]
-                .iter()
-                .all(|b| b.is_ascii_alphanumeric() || *b == b'_')
-    });
+    let assigns_at = word
+        .iter()
+        .position(|&b| b == b'=')
+        .filter(|&eq| eq > 0 && !word[0].is_ascii_digit() && word[..eq].iter().all(is_name_byte));
     let in_assignment = match before {
         b'=' => assigns_at == Some(word.len() - 1),
         b':' => assigns_at.is_some(),
         _ => false,
     };
-    let starts_word =
-        before.is_ascii_whitespace() || b";|&(){}<>,`\"'".contains(&before) || in_assignment;
+    let starts_word = breaks_word(&before) || in_assignment;
     let inside = matched.first() == Some(&b'~') && !starts_word;
     inside.then(|| {
         format!(
