@@ -336,6 +336,7 @@ impl Checked<'_, '_> {
                 },
                 self.chains.unicode_map(),
                 confirm::Request {
+                    method: self.view.method(),
                     headers: self.view.headers(),
                     name: key,
                     cookie: variable == Variable::RequestCookies,

@@ -110,6 +110,11 @@ impl<'a> RequestView<'a> {
         }
     }
 
+    /// The request's method, as received.
+    pub fn method(&self) -> &'a str {
+        self.request.method
+    }
+
     /// The request's headers, as received.
     pub fn headers(&self) -> &'a [(&'a str, &'a [u8])] {
         self.request.headers

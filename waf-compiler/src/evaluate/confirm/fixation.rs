@@ -13,17 +13,22 @@
 //!   fixes no session of the site's own pages any more than an image could; a link or a form that opens a
 //!   page or a window (`document`) is the vector;
 //! - a JSON body is sent by scripts alone (no link or form sends one), so a session id in it is no vector;
+//! - a form a browser posts names the page it came from: every browser sends `Origin` on a `POST` (`null` when
+//!   the page asks for no referrer), so a request of another method than `GET` or `HEAD` with neither `Origin`
+//!   nor `Referer` is an app's, an SDK's or a server's call (a mobile app's API, a payment SDK's analytics), not
+//!   a browser a victim was steered with (a browser too old to send `Origin`, Internet Explorer, is the cost);
 //! - where `Sec-Fetch-Mode` is missing (Safari before 16.4, in-app web views, recorded traffic), a navigation
 //!   still asks for a page: every browser's `Accept` for a document names `text/html` (or XHTML). A request that
 //!   asks for anything else (`*/*`, JSON, an image) or says `X-Requested-With: XMLHttpRequest` is a script's.
+//!
 //!
 //! A client that sends neither (no `Accept` at all) is given no such credit.
 
 use super::Confirmation;
 
 /// Whether the parameter named `name` can have come through a link or a form the victim was sent to, by the
-/// request's `headers`.
-pub fn vector(name: &[u8], headers: &[(&str, &[u8])]) -> Confirmation {
+/// request's `method` and `headers`.
+pub fn vector(name: &[u8], method: &str, headers: &[(&str, &[u8])]) -> Confirmation {
     let header = |name: &str| {
         headers
             .iter()
@@ -42,6 +47,14 @@ pub fn vector(name: &[u8], headers: &[(&str, &[u8])]) -> Confirmation {
     };
     if name.starts_with(b"json.") {
         return refused("a session id in a JSON body, which no link or form sends");
+    }
+    let navigation_method = ["GET", "HEAD"]
+        .iter()
+        .any(|navigation| method.eq_ignore_ascii_case(navigation));
+    if !navigation_method && header("origin").is_none() && header("referer").is_none() {
+        return refused(
+            "a request no browser sent (no Origin or Referer on a POST): an app's or a server's, not a victim's",
+        );
     }
     // The destinations of a navigation that embeds the page in another (`frame` and `iframe`; `embed` and
     // `object` when those load a document; `fencedframe`).
@@ -84,24 +97,33 @@ mod tests {
     #[test]
     fn only_navigations_and_forms_carry_a_fixation() {
         let mode = |value: &'static [u8]| [("Sec-Fetch-Mode", value)];
-        assert!(vector(b"phpsessid", &[]).confirmed);
-        assert!(vector(b"session_id", &mode(b"navigate")).confirmed);
-        assert!(!vector(b"session_id", &mode(b"no-cors")).confirmed);
-        assert!(!vector(b"session_id", &mode(b"cors")).confirmed);
-        assert!(!vector(b"json.session_id", &[]).confirmed);
+        assert!(vector(b"phpsessid", "GET", &[]).confirmed);
+        assert!(vector(b"session_id", "GET", &mode(b"navigate")).confirmed);
+        assert!(!vector(b"session_id", "GET", &mode(b"no-cors")).confirmed);
+        assert!(!vector(b"session_id", "GET", &mode(b"cors")).confirmed);
+        assert!(!vector(b"json.session_id", "GET", &[]).confirmed);
         let accept = |value: &'static [u8]| [("Accept", value)];
         assert!(
             vector(
                 b"sessionid",
+                "GET",
                 &accept(b"text/html,application/xhtml+xml,*/*;q=0.8")
             )
             .confirmed
         );
-        assert!(!vector(b"sessionid", &accept(b"*/*")).confirmed);
-        assert!(!vector(b"sessionid", &accept(b"application/json, text/plain, */*")).confirmed);
+        assert!(!vector(b"sessionid", "GET", &accept(b"*/*")).confirmed);
         assert!(
             !vector(
                 b"sessionid",
+                "GET",
+                &accept(b"application/json, text/plain, */*")
+            )
+            .confirmed
+        );
+        assert!(
+            !vector(
+                b"sessionid",
+                "GET",
                 &[("X-Requested-With", b"XMLHttpRequest".as_slice())]
             )
             .confirmed
@@ -111,10 +133,11 @@ mod tests {
             ("Sec-Fetch-Mode", b"navigate".as_slice()),
             ("Accept", b"*/*"),
         ];
-        assert!(vector(b"sessionid", &navigation).confirmed);
+        assert!(vector(b"sessionid", "GET", &navigation).confirmed);
         let framed = |dest: &'static [u8]| {
             vector(
                 b"sessionID",
+                "GET",
                 &[
                     ("Sec-Fetch-Mode", b"navigate".as_slice()),
                     ("Sec-Fetch-Dest", dest),
@@ -125,5 +148,26 @@ mod tests {
         assert!(!framed(b"iframe"));
         assert!(!framed(b"frame"));
         assert!(framed(b"document"));
+    }
+
+    #[test]
+    fn a_post_without_origin_or_referer_is_no_browser_form() {
+        let form = [(
+            "Content-Type",
+            b"application/x-www-form-urlencoded".as_slice(),
+        )];
+        assert!(!vector(b"session_id", "POST", &form).confirmed);
+        assert!(!vector(b"session_id", "put", &form).confirmed);
+        // A browser's form names its page, even a page that sends no referrer.
+        let from = |header: &'static str, value: &'static [u8]| {
+            vector(b"session_id", "POST", &[form[0], (header, value)]).confirmed
+        };
+        assert!(from("Origin", b"null"));
+        assert!(from("Origin", b"https://attacker.example"));
+        assert!(from("Referer", b"https://attacker.example/page"));
+        // A link carries neither.
+        let page = [("Accept", b"text/html,*/*;q=0.8".as_slice())];
+        assert!(vector(b"session_id", "GET", &page).confirmed);
+        assert!(vector(b"session_id", "HEAD", &page).confirmed);
     }
 }

@@ -66,11 +66,12 @@ pub struct Confirmation {
     pub reason: String,
 }
 
-/// What a confirmer may know of the request beyond the value: its headers (session fixation reads
-/// `Sec-Fetch-Mode`), the name the value came under (a parameter's, a header's; empty for a whole body), and
+/// What a confirmer may know of the request beyond the value: its method and headers (session fixation reads
+/// `Sec-Fetch-Mode` and `Origin`), the name the value came under (a parameter's, a header's; empty for a whole body), and
 /// whether it is a cookie's.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {
+    pub method: &'a str,
     pub headers: &'a [(&'a str, &'a [u8])],
     pub name: &'a [u8],
     pub cookie: bool,
@@ -270,7 +271,7 @@ fn judged_alone(
     request: Request<'_>,
 ) -> Option<Confirmation> {
     match confirm {
-        Confirm::Fixation => Some(fixation::vector(raw, request.headers)),
+        Confirm::Fixation => Some(fixation::vector(raw, request.method, request.headers)),
         // What refuted_by_its_place left is a lookup Log4j resolves, or a class name.
         Confirm::Lookup => Some(Confirmation {
             confirmed: true,
@@ -761,6 +762,7 @@ mod tests {
             headers: &headers,
             name: b"json.csp-report.script-sample",
             cookie: false,
+            ..Request::default()
         };
         assert!(!confirmed_at(
             Confirm::Xss,
@@ -795,6 +797,7 @@ mod tests {
             headers: &[],
             name: b"sf_redirect",
             cookie: true,
+            ..Request::default()
         };
         let frame =
             "%7B%22file%22%3A%22%2Fvar%2Fwww%2Fshop%2Fsrc%2FController.php%22%2C%22line%22%3A86%7D";
@@ -822,6 +825,7 @@ mod tests {
             headers: &[],
             name: b"q",
             cookie: false,
+            ..Request::default()
         };
         assert!(!confirmed_at(
             Confirm::Sql,
@@ -840,6 +844,7 @@ mod tests {
             headers: &[],
             name: b"jql",
             cookie: false,
+            ..Request::default()
         };
         let due = "filter = \"My open bugs\" AND duedate <= 7d";
         assert!(!confirmed_at(Confirm::Xss, due, "<= 7d", jql));
@@ -853,6 +858,7 @@ mod tests {
             headers: &[],
             name: b"$filter",
             cookie: false,
+            ..Request::default()
         };
         let expression =
             "contains(Name,'drop table (x)') or startswith(Sku,'O''Re') and Price gt 10";

@@ -90,6 +90,7 @@ mod tests {
             headers: &headers,
             name: name.as_bytes(),
             cookie: false,
+            ..Request::default()
         })
     }
 
