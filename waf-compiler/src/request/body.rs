@@ -113,7 +113,10 @@ pub fn parse_body<'a>(
     match BodyKind::from_content_type(content_type) {
         BodyKind::UrlEncoded => match form_labelled_xml(arena, body) {
             Some(xml) => parsed.xml = xml,
-            None => parsed.args = parse_urlencoded(arena, body, b'&'),
+            None => {
+                parsed.args = form_labelled_message(arena, body)
+                    .unwrap_or_else(|| parse_urlencoded(arena, body, b'&'))
+            }
         },
         BodyKind::Json => parsed.args = parse_json(arena, body),
         BodyKind::Multipart => {
@@ -741,6 +744,20 @@ fn header_param<'h>(header: &'h [u8], name: &[u8]) -> Option<&'h [u8]> {
     }
 }
 
+/// A protobuf message posted with a form's label: Firebase's Android SDK posts its analytics batches
+/// (`app-measurement.com/a`, gzip-compressed) as `application/x-www-form-urlencoded`, and other SDKs label their
+/// binary the same way by their HTTP client's default. No form encoder leaves a NUL byte or bytes that are not
+/// UTF-8 unescaped, so a body holding them is no form; when it is also one protobuf message to its last byte it
+/// is read as one ([`protobuf_values`]: every string it holds is a value the rules read, a pair hidden in one
+/// too), not as pairs of binary noise that only the encoding checks (920250, 920270) have something to say of.
+fn form_labelled_message<'a>(arena: &'a Bump, body: &'a [u8]) -> Option<&'a [Item<'a>]> {
+    if !body.contains(&0) && std::str::from_utf8(body).is_ok() {
+        return None;
+    }
+    let fields = protobuf::fields(body)?;
+    Some(protobuf_values(arena, body, &fields))
+}
+
 /// An XML document posted with a form's label: `curl -d @envelope.xml` labels what it sends
 /// `application/x-www-form-urlencoded`, as do scripts that post SOAP envelopes and XML-RPC calls without setting a
 /// type. Read as pairs, the document's head becomes a name (`<s:Envelope xmlns:s`) and its markup flags XSS rules;
@@ -988,6 +1005,24 @@ mod tests {
             args(&arena, body, b"application/json"),
             [pair("json.payload.batch.0.q", "café"), pair("json.n", "1")]
         );
+    }
+
+    #[test]
+    fn a_protobuf_message_labelled_as_a_form_is_read_as_one() {
+        let arena = Bump::new();
+        let form = b"application/x-www-form-urlencoded";
+        // Firebase's analytics batch: a message whose strings are event names and parameters.
+        let body = b"\x0a\x0a\x0a\x02_o\x12\x04auto\x12\x0badd_to_cart\x18\x8f\xf4\xe0\x01";
+        assert_eq!(
+            args(&arena, body, form),
+            [pair("", "_o"), pair("", "auto"), pair("", "add_to_cart")]
+        );
+        // A pair hidden in one of its strings is still read.
+        let body = b"\x0a\x0eid=1' or 1=1--\x18\x00";
+        assert_eq!(args(&arena, body, form), [pair("", "id=1' or 1=1--")]);
+        // A form, even one in another charset than UTF-8, or binary that is no message, is read as pairs.
+        assert_eq!(args(&arena, b"q=caf\xe9&n=1", form).len(), 2);
+        assert_eq!(args(&arena, b"a=\x00&b=\xff\xff", form).len(), 2);
     }
 
     #[test]
