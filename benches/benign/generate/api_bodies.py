@@ -17,6 +17,8 @@
   SDKs), log shippers and APM agents sending NDJSON (Vector, Fluent Bit, Filebeat, Elastic APM), Sentry SDK envelopes,
   mobile analytics batches (Segment-style /v1/batch, okhttp interceptors) and the browser RUM SDKs that deflate their
   intake requests (Datadog's `compressIntakeRequests`), compressed as zlib/gzip write them (gzip with mtime 0).
+- Binary under a form's label: mobile analytics batches in protobuf, gzip-compressed, posted as
+  `application/x-www-form-urlencoded` (Firebase's Android SDK to app-measurement.com).
 """
 import base64
 import gzip
@@ -159,6 +161,33 @@ def protobuf(rng, c):
                                                                ("Authorization", bearer(rng)),
                                                                ("X-Request-Id", uid(rng))]
         c.add(pick(rng, ["POST", "POST", "PUT"]), path, h, app_proto(rng))
+
+
+def analytics_batch(rng):
+    """A mobile analytics SDK's batch (Firebase's `app-measurement.com/a` shape): a bundle of events, each with its
+    name and parameters (`_o` origin, `_sc` screen class, `value`, `currency`), timestamps and a session id."""
+    events = []
+    for _ in range(rng.randint(1, 6)):
+        params = [message((1, "_o"), (2, pick(rng, ["auto", "app", "fcm"]))),
+                  message((1, "_sc"), (2, pick(rng, ["MainActivity", "CheckoutActivity", "ProductDetailFragment", "SettingsActivity"])))]
+        if rng.random() < 0.4:
+            params += [message((1, "value"), (5, rng.uniform(1, 500))), message((1, "currency"), (2, pick(rng, ["EUR", "INR", "VND", "BRL"])))]
+        events.append(message((1, params), (2, pick(rng, ["screen_view", "add_to_cart", "begin_checkout", "_e", "_vs", "session_start", "app_open"])),
+                              (3, ts(rng) * 1000), (4, ts(rng) * 1000 - rng.randint(1, 10 ** 6))))
+    return message((1, message((1, 1), (2, events), (7, pick(rng, ["android", "ios"])), (8, f"{rng.randint(10, 14)}"),
+                               (11, f"1:{rng.randint(10 ** 11, 10 ** 12)}:android:{hexid(rng, 16)}"), (14, rng.randint(1, 99)),
+                               (16, pick(rng, ["en_US", "vi_VN", "pt_BR", "de_DE"])), (21, uid(rng)))))
+
+
+def form_labelled_protobuf(rng, c):
+    """Binary sent under a form's label: Firebase's Android SDK posts its gzip-compressed protobuf batches as
+    `application/x-www-form-urlencoded`, the default of the HTTP client it uses."""
+    h = [("Content-Type", "application/x-www-form-urlencoded"), ("Content-Encoding", "gzip"),
+         ("User-Agent", f"Dalvik/2.1.0 (Linux; U; Android {pick(rng, ['12', '13', '14'])}; {pick(rng, ['SM-A546B', 'Pixel 7', 'CPH2449', 'moto g54 5G'])} "
+                        f"Build/{pick(rng, ['UP1A.231005.007', 'AP1A.240505.004', 'TP1A.220905.001'])})"),
+         ("Host", pick(rng, ["app-measurement.com", "region1.app-measurement.com"])), ("Connection", "Keep-Alive"),
+         ("Accept-Encoding", "gzip")]
+    c.add("POST", "/a", h, gzip.compress(analytics_batch(rng), mtime=0))
 
 
 def grpc_web(rng, c):
@@ -455,7 +484,7 @@ def build(n=2500, seed=0xA91B0D):
     rng = random.Random(seed)
     c = Corpus("api-bodies")
     makers = [(4, protobuf), (3, grpc_web), (4, ndjson), (3, octet_stream), (2, json_api_spec), (2, merge_patch),
-              (2, json_patch), (1, graphql_response), (2, amz_json), (2, soap), (3, compressed)]
+              (2, json_patch), (1, graphql_response), (2, amz_json), (2, soap), (3, compressed), (1, form_labelled_protobuf)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

@@ -5,6 +5,7 @@
   fonts, images with their Accept headers, Range requests for media), prefetch/prerender (Sec-Purpose), CORS
   preflights (OPTIONS with Access-Control-Request-*), fetch() calls, HEAD checks, form-less DELETEs;
 - mobile apps: okhttp (Android), CFNetwork and Alamofire (iOS), Dart (Flutter), Ktor, with app-specific headers;
+  the SDKs inside them posting their own events as forms with the session id they keep;
 - SDKs and tools: python-requests, httpx, axios, node-fetch, undici, Go-http-client, aws-sdk-js and boto3, Stripe
   bindings, curl, wget, Java HttpClient, Apache HttpClient, Faraday, PostmanRuntime, Guzzle, .NET;
 - crawlers and link previewers: Googlebot (desktop, smartphone), Bingbot, YandexBot, DuckDuckBot, Baiduspider,
@@ -157,6 +158,23 @@ def mobile_app(rng, c):
     c.add(method, path, h, body)
 
 
+def sdk_analytics(rng, c):
+    """An SDK inside a mobile app reporting its own events as a form, with the session id it keeps (a payment
+    SDK's analytics, an ads SDK's events): posted by the app's HTTP client, with no Origin or Referer."""
+    ver = f"{rng.randint(10, 21)}.{rng.randint(0, 40)}.{rng.randint(0, 9)}"
+    fields = [("analytics_ua", f"analytics.{pick(rng, ['payments', 'ads', 'checkout'])}_android-1.0"),
+              ("app_name", f"com.{pick(rng, ['snackr', 'shopwise', 'ridego', 'fitloop'])}.{pick(rng, ['android', 'consumer', 'app'])}"),
+              ("app_version", str(rng.randint(1000, 99999999))), ("bindings_version", ver),
+              ("device_type", pick(rng, ["samsung_SM-A546B_a54x", "Google_Pixel 6a_bluejay", "OnePlus_CPH2449_OP5958L1"])),
+              ("event", pick(rng, ["mc_load_succeeded", "mc_complete_payment_newpm_success", "sheet_presented", "ad_impression"])),
+              ("is_development", "false"), ("locale", pick(rng, ["vi_VN", "en_GB", "pt_BR", "tr_TR"])),
+              ("network_type", pick(rng, ["", "4G", "5G", "wifi"])), ("os_version", str(rng.randint(28, 35))),
+              (pick(rng, ["session_id", "sessionid", "session-id"]), uid(rng)), ("duration", f"{rng.uniform(0, 3):.3f}")]
+    h = [("Host", host(rng, "q")), ("User-Agent", f"{pick(rng, ['Stripe/v1 AndroidBindings', 'AdSDK/Android', 'CheckoutKit/Android'])}/{ver}"),
+         ("Content-Type", "application/x-www-form-urlencoded"), ("Connection", "Keep-Alive"), ("Accept-Encoding", "gzip")]
+    c.add("POST", pick(rng, ["/", "/v1/events", "/collect"]), h, qs(fields))
+
+
 def sdk(rng, c):
     hst = host(rng, "api")
     method = weighted(rng, [(5, "GET"), (3, "POST"), (1, "PUT"), (1, "DELETE"), (1, "PATCH"), (1, "HEAD")])
@@ -201,7 +219,7 @@ def crawler(rng, c):
 def build(n=3000, seed=0xC11E7):
     rng = random.Random(seed)
     c = Corpus("clients")
-    makers = [(7, browser_nav), (4, browser_asset), (2, preflight), (3, browser_api), (3, mobile_app), (3, sdk), (3, crawler)]
+    makers = [(7, browser_nav), (4, browser_asset), (2, preflight), (3, browser_api), (3, mobile_app), (1, sdk_analytics), (3, sdk), (3, crawler)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
