@@ -42,6 +42,7 @@ mod shape;
 pub use shape::{Shape, is_json_document};
 mod shell;
 mod sql;
+mod tex;
 mod xss;
 
 use crate::rule::{Confirm, Transform};
@@ -217,7 +218,8 @@ fn refuted_by_its_place(
             .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| sql::us_privacy_string(request.name, raw))
-            .or_else(|| name::within_host(transformed, hit.span.clone())),
+            .or_else(|| name::within_host(transformed, hit.span.clone()))
+            .or_else(|| name::host_and_port(raw)),
         Confirm::Xss => xss::declaration_head(raw)
             .or_else(|| xss::inert_script_url(raw))
             .or_else(|| name::file_extension(transformed, hit.span.clone())),

@@ -306,6 +306,30 @@ pub fn within_host(value: &[u8], hit: Range<usize>) -> Option<String> {
     })
 }
 
+/// Why `value` is no evidence for the pattern's hit: the whole value is a network address, a host name and its
+/// port (`api.northwind.example:443`, as a browser agent reports the host an XHR went to, `db.internal:5432` in a
+/// configuration): only letters, digits, dots, hyphens and a port number, in which no language's injection can be
+/// written. (A dotted name without a port stays a fragment: `mysql.db` names a table.)
+pub fn host_and_port(value: &[u8]) -> Option<String> {
+    let colon = value.iter().rposition(|&b| b == b':')?;
+    let (host, port) = (&value[..colon], &value[colon + 1..]);
+    let labels = || host.split(|&b| b == b'.');
+    let is_host = labels().count() >= 2
+        && labels().all(|label| {
+            !label.is_empty()
+                && label.iter().all(|&b| is_host_byte(b) && b != b'.')
+                && !label.starts_with(b"-")
+                && !label.ends_with(b"-")
+        });
+    let is_port = (1..=5).contains(&port.len()) && port.iter().all(u8::is_ascii_digit);
+    (is_host && is_port).then(|| {
+        format!(
+            "the value is a host and its port (`{}`): a network address",
+            String::from_utf8_lossy(value)
+        )
+    })
+}
+
 /// Steps up a directory tree that make a path climb out of where it is put: relative paths of text and code
 /// climb one or two (`../images/logo.png`); a traversal climbs as far as it can.
 const TRAVERSAL_STEPS: usize = 3;
@@ -384,6 +408,21 @@ mod tests {
         let sql = b"https://x.example/?q=1 union select * from northwind.dbo.orders";
         assert!(within_host(sql, 43..52).is_none());
         assert!(within_host(b"northwind", 0..9).is_none());
+        assert!(host_and_port(b"api.northwind.example:443").is_some());
+        assert!(host_and_port(b"db-1.internal:5432").is_some());
+        for not_an_address in [
+            "mysql.db",
+            "northwind:443",
+            "a..b:1",
+            "x.y:1 or 1=1",
+            "x.y:123456",
+            "-a.b:1",
+        ] {
+            assert!(
+                host_and_port(not_an_address.as_bytes()).is_none(),
+                "{not_an_address}"
+            );
+        }
     }
 
     #[test]

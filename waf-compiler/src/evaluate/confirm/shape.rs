@@ -14,7 +14,8 @@ pub enum Shape {
     /// or a record of such fields and base64 joined by `;` (Akamai's sensor data: [`is_field_record`]).
     Token,
     /// An absolute `http` or `https` URL of URL characters only (no quote, blank, bracket or backslash): the page
-    /// an analytics beacon reports, a redirect target, a link in a document.
+    /// an analytics beacon reports, a redirect target, a link in a document; or the route of a page of a web
+    /// framework with dynamic segments (`/blog/[slug]`: [`is_route_template`]).
     Url,
     /// Sentences of natural language.
     Text,
@@ -84,11 +85,11 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
         Some(Shape::Token)
     } else if is_math(value) {
         Some(Shape::Math)
-    } else if is_url(value) {
+    } else if is_url(value) || is_route_template(value) {
         Some(Shape::Url)
     } else if is_pairs(value) || is_url_with_pairs(value) {
         Some(Shape::Pairs)
-    } else if is_prose(value) || is_phrase(value) || is_error_message(value) {
+    } else if is_text(value) {
         Some(Shape::Text)
     } else if is_document(value) {
         Some(Shape::Document)
@@ -97,6 +98,14 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
     } else {
         None
     }
+}
+
+/// Whether `value` is [`Shape::Text`]: prose, a phrase or an error message. Formulas of TeX in it
+/// (`$f(x)=\sin(1/x)$`) are read as the page shows them, typeset, each one word ([`super::tex::without_formulas`]).
+fn is_text(value: &[u8]) -> bool {
+    let typeset = super::tex::without_formulas(value);
+    let text = typeset.as_deref().unwrap_or(value);
+    is_prose(text) || is_phrase(text) || is_error_message(value)
 }
 
 /// Non-empty lines of `value`.
@@ -325,6 +334,40 @@ fn is_math(value: &[u8]) -> bool {
             .any(|comment| memchr::memmem::find(value, comment).is_some())
 }
 
+/// Whether `value` is the route of a page as the file-system routers of Next.js, Nuxt, SvelteKit, Remix and
+/// Astro name it, and as their apps' analytics report the page a visitor is on (Vercel's `route`, Sentry's
+/// transaction names): a path of plain names and dynamic segments (`[slug]`, `[...path]`, `[[...path]]`), one of
+/// those at least (`/project/[ref]/editor/[id]`). As a shell pattern a whole segment in brackets matches a name
+/// of one character, and nothing else in the path is a command's syntax.
+fn is_route_template(value: &[u8]) -> bool {
+    let Some(path) = value.strip_prefix(b"/") else {
+        return false;
+    };
+    let plain = |name: &[u8]| {
+        !name.is_empty()
+            && name
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+    };
+    let dynamic = |segment: &[u8]| {
+        let inner = segment
+            .strip_prefix(b"[[...")
+            .and_then(|rest| rest.strip_suffix(b"]]"))
+            .or_else(|| {
+                segment
+                    .strip_prefix(b"[")
+                    .and_then(|rest| rest.strip_suffix(b"]"))
+                    .map(|name| name.strip_prefix(b"...").unwrap_or(name))
+            });
+        inner.is_some_and(|name| {
+            plain(name) && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
+        })
+    };
+    let path = path.strip_suffix(b"/").unwrap_or(path);
+    let segments = || path.split(|&b| b == b'/');
+    segments().any(dynamic) && segments().all(|segment| plain(segment) || dynamic(segment))
+}
+
 /// Fields of a record at least, and the length of a field of base64 in one.
 const RECORD_FIELDS: usize = 4;
 const RECORD_BASE64: usize = 24;
@@ -362,7 +405,31 @@ fn is_field_record(value: &[u8]) -> bool {
         is_plain_token(&unescaped)
     };
     let fields = || value.split(|&b| b == b';' || b == b'|');
-    fields().count() >= RECORD_FIELDS && fields().all(|field| escaped_token(field) || base64(field))
+    fields().count() >= RECORD_FIELDS
+        && fields().all(|field| escaped_token(field) || base64(field) || is_grease_brand(field))
+}
+
+/// Whether `field` is the made-up brand a Chromium browser lists among its real ones in its client hints
+/// (`sec-ch-ua`, and the lists analytics scripts report from them), so that servers do not come to expect a
+/// fixed list: `Not`, `A` and `Brand` with one of Chromium's "greasy" characters between each two (`Not/A)Brand`,
+/// `Not(A:Brand`, `Not_A Brand`, `Not A(Brand`), written out or percent-encoded.
+fn is_grease_brand(field: &[u8]) -> bool {
+    /// The characters Chromium draws from for the brand (`kGreaseyChars`).
+    const GREASY: &[u8] = b" (:-./);=?_";
+    let greasy = |rest: &[u8]| -> Option<usize> {
+        match rest {
+            [b'%', high, low, ..] if high.is_ascii_hexdigit() && low.is_ascii_hexdigit() => Some(3),
+            [b, ..] if GREASY.contains(b) => Some(1),
+            _ => None,
+        }
+    };
+    let Some(rest) = field.strip_prefix(b"Not") else {
+        return false;
+    };
+    let Some(rest) = greasy(rest).and_then(|len| rest[len..].strip_prefix(b"A")) else {
+        return false;
+    };
+    greasy(rest).is_some_and(|len| &rest[len..] == b"Brand")
 }
 
 /// An email address as sign-up and contact forms take it: a local part of letters, digits, `.`, `_`, `-` and the
@@ -609,7 +676,8 @@ const FUNCTION_WORDS: &[&str] = &[
 
 /// A short phrase of natural language (`zsh is the best!`, `JavaScript: The Good Parts`, `union was a great
 /// select`): [`PHRASE_WORDS`] or more words, each of letters (of any script) and digits, perhaps with an
-/// apostrophe or a hyphen inside (`don't`, `drop-off`) and sentence punctuation after it, one blank apart, two of
+/// apostrophe or a hyphen inside (`don't`, `drop-off`) and sentence punctuation after it (or alone after a blank,
+/// a French `?` or `!`), one blank apart, two of
 /// them words of two letters or more and one of [`FUNCTION_WORDS`]; or [`NAME_PHRASE_WORDS`] such words without
 /// one; or a name and a number, in two or three such words (`LS 300`, `ls 300 lexus`, `cat 6 cable`: a model,
 /// an edition, a size) none of them SQL's (`or 88` stays a fragment), where the shell's reading tells
@@ -620,6 +688,10 @@ fn is_phrase(value: &[u8]) -> bool {
     let (mut tokens, mut words, mut function_words, mut numbers) = (0usize, 0usize, 0usize, 0usize);
     let letter_or_digit = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
     for token in value.split(|&b| b == b' ') {
+        // French sets its question and exclamation marks apart by a blank (`c'est juste ?`).
+        if token == b"?" || token == b"!" {
+            continue;
+        }
         let core = word_core(token, b"", b".,!?:");
         let is_word = core.first().is_some_and(letter_or_digit)
             && core.last().is_some_and(letter_or_digit)
@@ -803,6 +875,29 @@ mod tests {
     }
 
     #[test]
+    fn a_page_route_with_dynamic_segments_is_a_url() {
+        for route in [
+            "/project/[ref]/editor/[id]",
+            "/blog/[slug]",
+            "/docs/[...path]",
+            "/shop/[[...filters]]/",
+            "/[locale]/checkout",
+        ] {
+            assert_eq!(data_shape(route.as_bytes()), Some(Shape::Url), "{route}");
+        }
+        for not_a_route in [
+            "/bin/[c]at",
+            "/blog/slug",
+            "/[a]/;id",
+            "/x/[$(id)]",
+            "[id]",
+            "/a/[b c]",
+        ] {
+            assert!(!is_route_template(not_a_route.as_bytes()), "{not_a_route}");
+        }
+    }
+
+    #[test]
     fn a_record_of_tokens_and_base64_is_a_token() {
         assert_eq!(
             data_shape(b"3;0;1;0;2128844;IIuLxZMdS/wSL/lKTb2AL+e11+4OLoyYAN+vveZ2hbb;745,83,495"),
@@ -816,6 +911,19 @@ mod tests {
         assert!(!is_field_record(b"a|b|c|%3Cscript%3E x"));
         assert!(!is_field_record(b"1;2;3;cat /etc/passwd"));
         assert!(!is_field_record(b"1;2;3;/bin/sh"));
+        // Chromium's made-up brand, with its punctuation.
+        for brand in [
+            "Not%2FA)Brand",
+            "Not(A%3ABrand",
+            "Not_A%20Brand",
+            "Not_A Brand",
+        ] {
+            let list =
+                format!("{brand};8.0.0.0|Chromium;126.0.6478.127|Microsoft%20Edge;126.0.2592.87");
+            assert!(is_field_record(list.as_bytes()), "{list}");
+        }
+        assert!(!is_grease_brand(b"Not(A)(Brand"));
+        assert!(!is_grease_brand(b"Not/A)Brand;id"));
     }
 
     #[test]
@@ -933,6 +1041,15 @@ mod tests {
         assert_eq!(data_shape(b"kw=script font"), None);
         assert_eq!(data_shape(b"zsh is the best!"), Some(Shape::Text));
         assert_eq!(data_shape(b"JavaScript: The Good Parts"), Some(Shape::Text));
+        assert_eq!(
+            data_shape("est-ce que c'est juste ?".as_bytes()),
+            Some(Shape::Text)
+        );
+        assert_eq!(
+            data_shape(br"Soit $X_i \sim \mathcal{B}(n, p)$ ind. J'obtiens $P(X_1+X_2 \geq 3) = 1-p^k$, c'est juste ?"),
+            Some(Shape::Text)
+        );
+        assert_eq!(data_shape(b"; ?"), None);
         assert_eq!(data_shape(b"ls foo bar"), None);
         assert_eq!(
             data_shape(b"=IF(C4=\"\", \"\", D4/C4)"),
