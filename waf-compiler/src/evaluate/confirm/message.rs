@@ -100,12 +100,21 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
                 false,
                 "lines of text or data, and no HTTP message where a line starts".to_owned(),
             ),
-            _ if forms
-                .iter()
-                .any(|form| form.iter().any(|&b| b == b'\r' || b == b'\n')) =>
+            // A final line break is what the rule found when its hit holds it (a name or a header ending in
+            // CR LF ends the header it is copied into); a hit elsewhere in the line (a request line a log line
+            // quotes) is followed by no line a message could start.
+            _ if forms.iter().any(|form| {
+                breaks_a_line(form) || (ends_a_line(form) && hit.iter().any(|&b| b == b'\r' || b == b'\n'))
+            }) =>
             {
                 (true, "a line break in a value of one line".to_owned())
             }
+            _ if forms.iter().any(|form| ends_a_line(form)) => (
+                false,
+                "one line and its line break at the end, after which no line starts, and no HTTP message where \
+                 the value starts"
+                    .to_owned(),
+            ),
             _ => (
                 false,
                 "no line break, and no HTTP message where the value starts".to_owned(),
@@ -113,6 +122,20 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
         }
     };
     Confirmation { confirmed, reason }
+}
+
+/// Whether `form` ends with a line break (LF or CR LF): a line as a container runtime logs it (`"log":"...\n"`)
+/// or a terminal's input.
+fn ends_a_line(form: &[u8]) -> bool {
+    form.ends_with(b"\n") || form.ends_with(b"\r")
+}
+
+/// Whether `form` breaks a line before its end: a CR or an LF with something after it (a final line break,
+/// [`ends_a_line`], starts no line, so no message can start there).
+fn breaks_a_line(form: &[u8]) -> bool {
+    let form = form.strip_suffix(b"\n").unwrap_or(form);
+    let form = form.strip_suffix(b"\r").unwrap_or(form);
+    form.iter().any(|&b| b == b'\r' || b == b'\n')
 }
 
 /// Whether `raw`, of no shape of its own, is lines of data all the same: two lines or more, none empty (an empty
@@ -190,7 +213,18 @@ mod tests {
     fn line_breaks_are_data_only_in_documents() {
         // A header or a name with a line break is an injection; a plain word hit by a rule on a name scores.
         assert!(confirmed("en\r\nX-Forwarded-For: 127.0.0.1"));
-        assert!(confirmed("cd /;cd etc\r\n"));
+        assert!(
+            judge(
+                b"cd /;cd etc\r\n",
+                &[Cow::Borrowed(b"cd /;cd etc\r\n")],
+                b"\r\n"
+            )
+            .confirmed
+        );
+        // A log line as a container runtime writes it, ending with its line break, quoting a request.
+        let log = b"10.0.3.4 - - [19/Feb/2024:07:06:41 +0000] \"GET /v1/shipments/8 HTTP/1.1\" 200 512 \"-\"\n";
+        assert!(!judge(log, &[Cow::Borrowed(log)], b"get /v1/shipments/8 http/1").confirmed);
+        assert!(judge(log, &[Cow::Borrowed(log)], b"\n").confirmed);
         assert!(confirmed("1"));
         assert!(confirmed("unix:AAAA|http://example.com/"));
         // A protocol named in a report, a log shipment of several lines.
