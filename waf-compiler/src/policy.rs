@@ -208,6 +208,13 @@ const METHOD_OVERRIDE_HEADERS: [&str; 3] = [
     "x-method-override",
 ];
 
+/// The methods by which a client sends a chunk of a resumable upload with its `Content-Range` (920450): Google
+/// Cloud Storage's and Drive's resumable uploads (`PUT`, `bytes 0-524287/2000000`), GitLab Runner's job logs
+/// (`PATCH`, `0-1289`), GitHub Actions' cache. CRS restricts the header because a partial `PUT` a server takes
+/// for a whole one overwrites a file with a fragment; a range that names exactly the bytes of the body is the
+/// protocol of an upload API, which only such an API accepts.
+const UPLOAD_CHUNK_METHODS: [&str; 3] = ["PUT", "PATCH", "POST"];
+
 /// The rule that refuses a multipart file name or field name with a quote, `;`, `=` or a backslash (920120): those
 /// can end the parameter a parser reads and start another (`filename="a.jpg'; filename='a.php"`). An apostrophe
 /// between two letters of a file's name (`O'Brien CV.pdf`, `Relevé d'identité.pdf`, `Dell'Acqua.docx`) ends
@@ -420,6 +427,33 @@ fn has_apostrophes_only(name: &[u8]) -> bool {
     })
 }
 
+/// Whether the `Content-Range` value `sent` (RFC 9110's `bytes first-last/complete`, `complete` perhaps `*`, or
+/// `first-last` alone as GitLab's runner sends it) names a range of exactly `body_len` bytes.
+fn ranges_the_body(sent: &[u8], body_len: usize) -> bool {
+    let sent = sent.trim_ascii();
+    let sent = sent.strip_prefix(b"bytes ").unwrap_or(sent);
+    let (range, complete) = match sent.iter().position(|&b| b == b'/') {
+        Some(slash) => (&sent[..slash], Some(&sent[slash + 1..])),
+        None => (sent, None),
+    };
+    let number = |digits: &[u8]| -> Option<u64> {
+        (!digits.is_empty() && digits.iter().all(u8::is_ascii_digit))
+            .then(|| std::str::from_utf8(digits).ok()?.parse().ok())
+            .flatten()
+    };
+    let Some(dash) = range.iter().position(|&b| b == b'-') else {
+        return false;
+    };
+    let (Some(first), Some(last)) = (number(&range[..dash]), number(&range[dash + 1..])) else {
+        return false;
+    };
+    let complete_holds = match complete {
+        None | Some(b"*") => true,
+        Some(digits) => number(digits).is_some_and(|complete| last < complete),
+    };
+    first <= last && complete_holds && last - first + 1 == body_len as u64
+}
+
 /// Whether the override header's value `sent` names one method (a token) that `allowed_methods` lists (none in
 /// force: no rule refuses a method, so none is kept from the client).
 fn overrides_to_an_allowed_method(sent: &[u8], allowed_methods: Option<&str>) -> bool {
@@ -505,7 +539,8 @@ impl Profile {
     /// body ([`TRUNCATED_URL_RULE`]), a `Content-Encoding` the engine undid on the body (`decoded`, from
     /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]) or one no server decodes ([`ENCRYPTED_CODING`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), a JSON document as a GET's body ([`GET_BODY_RULE`]), a
     /// restricted file's name in the path of a JSON document's `PUT` or `PATCH` ([`FILE_PATH_RULES`]), a `POST`'s
-    /// override to an allowed method ([`METHOD_OVERRIDE_HEADERS`]), an apostrophe inside a word of an uploaded
+    /// override to an allowed method ([`METHOD_OVERRIDE_HEADERS`]), an upload chunk's `Content-Range`
+    /// ([`UPLOAD_CHUNK_METHODS`]), an apostrophe inside a word of an uploaded
     /// file's name ([`MULTIPART_NAME_RULE`]), and a well-formed media type with a parameter CRS does
     /// not list ([`MEDIA_TYPE_RULE`]), an `Accept` list that asks for no charset the response rules cannot read
     /// ([`ACCEPT_RULE`]). For [`Profile::Api`] also an unlisted label
@@ -564,6 +599,14 @@ impl Profile {
                 })
             {
                 "a method override to a method the policy allows, on a POST"
+            } else if m.rule_id == RESTRICTED_HEADER_RULE
+                && m.value_excerpt.eq_ignore_ascii_case("content-range")
+                && UPLOAD_CHUNK_METHODS
+                    .iter()
+                    .any(|method| request.method.eq_ignore_ascii_case(method))
+                && every_header("content-range", &|sent| ranges_the_body(sent, body.len()))
+            {
+                "a chunk of a resumable upload: its `Content-Range` names exactly the body's bytes"
             } else if m.rule_id == MULTIPART_NAME_RULE
                 && m.variable.starts_with("FILES:")
                 && excerpt_bytes(&m.value_excerpt).is_some_and(|name| has_apostrophes_only(&name))
@@ -812,6 +855,35 @@ mod tests {
         assert!(!weighed("POST", "X-HTTP-Method-Override", b"TRACE"));
         assert!(!weighed("GET", "X-HTTP-Method-Override", b"DELETE"));
         assert!(!weighed("POST", "X-HTTP-Method-Override", b"PUT, TRACE"));
+    }
+
+    #[test]
+    fn an_upload_chunk_names_its_own_bytes() {
+        let weighed = |method: &str, range: &[u8], body: &[u8]| {
+            let headers = [("Content-Range", range)];
+            let request = HttpRequest {
+                method,
+                uri: "/api/v4/jobs/5884267/trace",
+                version: "HTTP/1.1",
+                headers: &headers,
+                body,
+            };
+            weighed_out(
+                RESTRICTED_HEADER_RULE,
+                "REQUEST_HEADERS_NAMES:Content-Range",
+                "content-range",
+                &request,
+            )
+        };
+        assert!(weighed("PATCH", b"0-4", b"hello"));
+        assert!(weighed("PUT", b"bytes 10-14/15", b"hello"));
+        assert!(weighed("PUT", b"bytes 0-4/*", b"hello"));
+        // A range that is not the body's, past the whole, on a GET, or no range at all.
+        assert!(!weighed("PUT", b"bytes 0-99/100", b"hello"));
+        assert!(!weighed("PUT", b"bytes 0-4/4", b"hello"));
+        assert!(!weighed("GET", b"0-4", b"hello"));
+        assert!(!weighed("PUT", b"bytes */100", b""));
+        assert!(!weighed("PUT", b"bytes 4-0", b"hello"));
     }
 
     #[test]
