@@ -87,17 +87,20 @@ fn field<'a>(value: &'a [u8], depth: usize, fields: &mut Fields<'a>) {
     if value.is_empty() {
         return;
     }
-    if is_text(value) {
-        fields.strings.push(value);
-        return;
-    }
+    // A message can be printable too: the tags of field 1 are a tab, a line feed and a carriage return, and a
+    // length is often a letter (`\nu10.80.148.125 - - ...` is OpenTelemetry's value `{1: "10.80..."}`, the
+    // `u` its length, 117). Text starts with a line break rarely, and one whose lengths then add up to its last
+    // byte is a message.
+    let text = is_text(value);
+    let starts_with_a_tag = matches!(value.first(), Some(b'\t' | b'\n' | b'\r'));
     let mut nested = Fields::default();
-    match walk(value, depth + 1, &mut nested) {
-        Some(()) => {
-            fields.strings.append(&mut nested.strings);
-            fields.bytes.append(&mut nested.bytes);
-        }
-        None => fields.bytes.push(value),
+    if (!text || starts_with_a_tag) && walk(value, depth + 1, &mut nested).is_some() {
+        fields.strings.append(&mut nested.strings);
+        fields.bytes.append(&mut nested.bytes);
+    } else if text {
+        fields.strings.push(value);
+    } else {
+        fields.bytes.push(value);
     }
 }
 
@@ -134,6 +137,23 @@ mod tests {
         let found = fields(body).unwrap();
         assert_eq!(found.strings, [&b"alice"[..], b"SELECT orders", b"nested"]);
         assert!(found.bytes.is_empty());
+    }
+
+    #[test]
+    fn a_printable_message_is_walked() {
+        // OpenTelemetry's log record body {1: "10.80.1.2 - - \"GET / HTTP/1.1\" 200"} inside field 5: the value's
+        // tag is a line feed and its length a printable byte.
+        let line = b"10.80.1.2 - - \"GET / HTTP/1.1\" 200";
+        let mut value = vec![b'\n', u8::try_from(line.len()).unwrap()];
+        value.extend_from_slice(line);
+        let mut body = vec![0x2a, u8::try_from(value.len()).unwrap()];
+        body.extend_from_slice(&value);
+        assert_eq!(fields(&body).unwrap().strings, [&line[..]]);
+        // Text that starts with a line break but is no message stays text.
+        let text = b"\nhello world";
+        let mut body = vec![0x0a, u8::try_from(text.len()).unwrap()];
+        body.extend_from_slice(text);
+        assert_eq!(fields(&body).unwrap().strings, [&text[..]]);
     }
 
     #[test]
