@@ -61,7 +61,7 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
             | Shape::Image
             | Shape::Secret,
         )
-        | None => lines_of_data(raw),
+        | None => lines_of_data(raw) || shape::is_json_sequence(raw),
     };
     let (confirmed, reason) = if let Some(found) = forms
         .iter()
@@ -237,6 +237,15 @@ mod tests {
         assert!(!confirmed(
             "205.135.216.131 - - [25/Nov/2024:01:12:06 +0000] \"GET /products/152 HTTP/1.1\" 200 21217\n\
              205.135.216.131 - - [25/Nov/2024:23:03:07 +0000] \"GET /tenants/376 HTTP/1.1\" 502 40593"
+        ));
+        // A bulk request of JSON lines, a log line of one of its documents quoting a request.
+        assert!(!confirmed(
+            "{\"index\":{\"_index\":\"logs\"}}\n{\"log\":\"10.0.0.7 - - \\\"POST /v1/orders/8 HTTP/1.1\\\" 201\\n\"}\n"
+        ));
+        assert!(confirmed("{\"a\":1}\nPOST /admin HTTP/1.1\nHost: x\n"));
+        // Splunk's events one after another, a log line's escaped line break decoded.
+        assert!(!confirmed(
+            "{\"event\":{\"log\":\"\\\"GET /v1/x HTTP/1.1\\\" 204\\nnext\"}}{\"event\":{\"log\":\"done\"}}"
         ));
         // Lines with an empty one between end a head: what follows is a body.
         assert!(confirmed("a b c\r\n\r\nHTTP/1.1 sent a b c"));

@@ -253,6 +253,28 @@ pub fn is_json_document(value: &[u8]) -> bool {
         && serde_json::from_slice::<serde::de::IgnoredAny>(trimmed).is_ok()
 }
 
+/// Whether `value` is two JSON documents or more one after another, each an object or an array, set apart by
+/// blanks and line breaks or by nothing: NDJSON (Elasticsearch's bulk requests, log shippers' batches) and the
+/// concatenated events of Splunk's HTTP Event Collector.
+pub fn is_json_sequence(value: &[u8]) -> bool {
+    let starts_a_document =
+        |rest: &[u8]| matches!(rest.trim_ascii_start().first(), Some(b'{' | b'['));
+    let mut documents =
+        serde_json::Deserializer::from_slice(value).into_iter::<serde::de::IgnoredAny>();
+    let mut count = 0;
+    loop {
+        let offset = documents.byte_offset();
+        let rest = &value[offset..];
+        if rest.trim_ascii().is_empty() {
+            return count >= 2;
+        }
+        if !starts_a_document(rest) || !matches!(documents.next(), Some(Ok(_))) {
+            return false;
+        }
+        count += 1;
+    }
+}
+
 /// A single word, name, number or identifier (`northwind`, `de-DE`, `v2.1`, `user_id`), an email address
 /// ([`is_email_address`]), or a comma-separated list
 /// of them as APIs take fields and options (`sh,fc`, `id,name,price`): no quote, no operator, no bracket, no blank,
@@ -872,6 +894,16 @@ mod tests {
         ] {
             assert!(!is_math(condition.as_bytes()), "{condition}");
         }
+    }
+
+    #[test]
+    fn json_documents_one_after_another_are_a_sequence() {
+        assert!(is_json_sequence(b"{\"index\":{}}\n{\"a\":1}\n"));
+        assert!(is_json_sequence(b"{\"a\":1}{\"b\":[2]} [3]"));
+        assert!(!is_json_sequence(b"{\"a\":1}"));
+        assert!(!is_json_sequence(b"{\"a\":1}\n1\n"));
+        assert!(!is_json_sequence(b"{\"a\":1}\nGET / HTTP/1.1\n"));
+        assert!(!is_json_sequence(b"{\"a\":1}{\"b\":"));
     }
 
     #[test]
