@@ -8,7 +8,9 @@
 - NDJSON (application/x-ndjson, application/x-json-stream): Elasticsearch/OpenSearch _bulk, Filebeat/Vector/Fluent
   Bit log shipping, Loki-style streams, BigQuery-style inserts.
 - application/octet-stream: S3 presigned PUTs, tus resumable uploads (PATCH, application/offset+octet-stream), raw
-  file POSTs with X-File-Name, firmware and backup blobs.
+  file POSTs with X-File-Name, firmware and backup blobs; chunks of resumable uploads with their Content-Range
+  (Google Cloud Storage's PUT, GitLab Runner's job log PATCH).
+- Container logs as Fluent Bit ships them: each record's `log` a line with its final line break.
 - Other media types: JSON:API (application/vnd.api+json), JSON Merge Patch (RFC 7386), JSON Patch (RFC 6902),
   GraphQL responses stored or relayed (application/graphql-response+json), AWS JSON 1.1 (Kinesis, CloudWatch Logs,
   Cognito, Secrets Manager, SSM, EventBridge with X-Amz-Target and SigV4), SOAP 1.1 (text/xml + SOAPAction) and
@@ -257,6 +259,53 @@ def ndjson(rng, c):
         c.add("POST", pick(rng, ["/v1/datasets/" + uid(rng) + "/rows", "/v1/embeddings/batch", "/import?format=jsonl"]), h, b"\n".join(lines))
 
 
+def upload_chunk(rng, c):
+    """A chunk of a resumable upload, with the Content-Range of its bytes: Google Cloud Storage's resumable PUT
+    (`bytes first-last/total`, `*` while the total is unknown) and GitLab Runner's job log (`PATCH`, `first-last`,
+    the lines of the job's output with their ANSI colours and section markers)."""
+    if rng.random() < 0.5:
+        total = rng.randint(3, 40) * 262144
+        first = rng.randint(0, total // 262144 - 2) * 262144
+        data = rng.randbytes(pick(rng, [262144, 4096, rng.randint(100, 8000)]))
+        last = first + len(data) - 1
+        h = [("Host", "storage.googleapis.com")] + sdk_client(rng) + [
+            ("Content-Type", "application/octet-stream"),
+            ("Content-Range", f"bytes {first}-{last}/{pick(rng, [str(max(total, last + 1)), '*'])}"), ("Authorization", bearer(rng))]
+        c.add("PUT", f"/upload/storage/v1/b/{pick(rng, ['media-prod', 'backups-eu'])}/o?uploadType=resumable&upload_id={alnum(rng, 60)}", h, data)
+    else:
+        first = rng.randint(0, 40) * 1000
+        lines = [f"\x1b[32;1m$ {pick(rng, ['npm ci', 'bundle exec rspec', 'go test ./...', 'make build', 'docker build -t app .'])}\x1b[0;m",
+                 f"section_start:{ts(rng)}:step_script\r\x1b[0K\x1b[0K\x1b[36;1mExecuting \"step_script\" stage of the job script\x1b[0;m",
+                 f"Fetching changes with git depth set to 20...",
+                 f"Reinitialized existing Git repository in /builds/{pick(rng, ['acme', 'platform'])}/{pick(rng, ['api', 'web'])}/.git/",
+                 f"ok  \tgithub.com/acme/api/internal/orders\t{rng.uniform(0.01, 9):.3f}s",
+                 f"\x1b[32;1mJob succeeded\x1b[0;m"]
+        data = ("\n".join(rng.sample(lines, rng.randint(2, len(lines)))) + "\n").encode()
+        h = [("Host", host(rng, "gitlab")), ("User-Agent", f"gitlab-runner 17.{rng.randint(0, 6)}.0 (17-{rng.randint(0, 6)}-stable; go1.22.7; linux/amd64)"),
+             ("Content-Type", "text/plain"), ("Content-Range", f"{first}-{first + len(data) - 1}"),
+             ("Job-Token", f"glcbt-64_{alnum(rng, 20)}"), ("Accept-Encoding", "gzip")]
+        c.add("PATCH", f"/api/v4/jobs/{rng.randint(10 ** 6, 10 ** 8)}/trace", h, data)
+
+
+def container_logs(rng, c):
+    """Container logs as Fluent Bit ships them from a node to Elasticsearch: each record's `log` is a line as the
+    container runtime wrote it, with its final line break, an access log's line among them."""
+    lines = []
+    for _ in range(rng.randint(1, 12)):
+        lines.append(jsonb({"index": {"_index": f"logstash-{pick(rng, ['2025.01.14', '2025.03.02'])}"}}))
+        log = pick(rng, [f"{rng.randint(1, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)} - - [14/Jan/2025:07:06:41 +0000] "
+                         f"\"{pick(rng, ['GET', 'POST'])} /v1/{pick(rng, ['shipments', 'orders', 'health'])}/{rng.randint(1, 99999)} HTTP/1.1\" "
+                         f"{pick(rng, [200, 201, 404])} {rng.randint(10, 9000)} \"-\" \"{pick(rng, ['okhttp/4.12.0', 'kube-probe/1.30', 'Mozilla/5.0'])}\"\n",
+                         f"{iso(rng)} INFO  [main] o.s.b.w.embedded.tomcat.TomcatWebServer : Tomcat started on port 8080 (http)\n",
+                         f"level=info ts={iso(rng)} caller=main.go:{rng.randint(10, 400)} msg=\"{text.sentence(rng, 'en')}\"\n"])
+        lines.append(jsonb({"@timestamp": iso(rng), "log": log, "stream": pick(rng, ["stdout", "stderr"]), "time": iso(rng),
+                            "kubernetes": {"pod_name": f"api-{hexid(rng, 10)}-{alnum(rng, 5).lower()}", "namespace_name": "prod",
+                                           "container_name": pick(rng, ["api", "nginx", "worker"])}}))
+    h = [("Host", pick(rng, ["es01.internal:9200", "elasticsearch.logging.svc:9200"])), ("User-Agent", "Fluent-Bit"),
+         ("Content-Type", "application/x-ndjson"), ("Authorization", "Basic " + base64.b64encode(f"fluentbit:{alnum(rng, 16)}".encode()).decode())]
+    c.add("POST", "/_bulk", h, b"\n".join(lines) + b"\n")
+
+
 def octet_stream(rng, c):
     size = int(rng.choice([rng.randint(16, 2048), rng.randint(2048, 20000)]))
     data = rng.randbytes(size)
@@ -484,7 +533,8 @@ def build(n=2500, seed=0xA91B0D):
     rng = random.Random(seed)
     c = Corpus("api-bodies")
     makers = [(4, protobuf), (3, grpc_web), (4, ndjson), (3, octet_stream), (2, json_api_spec), (2, merge_patch),
-              (2, json_patch), (1, graphql_response), (2, amz_json), (2, soap), (3, compressed), (1, form_labelled_protobuf)]
+              (2, json_patch), (1, graphql_response), (2, amz_json), (2, soap), (3, compressed), (1, form_labelled_protobuf),
+              (1, upload_chunk), (1, container_logs)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

@@ -7,8 +7,8 @@ Network Error Logging reports), CSP level 2 report-uri (application/csp-report),
 through a tunnel as text/plain, native SDKs as application/x-sentry-envelope), Datadog / New Relic / Elastic RUM
 batches and web-vitals JSON, batches compressed in the page and posted without a Content-Encoding (PostHog's
 gzip-js, Datadog's deflate), hyperlink-auditing pings (text/ping), Google's JSON-encoded protobuf calls
-(application/json+protobuf), a session recorder's page start (the page's URL, size and document type declaration)
-and Akamai Bot Manager's sensor posts (`{"sensor_data":"3;0;1;0;...;<base64>;..."}`, the
+(application/json+protobuf), a session recorder's page start (the page's URL, size and document type declaration),
+web frameworks' page views with the route of the page (`/blog/[slug]`), Akamai Bot Manager's sensor posts (`{"sensor_data":"3;0;1;0;...;<base64>;..."}`, the
 script a protected site serves under a random path).
 """
 import base64
@@ -83,9 +83,15 @@ def ga4(rng, c):
     tid = "G-" + alnum(rng, 10, "ABCDEFGHJKLMNPQRSTUVWXYZ0123456789")
     t = ts(rng)
     fam, ua, hints, kind = b = browser(rng)
-    # The browser's brands from its client hints (navigator.userAgentData), Edge's its own.
-    brands = ("Chromium;131.0.6778.86|" + ("Microsoft Edge;131.0.2903.70" if kind == "edge" else "Google Chrome;131.0.6778.86")
-              + "|Not_A Brand;24.0.0.0")
+    # The browser's brands from its client hints (navigator.userAgentData), Edge's its own, with Chromium's made-up
+    # brand of the version ("Not" and "A" and "Brand" with greasy punctuation between), in the order the browser
+    # shuffled them, each name encodeURIComponent'ed by gtag (then the whole value once more, by qs below).
+    grease = pick(rng, [("Not_A Brand", "24.0.0.0"), ("Not/A)Brand", "8.0.0.0"), ("Not(A:Brand", "99.0.0.0"),
+                        ("Not)A;Brand", "99.0.0.0"), ("Not.A/Brand", "8.0.0.0"), ("Not-A.Brand", "99.0.0.0"),
+                        ("Not;A=Brand", "24.0.0.0"), ("Not?A_Brand", "99.0.0.0")])
+    listed = [("Chromium", "131.0.6778.86"), ("Microsoft Edge", "131.0.2903.70") if kind == "edge" else ("Google Chrome", "131.0.6778.86"), grease]
+    rng.shuffle(listed)
+    brands = "|".join(f"{quote(name, safe=chr(39) + '()*!~-_.')};{version}" for name, version in listed)
     en = pick(rng, ["page_view", "scroll", "user_engagement", "view_item", "add_to_cart", "begin_checkout",
                     "purchase", "form_start", "click", "file_download", "view_search_results"])
     q = [("v", "2"), ("tid", tid), ("gtm", f"45je4{alnum(rng, 2).lower()}{rng.randint(0, 9)}v{rng.randint(100000000, 999999999)}za200"),
@@ -94,7 +100,7 @@ def ga4(rng, c):
          ("cid", f"{rng.randint(100000000, 2147483647)}.{t - rng.randint(0, 9000000)}"),
          ("ul", pick(rng, ["en-us", "de-de", "fr-fr", "ja-jp", "pt-br", "tr-tr", "pl"])),
          ("sr", pick(rng, ["1920x1080", "390x844", "1440x900", "412x915", "2560x1440"])),
-         ("uaa", "x86"), ("uab", "64"), ("uafvl", quote(brands, safe=";|")),
+         ("uaa", "x86"), ("uab", "64"), ("uafvl", brands),
          ("uamb", "0"), ("uam", ""), ("uap", pick(rng, ["Windows", "macOS", "Android"])), ("uapv", pick(rng, ["15.0.0", "10.0.0", "14.6.1"])),
          ("uaw", "0"), ("are", "1"), ("frm", "0"), ("pscdl", "noapi"), ("_eu", "AAAAAAQ"), ("_s", str(rng.randint(1, 30))),
          ("sid", str(t)), ("sct", str(rng.randint(1, 60))), ("seg", "1"), ("dl", page),
@@ -379,6 +385,26 @@ def rum(rng, c):
         c.add("POST", f"/jserrors/1/NRJS-{hexid(rng, 19)}?" + qs(q), beacon_headers(rng, "bam.eu01.nr-data.net", page, "text/plain", cookie=False), jsonb(body))
 
 
+ROUTES = ["/blog/[slug]", "/products/[id]", "/[locale]/checkout", "/docs/[...path]", "/shop/[[...filters]]",
+          "/project/[ref]/editor/[id]", "/u/[username]/settings", "/orgs/[org]/repos/[repo]/issues/[number]"]
+
+
+def route_beacon(rng, c):
+    """A web framework's page view as its analytics report it: the URL, and the route of the page in the framework's
+    file-system router with its dynamic segments (Vercel Web Analytics' `route`, a Next.js app's own telemetry)."""
+    site = host(rng, "www")
+    page = page_url(rng, site)
+    route = pick(rng, ROUTES)
+    if rng.random() < 0.5:
+        body = {"o": page, "sv": "0.1.3", "sdkn": "@vercel/analytics/next", "sdkv": "1.4.1", "ts": ts(rng) * 1000,
+                "r": pick(rng, ["", "https://www.google.com/"]), "route": route}
+        c.add("POST", "/_vercel/insights/view", beacon_headers(rng, site, page, "application/json"), jsonb(body))
+    else:
+        body = {"referrer": "", "title": text.title(rng), "route": route, "pathname": "/" + page.split("/", 3)[-1].split("?")[0],
+                "ga": {"screen_resolution": pick(rng, ["1280x800", "1920x1080", "390x844"]), "language": pick(rng, ["en-US", "de-DE", "pt-BR"])}}
+        c.add("POST", "/platform/telemetry/page", fetch(rng, "api." + site.split(".", 1)[1], page, content_type="application/json"), jsonb(body))
+
+
 def compressed(rng, c):
     """Batches compressed in the page and posted without a Content-Encoding: PostHog's `compression=gzip-js`
     (gzip, text/plain) and Datadog's browser SDK with compressIntakeRequests (deflate, zlib-wrapped, text/plain)."""
@@ -515,7 +541,8 @@ def build(n=2500, seed=0xBEAC0):
     rng = random.Random(seed)
     c = Corpus("beacons")
     makers = [(4, send_beacon), (5, ga4), (2, pixel), (4, other_collectors), (3, reporting_api), (2, csp_report),
-              (3, sentry_envelope), (2, rum), (1, compressed), (1, ping), (1, jspb), (1, akamai_sensor), (1, session_recorder)]
+              (3, sentry_envelope), (2, rum), (1, compressed), (1, ping), (1, jspb), (1, akamai_sensor), (1, session_recorder),
+              (1, route_beacon)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

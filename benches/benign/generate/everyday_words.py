@@ -15,7 +15,8 @@ the Referer of the next click, a recent-searches cookie), slugs of article, prod
 (reviews, comments, contact and support forms; urlencoded and multipart), JSON bodies of chat, notes, task and
 support APIs, and a few XML bodies (RSS-style comment feeds, SOAP notes of a help desk). Maths answers as exercise
 sites and calculators take them (`sqrt(2)/2`, `3x^2 + 2x - 1`, `sin(x)^2 + cos(x)^2`), posted as an attempt's JSON or
-typed into a calculator's search.
+typed into a calculator's search; questions and answers of maths Q&A sites and forums with their formulas in TeX
+(`$f(x)=\\sin(1/x)$`, `$$...$$`, `\\(...\\)`, Codeforces' `$$$...$$$`), which the page typesets with MathJax or KaTeX.
 """
 import random
 import re
@@ -404,6 +405,46 @@ def maths_answer(rng, c):
               navigation(rng, hst, referer=f"https://{hst}/", cookie=cookie_header(rng), site="same-origin"))
 
 
+TEX_QUESTIONS = [
+    ("Is $f(x) = x\\sin(1/x)$ uniformly continuous on $(0,1)$?",
+     "Since $|\\sin(1/x)| \\le 1$, we get $|f(x)| \\le |x| \\to 0$, so $f$ extends continuously to $[0,1]$ by $f(0)=0$. "
+     "Does the same work for $g(x)=\\sin(1/x)$? I think not, because $\\lim_{x\\to0^+} g(x)$ doesn't exist."),
+    ("Limit $\\lim_{x \\to 0} \\frac{\\tan x - \\sin x}{x^3}$ without L'Hôpital",
+     "I wrote $\\tan x - \\sin x = \\tan x(1-\\cos x)$ and used $1-\\cos x \\sim x^2/2$, which gives $\\frac{1}{2}$. Is that rigorous?"),
+    ("Why is $\\sum_{n=1}^\\infty \\frac{1}{n^2} = \\frac{\\pi^2}{6}$?",
+     "I know the Basel problem, but I don't see why $$\\prod_{n=1}^\\infty \\left(1-\\frac{x^2}{n^2\\pi^2}\\right) = \\frac{\\sin x}{x}$$ holds."),
+    ("Eigenvalues of $A^TA$ vs. $AA^T$",
+     "For $A \\in \\mathbb{R}^{m \\times n}$, show that the non-zero eigenvalues of \\(A^TA\\) and \\(AA^T\\) agree (with multiplicity)."),
+    ("Probabilité que $X_1 + X_2 \\geq 3$",
+     "Soit $X_i \\sim \\mathcal{B}(n, p)$ indépendantes. J'obtiens $P(X_1+X_2 \\geq 3) = 1 - \\sum_{k=0}^{2} \\binom{2n}{k} p^k (1-p)^{2n-k}$, c'est juste ?"),
+    ("Bound for $a_i \\oplus a_j$",
+     "For problem D note that $$$a_i \\oplus a_j \\le 2\\max(a_i, a_j)$$$, so only $$$O(\\log C)$$$ candidates matter."),
+]
+
+
+def maths_question(rng, c):
+    """A question or answer on a maths Q&A site or forum with its formulas in TeX, which MathJax or KaTeX typesets
+    in the page: the post form, the title checked for duplicates as it is typed, and the page view analytics
+    report with the title."""
+    title, body = pick(rng, TEX_QUESTIONS)
+    hst = host(rng, pick(rng, ["math", "forum", "www"]))
+    kind = rng.randrange(3)
+    if kind == 0:
+        c.add("POST", "/questions/ask/submit",
+              fetch(rng, hst, f"https://{hst}/questions/ask", content_type="application/x-www-form-urlencoded; charset=UTF-8",
+                    cookie=cookie_header(rng)),
+              form([("title", title), ("post-text", body), ("tagnames", pick(rng, ["real-analysis", "linear-algebra", "probability"])),
+                    ("fkey", hexid(rng, 32))]))
+    elif kind == 1:
+        c.add("GET", "/search/titles?" + form([("title", title)]),
+              fetch(rng, hst, f"https://{hst}/questions/ask", cookie=cookie_header(rng)))
+    else:
+        c.add("POST", f"/api/posts/{rng.randint(1000, 999999)}/answers",
+              fetch(rng, hst, f"https://{hst}/questions/{rng.randint(1000, 999999)}", content_type="application/json",
+                    cookie=cookie_header(rng)),
+              jsonb({"body": body, "draft": False}))
+
+
 def short_text(rng, c):
     """A short text where short texts go: a search, a status or title in a form (urlencoded or multipart), a chat
     message in JSON."""
@@ -431,7 +472,7 @@ def short_text(rng, c):
                                           cookie=cookie_header(rng)), body)
 
 
-SHAPES = [(5, search_get), (2, autocomplete), (2, click_from_results), (3, slug_page), (5, html_form), (4, json_api), (1, xml_body), (3, short_text), (1, maths_answer)]
+SHAPES = [(5, search_get), (2, autocomplete), (2, click_from_results), (3, slug_page), (5, html_form), (4, json_api), (1, xml_body), (3, short_text), (1, maths_answer), (1, maths_question)]
 
 
 def build(n=2000, seed=0xE7E5):
