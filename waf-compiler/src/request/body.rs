@@ -58,6 +58,11 @@ pub enum BodyKind {
     Json,
     Multipart,
     Xml,
+    /// `multipart/related` (RFC 2387): a document and the parts it refers to, as Google's APIs take an upload
+    /// with its metadata (`uploadType=multipart`) and SOAP a message with its attachments (MTOM). ModSecurity has
+    /// no processor for it; here each part is read by its own `Content-Type`, its values nameless `ARGS_POST`
+    /// values (a JSON part's leaves under their `json.` names), and `REQUEST_BODY` keeps the raw bytes.
+    Related,
     /// Absent or unknown content type: the raw body is the one `ARGS_POST` value.
     Other,
 }
@@ -78,6 +83,8 @@ impl BodyKind {
             BodyKind::UrlEncoded
         } else if is(b"multipart/form-data") {
             BodyKind::Multipart
+        } else if is(b"multipart/related") {
+            BodyKind::Related
         } else if is(b"application/json") || ends_with(b"+json") {
             BodyKind::Json
         } else if is(b"application/xml") || is(b"text/xml") || ends_with(b"+xml") {
@@ -124,6 +131,10 @@ pub fn parse_body<'a>(
                 parse_multipart(arena, body, content_type.unwrap_or_default())
         }
         BodyKind::Xml => parsed.xml = parse_xml(arena, body),
+        BodyKind::Related => {
+            parsed.args = parse_related(arena, body, content_type.unwrap_or_default())
+                .unwrap_or_else(|| parse_untyped(arena, body, content_type))
+        }
         BodyKind::Other => parsed.args = parse_untyped(arena, body, content_type),
     }
     parsed
@@ -648,6 +659,71 @@ fn multipart_fields<'a>(
     files: &mut ArenaVec<'a, Item<'a>>,
     part_headers: &mut ArenaVec<'a, Item<'a>>,
 ) -> Option<ArenaVec<'a, Item<'a>>> {
+    let parts = multipart_parts(body, content_type)?;
+    let mut items = ArenaVec::new_in(arena);
+    for &(headers, content) in &parts.parts {
+        let disposition = header_lines(headers)
+            .find(|l| l.len() > 20 && l[..20].eq_ignore_ascii_case(b"content-disposition:"));
+        let name = disposition
+            .and_then(|d| header_param(d, b"name"))
+            .unwrap_or_default();
+        part_headers.extend(header_lines(headers).map(|line| Item::new(name, line)));
+        let disposition = disposition?;
+        if let Some(file_name) = header_param(disposition, b"filename") {
+            files.push(Item::new(name, file_name));
+            continue;
+        }
+        items.push(Item::new(name, content));
+    }
+    if parts.truncated {
+        items.push(Item::raw(body));
+    }
+    Some(items)
+}
+
+/// The values of a `multipart/related` body ([`BodyKind::Related`]): each part read as a body of its own
+/// `Content-Type` would be (JSON walked, XML's text, binary's strings or text runs, anything else raw); `None`
+/// when the body is not one multipart message.
+fn parse_related<'a>(
+    arena: &'a Bump,
+    body: &'a [u8],
+    content_type: &[u8],
+) -> Option<&'a [Item<'a>]> {
+    let parts = multipart_parts(body, content_type)?;
+    let mut items = ArenaVec::new_in(arena);
+    for &(headers, content) in &parts.parts {
+        let part_type = header_lines(headers)
+            .find(|l| l.len() > 13 && l[..13].eq_ignore_ascii_case(b"content-type:"))
+            .map(|l| l[13..].trim_ascii());
+        // A part that is itself multipart is read as bytes: nesting parts in parts would buy an attacker a parser
+        // as deep as the body is long.
+        if matches!(
+            BodyKind::from_content_type(part_type),
+            BodyKind::Related | BodyKind::Multipart
+        ) {
+            items.extend_from_slice(parse_untyped(arena, content, None));
+            continue;
+        }
+        let part = parse_body(arena, content, part_type);
+        items.extend_from_slice(part.args);
+        items.extend_from_slice(part.xml);
+    }
+    if parts.truncated {
+        items.push(Item::raw(body));
+    }
+    Some(items.into_bump_slice())
+}
+
+/// The parts of a multipart body: each one's header block and content, at most [`MAX_MULTIPART_PARTS`] of them
+/// (`truncated` past them).
+struct Parts<'a> {
+    parts: Vec<(&'a [u8], &'a [u8])>,
+    truncated: bool,
+}
+
+/// The parts of the multipart `body` whose boundary `content_type` names; `None` when it is not one multipart
+/// message (no boundary, no closing delimiter, a part without its blank line).
+fn multipart_parts<'a>(body: &'a [u8], content_type: &[u8]) -> Option<Parts<'a>> {
     let boundary = header_param(content_type, b"boundary")?;
     if boundary.is_empty() {
         return None;
@@ -657,11 +733,13 @@ fn multipart_fields<'a>(
     let finder = memchr::memmem::Finder::new(&delimiter);
     let first = finder.find(body)?;
     let mut rest = &body[first + delimiter.len()..];
-    let mut items = ArenaVec::new_in(arena);
-    let mut parts = 0;
+    let mut parts = Vec::new();
     loop {
         if rest.starts_with(b"--") {
-            return Some(items);
+            return Some(Parts {
+                parts,
+                truncated: false,
+            });
         }
         rest = rest
             .strip_prefix(b"\r\n")
@@ -673,31 +751,22 @@ fn multipart_fields<'a>(
             .or_else(|| part.strip_suffix(b"\n"))
             .unwrap_or(part);
         rest = &rest[next + delimiter.len()..];
-        parts += 1;
-        if parts > MAX_MULTIPART_PARTS {
-            items.push(Item::raw(body));
-            return Some(items);
+        if parts.len() == MAX_MULTIPART_PARTS {
+            return Some(Parts {
+                parts,
+                truncated: true,
+            });
         }
-        let (headers, content) = split_part(part)?;
-        let lines = || {
-            headers
-                .split(|b| *b == b'\n')
-                .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
-                .filter(|l| !l.is_empty())
-        };
-        let disposition =
-            lines().find(|l| l.len() > 20 && l[..20].eq_ignore_ascii_case(b"content-disposition:"));
-        let name = disposition
-            .and_then(|d| header_param(d, b"name"))
-            .unwrap_or_default();
-        part_headers.extend(lines().map(|line| Item::new(name, line)));
-        let disposition = disposition?;
-        if let Some(file_name) = header_param(disposition, b"filename") {
-            files.push(Item::new(name, file_name));
-            continue;
-        }
-        items.push(Item::new(name, content));
+        parts.push(split_part(part)?);
     }
+}
+
+/// The non-empty lines of a part's header block.
+fn header_lines(headers: &[u8]) -> impl Iterator<Item = &[u8]> {
+    headers
+        .split(|b| *b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .filter(|l| !l.is_empty())
 }
 
 /// Splits a part into its header block and content at the first blank line.
@@ -1023,6 +1092,28 @@ mod tests {
         // A form, even one in another charset than UTF-8, or binary that is no message, is read as pairs.
         assert_eq!(args(&arena, b"q=caf\xe9&n=1", form).len(), 2);
         assert_eq!(args(&arena, b"a=\x00&b=\xff\xff", form).len(), 2);
+    }
+
+    #[test]
+    fn related_parts_are_read_by_their_own_types() {
+        let arena = Bump::new();
+        let content_type = b"multipart/related; boundary=foo_bar_baz";
+        let body = b"--foo_bar_baz\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n\
+{\"name\":\"Rapport \\u2013 Q3.pdf\",\"parents\":[\"1AbC\"]}\r\n\
+--foo_bar_baz\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.7\n%\xe2\xe3\xcf\xd3\n\r\n--foo_bar_baz--\r\n";
+        let items = args(&arena, body, content_type);
+        assert_eq!(items[0], pair("json.name", "Rapport \u{2013} Q3.pdf"));
+        assert_eq!(items[1], pair("json.parents.0", "1AbC"));
+        // A part that is multipart again is read as bytes; a body that is no multipart message is read raw.
+        let nested = b"--a\r\nContent-Type: multipart/related; boundary=b\r\n\r\n--b\r\n\r\nx\r\n--b--\r\n--a--";
+        assert_eq!(
+            args(&arena, nested, b"multipart/related; boundary=a").len(),
+            1
+        );
+        assert_eq!(
+            args(&arena, b"not multipart", content_type),
+            [pair("", "not multipart")]
+        );
     }
 
     #[test]

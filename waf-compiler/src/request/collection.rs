@@ -294,7 +294,9 @@ impl<'a> RequestView<'a> {
         match variable {
             Body => self.single(r.body),
             RequestBody => match BodyKind::from_content_type(self.header("content-type").next()) {
-                BodyKind::UrlEncoded | BodyKind::Json | BodyKind::Other => self.single(r.body),
+                BodyKind::UrlEncoded | BodyKind::Json | BodyKind::Related | BodyKind::Other => {
+                    self.single(r.body)
+                }
                 BodyKind::Xml | BodyKind::Multipart => &[],
             },
             RequestBodyLength => {
@@ -307,7 +309,7 @@ impl<'a> RequestView<'a> {
                     BodyKind::Multipart => self.single(b"MULTIPART"),
                     BodyKind::Xml => self.single(b"XML"),
                     BodyKind::Json => self.single(b"JSON"),
-                    BodyKind::Other => &[],
+                    BodyKind::Related | BodyKind::Other => &[],
                 }
             }
             ArgsCombinedSize => {
