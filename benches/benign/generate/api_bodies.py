@@ -11,6 +11,7 @@
   file POSTs with X-File-Name, firmware and backup blobs; chunks of resumable uploads with their Content-Range
   (Google Cloud Storage's PUT, GitLab Runner's job log PATCH).
 - Container logs as Fluent Bit ships them: each record's `log` a line with its final line break.
+- multipart/related uploads (Google's `uploadType=multipart`): the file's metadata in JSON, then the file.
 - Other media types: JSON:API (application/vnd.api+json), JSON Merge Patch (RFC 7386), JSON Patch (RFC 6902),
   GraphQL responses stored or relayed (application/graphql-response+json), AWS JSON 1.1 (Kinesis, CloudWatch Logs,
   Cognito, Secrets Manager, SSM, EventBridge with X-Amz-Target and SigV4), SOAP 1.1 (text/xml + SOAPAction) and
@@ -287,6 +288,24 @@ def upload_chunk(rng, c):
         c.add("PATCH", f"/api/v4/jobs/{rng.randint(10 ** 6, 10 ** 8)}/trace", h, data)
 
 
+def related_upload(rng, c):
+    """An upload with its metadata in one `multipart/related` body (RFC 2387), as Google's API clients send
+    `uploadType=multipart`: a JSON part (its non-ASCII escaped as Python's json writes it) and the file's part."""
+    name = pick(rng, ["Rapport – T3 2025.pdf", "Müller & Söhne Angebot.pdf", "résumé (final).pdf", "scan 2025-03-02.jpg", "notes.txt"])
+    meta = json.dumps({"name": name, "parents": [alnum(rng, 33)], "description": text.sentence(rng, pick(rng, text.LANGUAGES))}).encode()
+    kind = name.rsplit(".", 1)[1]
+    data = {"pdf": b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n" + rng.randbytes(rng.randint(200, 3000)),
+            "jpg": b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + rng.randbytes(rng.randint(200, 3000)),
+            "txt": text.prose(rng, sentences=3).encode()}[kind]
+    ctype = {"pdf": "application/pdf", "jpg": "image/jpeg", "txt": "text/plain"}[kind]
+    boundary = "=" * 15 + str(rng.randint(10 ** 18, 10 ** 19)) + "=="
+    body = (f"--{boundary}\r\nContent-Type: application/json; charset=UTF-8\r\n\r\n".encode() + meta
+            + f"\r\n--{boundary}\r\nContent-Type: {ctype}\r\n\r\n".encode() + data + f"\r\n--{boundary}--".encode())
+    h = [("Host", "www.googleapis.com")] + sdk_client(rng) + [("Content-Type", f'multipart/related; boundary="{boundary}"'),
+                                                             ("Authorization", bearer(rng))]
+    c.add("POST", "/upload/drive/v3/files?uploadType=multipart&fields=id%2CwebViewLink&supportsAllDrives=true", h, body)
+
+
 def container_logs(rng, c):
     """Container logs as Fluent Bit ships them from a node to Elasticsearch: each record's `log` is a line as the
     container runtime wrote it, with its final line break, an access log's line among them."""
@@ -534,7 +553,7 @@ def build(n=2500, seed=0xA91B0D):
     c = Corpus("api-bodies")
     makers = [(4, protobuf), (3, grpc_web), (4, ndjson), (3, octet_stream), (2, json_api_spec), (2, merge_patch),
               (2, json_patch), (1, graphql_response), (2, amz_json), (2, soap), (3, compressed), (1, form_labelled_protobuf),
-              (1, upload_chunk), (1, container_logs)]
+              (1, upload_chunk), (1, container_logs), (1, related_upload)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
