@@ -56,6 +56,9 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/problem+json| |application/ld+json| |application/graphql| |application/graphql+json| ",
     "|application/x-amz-json-1.0| |application/x-amz-json-1.1| |application/x-sentry-envelope| |text/json| ",
     "|application/graphql-response+json| |application/vnd.google.protobuf| ",
+    // Apache Thrift's RPC bodies (Evernote's clients and web app, services behind a Thrift HTTP transport)
+    "|application/x-thrift| |application/vnd.apache.thrift.binary| |application/vnd.apache.thrift.compact| ",
+    "|application/vnd.apache.thrift.json| ",
     // batch requests of OData services, Google's APIs and Azure Storage: multipart/mixed of application/http parts
     "|multipart/mixed| ",
     // the bulk API of Elasticsearch's clients (8.x label every request with a versioned vendor type), and
@@ -270,6 +273,13 @@ const MEDIA_TYPE_RULE: u32 = 920470;
 /// list of media ranges (a path, as Rails' CVE-2019-5418 reads one from the header) still counts.
 const ACCEPT_RULE: u32 = 920600;
 
+/// The rule that refuses a `Content-Type` naming a JSON or XML type after its own (921421): a parser that reads
+/// the later one gets a body the rules read as another. `multipart/related` names its root part's type in its
+/// `type` parameter (RFC 2387), and MTOM its XML's in `start-info` (SOAP with attachments: Office's file sync,
+/// `multipart/related; type="application/xop+xml"; start-info="text/xml"`); the engine reads each part by the
+/// type its own headers give (`body.rs`), so those parameters relabel nothing.
+const DECLARED_TYPE_RULE: u32 = 921421;
+
 /// The structured syntax suffixes (RFC 6839) whose bodies the engine parses as the suffix says, whatever the
 /// media type before it (`application/scim+json` of SCIM provisioning, `application/atom+xml`).
 const PARSED_SUFFIXES: [&str; 2] = ["+json", "+xml"];
@@ -354,6 +364,31 @@ fn media_type_with(value: &[u8], parameter: &dyn Fn(&[u8]) -> bool) -> bool {
 /// The charsets CRS's pattern for `Accept` takes: ASCII-compatible ones the response rules read.
 const READABLE_CHARSETS: [&[u8]; 4] = [b"utf-8", b"iso-8859-1", b"iso-8859-15", b"windows-1252"];
 
+/// Whether the `Content-Type` value `sent` is a well-formed `multipart/related` whose only JSON or XML types are
+/// the values of its `type` and `start-info` parameters ([`DECLARED_TYPE_RULE`]).
+fn names_related_parts_only(sent: &[u8]) -> bool {
+    let mut parts = split_parameters(sent);
+    let related = parts.next().is_some_and(|media| {
+        media
+            .trim_ascii()
+            .eq_ignore_ascii_case(b"multipart/related")
+    });
+    related
+        && is_well_formed_media_type(sent)
+        && parts.all(|parameter| {
+            let Some((name, value)) = split_at(parameter.trim_ascii(), b'=') else {
+                return true;
+            };
+            let value = value.to_ascii_lowercase();
+            let names_a_type = [b"json".as_slice(), b"xml"]
+                .iter()
+                .any(|kind| memchr::memmem::find(&value, kind).is_some());
+            !names_a_type
+                || name.eq_ignore_ascii_case(b"type")
+                || name.eq_ignore_ascii_case(b"start-info")
+        })
+}
+
 /// Whether `value`, an `Accept` header, asks for no charset the response rules cannot read ([`ACCEPT_RULE`]):
 /// it is a list of media ranges ([`is_media_range_list`]) whose every `charset` parameter names one of
 /// [`READABLE_CHARSETS`] (Wikipedia's page previews ask for
@@ -371,7 +406,18 @@ fn asks_for_no_charset(value: &[u8]) -> bool {
                         .any(|known| charset.eq_ignore_ascii_case(known))
             })
     };
-    !value.trim_ascii().is_empty() && media_range_list_with(value, &readable)
+    // A bare word where a media range belongs (Microsoft Teams' `Accept: json`) names no charset either.
+    let bare_word = |element: &[u8]| {
+        let element = element.trim_ascii();
+        !element.is_empty()
+            && element
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'+'))
+    };
+    !value.trim_ascii().is_empty()
+        && value
+            .split(|&b| b == b',')
+            .all(|element| bare_word(element) || media_range_list_with(element, &readable))
 }
 
 /// Whether `value` is a list of media ranges as `Accept` headers carry them: each element a media range with
@@ -540,7 +586,8 @@ impl Profile {
     /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]) or one no server decodes ([`ENCRYPTED_CODING`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), a JSON document as a GET's body ([`GET_BODY_RULE`]), a
     /// restricted file's name in the path of a JSON document's `PUT` or `PATCH` ([`FILE_PATH_RULES`]), a `POST`'s
     /// override to an allowed method ([`METHOD_OVERRIDE_HEADERS`]), an upload chunk's `Content-Range`
-    /// ([`UPLOAD_CHUNK_METHODS`]), an apostrophe inside a word of an uploaded
+    /// ([`UPLOAD_CHUNK_METHODS`]), the parts' types of a `multipart/related` body ([`DECLARED_TYPE_RULE`]), an
+    /// apostrophe inside a word of an uploaded
     /// file's name ([`MULTIPART_NAME_RULE`]), and a well-formed media type with a parameter CRS does
     /// not list ([`MEDIA_TYPE_RULE`]), an `Accept` list that asks for no charset the response rules cannot read
     /// ([`ACCEPT_RULE`]). For [`Profile::Api`] also an unlisted label
@@ -626,6 +673,10 @@ impl Profile {
                 && is_json_document(body)
             {
                 "a JSON document written by PUT or PATCH: the path names an API's resource, not a file served"
+            } else if m.rule_id == DECLARED_TYPE_RULE
+                && every_header("content-type", &names_related_parts_only)
+            {
+                "the types of a multipart/related body's parts in its `type` and `start-info` parameters"
             } else if m.rule_id == MEDIA_TYPE_RULE
                 && every_header("content-type", &is_well_formed_media_type)
             {
@@ -709,6 +760,8 @@ mod tests {
             "text/html, image/gif, image/jpeg, *; q=.2, */*; q=.2",
             "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8,",
             r#"application/json; charset=utf-8; profile="https://www.mediawiki.org/wiki/Specs/Summary/1.2.0""#,
+            "json",
+            "json, text/plain",
         ] {
             assert!(asks_for_no_charset(good.as_bytes()), "{good}");
         }
@@ -720,6 +773,8 @@ mod tests {
             "Accept: application/vnd.github.valkyrie+json",
             "text/html, (x)",
             "",
+            "json;charset=utf-7",
+            "a|id",
         ] {
             assert!(!asks_for_no_charset(bad.as_bytes()), "{bad}");
         }
@@ -855,6 +910,26 @@ mod tests {
         assert!(!weighed("POST", "X-HTTP-Method-Override", b"TRACE"));
         assert!(!weighed("GET", "X-HTTP-Method-Override", b"DELETE"));
         assert!(!weighed("POST", "X-HTTP-Method-Override", b"PUT, TRACE"));
+    }
+
+    #[test]
+    fn a_related_body_names_its_parts_types() {
+        assert!(names_related_parts_only(
+            br#"multipart/related; type="application/xop+xml"; boundary="urn:uuid:4f94"; start="<53df>"; start-info="text/xml""#
+        ));
+        assert!(names_related_parts_only(
+            br#"multipart/related; type="application/json"; boundary=x"#
+        ));
+        // Another type hidden in another parameter, another media type, a malformed value.
+        assert!(!names_related_parts_only(
+            b"multipart/related; boundary=x; charset=application/json"
+        ));
+        assert!(!names_related_parts_only(
+            b"text/plain; type=application/json"
+        ));
+        assert!(!names_related_parts_only(
+            b"multipart/related; type=application/json; x"
+        ));
     }
 
     #[test]
