@@ -337,6 +337,7 @@ impl Checked<'_, '_> {
                 self.chains.unicode_map(),
                 confirm::Request {
                     method: self.view.method(),
+                    target: self.view.target(),
                     headers: self.view.headers(),
                     name: key,
                     cookie: variable == Variable::RequestCookies,

@@ -115,6 +115,11 @@ impl<'a> RequestView<'a> {
         self.request.method
     }
 
+    /// The request's target, as received (`/path?query`).
+    pub fn target(&self) -> &'a str {
+        self.request.uri
+    }
+
     /// The request's headers, as received.
     pub fn headers(&self) -> &'a [(&'a str, &'a [u8])] {
         self.request.headers

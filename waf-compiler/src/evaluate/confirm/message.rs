@@ -162,14 +162,28 @@ const LINE_WORDS: usize = 3;
 /// `$batch`, the batch endpoints of Google's APIs and Azure Storage). Each part is a request the application
 /// parses and runs itself, as JSON batching does with its members; no server or proxy reads it as a message of
 /// the connection, which the proxy frames itself.
-pub fn batch(headers: &[(&str, &[u8])], value: &[u8]) -> Option<String> {
-    let mixed = headers.iter().any(|(name, content_type)| {
-        name.eq_ignore_ascii_case("content-type")
-            && content_type
-                .trim_ascii_start()
-                .get(..15)
-                .is_some_and(|media| media.eq_ignore_ascii_case(b"multipart/mixed"))
+pub fn batch(target: &str, headers: &[(&str, &[u8])], value: &[u8]) -> Option<String> {
+    let is_mixed = |content_type: &[u8]| {
+        content_type
+            .trim_ascii_start()
+            .get(..15)
+            .is_some_and(|media| media.eq_ignore_ascii_case(b"multipart/mixed"))
+    };
+    let labelled = headers.iter().any(|(name, content_type)| {
+        name.eq_ignore_ascii_case("content-type") && is_mixed(content_type)
     });
+    // Google's web clients post a batch as a simple request, without a preflight: the body labelled as text,
+    // its content type in the `$ct` parameter, which Google's front end takes as the body's.
+    let overridden = target
+        .split_once('?')
+        .map_or("", |(_, query)| query)
+        .split('&')
+        .filter_map(|pair| {
+            pair.strip_prefix("$ct=")
+                .or_else(|| pair.strip_prefix("%24ct="))
+        })
+        .any(|value| is_mixed(&crate::transform::url_decode(value.as_bytes())));
+    let mixed = labelled || overridden;
     let http_parts = value
         .windows(16)
         .any(|w| w.eq_ignore_ascii_case(b"application/http"));
@@ -296,9 +310,14 @@ mod tests {
         // A batch request's parts are requests by the format the request declares.
         let odata = "--batch_1\r\nContent-Type: application/http\r\n\r\nPOST https://x.example/t HTTP/1.1\r\n";
         let mixed = [("Content-Type", &b"multipart/mixed; boundary=batch_1"[..])];
-        assert!(batch(&mixed, odata.as_bytes()).is_some());
-        assert!(batch(&[], odata.as_bytes()).is_none());
-        assert!(batch(&mixed, b"x\r\n\r\nPOST /admin HTTP/1.1").is_none());
+        assert!(batch("/$batch", &mixed, odata.as_bytes()).is_some());
+        assert!(batch("/$batch", &[], odata.as_bytes()).is_none());
+        assert!(batch("/$batch", &mixed, b"x\r\n\r\nPOST /admin HTTP/1.1").is_none());
+        // Google's clients name the type in `$ct`, the body labelled as text.
+        let text = [("Content-Type", b"text/plain;charset=UTF-8".as_slice())];
+        let google = "/batch/drive/v2internal?$ct=multipart%2Fmixed%3B%20boundary%3D%22x%22&key=k";
+        assert!(batch(google, &text, odata.as_bytes()).is_some());
+        assert!(batch("/batch?$ct=text%2Fplain", &text, odata.as_bytes()).is_none());
         // In text of several lines, a line of prose is no IMAP command.
         let mail = b"Hello,\r\nWe select the shipping option\r\nContent-Type: text/plain";
         assert_eq!(injection(mail, true), None);

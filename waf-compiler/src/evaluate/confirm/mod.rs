@@ -67,12 +67,13 @@ pub struct Confirmation {
     pub reason: String,
 }
 
-/// What a confirmer may know of the request beyond the value: its method and headers (session fixation reads
-/// `Sec-Fetch-Mode` and `Origin`), the name the value came under (a parameter's, a header's; empty for a whole body), and
+/// What a confirmer may know of the request beyond the value: its method, target and headers (session fixation
+/// reads `Sec-Fetch-Mode` and `Origin`, a batch its content type), the name the value came under (a parameter's, a header's; empty for a whole body), and
 /// whether it is a cookie's.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {
     pub method: &'a str,
+    pub target: &'a str,
     pub headers: &'a [(&'a str, &'a [u8])],
     pub name: &'a [u8],
     pub cookie: bool,
@@ -290,7 +291,7 @@ fn judged_alone(
                 reason: "not escapes of letters alone: scored as the pattern says".to_owned(),
             },
         }),
-        Confirm::Message => Some(match message::batch(request.headers, raw) {
+        Confirm::Message => Some(match message::batch(request.target, request.headers, raw) {
             Some(reason) => Confirmation {
                 confirmed: false,
                 reason,
