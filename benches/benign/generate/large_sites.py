@@ -15,7 +15,10 @@ payments widget, a card form), each frame's address carrying the provider's own 
 Referer; and APIs that take a field selection with nested fields in braces (Facebook's Graph API,
 `fields=id,name,picture{url}`; Duolingo's `users{id,name,totalXp}`); LinkedIn's Rest.li partial updates
 (`{"patch":{"$set":{"read":true}}}`); and a shop whose page state is a JavaScript object literal in a cookie sent
-in RFC 6265's double quotes (`FUN="{'search':[{'reqUrl':'/search.pang','isValid':true}]}"`).
+in RFC 6265's double quotes (`FUN="{'search':[{'reqUrl':'/search.pang','isValid':true}]}"`); Microsoft Teams' chat
+service asked with `Accept: json`; Word's and OneNote's file sync on the web (SOAP with MTOM: multipart/related
+naming its root part's type in `type` and `start-info`); and Evernote's Apache Thrift calls (`application/x-thrift`,
+a note's ENML with its document type declaration).
 
 Where the shapes come from: the requests these sites' pages make as a browser's developer tools show them and as
 their public documentation describes them (YouTube's InnerTube context object, Pinterest's resource endpoints,
@@ -386,6 +389,73 @@ def quoted_state_cookie(rng, c):
           navigation(rng, hst, referer=f"https://{hst}/", cookie=cookie, site="same-origin"))
 
 
+def teams(rng, c):
+    """Microsoft Teams' chat service, asked with the bare `Accept: json` its web client sends."""
+    hst = pick(rng, ["teams.microsoft.com", "emea.ng.msg.teams.microsoft.com", "amer.ng.msg.teams.microsoft.com"])
+    ref = "https://teams.microsoft.com/v2/"
+    auth = "Bearer " + _b64(rng, 900)
+    extra = [("Authentication", f"skypetoken={_b64(rng, 600)}"), ("ClientInfo", "os=windows; osVer=NT 10.0; proc=x86; lcid=en-us; "
+             "deviceType=1; country=us; clientName=skypeteams; clientVer=1415/24080616305")]
+    if rng.random() < 0.5:
+        c.add("GET", f"/api/chatsvc/{pick(rng, ['amer', 'emea'])}/v1/users/ME/conversations?view=msnp24Equivalent%7CsupportsMessageProperties"
+                     f"&pageSize=100&startTime={ts(rng) * 1000}",
+              fetch(rng, hst, ref, accept="json", auth=auth, extra=extra))
+    else:
+        body = {"content": f"<p>{pick(rng, ['Sounds good 👍', 'Can you check the deck before 3pm?', 'Danke, passt so!', 'On it — ETA 10 min'])}</p>",
+                "messagetype": "RichText/Html", "contenttype": "text", "clientmessageid": str(rng.randint(10 ** 18, 10 ** 19)),
+                "imdisplayname": pick(rng, ["Siobhán O'Neill", "Jürgen Weiß", "Priya Natarajan"]), "properties": {"importance": "", "subject": ""}}
+        c.add("POST", f"/api/chatsvc/{pick(rng, ['amer', 'emea'])}/v1/users/ME/conversations/19%3A{hexid(rng, 32)}%40thread.v2/messages",
+              fetch(rng, hst, ref, accept="json", content_type="application/json", auth=auth, extra=extra), jsonb(body))
+
+
+def office_file_sync(rng, c):
+    """Word's and OneNote's file sync on the web (MS-FSSHTTP): a SOAP request with MTOM, its body multipart/related
+    with the root part's type in `type` and `start-info`, the XML part then the binary part."""
+    hst = pick(rng, ["word-edit.officeapps.live.com", "onenote.officeapps.live.com", "euc-word-edit.officeapps.live.com"])
+    boundary = f"urn:uuid:{uid(rng)}"
+    start = f"<{uid(rng)}@tempuri.org>"
+    soap = ('<s:Envelope xmlns:s="http://schemas.xmlsoap.org/soap/envelope/"><s:Body><RequestVersion Version="2" MinorVersion="2" '
+            'xmlns="http://schemas.microsoft.com/sharepoint/soap/"/><RequestCollection CorrelationId="{%s}" '
+            'xmlns="http://schemas.microsoft.com/sharepoint/soap/"><Request Url="https://contoso-my.sharepoint.com/personal/%s/Documents/%s" '
+            'RequestToken="1"><SubRequest Type="Cell" SubRequestToken="1"><SubRequestData BinaryDataSize="%d">'
+            '<xop:Include href="cid:%s" xmlns:xop="http://www.w3.org/2004/08/xop/include"/></SubRequestData></SubRequest></Request>'
+            '</RequestCollection></s:Body></s:Envelope>') % (uid(rng).upper(), pick(rng, ["j_doe_contoso_com", "m_ozturk_contoso_com"]),
+                                                             quote(pick(rng, ["Quarterly report.docx", "Notes/Meeting 2024-05-14.one"])),
+                                                             rng.randint(100, 4000), uid(rng))
+    body = (f"--{boundary}\r\nContent-ID: {start}\r\nContent-Transfer-Encoding: 8bit\r\n"
+            f"Content-Type: application/xop+xml;charset=utf-8;type=\"text/xml; charset=utf-8\"\r\n\r\n{soap}\r\n"
+            f"--{boundary}\r\nContent-ID: <{uid(rng)}>\r\nContent-Transfer-Encoding: binary\r\nContent-Type: application/octet-stream\r\n\r\n").encode()
+    body += rng.randbytes(rng.randint(100, 3000)) + f"\r\n--{boundary}--\r\n".encode()
+    ctype = (f'multipart/related; type="application/xop+xml"; boundary="{boundary}"; start="{start}"; '
+             'start-info="text/xml; charset=utf-8"')
+    c.add("POST", f"/o/{pick(rng, ['wordeditorframe.aspx', 'OneNote.ashx'])}?usid={uid(rng)}&build=16.0.18516.41007&waccluster=WEU1",
+          fetch(rng, hst, f"https://{hst}/", content_type=ctype, accept="*/*",
+                extra=[("SOAPAction", '"http://schemas.microsoft.com/sharepoint/soap/ICellStorages/ExecuteCellStorageRequest"')]), body)
+
+
+def evernote(rng, c):
+    """Evernote's web client speaking Apache Thrift's binary protocol to its note store: a call's name, its
+    sequence id, then its struct (a note's title and its ENML content, a tag's name, a search)."""
+    def string(field, value):
+        data = value.encode()
+        return bytes([11]) + field.to_bytes(2, "big") + len(data).to_bytes(4, "big") + data
+    call = pick(rng, ["findNotesMetadata", "createTag", "getFilteredSyncChunk", "createNote"])
+    header = b"\x80\x01\x00\x01" + len(call).to_bytes(4, "big") + call.encode() + rng.randint(1, 9999).to_bytes(4, "big")
+    token = string(1, f"S=s{rng.randint(1, 600)}:U={hexid(rng, 6)}:E={hexid(rng, 11)}:C={hexid(rng, 11)}:P=1cd:A=en-web:V=2:H={hexid(rng, 32)}")
+    if call == "createNote":
+        enml = ('<?xml version="1.0" encoding="UTF-8" standalone="no"?>\n<!DOCTYPE en-note SYSTEM "http://xml.evernote.com/pub/enml2.dtd">\n'
+                f"<en-note><div>{text.sentence(rng, pick(rng, text.LANGUAGES))}</div></en-note>")
+        struct = b"\x0c\x00\x02" + string(2, text.title(rng)) + string(3, enml) + b"\x00"
+    elif call == "createTag":
+        struct = b"\x0c\x00\x02" + string(2, pick(rng, ["Rezepte", "tax 2024", "travel ✈", "à lire"])) + b"\x00"
+    else:
+        struct = b"\x0c\x00\x02" + string(3, pick(rng, ["tag:work intitle:budget", "created:day-7", "\"board meeting\""])) + b"\x00"
+    body = header + token + struct + b"\x00"
+    c.add("POST", f"/shard/s{rng.randint(1, 600)}/notestore",
+          fetch(rng, "www.evernote.com", "https://www.evernote.com/client/web", content_type="application/x-thrift",
+                accept="application/x-thrift"), body)
+
+
 def iso_now(rng):
     return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:00"
 
@@ -394,7 +464,7 @@ def build(n=1000, seed=0x1A65E):
     rng = random.Random(seed)
     c = Corpus("large-sites")
     makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads), (1, booking_engine), (1, payment_frame), (1, field_selection), (1, restli_patch),
-              (1, quoted_state_cookie)]
+              (1, quoted_state_cookie), (1, teams), (1, office_file_sync), (1, evernote)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
