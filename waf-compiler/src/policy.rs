@@ -497,7 +497,7 @@ fn ranges_the_body(sent: &[u8], body_len: usize) -> bool {
         None | Some(b"*") => true,
         Some(digits) => number(digits).is_some_and(|complete| last < complete),
     };
-    first <= last && complete_holds && last - first + 1 == body_len as u64
+    first <= last && complete_holds && (last - first).checked_add(1) == u64::try_from(body_len).ok()
 }
 
 /// Whether the override header's value `sent` names one method (a token) that `allowed_methods` lists (none in
@@ -959,6 +959,7 @@ mod tests {
         assert!(!weighed("GET", b"0-4", b"hello"));
         assert!(!weighed("PUT", b"bytes */100", b""));
         assert!(!weighed("PUT", b"bytes 4-0", b"hello"));
+        assert!(!weighed("PUT", b"bytes 0-18446744073709551615", b"hello"));
     }
 
     #[test]
