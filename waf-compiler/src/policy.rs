@@ -478,8 +478,8 @@ fn has_apostrophes_only(name: &[u8]) -> bool {
 fn ranges_the_body(sent: &[u8], body_len: usize) -> bool {
     let sent = sent.trim_ascii();
     let sent = sent.strip_prefix(b"bytes ").unwrap_or(sent);
-    let (range, complete) = match sent.iter().position(|&b| b == b'/') {
-        Some(slash) => (&sent[..slash], Some(&sent[slash + 1..])),
+    let (range, complete) = match split_at(sent, b'/') {
+        Some((range, complete)) => (range, Some(complete)),
         None => (sent, None),
     };
     let number = |digits: &[u8]| -> Option<u64> {
@@ -487,10 +487,9 @@ fn ranges_the_body(sent: &[u8], body_len: usize) -> bool {
             .then(|| std::str::from_utf8(digits).ok()?.parse().ok())
             .flatten()
     };
-    let Some(dash) = range.iter().position(|&b| b == b'-') else {
-        return false;
-    };
-    let (Some(first), Some(last)) = (number(&range[..dash]), number(&range[dash + 1..])) else {
+    let Some((Some(first), Some(last))) =
+        split_at(range, b'-').map(|(first, last)| (number(first), number(last)))
+    else {
         return false;
     };
     let complete_holds = match complete {

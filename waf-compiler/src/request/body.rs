@@ -194,12 +194,18 @@ fn compressed(body: &[u8]) -> Option<Vec<u8>> {
     coding.decode(body, MAX_INFLATED.max(body.len() + 1))
 }
 
+/// Whether `body` is binary data: a NUL byte, or bytes that are not UTF-8 (text of any language a form, a
+/// JSON document or a script sends is UTF-8 without NUL).
+fn is_binary(body: &[u8]) -> bool {
+    body.contains(&0) || std::str::from_utf8(body).is_err()
+}
+
 /// [`parse_untyped`] of a body that is not, or no longer, compressed.
 ///
 /// Binary data is told first: JSON is UTF-8 text without NUL bytes (RFC 8259), so binary data whose first byte
 /// happens to be `{` or `[` (one body in a hundred and twenty-eight) is no JSON document to fall back from whole.
 fn parse_uncompressed<'a>(arena: &'a Bump, body: &'a [u8]) -> &'a [Item<'a>] {
-    if body.contains(&0) || std::str::from_utf8(body).is_err() {
+    if is_binary(body) {
         return match protobuf::fields(body) {
             Some(fields) => protobuf_values(arena, body, &fields),
             None => text_runs(arena, body),
@@ -659,11 +665,10 @@ fn multipart_fields<'a>(
     files: &mut ArenaVec<'a, Item<'a>>,
     part_headers: &mut ArenaVec<'a, Item<'a>>,
 ) -> Option<ArenaVec<'a, Item<'a>>> {
-    let parts = multipart_parts(body, content_type)?;
+    let parts = multipart_parts(arena, body, content_type)?;
     let mut items = ArenaVec::new_in(arena);
     for &(headers, content) in &parts.parts {
-        let disposition = header_lines(headers)
-            .find(|l| l.len() > 20 && l[..20].eq_ignore_ascii_case(b"content-disposition:"));
+        let disposition = part_header(headers, b"content-disposition");
         let name = disposition
             .and_then(|d| header_param(d, b"name"))
             .unwrap_or_default();
@@ -689,12 +694,10 @@ fn parse_related<'a>(
     body: &'a [u8],
     content_type: &[u8],
 ) -> Option<&'a [Item<'a>]> {
-    let parts = multipart_parts(body, content_type)?;
+    let parts = multipart_parts(arena, body, content_type)?;
     let mut items = ArenaVec::new_in(arena);
     for &(headers, content) in &parts.parts {
-        let part_type = header_lines(headers)
-            .find(|l| l.len() > 13 && l[..13].eq_ignore_ascii_case(b"content-type:"))
-            .map(|l| l[13..].trim_ascii());
+        let part_type = part_header(headers, b"content-type");
         // A part that is itself multipart is read as bytes: nesting parts in parts would buy an attacker a parser
         // as deep as the body is long.
         if matches!(
@@ -717,13 +720,13 @@ fn parse_related<'a>(
 /// The parts of a multipart body: each one's header block and content, at most [`MAX_MULTIPART_PARTS`] of them
 /// (`truncated` past them).
 struct Parts<'a> {
-    parts: Vec<(&'a [u8], &'a [u8])>,
+    parts: ArenaVec<'a, (&'a [u8], &'a [u8])>,
     truncated: bool,
 }
 
 /// The parts of the multipart `body` whose boundary `content_type` names; `None` when it is not one multipart
 /// message (no boundary, no closing delimiter, a part without its blank line).
-fn multipart_parts<'a>(body: &'a [u8], content_type: &[u8]) -> Option<Parts<'a>> {
+fn multipart_parts<'a>(arena: &'a Bump, body: &'a [u8], content_type: &[u8]) -> Option<Parts<'a>> {
     let boundary = header_param(content_type, b"boundary")?;
     if boundary.is_empty() {
         return None;
@@ -733,7 +736,7 @@ fn multipart_parts<'a>(body: &'a [u8], content_type: &[u8]) -> Option<Parts<'a>>
     let finder = memchr::memmem::Finder::new(&delimiter);
     let first = finder.find(body)?;
     let mut rest = &body[first + delimiter.len()..];
-    let mut parts = Vec::new();
+    let mut parts = ArenaVec::new_in(arena);
     loop {
         if rest.starts_with(b"--") {
             return Some(Parts {
@@ -759,6 +762,15 @@ fn multipart_parts<'a>(body: &'a [u8], content_type: &[u8]) -> Option<Parts<'a>>
         }
         parts.push(split_part(part)?);
     }
+}
+
+/// The value of the header `name` (lower case, without its colon) in a part's header block.
+fn part_header<'h>(headers: &'h [u8], name: &[u8]) -> Option<&'h [u8]> {
+    header_lines(headers).find_map(|line| {
+        let (found, value) = line.split_at_checked(name.len())?;
+        let value = value.strip_prefix(b":")?;
+        found.eq_ignore_ascii_case(name).then(|| value.trim_ascii())
+    })
 }
 
 /// The non-empty lines of a part's header block.
@@ -820,7 +832,7 @@ fn header_param<'h>(header: &'h [u8], name: &[u8]) -> Option<&'h [u8]> {
 /// is read as one ([`protobuf_values`]: every string it holds is a value the rules read, a pair hidden in one
 /// too), not as pairs of binary noise that only the encoding checks (920250, 920270) have something to say of.
 fn form_labelled_message<'a>(arena: &'a Bump, body: &'a [u8]) -> Option<&'a [Item<'a>]> {
-    if !body.contains(&0) && std::str::from_utf8(body).is_ok() {
+    if !is_binary(body) {
         return None;
     }
     let fields = protobuf::fields(body)?;

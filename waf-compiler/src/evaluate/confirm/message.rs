@@ -124,26 +124,31 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
     Confirmation { confirmed, reason }
 }
 
-/// Whether `form` ends with a line break (LF or CR LF): a line as a container runtime logs it (`"log":"...\n"`)
-/// or a terminal's input.
+/// `text` without the line break (LF, CR LF or CR) that ends it, if one does.
+fn without_final_line_break(text: &[u8]) -> &[u8] {
+    let text = text.strip_suffix(b"\n").unwrap_or(text);
+    text.strip_suffix(b"\r").unwrap_or(text)
+}
+
+/// Whether `form` ends with a line break: a line as a container runtime logs it (`"log":"...\n"`) or a
+/// terminal's input.
 fn ends_a_line(form: &[u8]) -> bool {
-    form.ends_with(b"\n") || form.ends_with(b"\r")
+    without_final_line_break(form).len() < form.len()
 }
 
 /// Whether `form` breaks a line before its end: a CR or an LF with something after it (a final line break,
 /// [`ends_a_line`], starts no line, so no message can start there).
 fn breaks_a_line(form: &[u8]) -> bool {
-    let form = form.strip_suffix(b"\n").unwrap_or(form);
-    let form = form.strip_suffix(b"\r").unwrap_or(form);
-    form.iter().any(|&b| b == b'\r' || b == b'\n')
+    without_final_line_break(form)
+        .iter()
+        .any(|&b| b == b'\r' || b == b'\n')
 }
 
 /// Whether `raw`, of no shape of its own, is lines of data all the same: two lines or more, none empty (an empty
 /// line ends a message's head, and what follows is its body), each of several words, as a log excerpt or a
 /// pasted table is (`205.135.216.131 - - [25/Nov/2024:01:12:06 +0000] "GET /products/152 HTTP/1.1" 200 ...`).
 fn lines_of_data(raw: &[u8]) -> bool {
-    let text = raw.strip_suffix(b"\n").unwrap_or(raw);
-    let text = text.strip_suffix(b"\r").unwrap_or(text);
+    let text = without_final_line_break(raw);
     // An empty line has no words: it fails the test of each line's words.
     shape::lines(text) >= 2
         && text.split(|&b| b == b'\n').all(|line| {

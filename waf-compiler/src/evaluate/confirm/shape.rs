@@ -381,9 +381,7 @@ fn is_route_template(value: &[u8]) -> bool {
                     .and_then(|rest| rest.strip_suffix(b"]"))
                     .map(|name| name.strip_prefix(b"...").unwrap_or(name))
             });
-        inner.is_some_and(|name| {
-            plain(name) && name.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_')
-        })
+        inner.is_some_and(|name| !name.is_empty() && name.iter().all(crate::operator::is_name_byte))
     };
     let path = path.strip_suffix(b"/").unwrap_or(path);
     let segments = || path.split(|&b| b == b'/');

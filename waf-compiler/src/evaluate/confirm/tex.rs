@@ -15,6 +15,8 @@ const FORMULA_PUNCTUATION: &[u8] = b"\\^_{}()[]+-*/=<>,.|!':";
 /// `None` otherwise (no formula, or one that holds what no formula does). The rules' parsers still read the value
 /// as sent; this only tells its shape.
 pub fn without_formulas(value: &[u8]) -> Option<Vec<u8>> {
+    // Every delimiter starts with `$` or a backslash: a value with neither is read as it is, without a copy.
+    memchr::memchr2(b'$', b'\\', value)?;
     let mut text = Vec::with_capacity(value.len());
     let (mut formulas, mut commands) = (0usize, false);
     // The delimiters whose closing one is nowhere after where it was last looked for: looking again from a later
