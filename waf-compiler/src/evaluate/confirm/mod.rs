@@ -575,6 +575,29 @@ mod tests {
     }
 
     #[test]
+    fn a_signed_session_cookie_is_judged_by_the_sql_parser() {
+        // Rails' encrypted cookie, URL-encoded: libinjection reads `1c` in its `--`.
+        let session = "1%2FQ%2BA1NNjghwVrVrqFtHjNlns0wGmChQbueouNNM%2BFFPj8CTAObkAmb--%2FMl7PNO88PNCyM4n--qXhuc3BrulP9dh1Q4gYdkg%3D%3D";
+        let cookie = Request {
+            cookie: true,
+            ..Request::default()
+        };
+        let judged = |value: &str| {
+            confirm(
+                Confirm::Sql,
+                value.as_bytes(),
+                value.as_bytes(),
+                Hit::default(),
+                UnicodeMap::default(),
+                cookie,
+            )
+            .confirmed
+        };
+        assert!(!judged(session));
+        assert!(judged("1%27%20or%20%271%27%3D%271--"));
+    }
+
+    #[test]
     fn a_name_and_a_number_is_a_command_only_where_the_command_takes_one() {
         assert!(confirmed(Confirm::Shell, "sleep 5"));
         assert!(confirmed(Confirm::Shell, "nc attacker 4444"));

@@ -49,7 +49,8 @@ pub enum Shape {
     Image,
     /// A password of random characters as a password manager generates it, in a field named for a password:
     /// [`SECRET_LENGTH`] or more printable characters without a blank, punctuation among two of lower case
-    /// letters, upper case letters and digits ([`is_secret`]).
+    /// letters, upper case letters and digits ([`is_secret`]); or a message a web framework signed or encrypted
+    /// for a cookie, parts of base64 joined by `--` (Rails' session cookies: [`is_signed_message`]).
     Secret,
 }
 
@@ -68,7 +69,9 @@ impl Shape {
             Shape::Math => "an arithmetic expression",
             Shape::Sample => "code a report quotes",
             Shape::Image => "an image as a data URI",
-            Shape::Secret => "a generated secret (a password of random characters)",
+            Shape::Secret => {
+                "a generated secret (a password of random characters, a signed message)"
+            }
         }
     }
 }
@@ -81,6 +84,8 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
         Some(Shape::Image)
     } else if is_formula(value) {
         Some(Shape::Formula)
+    } else if is_signed_message(value) {
+        Some(Shape::Secret)
     } else if is_plain_token(value) || is_media_types(value) || is_field_record(value) {
         Some(Shape::Token)
     } else if is_math(value) {
@@ -400,15 +405,7 @@ const RECORD_BASE64: usize = 24;
 /// (`Chromium;124.0.2478.51|Microsoft%20Edge;124.0.2478.51|Not-A.Brand;99.0.0.0`). No blank, quote, bracket or
 /// operator: the parsers judge what a `;` or a `|` between such fields could start (`1;id` is still a command).
 fn is_field_record(value: &[u8]) -> bool {
-    let base64 = |field: &[u8]| {
-        field.len() >= RECORD_BASE64
-            && field
-                .iter()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='))
-            && field.iter().any(u8::is_ascii_lowercase)
-            && field.iter().any(u8::is_ascii_uppercase)
-            && field.iter().any(u8::is_ascii_digit)
-    };
+    let base64 = |field: &[u8]| field.len() >= RECORD_BASE64 && is_mixed_base64(field);
     let escaped_token = |field: &[u8]| {
         let mut unescaped = Vec::with_capacity(field.len());
         let mut i = 0;
@@ -427,6 +424,60 @@ fn is_field_record(value: &[u8]) -> bool {
     let fields = || value.split(|&b| b == b';' || b == b'|');
     fields().count() >= RECORD_FIELDS
         && fields().all(|field| escaped_token(field) || base64(field) || is_grease_brand(field))
+}
+
+/// Whether `field` is base64 (its alphabet, `=` only as the padding at its end) with letters of both cases and
+/// digits among its characters, as random bytes encode.
+fn is_mixed_base64(field: &[u8]) -> bool {
+    let data = field
+        .strip_suffix(b"==")
+        .or_else(|| field.strip_suffix(b"="))
+        .unwrap_or(field);
+    data.iter()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
+        && data.iter().any(u8::is_ascii_lowercase)
+        && data.iter().any(u8::is_ascii_uppercase)
+        && data.iter().any(u8::is_ascii_digit)
+}
+
+/// The length of a signed message's checksum at least: an AES-GCM nonce in base64 (12 bytes), a digest in hex
+/// is longer.
+const SIGNATURE_LENGTH: usize = 16;
+
+/// Whether `value` is a message a web framework signed or encrypted for a cookie, its parts joined by `--` as
+/// Rails writes its session and signed cookies (GitHub's `_gh_sess`, Discourse's `_forum_session`, Mastodon's,
+/// GitLab's): `data--digest` (the digest in hex) or `ciphertext--nonce--tag`, each part base64. The data is
+/// [`RECORD_BASE64`] characters or more of [`is_mixed_base64`], each other part [`SIGNATURE_LENGTH`] or more of
+/// base64's or hex's alphabet. Two hyphens between runs of base64 start a comment in SQL, but nothing before
+/// them can close a quote, open a bracket or make a condition: letters, digits, `+`, `/` and the padding.
+fn is_signed_message(value: &[u8]) -> bool {
+    let parts = split_on(value, b"--");
+    let checksum = |part: &[u8]| {
+        let data = part
+            .strip_suffix(b"==")
+            .or_else(|| part.strip_suffix(b"="))
+            .unwrap_or(part);
+        data.len() >= SIGNATURE_LENGTH
+            && data
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
+    };
+    matches!(parts.len(), 2 | 3)
+        && parts[0].len() >= RECORD_BASE64
+        && is_mixed_base64(parts[0])
+        && parts[1..].iter().all(|part| checksum(part))
+}
+
+/// `value` split at each `separator`.
+fn split_on<'a>(value: &'a [u8], separator: &[u8]) -> Vec<&'a [u8]> {
+    let mut parts = Vec::new();
+    let mut rest = value;
+    while let Some(at) = memchr::memmem::find(rest, separator) {
+        parts.push(&rest[..at]);
+        rest = &rest[at + separator.len()..];
+    }
+    parts.push(rest);
+    parts
 }
 
 /// Whether `field` is the made-up brand a Chromium browser lists among its real ones in its client hints
@@ -925,6 +976,33 @@ mod tests {
         ] {
             assert!(!is_route_template(not_a_route.as_bytes()), "{not_a_route}");
         }
+    }
+
+    #[test]
+    fn a_frameworks_signed_cookie_is_a_secret() {
+        // Rails' encrypted cookie (ciphertext, nonce, tag) and a signed one (data, hex digest).
+        assert!(is_signed_message(
+            b"1/Q+A1NNjghwVrVrqFtHjNlns0wGmChQbueouNNM+FFPj8CTAObkAmbjPV--/Ml7PNO88PNCyM4n--qXhuc3BrulP9dh1Q4gYdkg=="
+        ));
+        assert!(is_signed_message(
+            b"eyJzZXNzaW9uX2lkIjoiYWJjMTIzIn0=--3f2a9c1d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f"
+        ));
+        assert_eq!(
+            data_shape(b"BAh7B0kiD3Nlc3Npb25faWQGOgZFVEkiJTk4--0123456789abcdef0123"),
+            Some(Shape::Secret)
+        );
+        // A comment after words, a short head, an operator, padding inside a part, four parts.
+        assert!(!is_signed_message(b"1 or 1=1--abcdefABCDEF0123456789"));
+        assert!(!is_signed_message(b"Abc123--0123456789abcdef0123"));
+        assert!(!is_signed_message(
+            b"BAh7B0kiD3Nlc3Npb25faWQGOgZFVEkiJTk4=1--0123456789abcdef0123"
+        ));
+        assert!(!is_signed_message(
+            b"BAh7B0kiD3Nlc3Npb25faWQGOgZFVEkiJTk4--0123456789abcdef0123--x"
+        ));
+        assert!(!is_signed_message(
+            b"BAh7B0kiD3Nlc3Npb25faWQGOgZFVEkiJTk4--0123456789abcdef0123--0123456789abcdef--0123456789abcdef"
+        ));
     }
 
     #[test]
