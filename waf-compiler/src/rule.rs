@@ -123,8 +123,10 @@ pub enum Confirm {
     /// Unicode escapes (`\u00e4`, `%u00e4`): one counts when it decodes to ASCII, or through the best-fit map
     /// to punctuation; escapes of letters beyond ASCII (JSON's `ensure_ascii`) do not.
     Escape,
-    /// Log4j lookups (`${jndi:...}`, `${ctx:...}`): a hit counts as written unless it names a lookup Log4j would
-    /// not resolve (`${ctx.status}`, a template literal's member: a lookup's prefix ends with a colon).
+    /// Log4j lookups (`${jndi:...}`, `${ctx:...}`) and Java's classes: a hit counts as written unless it names a
+    /// lookup Log4j would not resolve (`${ctx.status}`, a template literal's member: a lookup's prefix ends with
+    /// a colon), or a package that a parameter's name starts with and no expression reaches (Struts 1's
+    /// `org.apache.struts.taglib.html.TOKEN`).
     Lookup,
     /// No confirmation: every hit scores in full.
     None,
@@ -164,6 +166,9 @@ const FAMILIES: &[(&str, Confirm)] = &[
     // Java's argument injections (CAPEC 137/6: the Log4j lookups, suspicious classes) are checked for a lookup
     // Log4j resolves; its other attacks are documents (serialised objects in XML or JSON): scored as written.
     ("capec/1000/152/137/6", Confirm::Lookup),
+    // ... and so are its suspicious classes (CAPEC 248, command injection), which also count as written unless
+    // a parameter's name merely starts with a package (Struts 1's `org.apache.struts.taglib.html.TOKEN`).
+    ("capec/1000/152/248", Confirm::Lookup),
     ("language-java", Confirm::None),
     ("language-shell", Confirm::Shell),
     ("language-powershell", Confirm::Shell),

@@ -341,6 +341,13 @@ impl Checked<'_, '_> {
                     headers: self.view.headers(),
                     name: key,
                     cookie: variable == Variable::RequestCookies,
+                    is_argument_name: matches!(
+                        variable,
+                        Variable::ArgsNames | Variable::ArgsGetNames | Variable::ArgsPostNames
+                    ),
+                    named_value: (variable == Variable::ArgsPostNames)
+                        .then(|| self.view.values(Variable::ArgsPost).value_of(key))
+                        .flatten(),
                 },
             )),
             _ => None,

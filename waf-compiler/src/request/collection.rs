@@ -58,6 +58,14 @@ impl<'a> Values<'a> {
             .count()
     }
 
+    /// The value of the first item named `name` that the request sent (not a text decoded from another).
+    pub fn value_of(&self, name: &[u8]) -> Option<&'a [u8]> {
+        self.items
+            .iter()
+            .find(|item| !item.decoded && item.name == name)
+            .map(|item| item.value)
+    }
+
     /// How many indexes [`Values::iter`] may number (names-only values skip the nameless ones).
     pub fn slots(&self) -> usize {
         self.items.len()

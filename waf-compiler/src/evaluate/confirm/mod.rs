@@ -68,8 +68,9 @@ pub struct Confirmation {
 }
 
 /// What a confirmer may know of the request beyond the value: its method, target and headers (session fixation
-/// reads `Sec-Fetch-Mode` and `Origin`, a batch its content type), the name the value came under (a parameter's, a header's; empty for a whole body), and
-/// whether it is a cookie's.
+/// reads `Sec-Fetch-Mode` and `Origin`, a batch its content type), the name the value came under (a parameter's, a header's; empty for a whole body),
+/// whether it is a cookie's, whether it is an argument's name (`ARGS_NAMES`, `ARGS_POST_NAMES`...) and, when it
+/// is a body argument's name, that argument's value.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {
     pub method: &'a str,
@@ -77,6 +78,8 @@ pub struct Request<'a> {
     pub headers: &'a [(&'a str, &'a [u8])],
     pub name: &'a [u8],
     pub cookie: bool,
+    pub is_argument_name: bool,
+    pub named_value: Option<&'a [u8]>,
 }
 
 /// Runs the `confirm` parser on the value a rule matched: `raw` as the request carried it, `transformed` after the
@@ -216,6 +219,7 @@ fn refuted_by_its_place(
         Confirm::Sql => sql::query_language(raw)
             .or_else(|| sql::operator_as_string(raw, matched, request.name))
             .or_else(|| sql::restli_patch(raw, matched))
+            .or_else(|| sql::type_tag(raw, matched, request.named_value))
             .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| sql::us_privacy_string(request.name, raw))
@@ -224,7 +228,17 @@ fn refuted_by_its_place(
         Confirm::Xss => xss::declaration_head(raw)
             .or_else(|| xss::inert_script_url(raw))
             .or_else(|| name::file_extension(transformed, hit.span.clone())),
-        Confirm::Lookup => lookup::unresolved(transformed, hit.span.clone()),
+        Confirm::Lookup => lookup::unresolved(transformed, hit.span.clone()).or_else(|| {
+            (request.is_argument_name || request.name.is_empty())
+                .then(|| {
+                    lookup::package_path_name(
+                        transformed,
+                        hit.span.clone(),
+                        request.is_argument_name,
+                    )
+                })
+                .flatten()
+        }),
         Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
     }
 }

@@ -409,6 +409,62 @@ pub fn restli_patch(name: &[u8], hit: &[u8]) -> Option<String> {
         })
 }
 
+/// The names MongoDB's `$type` operator takes for a BSON type (it also takes the type's number).
+const BSON_TYPE_ALIASES: &[&str] = &[
+    "double",
+    "string",
+    "object",
+    "array",
+    "binData",
+    "undefined",
+    "objectId",
+    "bool",
+    "date",
+    "null",
+    "regex",
+    "dbPointer",
+    "javascript",
+    "symbol",
+    "javascriptWithScope",
+    "int",
+    "timestamp",
+    "long",
+    "decimal",
+    "minKey",
+    "maxKey",
+    "number",
+];
+
+/// Why a member named `$type`, the body argument `name` (`json.record.$type`) the pattern's `hit` found, is a
+/// schema's type tag rather than MongoDB's operator: its `value` is a string that names no BSON type, as the
+/// type tags of AT Protocol (Bluesky's `{"$type":"app.bsky.feed.post"}`), Rest.li (LinkedIn's
+/// `com.linkedin.voyager...`) and Json.NET name their records' types. MongoDB's `$type` takes a BSON type's
+/// number or alias ([`BSON_TYPE_ALIASES`]) or a list of them; `{"password":{"$type":"string"}}` matches every
+/// password, and stays an injection.
+pub fn type_tag(name: &[u8], hit: &[u8], value: Option<&[u8]>) -> Option<String> {
+    let value = value?;
+    let member = name.rsplit(|&b| b == b'.').next()?;
+    let names_a_type = value.is_empty()
+        || value
+            .strip_prefix(b"-")
+            .unwrap_or(value)
+            .iter()
+            .all(u8::is_ascii_digit)
+        || BSON_TYPE_ALIASES
+            .iter()
+            .any(|alias| value.trim_ascii().eq_ignore_ascii_case(alias.as_bytes()));
+    (hit.eq_ignore_ascii_case(b"$type") && member.eq_ignore_ascii_case(b"$type") && !names_a_type)
+        .then(|| {
+            format!(
+                "`$type` is `{}`, a schema's type tag: MongoDB's operator takes a BSON type",
+                String::from_utf8_lossy(value)
+                    .chars()
+                    .take(60)
+                    .collect::<String>()
+            )
+        })
+}
+
 /// Why the MongoDB operator the pattern's `hit` found (`$set`, 942290's) is no operator in `value`: the value
 /// is a string member of a JSON body (`name` is its path under `json`) and the operator's name alone, as
 /// frameworks send a method or an update's name (Livewire's `{"method":"$set"}`). MongoDB reads an operator
@@ -927,6 +983,12 @@ mod tests {
         assert!(operator_as_string(b"$set", b"$set", b"method").is_none());
         assert!(operator_as_string(b"$where: 1", b"$where", b"json.q").is_none());
         assert!(operator_as_string(b"json.$ne", b"$ne", b"json.$ne").is_none());
+        assert!(type_tag(b"json.record.$type", b"$type", Some(b"app.bsky.feed.post")).is_some());
+        assert!(type_tag(b"json.password.$type", b"$type", Some(b"string")).is_none());
+        assert!(type_tag(b"json.password.$type", b"$type", Some(b"2")).is_none());
+        assert!(type_tag(b"json.password.$type", b"$type", Some(b"")).is_none());
+        assert!(type_tag(b"json.password.$type", b"$type", None).is_none());
+        assert!(type_tag(b"json.password.$ne", b"$ne", Some(b"app.bsky.feed.post")).is_none());
         assert!(restli_patch(b"json.entities.urn:li:x:(1,2).patch.$set.read", b"$set").is_some());
         assert!(restli_patch(b"json.patch.name.$delete.0", b"$delete").is_some());
         assert!(restli_patch(b"json.user.$set.role", b"$set").is_none());
