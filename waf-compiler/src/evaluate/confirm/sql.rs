@@ -55,11 +55,12 @@ fn sql_only() -> &'static Regex {
 const JOINED_STRINGS: &str = "sos";
 
 /// libinjection's tokens of words alone: a bare word, a keyword, a function's name (without its bracket), a
-/// number, a logical operator. Text of words is fingerprinted from them when its words are also SQL's (`Deeply
-/// merge 2 or more objects`: `nk1&n`; `Simple SQL escape and format for MySQL`: `nkn&f`), and a sentence of
+/// number, a logical operator, a grouping keyword (`order by`, `group by`, `limit`). Text of words is
+/// fingerprinted from them when its words are also SQL's (`Deeply merge 2 or more objects`: `nk1&n`; `Simple SQL
+/// escape and format for MySQL`: `nkn&f`; `Order by 18 Dec for Christmas delivery`: `nB1kn`), and a sentence of
 /// words is no injection unless it works as one: breaking out needs a quote, an operator, a bracket, a comment or
 /// a statement.
-const WORD_TOKENS: &str = "nkf1&";
+const WORD_TOKENS: &str = "nkf1&B";
 
 /// The fingerprint or the statement, when `value`, data of `shape`, holds an SQL injection.
 pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
