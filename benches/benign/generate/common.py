@@ -518,7 +518,17 @@ def session_cookie(rng):
                                                       "mac": hexid(rng, 64), "tag": ""})).decode(), safe="")
         return f"XSRF-TOKEN={blob()}; laravel_session={blob()}"
     if kind == "rails":
-        return f"_session_id={hexid(rng, 32)}; _myapp_session={quote(base64.b64encode(rng.randbytes(90)).decode(), safe='')}--{hexid(rng, 40)}"
+        session_id = hexid(rng, 32)
+        data, digest = quote(base64.b64encode(rng.randbytes(90)).decode(), safe=''), hexid(rng, 40)
+        if digest[0] in "01234567":
+            # Rails' signed cookie: the data, then its HMAC in hex.
+            return f"_session_id={session_id}; _myapp_session={data}--{digest}"
+        # Rails 5.2 and later encrypt the session (AES-256-GCM): ciphertext, nonce and tag, each base64 (the nonce
+        # and tag drawn from the digest's bytes, so the other classes' random draws stay as they were).
+        nonce = base64.b64encode(bytes.fromhex(digest)[:12]).decode()
+        tag = base64.b64encode(hashlib.sha256(digest.encode()).digest()[:16]).decode()
+        name = ["_myapp_session", "_gh_sess", "_forum_session", "_mastodon_session"][int(digest[1], 16) % 4]
+        return f"{name}={data}--{quote(nonce, safe='')}--{quote(tag, safe='')}"
     if kind == "java":
         return f"JSESSIONID={hexid(rng, 32).upper()}"
     if kind == "aspnet":

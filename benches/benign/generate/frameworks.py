@@ -4,7 +4,8 @@ what people type. JavaServer Faces and PrimeFaces partial requests (`.xhtml` pag
 `$set` and `$refresh` calls, v3's snapshot as a JSON string), Next.js App Router (`_rsc` fetches with
 `Next-Router-State-Tree`, Server Actions posted as `text/plain` JSON arrays or multipart with `$ACTION_ID_`
 fields), Remix `_data` loaders and actions, SvelteKit `__data.json` and `?/action` forms, htmx and Inertia.js
-requests with their headers, Vaadin Flow's UIDL RPC, Apache Wicket Ajax URLs, ASP.NET Core SignalR (negotiate,
+requests with their headers, Vaadin Flow's UIDL RPC, Apache Wicket Ajax URLs, Struts 1 forms (`.do` actions with the transaction token Struts names
+`org.apache.struts.taglib.html.TOKEN`), ASP.NET Core SignalR (negotiate,
 and the JSON hub protocol's messages ended by the record separator 0x1E), Phoenix LiveView's long-poll events,
 and Matrix client-server API calls (`!room:server` ids in paths). Then the front ends of large sites and SaaS
 applications calling their own APIs: Google's `batchexecute` (`f.req`, JSON arrays inside a JSON string inside a
@@ -433,12 +434,26 @@ def block_editor(rng, c):
           jsonb({"id": post, "title": text.title(rng), "content": "\n\n".join(blocks), "excerpt": ""}))
 
 
+def struts(rng, c):
+    """A form of an Apache Struts 1 application (an action ending in `.do`), posted whole: the transaction token
+    `<html:form>` writes into every form under Struts' own name, `org.apache.struts.taglib.html.TOKEN`, beside
+    what people type, with the `dispatch` parameter of a DispatchAction."""
+    hst, ref = _page(rng)
+    action = pick(rng, ["cadastro/salvarSolicitacao", "payee/addPayee", "claims/submitClaim", "profile/updateAddress"])
+    fields = [("dispatch", pick(rng, ["salvar", "save", "submit", "update"])),
+              ("org.apache.struts.taglib.html.TOKEN", hexid(rng, 32)),
+              ("nome", text.name(rng)), ("observacao", _typed(rng)),
+              ("endereco.logradouro", pick(rng, ["Rua das Flores, 120 - apto 31", "12 O'Connell Street", "Hauptstr. 5 (Hinterhaus)"]))]
+    c.add("POST", f"/portal/{action}.do" + pick(rng, ["", f";jsessionid={hexid(rng, 32).upper()}"]),
+          form_post(rng, hst, ref, "application/x-www-form-urlencoded", cookie=cookie_header(rng)), form(fields))
+
+
 def build(n=1500, seed=0xF4A3E):
     rng = random.Random(seed)
     c = Corpus("frameworks")
     makers = [(2, jsf), (2, livewire), (2, nextjs), (2, remix_svelte), (2, htmx_inertia), (1, vaadin_wicket),
               (2, realtime), (3, site_front_ends),
-              (2, backend_services), (1, block_editor)]
+              (2, backend_services), (1, block_editor), (1, struts)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

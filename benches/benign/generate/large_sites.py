@@ -18,17 +18,19 @@ Referer; and APIs that take a field selection with nested fields in braces (Face
 in RFC 6265's double quotes (`FUN="{'search':[{'reqUrl':'/search.pang','isValid':true}]}"`); Microsoft Teams' chat
 service asked with `Accept: json`; Word's and OneNote's file sync on the web (SOAP with MTOM: multipart/related
 naming its root part's type in `type` and `start-info`); and Evernote's Apache Thrift calls (`application/x-thrift`,
-a note's ENML with its document type declaration).
+a note's ENML with its document type declaration); and Bluesky's web client creating records over AT Protocol
+(posts with link facets and images, likes, follows: every record and part names its schema's type in `$type`).
 
 Where the shapes come from: the requests these sites' pages make as a browser's developer tools show them and as
 their public documentation describes them (YouTube's InnerTube context object, Pinterest's resource endpoints,
 MediaWiki's REST API and its Page Previews, Exchange's OWA service calls, Jira's and Confluence's REST search,
 Google Analytics 4's measurement hits, OpenRTB 2.5 with Prebid's extensions, the IAB's US Privacy string
-specification), written from that knowledge. Every value is generated here; nothing is
+specification, AT Protocol's repository calls and Bluesky's lexicons), written from that knowledge. Every value is generated here; nothing is
 copied from recorded traffic.
 """
 import base64
 import random
+import string
 from urllib.parse import quote
 
 from . import text
@@ -456,6 +458,40 @@ def evernote(rng, c):
                 accept="application/x-thrift"), body)
 
 
+def bluesky(rng, c):
+    """Bluesky's web client writing to its PDS over AT Protocol's XRPC: records and their parts name their
+    schema's type in `$type` (a post with a link facet, an embedded image, a like, a follow)."""
+    did = "did:plc:" + alnum(rng, 24, string.ascii_lowercase + "234567")
+    now = iso_now(rng) + ".000Z"
+    kind = pick(rng, ["post", "like", "follow"])
+    if kind == "post":
+        words = pick(rng, ["New blog post is up: ", "Ich habe das hier gefunden: ", "Enfin publié ! ", "Thread on DB indexes 🧵 "])
+        link = f"https://{pick(rng, ['example.blog', 'notes.example.org', 'dev.example.io'])}/{pick(rng, ['why-we-moved-to-postgres', 'mein-erstes-jahr', 'notes-on-rust-async', 'la-recette-du-pain'])}"
+        post = words + link
+        start = len(words.encode())
+        record = {"$type": "app.bsky.feed.post", "text": post, "createdAt": now, "langs": [pick(rng, ["en", "de", "fr"])],
+                  "facets": [{"index": {"byteStart": start, "byteEnd": start + len(link.encode())},
+                              "features": [{"$type": "app.bsky.richtext.facet#link", "uri": link}]}]}
+        if rng.random() < 0.5:
+            record["embed"] = {"$type": "app.bsky.embed.images", "images": [{"alt": text.sentence(rng, "en"), "image": {
+                "$type": "blob", "ref": {"$link": "bafkrei" + alnum(rng, 52, string.ascii_lowercase + "234567")},
+                "mimeType": "image/jpeg", "size": rng.randint(20000, 900000)}}]}
+        collection = "app.bsky.feed.post"
+    elif kind == "like":
+        subject = f"at://did:plc:{alnum(rng, 24, string.ascii_lowercase + '234567')}/app.bsky.feed.post/{alnum(rng, 13, string.ascii_lowercase + '234567')}"
+        record = {"$type": "app.bsky.feed.like", "subject": {"uri": subject, "cid": "bafyrei" + alnum(rng, 52, string.ascii_lowercase + "234567")},
+                  "createdAt": now}
+        collection = "app.bsky.feed.like"
+    else:
+        record = {"$type": "app.bsky.graph.follow", "subject": "did:plc:" + alnum(rng, 24, string.ascii_lowercase + "234567"), "createdAt": now}
+        collection = "app.bsky.graph.follow"
+    body = {"collection": collection, "repo": did, "record": record}
+    hst = pick(rng, ["morel.us-east.host.bsky.network", "shiitake.us-east.host.bsky.network", "amanita.us-east.host.bsky.network"])
+    c.add("POST", "/xrpc/com.atproto.repo.createRecord",
+          fetch(rng, hst, "https://bsky.app/", content_type="application/json", accept="*/*", auth="Bearer " + _b64(rng, 400),
+                extra=[("atproto-accept-labelers", "did:plc:ar7c4by46qjdydhdevvrndac;redact")]), jsonb(body))
+
+
 def iso_now(rng):
     return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:00"
 
@@ -464,7 +500,7 @@ def build(n=1000, seed=0x1A65E):
     rng = random.Random(seed)
     c = Corpus("large-sites")
     makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads), (1, booking_engine), (1, payment_frame), (1, field_selection), (1, restli_patch),
-              (1, quoted_state_cookie), (1, teams), (1, office_file_sync), (1, evernote)]
+              (1, quoted_state_cookie), (1, teams), (1, office_file_sync), (1, evernote), (1, bluesky)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
