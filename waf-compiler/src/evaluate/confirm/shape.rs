@@ -37,8 +37,9 @@ pub enum Shape {
     /// quote ([`is_formula`]).
     Formula,
     /// An arithmetic expression as a maths exercise, a calculator or a search takes it (`sqrt(2)/2`,
-    /// `3x^2 + 2x - 1`, `(a+b)*(a-b)`): numbers, one-letter variables, the functions of maths, `+ - * / ^ %` and
-    /// brackets, no comparison, no logical operator and no comment ([`is_math`]).
+    /// `3x^2 + 2x - 1`, `(a+b)*(a-b)`), or an equation of such with a variable (`g(x)=sin(x)`, a student's
+    /// answer `z = (x - μ)/σ = 1.5`): numbers, one-letter variables, the functions of maths, `+ - * / ^ %`,
+    /// maths' own signs and brackets, no comparison of literals, no logical operator and no comment ([`is_math`]).
     Math,
     /// The code a browser's violation report or an error report's stack frame quotes (the field says so, not
     /// the bytes: [`super::report`]).
@@ -311,36 +312,63 @@ const MATH_FUNCTIONS: [&str; 24] = [
     "sinh", "cosh", "tanh", "sqrt", "cbrt", "abs", "log", "ln", "lg", "exp", "floor", "ceil",
 ];
 
-/// Whether `value` is a [`Shape::Math`]: numbers, one-letter variables (`3x`, `a`), `pi`, [`MATH_FUNCTIONS`]
-/// called with brackets, `+ - * / ^ %`, commas, paired brackets and blanks, with an operator or a call among them. In
-/// a numeric context of SQL such an expression is a number (`id = sqrt(2)/2`); what turns one into a condition
-/// that holds for every row is absent: a comparison (`1<2`), a logical operator (`||`, `or`), a comment (`--`,
-/// `/*`), a quote, a word of SQL.
+/// Whether `value` is a [`Shape::Math`]: numbers, one-letter variables (`3x`, `a`, Greek letters: `μ`, `σ`),
+/// `pi`, [`MATH_FUNCTIONS`] called with brackets,
+/// `+ - * / ^ %` and maths' own signs (`±`, `×`, `÷`, `−`, `√`, `²`), commas, paired brackets and blanks, with an
+/// operator or a call among them; or an equation of such expressions (`g(x)=sin(x)`, `x = (-b ± sqrt(b^2 -
+/// 4*a*c)) / 2a`) with a variable or a call in it and no two sides alike. (Letters run together, `4ac`, are no
+/// product here: URL-encoding puts a digit before every word, `%20or`.) In a numeric context of SQL such an
+/// expression is a number (`id = sqrt(2)/2`) or a comparison of the row's own columns; what turns one into a
+/// condition that holds for every row is absent: a comparison of literals (`1=1`, `a=a`), a logical operator
+/// (`||`, `or`), a comment (`--`, `/*`), a quote, a word of SQL.
 fn is_math(value: &[u8]) -> bool {
-    let mut operators = 0;
+    let Ok(text) = std::str::from_utf8(value) else {
+        return false;
+    };
+    let sides: Vec<&str> = text.split('=').collect();
+    let equation = sides.len() > 1;
+    if equation {
+        let mut seen: Vec<&str> = Vec::new();
+        for side in &sides {
+            let side = side.trim();
+            if side.is_empty() || seen.contains(&side) {
+                return false;
+            }
+            seen.push(side);
+        }
+    }
+    let (mut operators, mut variables, mut calls) = (0usize, 0usize, 0usize);
+    let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
-    while let Some(&b) = value.get(i) {
-        if b.is_ascii_alphabetic() {
-            let end = value[i..]
+    while let Some(&c) = chars.get(i) {
+        if c.is_ascii_alphabetic() {
+            let end = chars[i..]
                 .iter()
-                .position(|b| !b.is_ascii_alphabetic())
-                .map_or(value.len(), |at| i + at);
-            let word = &value[i..end];
-            let call = value.get(end) == Some(&b'(');
+                .position(|c| !c.is_ascii_alphabetic())
+                .map_or(chars.len(), |at| i + at);
+            let word: String = chars[i..end].iter().collect();
+            let call = chars.get(end) == Some(&'(');
             let known = MATH_FUNCTIONS
                 .iter()
-                .any(|name| word.eq_ignore_ascii_case(name.as_bytes()));
+                .any(|name| word.eq_ignore_ascii_case(name));
             if call && known {
                 operators += 1;
-            } else if !(word.len() == 1 || word.eq_ignore_ascii_case(b"pi")) {
+                calls += 1;
+            } else if word.len() == 1 || word.eq_ignore_ascii_case("pi") {
+                variables += 1;
+            } else {
                 return false;
             }
             i = end;
             continue;
         }
-        match b {
-            b'+' | b'-' | b'*' | b'/' | b'^' | b'%' => operators += 1,
-            b'0'..=b'9' | b'.' | b',' | b'(' | b')' | b' ' => {}
+        match c {
+            '+' | '-' | '*' | '/' | '^' | '%' | '±' | '×' | '÷' | '−' | '√' | '·' => {
+                operators += 1
+            }
+            '=' => {}
+            '0'..='9' | '.' | ',' | '(' | ')' | ' ' | '²' | '³' => {}
+            'α'..='ω' | 'Α'..='Ω' => variables += 1,
             _ => return false,
         }
         i += 1;
@@ -354,8 +382,12 @@ fn is_math(value: &[u8]) -> bool {
         b')' => depth.checked_sub(1).map(|d| depth = d).is_some(),
         _ => true,
     }) && depth == 0;
-    operators > 0
-        && balanced
+    let math = if equation {
+        variables > 0 || calls > 0
+    } else {
+        operators > 0
+    };
+    math && balanced
         && ![b"--".as_slice(), b"/*", b"*/"]
             .iter()
             .any(|comment| memchr::memmem::find(value, comment).is_some())
@@ -934,12 +966,33 @@ mod tests {
             "(a+b)*(a-b)",
             "2*pi*r",
             "sin(x)^2 + cos(x)^2",
+            "g(x)=sin(x)",
+            "z = (x - μ)/σ = (85-70)/10 = 1.5",
+            "x = (-b ± sqrt(b^2 - 4*a*c)) / 2a",
         ] {
             assert_eq!(data_shape(math.as_bytes()), Some(Shape::Math), "{math}");
         }
         for condition in [
-            "1<2", "0||1", "2--1", "1 or 1", "sleep(5)", "1/*x*/", "x<=5", "ascii(1)", "COS(",
+            "1<2",
+            "0||1",
+            "2--1",
+            "1 or 1",
+            "sleep(5)",
+            "1/*x*/",
+            "x<=5",
+            "ascii(1)",
+            "COS(",
             "1) + (2",
+            "1=1",
+            "a=a",
+            "x = x",
+            "0=0",
+            "1=",
+            "=1",
+            "2ab(1)",
+            "1 = 1 = 1",
+            "(1+1)=2",
+            "%27%20or%201%3D1%20or%20%27",
         ] {
             assert!(!is_math(condition.as_bytes()), "{condition}");
         }
