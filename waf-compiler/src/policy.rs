@@ -327,6 +327,14 @@ const ISO_MEDIA: [&str; 7] = [
     "video/3gpp",
 ];
 
+/// Whether `body` begins as the files of one of [`SIGNATURES`] or [`ISO_MEDIA`] do, whatever its label.
+pub(crate) fn is_file(body: &[u8]) -> bool {
+    SIGNATURES
+        .iter()
+        .any(|(_, signature)| body.starts_with(signature))
+        || body.get(4..8) == Some(b"ftyp")
+}
+
 /// Whether `body` begins as files of `media_type` (as 920420 reports it) do.
 pub(crate) fn is_labelled_file(media_type: &str, body: &[u8]) -> bool {
     let media_type = media_type

@@ -121,7 +121,7 @@ pub fn parse_body<'a>(
         BodyKind::UrlEncoded => match form_labelled_xml(arena, body) {
             Some(xml) => parsed.xml = xml,
             None => {
-                parsed.args = form_labelled_message(arena, body)
+                parsed.args = form_labelled_binary(arena, body)
                     .unwrap_or_else(|| parse_urlencoded(arena, body, b'&'))
             }
         },
@@ -825,18 +825,24 @@ fn header_param<'h>(header: &'h [u8], name: &[u8]) -> Option<&'h [u8]> {
     }
 }
 
-/// A protobuf message posted with a form's label: Firebase's Android SDK posts its analytics batches
-/// (`app-measurement.com/a`, gzip-compressed) as `application/x-www-form-urlencoded`, and other SDKs label their
-/// binary the same way by their HTTP client's default. No form encoder leaves a NUL byte or bytes that are not
-/// UTF-8 unescaped, so a body holding them is no form; when it is also one protobuf message to its last byte it
-/// is read as one ([`protobuf_values`]: every string it holds is a value the rules read, a pair hidden in one
-/// too), not as pairs of binary noise that only the encoding checks (920250, 920270) have something to say of.
-fn form_labelled_message<'a>(arena: &'a Bump, body: &'a [u8]) -> Option<&'a [Item<'a>]> {
+/// Binary data posted with a form's label: Firebase's Android SDK posts its analytics batches
+/// (`app-measurement.com/a`, gzip-compressed) as `application/x-www-form-urlencoded`, other SDKs label their
+/// binary the same way by their HTTP client's default, and Google's resumable uploads (a Gmail attachment, a Drive
+/// or Photos upload, `X-Goog-Upload-Command: upload, finalize`) send a file's bytes so. No form encoder leaves a
+/// NUL byte or bytes that are not UTF-8 unescaped, so a body holding them is no form. When it is also one
+/// protobuf message to its last byte it is read as one ([`protobuf_values`]: every string it holds is a value the
+/// rules read, a pair hidden in one too); when it begins as a file does ([`crate::policy::is_file`]: JPEG, PNG,
+/// PDF, zip...) it is read as an unlabelled file is, its runs of text; either way not as pairs of binary noise
+/// that only the encoding checks (920250, 920270) have something to say of. Other binary stays a form: a NUL
+/// byte alone makes no file.
+fn form_labelled_binary<'a>(arena: &'a Bump, body: &'a [u8]) -> Option<&'a [Item<'a>]> {
     if !is_binary(body) {
         return None;
     }
-    let fields = protobuf::fields(body)?;
-    Some(protobuf_values(arena, body, &fields))
+    match protobuf::fields(body) {
+        Some(fields) => Some(protobuf_values(arena, body, &fields)),
+        None => crate::policy::is_file(body).then(|| parse_uncompressed(arena, body)),
+    }
 }
 
 /// An XML document posted with a form's label: `curl -d @envelope.xml` labels what it sends
@@ -1089,7 +1095,7 @@ mod tests {
     }
 
     #[test]
-    fn a_protobuf_message_labelled_as_a_form_is_read_as_one() {
+    fn binary_labelled_as_a_form_is_read_as_what_it_is() {
         let arena = Bump::new();
         let form = b"application/x-www-form-urlencoded";
         // Firebase's analytics batch: a message whose strings are event names and parameters.
@@ -1101,7 +1107,14 @@ mod tests {
         // A pair hidden in one of its strings is still read.
         let body = b"\x0a\x0eid=1' or 1=1--\x18\x00";
         assert_eq!(args(&arena, body, form), [pair("", "id=1' or 1=1--")]);
-        // A form, even one in another charset than UTF-8, or binary that is no message, is read as pairs.
+        // A file's bytes (Google's resumable uploads label them so) are read as an unlabelled file is: its text.
+        let jpeg = b"\xff\xd8\xff\xe1\x00\x10Exif\x00\x00II*\x00=&\x00\xffCanon EOS R6\x00\xd9";
+        assert_eq!(
+            args(&arena, jpeg, form),
+            [pair("", "Exif"), pair("", "Canon EOS R6")]
+        );
+        // A form, even one in another charset than UTF-8, or binary that is no message and no file, is read as
+        // pairs.
         assert_eq!(args(&arena, b"q=caf\xe9&n=1", form).len(), 2);
         assert_eq!(args(&arena, b"a=\x00&b=\xff\xff", form).len(), 2);
     }
