@@ -51,6 +51,8 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/x-protobuffer| |application/json+protobuf| ",
     "|application/grpc-web+proto| |application/grpc-web-text| |application/grpc-web-text+proto| ",
     "|application/x-ndjson| |application/ndjson| |application/x-json-stream| |application/jsonl| ",
+    // session-replay batches compressed in the page (Microsoft Clarity labels its gzip so)
+    "|application/x-clarity-gzip| ",
     // JSON media types of common API conventions
     "|application/vnd.api+json| |application/merge-patch+json| |application/json-patch+json| ",
     "|application/problem+json| |application/ld+json| |application/graphql| |application/graphql+json| ",
