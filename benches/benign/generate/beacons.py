@@ -6,7 +6,7 @@ collectors, the Reporting API (application/reports+json: csp-violation, deprecat
 Network Error Logging reports), CSP level 2 report-uri (application/csp-report), Sentry envelopes (browser SDK
 through a tunnel as text/plain, native SDKs as application/x-sentry-envelope), Datadog / New Relic / Elastic RUM
 batches and web-vitals JSON, batches compressed in the page and posted without a Content-Encoding (PostHog's
-gzip-js, Datadog's deflate), hyperlink-auditing pings (text/ping), Google's JSON-encoded protobuf calls
+gzip-js, Datadog's deflate, Microsoft Clarity's gzip under `application/x-clarity-gzip`), hyperlink-auditing pings (text/ping), Google's JSON-encoded protobuf calls
 (application/json+protobuf), a session recorder's page start (the page's URL, size and document type declaration),
 web frameworks' page views with the route of the page (`/blog/[slug]`), Akamai Bot Manager's sensor posts (`{"sensor_data":"3;0;1;0;...;<base64>;..."}`, the
 script a protected site serves under a random path).
@@ -407,10 +407,20 @@ def route_beacon(rng, c):
 
 def compressed(rng, c):
     """Batches compressed in the page and posted without a Content-Encoding: PostHog's `compression=gzip-js`
-    (gzip, text/plain) and Datadog's browser SDK with compressIntakeRequests (deflate, zlib-wrapped, text/plain)."""
+    (gzip, text/plain), Datadog's browser SDK with compressIntakeRequests (deflate, zlib-wrapped, text/plain) and
+    Microsoft Clarity's session replay (gzip under its own label, `application/x-clarity-gzip`)."""
     site = host(rng, "www")
     page = page_url(rng, site)
-    if rng.random() < 0.5:
+    which = rng.random()
+    if which >= 0.8:
+        envelope = ["0.7.49", rng.randint(1, 40), ts(rng) * 1000, rng.randint(500, 90000), alnum(rng, 10).lower(),
+                    alnum(rng, 7).lower(), alnum(rng, 7).lower(), rng.randint(1, 9), 1, 0, 0, page]
+        events = [[rng.randint(0, 90000), pick(rng, [4, 9, 10, 13, 28, 34]), rng.randint(0, 1920), rng.randint(0, 1080)]
+                  for _ in range(rng.randint(2, 12))]
+        body = gzip.compress(jsonb({"e": envelope, "a": events, "p": []}), mtime=0)
+        c.add("POST", "/collect", beacon_headers(rng, pick(rng, ["a.clarity.ms", "k.clarity.ms", "x.clarity.ms"]), page,
+                                                 "application/x-clarity-gzip", cookie=False), body)
+    elif which < 0.4:
         batch = [{"event": pick(rng, ["$pageview", "$autocapture", "$pageleave", "$web_vitals"]),
                   "properties": {"$current_url": page, "$host": site, "$pathname": "/" + page.split("/", 3)[-1],
                                  "$referrer": pick(rng, ["$direct", "https://www.google.com/", "https://duckduckgo.com/"]),

@@ -8,7 +8,9 @@ WAV, SQLite, plain CSV. Uploaded to avatar, attachment, media-library, document,
 endpoints (WordPress async-upload, Drupal, Rails Active Storage, Django, tus-less PHP forms), with the usual side
 fields (title, alt text in many languages, CSRF tokens, chunk indexes of Dropzone/Plupload). Some go as they are, the
 body the file itself labelled with its type, in a browser's PUT to a storage service's signed URL (S3, Google Cloud
-Storage: a recording, a video, a document), as direct-to-storage uploaders send them. File names carry apostrophes
+Storage: a recording, a video, a document), as direct-to-storage uploaders send them, or in the finalizing request of
+Google's resumable upload protocol (Gmail, Photos, Drive), labelled `application/x-www-form-urlencoded` as the page's
+XMLHttpRequest labels it. File names carry apostrophes
 inside words as French and Irish names do (`Relevé d'identité bancaire.pdf`, `O'Brien CV.pdf`); WebM recordings.
 """
 import io
@@ -231,6 +233,17 @@ def build(n=1000, seed=0xB1DA7A):
         br = browser(rng)
         if client == "browser" and rng.random() < 0.15:
             fn, ctype, data = files[0]
+            if rng.random() < 0.3:
+                # Google's resumable upload protocol (a Gmail attachment, a Photos or Drive upload from the page):
+                # the file's bytes go in the finalizing request under XMLHttpRequest's form label.
+                hst, path = pick(rng, [("mail.google.com", "/mail/u/0/upload/?ui=2&ik=" + hexid(rng, 10)),
+                                       ("photos.google.com", "/_/upload/uploadmedia/rupio/interactive?authuser=0"),
+                                       ("drive.google.com", "/upload/drive/v2internal/files?uploadType=resumable")])
+                extra = [("X-Goog-Upload-Command", "upload, finalize"), ("X-Goog-Upload-Offset", "0")]
+                c.add("POST", f"{path}&upload_id={alnum(rng, 80)}&upload_protocol=resumable",
+                      fetch(rng, hst, f"https://{hst}/", content_type="application/x-www-form-urlencoded;charset=utf-8",
+                            accept="*/*", extra=extra, b=br), data)
+                continue
             hst = pick(rng, ["uploads.s3.eu-west-1.amazonaws.com", "storage.googleapis.com"])
             key = f"/u/{uid(rng)}/{quote(fn)}"
             signed = f"{key}?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIA{alnum(rng, 16).upper()}%2F20250114%2Feu-west-1%2Fs3%2Faws4_request&X-Amz-Date=20250114T101500Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature={hexid(rng, 64)}"
