@@ -683,13 +683,16 @@ fn is_url(value: &[u8]) -> bool {
 const MAX_PAIR_NAME: usize = 64;
 
 /// Two or more `name=value` pairs joined by `&`, each name a parameter's (letters, digits, `_`, `-`, `.`, and
-/// the brackets of `a[b]`, which a browser's form serialisation writes escaped: `user%5Bname%5D`).
+/// the brackets of `a[b]`, which a browser's form serialisation writes escaped: `user%5Bname%5D`); a part
+/// without `=` is a name alone (a flag, `?debug&page=2`; Yahoo's `B` cookie starts with its id,
+/// `jqfuifkxzff36&b=3&s=df`), and counts as no pair.
 fn is_pairs(value: &[u8]) -> bool {
     let mut pairs = 0;
     for pair in value.split(|&b| b == b'&') {
-        let Some(end) = pair.iter().position(|&b| b == b'=') else {
-            return false;
-        };
+        let (end, has_value) = pair
+            .iter()
+            .position(|&b| b == b'=')
+            .map_or((pair.len(), false), |end| (end, true));
         let name = crate::transform::url_decode(&pair[..end]);
         let is_name = (1..=MAX_PAIR_NAME).contains(&name.len())
             && name.iter().all(|&b| {
@@ -698,7 +701,7 @@ fn is_pairs(value: &[u8]) -> bool {
         if !is_name {
             return false;
         }
-        pairs += 1;
+        pairs += usize::from(has_value);
     }
     pairs >= 2
 }
@@ -1200,6 +1203,11 @@ mod tests {
             Some(Shape::Pairs)
         );
         assert_eq!(data_shape(b"kw=script font"), None);
+        // A name alone among pairs (Yahoo's `B` cookie), but not pairs of one name and no value.
+        assert_eq!(data_shape(b"jqfuifkxzff36&b=3&s=df"), Some(Shape::Pairs));
+        assert_eq!(data_shape(b"id&x=1"), None);
+        assert_eq!(data_shape(b"a&b&c"), None);
+        assert_eq!(data_shape(b"1;id&b=3&s=df"), None);
         assert_eq!(data_shape(b"zsh is the best!"), Some(Shape::Text));
         assert_eq!(data_shape(b"JavaScript: The Good Parts"), Some(Shape::Text));
         assert_eq!(
