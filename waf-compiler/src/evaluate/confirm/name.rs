@@ -97,19 +97,42 @@ pub fn starts_inside_word(value: &[u8], hit: Range<usize>) -> Option<String> {
 
 /// Why the command the pattern's `hit` found in `value` is not one: the value, as sent (`raw`) and as the rule's
 /// transforms left it, is a relative name of parts joined by `/` (a branch, `feature/export-csv`; a slug,
-/// `docs/get-started`; [`is_relative_name`]), and the hit starts a part after the first. The shell would look
-/// for such a program under the directory the name starts with; an injected command is written alone, after a
-/// separator, or with the absolute path of a system directory (`/bin/cat`).
+/// `docs/get-started`; [`is_relative_name`]) or such a name under a root directory that is none of the
+/// system's (an API's route as a batch names it, WooCommerce's `/wc/store/v1/cart/remove-item`;
+/// [`SYSTEM_DIRECTORIES`]), and the hit starts a part after the first. The shell would look for such a program
+/// under the directory the name starts with; an injected command is written alone, after a separator, or with
+/// the absolute path of a system directory (`/bin/cat`, `/usr/bin/id`).
 pub fn part_of_relative_name(raw: &[u8], value: &[u8], hit: Range<usize>) -> Option<String> {
-    let after_slash = hit.start > 0 && value.get(hit.start - 1) == Some(&b'/');
+    let after_slash = hit.start > 1 && value.get(hit.start - 1) == Some(&b'/');
     let phrase = value.get(hit)?;
-    (after_slash && is_relative_name(raw) && is_relative_name(value)).then(|| {
+    (after_slash && is_name_of_parts(raw) && is_name_of_parts(value)).then(|| {
         format!(
-            "`{}` is a part of the relative name `{}` (a branch, a slug): no command's path",
+            "`{}` is a part of the name `{}` (a branch, a slug, a route): no command's path",
             String::from_utf8_lossy(phrase),
             String::from_utf8_lossy(value)
         )
     })
+}
+
+/// The root's directories of a Unix system, where the programs an injected command runs live or are put.
+const SYSTEM_DIRECTORIES: &[&[u8]] = &[
+    b"bin", b"boot", b"dev", b"etc", b"home", b"lib", b"lib32", b"lib64", b"libx32", b"media",
+    b"mnt", b"opt", b"proc", b"root", b"run", b"sbin", b"srv", b"sys", b"tmp", b"usr", b"var",
+];
+
+/// A relative name ([`is_relative_name`]), or one under `/` whose first part is none of the
+/// [`SYSTEM_DIRECTORIES`] (compared without regard to case).
+fn is_name_of_parts(value: &[u8]) -> bool {
+    match value.strip_prefix(b"/") {
+        Some(rest) => {
+            let first = rest.split(|&b| b == b'/').next().unwrap_or_default();
+            is_relative_name(rest)
+                && !SYSTEM_DIRECTORIES
+                    .iter()
+                    .any(|dir| first.eq_ignore_ascii_case(dir))
+        }
+        None => is_relative_name(value),
+    }
 }
 
 /// Name characters (letters, digits, `_`, `-`, `.`) in parts joined by `/`, none of them empty, `.` or `..`: no
@@ -362,6 +385,11 @@ mod tests {
         assert!(part_of_relative_name(branch, branch, 8..18).is_some());
         assert!(part_of_relative_name(b"cat /etc/pa\\ssw\\d", b"cat/etc/passwd", 4..14).is_none());
         assert!(part_of_relative_name(b"/bin/cat", b"/bin/cat", 5..8).is_none());
+        let route = b"/wc/store/v1/cart/remove-item";
+        assert!(part_of_relative_name(route, route, 18..29).is_some());
+        assert!(part_of_relative_name(b"/USR/bin/id", b"/USR/bin/id", 9..11).is_none());
+        assert!(part_of_relative_name(b"/remove-item", b"/remove-item", 1..12).is_none());
+        assert!(part_of_relative_name(b"/a/b;id", b"/a/b;id", 5..7).is_none());
         assert!(part_of_relative_name(b"../bin/id", b"../bin/id", 7..9).is_none());
     }
 
