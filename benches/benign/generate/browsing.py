@@ -1,6 +1,7 @@
 """browsing.py: what a browser sends while people use ordinary websites, beyond the page and its analytics beacons
 (beacons.txt) and header sets (clients.txt): the requests of the platforms and widgets sites are built from. CMS
-and shop endpoints (WordPress admin-ajax, load-styles.php and the REST API, Shopify cart and predictive search,
+and shop endpoints (WordPress admin-ajax, load-styles.php and the REST API, WooCommerce's Store API batches naming
+each call by its route, Shopify cart and predictive search,
 Magento customer sections, Drupal AJAX forms, ASP.NET WebForms postbacks with `ctl00$` field names and
 `__VIEWSTATE`, Salesforce Experience Cloud aura actions); query languages sent from the browser (OData `$filter`,
 Strapi and JSON:API filters, Algolia and Elasticsearch query strings, Mongo-style `where` JSON); fonts, images and
@@ -64,8 +65,19 @@ def wordpress(rng, c):
     ref, s = page(rng)
     hst = f"www.{s}"
     cookie = cookie_header(rng)
-    kind = rng.randrange(6)
-    if kind == 5:  # the block editor's autosave: blocks between comments
+    kind = rng.randrange(7)
+    if kind == 6:  # WooCommerce's block cart: a Store API batch naming each call by its route
+        key = hexid(rng, 32)
+        route, data = pick(rng, [("/wc/store/v1/cart/remove-item", {"key": key}),
+                                 ("/wc/store/v1/cart/update-item", {"key": key, "quantity": rng.randint(1, 5)}),
+                                 ("/wc/store/v1/cart/apply-coupon", {"code": pick(rng, ["WELCOME10", "BLACKFRIDAY", "été-15"])}),
+                                 ("/wc/store/v1/cart/select-shipping-rate", {"package_id": 0, "rate_id": "flat_rate:1"})])
+        body = jsonb({"requests": [{"method": "POST", "path": route, "headers": {"Nonce": hexid(rng, 10)},
+                                    "body": data, "cache": "no-store"}]})
+        c.add("POST", "/wp-json/wc/store/v1/batch?_locale=user",
+              fetch(rng, hst, f"https://{hst}/cart/", content_type="application/json", cookie=cookie,
+                    extra=[("Nonce", hexid(rng, 10))]), body)
+    elif kind == 5:  # the block editor's autosave: blocks between comments
         blocks = [f'<!-- wp:heading --><h2 class="wp-block-heading">{text.title(rng)}</h2><!-- /wp:heading -->',
                   f'<!-- wp:paragraph --><p>{text.sentence(rng)}</p><!-- /wp:paragraph -->',
                   '<!-- wp:buttons --><div class="wp-block-buttons"><!-- wp:button --><div class="wp-block-button">'
