@@ -334,7 +334,12 @@ pub(crate) fn is_file(body: &[u8]) -> bool {
     SIGNATURES
         .iter()
         .any(|(_, signature)| body.starts_with(signature))
-        || body.get(4..8) == Some(b"ftyp")
+        || is_iso_media(body)
+}
+
+/// Whether `body` begins as an ISO base media file does: a box size, then `ftyp`.
+fn is_iso_media(body: &[u8]) -> bool {
+    body.get(4..8) == Some(b"ftyp")
 }
 
 /// Whether `body` begins as files of `media_type` (as 920420 reports it) do.
@@ -352,7 +357,7 @@ pub(crate) fn is_labelled_file(media_type: &str, body: &[u8]) -> bool {
         };
         fits && body.starts_with(signature)
     });
-    signed || (ISO_MEDIA.contains(&media_type.as_str()) && body.get(4..8) == Some(b"ftyp"))
+    signed || (ISO_MEDIA.contains(&media_type.as_str()) && is_iso_media(body))
 }
 
 /// Whether `value` is a media type as RFC 9110 writes one (section 8.3.1): `type/subtype`, then parameters

@@ -841,7 +841,7 @@ fn form_labelled_binary<'a>(arena: &'a Bump, body: &'a [u8]) -> Option<&'a [Item
     }
     match protobuf::fields(body) {
         Some(fields) => Some(protobuf_values(arena, body, &fields)),
-        None => crate::policy::is_file(body).then(|| parse_uncompressed(arena, body)),
+        None => crate::policy::is_file(body).then(|| text_runs(arena, body)),
     }
 }
 

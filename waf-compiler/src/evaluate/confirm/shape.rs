@@ -325,33 +325,21 @@ fn is_math(value: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(value) else {
         return false;
     };
-    let sides: Vec<&str> = text.split('=').collect();
-    let equation = sides.len() > 1;
-    if equation {
-        let mut seen: Vec<&str> = Vec::new();
-        for side in &sides {
-            let side = side.trim();
-            if side.is_empty() || seen.contains(&side) {
-                return false;
-            }
-            seen.push(side);
-        }
-    }
+    // One pass over the characters, stopping at the first that no expression holds (most values are words).
     let (mut operators, mut variables, mut calls) = (0usize, 0usize, 0usize);
-    let chars: Vec<char> = text.chars().collect();
-    let mut i = 0;
-    while let Some(&c) = chars.get(i) {
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
         if c.is_ascii_alphabetic() {
-            let end = chars[i..]
-                .iter()
-                .position(|c| !c.is_ascii_alphabetic())
-                .map_or(chars.len(), |at| i + at);
-            let word: String = chars[i..end].iter().collect();
-            let call = chars.get(end) == Some(&'(');
-            let known = MATH_FUNCTIONS
-                .iter()
-                .any(|name| word.eq_ignore_ascii_case(name));
-            if call && known {
+            let end = text[i..]
+                .find(|c: char| !c.is_ascii_alphabetic())
+                .map_or(text.len(), |at| i + at);
+            let word = &text[i..end];
+            let call = text[end..].starts_with('(');
+            if call
+                && MATH_FUNCTIONS
+                    .iter()
+                    .any(|name| word.eq_ignore_ascii_case(name))
+            {
                 operators += 1;
                 calls += 1;
             } else if word.len() == 1 || word.eq_ignore_ascii_case("pi") {
@@ -359,19 +347,17 @@ fn is_math(value: &[u8]) -> bool {
             } else {
                 return false;
             }
-            i = end;
+            while chars.next_if(|&(at, _)| at < end).is_some() {}
             continue;
         }
         match c {
             '+' | '-' | '*' | '/' | '^' | '%' | '±' | '×' | '÷' | '−' | '√' | '·' => {
                 operators += 1
             }
-            '=' => {}
-            '0'..='9' | '.' | ',' | '(' | ')' | ' ' | '²' | '³' => {}
+            '=' | '0'..='9' | '.' | ',' | '(' | ')' | ' ' | '²' | '³' => {}
             'α'..='ω' | 'Α'..='Ω' => variables += 1,
             _ => return false,
         }
-        i += 1;
     }
     let mut depth = 0usize;
     let balanced = value.iter().all(|&b| match b {
@@ -382,8 +368,14 @@ fn is_math(value: &[u8]) -> bool {
         b')' => depth.checked_sub(1).map(|d| depth = d).is_some(),
         _ => true,
     }) && depth == 0;
-    let math = if equation {
-        variables > 0 || calls > 0
+    let math = if text.contains('=') {
+        // An equation: its sides are all there and none alike.
+        let sides: Vec<&str> = text.split('=').map(str::trim).collect();
+        (variables > 0 || calls > 0)
+            && sides
+                .iter()
+                .enumerate()
+                .all(|(i, side)| !side.is_empty() && !sides[..i].contains(side))
     } else {
         operators > 0
     };
@@ -461,15 +453,22 @@ fn is_field_record(value: &[u8]) -> bool {
 /// Whether `field` is base64 (its alphabet, `=` only as the padding at its end) with letters of both cases and
 /// digits among its characters, as random bytes encode.
 fn is_mixed_base64(field: &[u8]) -> bool {
+    base64_data(field).is_some_and(|data| {
+        data.iter().any(u8::is_ascii_lowercase)
+            && data.iter().any(u8::is_ascii_uppercase)
+            && data.iter().any(u8::is_ascii_digit)
+    })
+}
+
+/// `field` without its padding, when the rest is of base64's alphabet (hex digits are of it too).
+fn base64_data(field: &[u8]) -> Option<&[u8]> {
     let data = field
         .strip_suffix(b"==")
         .or_else(|| field.strip_suffix(b"="))
         .unwrap_or(field);
     data.iter()
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
-        && data.iter().any(u8::is_ascii_lowercase)
-        && data.iter().any(u8::is_ascii_uppercase)
-        && data.iter().any(u8::is_ascii_digit)
+        .then_some(data)
 }
 
 /// The length of a signed message's checksum at least: an AES-GCM nonce in base64 (12 bytes), a digest in hex
@@ -484,16 +483,8 @@ const SIGNATURE_LENGTH: usize = 16;
 /// them can close a quote, open a bracket or make a condition: letters, digits, `+`, `/` and the padding.
 fn is_signed_message(value: &[u8]) -> bool {
     let parts = split_on(value, b"--");
-    let checksum = |part: &[u8]| {
-        let data = part
-            .strip_suffix(b"==")
-            .or_else(|| part.strip_suffix(b"="))
-            .unwrap_or(part);
-        data.len() >= SIGNATURE_LENGTH
-            && data
-                .iter()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/'))
-    };
+    let checksum =
+        |part: &[u8]| base64_data(part).is_some_and(|data| data.len() >= SIGNATURE_LENGTH);
     matches!(parts.len(), 2 | 3)
         && parts[0].len() >= RECORD_BASE64
         && is_mixed_base64(parts[0])
