@@ -218,7 +218,7 @@ fn refuted_by_its_place(
             .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form))),
         Confirm::Sql => sql::query_language(raw)
             .or_else(|| sql::operator_as_string(raw, matched, request.name))
-            .or_else(|| sql::restli_patch(raw, matched))
+            .or_else(|| sql::update_member(raw, matched))
             .or_else(|| sql::type_tag(raw, matched, request.named_value))
             .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))

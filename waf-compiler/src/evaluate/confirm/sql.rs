@@ -359,11 +359,13 @@ pub fn query_language(name: &[u8]) -> Option<String> {
 /// How a MongoDB operator the pattern's `hit` found (`$ne`, `[$gt]`, 942290's) is an injection in `value`, a
 /// JSON document sent as the parameter `name`: the operator is one of its member names, a query where the
 /// application expects a value (`{"$gt": ""}` matches every password). Not under a parameter named for a query
-/// ([`QUERY_PARAMETERS`], [`QUERY_VALUE_PARAMETERS`]), whose operators the API asks for.
+/// ([`QUERY_PARAMETERS`], [`QUERY_VALUE_PARAMETERS`]), whose operators the API asks for, and not an update
+/// operator ([`UPDATE_OPERATORS`]: a JSON document of a person's properties that an analytics SDK posts in a
+/// form field, Mixpanel's `data`, carries `$set`).
 pub fn operator_member(value: &[u8], hit: &[u8], name: &[u8]) -> Option<String> {
     let operator = hit.strip_prefix(b"[").unwrap_or(hit);
     let operator = operator.strip_suffix(b"]").unwrap_or(operator);
-    if operator.len() < 2 || operator[0] != b'$' {
+    if operator.len() < 2 || operator[0] != b'$' || update_operator(operator).is_some() {
         return None;
     }
     let root = name.split(|&b| b == b'[').next().unwrap_or(name);
@@ -386,28 +388,51 @@ pub fn operator_member(value: &[u8], hit: &[u8], name: &[u8]) -> Option<String> 
         })
 }
 
-/// Why the operator the pattern's `hit` found in `name`, a JSON member's path (`json.entities.<urn>.patch.$set.read`),
-/// is Rest.li's rather than MongoDB's: `$set` or `$delete` inside a `patch` member, the partial update every call
-/// of LinkedIn's front end that changes a record sends (`{"patch":{"$set":{"read":true}}}`), which names the fields
-/// to change as an update does by design.
-pub fn restli_patch(name: &[u8], hit: &[u8]) -> Option<String> {
-    let operator = [b"$set".as_slice(), b"$delete"]
-        .into_iter()
-        .find(|operator| hit.eq_ignore_ascii_case(operator))?;
+/// MongoDB's update operators, and Rest.li's `$delete`: they name the fields an update changes and what it does
+/// to them (`{"$set": {"email": ...}}`); none is a query operator, so none makes a query match what it should not.
+const UPDATE_OPERATORS: &[&str] = &[
+    "$set",
+    "$setOnInsert",
+    "$unset",
+    "$inc",
+    "$mul",
+    "$rename",
+    "$currentDate",
+    "$addToSet",
+    "$pop",
+    "$pull",
+    "$pullAll",
+    "$push",
+    "$delete",
+];
+
+/// The update operator `hit` is (`$set`, `[$unset]`), when it is one.
+fn update_operator(hit: &[u8]) -> Option<&'static str> {
+    let operator = hit.strip_prefix(b"[").unwrap_or(hit);
+    let operator = operator.strip_suffix(b"]").unwrap_or(operator);
+    UPDATE_OPERATORS
+        .iter()
+        .copied()
+        .find(|known| operator.eq_ignore_ascii_case(known.as_bytes()))
+}
+
+/// Why the operator the pattern's `hit` found in `name`, a JSON member's path, is an update's rather than an
+/// injected query's: an update operator ([`UPDATE_OPERATORS`]) whose value names fields, an object or an array
+/// (the path goes on after it). Analytics SDKs update a person's properties so on every identified page view
+/// (PostHog's and Amplitude's `properties.$set.email`, `user_properties.$unset.utm_source`, Mixpanel's `$set`),
+/// and Rest.li's partial updates on every change a LinkedIn page makes (`patch.$set.read`, `patch.$delete.0`).
+pub fn update_member(name: &[u8], hit: &[u8]) -> Option<String> {
+    let operator = update_operator(hit)?;
     let path = name.strip_prefix(b"json.")?;
     let parts: Vec<&[u8]> = path.split(|&b| b == b'.').collect();
     let at = parts
         .iter()
-        .position(|part| part.eq_ignore_ascii_case(operator))?;
-    parts[..at]
-        .iter()
-        .any(|part| part.eq_ignore_ascii_case(b"patch"))
-        .then(|| {
-            format!(
-                "`{}` inside a `patch` member: Rest.li's partial update, not a MongoDB operator",
-                String::from_utf8_lossy(operator)
-            )
-        })
+        .position(|part| part.eq_ignore_ascii_case(operator.as_bytes()))?;
+    (at + 1 < parts.len()).then(|| {
+        format!(
+            "`{operator}` names the fields an update changes: an update operator, not a query's"
+        )
+    })
 }
 
 /// The names MongoDB's `$type` operator takes for a BSON type (it also takes the type's number).
@@ -990,11 +1015,21 @@ mod tests {
         assert!(type_tag(b"json.password.$type", b"$type", Some(b"")).is_none());
         assert!(type_tag(b"json.password.$type", b"$type", None).is_none());
         assert!(type_tag(b"json.password.$ne", b"$ne", Some(b"app.bsky.feed.post")).is_none());
-        assert!(restli_patch(b"json.entities.urn:li:x:(1,2).patch.$set.read", b"$set").is_some());
-        assert!(restli_patch(b"json.patch.name.$delete.0", b"$delete").is_some());
-        assert!(restli_patch(b"json.user.$set.role", b"$set").is_none());
-        assert!(restli_patch(b"json.patch.password.$ne", b"$ne").is_none());
+        assert!(update_member(b"json.entities.urn:li:x:(1,2).patch.$set.read", b"$set").is_some());
+        assert!(update_member(b"json.patch.name.$delete.0", b"$delete").is_some());
+        assert!(update_member(b"json.0.properties.$set.email", b"$set").is_some());
+        assert!(
+            update_member(
+                b"json.events.2.user_properties.$unset.utm_source",
+                b"$unset"
+            )
+            .is_some()
+        );
+        assert!(update_member(b"json.user.$set", b"$set").is_none());
+        assert!(update_member(b"u_id[$set][x]", b"$set").is_none());
+        assert!(update_member(b"json.patch.password.$ne", b"$ne").is_none());
         assert!(operator_member(b"$gt", b"$gt", b"id").is_none());
+        assert!(operator_member(br#"{"$set":{"plan":"pro"}}"#, b"$set", b"data").is_none());
     }
 
     #[test]
