@@ -269,6 +269,15 @@ fn mentions(squeezed: &[u8], words: &[&[u8]]) -> bool {
         .any(|word| squeezed.windows(word.len()).any(|w| w == *word))
 }
 
+/// Whether the doctype token `text` has an internal subset that declares something: a `[` with a markup
+/// declaration (`<!`) or a parameter entity's reference (`%`) after it.
+fn declares_a_subset(text: &[u8]) -> bool {
+    text.iter().position(|&b| b == b'[').is_some_and(|at| {
+        let subset = &text[at..];
+        subset.contains(&b'%') || subset.windows(2).any(|w| w == b"<!")
+    })
+}
+
 fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
     let mut tokenizer = Tokenizer::new(input, context);
     let mut attribute = Attribute::Harmless;
@@ -283,10 +292,11 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
             in_meta = false;
         }
         match token.kind {
-            // A document type declaration runs code only through an internal subset's entities
-            // (`<!DOCTYPE x [<!ENTITY ...>]>`); libinjection flags any. An error message quoting the page a
-            // script fetched instead of JSON (`Unexpected token '<', "<!DOCTYPE "...`) runs nothing.
-            TokenType::Doctype if styles == Styles::Dangerous || text.contains(&b'[') => {
+            // A document type declaration runs code only through an internal subset's declarations
+            // (`<!DOCTYPE x [<!ENTITY ...>]>`, `[%remote;]`); libinjection flags any. An error message quoting
+            // the page a script fetched instead of JSON (`Unexpected token '<', "<!DOCTYPE "...`) runs nothing,
+            // nor does the stack under it, whose URLs have brackets (`/products/[slug]/page.js`).
+            TokenType::Doctype if styles == Styles::Dangerous || declares_a_subset(text) => {
                 return true;
             }
             // A style sheet, like an inline style, runs code only through what it says; a `<meta>` only by
@@ -723,5 +733,8 @@ mod tests {
         assert!(runs_code(
             b"<!DOCTYPE x [<!ENTITY e SYSTEM \"file:///etc/passwd\">]>"
         ));
+        assert!(runs_code(b"<!DOCTYPE x [%remote;]>"));
+        let stack = b"SyntaxError: Unexpected token '<', \"<!DOCTYPE \"... is not valid JSON\n    at p (https://x.example/_next/static/chunks/app/products/[slug]/page.js:1:2)";
+        assert!(!runs_code(stack));
     }
 }
