@@ -281,7 +281,7 @@ pub fn is_json_sequence(value: &[u8]) -> bool {
     }
 }
 
-/// A single word, name, number or identifier (`northwind`, `de-DE`, `v2.1`, `user_id`), an email address
+/// A single word, name, number or identifier (`northwind`, `de-DE`, `v2.1`, `user_id`, `urn:li:member:7`), an email address
 /// ([`is_email_address`]), or a comma-separated list
 /// of them as APIs take fields and options (`sh,fc`, `id,name,price`): no quote, no operator, no bracket, no blank,
 /// so nothing that could change the syntax it is inserted into on its own, and the parsers judge it. A GUID in Microsoft's registry
@@ -301,9 +301,27 @@ fn is_plain_token(value: &[u8]) -> bool {
             && value.split(|&b| b == b',').all(|word| {
                 !word.is_empty()
                     && word.iter().all(|&b| {
-                        b.is_ascii_alphanumeric() || b >= 0x80 || matches!(b, b'_' | b'-' | b'.')
+                        b.is_ascii_alphanumeric()
+                            || b >= 0x80
+                            || matches!(b, b'_' | b'-' | b'.' | b':')
                     })
+                    && !names_a_script_scheme(word)
             }))
+}
+
+/// URL schemes whose URL a browser runs as a script or renders as a page of the URL's own making.
+const SCRIPT_SCHEMES: [&[u8]; 5] = [b"javascript", b"vbscript", b"livescript", b"mocha", b"data"];
+
+/// Whether `word`, names joined by colons, starts with a [`SCRIPT_SCHEMES`] scheme (`javascript:name` renders
+/// `window.name` as a page). Other such words are identifiers: URNs (`urn:dss:source:sdk:javascript:windows`,
+/// `urn:li:fsd_profile:ACoAAB`), Spotify's URIs, AWS's ARNs, IPv6 addresses, times of day.
+fn names_a_script_scheme(word: &[u8]) -> bool {
+    word.split(|&b| b == b':').next().is_some_and(|scheme| {
+        word.len() > scheme.len()
+            && SCRIPT_SCHEMES
+                .iter()
+                .any(|known| scheme.eq_ignore_ascii_case(known))
+    })
 }
 
 /// The functions of maths, as calculators, maths exercises and graphing tools write them.
@@ -1142,6 +1160,13 @@ mod tests {
         assert_eq!(data_shape(b"northwind"), Some(Shape::Token));
         assert_eq!(data_shape(b"sh,fc"), Some(Shape::Token));
         assert_eq!(data_shape(b"sh,"), None);
+        assert_eq!(
+            data_shape(b"urn:dss:source:sdk:javascript:windows:chrome"),
+            Some(Shape::Token)
+        );
+        assert_eq!(data_shape(b"2001:db8::1"), Some(Shape::Token));
+        assert_eq!(data_shape(b"javascript:name"), None);
+        assert_eq!(data_shape(b"JavaScript:alert"), None);
         assert_eq!(data_shape(b"id, name"), None);
         assert_eq!(
             data_shape(b"\"{D312D9D2-3ABD-4847-A91F-44061A2C8B60}\""),
