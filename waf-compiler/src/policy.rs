@@ -222,8 +222,9 @@ const UPLOAD_CHUNK_METHODS: [&str; 3] = ["PUT", "PATCH", "POST"];
 
 /// The rule that refuses a multipart file name or field name with a quote, `;`, `=` or a backslash (920120): those
 /// can end the parameter a parser reads and start another (`filename="a.jpg'; filename='a.php"`). An apostrophe
-/// between two letters of a file's name (`O'Brien CV.pdf`, `Relevé d'identité.pdf`, `Dell'Acqua.docx`) ends
-/// nothing without the `;` and `=` that would start a parameter: such a name is weighed as the file's name.
+/// beside a letter inside a file's name (`O'Brien CV.pdf`, `Relevé d'identité.pdf`, `CV van 't Hof.docx`,
+/// `Students' essays.zip`) ends nothing without the `;` and `=` that would start a parameter: such a name is
+/// weighed as the file's name. One that opens or closes the name may be a quote a parser reads.
 const MULTIPART_NAME_RULE: u32 = 920120;
 
 /// The rule that refuses a multipart part's header line with a character outside the printable ones before a
@@ -477,12 +478,14 @@ fn colon_in_part_name(variable: &str, excerpt: &str) -> bool {
             .is_some_and(|start| start.eq_ignore_ascii_case(named))
 }
 
-/// Whether `name` holds none of the bytes 920120 refuses but apostrophes, each between two letters (of any
-/// script).
+/// Whether `name` holds none of the bytes 920120 refuses but apostrophes, each inside the name (neither its
+/// first byte nor its last) and beside a letter (of any script).
 fn has_apostrophes_only(name: &[u8]) -> bool {
     let letter = |at: Option<&u8>| at.is_some_and(|b| b.is_ascii_alphabetic() || *b >= 0x80);
     name.iter().enumerate().all(|(i, b)| match b {
-        b'\'' => i > 0 && letter(name.get(i - 1)) && letter(name.get(i + 1)),
+        b'\'' => {
+            i > 0 && i + 1 < name.len() && (letter(name.get(i - 1)) || letter(name.get(i + 1)))
+        }
         b'"' | b';' | b'=' | b'\\' => false,
         _ => true,
     })
@@ -672,7 +675,7 @@ impl Profile {
                 && m.variable.starts_with("FILES:")
                 && excerpt_bytes(&m.value_excerpt).is_some_and(|name| has_apostrophes_only(&name))
             {
-                "a file's name with an apostrophe inside a word, which starts no parameter"
+                "a file's name with an apostrophe beside a letter inside it, which starts no parameter"
             } else if m.rule_id == MULTIPART_HEADER_RULE
                 && colon_in_part_name(&m.variable, &m.value_excerpt)
             {
@@ -896,7 +899,11 @@ mod tests {
         assert!(weighed("FILES:cv", b"Giovanni Dell'Acqua CV 2024.pdf"));
         assert!(weighed("FILES:doc", "Relevé d'identité.pdf".as_bytes()));
         assert!(!weighed("FILES:cv", b"x.jpg'; filename='x.php"));
+        assert!(weighed("FILES:cv", b"CV-van 't Hof.docx"));
+        assert!(weighed("FILES:essays", b"Students' essays.zip"));
         assert!(!weighed("FILES:cv", b"'shell.php"));
+        assert!(!weighed("FILES:cv", b"shell.php'"));
+        assert!(!weighed("FILES:cv", b"x.jpg ' .php"));
         assert!(!weighed("FILES_NAMES:cv", b"Dell'Acqua"));
     }
 
