@@ -4,23 +4,30 @@
 //! each report of an `application/reports+json` array (the Reporting API's `report-to`). Browser extensions that
 //! inject scripts make such reports on every page, and their samples are JavaScript by definition. Error
 //! trackers' events quote the code of each frame of a stack trace (Sentry's `context_line`, Rollbar's and
-//! Bugsnag's `code`, Honeybadger's `source`) with its file, function and local variables: their SDKs post them
-//! to the tracker, its webhooks and a site's own tunnel pass them on.
+//! Bugsnag's `code`, Honeybadger's `source`) with its file, function and local variables, and say what the program
+//! threw and did before: the exception's class and message, its stack as the runtime printed it, the breadcrumbs
+//! (console messages, requests made, elements clicked). Their SDKs post them to the tracker, its webhooks and a
+//! site's own tunnel pass them on. OpenTelemetry's exporters post, as OTLP/JSON, the spans and logs a program
+//! recorded (the statements it sent its database, the URLs it fetched, the exceptions it caught).
 
 use super::Request;
 
 /// The media types of browsers' violation reports.
 const REPORT_TYPES: [&[u8]; 2] = [b"application/csp-report", b"application/reports+json"];
 
-/// Whether the value named `request.name` is the code sample of a browser's violation report or what an error
-/// report says of a frame of a stack trace.
+/// Whether the value named `request.name` is the code sample of a browser's violation report, or what an error
+/// report or a telemetry export quotes of the program that sent it.
 pub fn is_code_sample(request: Request<'_>) -> bool {
-    is_violation_sample(request) || is_stack_frame_field(request.name)
+    is_violation_sample(request)
+        || request.name.strip_prefix(b"json.").is_some_and(|path| {
+            let parts: Vec<&[u8]> = path.split(|&b| b == b'.').collect();
+            is_stack_frame_field(&parts) || is_error_field(&parts) || is_telemetry_record(&parts)
+        })
 }
 
 /// Members of a stack trace's frame that quote the code or name where it ran, by the error trackers' protocols:
 /// Sentry's (`context_line`, `pre_context`, `post_context`, `abs_path`, `vars`...), Rollbar's (`code`,
-/// `context.pre`), Bugsnag's and Airbrake's (`code`, `file`, `method`), Honeybadger's (`source`).
+/// `context.pre`, `locals`), Bugsnag's and Airbrake's (`code`, `file`, `method`), Honeybadger's (`source`).
 const FRAME_FIELDS: &[&[u8]] = &[
     b"context_line",
     b"pre_context",
@@ -38,22 +45,71 @@ const FRAME_FIELDS: &[&[u8]] = &[
     b"symbol",
     b"package",
     b"vars",
+    b"locals",
+    b"argspec",
 ];
 
-/// Whether the JSON member `name` is a [`FRAME_FIELDS`] member of a numbered frame of a stack trace:
-/// `...stacktrace.frames.2.context_line` (Sentry, Rollbar's `trace.frames`), `...stacktrace.0.code.118`
-/// (Bugsnag), `...backtrace.3.source.7` (Honeybadger, Airbrake).
-fn is_stack_frame_field(name: &[u8]) -> bool {
-    let Some(path) = name.strip_prefix(b"json.") else {
-        return false;
-    };
-    let parts: Vec<&[u8]> = path.split(|&b| b == b'.').collect();
+/// Whether the JSON member path `parts` (after `json.`) is a [`FRAME_FIELDS`] member of a numbered frame of a
+/// stack trace: `...stacktrace.frames.2.context_line` (Sentry, Rollbar's `trace.frames`),
+/// `...stacktrace.0.code.118` (Bugsnag), `...backtrace.3.source.7` (Honeybadger, Airbrake).
+fn is_stack_frame_field(parts: &[&[u8]]) -> bool {
     parts.windows(3).any(|w| {
         matches!(w[0], b"frames" | b"stacktrace" | b"backtrace")
             && !w[1].is_empty()
             && w[1].iter().all(u8::is_ascii_digit)
             && FRAME_FIELDS.contains(&w[2])
     })
+}
+
+/// Members of an exception that say what was thrown, by the error trackers' protocols: Sentry's
+/// `exception.values.0.value` and `type`, Bugsnag's `exceptions.0.errorClass` and `message`, Rollbar's
+/// `trace.exception.class` and `description`, Crashlytics' `exception.reason`.
+const EXCEPTION_FIELDS: &[&[u8]] = &[
+    b"value",
+    b"type",
+    b"module",
+    b"message",
+    b"errorClass",
+    b"errorMessage",
+    b"class",
+    b"description",
+    b"reason",
+    b"name",
+];
+
+/// Names of a stack trace a runtime printed as one string (JavaScript's `Error.stack`, Java's
+/// `printStackTrace`).
+const STACK_FIELDS: &[&[u8]] = &[b"stack", b"stacktrace", b"stack_trace", b"backtrace"];
+
+/// Whether the JSON member path `parts` is what an error report says of the error: an [`EXCEPTION_FIELDS`]
+/// member inside an `exception` or `exceptions` member (`exception.values.0.value`, `exceptions.0.errorClass`),
+/// a [`STACK_FIELDS`] member inside a member named for an error or an exception (`error.stack`,
+/// `raw_error.stack`), or anything inside `breadcrumbs` (Sentry's `breadcrumbs.values.3.message`, Bugsnag's
+/// `breadcrumbs.1.name`: the console lines, requests and clicks before the error).
+fn is_error_field(parts: &[&[u8]]) -> bool {
+    let Some((leaf, path)) = parts.split_last() else {
+        return false;
+    };
+    let inside = |test: fn(&[u8]) -> bool| path.iter().any(|part| test(part));
+    inside(|part| part == b"breadcrumbs")
+        || (EXCEPTION_FIELDS.contains(leaf)
+            && inside(|part| matches!(part, b"exception" | b"exceptions")))
+        || (STACK_FIELDS.contains(leaf)
+            && inside(|part| {
+                let part = part.to_ascii_lowercase();
+                [b"error".as_slice(), b"exception"]
+                    .iter()
+                    .any(|word| part.windows(word.len()).any(|w| w == *word))
+            }))
+}
+
+/// Whether the JSON member path `parts` is inside an OTLP/JSON export, OpenTelemetry's spans, logs or metrics
+/// (`resourceSpans.0.scopeSpans.0.spans.3.attributes.2.value.stringValue`).
+fn is_telemetry_record(parts: &[&[u8]]) -> bool {
+    matches!(
+        parts.first(),
+        Some(&(b"resourceSpans" | b"resourceLogs" | b"resourceMetrics"))
+    )
 }
 
 /// Whether the value named `request.name` is the code sample of a browser's violation report.
@@ -113,6 +169,42 @@ mod tests {
         assert!(!sample("application/reports+json", "json.x.body.sample"));
     }
 
+    fn reported(name: &str) -> bool {
+        is_code_sample(Request {
+            name: name.as_bytes(),
+            ..Request::default()
+        })
+    }
+
+    #[test]
+    fn what_error_reports_and_telemetry_say_of_the_program() {
+        for name in [
+            "json.exception.values.0.value",
+            "json.events.0.exceptions.0.errorClass",
+            "json.data.body.trace.exception.message",
+            "json.events.0.breadcrumbs.2.name",
+            "json.breadcrumbs.values.4.data.url",
+            "json.data.notifier.diagnostic.raw_error.stack",
+            "json.error.stack",
+            "json.data.body.trace.frames.1.locals.request",
+            "json.resourceSpans.0.scopeSpans.0.spans.0.attributes.2.value.stringValue",
+            "json.resourceLogs.0.scopeLogs.0.logRecords.0.body.stringValue",
+        ] {
+            assert!(reported(name), "{name}");
+        }
+        for name in [
+            "json.comment",
+            "json.stack",
+            "json.exception",
+            "json.order.exception.note",
+            "json.tech.stack",
+            "breadcrumbs.0.name",
+            "json.data.resourceSpans",
+        ] {
+            assert!(!reported(name), "{name}");
+        }
+    }
+
     #[test]
     fn the_code_of_stack_frames() {
         for name in [
@@ -123,7 +215,7 @@ mod tests {
             "json.error.backtrace.3.source.7",
             "json.stacktrace.frames.1.vars.request",
         ] {
-            assert!(is_stack_frame_field(name.as_bytes()), "{name}");
+            assert!(reported(name), "{name}");
         }
         for name in [
             "json.frames.code",
@@ -131,7 +223,7 @@ mod tests {
             "json.stacktrace.frames.0.lineno_note",
             "stacktrace.frames.0.context_line",
         ] {
-            assert!(!is_stack_frame_field(name.as_bytes()), "{name}");
+            assert!(!reported(name), "{name}");
         }
     }
 }
