@@ -125,8 +125,9 @@ pub enum Confirm {
     Escape,
     /// Log4j lookups (`${jndi:...}`, `${ctx:...}`) and Java's classes: a hit counts as written unless it names a
     /// lookup Log4j would not resolve (`${ctx.status}`, a template literal's member: a lookup's prefix ends with
-    /// a colon), or a package that a parameter's name starts with and no expression reaches (Struts 1's
-    /// `org.apache.struts.taglib.html.TOKEN`).
+    /// a colon), a package that a parameter's name starts with and no expression reaches (Struts 1's
+    /// `org.apache.struts.taglib.html.TOKEN`), a class an error report names (the exception a program threw),
+    /// or what a whole JSON body holds across its members, which the rule reads one by one.
     Lookup,
     /// No confirmation: every hit scores in full.
     None,

