@@ -694,10 +694,11 @@ const MAX_PAIR_NAME: usize = 64;
 /// Two or more `name=value` pairs joined by `&`, each name a parameter's (letters, digits, `_`, `-`, `.`, and
 /// the brackets of `a[b]`, which a browser's form serialisation writes escaped: `user%5Bname%5D`); a part
 /// without `=` is a name alone (a flag, `?debug&page=2`; Yahoo's `B` cookie starts with its id,
-/// `jqfuifkxzff36&b=3&s=df`), and counts as no pair.
+/// `jqfuifkxzff36&b=3&s=df`), and counts as no pair. A query string may open with its `?`, as a page's script
+/// reads it (`location.search`) and analytics and error trackers report it.
 fn is_pairs(value: &[u8]) -> bool {
     let mut pairs = 0;
-    for pair in value.split(|&b| b == b'&') {
+    for pair in without_question_mark(value).split(|&b| b == b'&') {
         let (end, has_value) = pair
             .iter()
             .position(|&b| b == b'=')
@@ -727,13 +728,20 @@ fn is_url_with_pairs(value: &[u8]) -> bool {
     is_url(&value[..question]) && is_pairs(query)
 }
 
-/// The values of the pairs of `query` (`a=1&b=2`: `1`, `2`); a part without `=` is a value.
+/// `query` without the `?` that opens it, when it has one.
+fn without_question_mark(query: &[u8]) -> &[u8] {
+    query.strip_prefix(b"?").unwrap_or(query)
+}
+
+/// The values of the pairs of `query` (`a=1&b=2`, `?a=1&b=2`: `1`, `2`); a part without `=` is a value.
 pub fn pair_values(query: &[u8]) -> impl Iterator<Item = &[u8]> {
-    query.split(|&b| b == b'&').map(|pair| {
-        pair.iter()
-            .position(|&b| b == b'=')
-            .map_or(pair, |end| &pair[end + 1..])
-    })
+    without_question_mark(query)
+        .split(|&b| b == b'&')
+        .map(|pair| {
+            pair.iter()
+                .position(|&b| b == b'=')
+                .map_or(pair, |end| &pair[end + 1..])
+        })
 }
 
 /// Words of natural language needed for prose: fewer is a phrase, which code fragments also are.
@@ -1219,6 +1227,10 @@ mod tests {
             Some(Shape::Pairs)
         );
         assert_eq!(data_shape(b"kw=script font"), None);
+        assert_eq!(
+            data_shape(b"?q=%E9%AB%98&options%5Bprefix%5D=last"),
+            Some(Shape::Pairs)
+        );
         // A name alone among pairs (Yahoo's `B` cookie), but not pairs of one name and no value.
         assert_eq!(data_shape(b"jqfuifkxzff36&b=3&s=df"), Some(Shape::Pairs));
         assert_eq!(data_shape(b"id&x=1"), None);
