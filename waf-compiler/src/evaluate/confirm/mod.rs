@@ -277,7 +277,9 @@ fn operator_member(
     decoded: &[Cow<'_, [u8]>],
     request: Request<'_>,
 ) -> Option<String> {
-    if confirm != Confirm::Sql {
+    // A query an error report or a telemetry export quotes is one the program ran (an OTLP span's MongoDB
+    // statement), not one a client sends.
+    if confirm != Confirm::Sql || report::is_code_sample(request) {
         return None;
     }
     let matched = transformed.get(hit.span.clone()).unwrap_or_default();
