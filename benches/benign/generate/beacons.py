@@ -9,7 +9,10 @@ batches and web-vitals JSON, batches compressed in the page and posted without a
 gzip-js, Datadog's deflate, Microsoft Clarity's gzip under `application/x-clarity-gzip`), hyperlink-auditing pings (text/ping), Google's JSON-encoded protobuf calls
 (application/json+protobuf), a session recorder's page start (the page's URL, size and document type declaration),
 web frameworks' page views with the route of the page (`/blog/[slug]`), Akamai Bot Manager's sensor posts (`{"sensor_data":"3;0;1;0;...;<base64>;..."}`, the
-script a protected site serves under a random path).
+script a protected site serves under a random path), and what SDKs report of a person and a program (PostHog's,
+Amplitude's and Mixpanel's person properties updated with `$set`/`$unset`, Bugsnag's and Rollbar's error events with
+the exception's class and message, breadcrumbs, frame locals and `location.search`, OTLP/JSON spans quoting database
+statements, telemetry naming its source by URN).
 """
 import base64
 import gzip
@@ -547,12 +550,98 @@ def session_recorder(rng, c):
     c.add("POST", "/rec/page", beacon_headers(rng, hst, page, "text/plain;charset=UTF-8"), jsonb(body))
 
 
+def sdk_reports(rng, c):
+    """What analytics, error-reporting and tracing SDKs send of a person and a program: a person's properties
+    updated with MongoDB-style operators (PostHog's `$identify` with `$set`, Amplitude's identify with `$set` and
+    `$unset`, Mixpanel's engage records), error events that name the exception and what came before it (Bugsnag's
+    `errorClass`, breadcrumbs and `runtimeVersions`, Rollbar's frames with their `locals` and the page's query as
+    `location.search` gives it, a JavaScript stack whose Next.js route has brackets), OTLP/JSON spans that quote
+    the program's database statements and element paths, and telemetry naming its source by URN."""
+    site = host(rng, "www")
+    page = page_url(rng, site)
+    email = f"{pick(rng, ['ana', 'jan', 'mei', 'omar', 'liv'])}.{pick(rng, ['silva', 'devries', 'chen', 'haddad'])}@example.com"
+    kind = rng.randrange(7)
+    if kind == 0:  # PostHog identify through the site's own proxy or the cloud
+        body = {"api_key": "phc_" + alnum(rng, 43), "batch": [{"event": "$identify", "properties": {
+                "$current_url": page, "$pathname": "/" + page.split("/", 3)[-1], "distinct_id": uid(rng),
+                "$anon_distinct_id": uid(rng), "$set": {"email": email, "plan": pick(rng, ["free", "pro", "team"])},
+                "$set_once": {"$initial_referrer": pick(rng, ["$direct", "https://www.google.com/"]),
+                              "$initial_utm_source": pick(rng, ["newsletter", "google", None])}},
+                "timestamp": iso(rng), "uuid": uid(rng)}], "sent_at": iso(rng)}
+        c.add("POST", pick(rng, ["/ingest/e/", "/e/"]) + f"?ip=1&_={ts(rng)}123&ver=1.194.1",
+              beacon_headers(rng, pick(rng, [site, "eu.i.posthog.com"]), page, "text/plain"), jsonb(body))
+    elif kind == 1:  # Amplitude identify
+        props = {"$set": {"email": email, "referrer": pick(rng, ["https://www.google.com/", "android-app://com.slack"])}}
+        if rng.random() < 0.5:
+            props["$unset"] = {"utm_source": "-", "utm_campaign": "-"}
+        body = {"api_key": hexid(rng, 32), "events": [{"user_id": f"user-{rng.randint(1, 99999)}", "device_id": uid(rng),
+                "event_type": "$identify", "user_properties": props, "time": ts(rng) * 1000, "platform": "Web"}]}
+        c.add("POST", "/2/httpapi", fetch(rng, "api2.amplitude.com", page, content_type="application/json", accept="*/*"), jsonb(body))
+    elif kind == 2:  # Mixpanel engage
+        data = [{"$token": hexid(rng, 32), "$distinct_id": uid(rng), "$set": {"$email": email, "$name": text.title(rng)}}]
+        body = "data=" + quote(base64.b64encode(jsonb(data)).decode(), safe="")
+        c.add("POST", f"/engage/?verbose=1&ip=1&_={ts(rng)}{rng.randint(100, 999)}",
+              beacon_headers(rng, "api-js.mixpanel.com", page, "application/x-www-form-urlencoded"), body)
+    elif kind == 3:  # Bugsnag Android
+        cls, msg = pick(rng, [("java.lang.NullPointerException", "Attempt to invoke virtual method 'java.lang.String "
+                               "com.example.shop.model.Cart.getId()' on a null object reference"),
+                              ("java.lang.ClassCastException", "java.lang.Integer cannot be cast to java.lang.String"),
+                              ("java.net.SocketTimeoutException", "timeout while connecting to java.net.Socket api.example.com/443")])
+        event = {"exceptions": [{"errorClass": cls, "message": msg, "type": "android", "stacktrace": [
+                    {"method": "com.example.shop.ui.CartFragment.onViewCreated", "file": "CartFragment.kt",
+                     "lineNumber": rng.randint(20, 400), "inProject": True}]}],
+                 "breadcrumbs": [{"timestamp": iso(rng), "name": pick(rng, ["fetch() succeeded", "XMLHttpRequest succeeded", "Activity#onResume()"]),
+                                  "type": pick(rng, ["request", "state"]), "metaData": {"method": "GET", "url": "https://api.example.com/v2/cart"}}
+                                 for _ in range(rng.randint(1, 4))],
+                 "device": {"manufacturer": "samsung", "model": "SM-A145R", "osName": "android", "osVersion": "13",
+                            "runtimeVersions": {"androidApiLevel": "33", "osBuild": "TP1A.220624.014"}},
+                 "app": {"id": "com.example.shop", "version": f"3.{rng.randint(0, 40)}.0"}, "severity": "error", "unhandled": True}
+        body = {"apiKey": hexid(rng, 32), "payloadVersion": "4.0", "notifier": {"name": "Android Bugsnag Notifier", "version": "6.6.1"},
+                "events": [event]}
+        c.add("POST", "/", [("Host", "notify.bugsnag.com"), ("Bugsnag-Api-Key", body["apiKey"]), ("Bugsnag-Payload-Version", "4.0"),
+                            ("Content-Type", "application/json"), ("User-Agent", "okhttp/4.12.0")], jsonb(body))
+    elif kind == 4:  # Rollbar from a Django app and from a Next.js page
+        query = "?q=" + quote(text.title(rng)) + "&options%5Bprefix%5D=last"
+        stack = ("SyntaxError: Unexpected token '<', \"<!DOCTYPE \"... is not valid JSON\n"
+                 f"    at trackEvent (https://{site}/_next/static/chunks/app/(shop)/products/%5Bslug%5D/page-{hexid(rng, 16)}.js:1:{rng.randint(100, 9999)})")
+        data = {"environment": "production", "level": "error", "platform": pick(rng, ["browser", "python"]),
+                "body": {"trace": {"exception": {"class": "SyntaxError", "message": "Unexpected token '<', \"<!DOCTYPE \"... is not valid JSON"},
+                                   "frames": [{"filename": "/app/orders/views.py", "lineno": rng.randint(10, 300), "method": "create",
+                                               "locals": {"request": "<rest_framework.request.Request: POST '/api/v2/orders/'>",
+                                                          "self": "<orders.views.OrderViewSet object at 0x7f3a2c1d5e50>"}}]}},
+                "request": {"url": page, "query_string": query},
+                "notifier": {"name": "rollbar-browser-js", "version": "2.26.4", "diagnostic": {"raw_error": {"stack": stack}}}}
+        c.add("POST", "/api/1/item/", fetch(rng, "api.rollbar.com", page, content_type="application/json", accept="*/*"),
+              jsonb({"access_token": hexid(rng, 32), "data": data}))
+    elif kind == 5:  # OTLP/JSON traces
+        def attr(k, v):
+            return {"key": k, "value": {"stringValue": v}}
+        spans = [{"traceId": hexid(rng, 32), "spanId": hexid(rng, 16), "name": pick(rng, ["products.find", "click", "GET /api/cart"]),
+                  "kind": 3, "startTimeUnixNano": str(ts(rng) * 10**9), "endTimeUnixNano": str(ts(rng) * 10**9 + 5 * 10**6),
+                  "attributes": [attr("db.system", "mongodb"),
+                                 attr("db.statement", json.dumps({"find": "products", "filter": {"rating": {"$gte": rng.randint(1, 5)}}})),
+                                 attr("target_xpath", f"//*[@id='root']/div[{rng.randint(1, 4)}]/main/button"),
+                                 attr("http.url", page)]} for _ in range(rng.randint(1, 3))]
+        body = {"resourceSpans": [{"resource": {"attributes": [attr("service.name", pick(rng, ["web", "checkout"]))]},
+                                   "scopeSpans": [{"scope": {"name": "@opentelemetry/instrumentation-mongodb"}, "spans": spans}]}]}
+        c.add("POST", "/v1/traces", [("Host", pick(rng, ["otel." + site.split(".", 1)[1], "otlp.eu01.nr-data.net"])),
+                                     ("User-Agent", pick(rng, ["OTel-OTLP-Exporter-JavaScript/0.55.0", "OTel-OTLP-Exporter-Go/1.32.0"])),
+                                     ("Content-Type", "application/json")], jsonb(body))
+    else:  # telemetry naming its source and subject by URN
+        body = [{"data": {"playheadPosition": rng.randint(0, 5000000), "mediaId": uid(rng)},
+                 "datacontenttype": "application/json;charset=utf-8", "id": uid(rng),
+                 "source": "urn:dss:source:sdk:" + pick(rng, ["javascript:windows:chrome", "javascript:macosx:safari", "android:phone"]),
+                 "subject": f"sessionId={uid(rng)},profileId={uid(rng)}", "time": iso(rng),
+                 "type": "urn:dss:event:fed:media:playback:heartbeat"}]
+        c.add("POST", "/telemetry", beacon_headers(rng, "telemetry." + site.split(".", 1)[1], page, "application/json"), jsonb(body))
+
+
 def build(n=2500, seed=0xBEAC0):
     rng = random.Random(seed)
     c = Corpus("beacons")
     makers = [(4, send_beacon), (5, ga4), (2, pixel), (4, other_collectors), (3, reporting_api), (2, csp_report),
               (3, sentry_envelope), (2, rum), (1, compressed), (1, ping), (1, jspb), (1, akamai_sensor), (1, session_recorder),
-              (1, route_beacon)]
+              (1, route_beacon), (2, sdk_reports)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

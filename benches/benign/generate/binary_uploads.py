@@ -11,7 +11,8 @@ body the file itself labelled with its type, in a browser's PUT to a storage ser
 Storage: a recording, a video, a document), as direct-to-storage uploaders send them, or in the finalizing request of
 Google's resumable upload protocol (Gmail, Photos, Drive), labelled `application/x-www-form-urlencoded` as the page's
 XMLHttpRequest labels it. File names carry apostrophes
-inside words as French and Irish names do (`Relevé d'identité bancaire.pdf`, `O'Brien CV.pdf`); WebM recordings.
+inside words as French and Irish names do (`Relevé d'identité bancaire.pdf`, `O'Brien CV.pdf`), and beside one word
+as Dutch names and English plurals do (`CV van 't Hof.docx`, `Students' essays.docx`); WebM recordings.
 """
 import io
 import random
@@ -169,7 +170,8 @@ KINDS = [(5, "image/jpeg", ["IMG_{n}.JPG", "photo.jpg", "DSC0{n}.jpg", "20250114
          (1, "video/mp4", ["video-{n}.mp4", "VID_2025{n}.mp4", "screen recording.mov"], lambda rng: ftyp(rng, b"isom")),
          (3, "application/pdf", ["invoice-{n}.pdf", "Rechnung_{n}.pdf", "CV - {name}.pdf", "contrat signé.pdf", "scan0{n}.pdf",
                                     "Relevé d'identité bancaire.pdf", "Attestation d'assurance {n}.pdf", "O'Brien CV.pdf"], pdf),
-         (2, "application/vnd.openxmlformats-officedocument.wordprocessingml.document", ["letter.docx", "Bewerbung {name}.docx", "proposal_v{n}.docx"], docx),
+         (2, "application/vnd.openxmlformats-officedocument.wordprocessingml.document", ["letter.docx", "Bewerbung {name}.docx", "proposal_v{n}.docx",
+                                                                                 "CV van 't Hof.docx", "Students' essays {n}.docx"], docx),
          (1, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", ["inventory.xlsx", "budget 2025.xlsx", "listino prezzi.xlsx"], xlsx),
          (1, "application/zip", ["photos.zip", "export-{n}.zip", "site-backup.zip"], plain_zip),
          (1, "application/gzip", ["logs-{n}.tar.gz", "dump.sql.gz"], gzip_file),
