@@ -16,6 +16,7 @@
 //! - [`name`]: where a name stands (inside a longer name, ending a longer file name, after other words, in a
 //!   URL's host), and a path climbing three directories or more, which is a traversal even in a line of text;
 //! - [`macros`]: `${NAME}` placeholders in a URL passed on for a redirect (an ad exchange's user sync);
+//! - [`sparql`]: a whole SPARQL query in a parameter named for a query is the API's language;
 //! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
 //! - [`json`]: a JSON document carried in a field (a cookie, a form field) is judged by its strings;
 //! - [`message`]: HTTP request smuggling and response splitting: a request or status line, header lines or
@@ -41,6 +42,7 @@ mod report;
 mod shape;
 pub use shape::{Shape, is_json_document};
 mod shell;
+mod sparql;
 mod sql;
 mod tex;
 mod xss;
@@ -204,7 +206,8 @@ fn refuted_by_its_place(
             .or_else(|| shell::inert_braces(transformed, hit.span.clone()))
             .or_else(|| shell::no_bracket_expression(transformed, hit.span.clone()))
             .or_else(|| name::within_host(transformed, hit.span.clone()))
-            .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form))),
+            .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form)))
+            .or_else(|| in_every_form(decoded, |form| sparql::whole_query(request.name, form))),
         Confirm::Code => hit
             .phrase
             .then(|| {
@@ -222,6 +225,7 @@ fn refuted_by_its_place(
             .or_else(|| sql::update_member(raw, matched))
             .or_else(|| sql::type_tag(raw, matched, request.named_value))
             .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
+            .or_else(|| in_every_form(decoded, |form| sparql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| sql::us_privacy_string(request.name, raw))
             .or_else(|| name::within_host(transformed, hit.span.clone()))

@@ -532,10 +532,7 @@ const QUERY_VALUE_PARAMETERS: &[&str] = &[
 /// ([`names_fields`]). An injection breaks out of the place a value has: a quote it leaves open, a comment that
 /// cuts the rest, a stacked statement, a condition of literals alone (`1 or 1=1`, `'a'='a'`).
 pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
-    let last = name.rsplit(|&b| b == b'.').next()?;
-    let named = QUERY_VALUE_PARAMETERS
-        .iter()
-        .any(|parameter| super::name::ends_with_name(last, parameter.as_bytes(), b"_-"));
+    let named = is_query_parameter(name);
     // A statement may end with its `;` (osquery's, SOQL as people paste it); a `;` with more after it starts a
     // second statement.
     let text = std::str::from_utf8(value).ok()?.trim_end();
@@ -569,6 +566,15 @@ pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
             )
         })
     })
+}
+
+/// Whether the parameter `name` is named for a whole query ([`QUERY_VALUE_PARAMETERS`]): its last part (after a
+/// JSON member path's `.`) is one, or ends with one after `_` or `-` (`search_query`).
+pub fn is_query_parameter(name: &[u8]) -> bool {
+    let last = name.rsplit(|&b| b == b'.').next().unwrap_or(name);
+    QUERY_VALUE_PARAMETERS
+        .iter()
+        .any(|parameter| super::name::ends_with_name(last, parameter.as_bytes(), b"_-"))
 }
 
 /// JQL's (Jira's) test for a field without a value, `IS [NOT] EMPTY`, written as SQL's `IS [NOT] NULL`: the
