@@ -19,13 +19,15 @@ in RFC 6265's double quotes (`FUN="{'search':[{'reqUrl':'/search.pang','isValid'
 service asked with `Accept: json`; Word's and OneNote's file sync on the web (SOAP with MTOM: multipart/related
 naming its root part's type in `type` and `start-info`); and Evernote's Apache Thrift calls (`application/x-thrift`,
 a note's ENML with its document type declaration); and Bluesky's web client creating records over AT Protocol
-(posts with link facets and images, likes, follows: every record and part names its schema's type in `$type`).
+(posts with link facets and images, likes, follows: every record and part names its schema's type in `$type`);
+and Wikidata's query service, whose page sends each SPARQL query it runs in `query` (`GET /sparql?query=...`, a
+form post for a long one), its comments, line breaks, prefixed names and `SERVICE wikibase:label` as typed.
 
 Where the shapes come from: the requests these sites' pages make as a browser's developer tools show them and as
 their public documentation describes them (YouTube's InnerTube context object, Pinterest's resource endpoints,
 MediaWiki's REST API and its Page Previews, Exchange's OWA service calls, Jira's and Confluence's REST search,
 Google Analytics 4's measurement hits, OpenRTB 2.5 with Prebid's extensions, the IAB's US Privacy string
-specification, AT Protocol's repository calls and Bluesky's lexicons), written from that knowledge. Every value is generated here; nothing is
+specification, AT Protocol's repository calls and Bluesky's lexicons, SPARQL 1.1 and Wikidata's query service), written from that knowledge. Every value is generated here; nothing is
 copied from recorded traffic.
 """
 import base64
@@ -492,6 +494,37 @@ def bluesky(rng, c):
                 extra=[("atproto-accept-labelers", "did:plc:ar7c4by46qjdydhdevvrndac;redact")]), jsonb(body))
 
 
+# Wikidata items and properties the example queries of its query service name.
+WIKIDATA_CLASSES = [("Q5", "human"), ("Q515", "city"), ("Q11424", "film"), ("Q7889", "video game"), ("Q3305213", "painting"),
+                    ("Q16521", "taxon"), ("Q571", "book")]
+
+
+def wikidata_query(rng, c):
+    """A SPARQL query as Wikidata's query service sends it: the UI's own view comment, line breaks and indents, the
+    service's predefined prefixes, the label service, a filter, grouping and ordering."""
+    cls, name = pick(rng, WIKIDATA_CLASSES)
+    lang = pick(rng, ["en", "de", "fr", "ja", "pt", "he"])
+    view = pick(rng, ["", "#defaultView:BubbleChart\n", "#defaultView:Map\n", "# " + name + "s by country\n"])
+    if rng.random() < 0.5:
+        query = (f"{view}SELECT ?country ?countryLabel (COUNT(?item) AS ?count) WHERE {{\n"
+                 f"  ?item wdt:P31 wd:{cls}; wdt:P17 ?country.\n"
+                 f"  SERVICE wikibase:label {{ bd:serviceParam wikibase:language \"[AUTO_LANGUAGE],{lang}\". }}\n"
+                 f"}}\nGROUP BY ?country ?countryLabel\nORDER BY DESC(?count)\nLIMIT {pick(rng, [10, 20, 100])}")
+    else:
+        query = (f"{view}SELECT ?item ?itemLabel ?date WHERE {{\n"
+                 f"  ?item wdt:P31/wdt:P279* wd:{cls} .\n"
+                 f"  OPTIONAL {{ ?item wdt:P577 ?date . }}\n"
+                 f"  FILTER(YEAR(?date) >= {rng.randint(1950, 2020)} && LANG(?itemLabel) = \"{lang}\")\n"
+                 f"  SERVICE wikibase:label {{ bd:serviceParam wikibase:language \"{lang}\". }}\n}}")
+    hst = "query.wikidata.org"
+    accept = "application/sparql-results+json"
+    if len(query) < 300 or rng.random() < 0.5:
+        c.add("GET", "/sparql?" + form([("query", query)]), fetch(rng, hst, f"https://{hst}/", accept=accept))
+    else:
+        c.add("POST", "/sparql", fetch(rng, hst, f"https://{hst}/", accept=accept,
+                                       content_type="application/x-www-form-urlencoded; charset=UTF-8"), form([("query", query)]))
+
+
 def iso_now(rng):
     return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:00"
 
@@ -500,7 +533,7 @@ def build(n=1000, seed=0x1A65E):
     rng = random.Random(seed)
     c = Corpus("large-sites")
     makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads), (1, booking_engine), (1, payment_frame), (1, field_selection), (1, restli_patch),
-              (1, quoted_state_cookie), (1, teams), (1, office_file_sync), (1, evernote), (1, bluesky)]
+              (1, quoted_state_cookie), (1, teams), (1, office_file_sync), (1, evernote), (1, bluesky), (1, wikidata_query)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
