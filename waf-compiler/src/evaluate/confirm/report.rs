@@ -7,8 +7,8 @@
 //! Bugsnag's `code`, Honeybadger's `source`) with its file, function and local variables, and say what the program
 //! threw and did before: the exception's class and message, its stack as the runtime printed it, the breadcrumbs
 //! (console messages, requests made, elements clicked). Their SDKs post them to the tracker, its webhooks and a
-//! site's own tunnel pass them on. OpenTelemetry's exporters post, as OTLP/JSON, the spans and logs a program
-//! recorded (the statements it sent its database, the URLs it fetched, the exceptions it caught).
+//! site's own tunnel pass them on. OpenTelemetry's exporters post, as OTLP/JSON or protobuf, the spans and logs a
+//! program recorded (the statements it sent its database, the URLs it fetched, the exceptions it caught).
 
 use super::Request;
 
@@ -19,6 +19,7 @@ const REPORT_TYPES: [&[u8]; 2] = [b"application/csp-report", b"application/repor
 /// report or a telemetry export quotes of the program that sent it.
 pub fn is_code_sample(request: Request<'_>) -> bool {
     is_violation_sample(request)
+        || is_protobuf_export(request)
         || request.name.strip_prefix(b"json.").is_some_and(|path| {
             let parts: Vec<&[u8]> = path.split(|&b| b == b'.').collect();
             is_stack_frame_field(&parts) || is_error_field(&parts) || is_telemetry_record(&parts)
@@ -112,6 +113,28 @@ fn is_telemetry_record(parts: &[&[u8]]) -> bool {
     )
 }
 
+/// The paths OTLP/HTTP exports are posted to (OpenTelemetry's protocol fixes them), under a collector's root or
+/// a vendor's prefix (`/otlp/v1/traces`).
+const EXPORT_PATHS: [&str; 3] = ["/v1/traces", "/v1/logs", "/v1/metrics"];
+
+/// Whether the value is a string of an OTLP export in protobuf (`application/x-protobuf` posted to one of
+/// [`EXPORT_PATHS`]): its fields have no names, and every string is what the program recorded, as in the JSON
+/// encoding ([`is_telemetry_record`]).
+fn is_protobuf_export(request: Request<'_>) -> bool {
+    let path = request.target.split('?').next().unwrap_or_default();
+    request.name.is_empty()
+        && !request.whole_body
+        && EXPORT_PATHS.iter().any(|export| path.ends_with(export))
+        && request.headers.iter().any(|(name, value)| {
+            name.eq_ignore_ascii_case("content-type")
+                && value.split(|&b| b == b';').next().is_some_and(|media| {
+                    media
+                        .trim_ascii()
+                        .eq_ignore_ascii_case(b"application/x-protobuf")
+                })
+        })
+}
+
 /// Whether the value named `request.name` is the code sample of a browser's violation report.
 fn is_violation_sample(request: Request<'_>) -> bool {
     let is_report = request.headers.iter().any(|(name, value)| {
@@ -203,6 +226,24 @@ mod tests {
         ] {
             assert!(!reported(name), "{name}");
         }
+    }
+
+    #[test]
+    fn the_strings_of_a_protobuf_export() {
+        let export = |target: &str, content_type: &str, name: &str| {
+            let headers = [("Content-Type", content_type.as_bytes())];
+            is_code_sample(Request {
+                target,
+                headers: &headers,
+                name: name.as_bytes(),
+                ..Request::default()
+            })
+        };
+        assert!(export("/v1/traces", "application/x-protobuf", ""));
+        assert!(export("/otlp/v1/logs", "application/x-protobuf", ""));
+        assert!(!export("/v1/traces", "application/x-protobuf", "q"));
+        assert!(!export("/v1/orders", "application/x-protobuf", ""));
+        assert!(!export("/v1/traces", "text/plain", ""));
     }
 
     #[test]
