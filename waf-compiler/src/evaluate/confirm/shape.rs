@@ -797,22 +797,38 @@ const FUNCTION_WORDS: &[&str] = &[
     "een het ik niet op van voor",
 ];
 
+/// Tokens a phrase sets apart by blanks that are no word: a French question or exclamation mark, an ampersand
+/// (`Terms & Conditions`), and what page titles put between their parts.
+const TITLE_SEPARATORS: [&[u8]; 9] = [
+    b"?",
+    b"!",
+    b"&",
+    b"|",
+    b"-",
+    "–".as_bytes(),
+    "—".as_bytes(),
+    "·".as_bytes(),
+    "»".as_bytes(),
+];
+
 /// A short phrase of natural language (`zsh is the best!`, `JavaScript: The Good Parts`, `union was a great
 /// select`): [`PHRASE_WORDS`] or more words, each of letters (of any script) and digits, perhaps with an
 /// apostrophe or a hyphen inside (`don't`, `drop-off`) and sentence punctuation after it (or alone after a blank,
-/// a French `?` or `!`), one blank apart, two of
+/// a French `?` or `!`, an `&`; a title's separator, `|`, `-`, `–`), one blank apart, two of
 /// them words of two letters or more and one of [`FUNCTION_WORDS`]; or [`NAME_PHRASE_WORDS`] such words without
-/// one; or a name and a number, in two or three such words (`LS 300`, `ls 300 lexus`, `cat 6 cable`: a model,
+/// one; or two or more words each capitalised (`Northwind Outdoor`, a name); or a name and a number, in two or three such words (`LS 300`, `ls 300 lexus`, `cat 6 cable`: a model,
 /// an edition, a size) none of them SQL's (`or 88` stays a fragment), where the shell's reading tells
 /// `timeout 5` (a command that takes a number) from the rest. No quote, bracket, operator, slash or second blank: what an injection needs to leave its place or to
 /// reach a path is absent, so the parsers judge what is left (a statement written out in words, `union select
 /// password from users`, still is one).
 fn is_phrase(value: &[u8]) -> bool {
     let (mut tokens, mut words, mut function_words, mut numbers) = (0usize, 0usize, 0usize, 0usize);
+    let mut capitalised = 0usize;
     let letter_or_digit = |b: &u8| b.is_ascii_alphanumeric() || *b >= 0x80;
     for token in value.split(|&b| b == b' ') {
-        // French sets its question and exclamation marks apart by a blank (`c'est juste ?`).
-        if token == b"?" || token == b"!" {
+        // French sets its question and exclamation marks apart by a blank (`c'est juste ?`), and a page's
+        // title its parts by a bar or a dash (`Ridgeline 2P Tent | Northwind Outdoor`, `Returns – Help`).
+        if TITLE_SEPARATORS.contains(&token) {
             continue;
         }
         let core = word_core(token, b"", b".,!?:");
@@ -831,6 +847,11 @@ fn is_phrase(value: &[u8]) -> bool {
             .count();
         words += usize::from(letters >= 2);
         numbers += usize::from(core.iter().all(u8::is_ascii_digit));
+        capitalised += usize::from(
+            letters >= 2
+                && core[0].is_ascii_uppercase()
+                && !core[1..].iter().any(u8::is_ascii_uppercase),
+        );
         let lower = String::from_utf8_lossy(core).to_lowercase();
         function_words += usize::from(
             FUNCTION_WORDS
@@ -841,7 +862,10 @@ fn is_phrase(value: &[u8]) -> bool {
     // SQL's words with a number are a fragment of a condition (`or 88`, `42 like 42`), not a name.
     let named_number =
         words >= 1 && numbers >= 1 && tokens >= 2 && !super::sql::spells_a_word(value);
+    // Words all capitalised are a name (`Northwind Outdoor`, `Sleep Number`), as no Unix command is.
+    let proper_name = tokens >= 2 && capitalised == tokens;
     named_number
+        || proper_name
         || (words >= 2
             && ((tokens >= PHRASE_WORDS && function_words >= 1) || tokens >= NAME_PHRASE_WORDS))
 }
@@ -1237,6 +1261,17 @@ mod tests {
         assert_eq!(data_shape(b"a&b&c"), None);
         assert_eq!(data_shape(b"1;id&b=3&s=df"), None);
         assert_eq!(data_shape(b"zsh is the best!"), Some(Shape::Text));
+        assert_eq!(data_shape(b"Northwind Outdoor"), Some(Shape::Text));
+        assert_eq!(
+            data_shape(b"Ridgeline 2P Ultralight Tent | Northwind Outdoor"),
+            Some(Shape::Text)
+        );
+        assert_eq!(
+            data_shape(b"Returns & Exchanges | Northwind Outdoor"),
+            Some(Shape::Text)
+        );
+        assert_eq!(data_shape(b"cat flag"), None);
+        assert_eq!(data_shape(b"ls | id"), None);
         assert_eq!(data_shape(b"JavaScript: The Good Parts"), Some(Shape::Text));
         assert_eq!(
             data_shape("est-ce que c'est juste ?".as_bytes()),
