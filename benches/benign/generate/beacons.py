@@ -12,7 +12,7 @@ web frameworks' page views with the route of the page (`/blog/[slug]`), Akamai B
 script a protected site serves under a random path), and what SDKs report of a person and a program (PostHog's,
 Amplitude's and Mixpanel's person properties updated with `$set`/`$unset`, Bugsnag's and Rollbar's error events with
 the exception's class and message, breadcrumbs, frame locals and `location.search`, OTLP/JSON spans quoting database
-statements, telemetry naming its source by URN).
+statements, telemetry naming its source by URN, page titles naming a brand after a bar or a dash).
 """
 import base64
 import gzip
@@ -550,6 +550,18 @@ def session_recorder(rng, c):
     c.add("POST", "/rec/page", beacon_headers(rng, hst, page, "text/plain;charset=UTF-8"), jsonb(body))
 
 
+# Shops and brands whose names are words of SQL's, a shell's or a database's (Microsoft's sample company among them).
+BRANDS = ["Northwind Outdoor", "Sleep Number", "Select Comfort", "Master Lock", "Union Square Café", "Order Express",
+          "Sample Road Books", "Tempdb Labs", "Drop Shop", "Exec Coaching Co"]
+
+
+def page_title(rng):
+    """A page's title as a shop writes it: the page, then the brand after a bar or a dash."""
+    page = pick(rng, [text.title(rng, "en"), "Returns & Exchanges", "Terms & Conditions", "Shipping & Delivery",
+                      "Ridgeline 2P Ultralight Tent", "Men's Rain Jacket"])
+    return f"{page} {pick(rng, ['|', '-', '–'])} {pick(rng, BRANDS)}"
+
+
 def sdk_reports(rng, c):
     """What analytics, error-reporting and tracing SDKs send of a person and a program: a person's properties
     updated with MongoDB-style operators (PostHog's `$identify` with `$set`, Amplitude's identify with `$set` and
@@ -563,7 +575,8 @@ def sdk_reports(rng, c):
     kind = rng.randrange(7)
     if kind == 0:  # PostHog identify through the site's own proxy or the cloud
         body = {"api_key": "phc_" + alnum(rng, 43), "batch": [{"event": "$identify", "properties": {
-                "$current_url": page, "$pathname": "/" + page.split("/", 3)[-1], "distinct_id": uid(rng),
+                "$current_url": page, "$pathname": "/" + page.split("/", 3)[-1], "$title": page_title(rng),
+                "distinct_id": uid(rng),
                 "$anon_distinct_id": uid(rng), "$set": {"email": email, "plan": pick(rng, ["free", "pro", "team"])},
                 "$set_once": {"$initial_referrer": pick(rng, ["$direct", "https://www.google.com/"]),
                               "$initial_utm_source": pick(rng, ["newsletter", "google", None])}},
@@ -575,7 +588,8 @@ def sdk_reports(rng, c):
         if rng.random() < 0.5:
             props["$unset"] = {"utm_source": "-", "utm_campaign": "-"}
         body = {"api_key": hexid(rng, 32), "events": [{"user_id": f"user-{rng.randint(1, 99999)}", "device_id": uid(rng),
-                "event_type": "$identify", "user_properties": props, "time": ts(rng) * 1000, "platform": "Web"}]}
+                "event_type": "$identify", "user_properties": props, "time": ts(rng) * 1000, "platform": "Web",
+                "event_properties": {"[Amplitude] Page Title": page_title(rng), "[Amplitude] Page URL": page}}]}
         c.add("POST", "/2/httpapi", fetch(rng, "api2.amplitude.com", page, content_type="application/json", accept="*/*"), jsonb(body))
     elif kind == 2:  # Mixpanel engage
         data = [{"$token": hexid(rng, 32), "$distinct_id": uid(rng), "$set": {"$email": email, "$name": text.title(rng)}}]
