@@ -578,6 +578,16 @@ fn split_parameters(value: &[u8]) -> impl Iterator<Item = &[u8]> {
     })
 }
 
+/// Whether the label (as 920420 reports it) is `json` and no media type: Bumble's and Badoo's web apps label
+/// every call of their API so (`Content-Type: json`). The engine types a body by its content whatever its label,
+/// so such a body that is a JSON document is read as one.
+fn names_json_alone(label: &str) -> bool {
+    label
+        .split(';')
+        .next()
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("json"))
+}
+
 /// Whether `media_type` (as 920420 reports it) ends in a [`PARSED_SUFFIXES`] suffix.
 fn has_parsed_suffix(media_type: &str) -> bool {
     let media_type = media_type.split(';').next().unwrap_or_default().trim();
@@ -636,6 +646,11 @@ impl Profile {
                 "a body without a label is typed by its content, which the rules read"
             } else if m.rule_id == UNLISTED_LABEL_RULE && has_parsed_suffix(&m.value_excerpt) {
                 "a structured syntax suffix (RFC 6839): the body is parsed as JSON or XML, as its label says"
+            } else if m.rule_id == UNLISTED_LABEL_RULE
+                && names_json_alone(&m.value_excerpt)
+                && is_json_document(body)
+            {
+                "a body labelled `json` alone that is a JSON document: parsed as JSON, as its label says"
             } else if m.rule_id == UNLISTED_LABEL_RULE && is_labelled_file(&m.value_excerpt, body) {
                 "a file that is what its label says (its signature), read as binary text runs"
             } else if m.rule_id == RESTRICTED_HEADER_RULE
@@ -743,6 +758,10 @@ mod tests {
         assert!(has_parsed_suffix("application/atom+XML; charset=utf-8"));
         assert!(!has_parsed_suffix("application/vnd.ms-sync.wbxml"));
         assert!(!has_parsed_suffix("+json"));
+        assert!(names_json_alone("json"));
+        assert!(names_json_alone("JSON; charset=utf-8"));
+        assert!(!names_json_alone("application/x-json-stream"));
+        assert!(!names_json_alone("jsonp"));
     }
 
     #[test]
