@@ -569,12 +569,20 @@ pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
 }
 
 /// Whether the parameter `name` is named for a whole query ([`QUERY_VALUE_PARAMETERS`]): its last part (after a
-/// JSON member path's `.`) is one, or ends with one after `_` or `-` (`search_query`).
+/// JSON member path's `.`) is one, or ends with one after `_` or `-` (`search_query`) or as the last word of a
+/// camel-case name (Grafana's SQL data sources' `rawSql`, `searchQuery`).
 pub fn is_query_parameter(name: &[u8]) -> bool {
     let last = name.rsplit(|&b| b == b'.').next().unwrap_or(name);
-    QUERY_VALUE_PARAMETERS
-        .iter()
-        .any(|parameter| super::name::ends_with_name(last, parameter.as_bytes(), b"_-"))
+    QUERY_VALUE_PARAMETERS.iter().any(|parameter| {
+        let parameter = parameter.as_bytes();
+        let camel_case_word = last.len() > parameter.len() && {
+            let at = last.len() - parameter.len();
+            last[at].is_ascii_uppercase()
+                && last[at - 1].is_ascii_lowercase()
+                && last[at..].eq_ignore_ascii_case(parameter)
+        };
+        camel_case_word || super::name::ends_with_name(last, parameter, b"_-")
+    })
 }
 
 /// JQL's (Jira's) test for a field without a value, `IS [NOT] EMPTY`, written as SQL's `IS [NOT] NULL`: the
@@ -971,6 +979,10 @@ mod tests {
                 "SELECT * FROM `products` WHERE `sku` = 'x' ORDER BY `title` DESC",
             ),
             (
+                "json.queries.0.rawSql",
+                "SELECT status, count(*) FROM jobs WHERE queue = 'mail' GROUP BY status",
+            ),
+            (
                 "jql",
                 "project=QA AND labels in (qa-ready,blocked) AND status in ('Done')",
             ),
@@ -984,6 +996,8 @@ mod tests {
                 "{query}"
             );
         }
+        assert!(!is_query_parameter(b"json.rawsql"));
+        assert!(is_query_parameter(b"json.searchQuery"));
         for (name, value) in [
             ("q", "1 or 1=1"),
             ("q", "x' or 'a'='a"),
