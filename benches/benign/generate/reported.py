@@ -22,7 +22,7 @@ reports (the issue trackers of the CRS project, its rule-exclusion plugins, libi
 - MediaWiki source edits (multipart `wpTextbox1` wikitext with templates, tables, references and `wpEditToken`
   ending in `+\\`) and VisualEditor saves through `api.php`;
 - phpMyAdmin (SQL box, row edits with `fields[multi_edit]`, `where_clause`) and Adminer query forms;
-- Grafana (dashboard saves with the built-in `-- Grafana --` annotation data source, PromQL and LogQL queries,
+- Grafana (dashboard saves with the built-in `-- Grafana --` annotation data source, PromQL, LogQL and SQL (`rawSql`) queries,
   Prometheus label-value lookups with `match[]` selectors, Elasticsearch `_msearch` as `application/x-ndjson`);
 - Nextcloud (WebDAV `PUT` of PDFs, images and documents with their own media types from the desktop client, Android
   app and browser, public-share uploads, `PROPFIND` XML, CalDAV `PUT` from iOS, CardDAV from DAVx5, dashboard
@@ -700,9 +700,16 @@ def grafana(rng, c):
         c.add("POST", "/api/dashboards/db/", fetch(rng, hst, ref, content_type="application/json", cookie=ck, b=b, extra=gh[:1]),
               jsonb({"dashboard": dashboard, "folderUid": alnum(rng, 14), "message": pick(rng, ["", "added p95 panel", "fix query"]), "overwrite": False}))
     elif kind == 1:
-        if rng.random() < 0.5:
+        source = rng.random()
+        if source < 0.4:
             q = {"refId": "A", "expr": promql(rng), "range": True, "instant": False, "datasource": {"type": "prometheus", "uid": ds},
                  "editorMode": "code", "legendFormat": "__auto", "intervalMs": 15000, "maxDataPoints": 1200}
+        elif source < 0.6:
+            q = {"refId": "A", "rawSql": pick(rng, ["SELECT status, count(*) FROM jobs WHERE queue = 'mail' GROUP BY status",
+                                                   "SELECT created_at AS time, total FROM orders WHERE total > 100 ORDER BY created_at",
+                                                   "SELECT table_schema AS `db`, SUM(data_length) AS size FROM information_schema.tables GROUP BY table_schema"]),
+                 "format": pick(rng, ["table", "time_series"]), "rawQuery": True, "editorMode": "code",
+                 "datasource": {"type": pick(rng, ["mysql", "grafana-postgresql-datasource"]), "uid": ds}}
         else:
             q = {"refId": "A", "expr": pick(rng, ['{app="nginx"} |= "timeout" | json | status >= 500',
                                                   'sum by (level) (count_over_time({namespace="shop"} | logfmt [5m]))',
