@@ -85,14 +85,14 @@ const STACK_FIELDS: &[&[u8]] = &[b"stack", b"stacktrace", b"stack_trace", b"back
 /// Whether the JSON member path `parts` is what an error report says of the error: an [`EXCEPTION_FIELDS`]
 /// member inside an `exception` or `exceptions` member (`exception.values.0.value`, `exceptions.0.errorClass`),
 /// a [`STACK_FIELDS`] member inside a member named for an error or an exception (`error.stack`,
-/// `raw_error.stack`), or anything inside `breadcrumbs` (Sentry's `breadcrumbs.values.3.message`, Bugsnag's
-/// `breadcrumbs.1.name`: the console lines, requests and clicks before the error).
+/// `raw_error.stack`), or a breadcrumb's ([`is_breadcrumb_field`]: the console lines, requests and clicks before
+/// the error).
 fn is_error_field(parts: &[&[u8]]) -> bool {
     let Some((leaf, path)) = parts.split_last() else {
         return false;
     };
     let inside = |test: fn(&[u8]) -> bool| path.iter().any(|part| test(part));
-    inside(|part| part == b"breadcrumbs")
+    is_breadcrumb_field(parts)
         || (EXCEPTION_FIELDS.contains(leaf)
             && inside(|part| matches!(part, b"exception" | b"exceptions")))
         || (STACK_FIELDS.contains(leaf)
@@ -102,6 +102,30 @@ fn is_error_field(parts: &[&[u8]]) -> bool {
                     .iter()
                     .any(|word| part.windows(word.len()).any(|w| w == *word))
             }))
+}
+
+/// Members of a breadcrumb, by the error trackers' protocols: Sentry's `message`, `category` and `data`,
+/// Bugsnag's `name`, `type` and `metaData`.
+const BREADCRUMB_FIELDS: &[&[u8]] = &[
+    b"message",
+    b"category",
+    b"type",
+    b"level",
+    b"name",
+    b"data",
+    b"metaData",
+];
+
+/// Whether the JSON member path `parts` is a [`BREADCRUMB_FIELDS`] member of a numbered breadcrumb, or inside
+/// one (`breadcrumbs.3.message`, Sentry's `breadcrumbs.values.3.data.url`, Bugsnag's `breadcrumbs.1.metaData.url`):
+/// a navigation trail's `breadcrumbs.0.title` in a page's settings is none.
+fn is_breadcrumb_field(parts: &[&[u8]]) -> bool {
+    let Some(at) = parts.iter().position(|part| *part == b"breadcrumbs") else {
+        return false;
+    };
+    let rest = &parts[at + 1..];
+    let rest = rest.strip_prefix(&[b"values".as_slice()]).unwrap_or(rest);
+    matches!(rest, [index, field, ..] if index.iter().all(u8::is_ascii_digit) && !index.is_empty() && BREADCRUMB_FIELDS.contains(field))
 }
 
 /// Whether the JSON member path `parts` is inside an OTLP/JSON export, OpenTelemetry's spans, logs or metrics
@@ -220,6 +244,8 @@ mod tests {
             "json.stack",
             "json.exception",
             "json.order.exception.note",
+            "json.page.breadcrumbs.0.title",
+            "json.breadcrumbs.label",
             "json.tech.stack",
             "breadcrumbs.0.name",
             "json.data.resourceSpans",

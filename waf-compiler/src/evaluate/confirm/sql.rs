@@ -406,6 +406,35 @@ const UPDATE_OPERATORS: &[&str] = &[
     "$delete",
 ];
 
+/// MongoDB's query operators: what makes a query match what it should not, or run code (`$where`, `$function`).
+const QUERY_OPERATORS: &[&str] = &[
+    "$eq",
+    "$ne",
+    "$gt",
+    "$gte",
+    "$lt",
+    "$lte",
+    "$in",
+    "$nin",
+    "$regex",
+    "$where",
+    "$exists",
+    "$expr",
+    "$or",
+    "$and",
+    "$not",
+    "$nor",
+    "$elemMatch",
+    "$all",
+    "$size",
+    "$type",
+    "$mod",
+    "$text",
+    "$jsonSchema",
+    "$function",
+    "$accumulator",
+];
+
 /// The update operator `hit` is (`$set`, `[$unset]`), when it is one.
 fn update_operator(hit: &[u8]) -> Option<&'static str> {
     let operator = hit.strip_prefix(b"[").unwrap_or(hit);
@@ -418,7 +447,7 @@ fn update_operator(hit: &[u8]) -> Option<&'static str> {
 
 /// Why the operator the pattern's `hit` found in `name`, a JSON member's path, is an update's rather than an
 /// injected query's: an update operator ([`UPDATE_OPERATORS`]) whose value names fields, an object or an array
-/// (the path goes on after it). Analytics SDKs update a person's properties so on every identified page view
+/// (the path goes on after it with no query operator). Analytics SDKs update a person's properties so on every identified page view
 /// (PostHog's and Amplitude's `properties.$set.email`, `user_properties.$unset.utm_source`, Mixpanel's `$set`),
 /// and Rest.li's partial updates on every change a LinkedIn page makes (`patch.$set.read`, `patch.$delete.0`).
 pub fn update_member(name: &[u8], hit: &[u8]) -> Option<String> {
@@ -428,7 +457,15 @@ pub fn update_member(name: &[u8], hit: &[u8]) -> Option<String> {
     let at = parts
         .iter()
         .position(|part| part.eq_ignore_ascii_case(operator.as_bytes()))?;
-    (at + 1 < parts.len()).then(|| {
+    // The path goes on with field names (analytics name theirs with a `$` too: PostHog's `$survey_responded`,
+    // Mixpanel's `$email`); a query operator under it (`$set.x.$ne`) is judged as itself.
+    let fields = &parts[at + 1..];
+    let query_operator = |part: &&[u8]| {
+        QUERY_OPERATORS
+            .iter()
+            .any(|known| part.eq_ignore_ascii_case(known.as_bytes()))
+    };
+    (!fields.is_empty() && !fields.iter().any(query_operator)).then(|| {
         format!(
             "`{operator}` names the fields an update changes: an update operator, not a query's"
         )
@@ -1046,6 +1083,8 @@ mod tests {
             .is_some()
         );
         assert!(update_member(b"json.user.$set", b"$set").is_none());
+        assert!(update_member(b"json.$set.role.$ne", b"$set").is_none());
+        assert!(update_member(b"json.0.properties.$set.$survey_responded/0a1", b"$set").is_some());
         assert!(update_member(b"u_id[$set][x]", b"$set").is_none());
         assert!(update_member(b"json.patch.password.$ne", b"$ne").is_none());
         assert!(operator_member(b"$gt", b"$gt", b"id").is_none());
