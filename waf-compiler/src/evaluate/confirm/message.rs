@@ -198,6 +198,40 @@ pub fn batch(target: &str, headers: &[(&str, &[u8])], value: &[u8]) -> Option<St
     })
 }
 
+/// HTTP's methods, which a batch's parts start their request lines with.
+const METHODS: [&[u8]; 7] = [
+    b"GET", b"HEAD", b"POST", b"PUT", b"PATCH", b"DELETE", b"OPTIONS",
+];
+
+/// Why the word the pattern's `hit` found in `value` (the shell's `patch`, read whatever its case) is the method of
+/// a batch's request line: `value` is a batch ([`batch`]) and the word, an HTTP method in capitals, starts a line
+/// with a path after it (`PATCH /drive/v3/files/1 HTTP/1.1`).
+pub fn batch_request_line(
+    target: &str,
+    headers: &[(&str, &[u8])],
+    value: &[u8],
+    hit: std::ops::Range<usize>,
+) -> Option<String> {
+    let matched = value.get(hit.clone())?;
+    let start = hit.start + matched.iter().position(u8::is_ascii_alphabetic)?;
+    let word = &value[start..];
+    let word = &word[..word
+        .iter()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(word.len())];
+    let line_start = start == 0 || value[start - 1] == b'\n';
+    let path_follows = value[start + word.len()..].starts_with(b" /");
+    (line_start && path_follows && METHODS.contains(&word))
+        .then(|| batch(target, headers, value))
+        .flatten()
+        .map(|_| {
+            format!(
+                "`{}` is the method of a request line in a batch (multipart/mixed of application/http parts)",
+                String::from_utf8_lossy(word)
+            )
+        })
+}
+
 /// Whether `value` names an HTTP version or starts a page anywhere: what a message needs.
 fn names_a_message(value: &[u8]) -> bool {
     value.windows(5).any(|w| {
@@ -226,6 +260,18 @@ mod tests {
 
     fn confirmed(value: &str) -> bool {
         judge(value.as_bytes(), &[Cow::Borrowed(value.as_bytes())], b"").confirmed
+    }
+
+    #[test]
+    fn a_method_starting_a_batch_line_is_the_batch_s() {
+        let headers = [("Content-Type", b"multipart/mixed; boundary=b".as_slice())];
+        let body =
+            b"--b\r\nContent-Type: application/http\r\n\r\nPATCH /drive/v3/files/1 HTTP/1.1\r\n";
+        let at = memchr::memmem::find(body, b"PATCH").unwrap();
+        assert!(batch_request_line("/batch", &headers, body, at - 4..at + 6).is_some());
+        assert!(batch_request_line("/batch", &[], body, at - 4..at + 6).is_none());
+        let command = b"--b\r\nContent-Type: application/http\r\n\r\npatch -p1 < x.diff\r\n";
+        assert!(batch_request_line("/batch", &headers, command, at - 4..at + 6).is_none());
     }
 
     #[test]

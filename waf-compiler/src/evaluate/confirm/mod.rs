@@ -229,7 +229,13 @@ fn refuted_by_its_place(
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| sql::us_privacy_string(request.name, raw))
             .or_else(|| name::within_host(transformed, hit.span.clone()))
-            .or_else(|| name::host_and_port(raw)),
+            .or_else(|| name::host_and_port(raw))
+            .or_else(|| {
+                shape::is_quoted_media_type(raw).then(|| {
+                    "a media type whose parameter is quoted as RFC 9110 quotes one (a multipart boundary): its quotes close nothing else"
+                        .to_owned()
+                })
+            }),
         Confirm::Xss => xss::declaration_head(raw)
             .or_else(|| xss::inert_script_url(raw))
             .or_else(|| name::file_extension(transformed, hit.span.clone())),
