@@ -207,7 +207,10 @@ fn refuted_by_its_place(
             .or_else(|| shell::no_bracket_expression(transformed, hit.span.clone()))
             .or_else(|| name::within_host(transformed, hit.span.clone()))
             .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form)))
-            .or_else(|| in_every_form(decoded, |form| sparql::whole_query(request.name, form))),
+            .or_else(|| in_every_form(decoded, |form| sparql::whole_query(request.name, form)))
+            .or_else(|| {
+                message::batch_request_line(request.target, request.headers, transformed, hit.span.clone())
+            }),
         Confirm::Code => hit
             .phrase
             .then(|| {
@@ -384,7 +387,10 @@ fn value_shape(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<Shap
         Some(Shape::Sample)
     } else if is_password_field(request.name) && shape::is_secret(raw) && !sql::spells_a_word(raw) {
         Some(Shape::Secret)
-    } else if sql::is_odata_expression(request.name) && sql::odata_syntax(raw).is_some() {
+    } else if (sql::is_odata_expression(request.name) && sql::odata_syntax(raw).is_some())
+        || (name::last_part(request.name).eq_ignore_ascii_case(b"fields")
+            && shape::is_field_selection(raw))
+    {
         Some(Shape::Expression)
     } else if request.cookie && raw.contains(&b'%') {
         // Applications read a cookie's value URL-decoded (PHP, Rails, Express's cookie parser): a consent or

@@ -251,6 +251,55 @@ fn is_media_types(value: &[u8]) -> bool {
     value.contains(&b'/') && registered && crate::policy::is_media_range_list(value)
 }
 
+/// Whether `value` is a field selection as APIs take one in `fields` (Google's partial responses,
+/// `nextPageToken,files(id,name,parents),changes(file(id,name))`, `items/snippet/title`; Facebook's Graph API,
+/// `id,name,picture{url}`): field names (letters, digits, `_`, `*`) joined by `/`, each item perhaps followed by a
+/// nested selection in parentheses or braces, items apart by commas, with one nested selection at least. It
+/// names fields and nothing else: no quote, operator, blank or call with an argument that is not a field.
+pub fn is_field_selection(value: &[u8]) -> bool {
+    /// Where the reading is: before a name, inside one, after a nested selection's end.
+    #[derive(PartialEq)]
+    enum At {
+        Start,
+        Name,
+        Closed,
+    }
+    let (mut closers, mut nested, mut at) = (Vec::new(), false, At::Start);
+    for &b in value {
+        at = match b {
+            b'(' | b'{' if at == At::Name => {
+                closers.push(if b == b'(' { b')' } else { b'}' });
+                nested = true;
+                At::Start
+            }
+            b')' | b'}' if at != At::Start && closers.pop() == Some(b) => At::Closed,
+            b',' if at != At::Start => At::Start,
+            b'/' if at == At::Name => At::Start,
+            b if (b.is_ascii_alphanumeric() || matches!(b, b'_' | b'*')) && at != At::Closed => {
+                At::Name
+            }
+            _ => return false,
+        };
+    }
+    nested && at != At::Start && closers.is_empty()
+}
+
+/// Whether `value` is a list of media types ([`is_media_types`]) with a quoted parameter, and every quoted
+/// parameter holds letters, digits and `=_-.+/:` alone: a multipart boundary as RFC 2046 quotes it
+/// (`multipart/mixed; boundary="=====bcrn674bg7kv====="`, which Google's JavaScript client sends in `$ct` with
+/// each batch call), whose quotes are the media type's syntax and hold nothing that could close another's.
+pub fn is_quoted_media_type(value: &[u8]) -> bool {
+    let mut quoted = value.split(|&b| b == b'"').skip(1).step_by(2).peekable();
+    quoted.peek().is_some()
+        && quoted.all(|inside| {
+            inside.iter().all(|&b| {
+                b.is_ascii_alphanumeric()
+                    || matches!(b, b'=' | b'_' | b'-' | b'.' | b'+' | b'/' | b':')
+            })
+        })
+        && is_media_types(value)
+}
+
 /// An object or an array that parses as JSON: a document inside a field (JSON in a JSON string, a form field
 /// holding a serialised state, a GET's search query).
 pub fn is_json_document(value: &[u8]) -> bool {
@@ -286,11 +335,13 @@ pub fn is_json_sequence(value: &[u8]) -> bool {
 /// of them as APIs take fields and options (`sh,fc`, `id,name,price`): no quote, no operator, no bracket, no blank,
 /// so nothing that could change the syntax it is inserted into on its own, and the parsers judge it. A GUID in Microsoft's registry
 /// form, in braces and perhaps quotes (`"{D312D9D2-3ABD-4847-A91F-44061A2C8B60}"`, as Exchange's and
-/// SharePoint's cookies and parameters carry it), is one too: hex digits and hyphens inject nothing.
+/// SharePoint's cookies and parameters carry it; `'{...}'` in SharePoint's REST parameter aliases, `@a1`), is one
+/// too: hex digits and hyphens inject nothing.
 fn is_plain_token(value: &[u8]) -> bool {
     let unquoted = value
         .strip_prefix(b"\"")
         .and_then(|v| v.strip_suffix(b"\""))
+        .or_else(|| value.strip_prefix(b"'").and_then(|v| v.strip_suffix(b"'")))
         .unwrap_or(value);
     let guid = unquoted
         .strip_prefix(b"{")
@@ -1192,6 +1243,29 @@ mod tests {
         assert_eq!(data_shape(b"northwind"), Some(Shape::Token));
         assert_eq!(data_shape(b"sh,fc"), Some(Shape::Token));
         assert_eq!(data_shape(b"sh,"), None);
+        for selection in [
+            "nextPageToken,newStartPageToken,changes(fileId,removed,time,file(id,name,mimeType))",
+            "items(id,snippet/title),pageInfo",
+            "id,name,picture{url}",
+        ] {
+            assert!(is_field_selection(selection.as_bytes()), "{selection}");
+        }
+        for other in [
+            "id,name",
+            "file(id",
+            "file()",
+            "system(id)x",
+            "a,(b)",
+            "f(a,'b')",
+            "x(a) or 1",
+        ] {
+            assert!(!is_field_selection(other.as_bytes()), "{other}");
+        }
+        assert!(is_quoted_media_type(
+            b"multipart/mixed; boundary=\"=====bcrn674bg7kv=====\""
+        ));
+        assert!(!is_quoted_media_type(b"multipart/mixed; boundary=abc"));
+        assert!(!is_quoted_media_type(b"text/plain; a=\"1' or '1'='1\""));
         assert_eq!(
             data_shape(b"urn:dss:source:sdk:javascript:windows:chrome"),
             Some(Shape::Token)
@@ -1205,6 +1279,10 @@ mod tests {
             Some(Shape::Token)
         );
         assert_eq!(data_shape(b"{\"a\":1} or {1-2-3-4-5}"), None);
+        assert_eq!(
+            data_shape(b"'{c51bef71-4595-45d2-94a6-01f14d1e0bd7}'"),
+            Some(Shape::Token)
+        );
         assert_eq!(data_shape(b"data:text/plain;base64,SSBsb3ZlIFBIUAo="), None);
         assert_eq!(
             data_shape(b"Note: the parcel arrived today, thanks a lot for the quick help"),
