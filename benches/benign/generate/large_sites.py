@@ -21,7 +21,11 @@ naming its root part's type in `type` and `start-info`); and Evernote's Apache T
 a note's ENML with its document type declaration); and Bluesky's web client creating records over AT Protocol
 (posts with link facets and images, likes, follows: every record and part names its schema's type in `$type`);
 and Wikidata's query service, whose page sends each SPARQL query it runs in `query` (`GET /sparql?query=...`, a
-form post for a long one), its comments, line breaks, prefixed names and `SERVICE wikibase:label` as typed.
+form post for a long one), its comments, line breaks, prefixed names and `SERVICE wikibase:label` as typed;
+Google Drive's web client (batches posted as simple requests with their content type in `$ct` and a request line
+per part, partial responses' field selections in `fields`), Dropbox's uploads with ASCII-only JSON arguments in
+`Dropbox-API-Arg`, SharePoint's REST parameter aliases (`@a1='{GUID}'`) and Bumble's web API labelling its JSON
+bodies `json`.
 
 Where the shapes come from: the requests these sites' pages make as a browser's developer tools show them and as
 their public documentation describes them (YouTube's InnerTube context object, Pinterest's resource endpoints,
@@ -525,6 +529,46 @@ def wikidata_query(rng, c):
                                        content_type="application/x-www-form-urlencoded; charset=UTF-8"), form([("query", query)]))
 
 
+def cloud_storage_calls(rng, c):
+    """Google Drive's web client (a batch posted as a simple request with its content type in `$ct`, a request line
+    per part; a partial response's field selection in `fields`), Dropbox's upload with its arguments as ASCII-only
+    JSON in `Dropbox-API-Arg`, SharePoint's REST call with a parameter alias holding a quoted GUID, and Bumble's web
+    API, which labels its JSON bodies `json`."""
+    kind = rng.randrange(5)
+    key = "AIza" + "".join(rng.choice(B64[:62]) for _ in range(35))
+    if kind == 0:
+        boundary = "=====" + "".join(rng.choice(string.ascii_lowercase + string.digits) for _ in range(12)) + "====="
+        parts = "".join(f"--{boundary}\r\nContent-Type: application/http\r\nContent-ID: <{hexid(rng, 8)}+{i}>\r\n\r\n"
+                        f"PATCH /drive/v2internal/files/{alnum(rng, 33)}?supportsTeamDrives=true HTTP/1.1\r\n"
+                        f"Content-Type: application/json\r\n\r\n{{\"title\":\"{text.title(rng)}\"}}\r\n" for i in range(rng.randint(1, 3)))
+        body = parts + f"--{boundary}--"
+        c.add("POST", "/batch/drive/v2internal?" + form([("$ct", f'multipart/mixed; boundary="{boundary}"'), ("key", key)]),
+              fetch(rng, "clients6.google.com", "https://drive.google.com/", content_type="text/plain; charset=UTF-8", accept="*/*"), body)
+    elif kind == 1:
+        fields = pick(rng, ["nextPageToken,newStartPageToken,changes(fileId,removed,time,file(id,name,mimeType,parents))",
+                            "files(id,name,mimeType,modifiedTime,owners(displayName,emailAddress)),nextPageToken",
+                            "items(id,snippet/title,snippet/publishedAt),pageInfo"])
+        c.add("GET", "/drive/v3/changes?" + form([("pageToken", str(rng.randint(1000, 99999))), ("fields", fields), ("key", key)]),
+              fetch(rng, "content.googleapis.com", "https://drive.google.com/", accept="*/*"))
+    elif kind == 2:
+        name = pick(rng, ["\\u010ce\\u0161tina \\u2013 \\u00fakoly", "Rapport \\u2013 f\\u00e9vrier", "Notes \\u2014 Q3"])
+        arg = '{"path":"/' + name + '/IMG_' + str(rng.randint(1000, 9999)) + '.jpg","mode":"add","autorename":true}'
+        c.add("POST", "/2/files/upload", [("Host", "content.dropboxapi.com"), ("User-Agent", "OfficialDropboxPythonSDKv2/12.0.2"),
+                                          ("Authorization", "Bearer sl." + alnum(rng, 60)), ("Dropbox-API-Arg", arg),
+                                          ("Content-Type", "application/octet-stream")], bytes(rng.randrange(256) for _ in range(64)))
+    elif kind == 3:
+        guid = f"{hexid(rng, 8)}-{hexid(rng, 4)}-{hexid(rng, 4)}-{hexid(rng, 4)}-{hexid(rng, 12)}"
+        c.add("GET", "/sites/team/_api/web/lists(@a1)/items?" + form([("@a1", "'{" + guid + "}'"), ("$top", "100")]),
+              fetch(rng, "contoso.sharepoint.com", "https://contoso.sharepoint.com/sites/team", accept="application/json;odata=verbose"))
+    else:
+        body = {"$gpb": "badoo.bma.BadooMessage", "body": [{"message_type": 104, "server_send_chat_message": {
+            "chat_instance_id": alnum(rng, 12), "message": text.title(rng), "message_type": 1}}], "message_id": rng.randint(1, 99),
+            "message_type": 104, "version": 1, "is_background": False}
+        c.add("POST", "/mwebapi.phtml?SERVER_SEND_CHAT_MESSAGE", fetch(rng, "bumble.com", "https://bumble.com/app", content_type="json",
+                                                                        accept="*/*", extra=[("X-Pingback", hexid(rng, 32)),
+                                                                                             ("x-desktop-web", "1"), ("X-Message-type", "104")]), jsonb(body))
+
+
 def iso_now(rng):
     return f"2024-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T{rng.randint(0, 23):02d}:{rng.randint(0, 59):02d}:00"
 
@@ -533,7 +577,7 @@ def build(n=1000, seed=0x1A65E):
     rng = random.Random(seed)
     c = Corpus("large-sites")
     makers = [(3, youtube), (2, pinterest), (2, wikipedia), (2, outlook), (2, atlassian), (3, hebrew), (2, us_ads), (1, booking_engine), (1, payment_frame), (1, field_selection), (1, restli_patch),
-              (1, quoted_state_cookie), (1, teams), (1, office_file_sync), (1, evernote), (1, bluesky), (1, wikidata_query)]
+              (1, quoted_state_cookie), (1, teams), (1, office_file_sync), (1, evernote), (1, bluesky), (1, wikidata_query), (1, cloud_storage_calls)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
