@@ -149,27 +149,28 @@ fn is_protobuf_export(request: Request<'_>) -> bool {
     request.name.is_empty()
         && !request.whole_body
         && EXPORT_PATHS.iter().any(|export| path.ends_with(export))
-        && request.headers.iter().any(|(name, value)| {
-            name.eq_ignore_ascii_case("content-type")
-                && value.split(|&b| b == b';').next().is_some_and(|media| {
-                    media
-                        .trim_ascii()
-                        .eq_ignore_ascii_case(b"application/x-protobuf")
-                })
-        })
+        && is_labelled(request, &[b"application/x-protobuf"])
+}
+
+/// Whether the request's `Content-Type` names one of `media_types` (its parameters aside).
+fn is_labelled(request: Request<'_>, media_types: &[&[u8]]) -> bool {
+    request.headers.iter().any(|(name, value)| {
+        name.eq_ignore_ascii_case("content-type") && {
+            let media = value
+                .split(|&b| b == b';')
+                .next()
+                .unwrap_or_default()
+                .trim_ascii();
+            media_types
+                .iter()
+                .any(|known| media.eq_ignore_ascii_case(known))
+        }
+    })
 }
 
 /// Whether the value named `request.name` is the code sample of a browser's violation report.
 fn is_violation_sample(request: Request<'_>) -> bool {
-    let is_report = request.headers.iter().any(|(name, value)| {
-        name.eq_ignore_ascii_case("content-type") && {
-            let media = value.split(|&b| b == b';').next().unwrap_or_default();
-            REPORT_TYPES
-                .iter()
-                .any(|report| media.trim_ascii().eq_ignore_ascii_case(report))
-        }
-    });
-    is_report && is_sample_name(request.name)
+    is_labelled(request, &REPORT_TYPES) && is_sample_name(request.name)
 }
 
 /// `json.csp-report.script-sample`, or `json.<index>.body.sample` of a report in an array (`json.body.sample` for
