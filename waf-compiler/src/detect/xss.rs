@@ -283,6 +283,8 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
     let mut attribute = Attribute::Harmless;
     // Inside a `<meta>` tag judged by what it says ([`is_active_meta_value`]).
     let mut in_meta = false;
+    // Inside a `<link>` tag, which loads what its `href` (or `imagesrcset`) names and nothing without one.
+    let mut in_link = false;
     while let Some(token) = tokenizer.next_token() {
         let text = &input[token.start..token.start + token.len];
         if token.kind != TokenType::AttrValue {
@@ -290,6 +292,7 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
         }
         if !matches!(token.kind, TokenType::AttrName | TokenType::AttrValue) {
             in_meta = false;
+            in_link = false;
         }
         match token.kind {
             // A document type declaration runs code only through an internal subset's declarations
@@ -302,13 +305,18 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
             // A style sheet, like an inline style, runs code only through what it says; a `<meta>` only by
             // refreshing to a URL, setting a cookie or naming a charset that hides markup. Both are in every
             // HTML e-mail and page template (`<meta http-equiv="Content-Type" ...>`, `<style>@media ...`).
+            // A `<link>` loads a style sheet, an import or a preloaded script through its `href` only: without
+            // one it is an element of no effect, as message formats write a link's place in a translated string
+            // (`<link>Upgrade now</link>`, react-intl's and i18next's rich text).
             TokenType::TagNameOpen => {
                 in_meta = styles == Styles::WhenScripted && equals_ignoring_nul(b"META", text);
+                in_link = styles == Styles::WhenScripted && equals_ignoring_nul(b"LINK", text);
                 let runs = if styles == Styles::WhenScripted && equals_ignoring_nul(b"STYLE", text)
                 {
                     is_scripted_style(style_sheet(input, token.start + token.len))
                 } else {
                     !in_meta
+                        && !in_link
                         && (is_black_tag(text)
                             || (styles == Styles::WhenScripted && is_esi_tag(text)))
                 };
@@ -317,6 +325,13 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
                 }
             }
             TokenType::AttrValue if in_meta && is_active_meta_value(text) => return true,
+            TokenType::AttrName
+                if in_link
+                    && (equals_ignoring_nul(b"HREF", text)
+                        || equals_ignoring_nul(b"IMAGESRCSET", text)) =>
+            {
+                return true;
+            }
             TokenType::AttrName => {
                 attribute = match black_attribute(text) {
                     // Every `on...` attribute of letters is a handler to a browser of today
@@ -720,6 +735,22 @@ mod tests {
             b"Safari/537.36<esi:include src=\"http://evil.example/x\"/>",
             b"<v:rect xmlns:v=\"urn:schemas-microsoft-com:vml\" style=\"behavior:url(#default#VML)\"/>",
             b"<style>@keyframes a{}b{animation:a;}</style><b onanimationstart=prompt`1`>",
+        ] {
+            assert!(runs_code(active), "{}", String::from_utf8_lossy(active));
+        }
+    }
+
+    #[test]
+    fn a_link_loads_only_what_its_href_names() {
+        let message = b"Your free trial ends in {days, plural, one {# day} other {# days}}. <link>Upgrade now</link>";
+        assert!(is_xss(message));
+        assert!(!runs_code(message));
+        for active in [
+            &b"<link rel=stylesheet href=\"https://evil.example/x.css\">"[..],
+            b"<link rel=import href=//evil.example>",
+            b"<LINK HREF=\"javascript:alert(1)\">",
+            b"<link rel=preload as=image imagesrcset=\"x.png 1x\">",
+            b"<link onload=alert(1)>",
         ] {
             assert!(runs_code(active), "{}", String::from_utf8_lossy(active));
         }
