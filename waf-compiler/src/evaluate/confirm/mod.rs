@@ -95,7 +95,12 @@ pub fn confirm(
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Confirmation {
-    let raw = if request.cookie { unquoted(raw) } else { raw };
+    let unquoted = if request.cookie {
+        unquoted(raw)
+    } else {
+        Cow::Borrowed(raw)
+    };
+    let raw = unquoted.as_ref();
     // The value's decoded forms, read by several of the judgements below: decoded once.
     let decoded = decode::forms(raw, map);
     if let Some(reason) = refuted_by_its_place(confirm, raw, transformed, &hit, &decoded, request) {
@@ -172,12 +177,48 @@ pub fn confirm(
 }
 
 /// A cookie's value without the double quotes RFC 6265 lets it be sent in (`FUN="{'search':[...]}"`), which
-/// cookie parsers take off (Go's, Python's, Java's): the value the application reads.
-fn unquoted(raw: &[u8]) -> &[u8] {
-    raw.strip_prefix(b"\"")
+/// cookie parsers take off (Go's, Python's, Java's): the value the application reads. Python's `http.cookies`
+/// (Django, Flask, aiohttp) writes a value with quotes or commas in as RFC 2109's quoted string, a quote or a
+/// backslash escaped by a backslash and other characters as three octal digits (`"{\"size\": \"50\"\054 ...}"`),
+/// and reads it back so: the value is the one unescaped.
+fn unquoted(raw: &[u8]) -> Cow<'_, [u8]> {
+    let Some(inner) = raw
+        .strip_prefix(b"\"")
         .and_then(|inner| inner.strip_suffix(b"\""))
-        .filter(|inner| !inner.contains(&b'"'))
-        .unwrap_or(raw)
+    else {
+        return Cow::Borrowed(raw);
+    };
+    if !inner.contains(&b'\\') {
+        return Cow::Borrowed(if inner.contains(&b'"') { raw } else { inner });
+    }
+    let mut value = Vec::with_capacity(inner.len());
+    let mut i = 0;
+    while i < inner.len() {
+        match inner[i] {
+            b'\\' => {
+                let octal = inner.get(i + 1..i + 4).filter(|digits| {
+                    (b'0'..=b'3').contains(&digits[0])
+                        && digits.iter().all(|d| (b'0'..=b'7').contains(d))
+                });
+                if let Some(digits) = octal {
+                    value.push(digits.iter().fold(0u8, |byte, d| (byte << 3) | (d - b'0')));
+                    i += 4;
+                } else if let Some(&escaped) = inner.get(i + 1) {
+                    value.push(escaped);
+                    i += 2;
+                } else {
+                    return Cow::Borrowed(raw);
+                }
+            }
+            // A quote not escaped ends the quoted string before the value does: not one quoted string.
+            b'"' => return Cow::Borrowed(raw),
+            byte => {
+                value.push(byte);
+                i += 1;
+            }
+        }
+    }
+    Cow::Owned(value)
 }
 
 /// Why the hit is no injection whatever the value's shape: where it stands in the value (inside a longer name),
@@ -337,7 +378,17 @@ fn judged_alone(
             },
             None => {
                 let matched = transformed.get(hit.span.clone()).unwrap_or_default();
-                let forms = with_transformed(decoded.to_vec(), raw, transformed, map, request);
+                // A JSON document's lines are its strings' (`"a\nb"`): decoded as a whole, the document's own
+                // quotes and braces would join the end of one string to the start of the next as one line
+                // (`https://x"}},{"ct":"text/html","content":"<html>`, a mail's text part, then its HTML part).
+                let forms = match json::strings(raw).filter(|_| shape::is_json_document(raw)) {
+                    Some(strings) => strings
+                        .iter()
+                        .flat_map(|string| decode::forms(string.as_bytes(), map))
+                        .map(|form| Cow::Owned(form.into_owned()))
+                        .collect(),
+                    None => with_transformed(decoded.to_vec(), raw, transformed, map, request),
+                };
                 message::judge(raw, &forms, matched)
             }
         }),
@@ -637,6 +688,36 @@ mod tests {
         };
         assert!(!judged(session));
         assert!(judged("1%27%20or%20%271%27%3D%271--"));
+    }
+
+    #[test]
+    fn a_cookie_quoted_as_python_quotes_one_is_read_unescaped() {
+        assert_eq!(
+            unquoted(br#""{\"order\": \"\"\054 \"size\": \"50\"}""#).as_ref(),
+            br#"{"order": "", "size": "50"}"#
+        );
+        assert_eq!(unquoted(br#""a\\b""#).as_ref(), br"a\b");
+        for as_sent in [&br#""a"b""#[..], br#""a\"#, b"plain", br#""x\""#] {
+            assert_eq!(unquoted(as_sent).as_ref(), as_sent);
+        }
+        let cookie = Request {
+            cookie: true,
+            ..Request::default()
+        };
+        let arxiv = r#""{\"order\": \"\"\054 \"size\": \"50\"\054 \"abstracts\": \"show\"}""#;
+        let judged = |value: &str| {
+            confirm(
+                Confirm::Sql,
+                value.as_bytes(),
+                value.as_bytes(),
+                Hit::default(),
+                UnicodeMap::default(),
+                cookie,
+            )
+            .confirmed
+        };
+        assert!(!judged(arxiv));
+        assert!(judged(r#""x\" or 1=1\054 --""#));
     }
 
     #[test]
