@@ -37,6 +37,7 @@ mod lookup;
 mod macros;
 mod message;
 mod name;
+mod notebook;
 mod redirect;
 mod report;
 mod shape;
@@ -434,7 +435,7 @@ fn in_graphql_strings(
 /// which finds injections, not data. Some values are data by the field they are sent in, whatever their bytes
 /// look like.
 fn value_shape(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<Shape> {
-    if report::is_code_sample(request) {
+    if report::is_code_sample(request) || notebook::is_cell_content(request.name) {
         Some(Shape::Sample)
     } else if is_password_field(request.name) && shape::is_secret(raw) && !sql::spells_a_word(raw) {
         Some(Shape::Secret)

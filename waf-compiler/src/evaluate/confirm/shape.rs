@@ -41,8 +41,8 @@ pub enum Shape {
     /// answer `z = (x - μ)/σ = 1.5`): numbers, one-letter variables, the functions of maths, `+ - * / ^ %`,
     /// maths' own signs and brackets, no comparison of literals, no logical operator and no comment ([`is_math`]).
     Math,
-    /// The code a browser's violation report or an error report's stack frame quotes (the field says so, not
-    /// the bytes: [`super::report`]).
+    /// The code a browser's violation report or an error report's stack frame quotes, or a notebook's cell
+    /// stores (the field says so, not the bytes: [`super::report`], [`super::notebook`]).
     Sample,
     /// A raster image written as a data URI (`data:image/gif;base64,...`) whose bytes are the image its type
     /// names (its signature) and hold no PHP tag ([`is_image_data_uri`]): a page's placeholder image (Outlook on
@@ -68,7 +68,7 @@ impl Shape {
             Shape::Expression => "an expression of a query language",
             Shape::Formula => "a spreadsheet formula",
             Shape::Math => "an arithmetic expression",
-            Shape::Sample => "code a report quotes",
+            Shape::Sample => "code a report quotes or a notebook stores",
             Shape::Image => "an image as a data URI",
             Shape::Secret => {
                 "a generated secret (a password of random characters, a signed message)"
