@@ -20,7 +20,8 @@
 //! - where `Sec-Fetch-Mode` is missing (Safari before 16.4, in-app web views, recorded traffic), a navigation
 //!   still asks for a page: every browser's `Accept` for a document names `text/html` (or XHTML). A request that
 //!   asks for anything else (`*/*`, JSON, an image) or says `X-Requested-With: XMLHttpRequest` is a script's.
-//!
+//!   A WebSocket handshake (`Upgrade: websocket`) is a script's too, whatever it sends of the rest: no link or
+//!   form opens one (browsers that send fetch metadata on it say `Sec-Fetch-Mode: websocket`).
 //!
 //! A client that sends neither (no `Accept` at all) is given no such credit.
 
@@ -70,7 +71,8 @@ pub fn vector(name: &[u8], method: &str, headers: &[(&str, &[u8])]) -> Confirmat
         .any(|frame| dest.eq_ignore_ascii_case(frame))
     });
     let by_script = header("x-requested-with")
-        .is_some_and(|value| value.eq_ignore_ascii_case(b"XMLHttpRequest"));
+        .is_some_and(|value| value.eq_ignore_ascii_case(b"XMLHttpRequest"))
+        || header("upgrade").is_some_and(|value| value.eq_ignore_ascii_case(b"websocket"));
     match fetch_mode {
         Some(mode) if !mode.eq_ignore_ascii_case(b"navigate") => refused(
             "a script's or subresource's request (Sec-Fetch-Mode), not a navigation a link or a form causes",
@@ -80,7 +82,7 @@ pub fn vector(name: &[u8], method: &str, headers: &[(&str, &[u8])]) -> Confirmat
         ),
         None if by_script || header("accept").is_some_and(|accept| !asks_for_a_page(accept)) => {
             refused(
-                "a request that asks for no page (Accept, X-Requested-With): a script's, not a navigation",
+                "a request that asks for no page (Accept, X-Requested-With, Upgrade): a script's, not a navigation",
             )
         }
         _ => Confirmation {
@@ -112,6 +114,14 @@ mod tests {
             .confirmed
         );
         assert!(!vector(b"sessionid", "GET", &accept(b"*/*")).confirmed);
+        assert!(
+            !vector(
+                b"session_id",
+                "GET",
+                &[("Upgrade", b"websocket".as_slice())]
+            )
+            .confirmed
+        );
         assert!(
             !vector(
                 b"sessionid",
