@@ -32,6 +32,7 @@ mod decode;
 mod escape;
 mod fixation;
 mod graphql;
+mod jql;
 mod json;
 mod lookup;
 mod macros;
@@ -271,6 +272,7 @@ fn refuted_by_its_place(
             .or_else(|| sql::update_member(raw, matched))
             .or_else(|| sql::type_tag(raw, matched, request.named_value))
             .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
+            .or_else(|| whole_jql_query(decoded, request.name))
             .or_else(|| in_every_form(decoded, |form| sparql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| sql::us_privacy_string(request.name, raw))
@@ -322,6 +324,36 @@ fn in_every_form(
     rest.iter()
         .all(|form| judge(form).is_some())
         .then_some(reason)
+}
+
+/// Why the value is a whole JQL query ([`jql::whole_query`]) in every `decoded` form but those that only undo
+/// the backslashes before its quotes: JQL's own escapes, which Jira reads inside its string literals
+/// (`text ~ "\"SSO / SAML\""`). Decoded as a whole, the literal's quotes would end it early, which no reader
+/// of the query does; outside a literal JQL has no backslash at all.
+fn whole_jql_query(decoded: &[Cow<'_, [u8]>], name: &[u8]) -> Option<String> {
+    let (first, rest) = decoded.split_first()?;
+    let reason = jql::whole_query(name, first)?;
+    rest.iter()
+        .all(|form| jql::whole_query(name, form).is_some() || only_quotes_unescaped(first, form))
+        .then_some(reason)
+}
+
+/// Whether `decoded` is `raw` with each backslash before a quote or a backslash taken off, and nothing else
+/// changed.
+fn only_quotes_unescaped(raw: &[u8], decoded: &[u8]) -> bool {
+    let mut unescaped = Vec::with_capacity(raw.len());
+    let mut bytes = raw.iter();
+    while let Some(&byte) = bytes.next() {
+        if byte == b'\\' {
+            match bytes.next() {
+                Some(&next @ (b'"' | b'\'' | b'\\')) => unescaped.push(next),
+                _ => return false,
+            }
+        } else {
+            unescaped.push(byte);
+        }
+    }
+    unescaped == decoded
 }
 
 /// Why a MongoDB operator the SQL family's pattern hit is a member of a JSON document in one of the value's
@@ -463,7 +495,8 @@ fn query_for_markup(
     request: Request<'_>,
 ) -> Option<Shape> {
     (confirm == Confirm::Xss
-        && in_every_form(decoded, |form| sql::whole_query(request.name, form)).is_some())
+        && (in_every_form(decoded, |form| sql::whole_query(request.name, form)).is_some()
+            || whole_jql_query(decoded, request.name).is_some()))
     .then_some(Shape::Expression)
 }
 
@@ -579,14 +612,17 @@ fn pairs(
     hit: Option<&[u8]>,
     map: UnicodeMap,
 ) -> Confirmation {
-    // Each value as the application reads it: the query string is split, then each value URL-decoded.
+    // Each value as the application reads it: the query string is split, then each value URL-decoded. A whole
+    // query of the API's language under a name for one is the query the page was asked for (a Jira issue
+    // list's address, `/issues/?jql=...`, in the next request's Referer), judged as such a parameter is.
     let values: Vec<(Vec<u8>, Option<Shape>)> = forms
         .iter()
-        .flat_map(|form| shape::pair_values(form))
-        .map(|value| {
+        .flat_map(|form| shape::pairs(form))
+        .filter_map(|(name, value)| {
             let value = apply(Transform::UrlDecode, value, map);
+            let query = jql::whole_query(name, &value).or_else(|| sql::whole_query(name, &value));
             let shape = shape::data_shape(&value);
-            (value, shape)
+            query.is_none().then_some((value, shape))
         })
         .collect();
     if let Some(reason) = values

@@ -784,14 +784,15 @@ fn without_question_mark(query: &[u8]) -> &[u8] {
     query.strip_prefix(b"?").unwrap_or(query)
 }
 
-/// The values of the pairs of `query` (`a=1&b=2`, `?a=1&b=2`: `1`, `2`); a part without `=` is a value.
-pub fn pair_values(query: &[u8]) -> impl Iterator<Item = &[u8]> {
+/// The names and values of the pairs of `query` (`a=1&b=2`, `?a=1&b=2`: `a` and `1`, `b` and `2`); a part
+/// without `=` is a value without a name.
+pub fn pairs(query: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
     without_question_mark(query)
         .split(|&b| b == b'&')
         .map(|pair| {
             pair.iter()
                 .position(|&b| b == b'=')
-                .map_or(pair, |end| &pair[end + 1..])
+                .map_or((&b""[..], pair), |end| (&pair[..end], &pair[end + 1..]))
         })
 }
 

@@ -550,6 +550,7 @@ pub fn operator_as_string(value: &[u8], hit: &[u8], name: &[u8]) -> Option<Strin
 const QUERY_VALUE_PARAMETERS: &[&str] = &[
     "q",
     "query",
+    "queries",
     "jql",
     "cql",
     "sql",
@@ -564,9 +565,9 @@ const QUERY_VALUE_PARAMETERS: &[&str] = &[
 /// How `value`, sent as `name`, is a whole query of an API's language rather than an injection: under a
 /// parameter named for one ([`QUERY_VALUE_PARAMETERS`], also after a prefix, `sql_query`; the last part of a JSON
 /// member's path too), it parses on
-/// its own as one plain `SELECT` (SOQL, InfluxQL) or as the condition of one (JQL, PromQL's selectors, search
+/// its own as one plain `SELECT` (SOQL, InfluxQL) or as the condition of one (simple JQL, PromQL's selectors, search
 /// filters), with no comment or second statement, and each condition it joins names a field
-/// ([`names_fields`]). An injection breaks out of the place a value has: a quote it leaves open, a comment that
+/// ([`names_fields`]). (JQL, whose history operators no SQL parser reads, is [`super::jql`]'s.) An injection breaks out of the place a value has: a quote it leaves open, a comment that
 /// cuts the rest, a stacked statement, a condition of literals alone (`1 or 1=1`, `'a'='a'`).
 pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
     let named = is_query_parameter(name);
@@ -609,7 +610,11 @@ pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
 /// JSON member path's `.`) is one, or ends with one after `_` or `-` (`search_query`) or as the last word of a
 /// camel-case name (Grafana's SQL data sources' `rawSql`, `searchQuery`).
 pub fn is_query_parameter(name: &[u8]) -> bool {
-    let last = name.rsplit(|&b| b == b'.').next().unwrap_or(name);
+    // An element of an array has its array's name (`queries.1` of Jira's `/jql/parse`).
+    let last = name
+        .rsplit(|&b| b == b'.')
+        .find(|part| !part.iter().all(u8::is_ascii_digit))
+        .unwrap_or(name);
     QUERY_VALUE_PARAMETERS.iter().any(|parameter| {
         let parameter = parameter.as_bytes();
         let camel_case_word = last.len() > parameter.len() && {
