@@ -265,8 +265,9 @@ fn refuted_by_its_place(
                     .or_else(|| name::in_url_host(transformed, hit.span.clone()))
             })
             .flatten()
-            .or_else(|| redirect::loopback_redirect(request.name, raw))
-            .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form))),
+            .or_else(|| redirect::client_address(request.name, raw))
+            .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form)))
+            .or_else(|| macros::template_references(matched, transformed)),
         Confirm::Sql => sql::query_language(raw)
             .or_else(|| sql::operator_as_string(raw, matched, request.name))
             .or_else(|| sql::update_member(raw, matched))
