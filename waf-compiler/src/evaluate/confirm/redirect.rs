@@ -2,20 +2,32 @@
 //! and receives the authorization code on a port of its own machine, `redirect_uri=http://127.0.0.1:8085/` or
 //! `http://localhost:53682/callback` (RFC 8252 §7.3, which requires authorization servers to accept it). The
 //! authorization server sends the browser there; it fetches nothing, so the loopback address CRS's SSRF rules
-//! look for (934110) is where the user's own app listens, not a request forgery.
+//! look for (934110) is where the user's own app listens, not a request forgery. A service on a home or office
+//! network signs its users in the same way at its private address: Home Assistant's front end is its own OAuth
+//! client, named by its URL as IndieAuth names clients (`client_id=http://192.168.1.52:8123/`, its
+//! `redirect_uri` under it), on every sign-in of every installation reached on the LAN; CRS's remote file
+//! inclusion rule flags any URL of an IP address (931100). A private network's address is nowhere an attacker
+//! serves a file to include from.
 
-/// The parameter RFC 6749 §3.1.2 names for the redirection endpoint; OpenID Connect and providers name others
-/// after it with a prefix (`post_logout_redirect_uri`, `success_redirect_uri`).
-const REDIRECT_PARAMETER: &[u8] = b"redirect_uri";
+/// The parameters OAuth names a client's own address by: RFC 6749 §3.1.2's redirection endpoint (OpenID Connect
+/// and providers name others after it with a prefix: `post_logout_redirect_uri`, `success_redirect_uri`), and
+/// the client's id where it is a URL (IndieAuth).
+const CLIENT_PARAMETERS: [&[u8]; 2] = [b"redirect_uri", b"client_id"];
 
-/// Why `value`, sent as `name`, is a native app's loopback redirect: a redirect URI parameter holding an `http`
-/// URL of a loopback host (`127.0.0.1`, `[::1]`, `localhost`), with a port or a path only.
-pub fn loopback_redirect(name: &[u8], value: &[u8]) -> Option<String> {
+/// Why `value`, sent as `name`, is an OAuth client's own address: a redirect URI or client id parameter holding
+/// an `http(s)` URL of a loopback host (`127.0.0.1`, `[::1]`, `localhost`) or of a private network's IPv4
+/// address (RFC 1918: `10/8`, `172.16/12`, `192.168/16`), with a port, a path and a query of URL characters only.
+pub fn client_address(name: &[u8], value: &[u8]) -> Option<String> {
     // A JSON member's path ends with its name after a `.`.
-    if !super::name::ends_with_name(name, REDIRECT_PARAMETER, b"_.") {
+    if !CLIENT_PARAMETERS
+        .iter()
+        .any(|parameter| super::name::ends_with_name(name, parameter, b"_."))
+    {
         return None;
     }
-    let rest = value.strip_prefix(b"http://")?;
+    let rest = value
+        .strip_prefix(b"http://")
+        .or_else(|| value.strip_prefix(b"https://"))?;
     let authority_end = rest
         .iter()
         .position(|&b| matches!(b, b'/' | b'?' | b'#'))
@@ -38,9 +50,22 @@ pub fn loopback_redirect(name: &[u8], value: &[u8]) -> Option<String> {
     let plain = rest[authority_end..]
         .iter()
         .all(|&b| b.is_ascii_alphanumeric() || b"-._~/?=&%".contains(&b));
-    (loopback && plain).then(|| {
-        "a native app's loopback redirect (RFC 8252): the browser is sent there, nothing is fetched".to_owned()
+    (plain && (loopback || is_private_ipv4(host))).then(|| {
+        "an OAuth client's own address (a native app's loopback redirect, RFC 8252; a LAN service's address): the \
+         browser is sent there, nothing is fetched from an attacker"
+            .to_owned()
     })
+}
+
+/// Whether `host` is an IPv4 address of a private network (RFC 1918), written as four decimal numbers.
+fn is_private_ipv4(host: &[u8]) -> bool {
+    let Some(address) = std::str::from_utf8(host)
+        .ok()
+        .and_then(|host| host.parse::<std::net::Ipv4Addr>().ok())
+    else {
+        return false;
+    };
+    address.is_private()
 }
 
 #[cfg(test)]
@@ -55,30 +80,42 @@ mod tests {
             "http://[::1]:9000/cb?x=1",
         ] {
             assert!(
-                loopback_redirect(b"redirect_uri", value.as_bytes()).is_some(),
+                client_address(b"redirect_uri", value.as_bytes()).is_some(),
                 "{value}"
             );
         }
-        assert_eq!(loopback_redirect(b"url", b"http://127.0.0.1:8085/"), None);
-        assert!(loopback_redirect(b"success_redirect_uri", b"http://localhost/done").is_some());
+        assert_eq!(client_address(b"url", b"http://127.0.0.1:8085/"), None);
+        assert!(client_address(b"success_redirect_uri", b"http://localhost/done").is_some());
+        assert!(client_address(b"json.post_logout_redirect_uri", b"http://127.0.0.1:9/").is_some());
+        assert_eq!(
+            client_address(b"notredirect_uri", b"http://127.0.0.1:8085/"),
+            None
+        );
+        assert_eq!(
+            client_address(b"redirect_uri", b"http://169.254.169.254/latest/meta-data/"),
+            None
+        );
+        assert_eq!(
+            client_address(b"redirect_uri", b"http://localhost:80@evil.example/"),
+            None
+        );
+        assert_eq!(
+            client_address(b"redirect_uri", b"gopher://127.0.0.1:6379/_x"),
+            None
+        );
+        assert!(client_address(b"client_id", b"http://192.168.1.52:8123/").is_some());
         assert!(
-            loopback_redirect(b"json.post_logout_redirect_uri", b"http://127.0.0.1:9/").is_some()
+            client_address(b"redirect_uri", b"https://10.0.0.7:8123/?auth_callback=1").is_some()
         );
-        assert_eq!(
-            loopback_redirect(b"notredirect_uri", b"http://127.0.0.1:8085/"),
-            None
-        );
-        assert_eq!(
-            loopback_redirect(b"redirect_uri", b"http://169.254.169.254/latest/meta-data/"),
-            None
-        );
-        assert_eq!(
-            loopback_redirect(b"redirect_uri", b"http://localhost:80@evil.example/"),
-            None
-        );
-        assert_eq!(
-            loopback_redirect(b"redirect_uri", b"gopher://127.0.0.1:6379/_x"),
-            None
-        );
+        assert!(client_address(b"json.client_id", b"http://172.20.1.4/").is_some());
+        for public in [
+            &b"http://203.0.113.9/shell.txt"[..],
+            b"http://172.32.0.1/",
+            b"http://192.168.1.52:8123/x.php?cmd=$(id)",
+            b"http://0xc0a80101/",
+        ] {
+            assert_eq!(client_address(b"client_id", public), None);
+        }
+        assert_eq!(client_address(b"url", b"http://192.168.1.52/"), None);
     }
 }
