@@ -276,6 +276,7 @@ fn refuted_by_its_place(
             .or_else(|| whole_jql_query(decoded, request.name))
             .or_else(|| in_every_form(decoded, |form| sparql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))
+            .or_else(|| in_every_form(decoded, sql::statement_that_does_not_parse))
             .or_else(|| sql::us_privacy_string(request.name, raw))
             .or_else(|| name::within_host(transformed, hit.span.clone()))
             .or_else(|| name::host_and_port(raw))
@@ -757,6 +758,16 @@ mod tests {
         };
         assert!(!judged(arxiv));
         assert!(judged(r#""x\" or 1=1\054 --""#));
+    }
+
+    #[test]
+    fn a_statements_keyword_before_words_alone_is_a_heading() {
+        assert!(!confirmed(Confirm::Sql, "Update (Jan 14):"));
+        assert!(confirmed(
+            Confirm::Sql,
+            "SELECT CONCAT(0x717a786a71,(SELECT (CASE"
+        ));
+        assert!(confirmed(Confirm::Sql, "update users set role=1"));
     }
 
     #[test]
