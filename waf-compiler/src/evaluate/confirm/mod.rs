@@ -263,6 +263,7 @@ fn refuted_by_its_place(
                     .or_else(|| name::longer_file_name(transformed, hit.span.clone()))
                     .or_else(|| name::file_name_after_words(transformed, hit.span.clone()))
                     .or_else(|| name::in_url_host(transformed, hit.span.clone()))
+                    .or_else(|| name::git_endpoint(request.target, transformed, hit.span.clone()))
             })
             .flatten()
             .or_else(|| redirect::client_address(request.name, raw))
@@ -615,16 +616,36 @@ fn pairs(
     map: UnicodeMap,
 ) -> Confirmation {
     // Each value as the application reads it: the query string is split, then each value URL-decoded. A whole
-    // query of the API's language under a name for one is the query the page was asked for (a Jira issue
-    // list's address, `/issues/?jql=...`, in the next request's Referer), judged as such a parameter is.
+    // query of the API's language under a name for one, as sent, is the query the page was asked for (a Jira
+    // issue list's address, `/issues/?jql=...`, in the next request's Referer), judged as such a parameter is
+    // ([`whole_jql_query`]): in the other forms too, where only its literals' escaped quotes are undone.
+    let decoded_pairs = |form: &[u8]| -> Vec<(Vec<u8>, Vec<u8>)> {
+        shape::pairs(form)
+            .map(|(name, value)| (name.to_vec(), apply(Transform::UrlDecode, value, map)))
+            .collect()
+    };
+    let queries: Vec<(Vec<u8>, Vec<u8>)> = forms
+        .first()
+        .map(|form| decoded_pairs(form))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|(name, value)| {
+            jql::whole_query(name, value)
+                .or_else(|| sql::whole_query(name, value))
+                .is_some()
+        })
+        .collect();
     let values: Vec<(Vec<u8>, Option<Shape>)> = forms
         .iter()
-        .flat_map(|form| shape::pairs(form))
-        .filter_map(|(name, value)| {
-            let value = apply(Transform::UrlDecode, value, map);
-            let query = jql::whole_query(name, &value).or_else(|| sql::whole_query(name, &value));
+        .flat_map(|form| decoded_pairs(form))
+        .filter(|(name, value)| {
+            !queries.iter().any(|(query_name, query)| {
+                query_name == name && (query == value || only_quotes_unescaped(query, value))
+            })
+        })
+        .map(|(_, value)| {
             let shape = shape::data_shape(&value);
-            query.is_none().then_some((value, shape))
+            (value, shape)
         })
         .collect();
     if let Some(reason) = values
@@ -705,6 +726,13 @@ mod tests {
         assert!(confirmed(Confirm::Xss, referer));
         let amadeus = "https://x.example/p?a=1&SO_GL=%3C%3Fxml%20version%3D%221.0%22%3F%3E%3CSO_GL%3E%3CNAME%3ESITE%3C%2FNAME%3E%3C%2FSO_GL%3E";
         assert!(!confirmed(Confirm::Xss, amadeus));
+        assert!(confirmed(Confirm::Sql, "https://x.example/?q=1' or '1'='1"));
+        let jira = "https://x.atlassian.net/issues/?jql=text+~+%22%5C%22SSO+%2F+SAML%5C%22%22+AND+project+in+%28OPS%2C+WEB%29";
+        assert!(!confirmed(Confirm::Sql, jira));
+        assert!(confirmed(
+            Confirm::Sql,
+            "https://x.example/?jql=x%27+OR+%271%27%3D%271"
+        ));
     }
 
     #[test]

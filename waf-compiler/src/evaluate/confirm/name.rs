@@ -200,6 +200,36 @@ pub fn longer_file_name(value: &[u8], hit: Range<usize>) -> Option<String> {
     ))
 }
 
+/// Why the `.git/` the pattern's `hit` found in the path `value` is no repository's directory laid open: it ends
+/// a repository's name (`/group/project.git/`, as Git servers name the repositories `git clone` is pointed at)
+/// and what follows is an endpoint of Git's smart HTTP protocol, which a Git server answers and a static file
+/// server has no file for: `git-upload-pack` and `git-receive-pack` (fetch and push), and `info/refs` asked for
+/// with a `service` (`target`'s query names `git-upload-pack` or `git-receive-pack`). A `.git/` after a slash
+/// (`/.git/config`), or followed by a repository's own files (`HEAD`, `config`, `objects/...`), still counts.
+pub fn git_endpoint(target: &str, value: &[u8], hit: Range<usize>) -> Option<String> {
+    if value.get(hit.clone())? != b".git/"
+        || !is_file_name_byte(*value.get(hit.start.checked_sub(1)?)?)
+    {
+        return None;
+    }
+    let endpoint = &value[hit.end..];
+    let service = || {
+        target.split_once('?').is_some_and(|(_, query)| {
+            query
+                .split('&')
+                .any(|pair| matches!(pair, "service=git-upload-pack" | "service=git-receive-pack"))
+        })
+    };
+    let smart = matches!(endpoint, b"git-upload-pack" | b"git-receive-pack")
+        || (endpoint == b"info/refs" && service());
+    smart.then(|| {
+        format!(
+            "`{}` is an endpoint of Git's smart HTTP protocol under a repository's name, not a `.git` directory's file",
+            String::from_utf8_lossy(endpoint)
+        )
+    })
+}
+
 /// Why the file or directory name the pattern's `hit` found in `value` (`.tools/`, `.git/`) is not one: the
 /// phrase starts inside the host of an `http(s)` URL, the whole value or one written in it (a Markdown link's
 /// `](https://thresh.tools/)`), where it is a label of a domain name (`https://lti.tools/launch`), a site rather
@@ -378,6 +408,34 @@ pub fn traversal(value: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_git_servers_endpoints_under_a_repositorys_name_are_no_leak() {
+        let judged = |target: &str, path: &[u8]| {
+            let at = memchr::memmem::find(path, b".git/").expect("the hit is in the path");
+            git_endpoint(target, path, at..at + 5).is_some()
+        };
+        assert!(judged(
+            "/g/api.git/git-upload-pack",
+            b"/g/api.git/git-upload-pack"
+        ));
+        assert!(judged(
+            "/g/api.git/git-receive-pack",
+            b"/g/api.git/git-receive-pack"
+        ));
+        assert!(judged(
+            "/g/api.git/info/refs?service=git-upload-pack",
+            b"/g/api.git/info/refs"
+        ));
+        assert!(!judged("/g/api.git/info/refs", b"/g/api.git/info/refs"));
+        assert!(!judged("/.git/git-upload-pack", b"/.git/git-upload-pack"));
+        assert!(!judged("/g/api.git/config", b"/g/api.git/config"));
+        assert!(!judged("/g/api.git/HEAD", b"/g/api.git/HEAD"));
+        assert!(!judged(
+            "/g/api.git/objects/info/packs",
+            b"/g/api.git/objects/info/packs"
+        ));
+    }
 
     #[test]
     fn a_part_of_a_relative_name_is_no_command() {

@@ -749,6 +749,12 @@ const MAX_PAIR_NAME: usize = 64;
 /// `jqfuifkxzff36&b=3&s=df`), and counts as no pair. A query string may open with its `?`, as a page's script
 /// reads it (`location.search`) and analytics and error trackers report it.
 fn is_pairs(value: &[u8]) -> bool {
+    pairs_in(value).is_some_and(|pairs| pairs >= 2)
+}
+
+/// How many `name=value` pairs the query string `value` is, as [`is_pairs`] reads them; `None` when a part is no
+/// pair and no name.
+fn pairs_in(value: &[u8]) -> Option<usize> {
     let mut pairs = 0;
     for pair in without_question_mark(value).split(|&b| b == b'&') {
         let (end, has_value) = pair
@@ -761,23 +767,24 @@ fn is_pairs(value: &[u8]) -> bool {
                 b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'[' | b']')
             });
         if !is_name {
-            return false;
+            return None;
         }
         pairs += usize::from(has_value);
     }
-    pairs >= 2
+    Some(pairs)
 }
 
-/// An absolute `http(s)` URL whose query is [`is_pairs`] but carries what a URL's place cannot hold (an XML
-/// document in a parameter: Amadeus's booking pages pass `SO_GL=<?xml ...?><SO_GL>...` in their links, and
-/// browsers send those pages as the `Referer` of the next): judged by its query's values, as a query string.
+/// An absolute `http(s)` URL whose query is pairs (one at least: the URL's own syntax tells it a query string)
+/// but carries what a URL's place cannot hold (an XML document in a parameter: Amadeus's booking pages pass
+/// `SO_GL=<?xml ...?><SO_GL>...` in their links, and browsers send those pages as the `Referer` of the next; a
+/// Jira issue list's `?jql=` with its quoted phrases): judged by its query's values, as a query string.
 fn is_url_with_pairs(value: &[u8]) -> bool {
     let Some(question) = value.iter().position(|&b| b == b'?') else {
         return false;
     };
     let query = &value[question + 1..];
     let query = &query[..query.iter().position(|&b| b == b'#').unwrap_or(query.len())];
-    is_url(&value[..question]) && is_pairs(query)
+    is_url(&value[..question]) && pairs_in(query).is_some_and(|pairs| pairs >= 1)
 }
 
 /// `query` without the `?` that opens it, when it has one.
@@ -785,16 +792,21 @@ fn without_question_mark(query: &[u8]) -> &[u8] {
     query.strip_prefix(b"?").unwrap_or(query)
 }
 
-/// The names and values of the pairs of `query` (`a=1&b=2`, `?a=1&b=2`: `a` and `1`, `b` and `2`); a part
-/// without `=` is a value without a name.
+/// The names and values of the pairs of `query` (`a=1&b=2`, `?a=1&b=2`, a URL's `https://x/p?a=1&b=2#top`: `a`
+/// and `1`, `b` and `2`); a part without `=` is a value without a name.
 pub fn pairs(query: &[u8]) -> impl Iterator<Item = (&[u8], &[u8])> {
-    without_question_mark(query)
-        .split(|&b| b == b'&')
-        .map(|pair| {
-            pair.iter()
-                .position(|&b| b == b'=')
-                .map_or((&b""[..], pair), |end| (&pair[..end], &pair[end + 1..]))
-        })
+    let query = match query.iter().position(|&b| b == b'?') {
+        Some(question) if is_url_with_pairs(query) => {
+            let rest = &query[question + 1..];
+            &rest[..rest.iter().position(|&b| b == b'#').unwrap_or(rest.len())]
+        }
+        _ => without_question_mark(query),
+    };
+    query.split(|&b| b == b'&').map(|pair| {
+        pair.iter()
+            .position(|&b| b == b'=')
+            .map_or((&b""[..], pair), |end| (&pair[..end], &pair[end + 1..]))
+    })
 }
 
 /// Words of natural language needed for prose: fewer is a phrase, which code fragments also are.
@@ -1299,7 +1311,10 @@ mod tests {
             data_shape(b"https://northwind-traders.example/orders?id=7&utm_source=mail"),
             Some(Shape::Url)
         );
-        assert_eq!(data_shape(b"https://x.example/?q=1' or '1'='1"), None);
+        assert_eq!(
+            data_shape(b"https://x.example/?q=1' or '1'='1"),
+            Some(Shape::Pairs)
+        );
         assert_eq!(data_shape(b"javascript:alert(1)"), None);
         assert_eq!(data_shape(b"https://x.example/?%3Cform"), None);
         // A post whose words name a path and a URL is prose, and the parsers judge its text.
