@@ -63,9 +63,12 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/vnd.apache.thrift.json| ",
     // batch requests of OData services, Google's APIs and Azure Storage: multipart/mixed of application/http parts
     "|multipart/mixed| ",
-    // the bulk API of Elasticsearch's clients (8.x label every request with a versioned vendor type), and
-    // Exchange ActiveSync, whose phones sync mail in WBXML
-    "|application/vnd.elasticsearch+x-ndjson| |application/vnd.ms-sync.wbxml|",
+    // the bulk API of Elasticsearch's clients (8.x label every request with a versioned vendor type, and their
+    // other requests' JSON so), and Exchange ActiveSync, whose phones sync mail in WBXML
+    "|application/vnd.elasticsearch+x-ndjson| |application/vnd.elasticsearch+json| |application/vnd.ms-sync.wbxml| ",
+    // Git's smart HTTP protocol: every `git fetch`, `clone` and `push` over HTTPS to a Git server (GitLab, Gitea,
+    // Bitbucket, Overleaf's Git bridge) posts its negotiation and pack so
+    "|application/x-git-upload-pack-request| |application/x-git-receive-pack-request|",
 );
 
 /// Charsets a request's `Content-Type` may name, as 920480 reads them (`|label|`, lowercase): every label the
