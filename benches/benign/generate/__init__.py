@@ -8,7 +8,7 @@ Each module's docstring says what it holds and which real clients, specification
 from. Nothing in the content is chosen to avoid or to hit any WAF rule.
 """
 from . import (api_bodies, beacons, binary_uploads, browsing, clients, code_snippets, everyday_words, forms_i18n, frameworks, graphql, json_api,
-               large_sites, markdown, reported, rich_text, tokens_urls, webhooks)
+               large_sites, markdown, reported, rich_text, tokens_urls, webhooks, work_tools)
 
 # (module, requests): the order is the order of the README table.
 CLASSES = [
@@ -29,6 +29,7 @@ CLASSES = [
     (everyday_words, 2000),
     (webhooks, 1000),
     (large_sites, 1000),
+    (work_tools, 1000),
 ]
 
 
