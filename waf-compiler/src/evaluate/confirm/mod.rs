@@ -273,8 +273,7 @@ fn refuted_by_its_place(
             .or_else(|| sql::operator_as_string(raw, matched, request.name))
             .or_else(|| sql::update_member(raw, matched))
             .or_else(|| sql::type_tag(raw, matched, request.named_value))
-            .or_else(|| in_every_form(decoded, |form| sql::whole_query(request.name, form)))
-            .or_else(|| whole_jql_query(decoded, request.name))
+            .or_else(|| whole_query(decoded, request.name))
             .or_else(|| in_every_form(decoded, |form| sparql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| in_every_form(decoded, sql::statement_that_does_not_parse))
@@ -329,15 +328,16 @@ fn in_every_form(
         .then_some(reason)
 }
 
-/// Why the value is a whole JQL query ([`jql::whole_query`]) in every `decoded` form but those that only undo
-/// the backslashes before its quotes: JQL's own escapes, which Jira reads inside its string literals
-/// (`text ~ "\"SSO / SAML\""`). Decoded as a whole, the literal's quotes would end it early, which no reader
-/// of the query does; outside a literal JQL has no backslash at all.
-fn whole_jql_query(decoded: &[Cow<'_, [u8]>], name: &[u8]) -> Option<String> {
+/// Why the value is a whole query of an API's language (JQL's, [`jql::whole_query`]; SQL's, [`sql::whole_query`])
+/// in every `decoded` form but those that only undo the backslashes before its quotes: the language's own
+/// escapes inside its string literals (JQL's `text ~ "\"SSO / SAML\""`, SOQL's `Name = 'D\'Andre'`), which the
+/// API reads there. Decoded as a whole, a literal's quotes would end it early, which no reader of the query does.
+fn whole_query(decoded: &[Cow<'_, [u8]>], name: &[u8]) -> Option<String> {
+    let judge = |form: &[u8]| jql::whole_query(name, form).or_else(|| sql::whole_query(name, form));
     let (first, rest) = decoded.split_first()?;
-    let reason = jql::whole_query(name, first)?;
+    let reason = judge(first)?;
     rest.iter()
-        .all(|form| jql::whole_query(name, form).is_some() || only_quotes_unescaped(first, form))
+        .all(|form| judge(form).is_some() || only_quotes_unescaped(first, form))
         .then_some(reason)
 }
 
@@ -497,10 +497,8 @@ fn query_for_markup(
     decoded: &[Cow<'_, [u8]>],
     request: Request<'_>,
 ) -> Option<Shape> {
-    (confirm == Confirm::Xss
-        && (in_every_form(decoded, |form| sql::whole_query(request.name, form)).is_some()
-            || whole_jql_query(decoded, request.name).is_some()))
-    .then_some(Shape::Expression)
+    (confirm == Confirm::Xss && whole_query(decoded, request.name).is_some())
+        .then_some(Shape::Expression)
 }
 
 /// Whether the parameter `name` holds a password, as sign-in, sign-up and settings forms name it: its last part
@@ -618,7 +616,7 @@ fn pairs(
     // Each value as the application reads it: the query string is split, then each value URL-decoded. A whole
     // query of the API's language under a name for one, as sent, is the query the page was asked for (a Jira
     // issue list's address, `/issues/?jql=...`, in the next request's Referer), judged as such a parameter is
-    // ([`whole_jql_query`]): in the other forms too, where only its literals' escaped quotes are undone.
+    // ([`whole_query`]): in the other forms too, where only its literals' escaped quotes are undone.
     let decoded_pairs = |form: &[u8]| -> Vec<(Vec<u8>, Vec<u8>)> {
         shape::pairs(form)
             .map(|(name, value)| (name.to_vec(), apply(Transform::UrlDecode, value, map)))
@@ -1094,6 +1092,17 @@ mod tests {
         assert!(!confirmed_at(Confirm::Xss, due, "<= 7d", jql));
         let script = "summary ~ \"<script>alert(1)</script>\"";
         assert!(confirmed_at(Confirm::Xss, script, "<script>", jql));
+        // A literal's escaped quotes are the language's own (JQL's, SOQL's): read inside the literal.
+        let phrase =
+            "text ~ \"\\\"SSO / SAML\\\"\" AND status was \"In Progress\" ON \"2024-02-14\"";
+        assert!(!confirmed_at(Confirm::Sql, phrase, "AND", jql));
+        let q = Request {
+            name: b"q",
+            ..Request::default()
+        };
+        let soql = "SELECT Id FROM Contact WHERE LastName = 'O\\'Sullivan' ORDER BY Name";
+        assert!(!confirmed_at(Confirm::Sql, soql, "SELECT", q));
+        assert!(confirmed_at(Confirm::Sql, "x' OR '1'='1' --", "OR", q));
     }
 
     #[test]
