@@ -28,7 +28,8 @@ pub enum Shape {
     Pairs,
     /// An expression of a query language an API defines and parses, its string literals closed (OData's
     /// `$filter`; the parameter's name says so: [`super::sql::is_odata_expression`]), or, to the XSS parser, a
-    /// whole query under a parameter named for one (Jira's `jql`, Confluence's `cql`: [`super::sql::whole_query`]).
+    /// whole query under a parameter named for one (Jira's `jql`, Confluence's `cql`: [`super::sql::whole_query`]),
+    /// or a search engine's boolean query ([`is_boolean_search`]: PubMed's, a library catalogue's).
     /// One with a literal left open is a fragment.
     Expression,
     /// A spreadsheet formula as spreadsheet APIs take a cell's value (Google Sheets' and Excel's `USER_ENTERED`
@@ -93,6 +94,8 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
         Some(Shape::Math)
     } else if is_url(value) || is_route_template(value) {
         Some(Shape::Url)
+    } else if is_boolean_search(value) {
+        Some(Shape::Expression)
     } else if is_pairs(value) || is_url_with_pairs(value) {
         Some(Shape::Pairs)
     } else if is_text(value) {
@@ -774,6 +777,108 @@ fn pairs_in(value: &[u8]) -> Option<usize> {
     Some(pairs)
 }
 
+/// Parentheses a boolean search nests: deeper is no query a person types.
+const SEARCH_DEPTH: usize = 8;
+
+/// Whether `value` is a search engine's boolean query as people type it into PubMed, Google Scholar, a library
+/// catalogue or a database's advanced search (`(tirzepatide OR lithium) AND (review[pt] OR "clinical trial"[pt])`,
+/// `asthm*[tiab] NOT adult[mh]`, `author:"Smith J" AND intitle:graphene`): terms joined by `AND`, `OR` and `NOT`
+/// (upper case, as those engines require), one at least, and grouped by parentheses, each term a word of letters
+/// (any script) and digits with `-`, `.`, `/` and a final `*` (`Neoplasm Metastasis/therapy`, `adolescen*`), a
+/// phrase in double quotes, or either after a field's name and a colon, perhaps followed by a field tag in
+/// brackets (`[tiab]`, `[Majr]`). A term holds a letter (`1 OR 1` is no search); an apostrophe stands only in a
+/// possessive or after a name's prefix (`Crohn's`, `O'Brien`). It has no comparison, no other quote, no
+/// semicolon or comment: nothing an injection leaves its place or joins a statement with.
+pub fn is_boolean_search(value: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(value) else {
+        return false;
+    };
+    let (mut depth, mut operators, mut terms) = (0usize, 0usize, 0usize);
+    // Whether the last token was a term or a closing parenthesis (an operator or an opening one must follow).
+    let mut after_term = false;
+    let spaced = text.replace('(', " ( ").replace(')', " ) ");
+    let mut tokens = spaced.split_whitespace().peekable();
+    while let Some(token) = tokens.next() {
+        match token {
+            "(" if depth < SEARCH_DEPTH => depth += 1,
+            ")" if after_term && depth > 0 => depth -= 1,
+            "(" | ")" => return false,
+            "AND" | "OR" | "NOT" if after_term || token == "NOT" => {
+                operators += 1;
+                after_term = false;
+                continue;
+            }
+            "AND" | "OR" => return false,
+            // Terms side by side are joined by `AND`, as the engines read them (`clinical trial[pt]`).
+            _ => {
+                // A phrase runs to its closing quote, over blanks.
+                let mut term = token.to_owned();
+                if term.matches('"').count() % 2 == 1 {
+                    loop {
+                        let Some(next) = tokens.next() else {
+                            return false;
+                        };
+                        term.push(' ');
+                        term.push_str(next);
+                        if next.contains('"') {
+                            break;
+                        }
+                    }
+                }
+                if !is_search_term(&term) {
+                    return false;
+                }
+                terms += 1;
+            }
+        }
+        after_term = token != "(";
+    }
+    depth == 0 && after_term && operators >= 1 && terms >= 2
+}
+
+/// A term of [`is_boolean_search`]: an optional `field:` prefix, a word or a phrase, an optional `[tag]`.
+fn is_search_term(term: &str) -> bool {
+    let term = term.split_once(':').map_or(term, |(field, rest)| {
+        if !field.is_empty() && field.chars().all(|c| c.is_ascii_alphabetic()) {
+            rest
+        } else {
+            term
+        }
+    });
+    let (body, tag) = match term.strip_suffix(']').and_then(|t| t.rsplit_once('[')) {
+        Some((body, tag)) => (body, Some(tag)),
+        None => (term, None),
+    };
+    let tag_ok = tag.is_none_or(|tag| {
+        !tag.is_empty()
+            && tag
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == ':')
+    });
+    let body_ok = if let Some(phrase) = body.strip_prefix('"').and_then(|b| b.strip_suffix('"')) {
+        !phrase.contains('"')
+            && phrase.chars().any(char::is_alphabetic)
+            && phrase.chars().all(|c| {
+                c.is_alphanumeric() || " -.,/*&".contains(c) || c == '\'' && phrase.contains("'s")
+            })
+    } else {
+        let word = body.strip_suffix('*').unwrap_or(body);
+        let chars: Vec<char> = word.chars().collect();
+        !chars.is_empty()
+            && chars.iter().any(|c| c.is_alphabetic())
+            && chars.iter().enumerate().all(|(i, &c)| {
+                c.is_alphanumeric()
+                    || ("-./".contains(c) && i > 0 && i + 1 < chars.len())
+                    || (c == '\''
+                        && ((chars.get(i + 1) == Some(&'s') && i + 2 == chars.len())
+                            || (i == 1
+                                && chars[0].is_uppercase()
+                                && chars.get(2).is_some_and(|c| c.is_uppercase()))))
+            })
+    };
+    tag_ok && body_ok
+}
+
 /// An absolute `http(s)` URL whose query is pairs (one at least: the URL's own syntax tells it a query string)
 /// but carries what a URL's place cannot hold (an XML document in a parameter: Amadeus's booking pages pass
 /// `SO_GL=<?xml ...?><SO_GL>...` in their links, and browsers send those pages as the `Referer` of the next; a
@@ -1315,6 +1420,37 @@ mod tests {
             data_shape(b"https://x.example/?q=1' or '1'='1"),
             Some(Shape::Pairs)
         );
+        for search in [
+            "(tirzepatide OR lithium) AND (review[pt] OR clinical trial[pt])",
+            "asthm*[tiab] AND (child* OR adolescen*) AND humans[mh]",
+            "Neoplasm Metastasis/therapy[mh] AND adalimumab[nm]",
+            "author:\"Smith J\" AND intitle:graphene NOT review",
+            "Crohn's disease[mh] OR O'Brien J[au]",
+        ] {
+            assert_eq!(
+                data_shape(search.as_bytes()),
+                Some(Shape::Expression),
+                "{search}"
+            );
+        }
+        for not_search in [
+            "1 OR 1",
+            "x' OR '1'='1",
+            "x'OR'1 AND y",
+            "a AND b = 1",
+            "(a OR b",
+            "a OR b) AND (c",
+            "a AND OR b",
+            "sleep(5) AND x",
+            "a; DROP TABLE x OR b",
+            "admin OR 1",
+        ] {
+            assert_ne!(
+                data_shape(not_search.as_bytes()),
+                Some(Shape::Expression),
+                "{not_search}"
+            );
+        }
         assert_eq!(data_shape(b"javascript:alert(1)"), None);
         assert_eq!(data_shape(b"https://x.example/?%3Cform"), None);
         // A post whose words name a path and a URL is prose, and the parsers judge its text.
