@@ -622,23 +622,24 @@ fn pairs(
             .map(|(name, value)| (name.to_vec(), apply(Transform::UrlDecode, value, map)))
             .collect()
     };
+    let is_query = |name: &[u8], value: &[u8]| {
+        jql::whole_query(name, value)
+            .or_else(|| sql::whole_query(name, value))
+            .is_some()
+    };
     let queries: Vec<(Vec<u8>, Vec<u8>)> = forms
         .first()
         .map(|form| decoded_pairs(form))
         .unwrap_or_default()
         .into_iter()
-        .filter(|(name, value)| {
-            jql::whole_query(name, value)
-                .or_else(|| sql::whole_query(name, value))
-                .is_some()
-        })
+        .filter(|(name, value)| is_query(name, value))
         .collect();
     let values: Vec<(Vec<u8>, Option<Shape>)> = forms
         .iter()
         .flat_map(|form| decoded_pairs(form))
         .filter(|(name, value)| {
             !queries.iter().any(|(query_name, query)| {
-                query_name == name && (query == value || only_quotes_unescaped(query, value))
+                query_name == name && (is_query(name, value) || only_quotes_unescaped(query, value))
             })
         })
         .map(|(_, value)| {
