@@ -12,13 +12,14 @@ translation platforms' strings in ICU MessageFormat with react-intl's rich-text 
 a search page remembering its settings in a cookie quoted as Python's `http.cookies` quotes one (`\\"`, `\\054`);
 SDKs naming their runtime in the User-Agent (`ZulipPython/0.9.0 (Linux; Ubuntu 22.04; Python 3.10.12)`); headless
 CMS entries whose rich-text nodes hold headings such as `Update (Jan 14):`; and Zimbra's web client posting JSON
-with its SOAP media type (`SendMsgRequest` with a mail's text and HTML parts).
+with its SOAP media type (`SendMsgRequest` with a mail's text and HTML parts); and PubMed's and a scholarly search
+engine's boolean queries (field tags `[tiab]`, `[mh]`, wildcards, phrases, `AND`/`OR`/`NOT`, parentheses).
 
 Where the shapes come from: Atlassian's JQL reference and REST API v2/v3, the Jupyter Server contents and kernels
 REST API and nbformat 4, Git's http-protocol and pack-protocol documentation, Home Assistant's authentication API
 and IndieAuth, Zapier's field mapping syntax, Microsoft Graph's workbook API and Excel's structured references,
 Google Sheets' QUERY function, ICU MessageFormat and react-intl's rich text formatting, Python's `http.cookies`,
-the SDKs' own User-Agent formats, Contentful's Rich Text model, and Zimbra's JSON SOAP; written from that knowledge,
+the SDKs' own User-Agent formats, Contentful's Rich Text model, Zimbra's JSON SOAP, and PubMed's search field tags and E-utilities; written from that knowledge,
 every value generated here.
 """
 import random
@@ -276,11 +277,30 @@ def zimbra(rng, c):
                                                        accept="*/*", extra=[("X-Zimbra-Csrf-Token", "0_" + hexid(rng, 40))]), jsonb(body))
 
 
+SEARCHES = ["({a} OR {b}) AND (review[pt] OR \"clinical trial\"[pt])", "{a}*[tiab] AND (child* OR adolescen*) AND humans[mh]",
+            "Neoplasm Metastasis/therapy[mh] AND {a}[nm]", "{a}[tiab] NOT (rat OR mouse) AND English[la]",
+            "author:\"{au}\" AND intitle:{a}", "\"{a}\" AND ({b} OR placebo) NOT review[pt]"]
+DRUGS = ["tirzepatide", "lithium", "adalimumab", "metformin", "atorvastatin", "levodopa", "tamoxifen", "dexamethasone"]
+
+
+def literature_search(rng, c):
+    """PubMed's and a scholarly search engine's boolean queries: field tags, wildcards, phrases, AND/OR/NOT."""
+    a, b = rng.sample(DRUGS, 2)
+    q = pick(rng, SEARCHES).format(a=a, b=b, au=pick(rng, ["Smith J", "Nguyen T", "Müller K", "O'Brien P"]))
+    if rng.random() < 0.5:
+        c.add("GET", "/?" + form([("term", q), ("sort", pick(rng, ["date", "relevance"]))]),
+              navigation(rng, "pubmed.example.gov", referer="https://pubmed.example.gov/", site="same-origin"))
+    else:
+        c.add("GET", "/entrez/eutils/esearch.fcgi?" + form([("db", "pubmed"), ("term", q), ("retmax", "200"), ("retmode", "json")]),
+              [("Host", "eutils.example.gov"), ("User-Agent", "python-requests/2.32.3"), ("Accept-Encoding", "gzip, deflate"),
+               ("Accept", "*/*"), ("Connection", "keep-alive")])
+
+
 def build(n=1000, seed=0x3017):
     rng = random.Random(seed)
     c = Corpus("work-tools")
     makers = [(4, jira), (2, jupyter), (2, git), (2, home_assistant), (1, zapier), (2, spreadsheets), (1, translations),
-              (1, quoted_cookie), (1, sdk_runtime), (1, cms_heading), (1, zimbra)]
+              (1, quoted_cookie), (1, sdk_runtime), (1, cms_heading), (1, zimbra), (1, literature_search)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
