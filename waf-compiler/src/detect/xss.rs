@@ -252,6 +252,24 @@ fn is_scripted_style(value: &[u8]) -> bool {
     )
 }
 
+/// Whether the style `value` names another document in a `url(...)`: anything but a fragment of its own
+/// (`url(#a)`, `url('#a')`).
+fn loads_another_document(value: &[u8]) -> bool {
+    let value = squeezed(value);
+    value
+        .windows(4)
+        .enumerate()
+        .filter(|(_, w)| *w == b"url(")
+        .any(|(at, _)| {
+            let target = &value[at + 4..];
+            let target = target
+                .strip_prefix(b"'")
+                .or_else(|| target.strip_prefix(b"\""))
+                .unwrap_or(target);
+            !target.starts_with(b"#")
+        })
+}
+
 /// `value` lower-cased without what a browser's CSS or attribute reading skips or a writer slips in to hide a
 /// word: blanks, NUL bytes and backslashes (`exp\ression`).
 fn squeezed(value: &[u8]) -> Vec<u8> {
@@ -283,8 +301,15 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
     let mut attribute = Attribute::Harmless;
     // Inside a `<meta>` tag judged by what it says ([`is_active_meta_value`]).
     let mut in_meta = false;
-    // Inside a `<link>` tag, which loads what its `href` (or `imagesrcset`) names and nothing without one.
-    let mut in_link = false;
+    // Inside a tag that loads what one of its attributes names and nothing without it ([`loading_attributes`]).
+    let mut loads: &[&[u8]] = &[];
+    // After an `<svg>` tag: SVG's elements are read as XML, a style sheet's text too.
+    let mut in_svg = false;
+    // The value writes an SVG image (whatever context the reading starts in): SVG's namespace declared in it is
+    // the image's own.
+    let writes_svg = input
+        .windows(4)
+        .any(|w| w[0] == b'<' && w[1..].eq_ignore_ascii_case(b"svg"));
     while let Some(token) = tokenizer.next_token() {
         let text = &input[token.start..token.start + token.len];
         if token.kind != TokenType::AttrValue {
@@ -292,7 +317,7 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
         }
         if !matches!(token.kind, TokenType::AttrName | TokenType::AttrValue) {
             in_meta = false;
-            in_link = false;
+            loads = &[];
         }
         match token.kind {
             // A document type declaration runs code only through an internal subset's declarations
@@ -305,18 +330,30 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
             // A style sheet, like an inline style, runs code only through what it says; a `<meta>` only by
             // refreshing to a URL, setting a cookie or naming a charset that hides markup. Both are in every
             // HTML e-mail and page template (`<meta http-equiv="Content-Type" ...>`, `<style>@media ...`).
-            // A `<link>` loads a style sheet, an import or a preloaded script through its `href` only: without
-            // one it is an element of no effect, as message formats write a link's place in a translated string
-            // (`<link>Upgrade now</link>`, react-intl's and i18next's rich text).
+            // A `<link>` loads only what its attribute names ([`loading_attributes`]); an `<svg>` is an image whose
+            // elements, handlers and URLs run code, each judged as it comes.
             TokenType::TagNameOpen => {
                 in_meta = styles == Styles::WhenScripted && equals_ignoring_nul(b"META", text);
-                in_link = styles == Styles::WhenScripted && equals_ignoring_nul(b"LINK", text);
+                loads = if styles == Styles::WhenScripted {
+                    loading_attributes(text)
+                } else {
+                    &[]
+                };
                 let runs = if styles == Styles::WhenScripted && equals_ignoring_nul(b"STYLE", text)
                 {
-                    is_scripted_style(style_sheet(input, token.start + token.len))
+                    let sheet = style_sheet(input, token.start + token.len);
+                    // In SVG a style sheet is XML text: an escaped tag in it (`&lt;img onerror=...>`) becomes
+                    // markup where a sanitiser's output is parsed again as HTML (mutation XSS).
+                    is_scripted_style(sheet)
+                        || (in_svg
+                            && (sheet.contains(&b'<')
+                                || mentions(&squeezed(sheet), &[b"&lt", b"&#"])))
+                } else if styles == Styles::WhenScripted && is_svg_tag(text) {
+                    in_svg = true;
+                    false
                 } else {
                     !in_meta
-                        && !in_link
+                        && loads.is_empty()
                         && (is_black_tag(text)
                             || (styles == Styles::WhenScripted && is_esi_tag(text)))
                 };
@@ -326,9 +363,9 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
             }
             TokenType::AttrValue if in_meta && is_active_meta_value(text) => return true,
             TokenType::AttrName
-                if in_link
-                    && (equals_ignoring_nul(b"HREF", text)
-                        || equals_ignoring_nul(b"IMAGESRCSET", text)) =>
+                if loads
+                    .iter()
+                    .any(|attribute| equals_ignoring_nul(attribute, text)) =>
             {
                 return true;
             }
@@ -365,14 +402,23 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
                 let dangerous = match attribute {
                     Attribute::Harmless => false,
                     Attribute::Black => true,
-                    Attribute::Style => styles == Styles::Dangerous || is_scripted_style(text),
+                    // In an SVG image a style's `url(...)` of another document (`marker-start:url(x.svg#a)`)
+                    // loads that document's elements into the image; its own `url(#gradient)` loads nothing.
+                    Attribute::Style => {
+                        styles == Styles::Dangerous
+                            || is_scripted_style(text)
+                            || (writes_svg && loads_another_document(text))
+                    }
                     Attribute::Url => {
                         is_black_url(input, token)
                             && !(styles == Styles::WhenScripted && is_inert_script_url(text))
                     }
                     Attribute::Namespace => is_active_namespace(text) || is_black_url(input, token),
+                    // SVG's namespace as the default of an SVG document's elements is their own (an editor's
+                    // `<svg xmlns="http://www.w3.org/2000/svg">`), as XHTML's is an XHTML page's.
                     Attribute::DefaultNamespace => {
                         !is_xhtml_namespace(text)
+                            && !(writes_svg && is_svg_namespace(text))
                             && (is_active_namespace(text) || is_black_url(input, token))
                     }
                     Attribute::Indirect => black_attribute(text) != Attribute::Harmless,
@@ -407,13 +453,32 @@ fn equals_ignoring_nul(word: &[u8], text: &[u8]) -> bool {
     word.iter().all(|&w| letters.next() == Some(w)) && letters.next().is_none()
 }
 
+/// The attributes through which a tag loads what runs, for the tags that do nothing without one: a `<link>`
+/// loads a style sheet, an import or a preloaded script through its `href` (or `imagesrcset`), and without one is
+/// an element of no effect, as message formats write a link's place in a translated string (`<link>Upgrade
+/// now</link>`, react-intl's and i18next's rich text). Empty for other tags.
+fn loading_attributes(name: &[u8]) -> &'static [&'static [u8]] {
+    if equals_ignoring_nul(b"LINK", name) {
+        &[b"HREF", b"IMAGESRCSET"]
+    } else {
+        &[]
+    }
+}
+
+/// Whether the tag `name` is SVG's (`svg`, `svg:svg`): an image whose scripts, handlers, links and animations are
+/// each an element or an attribute the reading judges as it meets them; the tag itself runs nothing (an icon, a
+/// diagram, a drawing's costume saved by an editor).
+fn is_svg_tag(name: &[u8]) -> bool {
+    name.len() >= 3 && name[..3].eq_ignore_ascii_case(b"SVG")
+}
+
 fn is_black_tag(name: &[u8]) -> bool {
     if name.len() < 3 {
         return false;
     }
     BLACK_TAGS.iter().any(|tag| equals_ignoring_nul(tag, name))
         // Anything SVG, and XSL(T).
-        || name[..3].eq_ignore_ascii_case(b"SVG")
+        || is_svg_tag(name)
         || name[..3].eq_ignore_ascii_case(b"XSL")
 }
 
@@ -480,6 +545,13 @@ fn is_handler_name(name: &[u8]) -> bool {
     letters().count() >= 5
         && letters().take(2).map(u8::to_ascii_lowercase).eq(*b"on")
         && letters().all(u8::is_ascii_alphabetic)
+}
+
+/// Whether the attribute value `value` is the SVG namespace and nothing more.
+fn is_svg_namespace(value: &[u8]) -> bool {
+    value
+        .trim_ascii()
+        .eq_ignore_ascii_case(b"http://www.w3.org/2000/svg")
 }
 
 /// Whether the attribute value `value` is the XHTML namespace and nothing more.
@@ -751,6 +823,29 @@ mod tests {
             b"<LINK HREF=\"javascript:alert(1)\">",
             b"<link rel=preload as=image imagesrcset=\"x.png 1x\">",
             b"<link onload=alert(1)>",
+        ] {
+            assert!(runs_code(active), "{}", String::from_utf8_lossy(active));
+        }
+    }
+
+    #[test]
+    fn an_svg_image_runs_only_what_its_elements_and_attributes_run() {
+        let costume = br##"<svg version="1.1" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="90" height="161" viewBox="0,0,90,161"><!--rotationCenter:45:80--><g fill="#ffab19" stroke="#000"><path d="M1,2L3,4z"/><text x="5" y="9" font-family="Sans Serif">Hi</text></g></svg>"##;
+        assert!(is_xss(costume));
+        assert!(!runs_code(costume));
+        let gradient = br##"<svg xmlns="http://www.w3.org/2000/svg"><rect style="fill:url(#g);stroke:#000" width="4"/></svg>"##;
+        assert!(!runs_code(gradient));
+        for active in [
+            &b"<svg onload=alert(1)>"[..],
+            b"<svg/onload=alert(1)>",
+            b"<svg><script>alert(1)</script></svg>",
+            b"<svg><animate onbegin=alert(1) attributeName=x dur=1s>",
+            b"<svg><a xlink:href=\"javascript:alert(1)\"><text>x</text></a></svg>",
+            b"<svg><use href=\"data:image/svg+xml;base64,PHN2Zz4=#x\"/></svg>",
+            b"<svg><foreignObject><iframe src=//evil.example></iframe></foreignObject></svg>",
+            b"<svg><style>&lt;img/src=x onerror=alert(1)// </b>",
+            b"<svg><set attributeName=href to=javascript:alert(1) />",
+            b"<svg xmlns=\"http://www.w3.org/2000/svg\"><path d=\"M0,0\" style=\"marker-start:url(test4.svg#a)\"/></svg>",
         ] {
             assert!(runs_code(active), "{}", String::from_utf8_lossy(active));
         }
