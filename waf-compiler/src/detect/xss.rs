@@ -417,9 +417,9 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
                     // SVG's namespace as the default of an SVG document's elements is their own (an editor's
                     // `<svg xmlns="http://www.w3.org/2000/svg">`), as XHTML's is an XHTML page's.
                     Attribute::DefaultNamespace => {
-                        !is_xhtml_namespace(text)
-                            && !(writes_svg && is_svg_namespace(text))
-                            && (is_active_namespace(text) || is_black_url(input, token))
+                        let own =
+                            is_xhtml_namespace(text) || (writes_svg && is_svg_namespace(text));
+                        !own && (is_active_namespace(text) || is_black_url(input, token))
                     }
                     Attribute::Indirect => black_attribute(text) != Attribute::Harmless,
                 };
