@@ -473,7 +473,10 @@ fn in_graphql_strings(
 fn value_shape(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<Shape> {
     if report::is_code_sample(request) || notebook::is_cell_content(request.name) {
         Some(Shape::Sample)
-    } else if is_password_field(request.name) && shape::is_secret(raw) && !sql::spells_a_word(raw) {
+    } else if (is_password_field(request.name) && shape::is_secret(raw) && !sql::spells_a_word(raw))
+        || (request.is_argument_name && shape::is_generated_key_path(raw))
+        || (shape::is_generated_key_path(request.name) && shape::is_secret(raw))
+    {
         Some(Shape::Secret)
     } else if (sql::is_odata_expression(request.name) && sql::odata_syntax(raw).is_some())
         || (name::last_part(request.name).eq_ignore_ascii_case(b"fields")

@@ -379,9 +379,10 @@ fn names_a_script_scheme(word: &[u8]) -> bool {
 }
 
 /// The functions of maths, as calculators, maths exercises and graphing tools write them.
-const MATH_FUNCTIONS: [&str; 24] = [
+const MATH_FUNCTIONS: [&str; 26] = [
     "sin", "cos", "tan", "cot", "sec", "csc", "asin", "acos", "atan", "arcsin", "arccos", "arctan",
-    "sinh", "cosh", "tanh", "sqrt", "cbrt", "abs", "log", "ln", "lg", "exp", "floor", "ceil",
+    "sinh", "cosh", "tanh", "sqrt", "cbrt", "abs", "log", "log2", "log10", "ln", "lg", "exp",
+    "floor", "ceil",
 ];
 
 /// Whether `value` is a [`Shape::Math`]: numbers, one-letter variables (`3x`, `a`, Greek letters: `μ`, `σ`),
@@ -621,6 +622,40 @@ fn is_email_address(value: &[u8]) -> bool {
             .last()
             .is_some_and(|tld| tld.len() >= 2 && tld.iter().all(u8::is_ascii_alphabetic))
 }
+
+/// Whether the argument name `name` is the member path of a JSON document whose keys include generated ids of
+/// random characters ([`is_secret`]): Blockly's block ids, twenty characters of letters, digits and punctuation
+/// (`targets.0.blocks.mc9dG,D;RJk|;v{$yV`;.opcode` of every Scratch project a browser saves), the other keys
+/// plain names or indexes. The ids are keys the program looks its blocks up by, and a block names the next and
+/// its parent by theirs (a value of such an id under such a path); an injection written there must work as one,
+/// as in a generated password.
+pub fn is_generated_key_path(name: &[u8]) -> bool {
+    let Some(path) = name.strip_prefix(b"json.") else {
+        return false;
+    };
+    // A generated id may hold a dot, which also joins the path's keys: the id is what is left between the
+    // plain keys (words of letters, indexes) at the path's start and at its end.
+    let keys: Vec<&[u8]> = path.split(|&b| b == b'.').collect();
+    let plain = |key: &&[u8]| {
+        !key.is_empty()
+            && (key.iter().all(|b| b.is_ascii_alphabetic() || *b == b'_')
+                || key.iter().all(u8::is_ascii_digit))
+    };
+    let first = keys
+        .iter()
+        .position(|key| !plain(key))
+        .unwrap_or(keys.len());
+    let last = keys
+        .iter()
+        .rposition(|key| !plain(key))
+        .map_or(first, |at| at + 1);
+    let id = keys.get(first..last).unwrap_or_default().join(&b'.');
+    id.len() <= MAX_GENERATED_ID && is_secret(&id)
+}
+
+/// Longest generated id [`is_generated_key_path`] reads as one: Blockly's are twenty characters, Firebase's push
+/// ids twenty; a longer run between a path's keys is no id.
+const MAX_GENERATED_ID: usize = 40;
 
 /// Characters of a generated secret: password managers generate 12 to 32 and more; the injections that fit in a
 /// field without a blank are shorter (`admin'--`, `'or'1'='1`).
@@ -1420,6 +1455,30 @@ mod tests {
             data_shape(b"https://x.example/?q=1' or '1'='1"),
             Some(Shape::Pairs)
         );
+        for scratch in [
+            &b"json.targets.0.blocks.mc9dG,D;RJk|;v{$yV`;.opcode"[..],
+            b"json.targets.2.blocks.p`%AUM.Eu5ki(s#)%;IU.parent",
+            b"json.targets.2.blocks.-WTVKz7c3rx.,?),~-6J.opcode",
+        ] {
+            assert!(
+                is_generated_key_path(scratch),
+                "{}",
+                String::from_utf8_lossy(scratch)
+            );
+        }
+        for not_generated in [
+            &b"json.targets.0.blocks.abc.opcode"[..],
+            b"json.user.name",
+            b"targets.0.blocks.mc9dG,D;RJk|;v{$yV`;.opcode",
+            b"json.q.1' or '1'='1",
+            b"json.a.' union select password from users --.b",
+        ] {
+            assert!(
+                !is_generated_key_path(not_generated),
+                "{}",
+                String::from_utf8_lossy(not_generated)
+            );
+        }
         for search in [
             "(tirzepatide OR lithium) AND (review[pt] OR clinical trial[pt])",
             "asthm*[tiab] AND (child* OR adolescen*) AND humans[mh]",
