@@ -37,6 +37,8 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/cloudevents-batch+json| ",
     // sendBeacon and fetch() with a string body; the text formats CalDAV, CardDAV and file sync clients put
     "|text/plain| |text/calendar| |text/vcard| |text/x-vcard| |text/markdown| ",
+    // WebVTT captions and transcripts, as meeting and video platforms upload them
+    "|text/vtt| ",
     // CSV, which import APIs take as the body (Salesforce's Bulk API, a storage upload of an export)
     "|text/csv| ",
     // the Reporting API, CSP and network error reports; hyperlink auditing's pings (`<a ping>`, HTML's `PING` body)
