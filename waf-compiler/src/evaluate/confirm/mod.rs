@@ -617,9 +617,10 @@ fn pairs(
     map: UnicodeMap,
 ) -> Confirmation {
     // Each value as the application reads it: the query string is split, then each value URL-decoded. A whole
-    // query of the API's language under a name for one, as sent, is the query the page was asked for (a Jira
-    // issue list's address, `/issues/?jql=...`, in the next request's Referer), judged as such a parameter is
-    // ([`whole_query`]): in the other forms too, where only its literals' escaped quotes are undone.
+    // query of the API's language under a name for one is the query the page was asked for (a Jira issue list's
+    // address, `/issues/?jql=...`, in the next request's Referer), judged as such a parameter is
+    // ([`whole_query`]): a value of that name that is one in its form, or one's with only its literals' escaped
+    // quotes undone, is the query.
     let decoded_pairs = |form: &[u8]| -> Vec<(Vec<u8>, Vec<u8>)> {
         shape::pairs(form)
             .map(|(name, value)| (name.to_vec(), apply(Transform::UrlDecode, value, map)))
@@ -631,10 +632,8 @@ fn pairs(
             .is_some()
     };
     let queries: Vec<(Vec<u8>, Vec<u8>)> = forms
-        .first()
-        .map(|form| decoded_pairs(form))
-        .unwrap_or_default()
-        .into_iter()
+        .iter()
+        .flat_map(|form| decoded_pairs(form))
         .filter(|(name, value)| is_query(name, value))
         .collect();
     let values: Vec<(Vec<u8>, Option<Shape>)> = forms
