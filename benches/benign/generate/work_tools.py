@@ -13,13 +13,16 @@ a search page remembering its settings in a cookie quoted as Python's `http.cook
 SDKs naming their runtime in the User-Agent (`ZulipPython/0.9.0 (Linux; Ubuntu 22.04; Python 3.10.12)`); headless
 CMS entries whose rich-text nodes hold headings such as `Update (Jan 14):`; and Zimbra's web client posting JSON
 with its SOAP media type (`SendMsgRequest` with a mail's text and HTML parts); and PubMed's and a scholarly search
-engine's boolean queries (field tags `[tiab]`, `[mh]`, wildcards, phrases, `AND`/`OR`/`NOT`, parentheses).
+engine's boolean queries (field tags `[tiab]`, `[mh]`, wildcards, phrases, `AND`/`OR`/`NOT`, parentheses); Scratch
+saving projects (blocks keyed by Blockly's generated ids, twenty characters of letters, digits and punctuation) and
+costumes drawn in its editor (SVG); and meeting transcripts uploaded as WebVTT (`<v Name>` voice tags).
 
 Where the shapes come from: Atlassian's JQL reference and REST API v2/v3, the Jupyter Server contents and kernels
 REST API and nbformat 4, Git's http-protocol and pack-protocol documentation, Home Assistant's authentication API
 and IndieAuth, Zapier's field mapping syntax, Microsoft Graph's workbook API and Excel's structured references,
 Google Sheets' QUERY function, ICU MessageFormat and react-intl's rich text formatting, Python's `http.cookies`,
-the SDKs' own User-Agent formats, Contentful's Rich Text model, Zimbra's JSON SOAP, and PubMed's search field tags and E-utilities; written from that knowledge,
+the SDKs' own User-Agent formats, Contentful's Rich Text model, Zimbra's JSON SOAP, PubMed's search field tags and E-utilities, Scratch 3's project format and Blockly's ids, and
+WebVTT; written from that knowledge,
 every value generated here.
 """
 import random
@@ -296,11 +299,52 @@ def literature_search(rng, c):
                ("Accept", "*/*"), ("Connection", "keep-alive")])
 
 
+# Blockly's id alphabet (its `genUid` soup): letters, digits and punctuation, twenty of them per block.
+SOUP = "!#$%()*+,-./:;=?@[]^_`{|}~ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+OPCODES = ["event_whenflagclicked", "motion_movesteps", "motion_turnright", "looks_sayforsecs", "control_repeat",
+           "control_wait", "sound_play", "event_whenthisspriteclicked"]
+
+
+def scratch(rng, c):
+    """Scratch 3 saving a project (its blocks keyed by Blockly ids, each naming the next and its parent by theirs) and
+    uploading a costume drawn in its paint editor (SVG)."""
+    if rng.random() < 0.3:
+        w, h = rng.randint(20, 200), rng.randint(20, 200)
+        svg = (f'<svg version="1.1" xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="{w}" '
+               f'height="{h}" viewBox="0,0,{w},{h}"><!--rotationCenter:{w // 2}:{h // 2}--><g fill="{pick(rng, ["#ffab19", "#4c97ff", "#9966ff"])}" '
+               f'stroke="#000000" stroke-width="2"><path d="M{rng.randint(1, 9)},{rng.randint(1, 9)}L{w - 2},{h - 3}z"/>'
+               f'<text x="4" y="{h // 2}" font-family="Sans Serif" font-size="12">{text.title(rng)[:20]}</text></g></svg>')
+        c.add("POST", f"/{hexid(rng, 32)}.svg", fetch(rng, "assets.scratch.example", "https://scratch.example/projects/editor/",
+                                                      content_type="image/svg+xml"), svg)
+        return
+    ids = ["".join(rng.choice(SOUP) for _ in range(20)) for _ in range(rng.randint(2, 6))]
+    blocks = {}
+    for i, block in enumerate(ids):
+        blocks[block] = {"opcode": pick(rng, OPCODES), "next": ids[i + 1] if i + 1 < len(ids) else None,
+                         "parent": ids[i - 1] if i else None, "inputs": {}, "fields": {}, "shadow": False, "topLevel": i == 0}
+    project = {"targets": [{"isStage": False, "name": pick(rng, ["Sprite1", "Cat", "Ball"]), "variables": {}, "blocks": blocks,
+                            "costumes": [{"name": "costume1", "assetId": hexid(rng, 32), "dataFormat": "svg"}]}],
+               "meta": {"semver": "3.0.0", "vm": "4.8.0", "agent": "Mozilla/5.0"}}
+    c.add("PUT", f"/{rng.randint(900000000, 999999999)}", fetch(rng, "projects.scratch.example", "https://scratch.example/",
+                                                               content_type="application/json"), jsonb(project))
+
+
+def transcript(rng, c):
+    """A meeting platform's transcript uploaded as WebVTT, voices named in `<v>` tags."""
+    lines = ["WEBVTT", ""]
+    for i in range(rng.randint(2, 6)):
+        lines += [str(i + 1), f"00:0{i}:0{rng.randint(0, 9)}.000 --> 00:0{i}:1{rng.randint(0, 9)}.000",
+                  f"<v {text.name(rng)}>{text.sentence(rng)}", ""]
+    c.add("POST", "/v1/transcripts", fetch(rng, "meet.example.com", "https://meet.example.com/recordings", content_type="text/vtt"),
+          "\n".join(lines))
+
+
 def build(n=1000, seed=0x3017):
     rng = random.Random(seed)
     c = Corpus("work-tools")
     makers = [(4, jira), (2, jupyter), (2, git), (2, home_assistant), (1, zapier), (2, spreadsheets), (1, translations),
-              (1, quoted_cookie), (1, sdk_runtime), (1, cms_heading), (1, zimbra), (1, literature_search)]
+              (1, quoted_cookie), (1, sdk_runtime), (1, cms_heading), (1, zimbra), (1, literature_search), (1, scratch),
+              (1, transcript)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
