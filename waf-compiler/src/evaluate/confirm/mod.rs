@@ -774,19 +774,13 @@ mod tests {
             ..Request::default()
         };
         let arxiv = r#""{\"order\": \"\"\054 \"size\": \"50\"\054 \"abstracts\": \"show\"}""#;
-        let judged = |value: &str| {
-            confirm(
-                Confirm::Sql,
-                value.as_bytes(),
-                value.as_bytes(),
-                Hit::default(),
-                UnicodeMap::default(),
-                cookie,
-            )
-            .confirmed
-        };
-        assert!(!judged(arxiv));
-        assert!(judged(r#""x\" or 1=1\054 --""#));
+        assert!(!confirmed_at(Confirm::Sql, arxiv, "\\\"", cookie));
+        assert!(confirmed_at(
+            Confirm::Sql,
+            r#""x\" or 1=1\054 --""#,
+            "or",
+            cookie
+        ));
     }
 
     #[test]
