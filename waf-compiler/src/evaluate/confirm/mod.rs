@@ -130,10 +130,14 @@ pub fn confirm(
     let Some(shape) = value_shape(raw, map, request)
         .or_else(|| query_for_markup(confirm, &decoded, request))
         .filter(|&shape| match confirm {
-            Confirm::Code => !matches!(
-                shape,
-                Shape::Token | Shape::Url | Shape::Secret | Shape::Formula | Shape::Math
-            ),
+            // A search's terms may name a file (`etc/passwd OR shadow`): the file rules score one as written.
+            Confirm::Code => {
+                let as_written = matches!(
+                    shape,
+                    Shape::Token | Shape::Url | Shape::Secret | Shape::Formula | Shape::Math
+                ) || (shape == Shape::Expression && shape::is_boolean_search(raw));
+                !as_written
+            }
             Confirm::Xss => shape != Shape::Secret,
             _ => true,
         })
@@ -781,6 +785,13 @@ mod tests {
             "or",
             cookie
         ));
+    }
+
+    #[test]
+    fn a_boolean_search_is_judged_by_its_language_but_its_files_by_their_names() {
+        let pubmed = "(tirzepatide OR lithium) AND (review[pt] OR clinical trial[pt])";
+        assert!(!confirmed(Confirm::Sql, pubmed));
+        assert!(confirmed(Confirm::Code, "etc/passwd OR shadow"));
     }
 
     #[test]
