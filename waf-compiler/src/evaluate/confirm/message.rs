@@ -58,7 +58,7 @@ pub fn judge(raw: &[u8], forms: &[Cow<'_, [u8]>], hit: &[u8]) -> Confirmation {
             | Shape::Pairs
             | Shape::Expression
             | Shape::Sample
-            | Shape::Image
+            | Shape::File
             | Shape::Secret,
         )
         | None => lines_of_data(raw) || shape::is_json_sequence(raw),

@@ -45,10 +45,11 @@ pub enum Shape {
     /// The code a browser's violation report or an error report's stack frame quotes, or a notebook's cell
     /// stores (the field says so, not the bytes: [`super::report`], [`super::notebook`]).
     Sample,
-    /// A raster image written as a data URI (`data:image/gif;base64,...`) whose bytes are the image its type
-    /// names (its signature) and hold no PHP tag ([`is_image_data_uri`]): a page's placeholder image (Outlook on
-    /// the web sends its inline-image template in every conversation call), an avatar or a pasted screenshot.
-    Image,
+    /// A file written as a data URI (`data:image/gif;base64,...`, `data:application/pdf;base64,...`) of a type no
+    /// browser runs code in, whose bytes are the file its type names (its signature, where it has one) and hold no
+    /// PHP tag ([`is_file_data_uri`]): a page's placeholder image (Outlook on the web sends its inline-image
+    /// template in every conversation call), an avatar, a pasted screenshot, a form's attached PDF, a caption file.
+    File,
     /// A password of random characters as a password manager generates it, in a field named for a password:
     /// [`SECRET_LENGTH`] or more printable characters without a blank, punctuation among two of lower case
     /// letters, upper case letters and digits ([`is_secret`]); or a message a web framework signed or encrypted
@@ -70,7 +71,7 @@ impl Shape {
             Shape::Formula => "a spreadsheet formula",
             Shape::Math => "an arithmetic expression",
             Shape::Sample => "code a report quotes or a notebook stores",
-            Shape::Image => "an image as a data URI",
+            Shape::File => "a file as a data URI",
             Shape::Secret => {
                 "a generated secret (a password of random characters, a signed message)"
             }
@@ -82,8 +83,8 @@ impl Shape {
 pub fn data_shape(value: &[u8]) -> Option<Shape> {
     if is_json_document(value) || super::json::is_object_literal(value) {
         Some(Shape::Json)
-    } else if is_image_data_uri(value) {
-        Some(Shape::Image)
+    } else if is_file_data_uri(value) {
+        Some(Shape::File)
     } else if is_formula(value) {
         Some(Shape::Formula)
     } else if is_signed_message(value) {
@@ -195,24 +196,38 @@ fn words(value: &[u8]) -> usize {
         .count()
 }
 
-/// Whether `value` is a [`Shape::Image`]: `data:image/...;base64,` and base64 to its end, decoding to the
-/// signature of the image type named and to no `<?` (PHP runs a data URI it includes whatever its type says, and
-/// a GIF with PHP after its header is the classic polyglot).
-fn is_image_data_uri(value: &[u8]) -> bool {
-    let Some(rest) = value.strip_prefix(b"data:image/") else {
+/// Whether `value` is a [`Shape::File`]: `data:type/subtype;base64,` and base64 to its end, the type a file's
+/// that no browser renders as a document that runs code (images, audio, video, fonts, PDFs, archives,
+/// `octet-stream`; not HTML, XML, SVG, a script, or text), decoding to the signature of the type where it has one
+/// and to no `<?` (PHP runs a data URI it includes whatever its type says, and a GIF with PHP after its header is
+/// the classic polyglot).
+fn is_file_data_uri(value: &[u8]) -> bool {
+    let Some(rest) = value.strip_prefix(b"data:") else {
         return false;
     };
     let Some(comma) = rest.iter().position(|&b| b == b',') else {
         return false;
     };
-    let Some(subtype) = rest[..comma].strip_suffix(b";base64") else {
+    let Some(media_type) = rest[..comma].strip_suffix(b";base64") else {
         return false;
+    };
+    let Ok(media_type) = std::str::from_utf8(media_type) else {
+        return false;
+    };
+    let lower = media_type.to_ascii_lowercase();
+    let inert = match lower.split_once('/') {
+        Some(("image" | "audio" | "video" | "font", subtype)) => !subtype.contains("svg"),
+        Some(("application", subtype)) => !["xml", "html", "javascript", "ecmascript", "php", "sh"]
+            .iter()
+            .any(|active| subtype.contains(active)),
+        // Text is what PHP's `data://` wrapper is fed as (`data:text/plain;base64,...`), whatever it holds.
+        _ => false,
     };
     let payload = &rest[comma + 1..];
     let base64 = payload
         .iter()
         .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'='));
-    if !base64 {
+    if !inert || !base64 {
         return false;
     }
     let bytes = crate::transform::apply(
@@ -220,9 +235,9 @@ fn is_image_data_uri(value: &[u8]) -> bool {
         payload,
         crate::transform::UnicodeMap::default(),
     );
-    let media_type = format!("image/{}", String::from_utf8_lossy(subtype));
-    crate::policy::is_labelled_file(&media_type, &bytes)
-        && memchr::memmem::find(&bytes, b"<?").is_none()
+    let signed = !crate::policy::has_signature(media_type)
+        || crate::policy::is_labelled_file(media_type, &bytes);
+    signed && memchr::memmem::find(&bytes, b"<?").is_none()
 }
 
 /// The top-level media types of IANA's registry (RFC 6838), and `*` of a media range.
@@ -1339,7 +1354,7 @@ mod tests {
     #[test]
     fn an_image_in_a_data_uri_is_data_and_a_polyglot_is_not() {
         let gif = b"data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAIBRAA7";
-        assert_eq!(data_shape(gif), Some(Shape::Image));
+        assert_eq!(data_shape(gif), Some(Shape::File));
         // `GIF89a<?php system($_GET[c]); ?>`
         let polyglot = b"data:image/gif;base64,R0lGODlhPD9waHAgc3lzdGVtKCRfR0VUW2NdKTsgPz4=";
         assert_eq!(data_shape(polyglot), None);
@@ -1438,6 +1453,30 @@ mod tests {
             Some(Shape::Token)
         );
         assert_eq!(data_shape(b"data:text/plain;base64,SSBsb3ZlIFBIUAo="), None);
+        // A caption file or a PDF a form attaches; not with PHP in it, nor an HTML page or an SVG.
+        assert_eq!(
+            data_shape(b"data:application/octet-stream;base64,MQowMDowMDowMSwwMDAgLS0+IDAwOjAwOjA0LDAwMApIZWxsbwo="),
+            Some(Shape::File)
+        );
+        assert_eq!(
+            data_shape(b"data:application/pdf;base64,JVBERi0xLjcK"),
+            Some(Shape::File)
+        );
+        assert_eq!(data_shape(b"data:application/pdf;base64,SGVsbG8="), None);
+        assert_eq!(
+            data_shape(
+                b"data:application/octet-stream;base64,PD9waHAgc3lzdGVtKCRfR0VUWzBdKTs/Pg=="
+            ),
+            None
+        );
+        assert_eq!(
+            data_shape(b"data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg=="),
+            None
+        );
+        assert_eq!(
+            data_shape(b"data:image/svg+xml;base64,PHN2Zz48L3N2Zz4="),
+            None
+        );
         assert_eq!(
             data_shape(b"Note: the parcel arrived today, thanks a lot for the quick help"),
             Some(Shape::Text)

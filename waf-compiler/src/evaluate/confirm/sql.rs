@@ -107,7 +107,7 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
         | Shape::Pairs
         | Shape::Expression
         | Shape::Sample
-        | Shape::Image => false,
+        | Shape::File => false,
     };
     // A value that starts with a statement's keyword breaks out of nothing: it injects only where it is run as
     // it is, so it must parse as SQL there (a log line quoting a query, `SELECT ... took 298ms`, does not).
