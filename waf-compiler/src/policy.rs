@@ -37,8 +37,8 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|application/cloudevents-batch+json| ",
     // sendBeacon and fetch() with a string body; the text formats CalDAV, CardDAV and file sync clients put
     "|text/plain| |text/calendar| |text/vcard| |text/x-vcard| |text/markdown| ",
-    // WebVTT captions and transcripts, as meeting and video platforms upload them
-    "|text/vtt| ",
+    // WebVTT and SubRip captions and transcripts, as meeting, video and podcast platforms upload them
+    "|text/vtt| |application/x-subrip| ",
     // CSV, which import APIs take as the body (Salesforce's Bulk API, a storage upload of an export)
     "|text/csv| ",
     // the Reporting API, CSP and network error reports; hyperlink auditing's pings (`<a ping>`, HTML's `PING` body)
@@ -350,20 +350,53 @@ fn is_iso_media(body: &[u8]) -> bool {
 
 /// Whether `body` begins as files of `media_type` (as 920420 reports it) do.
 pub(crate) fn is_labelled_file(media_type: &str, body: &[u8]) -> bool {
-    let media_type = media_type
+    let media_type = bare_media_type(media_type);
+    let signed = SIGNATURES
+        .iter()
+        .any(|(label, signature)| label_fits(label, &media_type) && body.starts_with(signature));
+    signed || (ISO_MEDIA.contains(&media_type.as_str()) && is_iso_media(body))
+}
+
+/// Whether `body` is binary (a NUL byte, or bytes that are not UTF-8) under a label of a media file's type, an
+/// image (not SVG, which is markup), audio, video or a font: a chunk of a resumable upload (Twitch's and
+/// YouTube's video parts, a podcast's audio) starts mid-file, where no signature is, and the engine reads it as
+/// its content says (binary text runs) whatever the label; a text body so labelled still counts.
+pub(crate) fn is_media_bytes(media_type: &str, body: &[u8]) -> bool {
+    let media_type = bare_media_type(media_type);
+    let media = match media_type.split_once('/') {
+        Some(("image", subtype)) => !subtype.contains("svg"),
+        Some((kind, _)) => matches!(kind, "audio" | "video" | "font"),
+        None => false,
+    };
+    media && (body.contains(&0) || std::str::from_utf8(body).is_err())
+}
+
+/// Whether files of `media_type` have a signature here ([`SIGNATURES`], [`ISO_MEDIA`]) that
+/// [`is_labelled_file`] checks.
+pub(crate) fn has_signature(media_type: &str) -> bool {
+    let media_type = bare_media_type(media_type);
+    SIGNATURES
+        .iter()
+        .any(|(label, _)| label_fits(label, &media_type))
+        || ISO_MEDIA.contains(&media_type.as_str())
+}
+
+/// `media_type` without its parameters, lower-cased.
+fn bare_media_type(media_type: &str) -> String {
+    media_type
         .split(';')
         .next()
         .unwrap_or_default()
         .trim()
-        .to_ascii_lowercase();
-    let signed = SIGNATURES.iter().any(|(label, signature)| {
-        let fits = match label.strip_suffix('.') {
-            Some(family) => media_type.starts_with(family),
-            None => media_type == *label,
-        };
-        fits && body.starts_with(signature)
-    });
-    signed || (ISO_MEDIA.contains(&media_type.as_str()) && is_iso_media(body))
+        .to_ascii_lowercase()
+}
+
+/// Whether the label of [`SIGNATURES`] (a media type, or a family of them ending in `.`) names `media_type`.
+fn label_fits(label: &str, media_type: &str) -> bool {
+    match label.strip_suffix('.') {
+        Some(family) => media_type.starts_with(family),
+        None => media_type == label,
+    }
 }
 
 /// Whether `value` is a media type as RFC 9110 writes one (section 8.3.1): `type/subtype`, then parameters
@@ -613,7 +646,8 @@ impl Profile {
     /// Weighs `verdict`'s matches as this profile sees them: a match that is no evidence here stays in the
     /// verdict, unconfirmed with the reason, and adds nothing to the anomaly score. For every profile: a body
     /// without a label ([`MISSING_LABEL_RULES`]), one labelled with a [`PARSED_SUFFIXES`] media type, a
-    /// file `body` that is what its label says ([`SIGNATURES`]), and a URL ending in `?` in a value of a JSON
+    /// file `body` that is what its label says ([`SIGNATURES`]) or a media file's binary bytes ([`is_media_bytes`]),
+    /// and a URL ending in `?` in a value of a JSON
     /// body ([`TRUNCATED_URL_RULE`]), a `Content-Encoding` the engine undid on the body (`decoded`, from
     /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]) or one no server decodes ([`ENCRYPTED_CODING`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), a JSON document as a GET's body ([`GET_BODY_RULE`]), a
     /// restricted file's name in the path of a JSON document's `PUT` or `PATCH` ([`FILE_PATH_RULES`]), a `POST`'s
@@ -658,6 +692,8 @@ impl Profile {
                 "a body labelled `json` alone that is a JSON document: parsed as JSON, as its label says"
             } else if m.rule_id == UNLISTED_LABEL_RULE && is_labelled_file(&m.value_excerpt, body) {
                 "a file that is what its label says (its signature), read as binary text runs"
+            } else if m.rule_id == UNLISTED_LABEL_RULE && is_media_bytes(&m.value_excerpt, body) {
+                "a media file's bytes (an upload's chunk starts mid-file, without the signature), read as binary text runs"
             } else if m.rule_id == RESTRICTED_HEADER_RULE
                 && decoded.is_some()
                 && m.value_excerpt.eq_ignore_ascii_case("content-encoding")
@@ -1034,6 +1070,11 @@ mod tests {
     fn files_are_what_their_signature_says() {
         assert!(is_labelled_file("application/pdf", b"%PDF-1.7\n..."));
         assert!(is_labelled_file("video/mp4", b"\0\0\0\x18ftypmp42"));
+        assert!(is_media_bytes("video/mp4", b"Y\xdb\x86\xd5\x11<\xb4U\xdf("));
+        assert!(is_media_bytes("audio/mpeg; x=1", b"\0\x01\x02id3"));
+        assert!(!is_media_bytes("video/mp4", b"q=' union select 1 --"));
+        assert!(!is_media_bytes("image/svg+xml", b"\0<svg onload=alert(1)>"));
+        assert!(!is_media_bytes("application/x-thing", b"\0\xff"));
         assert!(is_labelled_file(
             "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
             b"PK\x03\x04..."
