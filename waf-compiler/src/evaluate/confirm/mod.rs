@@ -337,12 +337,17 @@ fn in_every_form(
 /// escapes inside its string literals (JQL's `text ~ "\"SSO / SAML\""`, SOQL's `Name = 'D\'Andre'`), which the
 /// API reads there. Decoded as a whole, a literal's quotes would end it early, which no reader of the query does.
 fn whole_query(decoded: &[Cow<'_, [u8]>], name: &[u8]) -> Option<String> {
-    let judge = |form: &[u8]| jql::whole_query(name, form).or_else(|| sql::whole_query(name, form));
     let (first, rest) = decoded.split_first()?;
-    let reason = judge(first)?;
+    let reason = query_of_api(name, first)?;
     rest.iter()
-        .all(|form| judge(form).is_some() || only_quotes_unescaped(first, form))
+        .all(|form| query_of_api(name, form).is_some() || only_quotes_unescaped(first, form))
         .then_some(reason)
+}
+
+/// Why `value`, sent as `name`, is a whole query of an API's language: JQL's ([`jql::whole_query`]) or SQL's
+/// ([`sql::whole_query`]), as written.
+fn query_of_api(name: &[u8], value: &[u8]) -> Option<String> {
+    jql::whole_query(name, value).or_else(|| sql::whole_query(name, value))
 }
 
 /// Whether `decoded` is `raw` with each backslash before a quote or a backslash taken off, and nothing else
@@ -625,33 +630,23 @@ fn pairs(
     // address, `/issues/?jql=...`, in the next request's Referer), judged as such a parameter is
     // ([`whole_query`]): a value of that name that is one in its form, or one's with only its literals' escaped
     // quotes undone, is the query.
-    let decoded_pairs = |form: &[u8]| -> Vec<(Vec<u8>, Vec<u8>)> {
-        shape::pairs(form)
-            .map(|(name, value)| (name.to_vec(), apply(Transform::UrlDecode, value, map)))
-            .collect()
-    };
-    let is_query = |name: &[u8], value: &[u8]| {
-        jql::whole_query(name, value)
-            .or_else(|| sql::whole_query(name, value))
-            .is_some()
-    };
-    let queries: Vec<(Vec<u8>, Vec<u8>)> = forms
+    let pairs: Vec<(Vec<u8>, Vec<u8>, bool)> = forms
         .iter()
-        .flat_map(|form| decoded_pairs(form))
-        .filter(|(name, value)| is_query(name, value))
+        .flat_map(|form| shape::pairs(form))
+        .map(|(name, value)| {
+            let value = apply(Transform::UrlDecode, value, map);
+            let query = query_of_api(name, &value).is_some();
+            (name.to_vec(), value, query)
+        })
         .collect();
-    let values: Vec<(Vec<u8>, Option<Shape>)> = forms
+    let values: Vec<(Vec<u8>, Option<Shape>)> = pairs
         .iter()
-        .flat_map(|form| decoded_pairs(form))
-        .filter(|(name, value)| {
-            !queries.iter().any(|(query_name, query)| {
-                query_name == name && (is_query(name, value) || only_quotes_unescaped(query, value))
+        .filter(|(name, value, query)| {
+            !pairs.iter().any(|(query_name, the_query, is_one)| {
+                *is_one && query_name == name && (*query || only_quotes_unescaped(the_query, value))
             })
         })
-        .map(|(_, value)| {
-            let shape = shape::data_shape(&value);
-            (value, shape)
-        })
+        .map(|(_, value, _)| (value.clone(), shape::data_shape(value)))
         .collect();
     if let Some(reason) = values
         .iter()
