@@ -15,14 +15,17 @@ CMS entries whose rich-text nodes hold headings such as `Update (Jan 14):`; and 
 with its SOAP media type (`SendMsgRequest` with a mail's text and HTML parts); and PubMed's and a scholarly search
 engine's boolean queries (field tags `[tiab]`, `[mh]`, wildcards, phrases, `AND`/`OR`/`NOT`, parentheses); Scratch
 saving projects (blocks keyed by Blockly's generated ids, twenty characters of letters, digits and punctuation) and
-costumes drawn in its editor (SVG); and meeting transcripts uploaded as WebVTT (`<v Name>` voice tags).
+costumes drawn in its editor (SVG); meeting transcripts uploaded as WebVTT (`<v Name>` voice tags); a wiki's
+visual editor saving a page as the whole HTML document its parser made (a `<base>` of the wiki's own address,
+categories and RDFa relations as `<link rel="mw:...">`); and a site builder saving the head code of a site's pages
+(`head_html`: font preconnects, a style sheet of its own, JSON-LD structured data).
 
 Where the shapes come from: Atlassian's JQL reference and REST API v2/v3, the Jupyter Server contents and kernels
 REST API and nbformat 4, Git's http-protocol and pack-protocol documentation, Home Assistant's authentication API
 and IndieAuth, Zapier's field mapping syntax, Microsoft Graph's workbook API and Excel's structured references,
 Google Sheets' QUERY function, ICU MessageFormat and react-intl's rich text formatting, Python's `http.cookies`,
 the SDKs' own User-Agent formats, Contentful's Rich Text model, Zimbra's JSON SOAP, PubMed's search field tags and E-utilities, Scratch 3's project format and Blockly's ids, and
-WebVTT; written from that knowledge,
+WebVTT, MediaWiki's VisualEditor API and Parsoid's HTML, schema.org's JSON-LD; written from that knowledge,
 every value generated here.
 """
 import random
@@ -339,12 +342,48 @@ def transcript(rng, c):
           "\n".join(lines))
 
 
+def wiki_edit(rng, c):
+    """MediaWiki's VisualEditor saving a section: Parsoid's whole document, whose head points `<base>` at the wiki."""
+    lang = pick(rng, ["en", "nl", "de", "fr", "ja", "pl"])
+    host = f"{lang}.wiki.example.org"
+    page = text.title(rng).replace(" ", "_")
+    category = pick(rng, ["Dams", "Paintings_of_1642", "Living_people", "Rivers_of_Europe"])
+    doc = (f'<!DOCTYPE html>\n<html prefix="dc: http://purl.org/dc/terms/ mw: http://mediawiki.org/rdf/"><head prefix="mwr: '
+           f'https://{host}/wiki/Special:Redirect/"><meta charset="utf-8"/><meta property="mw:pageId" content="{rng.randint(1000, 9999999)}"/>'
+           f'<link rel="dc:replaces" resource="mwr:revision/{rng.randint(10**8, 10**9)}"/><link rel="dc:isVersionOf" href="//{host}/wiki/{page}"/>'
+           f'<base href="//{host}/wiki/"/><title>{page}</title></head><body id="mwAA" lang="{lang}" class="mw-content-ltr parsoid-body '
+           f'mediawiki mw-parser-output" dir="ltr"><section data-mw-section-id="0" id="mwAQ"><p id="mwAg">{text.prose(rng)}</p>'
+           f'<link rel="mw:PageProp/Category" href="./Category:{category}" id="mwBw"/></section></body></html>')
+    c.add("POST", "/w/api.php", fetch(rng, host, f"https://{host}/wiki/{page}?veaction=edit&section=1",
+                                      content_type="application/x-www-form-urlencoded; charset=UTF-8",
+                                      accept="application/json, text/javascript, */*; q=0.01"),
+          form([("action", "visualeditoredit"), ("paction", "save"), ("page", page), ("oldid", str(rng.randint(10**8, 10**9))),
+                ("html", doc), ("summary", "/* History */ " + text.sentence(rng)), ("captchaid", ""), ("format", "json"),
+                ("formatversion", "2"), ("token", hexid(rng, 40) + "+\\")]))
+
+
+def site_head(rng, c):
+    """A site builder saving the code its users put in every page's head: preconnects, fonts, JSON-LD."""
+    name = text.title(rng)
+    ld = ('<script type="application/ld+json">{"@context":"https://schema.org","@type":"Organization","name":"'
+          + name + '","url":"https://www.example.com/","logo":"https://www.example.com/logo.png"}</script>')
+    head = "\n".join(rng.sample([
+        '<link rel="preconnect" href="https://fonts.googleapis.com">',
+        '<link rel="preconnect" href="https://fonts.gstatic.com" crossorigin>',
+        '<link rel="dns-prefetch" href="//cdn.example.net">',
+        '<meta name="google-site-verification" content="' + alnum(rng, 43) + '">',
+        '<link rel="canonical" href="https://www.example.com/">', ld], rng.randint(1, 4)))
+    c.add("PUT", f"/api/v1/sites/{hexid(rng, 24)}/settings", fetch(rng, "builder.example.com", "https://builder.example.com/dashboard",
+                                                                content_type="application/json"),
+          jsonb({"seo": {"title": name, "description": text.sentence(rng)}, "custom_code": {"head_html": head, "footer_html": ""}}))
+
+
 def build(n=1000, seed=0x3017):
     rng = random.Random(seed)
     c = Corpus("work-tools")
     makers = [(4, jira), (2, jupyter), (2, git), (2, home_assistant), (1, zapier), (2, spreadsheets), (1, translations),
               (1, quoted_cookie), (1, sdk_runtime), (1, cms_heading), (1, zimbra), (1, literature_search), (1, scratch),
-              (1, transcript)]
+              (1, transcript), (1, wiki_edit), (1, site_head)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

@@ -87,6 +87,16 @@ pub struct Request<'a> {
     pub whole_body: bool,
 }
 
+impl Request<'_> {
+    /// The host the request is sent to (its `Host` header), empty when it has none.
+    fn site(&self) -> &[u8] {
+        self.headers
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("host"))
+            .map_or(&[][..], |&(_, value)| value)
+    }
+}
+
 /// Runs the `confirm` parser on the value a rule matched: `raw` as the request carried it, `transformed` after the
 /// rule's transforms, `hit` what the rule's operator found in `transformed`.
 pub fn confirm(
@@ -129,6 +139,7 @@ pub fn confirm(
     // script in a password field scores as written.
     let Some(shape) = value_shape(raw, map, request)
         .or_else(|| query_for_markup(confirm, &decoded, request))
+        .or_else(|| html_by_name(confirm, raw, request))
         .filter(|&shape| match confirm {
             // A search's terms may name a file (`etc/passwd OR shadow`): the file rules score one as written.
             Confirm::Code => {
@@ -165,11 +176,17 @@ pub fn confirm(
         }
     }
     if shape == Shape::Pairs {
-        return pairs(confirm, &forms, transformed.get(hit.span.clone()), map);
+        return pairs(
+            confirm,
+            &forms,
+            transformed.get(hit.span.clone()),
+            map,
+            request.site(),
+        );
     }
     match forms
         .iter()
-        .find_map(|form| parse(confirm, form, shape, map))
+        .find_map(|form| parse(confirm, form, shape, map, request.site()))
     {
         Some(reason) => Confirmation {
             confirmed: true,
@@ -456,7 +473,9 @@ fn in_graphql_strings(
     let found = strings.iter().find_map(|string| {
         let string = string.as_bytes();
         match confirm {
-            Confirm::Sql | Confirm::Xss | Confirm::Shell => in_string(confirm, string, map),
+            Confirm::Sql | Confirm::Xss | Confirm::Shell => {
+                in_string(confirm, string, map, request.site())
+            }
             _ => {
                 let judged = self::confirm(confirm, string, string, Hit::default(), map, request);
                 judged.confirmed.then_some(judged.reason)
@@ -504,6 +523,14 @@ fn value_shape(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<Shap
 /// A whole query of the API's language (JQL, CQL, SOQL) in every `decoded` form, for the XSS parser: the
 /// query is data to it, which judges what its literals hold (`duedate <= 7d` is no tag). Code, commands and
 /// SQL are judged as they are (`eval(base64_decode(...))` parses as a condition too).
+/// A value with a tag in it under a name that says it is HTML (`html`, `headHtml`, `body_html`) is markup the
+/// application renders by design: the XSS family judges it by what runs in it, an element alone too (a page
+/// builder's head code, `<link rel="preconnect" href="https://fonts.googleapis.com">`), as a page of markup is.
+fn html_by_name(confirm: Confirm, raw: &[u8], request: Request<'_>) -> Option<Shape> {
+    (confirm == Confirm::Xss && raw.contains(&b'<') && name::says_html(request.name))
+        .then_some(Shape::Markup)
+}
+
 fn query_for_markup(
     confirm: Confirm,
     decoded: &[Cow<'_, [u8]>],
@@ -556,17 +583,24 @@ fn is_password_field(name: &[u8]) -> bool {
             .any(|word| name::ends_with_name(base, word, b"_"))
 }
 
-/// What the parser of `confirm`'s language finds in `form`, data of `shape`.
-fn parse(confirm: Confirm, form: &[u8], shape: Shape, map: UnicodeMap) -> Option<String> {
+/// What the parser of `confirm`'s language finds in `form`, data of `shape` sent to `site` (where markup's
+/// `<base>` may point).
+fn parse(
+    confirm: Confirm,
+    form: &[u8],
+    shape: Shape,
+    map: UnicodeMap,
+    site: &[u8],
+) -> Option<String> {
     match confirm {
         // The code a report quotes is what the reporting page or program ran, data to the service that stores
         // it: only markup that would run where the report is shown counts there.
         Confirm::Sql | Confirm::Shell if shape == Shape::Sample => None,
         Confirm::Sql | Confirm::Xss | Confirm::Shell if shape == Shape::Json => {
-            in_json_strings(confirm, form, map)
+            in_json_strings(confirm, form, map, site)
         }
         Confirm::Sql => sql::injection(form, shape),
-        Confirm::Xss => xss::injection(form),
+        Confirm::Xss => xss::injection(form, site),
         Confirm::Shell => shell::injection(form, shape == Shape::Text),
         Confirm::Code if shape == Shape::Text => name::traversal(form),
         Confirm::Code
@@ -582,20 +616,20 @@ fn parse(confirm: Confirm, form: &[u8], shape: Shape, map: UnicodeMap) -> Option
 /// `form`, each read as data of its own shape and in its decoded forms, a string of no shape as a plain value
 /// (the parser, not its length, decides): the application parses the document and uses its strings, and the
 /// document's quotes and brackets are JSON's syntax, not an injection's. None when `form` is no JSON document.
-fn in_json_strings(confirm: Confirm, form: &[u8], map: UnicodeMap) -> Option<String> {
+fn in_json_strings(confirm: Confirm, form: &[u8], map: UnicodeMap, site: &[u8]) -> Option<String> {
     json::strings(form)?
         .iter()
-        .find_map(|string| in_string(confirm, string.as_bytes(), map))
+        .find_map(|string| in_string(confirm, string.as_bytes(), map, site))
         .map(|reason| format!("in a string of the JSON document: {reason}"))
 }
 
 /// What the parser of `confirm`'s language finds in `string`, a string of a document (JSON, GraphQL), read as
 /// data of its own shape, one of no shape as a plain value, in each of its decoded forms.
-fn in_string(confirm: Confirm, string: &[u8], map: UnicodeMap) -> Option<String> {
+fn in_string(confirm: Confirm, string: &[u8], map: UnicodeMap, site: &[u8]) -> Option<String> {
     let shape = shape::data_shape(string).unwrap_or(Shape::Token);
     decode::forms(string, map)
         .iter()
-        .find_map(|form| parse(confirm, form, shape, map))
+        .find_map(|form| parse(confirm, form, shape, map, site))
 }
 
 /// What the parser of `confirm`'s language looked for and did not find.
@@ -624,6 +658,7 @@ fn pairs(
     forms: &[Cow<'_, [u8]>],
     hit: Option<&[u8]>,
     map: UnicodeMap,
+    site: &[u8],
 ) -> Confirmation {
     // Each value as the application reads it: the query string is split, then each value URL-decoded. A whole
     // query of the API's language under a name for one is the query the page was asked for (a Jira issue list's
@@ -650,7 +685,7 @@ fn pairs(
         .collect();
     if let Some(reason) = values
         .iter()
-        .find_map(|(value, shape)| parse(confirm, value, shape.unwrap_or(Shape::Token), map))
+        .find_map(|(value, shape)| parse(confirm, value, shape.unwrap_or(Shape::Token), map, site))
     {
         return Confirmation {
             confirmed: true,
@@ -1032,6 +1067,33 @@ mod tests {
             Confirm::Xss,
             "console.log(",
             "console.log(",
+            Request::default()
+        ));
+    }
+
+    #[test]
+    fn a_field_of_html_is_judged_by_what_runs_in_it() {
+        let head = Request {
+            headers: &[("Host", b"shop.example")],
+            name: b"json.headHtml",
+            ..Request::default()
+        };
+        let preconnect = r#"<link rel="preconnect" href="https://fonts.googleapis.com">"#;
+        assert!(!confirmed_at(Confirm::Xss, preconnect, "<link", head));
+        let base = r#"<base href="https://shop.example/">"#;
+        assert!(!confirmed_at(Confirm::Xss, base, "<base", head));
+        for runs in [
+            r#"<link rel="stylesheet" href="https://evil.example/x.css">"#,
+            r#"<base href="https://evil.example/">"#,
+            "<script>alert(1)</script>",
+        ] {
+            assert!(confirmed_at(Confirm::Xss, runs, "<", head), "{runs}");
+        }
+        // An element alone elsewhere scores as written.
+        assert!(confirmed_at(
+            Confirm::Xss,
+            preconnect,
+            "<link",
             Request::default()
         ));
     }

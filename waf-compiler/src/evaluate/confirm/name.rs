@@ -21,6 +21,11 @@ pub fn last_part(name: &[u8]) -> &[u8] {
         .unwrap_or(name)
 }
 
+/// Whether the parameter `name`'s last part says its value is HTML: `html`, `headHtml`, `body_html`, `HTMLBody`.
+pub fn says_html(name: &[u8]) -> bool {
+    memchr::memmem::find(&last_part(name).to_ascii_lowercase(), b"html").is_some()
+}
+
 /// Why the pattern's `hit` in `value` is not the word it looks for: a name character ends the hit and another
 /// follows it (`$path` of `$pathname`, a key every PostHog event carries; `bin/ar` of `bin/archive`), so the
 /// shell reads a longer variable or file name. A hit ending in punctuation (`bin/aa-`) is a prefix on purpose.

@@ -8,9 +8,9 @@ use crate::rule::Transform;
 use crate::transform::{UnicodeMap, apply};
 use std::borrow::Cow;
 
-/// Why `value` is an XSS injection, when libinjection finds one.
-pub fn injection(value: &[u8]) -> Option<String> {
-    if xss::runs_code(value) {
+/// Why `value`, sent to `site`, is an XSS injection, when libinjection finds one.
+pub fn injection(value: &[u8], site: &[u8]) -> Option<String> {
+    if xss::runs_code(value, site) {
         return Some(
             "a script, event handler, scripting URL or scripted style in some HTML context"
                 .to_owned(),
@@ -22,7 +22,7 @@ pub fn injection(value: &[u8]) -> Option<String> {
         ));
     }
     let unwrapped = without_bogus_comment_openers(value)?;
-    xss::runs_code(&unwrapped).then(|| {
+    xss::runs_code(&unwrapped, site).then(|| {
         "a tag behind `<!`, which a browser reads as a comment and a filter that strips `<!` or comments leaves (`<!<script>`)"
             .to_owned()
     })
@@ -139,19 +139,23 @@ mod tests {
 
     #[test]
     fn a_tag_behind_a_bogus_comment_counts() {
-        assert!(injection(b"<!<script>alert(document.domain)</script>").is_some());
-        assert!(injection(b"<!<img src=x onerror=alert(1)>").is_some());
-        assert_eq!(injection(b"<!-- a comment --><p>text</p>"), None);
-        assert_eq!(injection(b"a <! b"), None);
+        assert!(injection(b"<!<script>alert(document.domain)</script>", b"").is_some());
+        assert!(injection(b"<!<img src=x onerror=alert(1)>", b"").is_some());
+        assert_eq!(injection(b"<!-- a comment --><p>text</p>", b""), None);
+        assert_eq!(injection(b"a <! b", b""), None);
     }
 
     #[test]
     fn a_data_url_of_a_markup_document_counts() {
         assert!(
-            injection(b"data:text/html,<form action=https://x.example/ method=post>").is_some()
+            injection(
+                b"data:text/html,<form action=https://x.example/ method=post>",
+                b""
+            )
+            .is_some()
         );
-        assert!(injection(b"data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=").is_some());
-        assert_eq!(injection(b"data:image/png;base64,iVBORw0KGgo="), None);
-        assert_eq!(injection(b"data:text/html,hello"), None);
+        assert!(injection(b"data:image/svg+xml;base64,PHN2Zz48L3N2Zz4=", b"").is_some());
+        assert_eq!(injection(b"data:image/png;base64,iVBORw0KGgo=", b""), None);
+        assert_eq!(injection(b"data:text/html,hello", b""), None);
     }
 }

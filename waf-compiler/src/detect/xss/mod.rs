@@ -8,7 +8,10 @@
 //! `view-source:`, or a comment that IE would execute. It is a blacklist: a deliberately small
 //! one that catches what browsers execute, tuned upstream against false positives.
 
+mod deferred;
+
 use super::html5::{Context, Token, TokenType, Tokenizer};
+use deferred::DeferredTag;
 
 /// Whether libinjection would flag `input` as cross-site scripting.
 ///
@@ -29,16 +32,18 @@ use super::html5::{Context, Token, TokenType, Tokenizer};
 /// context also needs its quote. `tests/detect_differential.rs` checks this against C
 /// libinjection on inputs with and without these bytes.
 pub fn is_xss(input: &[u8]) -> bool {
-    flags(input, Styles::Dangerous)
+    flags(input, Styles::Dangerous, b"")
 }
 
 /// Whether `input` holds HTML that runs code in some context, as [`is_xss`] decides, except that an inline style
 /// counts only when it can run code (a CSS expression, a scripting URL, a binding, an import). libinjection
 /// flags every `style` attribute; rich-text editors write one on every coloured word and aligned paragraph,
 /// and HTML sanitizers (DOMPurify, ammonia) keep them. Namespace declarations and XLink attributes (`xmlns`,
-/// `xlink:href`) count only with a scripting URL. This is the confirmation of the XSS family.
-pub fn runs_code(input: &[u8]) -> bool {
-    flags(input, Styles::WhenScripted)
+/// `xlink:href`) count only with a scripting URL. A `<link>`, a `<base>` and a `<script>` count by what their
+/// attributes make them do ([`deferred`]); `site` is the host the value is sent to (the request's `Host`), where a
+/// `<base>` may point. This is the confirmation of the XSS family.
+pub fn runs_code(input: &[u8], site: &[u8]) -> bool {
+    flags(input, Styles::WhenScripted, site)
 }
 
 /// How inline styles are judged.
@@ -50,7 +55,7 @@ enum Styles {
     WhenScripted,
 }
 
-fn flags(input: &[u8], styles: Styles) -> bool {
+fn flags(input: &[u8], styles: Styles, site: &[u8]) -> bool {
     let has_lt = input.contains(&b'<');
     if !has_lt && !input.contains(&b'=') {
         return false;
@@ -64,7 +69,7 @@ fn flags(input: &[u8], styles: Styles) -> bool {
         (Context::ValueBackQuote, quoted(b'`')),
     ]
     .into_iter()
-    .any(|(context, applies)| applies && is_xss_in(input, context, styles))
+    .any(|(context, applies)| applies && is_xss_in(input, context, styles, site))
 }
 
 /// The HTML5 tokens of `input` from the data state, one `TYPE,LEN,TEXT` line each (the format
@@ -296,13 +301,13 @@ fn declares_a_subset(text: &[u8]) -> bool {
     })
 }
 
-fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
+fn is_xss_in(input: &[u8], context: Context, styles: Styles, site: &[u8]) -> bool {
     let mut tokenizer = Tokenizer::new(input, context);
     let mut attribute = Attribute::Harmless;
     // Inside a `<meta>` tag judged by what it says ([`is_active_meta_value`]).
     let mut in_meta = false;
-    // Inside a tag that loads what one of its attributes names and nothing without it ([`loading_attributes`]).
-    let mut loads: &[&[u8]] = &[];
+    // Inside a `<link>`, a `<base>` or a `<script>`, judged where it ends ([`DeferredTag`]).
+    let mut deferred: Option<DeferredTag<'_>> = None;
     // After an `<svg>` tag: SVG's elements are read as XML, a style sheet's text too.
     let mut in_svg = false;
     // The value writes an SVG image (whatever context the reading starts in): SVG's namespace declared in it is
@@ -317,7 +322,11 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
         }
         if !matches!(token.kind, TokenType::AttrName | TokenType::AttrValue) {
             in_meta = false;
-            loads = &[];
+            if deferred.take().is_some_and(|tag| tag.runs(site)) {
+                return true;
+            }
+        } else if let Some(tag) = deferred.as_mut() {
+            tag.read(token.kind, text);
         }
         match token.kind {
             // A document type declaration runs code only through an internal subset's declarations
@@ -330,14 +339,14 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
             // A style sheet, like an inline style, runs code only through what it says; a `<meta>` only by
             // refreshing to a URL, setting a cookie or naming a charset that hides markup. Both are in every
             // HTML e-mail and page template (`<meta http-equiv="Content-Type" ...>`, `<style>@media ...`).
-            // A `<link>` loads only what its attribute names ([`loading_attributes`]); an `<svg>` is an image whose
-            // elements, handlers and URLs run code, each judged as it comes.
+            // A `<link>`, a `<base>` and a `<script>` do what their attributes make them do ([`DeferredTag`]);
+            // an `<svg>` is an image whose elements, handlers and URLs run code, each judged as it comes.
             TokenType::TagNameOpen => {
                 in_meta = styles == Styles::WhenScripted && equals_ignoring_nul(b"META", text);
-                loads = if styles == Styles::WhenScripted {
-                    loading_attributes(text)
+                deferred = if styles == Styles::WhenScripted {
+                    DeferredTag::open(text)
                 } else {
-                    &[]
+                    None
                 };
                 let runs = if styles == Styles::WhenScripted && equals_ignoring_nul(b"STYLE", text)
                 {
@@ -353,7 +362,7 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
                     false
                 } else {
                     !in_meta
-                        && loads.is_empty()
+                        && deferred.is_none()
                         && (is_black_tag(text)
                             || (styles == Styles::WhenScripted && is_esi_tag(text)))
                 };
@@ -362,13 +371,6 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
                 }
             }
             TokenType::AttrValue if in_meta && is_active_meta_value(text) => return true,
-            TokenType::AttrName
-                if loads
-                    .iter()
-                    .any(|attribute| equals_ignoring_nul(attribute, text)) =>
-            {
-                return true;
-            }
             TokenType::AttrName => {
                 attribute = match black_attribute(text) {
                     // Every `on...` attribute of letters is a handler to a browser of today
@@ -440,29 +442,18 @@ fn is_xss_in(input: &[u8], context: Context, styles: Styles) -> bool {
             _ => {}
         }
     }
-    false
+    // A tag the input ends in.
+    deferred.is_some_and(|tag| tag.runs(site))
 }
 
 /// Case-insensitive equality of `text` with an upper-case `word`, ignoring NUL bytes in `text`
 /// (browsers drop them).
-fn equals_ignoring_nul(word: &[u8], text: &[u8]) -> bool {
+pub(super) fn equals_ignoring_nul(word: &[u8], text: &[u8]) -> bool {
     let mut letters = text
         .iter()
         .filter(|&&c| c != 0)
         .map(|c| c.to_ascii_uppercase());
     word.iter().all(|&w| letters.next() == Some(w)) && letters.next().is_none()
-}
-
-/// The attributes through which a tag loads what runs, for the tags that do nothing without one: a `<link>`
-/// loads a style sheet, an import or a preloaded script through its `href` (or `imagesrcset`), and without one is
-/// an element of no effect, as message formats write a link's place in a translated string (`<link>Upgrade
-/// now</link>`, react-intl's and i18next's rich text). Empty for other tags.
-fn loading_attributes(name: &[u8]) -> &'static [&'static [u8]] {
-    if equals_ignoring_nul(b"LINK", name) {
-        &[b"HREF", b"IMAGESRCSET"]
-    } else {
-        &[]
-    }
 }
 
 /// Whether the tag `name` is SVG's (`svg`, `svg:svg`): an image whose scripts, handlers, links and animations are
@@ -759,6 +750,13 @@ fn decode_char_at(input: &[u8], at: usize, end: usize) -> (u32, usize) {
 mod tests {
     use super::*;
 
+    /// The host the values below are sent to.
+    const SITE: &[u8] = b"nl.wikipedia.org";
+
+    fn runs_code(input: &[u8]) -> bool {
+        super::runs_code(input, SITE)
+    }
+
     #[test]
     fn a_script_url_that_does_nothing_runs_nothing() {
         assert!(!runs_code(b"<a href=\"javascript:void(0)\">Menu</a>"));
@@ -807,22 +805,6 @@ mod tests {
             b"Safari/537.36<esi:include src=\"http://evil.example/x\"/>",
             b"<v:rect xmlns:v=\"urn:schemas-microsoft-com:vml\" style=\"behavior:url(#default#VML)\"/>",
             b"<style>@keyframes a{}b{animation:a;}</style><b onanimationstart=prompt`1`>",
-        ] {
-            assert!(runs_code(active), "{}", String::from_utf8_lossy(active));
-        }
-    }
-
-    #[test]
-    fn a_link_loads_only_what_its_href_names() {
-        let message = b"Your free trial ends in {days, plural, one {# day} other {# days}}. <link>Upgrade now</link>";
-        assert!(is_xss(message));
-        assert!(!runs_code(message));
-        for active in [
-            &b"<link rel=stylesheet href=\"https://evil.example/x.css\">"[..],
-            b"<link rel=import href=//evil.example>",
-            b"<LINK HREF=\"javascript:alert(1)\">",
-            b"<link rel=preload as=image imagesrcset=\"x.png 1x\">",
-            b"<link onload=alert(1)>",
         ] {
             assert!(runs_code(active), "{}", String::from_utf8_lossy(active));
         }
