@@ -18,6 +18,7 @@
 //! - [`macros`]: `${NAME}` placeholders in a URL passed on for a redirect (an ad exchange's user sync);
 //! - [`sparql`]: a whole SPARQL query in a parameter named for a query is the API's language;
 //! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
+//! - [`credentials`]: an `Authorization` header's parameters (Digest, OAuth 1.0, Hawk) are judged one by one;
 //! - [`json`]: a JSON document carried in a field (a cookie, a form field) is judged by its strings;
 //! - [`message`]: HTTP request smuggling and response splitting: a request or status line, header lines or
 //!   a forged page where a line starts.
@@ -28,6 +29,7 @@
 //! shown by `rulec explain`, never blocking on its own. The parsers run only on values a pattern already hit, so
 //! a clean request pays nothing.
 
+mod credentials;
 mod decode;
 mod escape;
 mod fixation;
@@ -130,7 +132,7 @@ pub fn confirm(
             reason,
         };
     }
-    if let Some(judged) = in_graphql_strings(confirm, raw, map, request) {
+    if let Some(judged) = in_document_strings(confirm, raw, map, request) {
         return judged;
     }
     // Code of no parser here (file inclusion, SSRF, PHP) is written as a name or a URL: those score as written,
@@ -459,39 +461,69 @@ fn judged_alone(
     }
 }
 
-/// A GraphQL document's syntax is the client's code; what a user can put in it is its string values: confirmed
-/// when one of them is, else refuted. A language with a parser reads each string as data ([`in_string`]): the
-/// pattern may have hit the document's syntax (`{ node {` read as a command after a brace), so a string of no
-/// shape elsewhere in it is no evidence. None when `raw` is no GraphQL document.
-fn in_graphql_strings(
+/// A document whose syntax is the client's and whose strings are what a user or a generator put there, its
+/// `kind` named in the reason: confirmed when one of its strings is an injection, else refuted. A language with
+/// a parser reads each string as data ([`in_string`]): the pattern may have hit the document's syntax (`{ node {`
+/// read as a command after a brace), so a string of no shape elsewhere in it is no evidence.
+fn in_strings_of<'s>(
+    kind: &str,
+    strings: impl IntoIterator<Item = &'s [u8]>,
+    confirm: Confirm,
+    map: UnicodeMap,
+    request: Request<'_>,
+) -> Confirmation {
+    let found = strings.into_iter().find_map(|string| match confirm {
+        Confirm::Sql | Confirm::Xss | Confirm::Shell => {
+            in_string(confirm, string, map, request.site())
+        }
+        _ => {
+            let judged = self::confirm(confirm, string, string, Hit::default(), map, request);
+            judged.confirmed.then_some(judged.reason)
+        }
+    });
+    match found {
+        Some(reason) => Confirmation {
+            confirmed: true,
+            reason: format!("in a string of {kind}: {reason}"),
+        },
+        None => Confirmation {
+            confirmed: false,
+            reason: format!("{kind}, and none of its strings holds an injection"),
+        },
+    }
+}
+
+/// A GraphQL document (the query a single-page app posts) or credentials written as a scheme's parameters
+/// ([`credentials`]), judged by their strings ([`in_strings_of`]). None when `raw` is neither.
+fn in_document_strings(
     confirm: Confirm,
     raw: &[u8],
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Option<Confirmation> {
-    let strings = graphql::strings(raw)?;
-    let found = strings.iter().find_map(|string| {
-        let string = string.as_bytes();
-        match confirm {
-            Confirm::Sql | Confirm::Xss | Confirm::Shell => {
-                in_string(confirm, string, map, request.site())
-            }
-            _ => {
-                let judged = self::confirm(confirm, string, string, Hit::default(), map, request);
-                judged.confirmed.then_some(judged.reason)
-            }
-        }
-    });
-    Some(match found {
-        Some(reason) => Confirmation {
-            confirmed: true,
-            reason: format!("in a string of a GraphQL document: {reason}"),
-        },
-        None => Confirmation {
-            confirmed: false,
-            reason: "a GraphQL document, and none of its strings holds an injection".to_owned(),
-        },
-    })
+    if let Some(strings) = graphql::strings(raw) {
+        let strings = strings.iter().map(|string| string.as_bytes());
+        return Some(in_strings_of(
+            "a GraphQL document",
+            strings,
+            confirm,
+            map,
+            request,
+        ));
+    }
+    if credentials::is_authorization(request.name)
+        && let Some(values) = credentials::parameters(raw)
+    {
+        let values = values.iter().map(|value| value.as_ref());
+        return Some(in_strings_of(
+            "credentials' parameters",
+            values,
+            confirm,
+            map,
+            request,
+        ));
+    }
+    None
 }
 
 /// The shape of data `raw` has, if any. Only data needs a parser's word; a fragment of no other shape scores as
