@@ -857,8 +857,12 @@ mod tests {
     }
 
     #[test]
-    fn a_statements_keyword_before_words_alone_is_a_heading() {
+    fn a_statements_keyword_among_words_alone_is_a_heading_or_a_name() {
         assert!(!confirmed(Confirm::Sql, "Update (Jan 14):"));
+        assert!(!confirmed(
+            Confirm::Sql,
+            "Phone case (silicone) for iPhone 15"
+        ));
         assert!(confirmed(
             Confirm::Sql,
             "SELECT CONCAT(0x717a786a71,(SELECT (CASE"

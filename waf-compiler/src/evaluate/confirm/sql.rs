@@ -117,22 +117,21 @@ pub fn injection(value: &[u8], shape: Shape) -> Option<String> {
     works_as_injection(value).map(|how| format!("{found}, and {how}"))
 }
 
-/// Why `value` is no injection though libinjection reads it as one: its fingerprint is a statement's keyword
-/// followed by words, numbers and parentheses alone (`E(n1)`: `Update (Jan 14):`, a heading's or a button's
-/// first word), no function, operator or keyword of SQL after it; so it breaks out of no place a value has and
-/// injects only where it is run as it is; and it works as an injection in no context, as a statement neither.
-/// (A payload cut short, `SELECT CONCAT(0x71,(SELECT (CASE`, has SQL's functions and keywords after its first
-/// word, and still counts.)
+/// Why `value` is no injection though libinjection reads it as one: its fingerprint is one statement's keyword
+/// among words, numbers and parentheses alone (`E(n1)`: `Update (Jan 14):`, a heading's or a button's first
+/// word; `nE(n)`: `Phone case (silicone) for iPhone 15`, a product's name), no function, operator or other
+/// keyword of SQL; so it breaks out of no place a value has and injects only where it is run as it is; and it
+/// works as an injection in no context, as a statement neither. (A payload cut short, `SELECT CONCAT(0x71,
+/// (SELECT (CASE`, has SQL's functions and keywords besides, and still counts.)
 pub fn statement_that_does_not_parse(value: &[u8]) -> Option<String> {
     let fingerprint = sqli::fingerprint(value)?;
-    let words_after = fingerprint
-        .as_str()
-        .strip_prefix('E')
-        .is_some_and(|rest| rest.chars().all(|token| "n1()".contains(token)));
-    (words_after && works_as_injection(value).is_none()).then(|| {
+    let tokens = fingerprint.as_str();
+    let words_around =
+        tokens.matches('E').count() == 1 && tokens.chars().all(|token| "En1()".contains(token));
+    (words_around && works_as_injection(value).is_none()).then(|| {
         format!(
-            "libinjection SQL fingerprint `{fingerprint}` starts with a statement's keyword, and it parses as an \
-             injection in no context"
+            "libinjection SQL fingerprint `{fingerprint}` is a statement's keyword among words, and it parses as \
+             an injection in no context"
         )
     })
 }
