@@ -39,8 +39,13 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     "|text/plain| |text/calendar| |text/vcard| |text/x-vcard| |text/markdown| ",
     // WebVTT and SubRip captions and transcripts, as meeting, video and podcast platforms upload them
     "|text/vtt| |application/x-subrip| ",
-    // CSV, which import APIs take as the body (Salesforce's Bulk API, a storage upload of an export)
-    "|text/csv| ",
+    // CSV and tab-separated values, which import APIs take as the body (Salesforce's Bulk API, a marketplace's
+    // inventory flat file, a storage upload of an export)
+    "|text/csv| |text/tab-separated-values| ",
+    // EDI documents (X12, EDIFACT) and the S/MIME envelopes AS2 (RFC 4130) carries them in, signed and encrypted,
+    // as trading partners post them to a B2B receiver
+    "|application/edi-x12| |application/edifact| |application/edi-consent| |multipart/signed| ",
+    "|application/pkcs7-mime| |application/pkcs7-signature| ",
     // the Reporting API, CSP and network error reports; hyperlink auditing's pings (`<a ping>`, HTML's `PING` body)
     "|application/reports+json| |application/csp-report| |text/ping| ",
     // what browsers post on their own: certificate revocation checks (OCSP, RFC 6960) and DNS over HTTPS
