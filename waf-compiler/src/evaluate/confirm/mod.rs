@@ -1142,6 +1142,10 @@ mod tests {
             cookie: true,
             ..Request::default()
         };
+        // WebLogic's session id with its server's route: no shell reads its `!-1`.
+        let weblogic = "vQEj23-SOVYoTjD5YuMyLt-DiCgGstza!-1630794642!1700000000000";
+        assert!(!confirmed_at(Confirm::Shell, weblogic, "!-1", cookie));
+        assert!(confirmed_at(Confirm::Shell, "x;!-1", "!-1", cookie));
         let frame =
             "%7B%22file%22%3A%22%2Fvar%2Fwww%2Fshop%2Fsrc%2FController.php%22%2C%22line%22%3A86%7D";
         assert!(!confirmed_at(Confirm::Code, frame, "%2Fvar%2Fwww", cookie));

@@ -89,7 +89,11 @@ pub fn data_shape(value: &[u8]) -> Option<Shape> {
         Some(Shape::Formula)
     } else if is_signed_message(value) {
         Some(Shape::Secret)
-    } else if is_plain_token(value) || is_media_types(value) || is_field_record(value) {
+    } else if is_plain_token(value)
+        || is_media_types(value)
+        || is_field_record(value)
+        || is_routed_session_id(value)
+    {
         Some(Shape::Token)
     } else if is_math(value) {
         Some(Shape::Math)
@@ -377,6 +381,28 @@ fn is_plain_token(value: &[u8]) -> bool {
                     && !names_a_script_scheme(word)
             }))
 }
+
+/// A Java application server's session id with the server's route after `!` (Oracle WebLogic's `JSESSIONID`,
+/// PeopleSoft's `PSJSESSIONID`: `vQEj23-SOVYoTjD5YuMyLt-DiCgGstza!-1630794642`, perhaps a second hash and a
+/// creation time after more `!`): an identifier and signed numbers, whose `!-1` the shell would read as its
+/// history but which no shell ever sees.
+fn is_routed_session_id(value: &[u8]) -> bool {
+    let mut parts = value.split(|&b| b == b'!');
+    let id = parts.next().unwrap_or_default();
+    let routes: Vec<&[u8]> = parts.collect();
+    id.len() >= ROUTED_SESSION_ID_LENGTH
+        && id
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
+        && (1..=3).contains(&routes.len())
+        && routes.iter().all(|route| {
+            let digits = route.strip_prefix(b"-").unwrap_or(route);
+            (1..=20).contains(&digits.len()) && digits.iter().all(u8::is_ascii_digit)
+        })
+}
+
+/// The shortest id of a [`is_routed_session_id`]: WebLogic's are 32 characters and more; a word is no session.
+const ROUTED_SESSION_ID_LENGTH: usize = 16;
 
 /// URL schemes whose URL a browser runs as a script or renders as a page of the URL's own making.
 const SCRIPT_SCHEMES: [&[u8]; 5] = [b"javascript", b"vbscript", b"livescript", b"mocha", b"data"];
