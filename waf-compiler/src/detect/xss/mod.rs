@@ -650,7 +650,9 @@ const INERT_SCRIPT_URLS: &[&[u8]] = &[
     b"javascript:void0;",
 ];
 
-/// Whether `value` is one of the [`INERT_SCRIPT_URLS`] and nothing more. A character reference or a percent
+/// Whether `value` is one of the [`INERT_SCRIPT_URLS`] and nothing more, or `javascript:` and a version
+/// number (`javascript:3.0.5`, the SDK version Application Insights' JavaScript SDK puts in every telemetry
+/// item): digits and dots are a number or a syntax error, no call, no name. A character reference or a percent
 /// escape (which a browser decodes before it runs the code) makes it another URL.
 pub fn is_inert_script_url(value: &[u8]) -> bool {
     let plain: Vec<u8> = value
@@ -658,7 +660,11 @@ pub fn is_inert_script_url(value: &[u8]) -> bool {
         .filter(|b| !b.is_ascii_whitespace())
         .map(u8::to_ascii_lowercase)
         .collect();
-    INERT_SCRIPT_URLS.iter().any(|url| plain == *url)
+    let version = plain.strip_prefix(b"javascript:").is_some_and(|code| {
+        code.first().is_some_and(u8::is_ascii_digit)
+            && code.iter().all(|&b| b.is_ascii_digit() || b == b'.')
+    });
+    version || INERT_SCRIPT_URLS.iter().any(|url| plain == *url)
 }
 
 /// Whether a URL attribute value starts (after whitespace, control and non-ASCII bytes, and
@@ -762,6 +768,9 @@ mod tests {
         assert!(!runs_code(b"<a href=\"javascript:void(0)\">Menu</a>"));
         assert!(!runs_code(b"<a href='JavaScript: void 0;'>x</a>"));
         assert!(runs_code(b"<a href=\"javascript:void(0);alert(1)\">x</a>"));
+        assert!(is_inert_script_url(b"javascript:3.0.5"));
+        assert!(!is_inert_script_url(b"javascript:1-alert(1)"));
+        assert!(!is_inert_script_url(b"javascript:1.0.0-beta.1"));
         assert!(runs_code(
             b"<a href=\"javascript:void(0)&#59;alert(1)\">x</a>"
         ));

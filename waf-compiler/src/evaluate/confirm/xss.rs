@@ -91,7 +91,7 @@ fn without_bogus_comment_openers(value: &[u8]) -> Option<Vec<u8>> {
 /// handles, sent alone (a DOM recording's attribute, a menu item's link in a CMS).
 pub fn inert_script_url(value: &[u8]) -> Option<String> {
     xss::is_inert_script_url(value).then(|| {
-        "a `javascript:` URL whose code does nothing (`void(0)`): it runs no script".to_owned()
+        "a `javascript:` URL whose code does nothing (`void(0)`, a version number): it runs no script".to_owned()
     })
 }
 
