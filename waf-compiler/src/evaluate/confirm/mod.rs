@@ -1135,6 +1135,23 @@ mod tests {
     }
 
     #[test]
+    fn a_dollar_between_names_joins_them() {
+        let paging = "Page$First";
+        assert!(!confirmed_at(
+            Confirm::Sql,
+            paging,
+            "$First",
+            Request::default()
+        ));
+        assert!(confirmed_at(
+            Confirm::Sql,
+            "$where",
+            "$where",
+            Request::default()
+        ));
+    }
+
+    #[test]
     fn a_cookie_is_shaped_as_applications_read_it() {
         let cookie = Request {
             headers: &[],

@@ -352,7 +352,8 @@ pub fn is_json_sequence(value: &[u8]) -> bool {
     }
 }
 
-/// A single word, name, number or identifier (`northwind`, `de-DE`, `v2.1`, `user_id`, `urn:li:member:7`), an email address
+/// A single word, name, number or identifier (`northwind`, `de-DE`, `v2.1`, `user_id`, `urn:li:member:7`,
+/// `ctl00$MainContent$GridView1` [`joins_names`]), an email address
 /// ([`is_email_address`]), or a comma-separated list
 /// of them as APIs take fields and options (`sh,fc`, `id,name,price`): no quote, no operator, no bracket, no blank,
 /// so nothing that could change the syntax it is inserted into on its own, and the parsers judge it. A GUID in Microsoft's registry
@@ -373,13 +374,25 @@ fn is_plain_token(value: &[u8]) -> bool {
         || (!value.is_empty()
             && value.split(|&b| b == b',').all(|word| {
                 !word.is_empty()
-                    && word.iter().all(|&b| {
+                    && word.iter().enumerate().all(|(at, &b)| {
                         b.is_ascii_alphanumeric()
                             || b >= 0x80
                             || matches!(b, b'_' | b'-' | b'.' | b':')
+                            || (b == b'$' && joins_names(word, at))
                     })
                     && !names_a_script_scheme(word)
             }))
+}
+
+/// Whether the `$` at `at` in `word` joins two names, a letter or digit on each side: ASP.NET's control ids and
+/// postback arguments (`ctl00$MainContent$GridView1`, `Page$First`, `Sort$Name`), Java's nested classes
+/// (`Outer$Inner`). An operator's or a variable's `$` starts its word (`$where`, `$HOME`).
+fn joins_names(word: &[u8], at: usize) -> bool {
+    let alphanumeric = |i: Option<usize>| {
+        i.and_then(|i| word.get(i))
+            .is_some_and(u8::is_ascii_alphanumeric)
+    };
+    alphanumeric(at.checked_sub(1)) && alphanumeric(Some(at + 1))
 }
 
 /// A Java application server's session id with the server's route after `!` (Oracle WebLogic's `JSESSIONID`,
