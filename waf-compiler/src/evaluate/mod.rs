@@ -345,9 +345,13 @@ impl Checked<'_, '_> {
                         variable,
                         Variable::ArgsNames | Variable::ArgsGetNames | Variable::ArgsPostNames
                     ),
-                    named_value: (variable == Variable::ArgsPostNames)
-                        .then(|| self.view.values(Variable::ArgsPost).value_of(key))
-                        .flatten(),
+                    named_value: match variable {
+                        Variable::ArgsPostNames => Some(Variable::ArgsPost),
+                        Variable::ArgsGetNames => Some(Variable::ArgsGet),
+                        Variable::ArgsNames => Some(Variable::Args),
+                        _ => None,
+                    }
+                    .and_then(|values| self.view.values(values).value_of(key)),
                     whole_body: variable == Variable::RequestBody,
                 },
             )),

@@ -76,7 +76,7 @@ pub struct Confirmation {
 /// What a confirmer may know of the request beyond the value: its method, target and headers (session fixation
 /// reads `Sec-Fetch-Mode` and `Origin`, a batch its content type), the name the value came under (a parameter's, a header's; empty for a whole body),
 /// whether it is a cookie's, whether it is an argument's name (`ARGS_NAMES`, `ARGS_POST_NAMES`...), when it
-/// is a body argument's name, that argument's value, and whether the value is the whole body (`REQUEST_BODY`).
+/// is an argument's name, that argument's value, and whether the value is the whole body (`REQUEST_BODY`).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Request<'a> {
     pub method: &'a str,
@@ -296,7 +296,13 @@ fn refuted_by_its_place(
             .or_else(|| sql::operator_as_string(raw, matched, request.name))
             .or_else(|| sql::update_member(raw, matched))
             .or_else(|| sql::type_tag(raw, matched, request.named_value))
-            .or_else(|| whole_query(decoded, request.name))
+            .or_else(|| sql::soql_clause(raw, matched, request.named_value))
+            // A name is no query its parameter holds.
+            .or_else(|| {
+                (!request.is_argument_name)
+                    .then(|| whole_query(decoded, request.name))
+                    .flatten()
+            })
             .or_else(|| in_every_form(decoded, |form| sparql::whole_query(request.name, form)))
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| in_every_form(decoded, sql::statement_that_does_not_parse))
@@ -355,11 +361,16 @@ fn in_every_form(
 /// in every `decoded` form but those that only undo the backslashes before its quotes: the language's own
 /// escapes inside its string literals (JQL's `text ~ "\"SSO / SAML\""`, SOQL's `Name = 'D\'Andre'`), which the
 /// API reads there. Decoded as a whole, a literal's quotes would end it early, which no reader of the query does.
+/// A decoding that leaves bytes of no character (`LIKE '%ADU%'` URL-decoded again makes `%AD` the byte 0xAD) is
+/// read with each such byte a character of its own, as the language's string literal would hold it.
 fn whole_query(decoded: &[Cow<'_, [u8]>], name: &[u8]) -> Option<String> {
     let (first, rest) = decoded.split_first()?;
     let reason = query_of_api(name, first)?;
     rest.iter()
-        .all(|form| query_of_api(name, form).is_some() || only_quotes_unescaped(first, form))
+        .all(|form| {
+            let text = String::from_utf8_lossy(form);
+            query_of_api(name, text.as_bytes()).is_some() || only_quotes_unescaped(first, form)
+        })
         .then_some(reason)
 }
 
@@ -1132,6 +1143,43 @@ mod tests {
             "<link",
             Request::default()
         ));
+    }
+
+    #[test]
+    fn a_soql_clause_is_the_portals_query_language() {
+        let clause = Request {
+            name: b"$where",
+            ..Request::default()
+        };
+        let condition = "work_description like '%ADU%' AND issue_date > '2024-01-01'";
+        assert!(!confirmed_at(Confirm::Sql, condition, "like '", clause));
+        assert!(confirmed_at(Confirm::Sql, "1 or 1=1", "or 1=1", clause));
+        // The clause's name, by the condition it names.
+        let name = |value: &'static [u8]| Request {
+            name: b"$where",
+            is_argument_name: true,
+            named_value: Some(value),
+            ..Request::default()
+        };
+        assert!(!confirmed_at(
+            Confirm::Sql,
+            "$where",
+            "$where",
+            name(b"boro = 'Queens'")
+        ));
+        assert!(confirmed_at(
+            Confirm::Sql,
+            "$where",
+            "$where",
+            name(b"sleep(5000)")
+        ));
+        // A JSON member named so is MongoDB's operator.
+        let member = Request {
+            name: b"json.$where",
+            is_argument_name: true,
+            ..Request::default()
+        };
+        assert!(confirmed_at(Confirm::Sql, "json.$where", "$where", member));
     }
 
     #[test]

@@ -18,7 +18,9 @@
 use super::shape::{self, Shape};
 use crate::detect::sqli;
 use regex_automata::meta::Regex;
-use sqlparser::ast::{BinaryOperator, Expr, SetExpr, Statement};
+use sqlparser::ast::{
+    BinaryOperator, Expr, FunctionArg, FunctionArgExpr, FunctionArguments, SetExpr, Statement,
+};
 use sqlparser::dialect::{
     Dialect, GenericDialect, MsSqlDialect, MySqlDialect, PostgreSqlDialect, SQLiteDialect,
 };
@@ -518,6 +520,23 @@ const BSON_TYPE_ALIASES: &[&str] = &[
     "number",
 ];
 
+/// Why the parameter's `name`, in which the pattern's `hit` found a MongoDB operator, is a clause of Socrata's
+/// query language (SoQL, which every open-data portal on Socrata serves: `?$where=boro = 'Brooklyn'`) rather
+/// than an operator smuggled into a query object: the name is the clause's (`$where`, `$having`) and its `value`
+/// is a whole condition that names a field ([`whole_query`]). MongoDB's `$where` takes JavaScript
+/// (`sleep(5000)`, `this.a == this.b`), which no SQL condition naming a field is.
+pub fn soql_clause(name: &[u8], hit: &[u8], value: Option<&[u8]>) -> Option<String> {
+    let clause = [&b"$where"[..], b"$having"]
+        .into_iter()
+        .find(|clause| name.eq_ignore_ascii_case(clause) && hit.eq_ignore_ascii_case(clause))?;
+    whole_query(clause, value?).map(|_| {
+        format!(
+            "`{}` is a clause of Socrata's query language (SoQL), and its value a condition on fields",
+            String::from_utf8_lossy(clause)
+        )
+    })
+}
+
 /// Why a member named `$type`, the body argument `name` (`json.record.$type`) the pattern's `hit` found, is a
 /// schema's type tag rather than MongoDB's operator: its `value` is a string that names no BSON type, as the
 /// type tags of AT Protocol (Bluesky's `{"$type":"app.bsky.feed.post"}`), Rest.li (LinkedIn's
@@ -627,7 +646,8 @@ pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
 }
 
 /// Whether the parameter `name` is named for a whole query ([`QUERY_VALUE_PARAMETERS`]): its last part (after a
-/// JSON member path's `.`) is one, or ends with one after `_` or `-` (`search_query`) or as the last word of a
+/// JSON member path's `.`) is one, or ends with one after `_` or `-` (`search_query`; after `$` too in a
+/// parameter of a URL or a form, Socrata's `$where`) or as the last word of a
 /// camel-case name (Grafana's SQL data sources' `rawSql`, `searchQuery`).
 pub fn is_query_parameter(name: &[u8]) -> bool {
     // An element of an array has its array's name (`queries.1` of Jira's `/jql/parse`).
@@ -643,7 +663,14 @@ pub fn is_query_parameter(name: &[u8]) -> bool {
                 && last[at - 1].is_ascii_lowercase()
                 && last[at..].eq_ignore_ascii_case(parameter)
         };
-        camel_case_word || super::name::ends_with_name(last, parameter, b"_-")
+        // A `$` prefixes the clauses of Socrata's query language (`?$where=...`, `$query`) in a URL; a JSON
+        // member named so is MongoDB's operator (`{"$where": ...}`).
+        let separators: &[u8] = if last.len() == name.len() {
+            b"_-$"
+        } else {
+            b"_-"
+        };
+        camel_case_word || super::name::ends_with_name(last, parameter, separators)
     })
 }
 
@@ -700,7 +727,18 @@ fn names_fields(expr: &Expr) -> bool {
 /// Whether `expr` names a field: a column or a call, itself or as an operand.
 fn has_field(expr: &Expr) -> bool {
     match expr {
-        Expr::Identifier(_) | Expr::CompoundIdentifier(_) | Expr::Function(_) => true,
+        Expr::Identifier(_) | Expr::CompoundIdentifier(_) => true,
+        // A call of a field (`UPPER(description)`, `within_circle(location, ...)`); one of literals alone
+        // (`sleep(5000)`) names none.
+        Expr::Function(function) => match &function.args {
+            FunctionArguments::List(list) => list.args.iter().any(|argument| {
+                let (FunctionArg::Named { arg, .. }
+                | FunctionArg::ExprNamed { arg, .. }
+                | FunctionArg::Unnamed(arg)) = argument;
+                matches!(arg, FunctionArgExpr::Expr(expr) if has_field(expr))
+            }),
+            FunctionArguments::None | FunctionArguments::Subquery(_) => false,
+        },
         Expr::BinaryOp { left, right, .. } => has_field(left) || has_field(right),
         Expr::Nested(inner)
         | Expr::UnaryOp { expr: inner, .. }
