@@ -275,7 +275,8 @@ fn is_media_types(value: &[u8]) -> bool {
 
 /// Whether `value` is a field selection as APIs take one in `fields` (Google's partial responses,
 /// `nextPageToken,files(id,name,parents),changes(file(id,name))`, `items/snippet/title`; Facebook's Graph API,
-/// `id,name,picture{url}`): field names (letters, digits, `_`, `*`) joined by `/`, each item perhaps followed by a
+/// `id,name,picture{url}`; YouTrack's, `id,author(login),visibility($type)`): field names (letters, digits,
+/// `_`, `*`, a `$` first) joined by `/`, each item perhaps followed by a
 /// nested selection in parentheses or braces, items apart by commas, with one nested selection at least. It
 /// names fields and nothing else: no quote, operator, blank or call with an argument that is not a field.
 pub fn is_field_selection(value: &[u8]) -> bool {
@@ -300,6 +301,8 @@ pub fn is_field_selection(value: &[u8]) -> bool {
             b if (b.is_ascii_alphanumeric() || matches!(b, b'_' | b'*')) && at != At::Closed => {
                 At::Name
             }
+            // A name's `$` first: YouTrack's `$type`, the entity type it returns with each item.
+            b'$' if at == At::Start => At::Name,
             _ => return false,
         };
     }
@@ -1455,6 +1458,7 @@ mod tests {
             "nextPageToken,newStartPageToken,changes(fileId,removed,time,file(id,name,mimeType))",
             "items(id,snippet/title),pageInfo",
             "id,name,picture{url}",
+            "id,author(login),visibility($type,permittedGroups(id,name))",
         ] {
             assert!(is_field_selection(selection.as_bytes()), "{selection}");
         }
