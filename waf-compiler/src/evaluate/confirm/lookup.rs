@@ -17,6 +17,49 @@ pub fn reported_class(matched: &[u8], reported: bool) -> Option<String> {
     })
 }
 
+/// Why the Java class the pattern's `hit` found in `value` is not that class: a phrase's name runs on into an
+/// exception's (`java.net.Socket` of `java.net.SocketTimeoutException`, `java.lang.Runtime` of
+/// `java.lang.RuntimeException`: what stack traces and logs name, and what no payload runs), or the hit starts
+/// inside a longer word (`runtime` of Android's log tag `AndroidRuntime`). CRS lists beginnings of names on
+/// purpose (`java.io.InputStream` of `java.io.InputStreamReader`): another longer name counts, and so does the
+/// accessor `getRuntime`, which reaches the class itself.
+pub fn inside_longer_class(value: &[u8], hit: Range<usize>, phrase: bool) -> Option<String> {
+    let matched = value.get(hit.clone())?;
+    let is_name = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_');
+    let longer = value[hit.end..]
+        .iter()
+        .take_while(|&&b| is_name(Some(&b)))
+        .count();
+    let rest = &value[hit.end..hit.end + longer];
+    let exception = [&b"exception"[..], b"error"].iter().any(|kind| {
+        rest.len() >= kind.len() && rest[rest.len() - kind.len()..].eq_ignore_ascii_case(kind)
+    });
+    if phrase && is_name(matched.last()) && exception {
+        return Some(format!(
+            "`{}` runs on into the exception `{}`",
+            String::from_utf8_lossy(matched),
+            String::from_utf8_lossy(&value[hit.start..hit.end + longer])
+        ));
+    }
+    let word_start = value[..hit.start]
+        .iter()
+        .rposition(|&b| !b.is_ascii_alphanumeric())
+        .map_or(0, |at| at + 1);
+    let prefix = &value[word_start..hit.start];
+    (matched.first().is_some_and(u8::is_ascii_alphabetic)
+        && !prefix.is_empty()
+        && prefix.iter().all(u8::is_ascii_alphabetic)
+        && !prefix.eq_ignore_ascii_case(b"get"))
+    .then(|| {
+        format!(
+            "`{}` starts inside the word `{}{}`",
+            String::from_utf8_lossy(matched),
+            String::from_utf8_lossy(prefix),
+            String::from_utf8_lossy(matched)
+        )
+    })
+}
+
 /// Why a hit of `${ctx` in `value` (CRS 944150's context lookup) is no lookup Log4j resolves: the name goes on
 /// with something other than the colon that ends a lookup's prefix (`${ctx.status}`, `${ctxPath}`).
 pub fn unresolved(value: &[u8], hit: Range<usize>) -> Option<String> {
@@ -79,6 +122,28 @@ pub fn package_path_name(value: &[u8], hit: Range<usize>, names: bool) -> Option
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_exception_or_a_log_tag_is_not_the_class_it_starts_with() {
+        let found = |value: &[u8], hit: &[u8], phrase: bool| {
+            let at = memchr::memmem::find(value, hit).expect("the hit is in the value");
+            inside_longer_class(value, at..at + hit.len(), phrase)
+        };
+        let trace = b"HTTP FAILED: java.net.SocketTimeoutException: timeout";
+        assert!(found(trace, b"java.net.Socket", true).is_some());
+        let log = b"e/androidruntime: fatal exception: main";
+        assert!(found(log, b"runtime", false).is_some());
+        assert!(
+            found(
+                b"new java.io.InputStreamReader(p)",
+                b"java.io.InputStream",
+                true
+            )
+            .is_none()
+        );
+        assert!(found(b"java.lang.runtime.getruntime().exec(x)", b"runtime", false).is_none());
+        assert!(found(b"x.getruntime().exec(x)", b"runtime", false).is_none());
+    }
 
     #[test]
     fn a_context_lookup_ends_its_prefix_with_a_colon() {

@@ -318,7 +318,9 @@ fn refuted_by_its_place(
         Confirm::Xss => xss::declaration_head(raw)
             .or_else(|| xss::inert_script_url(raw))
             .or_else(|| name::file_extension(transformed, hit.span.clone())),
-        Confirm::Lookup => lookup::unresolved(transformed, hit.span.clone()).or_else(|| {
+        Confirm::Lookup => lookup::unresolved(transformed, hit.span.clone())
+            .or_else(|| lookup::inside_longer_class(transformed, hit.span.clone(), hit.phrase))
+            .or_else(|| {
             (request.is_argument_name || request.name.is_empty())
                 .then(|| {
                     lookup::package_path_name(
