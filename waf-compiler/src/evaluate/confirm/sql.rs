@@ -594,6 +594,7 @@ const QUERY_VALUE_PARAMETERS: &[&str] = &[
     "cql",
     "sql",
     "soql",
+    "wiql",
     "filter",
     "where",
     "search",
@@ -618,10 +619,13 @@ pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
         return None;
     }
     let text = &empty_as_null(text);
-    let dialects: [(&str, &dyn Dialect); 3] = [
+    // SQL Server's dialect reads the bracketed names and `@` macros of Azure DevOps' WIQL
+    // (`SELECT [System.Id] FROM WorkItems WHERE [System.TeamProject] = @project`).
+    let dialects: [(&str, &dyn Dialect); 4] = [
         ("standard SQL", &GenericDialect {}),
         ("PostgreSQL", &PostgreSqlDialect {}),
         ("MySQL", &MySqlDialect {}),
+        ("SQL Server", &MsSqlDialect {}),
     ];
     dialects.iter().find_map(|&(dialect_name, dialect)| {
         let parse = |sql: &str| {
