@@ -556,6 +556,9 @@ fn value_shape(raw: &[u8], map: UnicodeMap, request: Request<'_>) -> Option<Shap
             && shape::is_field_selection(raw))
     {
         Some(Shape::Expression)
+    } else if name::says_url(request.name) && shape::is_url_or_path(raw, true) {
+        // A path of the site alone is a URL where the parameter's name says it holds one.
+        Some(Shape::Url)
     } else if request.cookie && raw.contains(&b'%') {
         // Applications read a cookie's value URL-decoded (PHP, Rails, Express's cookie parser): a consent or
         // cart cookie is a JSON document once decoded, and that is its shape.
@@ -1182,6 +1185,29 @@ mod tests {
             ..Request::default()
         };
         assert!(confirmed_at(Confirm::Sql, "json.$where", "$where", member));
+    }
+
+    #[test]
+    fn a_path_under_a_name_for_a_url_is_a_url() {
+        let page = Request {
+            name: b"_xfRequestUri",
+            ..Request::default()
+        };
+        let path = "/threads/docker-container-can-t-reach-host-network.484787/";
+        assert!(!confirmed_at(
+            Confirm::Shell,
+            path,
+            "/threads/docker-",
+            page
+        ));
+        assert!(confirmed_at(Confirm::Shell, "/x;id", ";id", page));
+        // Elsewhere a path alone stays a fragment.
+        assert!(confirmed_at(
+            Confirm::Shell,
+            path,
+            "/threads/docker-",
+            Request::default()
+        ));
     }
 
     #[test]

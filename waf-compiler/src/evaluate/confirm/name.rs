@@ -26,6 +26,15 @@ pub fn says_html(name: &[u8]) -> bool {
     memchr::memmem::find(&last_part(name).to_ascii_lowercase(), b"html").is_some()
 }
 
+/// Whether the parameter `name`'s last part says its value is a URL: `url`, `returnUrl`, `_xfRequestUri`.
+pub fn says_url(name: &[u8]) -> bool {
+    let last = last_part(name);
+    last.len() >= 3 && {
+        let end = &last[last.len() - 3..];
+        end.eq_ignore_ascii_case(b"url") || end.eq_ignore_ascii_case(b"uri")
+    }
+}
+
 /// Why the pattern's `hit` in `value` is not the word it looks for: a name character ends the hit and another
 /// follows it (`$path` of `$pathname`, a key every PostHog event carries; `bin/ar` of `bin/archive`), so the
 /// shell reads a longer variable or file name. A hit ending in punctuation (`bin/aa-`) is a prefix on purpose.

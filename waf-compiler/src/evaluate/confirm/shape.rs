@@ -786,8 +786,15 @@ fn is_guid(value: &[u8]) -> bool {
 /// the page a single-page app reports it is on), whose every byte may appear in a URL unescaped (RFC 3986's
 /// unreserved and reserved characters, and `%`): none of the quotes, blanks, angle or curly brackets,
 /// backslashes, pipes or backquotes an injection needs to leave a URL's place, written out or percent-encoded.
-/// (A path alone, `/bin/cat`, is no page: it stays a fragment.)
+/// (A path alone, `/bin/cat`, is no page: it stays a fragment, unless [`is_url_or_path`] is asked.)
 fn is_url(value: &[u8]) -> bool {
+    is_url_or_path(value, false)
+}
+
+/// Whether `value` is a URL ([`is_url`]) or, with `paths`, a path of the same site alone
+/// (`/threads/docker-container-networking.48213/`, the page XenForo's scripts say they are on): what a parameter
+/// named for a URL holds.
+pub fn is_url_or_path(value: &[u8], paths: bool) -> bool {
     let encoded_escape = value.windows(3).any(|w| {
         w[0] == b'%'
             && std::str::from_utf8(&w[1..])
@@ -801,7 +808,11 @@ fn is_url(value: &[u8]) -> bool {
             (value.len() > scheme.len() && value[..scheme.len()].eq_ignore_ascii_case(scheme))
                 .then(|| &value[scheme.len()..])
         })
-        .or_else(|| value.strip_prefix(b"/").filter(|path| path.contains(&b'?')));
+        .or_else(|| {
+            value
+                .strip_prefix(b"/")
+                .filter(|path| paths || path.contains(&b'?'))
+        });
     !encoded_escape
         && rest.is_some_and(|rest| {
             rest.first().is_some_and(|b| b.is_ascii_alphanumeric())
