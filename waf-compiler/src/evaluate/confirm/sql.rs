@@ -138,6 +138,29 @@ pub fn statement_that_does_not_parse(value: &[u8]) -> Option<String> {
     })
 }
 
+/// Why `value` is no injection though libinjection reads it as one: what it takes for SQL's modulo is a
+/// percentage (`Save 20% (today only)`, an audience's `LAL 1% (Purchasers)`): a number's `%` before a blank or
+/// the value's end, without those signs the value has no fingerprint, and it parses as an injection in no
+/// context (`1% (select 1)` does, as a modulo).
+pub fn percentage(value: &[u8]) -> Option<String> {
+    let is_sign = |at: usize| {
+        value[at] == b'%'
+            && at > 0
+            && value[at - 1].is_ascii_digit()
+            && value.get(at + 1).is_none_or(u8::is_ascii_whitespace)
+    };
+    if !(0..value.len()).any(is_sign) {
+        return None;
+    }
+    let without: Vec<u8> = (0..value.len())
+        .filter(|&at| !is_sign(at))
+        .map(|at| value[at])
+        .collect();
+    (sqli::fingerprint(&without).is_none() && works_as_injection(value).is_none()).then(|| {
+        "a percentage's sign, which libinjection reads as SQL's modulo: without it, no fingerprint".to_owned()
+    })
+}
+
 /// Whether the line of text `value` marks code as Markdown does, between backquotes that stand apart from the
 /// words around them and hold several words (`` One nit: `SELECT COUNT(*) FROM orders` is slow ``): a comment or
 /// a chat message showing a query, which must then work as an injection to count, as in a post of several
