@@ -5,7 +5,7 @@ JSON APIs, as browsers and fetch() send it. Run from the repository root after e
     python3 benches/benign/make_corpus.py
 
 It rewrites benches/benign/*.txt, one file per kind of traffic: the seven small hand-written files below, then the
-eighteen generated classes of generate/ (one module each, see their docstrings and README.md). Each file holds raw HTTP/1.1 requests one after
+nineteen generated classes of generate/ (one module each, see their docstrings and README.md). Each file holds raw HTTP/1.1 requests one after
 another (CRLF line ends, each request followed by a blank line, bodies framed by Content-Length), the format of
 the CSIC 2010 dataset, so `rulec replay` reads them too. Deterministic: the same script writes the same bytes.
 

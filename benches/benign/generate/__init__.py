@@ -7,7 +7,7 @@ make_corpus.py from the repository root:
 Each module's docstring says what it holds and which real clients, specifications and libraries its shapes come
 from. Nothing in the content is chosen to avoid or to hit any WAF rule.
 """
-from . import (api_bodies, beacons, binary_uploads, browsing, clients, code_snippets, everyday_words, forms_i18n, frameworks, graphql, json_api,
+from . import (api_bodies, back_office, beacons, binary_uploads, browsing, clients, code_snippets, everyday_words, forms_i18n, frameworks, graphql, json_api,
                large_sites, markdown, reported, rich_text, tokens_urls, webhooks, work_tools)
 
 # (module, requests): the order is the order of the README table.
@@ -30,6 +30,7 @@ CLASSES = [
     (webhooks, 1000),
     (large_sites, 1000),
     (work_tools, 1000),
+    (back_office, 1000),
 ]
 
 

@@ -17,13 +17,13 @@ pub fn reported_class(matched: &[u8], reported: bool) -> Option<String> {
     })
 }
 
-/// Why the Java class the pattern's `hit` found in `value` is not that class: a phrase's name runs on into an
+/// Why the Java class the pattern's `hit` found in `value` is not that class: its name runs on into an
 /// exception's (`java.net.Socket` of `java.net.SocketTimeoutException`, `java.lang.Runtime` of
 /// `java.lang.RuntimeException`: what stack traces and logs name, and what no payload runs), or the hit starts
 /// inside a longer word (`runtime` of Android's log tag `AndroidRuntime`). CRS lists beginnings of names on
 /// purpose (`java.io.InputStream` of `java.io.InputStreamReader`): another longer name counts, and so does the
 /// accessor `getRuntime`, which reaches the class itself.
-pub fn inside_longer_class(value: &[u8], hit: Range<usize>, phrase: bool) -> Option<String> {
+pub fn inside_longer_class(value: &[u8], hit: Range<usize>) -> Option<String> {
     let matched = value.get(hit.clone())?;
     let is_name = |b: Option<&u8>| b.is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_');
     let longer = value[hit.end..]
@@ -34,7 +34,7 @@ pub fn inside_longer_class(value: &[u8], hit: Range<usize>, phrase: bool) -> Opt
     let exception = [&b"exception"[..], b"error"].iter().any(|kind| {
         rest.len() >= kind.len() && rest[rest.len() - kind.len()..].eq_ignore_ascii_case(kind)
     });
-    if phrase && is_name(matched.last()) && exception {
+    if is_name(matched.last()) && exception {
         return Some(format!(
             "`{}` runs on into the exception `{}`",
             String::from_utf8_lossy(matched),
@@ -125,24 +125,24 @@ mod tests {
 
     #[test]
     fn an_exception_or_a_log_tag_is_not_the_class_it_starts_with() {
-        let found = |value: &[u8], hit: &[u8], phrase: bool| {
+        let found = |value: &[u8], hit: &[u8]| {
             let at = memchr::memmem::find(value, hit).expect("the hit is in the value");
-            inside_longer_class(value, at..at + hit.len(), phrase)
+            inside_longer_class(value, at..at + hit.len())
         };
         let trace = b"HTTP FAILED: java.net.SocketTimeoutException: timeout";
-        assert!(found(trace, b"java.net.Socket", true).is_some());
+        assert!(found(trace, b"java.net.Socket").is_some());
         let log = b"e/androidruntime: fatal exception: main";
-        assert!(found(log, b"runtime", false).is_some());
+        assert!(found(log, b"runtime").is_some());
         assert!(
             found(
-                b"new java.io.InputStreamReader(p)",
-                b"java.io.InputStream",
-                true
+                b"caused by: java.lang.runtimeexception: x",
+                b"java.lang.runtime"
             )
-            .is_none()
+            .is_some()
         );
-        assert!(found(b"java.lang.runtime.getruntime().exec(x)", b"runtime", false).is_none());
-        assert!(found(b"x.getruntime().exec(x)", b"runtime", false).is_none());
+        assert!(found(b"new java.io.InputStreamReader(p)", b"java.io.InputStream").is_none());
+        assert!(found(b"java.lang.runtime.getruntime().exec(x)", b"runtime").is_none());
+        assert!(found(b"x.getruntime().exec(x)", b"runtime").is_none());
     }
 
     #[test]

@@ -320,7 +320,7 @@ fn refuted_by_its_place(
             .or_else(|| xss::inert_script_url(raw))
             .or_else(|| name::file_extension(transformed, hit.span.clone())),
         Confirm::Lookup => lookup::unresolved(transformed, hit.span.clone())
-            .or_else(|| lookup::inside_longer_class(transformed, hit.span.clone(), hit.phrase))
+            .or_else(|| lookup::inside_longer_class(transformed, hit.span.clone()))
             .or_else(|| {
             (request.is_argument_name || request.name.is_empty())
                 .then(|| {
