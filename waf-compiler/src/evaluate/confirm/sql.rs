@@ -139,25 +139,40 @@ pub fn statement_that_does_not_parse(value: &[u8]) -> Option<String> {
 }
 
 /// Why `value` is no injection though libinjection reads it as one: what it takes for SQL's modulo is a
-/// percentage (`Save 20% (today only)`, an audience's `LAL 1% (Purchasers)`): a number's `%` before a blank or
-/// the value's end, without those signs the value has no fingerprint, and it parses as an injection in no
-/// context (`1% (select 1)` does, as a modulo).
-pub fn percentage(value: &[u8]) -> Option<String> {
-    let is_sign = |at: usize| {
-        value[at] == b'%'
-            && at > 0
-            && value[at - 1].is_ascii_digit()
-            && value.get(at + 1).is_none_or(u8::is_ascii_whitespace)
-    };
-    if !(0..value.len()).any(is_sign) {
+/// percentage (`Save 20% (today only)`, an audience's `LAL 1% (Purchasers)`: a number's `%` before a blank or the
+/// value's end) or a format string's placeholder (`Share "%@" with.`, `%1$s`, `%.2f`: the strings an iOS or
+/// Android app's translators edit), without those the value has no fingerprint, and it parses as an injection in
+/// no context (`1% (select 1)` does, as a modulo).
+pub fn percent_signs(value: &[u8]) -> Option<String> {
+    static PERCENT_RE: OnceLock<Regex> = OnceLock::new();
+    let signs = PERCENT_RE.get_or_init(|| {
+        Regex::new(
+            r"[0-9]%(?:\s|$)|%(?:[0-9]+\$)?[-+ #0]*[0-9]*(?:\.[0-9]+)?(?:hh|h|ll|l|q|L|z|t|j)?[@diouxXeEfgGcsSp]",
+        )
+        .expect("the percent pattern compiles")
+    });
+    // A percentage keeps its number and loses its sign; a placeholder becomes a word.
+    let mut plain = Vec::with_capacity(value.len());
+    let mut from = 0;
+    for found in signs.find_iter(value) {
+        plain.extend_from_slice(&value[from..found.start()]);
+        let text = &value[found.range()];
+        if text[0].is_ascii_digit() {
+            plain.push(text[0]);
+            plain.extend_from_slice(&text[2..]);
+        } else {
+            plain.push(b'x');
+        }
+        from = found.end();
+    }
+    if from == 0 {
         return None;
     }
-    let without: Vec<u8> = (0..value.len())
-        .filter(|&at| !is_sign(at))
-        .map(|at| value[at])
-        .collect();
-    (sqli::fingerprint(&without).is_none() && works_as_injection(value).is_none()).then(|| {
-        "a percentage's sign, which libinjection reads as SQL's modulo: without it, no fingerprint".to_owned()
+    plain.extend_from_slice(&value[from..]);
+    (sqli::fingerprint(&plain).is_none() && works_as_injection(value).is_none()).then(|| {
+        "a percentage's sign or a format string's placeholder, which libinjection reads as SQL's modulo: without \
+         them, no fingerprint"
+            .to_owned()
     })
 }
 
