@@ -633,6 +633,8 @@ const QUERY_VALUE_PARAMETERS: &[&str] = &[
     "sql",
     "soql",
     "wiql",
+    // the Google Visualization API's query language (`/gviz/tq?tq=select A, B where C > 1`)
+    "tq",
     "filter",
     "where",
     "search",
@@ -1132,6 +1134,15 @@ mod tests {
                 "jql",
                 "project=\"ZK\"AND\"status\"=\"closed\"AND\"affectedVersion\"IS NOT EMPTY",
             ),
+            (
+                "tq",
+                "select B, count(A) where A is not null group by B order by count(A) desc",
+            ),
+            ("$where", "boro = 'Queens' AND street_name = 'O''FARRELL'"),
+            (
+                "json.query",
+                "SELECT [System.Id] FROM WorkItems WHERE [System.TeamProject] = @project",
+            ),
         ] {
             assert!(
                 whole_query(name.as_bytes(), query.as_bytes()).is_some(),
@@ -1140,8 +1151,11 @@ mod tests {
         }
         assert!(!is_query_parameter(b"json.rawsql"));
         assert!(is_query_parameter(b"json.searchQuery"));
+        assert!(is_query_parameter(b"$where"));
+        assert!(!is_query_parameter(b"json.$where"));
         for (name, value) in [
             ("q", "1 or 1=1"),
+            ("q", "sleep(5000)"),
             ("q", "x' or 'a'='a"),
             ("q", "test' or 1="),
             ("filter", "1 union select password from users"),
