@@ -1253,6 +1253,12 @@ mod tests {
         let weblogic = "vQEj23-SOVYoTjD5YuMyLt-DiCgGstza!-1630794642!1700000000000";
         assert!(!confirmed_at(Confirm::Shell, weblogic, "!-1", cookie));
         assert!(confirmed_at(Confirm::Shell, "x;!-1", "!-1", cookie));
+        let adf = Request {
+            name: b"javax.faces.ViewState",
+            ..Request::default()
+        };
+        assert!(!confirmed_at(Confirm::Shell, "!-6p693zdqiv", "!-6", adf));
+        assert!(confirmed_at(Confirm::Shell, "!-1", "!-1", adf));
         let frame =
             "%7B%22file%22%3A%22%2Fvar%2Fwww%2Fshop%2Fsrc%2FController.php%22%2C%22line%22%3A86%7D";
         assert!(!confirmed_at(Confirm::Code, frame, "%2Fvar%2Fwww", cookie));

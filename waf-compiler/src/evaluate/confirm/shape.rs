@@ -400,9 +400,18 @@ fn joins_names(word: &[u8], at: usize) -> bool {
 
 /// A Java application server's session id with the server's route after `!` (Oracle WebLogic's `JSESSIONID`,
 /// PeopleSoft's `PSJSESSIONID`: `vQEj23-SOVYoTjD5YuMyLt-DiCgGstza!-1630794642`, perhaps a second hash and a
-/// creation time after more `!`): an identifier and signed numbers, whose `!-1` the shell would read as its
-/// history but which no shell ever sees.
+/// creation time after more `!`), or the view state token of the same servers' ADF pages: an identifier and
+/// signed numbers, whose `!-1` the shell would read as its history but which no shell ever sees.
 fn is_routed_session_id(value: &[u8]) -> bool {
+    // Oracle ADF's and Apache Trinidad's view state token, `javax.faces.ViewState=!-6p693zdqiv`: a `!` and the
+    // state's id.
+    let state_token = value.strip_prefix(b"!").is_some_and(|token| {
+        let id = token.strip_prefix(b"-").unwrap_or(token);
+        id.len() >= STATE_TOKEN_LENGTH && id.iter().all(u8::is_ascii_alphanumeric)
+    });
+    if state_token {
+        return true;
+    }
     let mut parts = value.split(|&b| b == b'!');
     let id = parts.next().unwrap_or_default();
     let routes: Vec<&[u8]> = parts.collect();
@@ -419,6 +428,9 @@ fn is_routed_session_id(value: &[u8]) -> bool {
 
 /// The shortest id of a [`is_routed_session_id`]: WebLogic's are 32 characters and more; a word is no session.
 const ROUTED_SESSION_ID_LENGTH: usize = 16;
+
+/// The shortest id of an ADF view state token (`!-6p693zdqiv`); a history expansion is a few characters (`!-1`).
+const STATE_TOKEN_LENGTH: usize = 8;
 
 /// URL schemes whose URL a browser runs as a script or renders as a page of the URL's own making.
 const SCRIPT_SCHEMES: [&[u8]; 5] = [b"javascript", b"vbscript", b"livescript", b"mocha", b"data"];
