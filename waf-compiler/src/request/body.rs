@@ -194,10 +194,13 @@ fn compressed(body: &[u8]) -> Option<Vec<u8>> {
     coding.decode(body, MAX_INFLATED.max(body.len() + 1))
 }
 
-/// Whether `body` is binary data: a NUL byte, or bytes that are not UTF-8 (text of any language a form, a
-/// JSON document or a script sends is UTF-8 without NUL).
+/// Whether `body` is binary data: a NUL byte, or bytes that are not UTF-8 with a control character among them
+/// (text of any language a form, a JSON document or a script sends is UTF-8 without NUL). Bytes that are not
+/// UTF-8 but no control character are text in a legacy 8-bit encoding (an accounting import in Windows-1252,
+/// DATEV's `Buchungsstapel` CSV): one value, read whole, not runs cut at each accented letter.
 fn is_binary(body: &[u8]) -> bool {
-    body.contains(&0) || std::str::from_utf8(body).is_err()
+    let control = |b: &u8| (*b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || *b == 0x7f;
+    body.contains(&0) || (std::str::from_utf8(body).is_err() && body.iter().any(control))
 }
 
 /// [`parse_untyped`] of a body that is not, or no longer, compressed.
@@ -1144,6 +1147,9 @@ mod tests {
     #[test]
     fn binary_bodies_yield_their_text() {
         let arena = Bump::new();
+        // Text in Windows-1252 (no control character among its bytes) is text, one value.
+        let legacy = b"Umsatz;Konto;Buchungstext\r\n12,50;1000;\"B\xfccher\"\r\n";
+        assert_eq!(args(&arena, legacy, b"application/octet-stream").len(), 1);
         // A protobuf-like message: tags and lengths between strings.
         let body = b"\x0a\x05alice\x12\x0fhello' or 1=1--\x18\x01\x00";
         assert_eq!(
