@@ -19,6 +19,7 @@
 //! - [`sparql`]: a whole SPARQL query in a parameter named for a query is the API's language;
 //! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
 //! - [`credentials`]: an `Authorization` header's parameters (Digest, OAuth 1.0, Hawk) are judged one by one;
+//! - [`csv`]: a body that is a CSV, semicolon- or tab-separated document is judged field by field;
 //! - [`json`]: a JSON document carried in a field (a cookie, a form field) is judged by its strings;
 //! - [`message`]: HTTP request smuggling and response splitting: a request or status line, header lines or
 //!   a forged page where a line starts.
@@ -30,6 +31,7 @@
 //! a clean request pays nothing.
 
 mod credentials;
+mod csv;
 mod decode;
 mod escape;
 mod fixation;
@@ -507,8 +509,9 @@ fn in_strings_of<'s>(
     }
 }
 
-/// A GraphQL document (the query a single-page app posts) or credentials written as a scheme's parameters
-/// ([`credentials`]), judged by their strings ([`in_strings_of`]). None when `raw` is neither.
+/// A GraphQL document (the query a single-page app posts), credentials written as a scheme's parameters
+/// ([`credentials`]) or a body that is a delimited document ([`csv`]), judged by their strings
+/// ([`in_strings_of`]). None when `raw` is none of them.
 fn in_document_strings(
     confirm: Confirm,
     raw: &[u8],
@@ -532,6 +535,19 @@ fn in_document_strings(
         return Some(in_strings_of(
             "credentials' parameters",
             values,
+            confirm,
+            map,
+            request,
+        ));
+    }
+    // A body of no other shape (a CSV or TSV file posted as the body, which no form parser splits).
+    if request.name.is_empty()
+        && let Some(fields) = csv::fields(raw)
+    {
+        let fields = fields.iter().map(|field| field.as_ref());
+        return Some(in_strings_of(
+            "a delimited document",
+            fields,
             confirm,
             map,
             request,
