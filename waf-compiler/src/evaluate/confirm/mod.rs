@@ -757,6 +757,20 @@ fn pairs(
             reason: format!("in a value of a query string: {reason}"),
         };
     }
+    // A hit that is a pair's name, one the API's query language gives its options (OData's `$filter` in an
+    // Azure batch's `url`), is that language's, as such a parameter of the request itself is.
+    if confirm == Confirm::Sql
+        && let Some(hit) = hit
+        && let Some(reason) = pairs
+            .iter()
+            .filter(|(name, _, _)| name.eq_ignore_ascii_case(hit))
+            .find_map(|(name, _, _)| sql::query_language(name))
+    {
+        return Confirmation {
+            confirmed: false,
+            reason: format!("in a name of a query string: {reason}"),
+        };
+    }
     // A hit that starts or ends on the query string's syntax, or runs across a pair's end into the next pair,
     // is in no one value the application reads.
     let on_syntax = hit.is_some_and(|hit| {
@@ -1238,6 +1252,18 @@ mod tests {
             assert!(!confirmed(Confirm::Sql, text), "{text}");
         }
         assert!(confirmed(Confirm::Sql, "1% (select 1)"));
+    }
+
+    #[test]
+    fn an_odata_option_in_a_urls_query_is_the_languages() {
+        let batch = Request {
+            name: b"json.requests.0.url",
+            ..Request::default()
+        };
+        let url = "https://management.azure.com/subscriptions/1/providers/Microsoft.Consumption/usageDetails?$filter=properties%2FusageStart%20ge%20'2025-01-01'&api-version=2023-05-01";
+        assert!(!confirmed_at(Confirm::Sql, url, "$filter", batch));
+        let smuggled = "https://shop.example/api?user[$ne]=1&x='";
+        assert!(confirmed_at(Confirm::Sql, smuggled, "$ne", batch));
     }
 
     #[test]

@@ -880,8 +880,10 @@ fn pairs_in(value: &[u8]) -> Option<usize> {
             .position(|&b| b == b'=')
             .map_or((pair.len(), false), |end| (end, true));
         let name = crate::transform::url_decode(&pair[..end]);
-        let is_name = (1..=MAX_PAIR_NAME).contains(&name.len())
-            && name.iter().all(|&b| {
+        // OData's and SoQL's options start with `$` (`$filter`, `$top`, `$where`).
+        let bare = name.strip_prefix(b"$").unwrap_or(&name);
+        let is_name = (1..=MAX_PAIR_NAME).contains(&bare.len())
+            && bare.iter().all(|&b| {
                 b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.' | b'[' | b']')
             });
         if !is_name {
