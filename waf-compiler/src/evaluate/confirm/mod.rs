@@ -292,6 +292,7 @@ fn refuted_by_its_place(
             })
             .flatten()
             .or_else(|| redirect::client_address(request.name, raw))
+            .or_else(|| redirect::cors_origin(request.name, raw))
             .or_else(|| in_every_form(decoded, |form| macros::placeholders(matched, form)))
             .or_else(|| macros::template_references(matched, transformed)),
         Confirm::Sql => sql::query_language(raw)

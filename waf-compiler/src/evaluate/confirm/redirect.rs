@@ -7,7 +7,8 @@
 //! client, named by its URL as IndieAuth names clients (`client_id=http://192.168.1.52:8123/`, its
 //! `redirect_uri` under it), on every sign-in of every installation reached on the LAN; CRS's remote file
 //! inclusion rule flags any URL of an IP address (931100). A private network's address is nowhere an attacker
-//! serves a file to include from.
+//! serves a file to include from. A CORS setting's allowed origins (`http://localhost:3000`) are compared, never
+//! fetched, either.
 
 /// The parameters OAuth names a client's own address by: RFC 6749 §3.1.2's redirection endpoint (OpenID Connect
 /// and providers name others after it with a prefix: `post_logout_redirect_uri`, `success_redirect_uri`), and
@@ -25,6 +26,47 @@ pub fn client_address(name: &[u8], value: &[u8]) -> Option<String> {
     {
         return None;
     }
+    let (host, rest) = host_and_rest(value)?;
+    let loopback = [b"127.0.0.1".as_slice(), b"[::1]", b"localhost"]
+        .iter()
+        .any(|h| host.eq_ignore_ascii_case(h));
+    // Nothing after the authority an injection needs: a path and a query of URL characters.
+    let plain = rest
+        .iter()
+        .all(|&b| b.is_ascii_alphanumeric() || b"-._~/?=&%".contains(&b));
+    (plain && (loopback || is_private_ipv4(host))).then(|| {
+        "an OAuth client's own address (a native app's loopback redirect, RFC 8252; a LAN service's address): the \
+         browser is sent there, nothing is fetched from an attacker"
+            .to_owned()
+    })
+}
+
+/// The parameters a site's CORS settings name the origins it lets read its answers by (S3's, Azure Storage's and
+/// API gateways' `AllowedOrigins`, `allowed_origins`, `cors.origins`).
+const ORIGIN_PARAMETERS: [&[u8]; 2] = [b"origin", b"origins"];
+
+/// Why `value`, sent as `name`, is an origin a CORS setting allows rather than a URL to fetch: a parameter
+/// named for origins (the last part of its name ends so, an array's index aside) holding an `http(s)` origin
+/// alone, a host and perhaps a port (`http://localhost:3000`, as every developer allows their own machine). A
+/// browser compares the origin of a page with it; nothing fetches it, so a loopback host there forges no request.
+pub fn cors_origin(name: &[u8], value: &[u8]) -> Option<String> {
+    let last = name
+        .rsplit(|&b| b == b'.')
+        .find(|part| !part.iter().all(u8::is_ascii_digit))
+        .unwrap_or(name)
+        .to_ascii_lowercase();
+    let named = ORIGIN_PARAMETERS
+        .iter()
+        .any(|parameter| last.ends_with(parameter));
+    let (host, rest) = host_and_rest(value)?;
+    (named && !host.is_empty() && (rest.is_empty() || rest == b"/")).then(|| {
+        "an origin a CORS setting allows, which browsers compare pages with and nothing fetches"
+            .to_owned()
+    })
+}
+
+/// The host of the `http(s)` URL `value` (its port checked and taken off) and what follows its authority.
+fn host_and_rest(value: &[u8]) -> Option<(&[u8], &[u8])> {
     let rest = value
         .strip_prefix(b"http://")
         .or_else(|| value.strip_prefix(b"https://"))?;
@@ -43,18 +85,7 @@ pub fn client_address(name: &[u8], value: &[u8]) -> Option<String> {
         }
         _ => authority,
     };
-    let loopback = [b"127.0.0.1".as_slice(), b"[::1]", b"localhost"]
-        .iter()
-        .any(|h| host.eq_ignore_ascii_case(h));
-    // Nothing after the authority an injection needs: a path and a query of URL characters.
-    let plain = rest[authority_end..]
-        .iter()
-        .all(|&b| b.is_ascii_alphanumeric() || b"-._~/?=&%".contains(&b));
-    (plain && (loopback || is_private_ipv4(host))).then(|| {
-        "an OAuth client's own address (a native app's loopback redirect, RFC 8252; a LAN service's address): the \
-         browser is sent there, nothing is fetched from an attacker"
-            .to_owned()
-    })
+    Some((host, &rest[authority_end..]))
 }
 
 /// Whether `host` is an IPv4 address of a private network (RFC 1918), written as four decimal numbers.
@@ -71,6 +102,15 @@ fn is_private_ipv4(host: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_allowed_origin_is_compared_not_fetched() {
+        let name = b"json.properties.cors.allowedOrigins.2";
+        assert!(cors_origin(name, b"http://localhost:3000").is_some());
+        assert!(cors_origin(b"AllowedOrigins", b"https://127.0.0.1/").is_some());
+        assert_eq!(cors_origin(name, b"http://localhost:3000/admin"), None);
+        assert_eq!(cors_origin(b"url", b"http://localhost:3000"), None);
+    }
 
     #[test]
     fn native_app_redirects_and_nothing_else() {
