@@ -519,42 +519,24 @@ fn in_document_strings(
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Option<Confirmation> {
-    if let Some(strings) = graphql::strings(raw) {
-        let strings = strings.iter().map(|string| string.as_bytes());
-        return Some(in_strings_of(
-            "a GraphQL document",
-            strings,
-            confirm,
-            map,
-            request,
-        ));
-    }
-    if credentials::is_authorization(request.name)
-        && let Some(values) = credentials::parameters(raw)
+    let (kind, strings): (&str, Vec<Cow<'_, [u8]>>) = if let Some(strings) = graphql::strings(raw) {
+        let strings = strings
+            .into_iter()
+            .map(|string| Cow::Owned(string.into_bytes()));
+        ("a GraphQL document", strings.collect())
+    } else if let Some(values) = credentials::is_authorization(request.name)
+        .then(|| credentials::parameters(raw))
+        .flatten()
     {
-        let values = values.iter().map(|value| value.as_ref());
-        return Some(in_strings_of(
-            "credentials' parameters",
-            values,
-            confirm,
-            map,
-            request,
-        ));
-    }
-    // A body of no other shape (a CSV or TSV file posted as the body, which no form parser splits).
-    if request.name.is_empty()
-        && let Some(fields) = csv::fields(raw)
-    {
-        let fields = fields.iter().map(|field| field.as_ref());
-        return Some(in_strings_of(
-            "a delimited document",
-            fields,
-            confirm,
-            map,
-            request,
-        ));
-    }
-    None
+        ("credentials' parameters", values)
+    } else if let Some(fields) = request.name.is_empty().then(|| csv::fields(raw)).flatten() {
+        // A body of no other shape: a CSV or TSV file posted as the body, which no form parser splits.
+        ("a delimited document", fields)
+    } else {
+        return None;
+    };
+    let strings = strings.iter().map(|string| string.as_ref());
+    Some(in_strings_of(kind, strings, confirm, map, request))
 }
 
 /// The shape of data `raw` has, if any. Only data needs a parser's word; a fragment of no other shape scores as
