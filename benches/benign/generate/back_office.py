@@ -9,12 +9,18 @@ Sync's Hawk-signed requests (`Authorization: Hawk id="...", mac="..."`); a shop'
 (`Phone case (silicone) for iPhone 15`, `Save 20% (today only)`); EDI documents (X12, EDIFACT) posted over AS2 and
 a marketplace's tab-separated inventory file; XenForo's AJAX calls naming the page they are on
 (`_xfRequestUri=/threads/<slug>.<id>/`); and bug reports quoting Android and Java stack traces
-(`AndroidRuntime`, `java.net.SocketTimeoutException`).
+(`AndroidRuntime`, `java.net.SocketTimeoutException`); Oracle ADF pages posting their view state token
+(`javax.faces.ViewState=!-6p693zdqiv`); an accounting batch in Windows-1252 posted as the body (DATEV's `EXTF`
+CSV); the Azure portal batching ARM calls whose URLs carry OData's `$filter`, and storage CORS settings allowing
+a developer's `http://localhost:3000`; a chart reading a sheet through the Google Visualization API (`tq=select
+A, sum(B) group by A`); an app's strings with their format placeholders (`Share "%@" with.`, `%1$s`).
 
 Where the shapes come from: Oracle WebLogic's session cookie format, ASP.NET's postback and GridView event
 arguments, Application Insights' envelope schema, Socrata's SODA and SoQL documentation, YouTrack's REST API field
 syntax, Azure DevOps' WIQL reference, Mozilla's Hawk and SyncStorage protocols, ANSI X12 and UN/EDIFACT and RFC 4130
-(AS2), XenForo's JavaScript, Android's logcat format; written from that knowledge, every value generated here.
+(AS2), XenForo's JavaScript, Android's logcat format, Oracle ADF's state saving, DATEV's EXTF format, Azure Resource
+Manager's batch API and CORS rules, the Google Visualization API's query language, iOS's and Android's string
+resources; written from that knowledge, every value generated here.
 """
 import random
 
@@ -178,11 +184,68 @@ def xenforo(rng, c):
                 extra=[("X-Requested-With", "XMLHttpRequest")]))
 
 
+def adf(rng, c):
+    """An Oracle ADF page (OPERA Cloud, Fusion apps) posting a partial page request with its view state token."""
+    host = pick(rng, ["opera.example-hotel.com", "fa-example.oraclecloud.com"])
+    c.add("POST", "/OPERA9/faces/adf.task-flow", form_post(rng, host, f"https://{host}/OPERA9/faces/home", "application/x-www-form-urlencoded"),
+          form([("pt1:r1:0:it1", text.name(rng)), ("org.apache.myfaces.trinidad.faces.FORM", "f1"),
+                ("javax.faces.ViewState", f"!{rng.choice(['-', ''])}{alnum(rng, rng.randint(9, 12), 'abcdefghijklmnopqrstuvwxyz0123456789')}"),
+                ("event", "pt1:r1:0:cb1"), ("oracle.adf.view.rich.PPR_FORCED", "true")]))
+
+
+def accounting_batch(rng, c):
+    """An accounting import posted as its file: DATEV's EXTF batch, semicolon-separated, in Windows-1252."""
+    rows = ['"EXTF";700;21;"Buchungsstapel";13;20250520095654889;;"RE";"DATEV";"";948072;58674;20250101;4',
+            "Umsatz (ohne Soll/Haben-Kz);Soll/Haben-Kennzeichen;WKZ Umsatz;Konto;Gegenkonto (ohne BU-Schlüssel);Belegdatum;Buchungstext"]
+    for _ in range(rng.randint(2, 8)):
+        rows.append(f'{rng.randint(1, 9999)},{rng.randint(0, 99):02d};"{pick(rng, ["S", "H"])}";"EUR";{rng.randint(1000, 9999)};'
+                    f'{rng.randint(1000, 9999)};{rng.randint(101, 3112)};"{pick(rng, ["Bürobedarf (Papier, Toner)", "Tankstelle Berlin", "Fachliteratur „NWB“ Abo", "Zeitschriften/Bücher"])}"')
+    c.add("POST", "/platform/v3/clients/948072-58674/extf-files/import",
+          [("Host", "accounting-extf-files.api.example.de"), ("User-Agent", "Apache-HttpClient/4.5.13 (Java/11.0.21)"),
+           ("Content-Type", "application/octet-stream"), ("Filename", "EXTF_Buchungsstapel_202505.csv")],
+          ("\r\n".join(rows) + "\r\n").encode("cp1252"))
+
+
+def cloud_console(rng, c):
+    """The Azure portal batching ARM calls with OData filters, and a storage account's CORS settings."""
+    if rng.random() < 0.5:
+        sub = uid(rng)
+        url = (f"https://management.azure.com/subscriptions/{sub}/providers/Microsoft.Consumption/usageDetails?"
+               f"$filter=properties%2FusageStart%20ge%20'2026-{rng.randint(1, 9):02d}-01'&api-version=2023-05-01")
+        c.add("POST", "/batch?api-version=2020-06-01", fetch(rng, "management.azure.com", "https://portal.azure.com/",
+                                                             content_type="application/json", auth="Bearer " + alnum(rng, 64)),
+              jsonb({"requests": [{"httpMethod": "GET", "name": uid(rng), "url": url}]}))
+    else:
+        origins = ["https://app.example.com", f"http://localhost:{pick(rng, [3000, 5173, 8080])}", "http://127.0.0.1:4200"]
+        c.add("PUT", f"/subscriptions/{uid(rng)}/resourceGroups/web/providers/Microsoft.Storage/storageAccounts/assets/blobServices/default"
+                     "?api-version=2023-01-01",
+              fetch(rng, "management.azure.com", "https://portal.azure.com/", content_type="application/json"),
+              jsonb({"properties": {"cors": {"corsRules": [{"allowedOrigins": origins, "allowedMethods": ["GET", "PUT"],
+                                                           "allowedHeaders": ["*"], "exposedHeaders": ["*"], "maxAgeInSeconds": 3600}]}}}))
+
+
+def chart_query(rng, c):
+    """A chart reading a sheet through the Google Visualization API's query language."""
+    tq = pick(rng, ["select A, sum(B) group by A", "select B, count(A) where A is not null group by B order by count(A) desc",
+                    "select A, B, C where D > 136 order by D desc limit 20"])
+    c.add("GET", f"/spreadsheets/d/{alnum(rng, 44)}/gviz/tq?" + form([("tqx", "out:json"), ("tq", tq), ("gid", "0")]),
+          fetch(rng, "docs.example.com", "https://dashboard.example.org/"))
+
+
+def app_strings(rng, c):
+    """A localization platform saving an app's strings with their format placeholders."""
+    key, value = pick(rng, [("share_sheet_title", 'Share "%@" with.'), ("items_left", "%1$d items left (%2$s)"),
+                            ("discount_label", "Save %d%% today"), ("price_per", "%.2f per month")])
+    c.add("PUT", f"/api2/projects/{hexid(rng, 16)}/keys/{rng.randint(1000, 99999)}",
+          fetch(rng, "app.example-l10n.com", "https://app.example-l10n.com/project", content_type="application/json"),
+          jsonb({"key_name": key, "translations": [{"language_iso": "en", "translation": value}]}))
+
+
 def build(n=1000, seed=0xB0FF):
     rng = random.Random(seed)
     c = Corpus("back-office")
     makers = [(3, peoplesoft), (3, webforms), (2, open_data), (3, trackers), (1, firefox_sync), (2, shop_admin), (2, b2b),
-              (1, xenforo)]
+              (1, xenforo), (1, adf), (1, accounting_batch), (2, cloud_console), (1, chart_query), (1, app_strings)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
