@@ -41,11 +41,7 @@ pub fn inside_longer_class(value: &[u8], hit: Range<usize>) -> Option<String> {
             String::from_utf8_lossy(&value[hit.start..hit.end + longer])
         ));
     }
-    let word_start = value[..hit.start]
-        .iter()
-        .rposition(|&b| !b.is_ascii_alphanumeric())
-        .map_or(0, |at| at + 1);
-    let prefix = &value[word_start..hit.start];
+    let prefix = &value[super::name::word_start(value, hit.start)..hit.start];
     (matched.first().is_some_and(u8::is_ascii_alphabetic)
         && !prefix.is_empty()
         && prefix.iter().all(u8::is_ascii_alphabetic)

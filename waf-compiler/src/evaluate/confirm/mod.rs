@@ -179,18 +179,19 @@ pub fn confirm(
             }
         }
     }
+    let site = request.site();
     if shape == Shape::Pairs {
         return pairs(
             confirm,
             &forms,
             transformed.get(hit.span.clone()),
             map,
-            request.site(),
+            site,
         );
     }
     match forms
         .iter()
-        .find_map(|form| parse(confirm, form, shape, map, request.site()))
+        .find_map(|form| parse(confirm, form, shape, map, site))
     {
         Some(reason) => Confirmation {
             confirmed: true,
@@ -489,10 +490,9 @@ fn in_strings_of<'s>(
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Confirmation {
+    let site = request.site();
     let found = strings.into_iter().find_map(|string| match confirm {
-        Confirm::Sql | Confirm::Xss | Confirm::Shell => {
-            in_string(confirm, string, map, request.site())
-        }
+        Confirm::Sql | Confirm::Xss | Confirm::Shell => in_string(confirm, string, map, site),
         _ => {
             let judged = self::confirm(confirm, string, string, Hit::default(), map, request);
             judged.confirmed.then_some(judged.reason)

@@ -21,6 +21,22 @@ pub fn last_part(name: &[u8]) -> &[u8] {
         .unwrap_or(name)
 }
 
+/// Where the run of letters and digits that `at` is in or ends starts in `value`.
+pub fn word_start(value: &[u8], at: usize) -> usize {
+    value[..at]
+        .iter()
+        .rposition(|b| !b.is_ascii_alphanumeric())
+        .map_or(0, |before| before + 1)
+}
+
+/// The last part of a JSON member's path `name` (after its last `.`) that is no array index: an element of an
+/// array has its array's name (`queries.1` of Jira's `/jql/parse`, `cors.allowedOrigins.2`).
+pub fn member_name(name: &[u8]) -> &[u8] {
+    name.rsplit(|&b| b == b'.')
+        .find(|part| !part.iter().all(u8::is_ascii_digit))
+        .unwrap_or(name)
+}
+
 /// Whether the parameter `name`'s last part says its value is HTML: `html`, `headHtml`, `body_html`, `HTMLBody`.
 pub fn says_html(name: &[u8]) -> bool {
     memchr::memmem::find(&last_part(name).to_ascii_lowercase(), b"html").is_some()
@@ -94,10 +110,7 @@ pub fn starts_inside_word(value: &[u8], hit: Range<usize>) -> Option<String> {
     if !(first.is_ascii_alphabetic() && before.is_ascii_alphabetic()) {
         return None;
     }
-    let start = value[..hit.start]
-        .iter()
-        .rposition(|b| !b.is_ascii_alphanumeric())
-        .map_or(0, |at| at + 1);
+    let start = word_start(value, hit.start);
     let end = value[hit.start..]
         .iter()
         .position(|b| !b.is_ascii_alphanumeric())

@@ -50,11 +50,7 @@ const ORIGIN_PARAMETERS: [&[u8]; 2] = [b"origin", b"origins"];
 /// alone, a host and perhaps a port (`http://localhost:3000`, as every developer allows their own machine). A
 /// browser compares the origin of a page with it; nothing fetches it, so a loopback host there forges no request.
 pub fn cors_origin(name: &[u8], value: &[u8]) -> Option<String> {
-    let last = name
-        .rsplit(|&b| b == b'.')
-        .find(|part| !part.iter().all(u8::is_ascii_digit))
-        .unwrap_or(name)
-        .to_ascii_lowercase();
+    let last = super::name::member_name(name).to_ascii_lowercase();
     let named = ORIGIN_PARAMETERS
         .iter()
         .any(|parameter| last.ends_with(parameter));

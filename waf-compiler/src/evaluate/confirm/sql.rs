@@ -694,11 +694,7 @@ pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
 /// parameter of a URL or a form, Socrata's `$where`) or as the last word of a
 /// camel-case name (Grafana's SQL data sources' `rawSql`, `searchQuery`).
 pub fn is_query_parameter(name: &[u8]) -> bool {
-    // An element of an array has its array's name (`queries.1` of Jira's `/jql/parse`).
-    let last = name
-        .rsplit(|&b| b == b'.')
-        .find(|part| !part.iter().all(u8::is_ascii_digit))
-        .unwrap_or(name);
+    let last = super::name::member_name(name);
     QUERY_VALUE_PARAMETERS.iter().any(|parameter| {
         let parameter = parameter.as_bytes();
         let camel_case_word = last.len() > parameter.len() && {
