@@ -15,9 +15,10 @@ CMS entries whose rich-text nodes hold headings such as `Update (Jan 14):`; and 
 with its SOAP media type (`SendMsgRequest` with a mail's text and HTML parts); and PubMed's and a scholarly search
 engine's boolean queries (field tags `[tiab]`, `[mh]`, wildcards, phrases, `AND`/`OR`/`NOT`, parentheses); Scratch
 saving projects (blocks keyed by Blockly's generated ids, twenty characters of letters, digits and punctuation) and
-costumes drawn in its editor (SVG); meeting transcripts uploaded as WebVTT (`<v Name>` voice tags); a wiki's
-visual editor saving a page as the whole HTML document its parser made (a `<base>` of the wiki's own address,
-categories and RDFa relations as `<link rel="mw:...">`); and a site builder saving the head code of a site's pages
+costumes drawn in its editor (SVG), and a Blockly lesson posting its program as Blockly's XML (`<xml><block ...>`);
+meeting transcripts uploaded as WebVTT (`<v Name>` voice tags); a wiki's visual editor saving a page as the whole
+HTML document its parser made (a `<base>` of the wiki's own address, categories and RDFa relations as
+`<link rel="mw:...">`); and a site builder saving the head code of a site's pages
 (`head_html`: font preconnects, a style sheet of its own, JSON-LD structured data).
 
 Where the shapes come from: Atlassian's JQL reference and REST API v2/v3, the Jupyter Server contents and kernels
@@ -320,6 +321,9 @@ def scratch(rng, c):
         c.add("POST", f"/{hexid(rng, 32)}.svg", fetch(rng, "assets.scratch.example", "https://scratch.example/projects/editor/",
                                                       content_type="image/svg+xml"), svg)
         return
+    if rng.random() < 0.3:
+        blockly(rng, c)
+        return
     ids = ["".join(rng.choice(SOUP) for _ in range(20)) for _ in range(rng.randint(2, 6))]
     blocks = {}
     for i, block in enumerate(ids):
@@ -330,6 +334,28 @@ def scratch(rng, c):
                "meta": {"semver": "3.0.0", "vm": "4.8.0", "agent": "Mozilla/5.0"}}
     c.add("PUT", f"/{rng.randint(900000000, 999999999)}", fetch(rng, "projects.scratch.example", "https://scratch.example/",
                                                                content_type="application/json"), jsonb(project))
+
+
+def blockly(rng, c):
+    """A Blockly lesson submitting its program as Blockly's XML (`<xml>` around nested `<block>`s, `<field>`s and
+    `<next>`s), as code.org-style course sites post it with the attempt's result."""
+    def chain(depth):
+        kind = pick(rng, ["maze_moveForward", "maze_turn", "controls_repeat", "math_number", "text_print"])
+        inner = {"maze_turn": f'<field name="DIR">{pick(rng, ["turnLeft", "turnRight"])}</field>',
+                 "controls_repeat": f'<field name="TIMES">{rng.randint(2, 9)}</field>',
+                 "math_number": f'<field name="NUM">{rng.randint(0, 99)}</field>',
+                 "text_print": f'<value name="TEXT"><block type="text"><field name="TEXT">{text.sentence(rng)[:30]}</field></block></value>'
+                 }.get(kind, "")
+        rest = f"<next>{chain(depth - 1)}</next>" if depth else ""
+        return f'<block type="{kind}" id="{"".join(rng.choice(SOUP[26:]) for _ in range(20))}">{inner}{rest}</block>'
+    program = f'<xml xmlns="https://developers.google.com/blockly/xml"><block type="when_run" deletable="false" x="20" y="20"><next>{chain(rng.randint(1, 5))}</next></block></xml>'
+    if rng.random() < 0.5:
+        program = program.replace(' xmlns="https://developers.google.com/blockly/xml"', "")
+    c.add("POST", f"/milestone/{rng.randint(10**8, 10**9)}/{rng.randint(1000, 99999)}/{rng.randint(1000, 99999)}",
+          fetch(rng, "studio.course.example", "https://studio.course.example/s/course/lessons/3/levels/2",
+                content_type="application/x-www-form-urlencoded; charset=UTF-8", accept="application/json, text/javascript, */*; q=0.01"),
+          form([("program", program), ("result", pick(rng, ["true", "false"])), ("testResult", str(rng.choice([30, 100]))),
+                ("time", str(rng.randint(2000, 90000))), ("lines", str(rng.randint(1, 12)))]))
 
 
 def transcript(rng, c):
