@@ -157,10 +157,7 @@ pub fn confirm(
             _ => true,
         })
     else {
-        return Confirmation {
-            confirmed: true,
-            reason: FRAGMENT.to_owned(),
-        };
+        return as_fragment(confirm, transformed, &hit, &decoded, map, request);
     };
     // HTML is read as a browser reads it: its character references are text. A rich-text editor escapes the
     // markup a user types as text (a post showing `&lt;img onerror=...&gt;` inside `<code>`), and decoding them
@@ -782,6 +779,55 @@ fn pairs(
 /// Why a hit in a value of no data shape counts.
 const FRAGMENT: &str = "a fragment, not data: scored as the pattern says";
 
+/// A hit in a value of no data shape scores as the pattern says, unless the rule's Unicode decoding made up the
+/// bytes it matched: then it counts only where the pattern's bytes are in a form the sender wrote, or where the
+/// parser of its language finds an injection in those forms (a value read as a plain one). An Arabic title,
+/// `منتج_ممتاز،_أنصح_به_بشدة_:)`, decodes to `EF*,_EE*'2..._:)`, a string libinjection reads as SQL; an injection
+/// written beside such letters is still one in the forms read.
+fn as_fragment(
+    confirm: Confirm,
+    transformed: &[u8],
+    hit: &Hit,
+    decoded: &[Cow<'_, [u8]>],
+    map: UnicodeMap,
+    request: Request<'_>,
+) -> Confirmation {
+    let raw = decoded[0].as_ref();
+    let invented = !decoded.iter().any(|form| form.as_ref() == transformed)
+        && (decode::low_bytes_invented(raw, map)
+            || decode::unicode_escapes_invented(raw, transformed));
+    let matched = transformed.get(hit.span.clone()).unwrap_or(transformed);
+    let written = |form: &Cow<'_, [u8]>| {
+        !matched.is_empty()
+            && form
+                .windows(matched.len())
+                .any(|window| window.eq_ignore_ascii_case(matched))
+    };
+    if !invented || decoded.iter().any(written) {
+        return Confirmation {
+            confirmed: true,
+            reason: FRAGMENT.to_owned(),
+        };
+    }
+    let site = request.site();
+    match decoded
+        .iter()
+        .find_map(|form| parse(confirm, form, Shape::Token, map, site))
+    {
+        Some(reason) => Confirmation {
+            confirmed: true,
+            reason,
+        },
+        None => Confirmation {
+            confirmed: false,
+            reason: format!(
+                "letters the rule's Unicode decoding read as their code points' low bytes, and {} in the value as written",
+                not_found(confirm)
+            ),
+        },
+    }
+}
+
 /// What a confirmer reads: the value as received and its `decoded` forms, and the form the rule's transforms made
 /// unless those invented its bytes. (PHP URL-decodes cookies, so a cookie's `+` is a blank there.)
 fn with_transformed<'a>(
@@ -815,6 +861,32 @@ mod tests {
             Request::default(),
         )
         .confirmed
+    }
+
+    #[test]
+    fn a_fragment_counts_only_in_the_bytes_its_sender_wrote() {
+        // 942100's decoding: ModSecurity's `utf8toUnicode` then `urlDecodeUni`.
+        let judged = |value: &str| {
+            let map = UnicodeMap::default();
+            let escaped = apply(Transform::Utf8ToUnicode, value.as_bytes(), map);
+            let transformed = apply(Transform::UrlDecodeUni, &escaped, map);
+            let hit = Hit {
+                span: 0..transformed.len(),
+                phrase: false,
+            };
+            confirm(
+                Confirm::Sql,
+                value.as_bytes(),
+                &transformed,
+                hit,
+                map,
+                Request::default(),
+            )
+        };
+        let title = judged("منتج_ممتاز،_أنصح_به_بشدة_:)");
+        assert!(!title.confirmed, "{}", title.reason);
+        assert!(judged("منتج_'or'1'='1").confirmed);
+        assert!(judged("1'or'1'='1").confirmed);
     }
 
     #[test]
