@@ -16,7 +16,8 @@ transactions, Slack's rich-text blocks and Discord's messages. And the hosted ba
 straight from the browser: Firestore (REST `documents:runQuery` under `databases/(default)`, and the WebChannel
 `Listen/channel` with its `req0___data__` JSON), Supabase's PostgREST (`select=id,author:users(name)`,
 `or=(priority.gt.3,due.lt.2024-12-01)`, `tags=cs.{sale,new}`), Directus and Appwrite filters, Algolia's and
-Meilisearch's search bodies. And the block editor of WordPress saving a post whose code block shows code with its
+Meilisearch's search bodies. Moodle's grader posting its serialised form as a JSON string inside a JSON call
+(`jsonformdata`). And the block editor of WordPress saving a post whose code block shows code with its
 markup escaped (`<!-- wp:code --><pre class="wp-block-code"><code>&lt;script ...&gt;</code></pre>`), one block a
 line, as a tutorial or a support article is written.
 
@@ -448,12 +449,33 @@ def struts(rng, c):
           form_post(rng, hst, ref, "application/x-www-form-urlencoded", cookie=cookie_header(rng)), form(fields))
 
 
+def moodle_grading(rng, c):
+    """Moodle's grader saving a grade through its AJAX web service: the grading form serialised by the page
+    (`id=...&...`, its feedback editor's HTML URL-encoded) and then written as a JSON string (`jsonformdata`) inside
+    the call's JSON."""
+    hst, ref = _page(rng)
+    feedback = (f'<p dir="ltr" style="text-align: left;">{html.escape(text.sentence(rng), quote=False)}</p>'
+                + pick(rng, ["", f"<p>{html.escape(text.sentence(rng), quote=False)}</p>", "<p><br></p>"]))
+    fields = [("id", str(rng.randint(1000, 999999))), ("rownum", "0"), ("useridlistid", hexid(rng, 17)),
+              ("attemptnumber", "-1"), ("ajax", "0"), ("userid", "0"),
+              ("sendstudentnotifications", pick(rng, ["true", "false"])), ("action", "submitgrade"),
+              ("sesskey", alnum(rng, 10)), ("_qf__mod_assign_grade_form_" + str(rng.randint(1, 99)), "1"),
+              ("grade", f"{rng.randint(0, 100)}.00"), ("assignfeedbackcomments_editor[text]", feedback),
+              ("assignfeedbackcomments_editor[format]", "1"), ("addattempt", "0")]
+    call = [{"index": 0, "methodname": "mod_assign_submit_grading_form",
+             "args": {"assignmentid": str(rng.randint(1, 9999)), "userid": rng.randint(2, 99999),
+                      "jsonformdata": json.dumps(form(fields))}}]
+    c.add("POST", f"/lib/ajax/service.php?sesskey={alnum(rng, 10)}&info=mod_assign_submit_grading_form",
+          fetch(rng, hst, ref, content_type="application/json", accept="application/json, text/javascript, */*; q=0.01",
+                cookie=cookie_header(rng), extra=[("X-Requested-With", "XMLHttpRequest")]), jsonb(call))
+
+
 def build(n=1500, seed=0xF4A3E):
     rng = random.Random(seed)
     c = Corpus("frameworks")
     makers = [(2, jsf), (2, livewire), (2, nextjs), (2, remix_svelte), (2, htmx_inertia), (1, vaadin_wicket),
               (2, realtime), (3, site_front_ends),
-              (2, backend_services), (1, block_editor), (1, struts)]
+              (2, backend_services), (1, block_editor), (1, struts), (1, moodle_grading)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

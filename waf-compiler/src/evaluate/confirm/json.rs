@@ -38,6 +38,17 @@ pub fn strings(document: &[u8]) -> Option<Vec<String>> {
     Some(out)
 }
 
+/// The text of `value` when it is a JSON document of one string: what `JSON.stringify` writes of a string, as a
+/// page does with a form it serialised before sending it inside a JSON call (Moodle's `jsonformdata`:
+/// `"id=2514886&rownum=0&...&feedback%5Btext%5D=%3Cp+dir%3D%22ltr%22+style..."`). The application parses it and
+/// reads the text; the quotes around it are JSON's.
+pub fn string_document(value: &[u8]) -> Option<String> {
+    if value.len() < 3 || value.first() != Some(&b'"') {
+        return None;
+    }
+    serde_json::from_slice(value).ok()
+}
+
 /// Whether `value` is a JavaScript object literal that JSON's syntax with unquoted names and single-quoted
 /// strings reads: the consent record Cookiebot keeps in a cookie on the sites it serves
 /// (`{stamp:'...',necessary:true,preferences:false,method:'explicit',ver:1}`), a page's state written by its

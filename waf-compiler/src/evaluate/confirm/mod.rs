@@ -114,7 +114,7 @@ pub fn confirm(
     let unquoted = if request.cookie {
         unquoted(raw)
     } else {
-        Cow::Borrowed(raw)
+        json::string_document(raw).map_or(Cow::Borrowed(raw), |text| Cow::Owned(text.into_bytes()))
     };
     let raw = unquoted.as_ref();
     // The value's decoded forms, read by several of the judgements below: decoded once.
@@ -760,7 +760,20 @@ fn pairs(
             .any(|b| matches!(b, b'=' | b'&'))
             || hit.contains(&b'&')
     });
-    if !on_syntax && values.iter().any(|(_, shape)| shape.is_none()) {
+    // The hit counts as a fragment's in a value of no shape: one holding it where the values hold it as matched
+    // (a hit of a value with a shape was judged by its parser above), any such value where none does.
+    let holds = |value: &[u8]| {
+        hit.is_some_and(|hit| {
+            !hit.is_empty()
+                && value
+                    .windows(hit.len())
+                    .any(|window| window.eq_ignore_ascii_case(hit))
+        })
+    };
+    let shapeless = |value: &[u8], shape: &Option<Shape>| {
+        shape.is_none() && (holds(value) || !values.iter().any(|(value, _)| holds(value)))
+    };
+    if !on_syntax && values.iter().any(|(value, shape)| shapeless(value, shape)) {
         return Confirmation {
             confirmed: true,
             reason: format!("{FRAGMENT} (in a query string)"),
@@ -887,6 +900,31 @@ mod tests {
         assert!(!title.confirmed, "{}", title.reason);
         assert!(judged("منتج_'or'1'='1").confirmed);
         assert!(judged("1'or'1'='1").confirmed);
+    }
+
+    #[test]
+    fn a_json_string_is_judged_by_its_text() {
+        // libinjection's hit: the whole value.
+        let judged = |value: &str| {
+            let hit = Hit {
+                span: 0..value.len(),
+                phrase: false,
+            };
+            let bytes = value.as_bytes();
+            confirm(
+                Confirm::Xss,
+                bytes,
+                bytes,
+                hit,
+                UnicodeMap::default(),
+                Request::default(),
+            )
+        };
+        let form = r#""id=2514886&rownum=0&ajax=0&feedback%5Btext%5D=%3Cp+dir%3D%22ltr%22+style%3D%22text-align%3A+left%3B%22%3EGood+work%3C%2Fp%3E&grade=8""#;
+        let moodle = judged(form);
+        assert!(!moodle.confirmed, "{}", moodle.reason);
+        assert!(judged(r#""<script>alert(1)<\/script>""#).confirmed);
+        assert!(judged(r#""id=1&feedback=%3Cimg+src%3Dx+onerror%3Dalert(1)%3E""#).confirmed);
     }
 
     #[test]
