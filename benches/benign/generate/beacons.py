@@ -12,7 +12,9 @@ web frameworks' page views with the route of the page (`/blog/[slug]`), Akamai B
 script a protected site serves under a random path), and what SDKs report of a person and a program (PostHog's,
 Amplitude's and Mixpanel's person properties updated with `$set`/`$unset`, Bugsnag's and Rollbar's error events with
 the exception's class and message, breadcrumbs, frame locals and `location.search`, OTLP/JSON spans quoting database
-statements, telemetry naming its source by URN, page titles naming a brand after a bar or a dash).
+statements, telemetry naming its source by URN, page titles naming a brand after a bar or a dash), and a log
+shipper posting container log lines and logging records to Splunk's HTTP Event Collector (each event naming the
+log file it came from).
 """
 import base64
 import gzip
@@ -568,11 +570,12 @@ def sdk_reports(rng, c):
     `$unset`, Mixpanel's engage records), error events that name the exception and what came before it (Bugsnag's
     `errorClass`, breadcrumbs and `runtimeVersions`, Rollbar's frames with their `locals` and the page's query as
     `location.search` gives it, a JavaScript stack whose Next.js route has brackets), OTLP/JSON spans that quote
-    the program's database statements and element paths, and telemetry naming its source by URN."""
+    the program's database statements and element paths, telemetry naming its source by URN, and log events
+    posted to Splunk's HTTP Event Collector."""
     site = host(rng, "www")
     page = page_url(rng, site)
     email = f"{pick(rng, ['ana', 'jan', 'mei', 'omar', 'liv'])}.{pick(rng, ['silva', 'devries', 'chen', 'haddad'])}@example.com"
-    kind = rng.randrange(7)
+    kind = rng.randrange(8)
     if kind == 0:  # PostHog identify through the site's own proxy or the cloud
         body = {"api_key": "phc_" + alnum(rng, 43), "batch": [{"event": "$identify", "properties": {
                 "$current_url": page, "$pathname": "/" + page.split("/", 3)[-1], "$title": page_title(rng),
@@ -624,9 +627,12 @@ def sdk_reports(rng, c):
                                                "locals": {"request": "<rest_framework.request.Request: POST '/api/v2/orders/'>",
                                                           "self": "<orders.views.OrderViewSet object at 0x7f3a2c1d5e50>"}}]}},
                 "request": {"url": page, "query_string": query},
+                "server": {"host": f"web-{rng.randint(1, 9)}", "root": pick(rng, ["/var/www/app", "/srv/app/current", "/app"])},
                 "notifier": {"name": "rollbar-browser-js", "version": "2.26.4", "diagnostic": {"raw_error": {"stack": stack}}}}
-        c.add("POST", "/api/1/item/", fetch(rng, "api.rollbar.com", page, content_type="application/json", accept="*/*"),
-              jsonb({"access_token": hexid(rng, 32), "data": data}))
+        token = hexid(rng, 32)
+        c.add("POST", "/api/1/item/", fetch(rng, "api.rollbar.com", page, content_type="application/json", accept="*/*",
+                                            extra=[("X-Rollbar-Access-Token", token)]),
+              jsonb({"access_token": token, "data": data}))
     elif kind == 5:  # OTLP/JSON traces
         def attr(k, v):
             return {"key": k, "value": {"stringValue": v}}
@@ -641,6 +647,25 @@ def sdk_reports(rng, c):
         c.add("POST", "/v1/traces", [("Host", pick(rng, ["otel." + site.split(".", 1)[1], "otlp.eu01.nr-data.net"])),
                                      ("User-Agent", pick(rng, ["OTel-OTLP-Exporter-JavaScript/0.55.0", "OTel-OTLP-Exporter-Go/1.32.0"])),
                                      ("Content-Type", "application/json")], jsonb(body))
+    elif kind == 7:  # a log shipper posting to Splunk's HTTP Event Collector: container log lines and Python logging records
+        pod = f"{pick(rng, ['web', 'checkout', 'worker'])}-{hexid(rng, 10)}-{alnum(rng, 5).lower()}"
+        events = []
+        for _ in range(rng.randint(1, 4)):
+            record = pick(rng, [
+                {"levelname": "ERROR", "name": "django.request", "pathname": "/usr/local/lib/python3.12/site-packages/django/utils/log.py",
+                 "msg": f"Internal Server Error: /checkout/{rng.randint(1, 999)}/",
+                 "request": f"<WSGIRequest: POST '/checkout/{rng.randint(1, 999)}/'>",
+                 "exc_info": 'Traceback (most recent call last):\n  File "/app/shop/views.py", line 88, in pay\n    order.capture()\n'
+                             "ValueError: card declined"},
+                f"{iso(rng)} level=info msg=\"GET /api/cart 200\" duration_ms={rng.randint(2, 900)} user_agent=\"Mozilla/5.0\"",
+                {"action": "login.success", "actor": {"email": email}, "http": {"method": "POST", "path": "/api/auth/login"}}])
+            events.append(json.dumps({"time": ts(rng), "host": f"ip-10-0-{rng.randint(0, 255)}-{rng.randint(0, 255)}.compute.internal",
+                                      "source": f"/var/log/containers/{pod}_shop_app-{hexid(rng, 64)}.log",
+                                      "sourcetype": pick(rng, ["kube:container:app", "_json", "python:logging"]), "index": "app",
+                                      "event": record}, ensure_ascii=False, separators=(",", ":")))
+        c.add("POST", "/services/collector/event", [("Host", f"splunk.{site.split('.', 1)[1]}:8088"),
+                                                    ("Authorization", f"Splunk {uid(rng)}"), ("User-Agent", "Fluent-Bit"),
+                                                    ("Content-Type", "application/json")], "".join(events).encode())
     else:  # telemetry naming its source and subject by URN
         body = [{"data": {"playheadPosition": rng.randint(0, 5000000), "mediaId": uid(rng)},
                  "datacontenttype": "application/json;charset=utf-8", "id": uid(rng),

@@ -20,6 +20,7 @@ const REPORT_TYPES: [&[u8]; 2] = [b"application/csp-report", b"application/repor
 pub fn is_code_sample(request: Request<'_>) -> bool {
     is_violation_sample(request)
         || is_protobuf_export(request)
+        || is_ingested_record(request)
         || request.name.strip_prefix(b"json.").is_some_and(|path| {
             let parts: Vec<&[u8]> = path.split(|&b| b == b'.').collect();
             is_stack_frame_field(&parts) || is_error_field(&parts) || is_telemetry_record(&parts)
@@ -147,9 +148,44 @@ const EXPORT_PATHS: [&str; 3] = ["/v1/traces", "/v1/logs", "/v1/metrics"];
 fn is_protobuf_export(request: Request<'_>) -> bool {
     let path = request.target.split('?').next().unwrap_or_default();
     request.name.is_empty()
-        && !request.whole_body
         && EXPORT_PATHS.iter().any(|export| path.ends_with(export))
         && is_labelled(request, &[b"application/x-protobuf"])
+}
+
+/// The paths of Splunk's HTTP Event Collector: events as JSON, raw log lines, each also under its version.
+const COLLECTOR_PATHS: [&str; 3] = [
+    "/services/collector",
+    "/services/collector/event",
+    "/services/collector/raw",
+];
+
+/// Rollbar's item API, one item or a batch.
+const ITEM_PATHS: [&str; 2] = ["/api/1/item/", "/api/1/item_batch"];
+
+/// Whether the request is posted to a log or error collector whose protocol fixes both its path and the
+/// credential it sends, so that every value in it is what a program recorded: Splunk's HTTP Event Collector
+/// (`Authorization: Splunk <token>`: log lines and events with the files they came from, `/var/log/...`, the
+/// request objects and paths a logger printed), Rollbar's items (`X-Rollbar-Access-Token`: the error, its frames
+/// and the server's `root`).
+fn is_ingested_record(request: Request<'_>) -> bool {
+    let path = request.target.split('?').next().unwrap_or_default();
+    let path = path.strip_suffix("/1.0").unwrap_or(path);
+    let header = |wanted: &str| {
+        request
+            .headers
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(wanted))
+            .map(|&(_, value)| value)
+    };
+    let collector = COLLECTOR_PATHS.iter().any(|known| path.ends_with(known))
+        && header("authorization").is_some_and(|value| {
+            value
+                .get(..7)
+                .is_some_and(|scheme| scheme.eq_ignore_ascii_case(b"Splunk "))
+        });
+    let items = ITEM_PATHS.iter().any(|known| path.ends_with(known))
+        && header("x-rollbar-access-token").is_some();
+    collector || items
 }
 
 /// Whether the request's `Content-Type` names one of `media_types` (its parameters aside).
@@ -271,6 +307,40 @@ mod tests {
         assert!(!export("/v1/traces", "application/x-protobuf", "q"));
         assert!(!export("/v1/orders", "application/x-protobuf", ""));
         assert!(!export("/v1/traces", "text/plain", ""));
+    }
+
+    #[test]
+    fn what_collectors_ingest() {
+        let posted = |target: &str, header: (&str, &str)| {
+            let headers = [
+                ("Content-Type", b"application/json".as_slice()),
+                (header.0, header.1.as_bytes()),
+            ];
+            is_code_sample(Request {
+                target,
+                headers: &headers,
+                name: b"json.source",
+                ..Request::default()
+            })
+        };
+        assert!(posted(
+            "/services/collector/event",
+            ("Authorization", "Splunk 6d0f2c1e-99b1")
+        ));
+        assert!(posted(
+            "/services/collector/raw/1.0?channel=x",
+            ("Authorization", "splunk abc")
+        ));
+        assert!(posted(
+            "/api/1/item/",
+            ("X-Rollbar-Access-Token", "84a88dc6")
+        ));
+        assert!(!posted(
+            "/services/collector/event",
+            ("Authorization", "Bearer abc")
+        ));
+        assert!(!posted("/services/orders", ("Authorization", "Splunk abc")));
+        assert!(!posted("/api/1/item/", ("Authorization", "Bearer abc")));
     }
 
     #[test]
