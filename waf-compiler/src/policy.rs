@@ -269,6 +269,16 @@ const GET_BODY_RULE: u32 = 920170;
 /// stored as the file a server would read is no working `.htaccess`, `web.config` or `.env`.
 const FILE_PATH_RULES: [u32; 2] = [930130, 920440];
 
+/// The rule that refuses a path ending in a restricted extension (920440), and the one extension of its list that
+/// names a program the server runs rather than a file it serves: an ISAPI extension (`.dll`), IIS's CGI, which
+/// answers its own URL with the parameters of a query string or a form (interlibrary loan's
+/// `/illiad/illiad.dll?Action=10&Form=30`, SharePoint's `_vti_bin/owssvr.dll?Cmd=...`, the shipping and auction
+/// sites of the 2000s still running). What the rule guards against, downloading such a file, asks for the path
+/// alone; climbing out of the directory to a system's program (`..%c0%af../winnt/system32/cmd.exe`) is the
+/// traversal rules'.
+const RESTRICTED_EXTENSION_RULE: u32 = 920440;
+const PROGRAM_EXTENSION: &str = ".dll";
+
 /// The methods that write the resource a path names, with the document a body carries.
 const WRITE_METHODS: [&str; 2] = ["PUT", "PATCH"];
 
@@ -655,7 +665,8 @@ impl Profile {
     /// and a URL ending in `?` in a value of a JSON
     /// body ([`TRUNCATED_URL_RULE`]), a `Content-Encoding` the engine undid on the body (`decoded`, from
     /// [`Coding::undo`], [`RESTRICTED_HEADER_RULE`]) or one no server decodes ([`ENCRYPTED_CODING`]), `Expect: 100-continue` ([`CONTINUE_EXPECTATION`]), a JSON document as a GET's body ([`GET_BODY_RULE`]), a
-    /// restricted file's name in the path of a JSON document's `PUT` or `PATCH` ([`FILE_PATH_RULES`]), a `POST`'s
+    /// restricted file's name in the path of a JSON document's `PUT` or `PATCH` ([`FILE_PATH_RULES`]), an ISAPI
+    /// extension called with parameters ([`PROGRAM_EXTENSION`]), a `POST`'s
     /// override to an allowed method ([`METHOD_OVERRIDE_HEADERS`]), an upload chunk's `Content-Range`
     /// ([`UPLOAD_CHUNK_METHODS`]), the parts' types of a `multipart/related` body ([`DECLARED_TYPE_RULE`]), an
     /// apostrophe inside a word of an uploaded
@@ -751,6 +762,11 @@ impl Profile {
                 && is_json_document(body)
             {
                 "a JSON document written by PUT or PATCH: the path names an API's resource, not a file served"
+            } else if m.rule_id == RESTRICTED_EXTENSION_RULE
+                && m.value_excerpt.eq_ignore_ascii_case(PROGRAM_EXTENSION)
+                && (request.uri.contains('?') || !body.is_empty())
+            {
+                "an ISAPI extension called with parameters: the server runs it and serves no file"
             } else if m.rule_id == DECLARED_TYPE_RULE
                 && every_header("content-type", &names_related_parts_only)
             {
@@ -917,6 +933,34 @@ mod tests {
             "REQUEST_FILENAME"
         ));
         assert!(!weighed("PUT", document, "ARGS_POST:json.path"));
+    }
+
+    #[test]
+    fn an_isapi_extension_called_with_parameters_serves_no_file() {
+        let weighed = |method: &str, uri: &str, body: &[u8], extension: &str| {
+            let request = HttpRequest {
+                method,
+                uri,
+                version: "HTTP/1.1",
+                headers: &[],
+                body,
+            };
+            weighed_out(920440, "REQUEST_BASENAME", extension, &request)
+        };
+        assert!(weighed(
+            "GET",
+            "/illiad/illiad.dll?Action=10&Form=30",
+            b"",
+            ".dll"
+        ));
+        assert!(weighed(
+            "POST",
+            "/illiad/illiad.dll",
+            b"ILLiadForm=Login&Username=a",
+            ".dll"
+        ));
+        assert!(!weighed("GET", "/bin/Newtonsoft.Json.dll", b"", ".dll"));
+        assert!(!weighed("GET", "/backup/site.bak?download=1", b"", ".bak"));
     }
 
     #[test]

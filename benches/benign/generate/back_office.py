@@ -13,14 +13,15 @@ a marketplace's tab-separated inventory file; XenForo's AJAX calls naming the pa
 (`javax.faces.ViewState=!-6p693zdqiv`); an accounting batch in Windows-1252 posted as the body (DATEV's `EXTF`
 CSV); the Azure portal batching ARM calls whose URLs carry OData's `$filter`, and storage CORS settings allowing
 a developer's `http://localhost:3000`; a chart reading a sheet through the Google Visualization API (`tq=select
-A, sum(B) group by A`); an app's strings with their format placeholders (`Share "%@" with.`, `%1$s`).
+A, sum(B) group by A`); an app's strings with their format placeholders (`Share "%@" with.`, `%1$s`); a library's interlibrary loan
+system, an ISAPI extension (`/illiad/illiad.dll?Action=10&Form=30` with an OpenURL, its forms posted back).
 
 Where the shapes come from: Oracle WebLogic's session cookie format, ASP.NET's postback and GridView event
 arguments, Application Insights' envelope schema, Socrata's SODA and SoQL documentation, YouTrack's REST API field
 syntax, Azure DevOps' WIQL reference, Mozilla's Hawk and SyncStorage protocols, ANSI X12 and UN/EDIFACT and RFC 4130
 (AS2), XenForo's JavaScript, Android's logcat format, Oracle ADF's state saving, DATEV's EXTF format, Azure Resource
 Manager's batch API and CORS rules, the Google Visualization API's query language, iOS's and Android's string
-resources; written from that knowledge, every value generated here.
+resources, OpenURL (Z39.88-2004) and ILLiad's web pages; written from that knowledge, every value generated here.
 """
 import random
 
@@ -241,11 +242,32 @@ def app_strings(rng, c):
           jsonb({"key_name": key, "translations": [{"language_iso": "en", "translation": value}]}))
 
 
+def isapi(rng, c):
+    """A library's interlibrary loan system, an ISAPI extension of IIS: links from a catalogue carrying an OpenURL
+    (`illiad.dll?Action=10&Form=30&rft.atitle=...`) and its own forms posted back to `illiad.dll`."""
+    hst = pick(rng, ["illiad.library.example.edu", "ill.lib.example.ac.uk"])
+    if rng.random() < 0.5:
+        query = form([("Action", "10"), ("Form", "30"), ("url_ver", "Z39.88-2004"),
+                      ("rft_val_fmt", "info:ofi/fmt:kev:mtx:journal"), ("rfr_id", "info:sid/firstsearch.oclc.org:WorldCat"),
+                      ("rft.atitle", text.title(rng)), ("rft.jtitle", pick(rng, ["Journal of Applied Ecology", "Annales (Histoire)"])),
+                      ("rft.volume", str(rng.randint(1, 90))), ("rft.spage", str(rng.randint(1, 400))),
+                      ("rft.date", str(rng.randint(1950, 2024))), ("rft.issn", f"{rng.randint(1000, 9999)}-{rng.randint(100, 999)}X")])
+        c.add("GET", "/illiad/illiad.dll?" + query, navigation(rng, hst, referer="https://search.worldcat.example/", site="cross-site"))
+        return
+    fields = [("ILLiadForm", "ArticleRequest"), ("PhotoJournalTitle", pick(rng, ["Nature", "Revue d'histoire moderne"])),
+              ("PhotoArticleTitle", text.title(rng)), ("PhotoArticleAuthor", text.name(rng)),
+              ("PhotoJournalYear", str(rng.randint(1900, 2024))), ("NotWantedAfter", "12/31/2026"),
+              ("Notes", text.prose(rng)), ("AcceptNonEnglish", pick(rng, ["Yes", "No"])), ("SubmitButton", "Submit Request")]
+    c.add("POST", "/illiad/illiad.dll", form_post(rng, hst, f"https://{hst}/illiad/illiad.dll?Action=10&Form=22",
+                                                 "application/x-www-form-urlencoded"), form(fields))
+
+
 def build(n=1000, seed=0xB0FF):
     rng = random.Random(seed)
     c = Corpus("back-office")
     makers = [(3, peoplesoft), (3, webforms), (2, open_data), (3, trackers), (1, firefox_sync), (2, shop_admin), (2, b2b),
-              (1, xenforo), (1, adf), (1, accounting_batch), (2, cloud_console), (1, chart_query), (1, app_strings)]
+              (1, xenforo), (1, adf), (1, accounting_batch), (2, cloud_console), (1, chart_query), (1, app_strings),
+              (1, isapi)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
