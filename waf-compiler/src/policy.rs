@@ -54,6 +54,12 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     // binary and streaming API bodies; tus resumable uploads (Uppy in the browser) send their chunks as
     // `offset+octet-stream`
     "|application/octet-stream| |application/offset+octet-stream| |application/x-protobuf| |application/protobuf| |application/grpc-web| ",
+    // S3's name for bytes of no known type, which its SDKs and tools write back when they copy or upload an
+    // object; protobuf's lite runtime's label (mobile and game clients' APIs)
+    "|binary/octet-stream| |application/x-protobuf-lite| ",
+    // YAML documents (RFC 9512) that configuration and API tools post or put: OpenAPI descriptions, CI files,
+    // Kubernetes' server-side apply
+    "|application/yaml| |application/x-yaml| |text/yaml| |text/x-yaml| |application/apply-patch+yaml| ",
     // Google's JavaScript clients (reCAPTCHA, Maps, Firebase) label protobuf so, and their JSON encoding of it so
     "|application/x-protobuffer| |application/json+protobuf| ",
     "|application/grpc-web+proto| |application/grpc-web-text| |application/grpc-web-text+proto| ",
@@ -73,6 +79,11 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     // the bulk API of Elasticsearch's clients (8.x label every request with a versioned vendor type, and their
     // other requests' JSON so), and Exchange ActiveSync, whose phones sync mail in WBXML
     "|application/vnd.elasticsearch+x-ndjson| |application/vnd.elasticsearch+json| |application/vnd.ms-sync.wbxml| ",
+    // Outlook's MAPI over HTTP, how every Outlook for Windows reaches Exchange (`/mapi/emsmdb/`, `/mapi/nspi/`)
+    "|application/mapi-http| ",
+    // Jenkins' pages calling their server-side objects (Stapler's JavaScript proxy, `/$stapler/bound/...`), and
+    // the label QuickBooks Online's query endpoint asks for (its SQL-like query as the body)
+    "|application/x-stapler-method-invocation| |application/text| ",
     // Git's smart HTTP protocol: every `git fetch`, `clone` and `push` over HTTPS to a Git server (GitLab, Gitea,
     // Bitbucket, Overleaf's Git bridge) posts its negotiation and pack so
     "|application/x-git-upload-pack-request| |application/x-git-receive-pack-request|",
