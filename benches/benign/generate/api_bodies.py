@@ -20,6 +20,9 @@
   SDKs), log shippers and APM agents sending NDJSON (Vector, Fluent Bit, Filebeat, Elastic APM), Sentry SDK envelopes,
   mobile analytics batches (Segment-style /v1/batch, okhttp interceptors) and the browser RUM SDKs that deflate their
   intake requests (Datadog's `compressIntakeRequests`), compressed as zlib/gzip write them (gzip with mtime 0).
+- Labels of tools of their own: YAML (an OpenAPI description, Kubernetes' server-side apply), S3's
+  `binary/octet-stream`, Outlook's MAPI over HTTP, Jenkins' Stapler calls, QuickBooks Online's `application/text`
+  query.
 - Binary under a form's label: mobile analytics batches in protobuf, gzip-compressed, posted as
   `application/x-www-form-urlencoded` (Firebase's Android SDK to app-measurement.com).
 """
@@ -548,12 +551,59 @@ def compressed(rng, c):
               zlib.compress(b"\n".join(events)))
 
 
+def labelled_by_tools(rng, c):
+    """Bodies under the labels tools of their own write: a YAML document (an OpenAPI description uploaded to a docs
+    host, Kubernetes' server-side apply), S3's `binary/octet-stream` from a sync tool, Outlook's MAPI over HTTP to
+    Exchange, a Jenkins page calling a bound object through Stapler, QuickBooks Online's query endpoint."""
+    kind = rng.randrange(5)
+    if kind == 0:
+        name = pick(rng, ["orders", "billing", "inventory"])
+        if rng.random() < 0.5:
+            doc = (f"openapi: 3.0.3\ninfo:\n  title: {name.title()} API\n  version: 1.{rng.randint(0, 9)}.0\n"
+                   f"paths:\n  /{name}/{{id}}:\n    get:\n      summary: Get one of the {name} (by id)\n"
+                   f"      parameters:\n        - name: id\n          in: path\n          required: true\n"
+                   f"          schema: {{type: string, pattern: '^[a-z0-9-]+$'}}\n      responses:\n        '200': {{description: OK}}\n")
+            c.add("PUT", f"/api/v1/specs/{name}", fetch(rng, host(rng, "api"), f"https://{host(rng, 'docs')}/", content_type="application/yaml",
+                                                       auth=bearer(rng)), doc)
+        else:
+            doc = (f"apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {name}\n  namespace: shop\nspec:\n"
+                   f"  replicas: {rng.randint(1, 6)}\n  template:\n    spec:\n      containers:\n        - name: app\n"
+                   f"          image: registry.example.com/{name}:1.{rng.randint(0, 40)}\n          args: [\"--port=8080\", \"--log-level=info\"]\n")
+            c.add("PATCH", f"/apis/apps/v1/namespaces/shop/deployments/{name}?fieldManager=kubectl&force=true",
+                  [("Host", "k8s.example.internal:6443"), ("User-Agent", "kubectl/v1.31.2 (linux/amd64) kubernetes/5864a46"),
+                   ("Accept", "application/json"), ("Content-Type", "application/apply-patch+yaml"), ("Authorization", bearer(rng))], doc)
+    elif kind == 1:
+        c.add("PUT", f"/{pick(rng, ['backup', 'exports'])}/{uid(rng)}.bin", [("Host", f"{alnum(rng, 8).lower()}.s3.amazonaws.com"),
+              ("User-Agent", "rclone/v1.68.1"), ("Content-Type", "binary/octet-stream"), ("x-amz-content-sha256", "UNSIGNED-PAYLOAD"),
+              ("x-amz-date", "20251102T101500Z"), ("Authorization", f"AWS4-HMAC-SHA256 Credential=AKIA{alnum(rng, 16).upper()}/20251102/us-east-1/s3/aws4_request, SignedHeaders=host;x-amz-content-sha256;x-amz-date, Signature={hexid(rng, 64)}")],
+              rng.randbytes(rng.randint(64, 4096)))
+    elif kind == 2:
+        c.add("POST", f"/mapi/emsmdb/?MailboxId={uid(rng)}@example.com", [("Host", "mail.example.com"),
+              ("User-Agent", "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.17928; Pro)"),
+              ("Content-Type", "application/mapi-http"), ("X-RequestType", "Execute"), ("X-ClientInfo", "{" + uid(rng).upper() + "}-1"),
+              ("X-RequestId", "{" + uid(rng).upper() + "}:" + str(rng.randint(1, 999))), ("X-ClientApplication", "Outlook/16.0.17928.20114"),
+              ("Authorization", "Negotiate " + base64.b64encode(rng.randbytes(96)).decode())], rng.randbytes(rng.randint(40, 900)))
+    elif kind == 3:
+        b = browser(rng)
+        c.add("POST", f"/$stapler/bound/{uid(rng)}/{pick(rng, ['fetchQueue', 'doAutoRefresh', 'getBuildStatus'])}",
+              fetch(rng, "ci.example.com", "https://ci.example.com/job/shop/", content_type="application/x-stapler-method-invocation;charset=UTF-8",
+                    accept="application/json, text/javascript, */*", b=b, extra=[("Crumb", hexid(rng, 64))]),
+              pick(rng, ["[]", "[\"shop\"]", "[5]"]))
+    else:
+        query = pick(rng, ["select * from Invoice where Balance > '0' startposition 1 maxresults 100",
+                           f"SELECT Id, DisplayName FROM Customer WHERE DisplayName LIKE '%{pick(rng, ['Smith', 'Müller'])}%'",
+                           "select * from Item where Type = 'Inventory' orderby Name"])
+        c.add("POST", f"/v3/company/{rng.randint(10**15, 10**16)}/query?minorversion=75", [("Host", "quickbooks.api.example.com"),
+              ("User-Agent", "Intuit-QuickBooks-SDK/6.3.0 (Node.js)"), ("Accept", "application/json"), ("Content-Type", "application/text"),
+              ("Authorization", bearer(rng))], query)
+
+
 def build(n=2500, seed=0xA91B0D):
     rng = random.Random(seed)
     c = Corpus("api-bodies")
     makers = [(4, protobuf), (3, grpc_web), (4, ndjson), (3, octet_stream), (2, json_api_spec), (2, merge_patch),
               (2, json_patch), (1, graphql_response), (2, amz_json), (2, soap), (3, compressed), (1, form_labelled_protobuf),
-              (1, upload_chunk), (1, container_logs), (1, related_upload)]
+              (1, upload_chunk), (1, container_logs), (1, related_upload), (1, labelled_by_tools)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c

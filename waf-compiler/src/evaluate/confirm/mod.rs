@@ -92,6 +92,21 @@ pub struct Request<'a> {
 }
 
 impl Request<'_> {
+    /// The name a value is read under: its parameter's, or, for a body sent as it is (no parameter's: a raw body
+    /// as `ARGS_POST`, or `REQUEST_BODY`), the last segment of the request's path, which names what the body is
+    /// (QuickBooks Online's `/v3/company/<id>/query` takes its query as the body).
+    fn value_name(&self) -> &[u8] {
+        if !self.name.is_empty() || self.cookie || self.is_argument_name {
+            return self.name;
+        }
+        let path = self.target.split('?').next().unwrap_or_default();
+        path.trim_end_matches('/')
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .as_bytes()
+    }
+
     /// The host the request is sent to (its `Host` header), empty when it has none.
     fn site(&self) -> &[u8] {
         self.headers
@@ -301,7 +316,7 @@ fn refuted_by_its_place(
             // A name is no query its parameter holds.
             .or_else(|| {
                 (!request.is_argument_name)
-                    .then(|| whole_query(decoded, request.name))
+                    .then(|| whole_query(decoded, request.value_name()))
                     .flatten()
             })
             .or_else(|| in_every_form(decoded, |form| sparql::whole_query(request.name, form)))
@@ -900,6 +915,34 @@ mod tests {
         assert!(!title.confirmed, "{}", title.reason);
         assert!(judged("منتج_'or'1'='1").confirmed);
         assert!(judged("1'or'1'='1").confirmed);
+    }
+
+    #[test]
+    fn a_body_sent_as_it_is_is_named_by_its_path() {
+        let judged = |target: &str, body: &str| {
+            let request = Request {
+                method: "POST",
+                target,
+                ..Request::default()
+            };
+            let bytes = body.as_bytes();
+            confirm(
+                Confirm::Sql,
+                bytes,
+                bytes,
+                Hit::default(),
+                UnicodeMap::default(),
+                request,
+            )
+            .confirmed
+        };
+        let query = "SELECT Id, DisplayName FROM Customer WHERE DisplayName LIKE '%Smith%'";
+        assert!(!judged(
+            "/v3/company/4620274875985209/query?minorversion=75",
+            query
+        ));
+        assert!(judged("/v3/company/4620274875985209/notes", query));
+        assert!(judged("/v3/company/1/query", "1' or '1'='1"));
     }
 
     #[test]
