@@ -16,7 +16,8 @@
 //! - [`name`]: where a name stands (inside a longer name, ending a longer file name, after other words, in a
 //!   URL's host), and a path climbing three directories or more, which is a traversal even in a line of text;
 //! - [`macros`]: `${NAME}` placeholders in a URL passed on for a redirect (an ad exchange's user sync);
-//! - [`sparql`]: a whole SPARQL query in a parameter named for a query is the API's language;
+//! - [`sparql`], [`promql`]: a whole SPARQL or PromQL query in a parameter named for a query is the API's
+//!   language;
 //! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
 //! - [`credentials`]: an `Authorization` header's parameters (Digest, OAuth 1.0, Hawk) are judged one by one;
 //! - [`csv`]: a body that is a CSV, semicolon- or tab-separated document is judged field by field;
@@ -43,6 +44,7 @@ mod macros;
 mod message;
 mod name;
 mod notebook;
+mod promql;
 mod redirect;
 mod report;
 mod shape;
@@ -393,10 +395,12 @@ fn whole_query(decoded: &[Cow<'_, [u8]>], name: &[u8]) -> Option<String> {
         .then_some(reason)
 }
 
-/// Why `value`, sent as `name`, is a whole query of an API's language: JQL's ([`jql::whole_query`]) or SQL's
-/// ([`sql::whole_query`]), as written.
+/// Why `value`, sent as `name`, is a whole query of an API's language: JQL's ([`jql::whole_query`]), PromQL's
+/// ([`promql::whole_query`]) or SQL's ([`sql::whole_query`]), as written.
 fn query_of_api(name: &[u8], value: &[u8]) -> Option<String> {
-    jql::whole_query(name, value).or_else(|| sql::whole_query(name, value))
+    jql::whole_query(name, value)
+        .or_else(|| promql::whole_query(name, value))
+        .or_else(|| sql::whole_query(name, value))
 }
 
 /// Whether `decoded` is `raw` with each backslash before a quote or a backslash taken off, and nothing else
