@@ -325,6 +325,7 @@ fn refuted_by_its_place(
             .or_else(|| in_every_form(decoded, sql::glued_comment))
             .or_else(|| in_every_form(decoded, sql::statement_that_does_not_parse))
             .or_else(|| in_every_form(decoded, sql::percent_signs))
+            .or_else(|| in_every_form(decoded, sql::path_wildcards))
             .or_else(|| sql::us_privacy_string(request.name, raw))
             .or_else(|| name::within_host(transformed, hit.span.clone()))
             .or_else(|| name::host_and_port(raw))

@@ -266,6 +266,47 @@ pub fn odata_syntax(value: &[u8]) -> Option<Vec<u8>> {
     Some(syntax)
 }
 
+/// Why `value` is no injection though libinjection reads it as one: what it takes for a comment's start is a path's
+/// wildcard, `/*` ending a path or a URL pattern (`acme.io/api/*`, a CDN rule's target; `Rewrite /app/* to SPA
+/// index`, a rule's description), with no `*/` anywhere; without the wildcards the value has no fingerprint, and
+/// it parses as an injection in no context. An injection's comment follows a quote, a keyword or a blank
+/// (`admin'/*`, `1 or 1=1 /*`), not a name and a `/`.
+pub fn path_wildcards(value: &[u8]) -> Option<String> {
+    if memchr::memmem::find(value, b"*/").is_some() {
+        return None;
+    }
+    let mut plain = value.to_vec();
+    let mut found = false;
+    for at in memchr::memmem::find_iter(value, b"/*") {
+        // The path before it: names and separators back to a blank, a comma or the value's start, a `/` among
+        // them (`acme.io/api`, `/app`).
+        let path: Vec<u8> = value[..at]
+            .iter()
+            .rev()
+            .take_while(|b| !b.is_ascii_whitespace() && **b != b',')
+            .copied()
+            .collect();
+        let after_name = at > 0
+            && value[at - 1].is_ascii_alphanumeric()
+            && path.contains(&b'/')
+            && path
+                .iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b"/.-_:~".contains(&b));
+        let ends = value
+            .get(at + 2)
+            .is_none_or(|b| b.is_ascii_whitespace() || b"/\",)".contains(b));
+        if !(after_name && ends) {
+            return None;
+        }
+        plain[at + 1] = b'x';
+        found = true;
+    }
+    (found && sqli::fingerprint(&plain).is_none() && works_as_injection(value).is_none()).then(|| {
+        "a path's wildcard (`/app/*`), which libinjection reads as a comment's start: without it, no fingerprint"
+            .to_owned()
+    })
+}
+
 /// Why `value`'s `--` end no injection: they are glued to the word character after them inside one run of bytes
 /// with no whitespace, quote, bracket, `;`, `#` or `/*` (a signed cookie's `data--digest`, base64url ids, the
 /// `*`-separated values of Google's cross-domain linker `_gl`), and libinjection reads at most a number or a
@@ -981,6 +1022,35 @@ fn one_value(statements: &[Statement], before: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_paths_wildcard_is_no_comment() {
+        for value in [
+            &b"Rewrite /app/* to SPA index"[..],
+            b"acme.io/api/*",
+            b"/static/*, /assets/*",
+        ] {
+            assert!(
+                path_wildcards(value).is_some(),
+                "{}",
+                String::from_utf8_lossy(value)
+            );
+        }
+        for value in [
+            &b"admin'/*"[..],
+            b"1 or 1=1 /*",
+            b"x/* or 1=1",
+            b"3 where prod.id=3/*",
+            b"a/*b*/c",
+            b"1' union select 1 from t/*",
+        ] {
+            assert!(
+                path_wildcards(value).is_none(),
+                "{}",
+                String::from_utf8_lossy(value)
+            );
+        }
+    }
 
     #[test]
     fn sql_shown_in_a_code_span_must_work_as_an_injection() {
