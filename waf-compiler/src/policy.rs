@@ -45,6 +45,9 @@ pub const ALLOWED_REQUEST_CONTENT_TYPE: &str = concat!(
     // EDI documents (X12, EDIFACT) and the S/MIME envelopes AS2 (RFC 4130) carries them in, signed and encrypted,
     // as trading partners post them to a B2B receiver
     "|application/edi-x12| |application/edifact| |application/edi-consent| |multipart/signed| ",
+    // HL7 version 2 messages (lab results, admissions, orders) as hospital systems post them to an interface
+    // engine's HTTP listener (Mirth Connect's `x-application/hl7-v2+er7`, its ER7 encoding named)
+    "|application/hl7-v2| |application/hl7-v2+er7| |x-application/hl7-v2+er7| ",
     "|application/pkcs7-mime| |application/pkcs7-signature| ",
     // the Reporting API, CSP and network error reports; hyperlink auditing's pings (`<a ping>`, HTML's `PING` body)
     "|application/reports+json| |application/csp-report| |text/ping| ",
