@@ -278,22 +278,32 @@ pub fn path_wildcards(value: &[u8]) -> Option<String> {
     let mut plain = value.to_vec();
     let mut found = false;
     for at in memchr::memmem::find_iter(value, b"/*") {
-        // The path before it: names and separators back to a blank, a comma or the value's start, a `/` among
-        // them (`acme.io/api`, `/app`).
-        let path: Vec<u8> = value[..at]
+        // The path before it: names and separators back to a blank, a comma or the value's start, from a letter
+        // or a `/` (`acme.io/api`, `/app`, `system`), not from a number (`3/*`, a division).
+        let path = &value[value[..at]
             .iter()
-            .rev()
-            .take_while(|b| !b.is_ascii_whitespace() && **b != b',')
-            .copied()
-            .collect();
-        let after_name = at > 0
-            && value[at - 1].is_ascii_alphanumeric()
-            && path.contains(&b'/')
+            .rposition(|b| b.is_ascii_whitespace() || *b == b',')
+            .map_or(0, |blank| blank + 1)..at];
+        let after_name = path.last().is_some_and(u8::is_ascii_alphanumeric)
+            && path
+                .first()
+                .is_some_and(|b| b.is_ascii_alphabetic() || *b == b'/')
             && path
                 .iter()
                 .all(|&b| b.is_ascii_alphanumeric() || b"/.-_:~".contains(&b));
+        // The wildcard, perhaps with an extension (`*.js`, SMART on FHIR's scopes `system/*.read`, `patient/*.*`),
+        // then the path's end.
+        let extension = match value.get(at + 2) {
+            Some(b'.') => {
+                1 + value[at + 3..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'*')
+                    .count()
+            }
+            _ => 0,
+        };
         let ends = value
-            .get(at + 2)
+            .get(at + 2 + extension)
             .is_none_or(|b| b.is_ascii_whitespace() || b"/\",)".contains(b));
         if !(after_name && ends) {
             return None;
@@ -1028,6 +1038,8 @@ mod tests {
         for value in [
             &b"Rewrite /app/* to SPA index"[..],
             b"acme.io/api/*",
+            b"system/*.read system/Patient.rs",
+            b"patient/*.* openid fhirUser",
             b"/static/*, /assets/*",
         ] {
             assert!(
