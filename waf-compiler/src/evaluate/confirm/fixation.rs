@@ -23,6 +23,9 @@
 //!   A WebSocket handshake (`Upgrade: websocket`) is a script's too, whatever it sends of the rest: no link or
 //!   form opens one (browsers that send fetch metadata on it say `Sec-Fetch-Mode: websocket`).
 //!
+//! - a request with an `Authorization` a script or an app sets (`Bearer`, an API key's scheme) is theirs: a
+//!   browser adds only the credentials of HTTP authentication on its own (Basic, Digest, Negotiate, NTLM).
+//!
 //! A client that sends neither (no `Accept` at all) is given no such credit.
 
 use super::Confirmation;
@@ -72,7 +75,8 @@ pub fn vector(name: &[u8], method: &str, headers: &[(&str, &[u8])]) -> Confirmat
     });
     let by_script = header("x-requested-with")
         .is_some_and(|value| value.eq_ignore_ascii_case(b"XMLHttpRequest"))
-        || header("upgrade").is_some_and(|value| value.eq_ignore_ascii_case(b"websocket"));
+        || header("upgrade").is_some_and(|value| value.eq_ignore_ascii_case(b"websocket"))
+        || header("authorization").is_some_and(|value| !is_browsers_own_credential(value));
     match fetch_mode {
         Some(mode) if !mode.eq_ignore_ascii_case(b"navigate") => refused(
             "a script's or subresource's request (Sec-Fetch-Mode), not a navigation a link or a form causes",
@@ -90,6 +94,22 @@ pub fn vector(name: &[u8], method: &str, headers: &[(&str, &[u8])]) -> Confirmat
             reason: "a session id in a navigation's query or form".to_owned(),
         },
     }
+}
+
+/// The `Authorization` schemes a browser sends on its own, on a navigation too: HTTP authentication it answered
+/// a challenge for (Basic, Digest) and the integrated Windows authentication of an intranet (Negotiate, NTLM).
+/// Any other (`Bearer` of OAuth 2.0, an API key's) is set by a script or an app on each of its requests: no link
+/// or form carries one.
+const BROWSER_SCHEMES: [&[u8]; 4] = [b"basic", b"digest", b"negotiate", b"ntlm"];
+
+fn is_browsers_own_credential(value: &[u8]) -> bool {
+    let scheme = value
+        .split(|b| b.is_ascii_whitespace())
+        .next()
+        .unwrap_or_default();
+    BROWSER_SCHEMES
+        .iter()
+        .any(|known| scheme.eq_ignore_ascii_case(known))
 }
 
 #[cfg(test)]
@@ -114,6 +134,16 @@ mod tests {
             .confirmed
         );
         assert!(!vector(b"sessionid", "GET", &accept(b"*/*")).confirmed);
+        let authorization = |value: &'static [u8]| [("Authorization", value)];
+        assert!(
+            !vector(
+                b"sessionId",
+                "GET",
+                &authorization(b"bearer eyJ0eXAi.eyJhdWQi.sFsy")
+            )
+            .confirmed
+        );
+        assert!(vector(b"sessionId", "GET", &authorization(b"Basic dXNlcjpwYXNz")).confirmed);
         assert!(
             !vector(
                 b"session_id",
