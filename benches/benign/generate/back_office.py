@@ -14,14 +14,16 @@ a marketplace's tab-separated inventory file; XenForo's AJAX calls naming the pa
 CSV); the Azure portal batching ARM calls whose URLs carry OData's `$filter`, and storage CORS settings allowing
 a developer's `http://localhost:3000`; a chart reading a sheet through the Google Visualization API (`tq=select
 A, sum(B) group by A`); an app's strings with their format placeholders (`Share "%@" with.`, `%1$s`); a library's interlibrary loan
-system, an ISAPI extension (`/illiad/illiad.dll?Action=10&Form=30` with an OpenURL, its forms posted back).
+system, an ISAPI extension (`/illiad/illiad.dll?Action=10&Form=30` with an OpenURL, its forms posted back); a
+clinic's HL7 v2 lab results posted to an interface engine, a SMART on FHIR backend service's token request
+(`scope=system/*.read`), and a phone app's search with its `sessionId` beside its Bearer token.
 
 Where the shapes come from: Oracle WebLogic's session cookie format, ASP.NET's postback and GridView event
 arguments, Application Insights' envelope schema, Socrata's SODA and SoQL documentation, YouTrack's REST API field
 syntax, Azure DevOps' WIQL reference, Mozilla's Hawk and SyncStorage protocols, ANSI X12 and UN/EDIFACT and RFC 4130
 (AS2), XenForo's JavaScript, Android's logcat format, Oracle ADF's state saving, DATEV's EXTF format, Azure Resource
 Manager's batch API and CORS rules, the Google Visualization API's query language, iOS's and Android's string
-resources, OpenURL (Z39.88-2004) and ILLiad's web pages; written from that knowledge, every value generated here.
+resources, OpenURL (Z39.88-2004) and ILLiad's web pages, HL7 v2.5.1 and SMART on FHIR's backend services; written from that knowledge, every value generated here.
 """
 import random
 
@@ -262,12 +264,41 @@ def isapi(rng, c):
                                                  "application/x-www-form-urlencoded"), form(fields))
 
 
+def clinical(rng, c):
+    """A clinic's systems: an HL7 v2 lab result posted to an interface engine's HTTP listener, a SMART on FHIR
+    backend service asking for a token with its scopes (`system/*.read`), a phone app's search carrying its
+    `sessionId` beside its Bearer token."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        value = f"{rng.randint(30, 55) / 10:.1f}"
+        msg = "\r".join([
+            f"MSH|^~\\&|LAB|NORTHCLINIC|EHR|NORTHCLINIC|20251102{rng.randint(10, 23)}{rng.randint(10, 59)}||ORU^R01|{rng.randint(10**6, 10**7)}|P|2.5.1",
+            f"PID|1||{rng.randint(10**5, 10**6)}^^^MRN||{text.name(rng).replace(' ', '^')}||19{rng.randint(40, 99)}0{rng.randint(1, 9)}1{rng.randint(0, 9)}|{pick(rng, ['F', 'M'])}",
+            f"OBX|1|NM|2823-3^Potassium^LN||{value}|mmol/L|3.5-5.1|{'L' if float(value) < 3.5 else 'N'}|||F",
+            f"NTE|1||{pick(rng, ['K+ low -> repleted 20 mEq PO', 'Hemolyzed? redraw if <3.0', 'pt c/o cramps x2d; f/u 1/52'])}"]) + "\r"
+        c.add("POST", "/hl7/oru", [("Host", "mirth.clinic.example.org:8443"), ("User-Agent", "Apache-HttpClient/4.5.14 (Java/17.0.9)"),
+                                   ("Content-Type", pick(rng, ["application/hl7-v2; charset=UTF-8", "x-application/hl7-v2+er7; charset=UTF-8"])),
+                                   ("Authorization", "Basic " + alnum(rng, 24))], msg)
+    elif kind == 1:
+        scopes = " ".join(rng.sample(["system/*.read", "system/Patient.rs", "system/Observation.rs", "system/*.*"], 2))
+        c.add("POST", "/oauth2/token", [("Host", "fhir.ehr.example.org"), ("User-Agent", "python-requests/2.32.3"),
+                                        ("Accept", "application/json"), ("Content-Type", "application/x-www-form-urlencoded")],
+              form([("grant_type", "client_credentials"), ("scope", scopes),
+                    ("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer"),
+                    ("client_assertion", f"eyJhbGciOiJSUzM4NCJ9.{alnum(rng, 120)}.{alnum(rng, 86)}")]))
+    else:
+        c.add("GET", "/v2/shops?" + form([("lat", f"37.{rng.randint(10**5, 10**6)}"), ("lng", f"127.{rng.randint(10**5, 10**6)}"),
+                                          ("sessionId", hexid(rng, 32)), ("appver", "13.11.2")]),
+              [("Host", "api.delivery.example"), ("Authorization", f"Bearer eyJ0eXAiOiJKV1QiLCJhbGciOiJIUzI1NiJ9.{alnum(rng, 60)}.{alnum(rng, 43)}"),
+               ("Accept-Encoding", "gzip"), ("User-Agent", "okhttp/4.12.0")])
+
+
 def build(n=1000, seed=0xB0FF):
     rng = random.Random(seed)
     c = Corpus("back-office")
     makers = [(3, peoplesoft), (3, webforms), (2, open_data), (3, trackers), (1, firefox_sync), (2, shop_admin), (2, b2b),
               (1, xenforo), (1, adf), (1, accounting_batch), (2, cloud_console), (1, chart_query), (1, app_strings),
-              (1, isapi)]
+              (1, isapi), (1, clinical)]
     for _ in range(n):
         weighted(rng, makers)(rng, c)
     return c
