@@ -3,7 +3,8 @@ chat apps and note-taking apps (GitHub/GitLab/Gitea issue and comment APIs, Disc
 sync, Slack/Mattermost mrkdwn): headings, emphasis, links and images with titles, reference links, autolinks,
 inline code and fenced code blocks, GFM tables with alignment, task lists, block quotes, footnotes, HTML comments
 from issue templates (<!-- ... -->), <details>/<summary>, <kbd>, <br>, @mentions, #123 references, emoji
-shortcodes, front matter (YAML) for static-site generators (Jekyll/Hugo/Docusaurus).
+shortcodes, front matter (YAML) for static-site generators (Jekyll/Hugo/Docusaurus); a blog's articles (DEV's
+`body_markdown`) showing markup in their code blocks and spans (`<script is:inline>`, `onclick`).
 """
 import random
 
@@ -77,6 +78,15 @@ def issue_template(rng, lang):
             f"- Version: v{rng.randint(1, 5)}.{rng.randint(0, 30)}.{rng.randint(0, 9)}\n\n" + md_block(rng, lang))
 
 
+# Markup a tutorial shows in its code blocks.
+HTML_EXAMPLES = [
+    "<script is:inline>\n  const t = localStorage.getItem('theme') ?? 'light';\n  document.documentElement.dataset.theme = t;\n</script>",
+    '<link rel="preload" href="/fonts/inter.woff2" as="font" type="font/woff2" crossorigin>\n<script defer src="/js/app.js"></script>',
+    '<button onclick="toggleMenu()" aria-expanded="false">Menu</button>',
+    "<style>\n  :root { color-scheme: light dark; }\n</style>",
+]
+
+
 def document(rng, lang):
     if rng.random() < 0.2:
         return issue_template(rng, lang)
@@ -94,7 +104,7 @@ def build(n=1500, seed=0x3D0C):
         lang = pick(rng, text.LANGUAGES)
         al = text.accept_language(rng, lang)
         doc = document(rng, lang)
-        kind = weighted(rng, [(4, "issue"), (3, "comment"), (2, "wiki"), (2, "note"), (1, "chat"), (1, "form")])
+        kind = weighted(rng, [(4, "issue"), (3, "comment"), (2, "wiki"), (2, "note"), (1, "chat"), (1, "form"), (1, "article")])
         owner, repo = alnum(rng, 7).lower(), pick(rng, ["api", "web", "docs", "mobile", "infra"])
         if kind == "form":
             hst = host(rng, pick(rng, ["forum", "git", "wiki"]))
@@ -115,6 +125,13 @@ def build(n=1500, seed=0x3D0C):
         elif kind == "wiki":
             method, path = pick(rng, [("PUT", f"/api/v4/projects/{rng.randint(1, 99999)}/wikis/{alnum(rng, 8).lower()}"), ("POST", "/api/wiki/pages")])
             body = {"title": text.title(rng, lang), "content": doc, "format": "markdown", "message": pick(rng, ["", "typo", "Update setup steps"])}
+        elif kind == "article":
+            # A blog's article (DEV's API: `body_markdown`) showing markup in its code: a fenced example and a span.
+            example = pick(rng, HTML_EXAMPLES)
+            doc = f"{doc}\n\nPut it in `<head>`, before anything else loads:\n\n```html\n{example}\n```\n"
+            method, path = pick(rng, [("PUT", f"/api/articles/{rng.randint(10 ** 6, 10 ** 7)}"), ("POST", "/api/articles")])
+            body = {"article": {"title": text.title(rng, lang), "body_markdown": doc, "published": rng.random() < 0.6,
+                                "tags": rng.sample(["webdev", "javascript", "css", "tutorial", "astro"], 2)}}
         elif kind == "note":
             method, path = pick(rng, [("PUT", f"/api/notes/{uid(rng)}"), ("POST", "/v1/sync/push")])
             body = {"id": uid(rng), "title": text.title(rng, lang), "markdown": doc, "updatedAt": rng.randint(1700000000000, 1760000000000),

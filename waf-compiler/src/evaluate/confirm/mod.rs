@@ -21,6 +21,7 @@
 //! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
 //! - [`credentials`]: an `Authorization` header's parameters (Digest, OAuth 1.0, Hawk) are judged one by one;
 //! - [`csv`]: a body that is a CSV, semicolon- or tab-separated document is judged field by field;
+//! - [`markdown`]: Markdown a field says it holds shows its code blocks and spans as text;
 //! - [`json`]: a JSON document carried in a field (a cookie, a form field) is judged by its strings;
 //! - [`message`]: HTTP request smuggling and response splitting: a request or status line, header lines or
 //!   a forged page where a line starts.
@@ -41,6 +42,7 @@ mod jql;
 mod json;
 mod lookup;
 mod macros;
+mod markdown;
 mod message;
 mod name;
 mod notebook;
@@ -128,10 +130,18 @@ pub fn confirm(
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Confirmation {
+    // Markdown's code, shown as text, is blanked: what is left is read as the page shows it, as HTML is.
+    let prose = (confirm == Confirm::Xss && !request.cookie)
+        .then(|| markdown::without_code(request.name, raw))
+        .flatten();
     let unquoted = if request.cookie {
         unquoted(raw)
+    } else if let Some(text) = json::string_document(raw) {
+        Cow::Owned(text.into_bytes())
+    } else if let Some(prose) = &prose {
+        Cow::Borrowed(prose.as_slice())
     } else {
-        json::string_document(raw).map_or(Cow::Borrowed(raw), |text| Cow::Owned(text.into_bytes()))
+        Cow::Borrowed(raw)
     };
     let raw = unquoted.as_ref();
     // The value's decoded forms, read by several of the judgements below: decoded once.
@@ -181,7 +191,7 @@ pub fn confirm(
     // would turn the example into the markup it shows. A document of several lines written in HTML (a block
     // editor's post, one block a line) is such HTML too.
     let html = shape == Shape::Markup || (shape == Shape::Document && shape::is_markup(raw));
-    let mut forms = if html && confirm == Confirm::Xss {
+    let mut forms = if (html || prose.is_some()) && confirm == Confirm::Xss {
         vec![Cow::Borrowed(raw)]
     } else {
         with_transformed(decoded, raw, transformed, map, request)
@@ -948,6 +958,33 @@ mod tests {
         ));
         assert!(judged("/v3/company/4620274875985209/notes", query));
         assert!(judged("/v3/company/1/query", "1' or '1'='1"));
+    }
+
+    #[test]
+    fn markdown_shows_its_code() {
+        let judged = |value: &str| {
+            let request = Request {
+                name: b"json.article.body_markdown",
+                ..Request::default()
+            };
+            let bytes = value.as_bytes();
+            let hit = Hit {
+                span: 0..bytes.len(),
+                phrase: false,
+            };
+            confirm(
+                Confirm::Xss,
+                bytes,
+                bytes,
+                hit,
+                UnicodeMap::default(),
+                request,
+            )
+            .confirmed
+        };
+        let post = "## The dark-mode flash\n\nPut it in `<head>`:\n\n```html\n<script is:inline>\n  document.documentElement.dataset.theme = t;\n</script>\n```\n";
+        assert!(!judged(post));
+        assert!(judged(&format!("{post}\n<img src=x onerror=alert(1)>")));
     }
 
     #[test]

@@ -42,6 +42,12 @@ pub fn says_html(name: &[u8]) -> bool {
     memchr::memmem::find(&last_part(name).to_ascii_lowercase(), b"html").is_some()
 }
 
+/// Whether the parameter `name`'s last part says its value is Markdown: `markdown`, `body_markdown`,
+/// `contentMarkdown`.
+pub fn says_markdown(name: &[u8]) -> bool {
+    memchr::memmem::find(&last_part(name).to_ascii_lowercase(), b"markdown").is_some()
+}
+
 /// Whether the parameter `name`'s last part says its value is a URL: `url`, `returnUrl`, `_xfRequestUri`.
 pub fn says_url(name: &[u8]) -> bool {
     let last = last_part(name);
