@@ -8,18 +8,6 @@
 //! JQL has no place for: a quote left open, a comment, a second statement, a condition of literals alone
 //! (`1 = 1`, `"a" = "a"`), a keyword where a clause or an operator goes (`UNION SELECT`).
 
-/// Why `value`, sent as `name`, is a whole JQL query rather than an injection: the parameter is named for a
-/// query ([`super::sql::is_query_parameter`]) and the value parses as JQL ([`is_query`]).
-pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
-    let text = std::str::from_utf8(value).ok()?;
-    (super::sql::is_query_parameter(name) && is_query(text)).then(|| {
-        format!(
-            "`{}` holds a whole query of the API's language (JQL reads it), not a value breaking out of one",
-            String::from_utf8_lossy(name)
-        )
-    })
-}
-
 /// Parentheses nested deeper than this are no query a person writes; the parser stops there (its recursion is
 /// bounded whatever the value).
 const DEPTH_LIMIT: usize = 16;

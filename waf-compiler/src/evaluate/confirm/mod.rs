@@ -406,11 +406,28 @@ fn whole_query(decoded: &[Cow<'_, [u8]>], name: &[u8]) -> Option<String> {
         .then_some(reason)
 }
 
-/// Why `value`, sent as `name`, is a whole query of an API's language: JQL's ([`jql::whole_query`]), PromQL's
-/// ([`promql::whole_query`]) or SQL's ([`sql::whole_query`]), as written.
+/// Whether a text parses as a whole query of a language, from end to end.
+type QueryParser = fn(&str) -> bool;
+
+/// Why `value`, sent as `name`, is a whole query of an API's language: under a parameter named for a query
+/// ([`sql::is_query_parameter`]), JQL's ([`jql::is_query`]) or PromQL's ([`promql::is_query`]) from end to end,
+/// or SQL's ([`sql::whole_query`]), as written.
 fn query_of_api(name: &[u8], value: &[u8]) -> Option<String> {
-    jql::whole_query(name, value)
-        .or_else(|| promql::whole_query(name, value))
+    let languages: [(&str, QueryParser); 2] =
+        [("JQL", jql::is_query), ("PromQL", promql::is_query)];
+    let text = std::str::from_utf8(value).ok();
+    text.filter(|_| sql::is_query_parameter(name))
+        .and_then(|text| {
+            languages
+                .iter()
+                .find(|(_, parses)| parses(text))
+                .map(|(language, _)| {
+                    format!(
+                        "`{}` holds a whole query of the API's language ({language} reads it), not a value breaking out of one",
+                        String::from_utf8_lossy(name)
+                    )
+                })
+        })
         .or_else(|| sql::whole_query(name, value))
 }
 
@@ -906,6 +923,16 @@ mod tests {
         .confirmed
     }
 
+    /// The confirmation of a hit on the whole of `value` (libinjection's), sent as `request` says.
+    fn whole_value(kind: Confirm, value: &str, request: Request<'_>) -> Confirmation {
+        let bytes = value.as_bytes();
+        let hit = Hit {
+            span: 0..bytes.len(),
+            phrase: false,
+        };
+        confirm(kind, bytes, bytes, hit, UnicodeMap::default(), request)
+    }
+
     #[test]
     fn a_fragment_counts_only_in_the_bytes_its_sender_wrote() {
         // 942100's decoding: ModSecurity's `utf8toUnicode` then `urlDecodeUni`.
@@ -962,26 +989,11 @@ mod tests {
 
     #[test]
     fn markdown_shows_its_code() {
-        let judged = |value: &str| {
-            let request = Request {
-                name: b"json.article.body_markdown",
-                ..Request::default()
-            };
-            let bytes = value.as_bytes();
-            let hit = Hit {
-                span: 0..bytes.len(),
-                phrase: false,
-            };
-            confirm(
-                Confirm::Xss,
-                bytes,
-                bytes,
-                hit,
-                UnicodeMap::default(),
-                request,
-            )
-            .confirmed
+        let request = Request {
+            name: b"json.article.body_markdown",
+            ..Request::default()
         };
+        let judged = |value: &str| whole_value(Confirm::Xss, value, request).confirmed;
         let post = "## The dark-mode flash\n\nPut it in `<head>`:\n\n```html\n<script is:inline>\n  document.documentElement.dataset.theme = t;\n</script>\n```\n";
         assert!(!judged(post));
         assert!(judged(&format!("{post}\n<img src=x onerror=alert(1)>")));
@@ -989,22 +1001,7 @@ mod tests {
 
     #[test]
     fn a_json_string_is_judged_by_its_text() {
-        // libinjection's hit: the whole value.
-        let judged = |value: &str| {
-            let hit = Hit {
-                span: 0..value.len(),
-                phrase: false,
-            };
-            let bytes = value.as_bytes();
-            confirm(
-                Confirm::Xss,
-                bytes,
-                bytes,
-                hit,
-                UnicodeMap::default(),
-                Request::default(),
-            )
-        };
+        let judged = |value: &str| whole_value(Confirm::Xss, value, Request::default());
         let form = r#""id=2514886&rownum=0&ajax=0&feedback%5Btext%5D=%3Cp+dir%3D%22ltr%22+style%3D%22text-align%3A+left%3B%22%3EGood+work%3C%2Fp%3E&grade=8""#;
         let moodle = judged(form);
         assert!(!moodle.confirmed, "{}", moodle.reason);

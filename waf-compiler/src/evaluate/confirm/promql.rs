@@ -7,18 +7,6 @@
 //! language. An SQL injection needs what PromQL has no place for: a quote left open, a comment, `=` as a
 //! comparison, a keyword or a function of SQL (`UNION`, `SLEEP(5)`, `SUBSTRING(...)`).
 
-/// Why `value`, sent as `name`, is a whole PromQL query rather than an injection: the parameter is named for a
-/// query ([`super::sql::is_query_parameter`]) and the value parses as one ([`is_query`]).
-pub fn whole_query(name: &[u8], value: &[u8]) -> Option<String> {
-    let text = std::str::from_utf8(value).ok()?;
-    (super::sql::is_query_parameter(name) && is_query(text)).then(|| {
-        format!(
-            "`{}` holds a whole query of the API's language (PromQL reads it), not a value breaking out of one",
-            String::from_utf8_lossy(name)
-        )
-    })
-}
-
 /// Parentheses nested deeper than this are no query a person writes; the parser stops there (its recursion is
 /// bounded whatever the value).
 const DEPTH_LIMIT: usize = 24;
