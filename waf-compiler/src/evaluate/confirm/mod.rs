@@ -20,7 +20,8 @@
 //!   language;
 //! - [`graphql`]: a GraphQL document (the query a single-page app posts) is judged by its string values;
 //! - [`credentials`]: an `Authorization` header's parameters (Digest, OAuth 1.0, Hawk) are judged one by one;
-//! - [`csv`]: a body that is a CSV, semicolon- or tab-separated document is judged field by field;
+//! - [`csv`], [`hl7`]: a body that is a CSV, semicolon- or tab-separated document, or an HL7 v2 message, is
+//!   judged field by field;
 //! - [`markdown`]: Markdown a field says it holds shows its code blocks and spans as text;
 //! - [`json`]: a JSON document carried in a field (a cookie, a form field) is judged by its strings;
 //! - [`message`]: HTTP request smuggling and response splitting: a request or status line, header lines or
@@ -38,6 +39,7 @@ mod decode;
 mod escape;
 mod fixation;
 mod graphql;
+mod hl7;
 mod jql;
 mod json;
 mod lookup;
@@ -555,7 +557,8 @@ fn in_strings_of<'s>(
 }
 
 /// A GraphQL document (the query a single-page app posts), credentials written as a scheme's parameters
-/// ([`credentials`]) or a body that is a delimited document ([`csv`]), judged by their strings
+/// ([`credentials`]), an HL7 v2 message ([`hl7`]) or a body that is a delimited document ([`csv`]), judged by
+/// their strings
 /// ([`in_strings_of`]). None when `raw` is none of them.
 fn in_document_strings(
     confirm: Confirm,
@@ -573,6 +576,11 @@ fn in_document_strings(
         .flatten()
     {
         ("credentials' parameters", values)
+    } else if let Some(components) = hl7::components(raw) {
+        (
+            "an HL7 v2 message",
+            components.into_iter().map(Cow::Owned).collect(),
+        )
     } else if let Some(fields) = request.name.is_empty().then(|| csv::fields(raw)).flatten() {
         // A body of no other shape: a CSV or TSV file posted as the body, which no form parser splits.
         ("a delimited document", fields)
