@@ -11,6 +11,14 @@ pub fn is_authorization(name: &[u8]) -> bool {
     name.eq_ignore_ascii_case(b"authorization") || name.eq_ignore_ascii_case(b"proxy-authorization")
 }
 
+/// The scheme an `Authorization` value starts with (`Bearer`, `Basic`, `Splunk`): its first word.
+pub fn scheme(value: &[u8]) -> &[u8] {
+    value
+        .split(|b| b.is_ascii_whitespace())
+        .next()
+        .unwrap_or_default()
+}
+
 /// The parameters' values of `value`, a scheme followed by two or more `name=value` parameters separated by
 /// commas, each value a token or a quoted string (unescaped). None when `value` is not written so in full, or
 /// has one parameter only: a scheme's single token (`Bearer <token>`) may end in `=` and so read as one, and a

@@ -56,6 +56,12 @@ pub fn low_bytes_invented(raw: &[u8], map: UnicodeMap) -> bool {
     })
 }
 
+/// Whether a rule's Unicode decoding made up bytes of `raw` in `transformed`: low bytes of letters
+/// ([`low_bytes_invented`]) or escapes of them ([`unicode_escapes_invented`]).
+pub fn invented(raw: &[u8], transformed: &[u8], map: UnicodeMap) -> bool {
+    low_bytes_invented(raw, map) || unicode_escapes_invented(raw, transformed)
+}
+
 /// Whether `transformed` holds `%uXXXX` escapes that a rule's `utf8_to_unicode` wrote for the characters of
 /// `raw` beyond ASCII (ModSecurity's transform, which 942100 reads with libinjection): Hebrew `ת"א` becomes
 /// `%u05ea"%u05d0`, whose `%` are operators and `u05ea` words to SQL's tokenizer. The sender wrote letters; an

@@ -103,10 +103,7 @@ pub fn vector(name: &[u8], method: &str, headers: &[(&str, &[u8])]) -> Confirmat
 const BROWSER_SCHEMES: [&[u8]; 4] = [b"basic", b"digest", b"negotiate", b"ntlm"];
 
 fn is_browsers_own_credential(value: &[u8]) -> bool {
-    let scheme = value
-        .split(|b| b.is_ascii_whitespace())
-        .next()
-        .unwrap_or_default();
+    let scheme = super::credentials::scheme(value);
     BROWSER_SCHEMES
         .iter()
         .any(|known| scheme.eq_ignore_ascii_case(known))

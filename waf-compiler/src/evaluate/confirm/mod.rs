@@ -105,20 +105,30 @@ impl Request<'_> {
         if !self.name.is_empty() || self.cookie || self.is_argument_name {
             return self.name;
         }
-        let path = self.target.split('?').next().unwrap_or_default();
-        path.trim_end_matches('/')
+        self.path()
+            .trim_end_matches('/')
             .rsplit('/')
             .next()
             .unwrap_or_default()
             .as_bytes()
     }
 
-    /// The host the request is sent to (its `Host` header), empty when it has none.
-    fn site(&self) -> &[u8] {
+    /// The request's path, its query string aside.
+    fn path(&self) -> &str {
+        self.target.split('?').next().unwrap_or_default()
+    }
+
+    /// The value of the request's header `name` (the first one sent).
+    fn header(&self, name: &str) -> Option<&[u8]> {
         self.headers
             .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case("host"))
-            .map_or(&[][..], |&(_, value)| value)
+            .find(|(header, _)| header.eq_ignore_ascii_case(name))
+            .map(|&(_, value)| value)
+    }
+
+    /// The host the request is sent to (its `Host` header), empty when it has none.
+    fn site(&self) -> &[u8] {
+        self.header("host").unwrap_or_default()
     }
 }
 
@@ -817,14 +827,7 @@ fn pairs(
     });
     // The hit counts as a fragment's in a value of no shape: one holding it where the values hold it as matched
     // (a hit of a value with a shape was judged by its parser above), any such value where none does.
-    let holds = |value: &[u8]| {
-        hit.is_some_and(|hit| {
-            !hit.is_empty()
-                && value
-                    .windows(hit.len())
-                    .any(|window| window.eq_ignore_ascii_case(hit))
-        })
-    };
+    let holds = |value: &[u8]| hit.is_some_and(|hit| holds_ignoring_case(value, hit));
     let shapeless = |value: &[u8], shape: &Option<Shape>| {
         shape.is_none() && (holds(value) || !values.iter().any(|(value, _)| holds(value)))
     };
@@ -844,6 +847,14 @@ fn pairs(
     }
 }
 
+/// Whether `value` holds `part` (not empty), ASCII letters in either case.
+fn holds_ignoring_case(value: &[u8], part: &[u8]) -> bool {
+    !part.is_empty()
+        && value
+            .windows(part.len())
+            .any(|window| window.eq_ignore_ascii_case(part))
+}
+
 /// Why a hit in a value of no data shape counts.
 const FRAGMENT: &str = "a fragment, not data: scored as the pattern says";
 
@@ -860,18 +871,14 @@ fn as_fragment(
     map: UnicodeMap,
     request: Request<'_>,
 ) -> Confirmation {
-    let raw = decoded[0].as_ref();
     let invented = !decoded.iter().any(|form| form.as_ref() == transformed)
-        && (decode::low_bytes_invented(raw, map)
-            || decode::unicode_escapes_invented(raw, transformed));
+        && decode::invented(&decoded[0], transformed, map);
     let matched = transformed.get(hit.span.clone()).unwrap_or(transformed);
-    let written = |form: &Cow<'_, [u8]>| {
-        !matched.is_empty()
-            && form
-                .windows(matched.len())
-                .any(|window| window.eq_ignore_ascii_case(matched))
-    };
-    if !invented || decoded.iter().any(written) {
+    if !invented
+        || decoded
+            .iter()
+            .any(|form| holds_ignoring_case(form, matched))
+    {
         return Confirmation {
             confirmed: true,
             reason: FRAGMENT.to_owned(),
@@ -906,8 +913,7 @@ fn with_transformed<'a>(
     request: Request<'_>,
 ) -> Vec<Cow<'a, [u8]>> {
     if !forms.iter().any(|form| form.as_ref() == transformed)
-        && !decode::low_bytes_invented(raw, map)
-        && !decode::unicode_escapes_invented(raw, transformed)
+        && !decode::invented(raw, transformed, map)
         && (request.cookie || !decode::plus_read_as_blank(raw, transformed))
     {
         forms.push(Cow::Borrowed(transformed));

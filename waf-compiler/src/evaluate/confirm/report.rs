@@ -146,9 +146,10 @@ const EXPORT_PATHS: [&str; 3] = ["/v1/traces", "/v1/logs", "/v1/metrics"];
 /// [`EXPORT_PATHS`]): its fields have no names, and every string is what the program recorded, as in the JSON
 /// encoding ([`is_telemetry_record`]).
 fn is_protobuf_export(request: Request<'_>) -> bool {
-    let path = request.target.split('?').next().unwrap_or_default();
     request.name.is_empty()
-        && EXPORT_PATHS.iter().any(|export| path.ends_with(export))
+        && EXPORT_PATHS
+            .iter()
+            .any(|export| request.path().ends_with(export))
         && is_labelled(request, &[b"application/x-protobuf"])
 }
 
@@ -168,23 +169,14 @@ const ITEM_PATHS: [&str; 2] = ["/api/1/item/", "/api/1/item_batch"];
 /// request objects and paths a logger printed), Rollbar's items (`X-Rollbar-Access-Token`: the error, its frames
 /// and the server's `root`).
 fn is_ingested_record(request: Request<'_>) -> bool {
-    let path = request.target.split('?').next().unwrap_or_default();
+    let path = request.path();
     let path = path.strip_suffix("/1.0").unwrap_or(path);
-    let header = |wanted: &str| {
-        request
-            .headers
-            .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case(wanted))
-            .map(|&(_, value)| value)
-    };
     let collector = COLLECTOR_PATHS.iter().any(|known| path.ends_with(known))
-        && header("authorization").is_some_and(|value| {
-            value
-                .get(..7)
-                .is_some_and(|scheme| scheme.eq_ignore_ascii_case(b"Splunk "))
-        });
+        && request
+            .header("authorization")
+            .is_some_and(|value| super::credentials::scheme(value).eq_ignore_ascii_case(b"Splunk"));
     let items = ITEM_PATHS.iter().any(|known| path.ends_with(known))
-        && header("x-rollbar-access-token").is_some();
+        && request.header("x-rollbar-access-token").is_some();
     collector || items
 }
 
